@@ -1,0 +1,188 @@
+//! `commlab-plot`: plotters drawings of commlab's core results.
+//!
+//! Every chart is a function generic over the plotters backend, so the same
+//! code renders to an SVG string natively (tests, CLI figures) and in the
+//! browser. Entry points: [`model::pieces_chart`] (`T(m)`),
+//! [`model::units_chart`] (`T(p)`), [`render_svg`] to get an SVG string, and
+//! [`format_quantity`] for the compact numbers shared with the UI tables.
+
+pub mod model;
+
+use plotters::prelude::*;
+
+/// Colours of one theme. Series colours are from the Okabe–Ito palette, which
+/// stays distinguishable for the common colour-vision deficiencies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theme {
+    /// Chart background.
+    pub background: RGBColor,
+    /// Text and axes.
+    pub foreground: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// Main series (pipeline `T`).
+    pub primary: RGBColor,
+    /// Reference series (binomial tree).
+    pub reference: RGBColor,
+    /// The real optimum `m*`.
+    pub optimum: RGBColor,
+    /// The best integer choice.
+    pub best: RGBColor,
+    /// The user's chosen value.
+    pub chosen: RGBColor,
+}
+
+impl Theme {
+    /// Dark text on white.
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(255, 255, 255),
+        foreground: RGBColor(32, 33, 36),
+        grid: RGBColor(218, 220, 224),
+        primary: RGBColor(0, 114, 178),
+        reference: RGBColor(213, 94, 0),
+        optimum: RGBColor(180, 120, 0),
+        best: RGBColor(0, 140, 100),
+        chosen: RGBColor(204, 121, 167),
+    };
+
+    /// Light text on near-black; colours lifted for contrast.
+    pub const DARK: Theme = Theme {
+        background: RGBColor(24, 26, 31),
+        foreground: RGBColor(230, 232, 235),
+        grid: RGBColor(64, 68, 76),
+        primary: RGBColor(86, 180, 233),
+        reference: RGBColor(240, 140, 70),
+        optimum: RGBColor(240, 228, 66),
+        best: RGBColor(0, 200, 150),
+        chosen: RGBColor(230, 150, 200),
+    };
+}
+
+/// A drawing failure, as text (the SVG backend only fails on formatting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlotError(pub String);
+
+impl std::fmt::Display for PlotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "chart could not be drawn: {}", self.0)
+    }
+}
+
+impl std::error::Error for PlotError {}
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotError {
+    fn from(err: DrawingAreaErrorKind<E>) -> Self {
+        PlotError(err.to_string())
+    }
+}
+
+/// Renders `draw` on an SVG backend of `width × height` pixels and returns the SVG text.
+///
+/// # Errors
+/// Whatever `draw` reports.
+pub fn render_svg<F>(width: u32, height: u32, draw: F) -> Result<String, PlotError>
+where
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), PlotError>,
+{
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw(&root)?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// A compact, readable number: 3 significant digits, scientific notation
+/// outside `1e-3..1e6`, no trailing zeros (`12 900`, `0.0125`, `1.05e7`).
+pub fn format_quantity(value: f64) -> String {
+    if !value.is_finite() {
+        return if value.is_nan() { "—".into() } else { "∞".into() };
+    }
+    if value == 0.0 {
+        return "0".into();
+    }
+    let magnitude = value.abs();
+    if !(1e-3..1e6).contains(&magnitude) {
+        let text = format!("{value:.2e}");
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        return format!("{}e{exponent}", trim_zeros(mantissa));
+    }
+    let decimals = (2 - magnitude.log10().floor() as i32).max(0) as usize;
+    let text = format!("{value:.decimals$}");
+    let text = trim_zeros(&text);
+    group_thousands(&text)
+}
+
+/// A byte count in binary units when it is a whole number of them (`1 MiB`,
+/// `12 KiB`), otherwise in bytes (`1000 B`).
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while unit + 1 < UNITS.len() && value >= 1024 && value % 1024 == 0 {
+        value /= 1024;
+        unit += 1;
+    }
+    format!("{} {}", group_thousands(&value.to_string()), UNITS[unit])
+}
+
+fn trim_zeros(text: &str) -> String {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Inserts thin spaces between groups of three integer digits (`1 048 576`).
+fn group_thousands(text: &str) -> String {
+    let (sign, rest) = text.strip_prefix('-').map_or(("", text), |r| ("-", r));
+    let (int, frac) = rest.split_once('.').map_or((rest, None), |(i, f)| (i, Some(f)));
+    if int.len() <= 4 {
+        return text.to_owned();
+    }
+    let mut grouped = String::new();
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push('\u{2009}');
+        }
+        grouped.push(ch);
+    }
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{format_bytes, format_quantity};
+
+    #[test]
+    fn bytes_use_binary_units_when_exact() {
+        assert_eq!(format_bytes(1 << 20), "1 MiB");
+        assert_eq!(format_bytes(12 << 10), "12 KiB");
+        assert_eq!(format_bytes(1000), "1000 B");
+        assert_eq!(format_bytes(1 << 40), "1 TiB");
+        assert_eq!(format_bytes(1_000_000), "1\u{2009}000\u{2009}000 B");
+    }
+
+    #[test]
+    fn quantities_are_compact() {
+        let cases = [
+            (0.0, "0"),
+            (12.5, "12.5"),
+            (0.0125, "0.0125"),
+            (3281.79, "3282"),
+            (1_048_576.0, "1.05e6"),
+            (123_456.0, "123\u{2009}456"),
+            (1e-5, "1e-5"),
+            (80.6, "80.6"),
+            (f64::INFINITY, "∞"),
+        ];
+        for (value, expect) in cases {
+            assert_eq!(format_quantity(value), expect, "{value}");
+        }
+    }
+}

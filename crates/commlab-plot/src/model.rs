@@ -1,0 +1,306 @@
+//! Charts of the runtime model: `T(m)` with `m*`, the best and the chosen
+//! integer `m` and the binomial reference; `T(p)` for pipeline vs binomial.
+
+use crate::{format_bytes, format_quantity, PlotError, Theme};
+use commlab_core::model::{ModelConfig, Optimum};
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Samples drawn for a curve: enough for a smooth line at any chart width.
+const CURVE_POINTS: usize = 400;
+
+/// A simulated measurement drawn on top of an analytic curve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Marker {
+    /// Position on the x axis.
+    pub x: f64,
+    /// Position on the y axis.
+    pub y: f64,
+}
+
+fn font(theme: &Theme, size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&theme.foreground)
+}
+
+/// A value range padded for a log axis (or a linear one when it touches zero).
+struct Span {
+    low: f64,
+    high: f64,
+    log: bool,
+}
+
+impl Span {
+    fn of(values: impl Iterator<Item = f64>) -> Span {
+        let (low, high) = values.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        if low > 0.0 && high.is_finite() {
+            let (low, high) = if high / low < 1.05 { (low / 1.5, high * 1.5) } else { (low / 1.25, high * 1.25) };
+            Span { low, high, log: true }
+        } else {
+            Span { low: 0.0, high: if high > 0.0 { high * 1.1 } else { 1.0 }, log: false }
+        }
+    }
+
+    fn units(low: u64, high: u64) -> Span {
+        let high = if high > low { high as f64 } else { low as f64 + 1.0 };
+        Span { low: low as f64, high, log: true }
+    }
+}
+
+/// Draws `body` on a 2-D chart whose axes are log or linear as the spans ask.
+fn with_axes<DB, F>(
+    root: &DrawingArea<DB, Shift>,
+    [caption, x_desc, y_desc]: [&str; 3],
+    theme: &Theme,
+    (x, y): (&Span, &Span),
+    body: F,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    F: FnOnce(&mut dyn FrameOps<DB>) -> Result<(), PlotError>,
+{
+    macro_rules! go {
+        ($xs:expr, $ys:expr) => {
+            draw_frame(root, [caption, x_desc, y_desc], theme, $xs, $ys, body)
+        };
+    }
+    match (x.log, y.log) {
+        (true, true) => go!((x.low..x.high).log_scale(), (y.low..y.high).log_scale()),
+        (true, false) => go!((x.low..x.high).log_scale(), y.low..y.high),
+        (false, true) => go!(x.low..x.high, (y.low..y.high).log_scale()),
+        (false, false) => go!(x.low..x.high, y.low..y.high),
+    }
+}
+
+/// Object-safe drawing operations on a chart of any coordinate type.
+trait FrameOps<DB: DrawingBackend> {
+    /// A polyline with a legend entry.
+    fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
+    /// A dashed polyline with a legend entry.
+    fn dashed(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
+    /// Filled dots (no legend entry).
+    fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle) -> Result<(), PlotError>;
+    /// A labelled point marker with a legend entry.
+    fn marker(
+        &mut self,
+        at: (f64, f64),
+        text: &str,
+        style: ShapeStyle,
+        text_style: &TextStyle<'_>,
+    ) -> Result<(), PlotError>;
+    /// The visible y range.
+    fn y_range(&self) -> (f64, f64);
+}
+
+struct Chart<'c, 'a, DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    &'c mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+);
+
+impl<DB, X, Y> FrameOps<DB> for Chart<'_, '_, DB, X, Y>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
+        self.0
+            .draw_series(LineSeries::new(points.iter().copied(), style))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        Ok(())
+    }
+
+    fn dashed(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
+        self.0
+            .draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        Ok(())
+    }
+
+    fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle) -> Result<(), PlotError> {
+        self.0.draw_series(points.iter().map(|&p| Circle::new(p, radius, style)))?;
+        Ok(())
+    }
+
+    fn marker(
+        &mut self,
+        at: (f64, f64),
+        text: &str,
+        style: ShapeStyle,
+        text_style: &TextStyle<'_>,
+    ) -> Result<(), PlotError> {
+        let label = text.to_owned();
+        let (tx, ty) = marker_offset(self.0.as_coord_spec().translate(&at), self.0.plotting_area().get_pixel_range());
+        self.0
+            .draw_series(std::iter::once(
+                EmptyElement::at(at)
+                    + Circle::new((0, 0), 6, style)
+                    + Text::new(label.clone(), (tx, ty), text_style.clone()),
+            ))?
+            .label(label)
+            .legend(move |(x, y)| Circle::new((x + 9, y), 5, style));
+        Ok(())
+    }
+
+    fn y_range(&self) -> (f64, f64) {
+        let r = self.0.y_range();
+        (r.start, r.end)
+    }
+}
+
+/// Places a marker's label right of and above the point, flipped inwards near the edges.
+fn marker_offset(pixel: (i32, i32), area: (std::ops::Range<i32>, std::ops::Range<i32>)) -> (i32, i32) {
+    let dx = if pixel.0 > area.0.end - 120 { -120 } else { 9 };
+    let dy = if pixel.1 < area.1.start + 24 { 8 } else { -22 };
+    (dx, dy)
+}
+
+fn draw_frame<DB, XS, YS, F>(
+    root: &DrawingArea<DB, Shift>,
+    [caption, x_desc, y_desc]: [&str; 3],
+    theme: &Theme,
+    xs: XS,
+    ys: YS,
+    body: F,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    XS: AsRangedCoord<Value = f64>,
+    YS: AsRangedCoord<Value = f64>,
+    XS::CoordDescType: ValueFormatter<f64>,
+    YS::CoordDescType: ValueFormatter<f64>,
+    F: FnOnce(&mut dyn FrameOps<DB>) -> Result<(), PlotError>,
+{
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .caption(caption, font(theme, 16))
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(xs, ys)?;
+    let axis_text = font(theme, 12);
+    chart
+        .configure_mesh()
+        .axis_style(theme.foreground)
+        .bold_line_style(theme.grid)
+        .light_line_style(theme.grid.mix(0.3))
+        .x_labels(8)
+        .y_labels(6)
+        .label_style(axis_text.clone())
+        .axis_desc_style(axis_text)
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| format_quantity(*v))
+        .y_label_formatter(&|v| format_quantity(*v))
+        .draw()?;
+    body(&mut Chart(&mut chart))?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(font(theme, 12))
+        .draw()?;
+    Ok(())
+}
+
+/// `T(m)` over the integer piece counts `1..=piece_limit`, with the real `m*`
+/// (vertical line), the best integer `m` and the chosen `m` marked and
+/// labelled, the binomial time as a dashed reference line, and optional
+/// `simulated` points drawn on top of the analytic curve.
+///
+/// # Errors
+/// When the backend fails to draw.
+pub fn pieces_chart<DB>(
+    root: &DrawingArea<DB, Shift>,
+    model: &ModelConfig,
+    chosen_pieces: u64,
+    simulated: &[Marker],
+    theme: &Theme,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
+    root.fill(&theme.background)?;
+    let limit = model.piece_limit();
+    let curve: Vec<(f64, f64)> = model.pieces_curve(CURVE_POINTS).iter().map(|&(m, t)| (m as f64, t)).collect();
+    let summary = model.summary();
+    let chosen = chosen_pieces.clamp(1, limit);
+    let x = Span::units(1, limit);
+    let y = Span::of(curve.iter().map(|p| p.1).chain([summary.binomial_time]));
+    let caption = format!("Pipelined reduction: T(m) for n = {}, p = {}", format_bytes(model.bytes()), model.units());
+    let label = font(theme, 13);
+    with_axes(root, [&caption, "pieces m", "time T"], theme, (&x, &y), |f| {
+        f.line(&curve, theme.primary.stroke_width(2), "pipeline T(m)")?;
+        f.dashed(
+            &[(x.low, summary.binomial_time), (x.high, summary.binomial_time)],
+            theme.reference.stroke_width(2),
+            &format!("binomial tree {}", format_quantity(summary.binomial_time)),
+        )?;
+        if let Optimum::Interior(m_star) = summary.optimum {
+            if (x.low..=x.high).contains(&m_star) {
+                let (y0, y1) = f.y_range();
+                f.dashed(
+                    &[(m_star, y0), (m_star, y1)],
+                    theme.optimum.stroke_width(1),
+                    &format!("m* = {}", format_quantity(m_star)),
+                )?;
+            }
+        }
+        if !simulated.is_empty() {
+            let points: Vec<(f64, f64)> = simulated.iter().map(|m| (m.x, m.y)).collect();
+            f.dots(&points, 3, theme.foreground.filled())?;
+        }
+        let best = summary.best_pieces;
+        f.marker((chosen as f64, model.time_at(chosen)), &format!("m = {chosen}"), theme.chosen.filled(), &label)?;
+        f.marker((best as f64, summary.time_at_best), &format!("best m = {best}"), theme.best.filled(), &label)?;
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// `T(p)` for `p` in `2..=max_units`: the pipeline at the chosen `m`, the
+/// pipeline at each `p`'s best integer `m`, and the binomial tree, with the
+/// current `p` marked.
+///
+/// # Errors
+/// When the backend fails to draw.
+pub fn units_chart<DB>(
+    root: &DrawingArea<DB, Shift>,
+    model: &ModelConfig,
+    chosen_pieces: u64,
+    max_units: u64,
+    theme: &Theme,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
+    root.fill(&theme.background)?;
+    let points = model.units_curve(chosen_pieces, max_units, CURVE_POINTS / 2);
+    let chosen = chosen_pieces.clamp(1, model.piece_limit());
+    let pick = |f: fn(&commlab_core::model::UnitsPoint) -> f64| -> Vec<(f64, f64)> {
+        points.iter().map(|u| (u.units as f64, f(u))).collect()
+    };
+    let (at_chosen, at_best, binomial) = (pick(|u| u.time_chosen), pick(|u| u.time_best), pick(|u| u.binomial_time));
+    let x = Span::units(2, points.last().map_or(2, |u| u.units));
+    let y = Span::of(at_chosen.iter().chain(&at_best).chain(&binomial).map(|p| p.1));
+    let caption = format!("Pipeline vs binomial tree: T(p) for n = {}", format_bytes(model.bytes()));
+    let label = font(theme, 13);
+    with_axes(root, [&caption, "units p", "time T"], theme, (&x, &y), |f| {
+        f.line(&binomial, theme.reference.stroke_width(2), "binomial tree")?;
+        f.line(&at_chosen, theme.chosen.stroke_width(2), &format!("pipeline, m = {chosen}"))?;
+        f.dashed(&at_best, theme.primary.stroke_width(2), "pipeline, best m for each p")?;
+        let p = model.units();
+        if p >= 2 {
+            let here = model.with_units(p).map_or(0.0, |m| m.time_at(m.best_pieces()));
+            f.marker((p as f64, here), &format!("p = {p}"), theme.best.filled(), &label)?;
+        }
+        Ok(())
+    })?;
+    Ok(())
+}

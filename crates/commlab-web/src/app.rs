@@ -1,0 +1,50 @@
+//! The app shell: state from the URL, header, notices, the current view and
+//! the embed footer. Effects here only sync with the outside world (address
+//! bar, document theme and title); they never write signals.
+
+use crate::browser;
+use crate::components::header::Header;
+use crate::components::model_view::ModelView;
+use crate::components::notices::Notices;
+use crate::components::share_bar::share_link;
+use crate::share;
+use crate::state::View;
+use leptos::prelude::*;
+
+/// The playground.
+#[component]
+pub fn App() -> impl IntoView {
+    let (initial, notices) = share::from_query(&browser::location_search());
+    let params = RwSignal::new(initial);
+    let notices = RwSignal::new(notices);
+
+    let system_dark = RwSignal::new(browser::prefers_dark());
+    browser::watch_color_scheme(Callback::new(move |dark| system_dark.set(dark)));
+    let dark = Memo::new(move |_| params.with(|p| p.theme).is_dark(system_dark.get()));
+
+    let url = browser::UrlWriter::default();
+    Effect::new(move |_| url.replace(&params.with(share::to_query)));
+    Effect::new(move |_| browser::set_document_theme(dark.get()));
+    Effect::new(move |_| browser::set_title(&format!("{} · commlab", params.with(|p| p.view.label()))));
+
+    let embed = move || params.with(|p| p.embed);
+    let current_view = move || match params.with(|p| p.view) {
+        View::Model => view! { <ModelView params=params dark=dark /> },
+    };
+    view! {
+        <div class="app" class:embed=embed data-testid="app">
+            <Show when=move || !embed()>
+                <Header params=params />
+            </Show>
+            <Notices notices=notices />
+            <main>{current_view}</main>
+            <Show when=embed>
+                <footer class="embed-footer">
+                    <a href=move || params.with(share_link) target="_blank" rel="noopener" data-testid="open-in-commlab">
+                        "open in commlab ↗"
+                    </a>
+                </footer>
+            </Show>
+        </div>
+    }
+}

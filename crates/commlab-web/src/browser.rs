@@ -1,0 +1,163 @@
+//! The only module that touches `web_sys`: location and history, clipboard,
+//! colour-scheme preference, the panic banner and the clock.
+//!
+//! Every function degrades quietly when an API is missing (old browser, file
+//! URL, denied permission): the playground keeps working, the side effect is
+//! skipped, and callers that must tell the user get a `Result`.
+
+use leptos::prelude::{set_timeout, Callable, Callback};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The current query string, with its leading `?` (empty when there is none).
+pub fn location_search() -> String {
+    window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// The page's address without query or fragment, for building share links.
+pub fn page_base() -> String {
+    let Some(location) = window().map(|w| w.location()) else { return String::new() };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}")
+}
+
+/// Minimum time between two history writes: Safari rejects more than ~100
+/// `replaceState` calls per 30 s, and dragging a slider fires dozens per second.
+const URL_WRITE_INTERVAL: Duration = Duration::from_millis(300);
+
+#[derive(Default)]
+struct WriterState {
+    pending: Option<String>,
+    written: String,
+    timer_running: bool,
+}
+
+/// Writes the query string with `history.replaceState` (no new history entry,
+/// no scroll), at most once per [`URL_WRITE_INTERVAL`], always ending on the
+/// latest value (leading and trailing throttle).
+#[derive(Clone, Default)]
+pub struct UrlWriter(Rc<RefCell<WriterState>>);
+
+impl UrlWriter {
+    /// Asks for the address bar to show `?query`.
+    pub fn replace(&self, query: &str) {
+        let mut state = self.0.borrow_mut();
+        if state.timer_running {
+            state.pending = Some(query.to_owned());
+            return;
+        }
+        if state.written != query {
+            write_query(query);
+            query.clone_into(&mut state.written);
+        }
+        state.timer_running = true;
+        drop(state);
+        self.schedule();
+    }
+
+    fn schedule(&self) {
+        let this = self.clone();
+        set_timeout(
+            move || {
+                let mut state = this.0.borrow_mut();
+                match state.pending.take() {
+                    Some(query) if query != state.written => {
+                        write_query(&query);
+                        state.written = query;
+                        drop(state);
+                        this.schedule();
+                    }
+                    _ => state.timer_running = false,
+                }
+            },
+            URL_WRITE_INTERVAL,
+        );
+    }
+}
+
+fn write_query(query: &str) {
+    let Some(w) = window() else { return };
+    let hash = w.location().hash().unwrap_or_default();
+    let url = format!("{}?{query}{hash}", w.location().pathname().unwrap_or_default());
+    if let Ok(history) = w.history() {
+        // A failure here (e.g. a sandboxed iframe) only means the address bar
+        // is stale; the page itself is unaffected.
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Copies `text` to the clipboard.
+///
+/// # Errors
+/// When the clipboard API is missing or the browser refuses.
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let Some(w) = window() else { return Err("no window".into()) };
+    let clipboard = w.navigator().clipboard();
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
+        .await
+        .map(|_| ())
+        .map_err(|e| e.as_string().unwrap_or_else(|| "the browser refused clipboard access".into()))
+}
+
+const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
+
+/// Whether the system asks for a dark theme.
+pub fn prefers_dark() -> bool {
+    window().and_then(|w| w.match_media(DARK_QUERY).ok().flatten()).is_some_and(|m| m.matches())
+}
+
+/// Calls `on_change` with the new preference whenever the system theme changes.
+pub fn watch_color_scheme(on_change: Callback<bool>) {
+    let Some(list) = window().and_then(|w| w.match_media(DARK_QUERY).ok().flatten()) else { return };
+    let listener = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
+        on_change.run(e.matches());
+    });
+    if list.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref()).is_ok() {
+        // The listener lives as long as the page.
+        listener.forget();
+    }
+}
+
+/// Marks the document as dark or light (`<html data-theme=…>`), which the CSS keys on.
+pub fn set_document_theme(dark: bool) {
+    if let Some(root) = window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", if dark { "dark" } else { "light" });
+    }
+}
+
+/// Sets the document title.
+pub fn set_title(title: &str) {
+    if let Some(doc) = window().and_then(|w| w.document()) {
+        doc.set_title(title);
+    }
+}
+
+/// Installs a panic hook that logs to the console and reveals `#panic-banner`
+/// (in `index.html`) with the message as text, so a panic is never a silently
+/// frozen page.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        let Some(doc) = window().and_then(|w| w.document()) else { return };
+        if let Some(banner) = doc.get_element_by_id("panic-banner") {
+            if let Some(detail) = doc.get_element_by_id("panic-detail") {
+                detail.set_text_content(Some(&info.to_string()));
+            }
+            let _ = banner.remove_attribute("hidden");
+        }
+    }));
+}
+
+/// Panics on purpose, so the browser suite can check that a panic shows the
+/// banner. Exported to JavaScript as `wasmBindings.commlab_selftest_panic()`.
+#[wasm_bindgen]
+pub fn commlab_selftest_panic() {
+    panic!("self-test panic requested from JavaScript");
+}

@@ -1,0 +1,163 @@
+//! View 3: the runtime model of the pipelined reduction, `T(m)` and `T(p)`.
+
+use crate::components::chart::Chart;
+use crate::components::number_field::NumberField;
+use crate::state::{ModelParams, Params};
+use commlab_core::limits::{IntRange, RealRange, BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
+use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
+use commlab_plot::model::{pieces_chart, units_chart};
+use commlab_plot::{format_quantity as q, render_svg, PlotError, Theme};
+use leptos::prelude::*;
+
+/// Chart size in SVG pixels; CSS scales it to the column width.
+const CHART_SIZE: (u32, u32) = (720, 400);
+
+fn int_range(r: IntRange) -> (f64, f64) {
+    (r.min as f64, r.max as f64)
+}
+
+fn real_range(r: RealRange) -> (f64, f64) {
+    (r.min, r.max)
+}
+
+/// The `T(p)` chart spans `2..=max(4p, 64)`: the current `p` sits well inside.
+fn units_axis_end(units: u64) -> u64 {
+    (units * 4).clamp(64, UNITS.max)
+}
+
+/// The runtime-model view: inputs, two charts, and the numbers in a table.
+#[component]
+pub fn ModelView(
+    /// App state; the inputs write `params.model`.
+    params: RwSignal<Params>,
+    /// Whether the page is dark (chart colours follow).
+    #[prop(into)]
+    dark: Signal<bool>,
+) -> impl IntoView {
+    let model = Memo::new(move |_| params.with(|p| p.model));
+    let config = Memo::new(move |_| model.get().config());
+    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let chosen = move || config.get().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
+
+    let pieces_svg = Memo::new(move |_| -> Result<String, PlotError> {
+        let config = config.get().map_err(|e| PlotError(e.to_string()))?;
+        let (m, theme) = (chosen(), theme());
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| pieces_chart(root, &config, m, &[], &theme))
+    });
+    let units_svg = Memo::new(move |_| -> Result<String, PlotError> {
+        let config = config.get().map_err(|e| PlotError(e.to_string()))?;
+        let (m, theme) = (chosen(), theme());
+        let end = units_axis_end(config.units());
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &config, m, end, &theme))
+    });
+    let describe_pieces = move || match config.get() {
+        Ok(c) => {
+            let s = c.summary();
+            format!(
+                "Pipeline time T over piece count m: best integer m = {} with T = {}, binomial tree T = {}",
+                s.best_pieces,
+                q(s.time_at_best),
+                q(s.binomial_time)
+            )
+        }
+        Err(e) => e.to_string(),
+    };
+    let describe_units = move || {
+        format!(
+            "Pipeline and binomial-tree time over the number of units p, with p = {} marked",
+            model.with(|m| m.units)
+        )
+    };
+
+    let set =
+        move |apply: fn(&mut ModelParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.model, v)));
+    let use_best = move |_| {
+        if let Ok(c) = config.get_untracked() {
+            params.update(|p| p.model.pieces = c.best_pieces());
+        }
+    };
+
+    view! {
+        <section class="view model-view" data-testid="model-view" aria-labelledby="model-title">
+            <div class="controls" role="group" aria-label="Model parameters">
+                <h2 id="model-title">"Pipelined reduction: runtime model"</h2>
+                <p class="formula">"T(n,p,m) = (T"<sub>"start"</sub>" + n/m · T"<sub>"byte"</sub>")(p + m − 2)"</p>
+                <NumberField id="n" label="Vector size n" unit="bytes" integer=true
+                    range=int_range(BYTES) slider=(1.0, 1_073_741_824.0) value=Signal::derive(move || model.with(|m| m.bytes as f64))
+                    on_change=set(|m, v| m.bytes = v as u64) />
+                <NumberField id="p" label="Units p" integer=true
+                    range=int_range(UNITS) slider=(1.0, 1_048_576.0) value=Signal::derive(move || model.with(|m| m.units as f64))
+                    on_change=set(|m, v| m.units = v as u64) />
+                <NumberField id="t_start" label="Start-up T_start" unit="µs"
+                    range=real_range(T_START) slider=(0.01, 100_000.0) value=Signal::derive(move || model.with(|m| m.t_start))
+                    on_change=set(|m, v| m.t_start = v) />
+                <NumberField id="t_byte" label="Per byte T_byte" unit="µs/B"
+                    range=real_range(T_BYTE) slider=(1e-7, 10.0) value=Signal::derive(move || model.with(|m| m.t_byte))
+                    on_change=set(|m, v| m.t_byte = v) />
+                <NumberField id="max_pieces" label="Max pieces" integer=true
+                    range=int_range(MAX_PIECES) slider=(1.0, 1_048_576.0) value=Signal::derive(move || model.with(|m| m.max_pieces as f64))
+                    on_change=set(|m, v| m.max_pieces = v as u64) />
+                <NumberField id="m" label="Chosen pieces m" integer=true
+                    range=int_range(PIECES) slider=(1.0, 1_048_576.0) value=Signal::derive(move || model.with(|m| m.pieces as f64))
+                    on_change=set(|m, v| m.pieces = v as u64) />
+                <button type="button" data-testid="use-best" on:click=use_best>"Use the best m"</button>
+            </div>
+            <div class="results">
+                <Chart svg=pieces_svg description=Signal::derive(describe_pieces) testid="chart-pieces" />
+                <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" />
+                {move || match config.get() {
+                    Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),
+                    Err(e) => view! { <p class="chart-error">{e.to_string()}</p> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}
+
+/// The headline numbers of the model, each from `commlab-core`.
+#[component]
+fn NumbersTable(
+    /// The validated configuration.
+    config: ModelConfig,
+    /// The chosen piece count, already clipped to the piece limit.
+    chosen: u64,
+) -> impl IntoView {
+    let s: Summary = config.summary();
+    let m_star = s.optimum.pieces().map_or_else(|| "∞".to_owned(), q);
+    let t_chosen = config.time_at(chosen);
+    let speedup =
+        if s.time_at_best > 0.0 { format!("{}×", q(s.binomial_time / s.time_at_best)) } else { "—".into() };
+    let rows = [
+        ("m-star", "real optimum m*", m_star, q(s.time_at_optimum), "—".to_owned()),
+        ("m-best", "best integer m", s.best_pieces.to_string(), q(s.time_at_best), s.steps_at_best.to_string()),
+        ("m-chosen", "chosen m", chosen.to_string(), q(t_chosen), pipeline_steps(config.units(), chosen).to_string()),
+        ("binomial", "binomial tree", "1".to_owned(), q(s.binomial_time), s.binomial_rounds.to_string()),
+    ];
+    view! {
+        <table class="numbers" data-testid="numbers">
+            <caption>"Numbers (times in µs)"</caption>
+            <thead>
+                <tr><th scope="col">""</th><th scope="col">"pieces"</th><th scope="col">"time T"</th><th scope="col">"steps"</th></tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|(id, name, pieces, time, steps)| view! {
+                        <tr data-row=id>
+                            <th scope="row">{name}</th>
+                            <td class="pieces">{pieces}</td>
+                            <td class="time">{time}</td>
+                            <td class="steps">{steps}</td>
+                        </tr>
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+        <p class="model-notes">
+            "Pipelining at the best m is " <strong data-testid="speedup">{speedup}</strong>
+            " as fast as the binomial tree. Piece limit: " {config.piece_limit()}
+            " (max pieces, and at most one piece per byte)."
+            {s.optimum.note().map(|note| view! { <span class="optimum-note" data-testid="optimum-note">" " {note} "."</span> })}
+        </p>
+    }
+}

@@ -1,0 +1,17 @@
+//! `commlab-web`: the commlab playground, a Leptos client-side app.
+//!
+//! `main` only installs the panic banner and mounts [`app::App`]. The app
+//! state is one [`state::Params`] value, serialised to the URL by
+//! [`share`]; [`browser`] is the only module touching `web_sys`; each view and
+//! control lives in its own file under [`components`].
+
+mod app;
+mod browser;
+mod components;
+mod share;
+mod state;
+
+fn main() {
+    browser::install_panic_hook();
+    leptos::mount::mount_to_body(app::App);
+}

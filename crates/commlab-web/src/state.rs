@@ -1,0 +1,127 @@
+//! The playground's one source of truth: [`Params`], everything a link must
+//! reproduce. Domain values only (no signals); `share.rs` turns it into a
+//! query string and back.
+
+use commlab_core::model::{ConfigError, ModelConfig};
+
+/// A view of the playground. Only views that exist are listed: later views are
+/// added here, to [`View::ALL`], and to the app's view switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    /// Runtime model of the pipelined reduction (playground spec view 3).
+    #[default]
+    Model,
+}
+
+impl View {
+    /// Every view, in the order of the view switcher.
+    pub const ALL: [View; 1] = [View::Model];
+
+    /// Stable id used in URLs (`view=model`).
+    pub fn id(self) -> &'static str {
+        match self {
+            View::Model => "model",
+        }
+    }
+
+    /// Human label for the switcher.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Model => "Runtime model",
+        }
+    }
+
+    /// The view with URL id `id`.
+    pub fn from_id(id: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.id() == id)
+    }
+}
+
+/// The colour theme the user asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThemeChoice {
+    /// Follow the system's `prefers-color-scheme`.
+    #[default]
+    Auto,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// Every choice, in menu order.
+    pub const ALL: [ThemeChoice; 3] = [ThemeChoice::Auto, ThemeChoice::Light, ThemeChoice::Dark];
+
+    /// Stable id used in URLs (`theme=dark`).
+    pub fn id(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "auto",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+        }
+    }
+
+    /// The choice with URL id `id`.
+    pub fn from_id(id: &str) -> Option<ThemeChoice> {
+        ThemeChoice::ALL.into_iter().find(|t| t.id() == id)
+    }
+
+    /// Whether the page is dark, given what the system prefers.
+    pub fn is_dark(self, system_prefers_dark: bool) -> bool {
+        match self {
+            ThemeChoice::Auto => system_prefers_dark,
+            ThemeChoice::Light => false,
+            ThemeChoice::Dark => true,
+        }
+    }
+}
+
+/// Inputs of the runtime-model view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelParams {
+    /// Vector size `n` in bytes.
+    pub bytes: u64,
+    /// Units `p`.
+    pub units: u64,
+    /// `T_start` (µs).
+    pub t_start: f64,
+    /// `T_byte` (µs per byte).
+    pub t_byte: f64,
+    /// Largest piece count considered.
+    pub max_pieces: u64,
+    /// The piece count the user is looking at.
+    pub pieces: u64,
+}
+
+impl Default for ModelParams {
+    /// 1 MiB over 64 units with a 10 µs start-up and 1 GB/s links: `m* ≈ 80.6`,
+    /// where pipelining clearly beats the binomial tree.
+    fn default() -> Self {
+        Self { bytes: 1 << 20, units: 64, t_start: 10.0, t_byte: 0.001, max_pieces: 1024, pieces: 16 }
+    }
+}
+
+impl ModelParams {
+    /// The validated core configuration.
+    ///
+    /// # Errors
+    /// The out-of-range parameter (the URL codec and the inputs already reject
+    /// them, so the view only sees this for values typed between checks).
+    pub fn config(&self) -> Result<ModelConfig, ConfigError> {
+        ModelConfig::new(self.bytes, self.units, self.t_start, self.t_byte, self.max_pieces)
+    }
+}
+
+/// Everything a shared link reproduces.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Params {
+    /// The view shown.
+    pub view: View,
+    /// Embed mode: the view alone, compact, with a link back.
+    pub embed: bool,
+    /// Colour theme.
+    pub theme: ThemeChoice,
+    /// Runtime-model inputs.
+    pub model: ModelParams,
+}

@@ -1,0 +1,56 @@
+// Shared plumbing of the browser suite and the browser benchmark: a static
+// server for dist/, the system Chromium through playwright-core, and a page
+// wrapper that records console errors and foreign requests.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
+};
+
+/** Serves `dir` on 127.0.0.1 (a free port); resolves to { url, close }. */
+export function serveDir(dir) {
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.join(dir, pathname.endsWith('/') ? pathname + 'index.html' : pathname);
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return res.end('not found');
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() });
+  }));
+}
+
+/** The system Chromium, headless, with the flags that keep it off the network. */
+export async function launch(userDataDir) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+}
+
+/** Opens `url` in a new page of `context`, recording problems in `page.problems`. */
+export async function open(context, base, url) {
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+  page.on('dialog', (d) => { page.problems.push(`unexpected dialog: ${d.message()}`); d.dismiss(); });
+  page.on('request', (req) => {
+    const u = req.url();
+    if (!u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:')) page.problems.push(`foreign request: ${u}`);
+  });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="app"]');
+  return page;
+}

@@ -1,0 +1,4 @@
+//! commlab integration tests: one binary, one module per area.
+
+mod model;
+mod plot;
