@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Benchmarks (numbers for BENCHMARKS.md; nothing here passes or fails on time):
+# criterion natively, then the browser timing harness on the release build.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$ROOT/scripts/setup.sh" >/dev/null
+# shellcheck source=/dev/null
+source "$ROOT/.toolchain/env"
+cd "$ROOT"
+cargo bench -p commlab-core --bench model --locked -- --warm-up-time 1 --measurement-time 3
+wasm_env trunk build --release
+node tests/e2e/bench.mjs "${ROUNDS:-60}"
