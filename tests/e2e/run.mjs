@@ -84,8 +84,10 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
   assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/\?v=1&view=model&p=256$/);
-  await page.setViewportSize({ width: 820, height: 620 });
+  await page.setViewportSize({ width: 860, height: 720 });
   await shot(page, 'model-embed');
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height <= 760, `embed fits the snippet's frame (${height} px tall)`);
   assert.deepEqual(page.problems, []);
 });
 

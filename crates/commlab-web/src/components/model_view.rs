@@ -105,6 +105,8 @@ pub fn ModelView(
             <div class="results">
                 <Chart svg=pieces_svg description=Signal::derive(describe_pieces) testid="chart-pieces" />
                 <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" />
+            </div>
+            <div class="summary">
                 {move || match config.get() {
                     Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),
                     Err(e) => view! { <p class="chart-error">{e.to_string()}</p> }.into_any(),
@@ -128,8 +130,8 @@ fn NumbersTable(
     let speedup =
         if s.time_at_best > 0.0 { format!("{}×", q(s.binomial_time / s.time_at_best)) } else { "—".into() };
     let rows = [
-        ("m-star", "real optimum m*", m_star, q(s.time_at_optimum), "—".to_owned()),
-        ("m-best", "best integer m", s.best_pieces.to_string(), q(s.time_at_best), s.steps_at_best.to_string()),
+        ("m-star", "optimum m*", m_star, q(s.time_at_optimum), "—".to_owned()),
+        ("m-best", "best m", s.best_pieces.to_string(), q(s.time_at_best), s.steps_at_best.to_string()),
         ("m-chosen", "chosen m", chosen.to_string(), q(t_chosen), pipeline_steps(config.units(), chosen).to_string()),
         ("binomial", "binomial tree", "1".to_owned(), q(s.binomial_time), s.binomial_rounds.to_string()),
     ];

@@ -18,7 +18,7 @@ fn embed_snippet(params: &Params) -> String {
     let src = format!("{}?{}", browser::page_base(), to_query(&params));
     let src = src.replace('&', "&amp;").replace('"', "&quot;");
     format!(
-        r#"<iframe src="{src}" title="commlab: {}" width="820" height="620" style="border:0;max-width:100%" loading="lazy"></iframe>"#,
+        r#"<iframe src="{src}" title="commlab: {}" width="860" height="720" style="border:0;max-width:100%" loading="lazy"></iframe>"#,
         params.view.label()
     )
 }
