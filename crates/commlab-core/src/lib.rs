@@ -15,3 +15,4 @@
 
 pub mod limits;
 pub mod model;
+pub mod reduce;

@@ -71,3 +71,13 @@ pub const T_START: RealRange = RealRange { name: "t_start", min: 0.0, max: 1e9 }
 
 /// Cost per byte, `T_byte`, in time units per byte.
 pub const T_BYTE: RealRange = RealRange { name: "t_byte", min: 0.0, max: 1e6 };
+
+/// Elements per input vector of the reduction views.
+pub const ELEMENTS: IntRange = IntRange { name: "elements", min: 1, max: 1024 };
+
+/// Upper bound of `p × elements` for value simulations (what the browser can
+/// replay and draw summaries of in well under 100 ms).
+pub const VALUE_CELLS: u64 = 1 << 22;
+
+/// Seeds of the random inputs (any 64-bit value).
+pub const SEED: IntRange = IntRange { name: "seed", min: 0, max: u64::MAX };

@@ -129,13 +129,18 @@ pub struct UnitsPoint {
     pub binomial_time: f64,
 }
 
-/// Parallel steps of the chain pipeline: `p + m − 2`.
+/// Parallel steps of the chain pipeline: `p + m − 2`, and 0 for a single unit,
+/// which already holds the result (the formula assumes `p ≥ 2`).
 ///
 /// # Panics
 /// When `p` or `m` is 0 (validated configurations never pass 0).
 pub fn pipeline_steps(units: u64, pieces: u64) -> u64 {
     assert!(units >= 1 && pieces >= 1, "pipeline_steps needs p, m ≥ 1");
-    units + pieces - 2
+    if units == 1 {
+        0
+    } else {
+        units + pieces - 2
+    }
 }
 
 /// Rounds of the binomial tree on `p` units: `ceil(log2 p)`, 0 for one unit.
@@ -200,12 +205,15 @@ impl ModelConfig {
         self.max_pieces.min(self.bytes)
     }
 
-    /// `T(n, p, m)` for a real piece count `m > 0`.
+    /// `T(n, p, m)` for a real piece count `m > 0`; 0 for `p = 1` (nothing to send).
     ///
     /// # Panics
     /// When `m ≤ 0`, where the model is undefined.
     pub fn time(&self, pieces: f64) -> f64 {
         assert!(pieces > 0.0, "T(m) is defined for m > 0");
+        if self.units == 1 {
+            return 0.0;
+        }
         let p = self.units as f64;
         let n = self.bytes as f64;
         (self.t_start + n / pieces * self.t_byte) * (p + pieces - 2.0)
@@ -403,6 +411,7 @@ mod tests {
         assert_eq!(rounds, [0, 1, 2, 2, 3, 3, 3, 3, 4]);
         assert_eq!(pipeline_steps(8, 1), 7);
         assert_eq!(pipeline_steps(1, 1), 0);
+        assert_eq!(pipeline_steps(1, 5), 0);
         assert_eq!(pipeline_steps(5, 10), 13);
     }
 

@@ -1,0 +1,293 @@
+//! Replays a [`Schedule`] on concrete vectors: every unit's `x_i` after every
+//! round.
+//!
+//! Storage is flat and incremental: the initial `p × width` values plus, per
+//! round, only the units whose vector changed (about `p` updates in all for a
+//! reduction), so `p = 65 536` costs a few MB, and [`ValueTrace::after`]
+//! rebuilds any round by replay.
+
+use super::{Operator, Schedule, UnitId};
+use crate::limits::{ELEMENTS, SEED, UNITS, VALUE_CELLS};
+use crate::model::ConfigError;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Flat vectors, unit-major (`unit × width + element`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Vectors {
+    /// For the integer operators.
+    Int(Vec<i64>),
+    /// For the float operators.
+    Float(Vec<f64>),
+}
+
+impl Vectors {
+    /// Number of elements stored.
+    pub fn len(&self) -> usize {
+        match self {
+            Vectors::Int(v) => v.len(),
+            Vectors::Float(v) => v.len(),
+        }
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `index` as text (`7`, `-0.375`, `∞`).
+    pub fn text(&self, index: usize) -> String {
+        match self {
+            Vectors::Int(v) => v[index].to_string(),
+            Vectors::Float(v) => float_text(v[index]),
+        }
+    }
+
+    /// Elements `range` as a JSON-ready list of numbers (floats as `f64`, integers as `i64`).
+    pub fn slice_text(&self, range: std::ops::Range<usize>) -> Vec<String> {
+        range.map(|i| self.text(i)).collect()
+    }
+}
+
+fn float_text(x: f64) -> String {
+    if x == f64::INFINITY {
+        "∞".into()
+    } else if x == f64::NEG_INFINITY {
+        "−∞".into()
+    } else {
+        x.to_string()
+    }
+}
+
+/// Checks the size of a value simulation: `p` units of `width` elements.
+///
+/// # Errors
+/// When `width` is outside [`ELEMENTS`] or `p × width` exceeds [`VALUE_CELLS`].
+pub fn check_size(units: u64, width: u64) -> Result<(), ConfigError> {
+    if !UNITS.contains(units) {
+        return Err(ConfigError::int(UNITS, units));
+    }
+    if !ELEMENTS.contains(width) {
+        return Err(ConfigError::int(ELEMENTS, width));
+    }
+    if units * width > VALUE_CELLS {
+        return Err(ConfigError {
+            name: ELEMENTS.name,
+            value: width.to_string(),
+            expected: format!("p × elements ≤ {VALUE_CELLS} (here p = {units})"),
+        });
+    }
+    Ok(())
+}
+
+/// Seeded random inputs for `units × width` elements, suited to `operator`:
+/// small integers (sums stay readable, products 1–3), bytes for bitwise
+/// operators, multiples of 1/8 in [−8, 8) for floats (sums exact). `ChaCha8`
+/// seeded with `seed`: the same seed gives the same inputs on every platform.
+///
+/// # Errors
+/// As [`check_size`].
+pub fn random_inputs(seed: u64, units: u64, width: u64, operator: Operator) -> Result<Vectors, ConfigError> {
+    check_size(units, width)?;
+    debug_assert!(SEED.contains(seed));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let n = (units * width) as usize;
+    Ok(if operator.is_float() {
+        Vectors::Float((0..n).map(|_| f64::from(rng.gen_range(-64i32..64)) / 8.0).collect())
+    } else {
+        let (low, high) = match operator {
+            Operator::Product => (1, 3),
+            Operator::Min | Operator::Max => (0, 99),
+            Operator::And | Operator::Or | Operator::Xor => (0, 255),
+            _ => (0, 9),
+        };
+        Vectors::Int((0..n).map(|_| rng.gen_range(low..=high)).collect())
+    })
+}
+
+/// The units changed by one round and their new vectors.
+#[derive(Debug, Clone, PartialEq)]
+struct RoundUpdate {
+    units: Vec<UnitId>,
+    /// `units.len() × width` elements; for a piece message only the piece's
+    /// elements change, but the whole vector is stored (simpler replay).
+    values: Vectors,
+}
+
+/// Every unit's vector after every round of a schedule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueTrace {
+    operator: Operator,
+    width: usize,
+    units: usize,
+    initial: Vectors,
+    initial_defined: Vec<bool>,
+    rounds: Vec<RoundUpdate>,
+}
+
+/// Values at one moment: `values` flat (`unit × width`), `defined[unit]` false
+/// where a unit holds nothing yet (broadcast).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    /// Flat vectors.
+    pub values: Vectors,
+    /// Whether each unit holds a vector.
+    pub defined: Vec<bool>,
+}
+
+/// Elements of piece `piece` when `width` elements are grouped into `pieces`
+/// pieces of `ceil(width / pieces)` elements (the last may be shorter).
+pub fn piece_range(piece: u32, pieces: u32, width: usize) -> std::ops::Range<usize> {
+    let group = width.div_ceil(pieces as usize);
+    let start = (piece as usize * group).min(width);
+    start..((piece as usize + 1) * group).min(width)
+}
+
+/// `x[to] ← x[lo] ⊕ x[hi]` on `range` (or a copy from `from` when not combining),
+/// reading `old` and writing `new`.
+fn apply<T: Copy>(
+    old: &[T],
+    new: &mut [T],
+    m: &super::Message,
+    width: usize,
+    range: std::ops::Range<usize>,
+    op: impl Fn(T, T) -> T,
+) {
+    let (lo, hi) = (m.from.min(m.to) as usize, m.from.max(m.to) as usize);
+    for e in range {
+        let to = m.to as usize * width + e;
+        new[to] =
+            if m.combine { op(old[lo * width + e], old[hi * width + e]) } else { old[m.from as usize * width + e] };
+    }
+}
+
+/// Replays all rounds generically; returns the per-round updates.
+fn replay<T: Copy>(
+    schedule: &Schedule,
+    width: usize,
+    mut current: Vec<T>,
+    op: impl Fn(T, T) -> T + Copy,
+) -> Vec<(Vec<UnitId>, Vec<T>)> {
+    let mut out = Vec::with_capacity(schedule.rounds.len());
+    for round in &schedule.rounds {
+        // Snapshot semantics: every message of a round reads the values from
+        // before the round (butterfly partners swap simultaneously).
+        let old = current.clone();
+        let mut units: Vec<UnitId> = round.messages.iter().map(|m| m.to).collect();
+        units.sort_unstable();
+        units.dedup();
+        for m in &round.messages {
+            apply(&old, &mut current, m, width, piece_range(m.piece, schedule.pieces, width), op);
+        }
+        let values =
+            units.iter().flat_map(|&u| current[u as usize * width..(u as usize + 1) * width].iter().copied()).collect();
+        out.push((units, values));
+    }
+    out
+}
+
+impl ValueTrace {
+    /// Replays `schedule` on `inputs` (the real units' vectors, `p × width`,
+    /// matching `operator`'s element type). Virtual units hold the identity.
+    ///
+    /// # Panics
+    /// When `inputs` does not hold `p × width` elements of `operator`'s type.
+    pub fn new(schedule: &Schedule, operator: Operator, width: usize, inputs: &Vectors) -> ValueTrace {
+        let (real, drawn) = (schedule.units as usize, schedule.drawn_units as usize);
+        assert_eq!(inputs.len(), real * width, "inputs must hold p × width elements");
+        let (initial, updates) = match inputs {
+            Vectors::Int(v) => {
+                assert!(!operator.is_float(), "integer inputs need an integer operator");
+                let mut all = v.clone();
+                all.resize(drawn * width, operator.int_identity());
+                let updates = replay(schedule, width, all.clone(), move |a, b| operator.int(a, b));
+                (
+                    Vectors::Int(all),
+                    updates.into_iter().map(|(u, v)| RoundUpdate { units: u, values: Vectors::Int(v) }).collect(),
+                )
+            }
+            Vectors::Float(v) => {
+                assert!(operator.is_float(), "float inputs need a float operator");
+                let mut all = v.clone();
+                all.resize(drawn * width, operator.float_identity());
+                let updates = replay(schedule, width, all.clone(), move |a, b| operator.float(a, b));
+                (
+                    Vectors::Float(all),
+                    updates.into_iter().map(|(u, v)| RoundUpdate { units: u, values: Vectors::Float(v) }).collect(),
+                )
+            }
+        };
+        let initial_defined = (0..drawn).map(|u| !schedule.root_only_input || u == 0).collect();
+        ValueTrace { operator, width, units: drawn, initial, initial_defined, rounds: updates }
+    }
+
+    /// The operator.
+    pub fn operator(&self) -> Operator {
+        self.operator
+    }
+
+    /// Elements per unit.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rounds replayed.
+    pub fn round_count(&self) -> usize {
+        self.rounds.len()
+    }
+
+    /// Units changed by round `round`.
+    pub fn changed(&self, round: usize) -> &[UnitId] {
+        &self.rounds[round].units
+    }
+
+    /// Values after the first `rounds_done` rounds (0: the inputs).
+    ///
+    /// # Panics
+    /// When `rounds_done` exceeds the number of rounds.
+    pub fn after(&self, rounds_done: usize) -> Snapshot {
+        assert!(rounds_done <= self.rounds.len(), "round out of range");
+        let mut values = self.initial.clone();
+        let mut defined = self.initial_defined.clone();
+        for update in &self.rounds[..rounds_done] {
+            let w = self.width;
+            for (i, &u) in update.units.iter().enumerate() {
+                let (dst, src) = (u as usize * w..(u as usize + 1) * w, i * w..(i + 1) * w);
+                match (&mut values, &update.values) {
+                    (Vectors::Int(d), Vectors::Int(s)) => d[dst].copy_from_slice(&s[src]),
+                    (Vectors::Float(d), Vectors::Float(s)) => d[dst].copy_from_slice(&s[src]),
+                    _ => unreachable!("one element type per trace"),
+                }
+                defined[u as usize] = true;
+            }
+        }
+        Snapshot { values, defined }
+    }
+
+    /// Unit `unit`'s vector in `snapshot`, as text.
+    ///
+    /// # Panics
+    /// When `unit` is not a drawn unit.
+    pub fn vector_text(&self, snapshot: &Snapshot, unit: usize) -> Vec<String> {
+        assert!(unit < self.units, "unit out of range");
+        snapshot.values.slice_text(unit * self.width..(unit + 1) * self.width)
+    }
+}
+
+/// The sequential left fold `v_0 ⊕ v_1 ⊕ … ⊕ v_{p−1}`, element-wise: what every
+/// reduction must produce.
+pub fn sequential_fold(inputs: &Vectors, operator: Operator, width: usize) -> Vectors {
+    fn fold<T: Copy>(v: &[T], width: usize, op: impl Fn(T, T) -> T) -> Vec<T> {
+        let mut acc = v[..width].to_vec();
+        for chunk in v.chunks(width).skip(1) {
+            for (a, &b) in acc.iter_mut().zip(chunk) {
+                *a = op(*a, b);
+            }
+        }
+        acc
+    }
+    match inputs {
+        Vectors::Int(v) => Vectors::Int(fold(v, width, |a, b| operator.int(a, b))),
+        Vectors::Float(v) => Vectors::Float(fold(v, width, |a, b| operator.float(a, b))),
+    }
+}
