@@ -59,3 +59,67 @@ fn bad_arguments_name_the_argument() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn pipeline_simulation_matches_the_model() {
+    let v = json(&["pipeline", "--p", "16", "--m", "8", "--n", "1024", "--t-start", "3", "--t-byte", "0.25", "--json"]);
+    assert_eq!(v["simulated_steps"], 22);
+    assert_eq!(v["messages"], 15 * 8);
+    assert_eq!(v["time"], v["model_time"]);
+}
+
+#[test]
+fn reduce_json_has_inputs_result_and_messages() {
+    let v = json(&["reduce", "--p", "8", "--m", "2", "--op", "sum", "--seed", "7", "--json"]);
+    let inputs = v["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 8);
+    let expect: Vec<i64> = (0..2).map(|e| inputs.iter().map(|row| row[e].as_i64().unwrap()).sum()).collect();
+    assert_eq!(v["result"], serde_json::json!(expect));
+    assert_eq!(v["rounds"], 3);
+    let messages = v["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 7);
+    assert_eq!(messages[0], serde_json::json!({"round": 0, "from": 1, "to": 0}));
+    // Same seed, same inputs.
+    assert_eq!(json(&["reduce", "--p", "8", "--m", "2", "--seed", "7", "--json"])["inputs"], v["inputs"]);
+}
+
+#[test]
+fn broadcast_and_allreduce_share_the_shape() {
+    let b = json(&["broadcast", "--p", "6", "--m", "1", "--json"]);
+    let root = b["inputs"][0].clone();
+    assert!(b["final"].as_array().unwrap().iter().all(|row| *row == root));
+    assert_eq!(b["messages"][0], serde_json::json!({"round": 0, "from": 0, "to": 4}));
+    for extra in [&[][..], &["--butterfly"][..]] {
+        let mut args = vec!["allreduce", "--p", "6", "--m", "3", "--op", "max", "--json"];
+        args.extend_from_slice(extra);
+        let a = json(&args);
+        let result = a["result"].clone();
+        assert!(a["final"].as_array().unwrap().iter().all(|row| *row == result), "{extra:?}");
+    }
+}
+
+#[test]
+fn reduce_reads_an_inputs_file() {
+    let path = std::env::temp_dir().join(format!("commlab-inputs-{}.json", std::process::id()));
+    std::fs::write(&path, "[[1, 2], [3, 4], [5, 6]]").unwrap();
+    let v = json(&["reduce", "--p", "3", "--m", "2", "--op", "prod", "--inputs", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["result"], serde_json::json!([15, 48]));
+    let out = run(&["reduce", "--p", "4", "--m", "2", "--inputs", path.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--inputs"));
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn reduce_arguments_are_checked() {
+    for (args, needle) in [
+        (vec!["reduce", "--p", "0"], "--p"),
+        (vec!["reduce", "--p", "4", "--m", "5000"], "--m"),
+        (vec!["reduce", "--p", "1048576", "--m", "8"], "--m"),
+        (vec!["reduce", "--p", "4", "--op", "median"], "median"),
+    ] {
+        let out = run(&args);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
