@@ -18,7 +18,7 @@ pub struct CollectiveArgs {
     /// Operator: sum, prod, min, max, and, or, xor, fsum, fmin, fmax.
     #[arg(long, default_value = "sum")]
     op: Operator,
-    /// Seed of the random inputs (ChaCha8).
+    /// Seed of the random inputs (`ChaCha8`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// JSON file with the inputs: an array of p arrays of m numbers (replaces --seed).
