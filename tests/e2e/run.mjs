@@ -18,14 +18,14 @@ const test = (name, fn) => tests.push({ name, fn });
 
 /** The text of a table row's cell: row id (m-best, ...) and cell class (pieces, time, steps). */
 const cell = (page, row, col) => page.locator(`[data-row="${row}"] .${col}`).innerText();
-const chartSvg = (page, id) => page.locator(`[data-testid="${id}"] .chart-svg`).innerHTML();
+const chartSvg = (page, id) => page.locator(`[data-testid="${id}"] svg`).first().evaluate((e) => e.outerHTML);
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 const waitForUrl = (page, pred) => page.waitForFunction(pred, null, { timeout: 3000 });
 
 test('loads with the model view, its numbers and no console error', async ({ page }) => {
   assert.equal(await page.locator('.brand h1').innerText(), 'commlab');
   const tabs = await page.locator('.view-switcher button').allInnerTexts();
-  assert.deepEqual(tabs, ['Runtime model']);
+  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model']);
   assert.equal(await cell(page, 'm-best', 'pieces'), '81');
   assert.equal(await cell(page, 'm-star', 'pieces'), '80.6');
   assert.equal(await cell(page, 'binomial', 'time'), '6351');
@@ -84,10 +84,10 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
   assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/\?v=1&view=model&p=256$/);
-  await page.setViewportSize({ width: 860, height: 720 });
+  await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  assert.ok(height <= 760, `embed fits the snippet's frame (${height} px tall)`);
+  assert.ok(height <= 800, `embed fits the snippet's frame (${height} px tall)`);
   assert.deepEqual(page.problems, []);
 });
 
@@ -174,6 +174,139 @@ test('degenerate inputs (p = 1, T_start = 0) explain themselves instead of print
   }
 });
 
+
+const stepCount = (page) => page.locator('[data-testid="step-count"]').innerText();
+/** Unit u's x_i in the values table, as numbers. */
+const unitValue = async (page, u) => (await page.locator(`[data-testid="values"] tr[data-unit="${u}"] .x`).innerText()).split(/[\s,]+/).filter(Boolean).map(Number);
+
+test('reduction tree: step through p = 8 and read every unit value at every step', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=tree&p=8`);
+  assert.equal(await stepCount(page), 'step 0 / 3');
+  const v = [];
+  for (let u = 0; u < 8; u++) v.push((await unitValue(page, u))[0]);
+  // Expected x_i after each step, from the spec's pseudocode applied to the inputs on screen.
+  let x = [...v];
+  for (let k = 0; k < 3; k++) {
+    await page.click('[data-testid="forward"]');
+    await page.waitForFunction((s) => document.querySelector('[data-testid="step-count"]').innerText === `step ${s} / 3`, k + 1);
+    const next = [...x];
+    for (let i = 0; i < 8; i++) if (i % (2 << k) === 0 && i + (1 << k) < 8) next[i] = x[i] + x[i + (1 << k)];
+    x = next;
+    for (let i = 0; i < 8; i += 1 << (k + 1)) assert.equal((await unitValue(page, i))[0], x[i], `step ${k + 1}, unit ${i}`);
+    const caption = await page.locator('[data-testid="caption"]').innerText();
+    assert.match(caption, new RegExp(`Step ${k + 1} of 3`));
+    if (k === 0) assert.match(caption, /units 1, 3, 5, 7 send to 0, 2, 4, 6 .*4 units go inactive/);
+    assert.equal(await page.locator('[data-testid="values"] tr[data-unit="1"] .state').innerText(), 'inactive');
+  }
+  assert.equal(x[0], v.reduce((a, b) => a + b, 0));
+  assert.match(await page.locator('[data-testid="result"]').innerText(), /equals the sequential fold/);
+  await shot(page, 'tree-p8-done');
+  // Scrub back to 1, then share the link at step 3 and reopen it there.
+  await page.locator('[data-testid="scrubber"]').fill('1');
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-count"]').innerText === 'step 1 / 3');
+  await page.click('[data-testid="last"]');
+  await waitForUrl(page, () => location.search.includes('step=3'));
+  const reopened = await open(context, base, page.url());
+  assert.equal(await stepCount(reopened), 'step 3 / 3');
+  assert.equal((await unitValue(reopened, 0))[0], x[0]);
+  assert.equal(await chartSvg(reopened, 'tree-svg'), await chartSvg(page, 'tree-svg'), 'same link, same picture');
+  assert.deepEqual(reopened.problems, []);
+});
+
+test('reduction tree: message passing arrows, broadcast, padded, typed inputs', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=tree&p=6&mode=mp&step=1`);
+  const svg = await page.locator('[data-testid="tree-svg"]').innerHTML();
+  assert.match(svg, /send/);
+  assert.match(svg, /recv/);
+  await shot(page, 'tree-mp');
+  await page.selectOption('#collective', 'broadcast');
+  await page.click('[data-testid="last"]');
+  const root = await unitValue(page, 0);
+  for (let u = 1; u < 6; u++) assert.deepEqual(await unitValue(page, u), root, `unit ${u} got the root's vector`);
+  await page.check('[data-testid="padded"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="values"] tr.virtual').length === 2);
+  await page.selectOption('#collective', 'reduce');
+  await page.fill('#inputs', '1; 2; 3; 4; 5; 60');
+  await page.click('[data-testid="use-inputs"]');
+  await page.click('[data-testid="last"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="result"]').innerText.includes('[75]'));
+  await waitForUrl(page, () => location.search.includes('inputs='));
+  const reopened = await open(context, base, page.url());
+  assert.match(await reopened.locator('[data-testid="result"]').innerText(), /\[75\]/);
+  await page.fill('#inputs', '1; 2');
+  await page.click('[data-testid="use-inputs"]');
+  assert.match(await page.locator('[data-testid="inputs-error"]').innerText(), /expected 6 vectors/);
+  await shot(page, 'tree-padded');
+});
+
+test('reduction tree: export SVG and CSV with the run in them', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=tree&p=8&step=2`);
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-svg"]')]);
+  assert.equal(svgDownload.suggestedFilename(), 'commlab-reduce-p8-sum-step2.svg');
+  const svg = fs.readFileSync(await svgDownload.path(), 'utf8');
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(svg, />p7</);
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
+  const csv = fs.readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'step,unit,state,x0');
+  assert.equal(csv.length, 1 + 8 * 4, 'one row per unit per step');
+  const sum = csv.filter((r) => r.startsWith('0,')).map((r) => Number(r.split(',')[3])).reduce((a, b) => a + b, 0);
+  assert.equal(csv.find((r) => r.startsWith('3,0,')).split(',')[3], String(sum), 'last step: p0 holds the sum');
+  const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-png"]')]);
+  const png = fs.readFileSync(await pngDownload.path());
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-json"]')]);
+  const doc = JSON.parse(fs.readFileSync(await jsonDownload.path(), 'utf8'));
+  assert.equal(doc.rounds.length, 3);
+  assert.equal(doc.final[0][0], sum);
+});
+
+test('reduction tree: p = 65536 shows a summary and the page stays responsive', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=tree&p=8`);
+  const started = Date.now();
+  await page.fill('#p', '65536');
+  await page.waitForSelector('[data-testid="tree-summary"]');
+  const took = Date.now() - started;
+  await page.click('[data-testid="last"]');
+  assert.equal(await stepCount(page), 'step 16 / 16');
+  assert.match(await page.locator('[data-testid="result"]').innerText(), /equals the sequential fold/);
+  // Still responsive: another input reacts at once.
+  await page.selectOption('#op', 'max');
+  await page.waitForFunction(() => document.querySelector('[data-testid="result"]').innerText.includes('[9'));
+  console.log(`     (p = 65536: summary shown ${took} ms after the change)`);
+  await shot(page, 'tree-large');
+});
+
+test('pipeline: space-time diagram plays to p + m − 2 steps and p0 ends with the sum', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=pipeline`);
+  assert.equal(await stepCount(page), 'step 0 / 6');
+  const inputs = [];
+  for (let u = 0; u < 5; u++) inputs.push(await unitValue(page, u));
+  await page.selectOption('.playback select', '8');
+  await page.click('[data-testid="play"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-count"]').innerText === 'step 6 / 6', null, { timeout: 5000 });
+  const sums = inputs[0].map((_, e) => inputs.reduce((a, row) => a + row[e], 0));
+  assert.deepEqual(await unitValue(page, 0), sums);
+  const svg = await page.locator('[data-testid="pipeline-svg"]').innerHTML();
+  assert.match(svg, /P2/);
+  assert.match(svg, /p \+ m − 2 = 6/);
+  await waitForUrl(page, () => location.search.includes('step=6'));
+  await shot(page, 'pipeline-done');
+  await page.fill('#m', '7');
+  assert.match(await page.locator('[data-testid="caption"]').innerText(), /at most elements = 6/);
+});
+
+test('model: event-simulated points sit on the analytic curves', async ({ page }) => {
+  const svg = await chartSvg(page, 'chart-pieces');
+  assert.match(svg, /pipeline, event simulation/);
+  assert.match(await chartSvg(page, 'chart-units'), /binomial, event simulation/);
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
+  const rows = fs.readFileSync(await csvDownload.path(), 'utf8').trim().split('\n').slice(1).map((r) => r.split(','));
+  const simulated = rows.filter((r) => r[2] !== '');
+  assert.ok(simulated.length >= 5, 'several simulated points');
+  for (const [m, model, sim] of simulated) assert.ok(Math.abs(model - sim) <= 1e-9 * model, `m=${m}: ${model} vs ${sim}`);
+});
+
 // ---------------------------------------------------------------------------
 const filter = process.argv[2] ?? '';
 const server = await serveDir(dist);
@@ -190,7 +323,8 @@ for (const t of tests.filter((t) => t.name.includes(filter))) {
   } catch (err) {
     failed += 1;
     console.log(`FAIL ${t.name}\n     ${String(err.stack ?? err).split('\n').slice(0, 6).join('\n     ')}`);
-    if (page) await shot(page, `FAILED-${t.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => {});
+    const last = context.pages().at(-1) ?? page;
+    if (last) await shot(last, `FAILED-${t.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => {});
   }
   for (const p of context.pages()) await p.close();
 }

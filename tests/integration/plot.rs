@@ -27,7 +27,7 @@ fn charts_survive_degenerate_models() {
         let svg = pieces_svg(&model, 3);
         assert!(svg.starts_with("<svg"), "n={n} p={p}");
         assert!(!svg.contains("NaN"), "n={n} p={p}: NaN coordinates");
-        let svg = render_svg(640, 360, |root| units_chart(root, &model, 3, 4 * p, &Theme::DARK)).unwrap();
+        let svg = render_svg(640, 360, |root| units_chart(root, &model, 3, 4 * p, &[], &Theme::DARK)).unwrap();
         assert!(!svg.contains("NaN"), "units chart n={n} p={p}");
     }
 }
@@ -35,7 +35,7 @@ fn charts_survive_degenerate_models() {
 #[test]
 fn units_chart_compares_pipeline_and_binomial() {
     let model = ModelConfig::new(1 << 20, 64, 10.0, 0.001, 1024).unwrap();
-    let svg = render_svg(640, 360, |root| units_chart(root, &model, 16, 256, &Theme::DARK)).unwrap();
+    let svg = render_svg(640, 360, |root| units_chart(root, &model, 16, 256, &[], &Theme::DARK)).unwrap();
     for label in ["binomial tree", "pipeline, m = 16", "pipeline, best m for each p", "p = 64"] {
         assert!(svg.contains(label), "missing {label:?}");
     }

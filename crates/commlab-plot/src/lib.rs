@@ -5,8 +5,14 @@
 //! browser. Entry points: [`model::pieces_chart`] (`T(m)`),
 //! [`model::units_chart`] (`T(p)`), [`render_svg`] to get an SVG string, and
 //! [`format_quantity`] for the compact numbers shared with the UI tables.
+//! Hand-laid-out diagrams, where plotters' chart model does not fit, are
+//! written as SVG text with [`svg::Svg`]: [`tree::tree_svg`] (the binomial
+//! tree) and [`pipeline::pipeline_svg`] (the space-time diagram).
 
 pub mod model;
+pub mod pipeline;
+pub mod svg;
+pub mod tree;
 
 use plotters::prelude::*;
 

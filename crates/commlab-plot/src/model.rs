@@ -79,8 +79,8 @@ trait FrameOps<DB: DrawingBackend> {
     fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A dashed polyline with a legend entry.
     fn dashed(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
-    /// Filled dots (no legend entry).
-    fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle) -> Result<(), PlotError>;
+    /// Filled dots with a legend entry.
+    fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A labelled point marker with a legend entry.
     fn marker(
         &mut self,
@@ -120,8 +120,11 @@ where
         Ok(())
     }
 
-    fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle) -> Result<(), PlotError> {
-        self.0.draw_series(points.iter().map(|&p| Circle::new(p, radius, style)))?;
+    fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle, label: &str) -> Result<(), PlotError> {
+        self.0
+            .draw_series(points.iter().map(|&p| Circle::new(p, radius, style)))?
+            .label(label)
+            .legend(move |(x, y)| Circle::new((x + 9, y), radius, style));
         Ok(())
     }
 
@@ -253,7 +256,7 @@ where
         }
         if !simulated.is_empty() {
             let points: Vec<(f64, f64)> = simulated.iter().map(|m| (m.x, m.y)).collect();
-            f.dots(&points, 3, theme.foreground.filled())?;
+            f.dots(&points, 3, theme.foreground.filled(), "pipeline, event simulation")?;
         }
         let best = summary.best_pieces;
         f.marker((chosen as f64, model.time_at(chosen)), &format!("m = {chosen}"), theme.chosen.filled(), &label)?;
@@ -274,6 +277,7 @@ pub fn units_chart<DB>(
     model: &ModelConfig,
     chosen_pieces: u64,
     max_units: u64,
+    simulated_binomial: &[Marker],
     theme: &Theme,
 ) -> Result<(), PlotError>
 where
@@ -295,6 +299,10 @@ where
         f.line(&binomial, theme.reference.stroke_width(2), "binomial tree")?;
         f.line(&at_chosen, theme.chosen.stroke_width(2), &format!("pipeline, m = {chosen}"))?;
         f.dashed(&at_best, theme.primary.stroke_width(2), "pipeline, best m for each p")?;
+        if !simulated_binomial.is_empty() {
+            let points: Vec<(f64, f64)> = simulated_binomial.iter().map(|m| (m.x, m.y)).collect();
+            f.dots(&points, 3, theme.foreground.filled(), "binomial, event simulation")?;
+        }
         let p = model.units();
         if p >= 2 {
             let here = model.with_units(p).map_or(0.0, |m| m.time_at(m.best_pieces()));

@@ -6,7 +6,9 @@ use crate::browser;
 use crate::components::header::Header;
 use crate::components::model_view::ModelView;
 use crate::components::notices::Notices;
+use crate::components::pipeline_view::PipelineView;
 use crate::components::share_bar::share_link;
+use crate::components::tree_view::TreeView;
 use crate::share;
 use crate::state::View;
 use leptos::prelude::*;
@@ -28,8 +30,13 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| browser::set_title(&format!("{} · commlab", params.with(|p| p.view.label()))));
 
     let embed = move || params.with(|p| p.embed);
-    let current_view = move || match params.with(|p| p.view) {
-        View::Model => view! { <ModelView params=params dark=dark /> },
+    // A memo, so that the view is rebuilt only when the view changes, not on
+    // every parameter change (which would reset focus and playback).
+    let view_id = Memo::new(move |_| params.with(|p| p.view));
+    let current_view = move || match view_id.get() {
+        View::Model => view! { <ModelView params=params dark=dark /> }.into_any(),
+        View::Tree => view! { <TreeView params=params dark=dark /> }.into_any(),
+        View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),
     };
     view! {
         <div class="app" class:embed=embed data-testid="app">

@@ -161,3 +161,64 @@ pub fn install_panic_hook() {
 pub fn commlab_selftest_panic() {
     panic!("self-test panic requested from JavaScript");
 }
+
+/// Offers `content` as a file download named `filename`.
+///
+/// # Errors
+/// When the browser refuses to create the file (no DOM, blocked Blob URLs).
+pub fn download_text(filename: &str, mime: &str, content: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(content));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "cannot create the file")?;
+    download_blob(filename, &blob)
+}
+
+fn download_blob(filename: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let doc = window().and_then(|w| w.document()).ok_or("no document")?;
+    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(|_| "cannot create a download link")?;
+    let anchor: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(|_| "no anchor")?.unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(filename);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Rasterises an SVG document at twice its size and offers it as a PNG download.
+/// Runs asynchronously (image decoding); failures are reported to `on_error`.
+pub fn download_png(filename: &str, svg: &str, on_error: Callback<String>) {
+    let Some(doc) = window().and_then(|w| w.document()) else { return on_error.run("no document".into()) };
+    let Ok(image) = web_sys::HtmlImageElement::new() else { return on_error.run("no image support".into()) };
+    let filename = filename.to_owned();
+    let img = image.clone();
+    let onload = Closure::once_into_js(move || {
+        let result = (|| -> Result<(), String> {
+            let canvas: web_sys::HtmlCanvasElement =
+                doc.create_element("canvas").map_err(|_| "no canvas")?.unchecked_into();
+            let (w, h) = (img.natural_width() * 2, img.natural_height() * 2);
+            canvas.set_width(w);
+            canvas.set_height(h);
+            let ctx: web_sys::CanvasRenderingContext2d =
+                canvas.get_context("2d").ok().flatten().ok_or("no 2d context")?.unchecked_into();
+            ctx.draw_image_with_html_image_element_and_dw_and_dh(&img, 0.0, 0.0, f64::from(w), f64::from(h))
+                .map_err(|_| "cannot draw the image")?;
+            let done = Closure::once_into_js(move |blob: Option<web_sys::Blob>| match blob {
+                Some(blob) => {
+                    if let Err(e) = download_blob(&filename, &blob) {
+                        on_error.run(e);
+                    }
+                }
+                None => on_error.run("the browser could not encode the PNG".into()),
+            });
+            canvas.to_blob(done.unchecked_ref()).map_err(|_| "cannot encode the PNG".to_owned())
+        })();
+        if let Err(e) = result {
+            on_error.run(e);
+        }
+    });
+    image.set_onload(Some(onload.unchecked_ref()));
+    let encoded: String = js_sys::encode_uri_component(svg).into();
+    image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+}

@@ -8,6 +8,7 @@
 mod app;
 mod browser;
 mod components;
+mod exports;
 mod share;
 mod state;
 

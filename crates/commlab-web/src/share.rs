@@ -1,14 +1,17 @@
 //! The versioned URL codec: [`to_query`] and [`from_query`], pure functions
 //! between [`Params`] and a query string.
 //!
-//! Format `v=1`: `v=1&view=<id>` first, then only the parameters that differ
-//! from their defaults, then `embed=1` and `theme=<id>` when set. Unknown keys
-//! are ignored (links from newer builds still open); a repeated key takes its
-//! last value. Every invalid value yields a [`Notice`] naming the parameter and
+//! Format `v=1`: `v=1&view=<id>` first, then only the current view's
+//! parameters that differ from their defaults (names are scoped by the view:
+//! `p` is the model's `p` in `view=model` and the tree's in `view=tree`), then
+//! `embed=1` and `theme=<id>` when set. Unknown keys are ignored (links from
+//! newer builds still open); a repeated key takes its last value. Every invalid value yields a [`Notice`] naming the parameter and
 //! its accepted range, and the default is used instead.
 
-use crate::state::{ModelParams, Params, ThemeChoice, View};
-use commlab_core::limits::{IntRange, RealRange, BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
+use crate::state::{Params, ThemeChoice, View};
+use commlab_core::limits::{IntRange, RealRange, BYTES, ELEMENTS, MAX_PIECES, PIECES, SEED, T_BYTE, T_START, UNITS};
+use commlab_core::reduce::values::INPUTS_TEXT_MAX;
+use commlab_core::reduce::{Collective, Operator};
 
 /// The link format this build writes and reads.
 pub const VERSION: &str = "1";
@@ -22,75 +25,158 @@ pub struct Notice {
     pub message: String,
 }
 
-/// One numeric field of [`ModelParams`]: its range (which carries its URL name)
-/// and how to read and write it.
+/// One URL parameter of a view: its name, kind and how to read and write it
+/// in [`Params`]. Ranges come from `commlab_core::limits`, so notices state
+/// the same range as the core's errors.
 enum Field {
-    Int(IntRange, fn(&ModelParams) -> u64, fn(&mut ModelParams, u64)),
-    Real(RealRange, fn(&ModelParams) -> f64, fn(&mut ModelParams, f64)),
+    Int(IntRange, fn(&Params) -> u64, fn(&mut Params, u64)),
+    Real(RealRange, fn(&Params) -> f64, fn(&mut Params, f64)),
+    /// A closed set of ids.
+    Choice(&'static str, fn() -> Vec<&'static str>, fn(&Params) -> &'static str, fn(&mut Params, &str) -> bool),
+    Flag(&'static str, fn(&Params) -> bool, fn(&mut Params, bool)),
+    /// Free text up to a length (checked in depth by the view, which reports problems).
+    Text(&'static str, usize, fn(&Params) -> Option<&str>, fn(&mut Params, Option<String>)),
 }
 
-const MODEL_FIELDS: [Field; 6] = [
-    Field::Int(BYTES, |m| m.bytes, |m, v| m.bytes = v),
-    Field::Int(UNITS, |m| m.units, |m, v| m.units = v),
-    Field::Real(T_START, |m| m.t_start, |m, v| m.t_start = v),
-    Field::Real(T_BYTE, |m| m.t_byte, |m, v| m.t_byte = v),
-    Field::Int(MAX_PIECES, |m| m.max_pieces, |m, v| m.max_pieces = v),
-    Field::Int(PIECES, |m| m.pieces, |m, v| m.pieces = v),
+/// Steps a link may name (clipped to the run's length when shown).
+const STEP: IntRange = IntRange { name: "step", min: 0, max: 1 << 24 };
+
+const MODEL_FIELDS: &[Field] = &[
+    Field::Int(BYTES, |p| p.model.bytes, |p, v| p.model.bytes = v),
+    Field::Int(UNITS, |p| p.model.units, |p, v| p.model.units = v),
+    Field::Real(T_START, |p| p.model.t_start, |p, v| p.model.t_start = v),
+    Field::Real(T_BYTE, |p| p.model.t_byte, |p, v| p.model.t_byte = v),
+    Field::Int(MAX_PIECES, |p| p.model.max_pieces, |p, v| p.model.max_pieces = v),
+    Field::Int(PIECES, |p| p.model.pieces, |p, v| p.model.pieces = v),
 ];
+
+const TREE_FIELDS: &[Field] = &[
+    Field::Choice(
+        "collective",
+        || Collective::ALL.iter().map(|c| c.id()).collect(),
+        |p| p.tree.collective.id(),
+        |p, id| id.parse().map(|c| p.tree.collective = c).is_ok(),
+    ),
+    Field::Choice(
+        "mode",
+        || vec!["pram", "mp"],
+        |p| if p.tree.message_passing { "mp" } else { "pram" },
+        |p, id| match id {
+            "pram" | "mp" => {
+                p.tree.message_passing = id == "mp";
+                true
+            }
+            _ => false,
+        },
+    ),
+    Field::Int(UNITS, |p| p.tree.units, |p, v| p.tree.units = v),
+    Field::Int(ELEMENTS, |p| p.tree.elements, |p, v| p.tree.elements = v),
+    Field::Choice(
+        "op",
+        || Operator::ALL.iter().map(|o| o.id()).collect(),
+        |p| p.tree.operator.id(),
+        |p, id| id.parse().map(|o| p.tree.operator = o).is_ok(),
+    ),
+    Field::Int(SEED, |p| p.tree.seed, |p, v| p.tree.seed = v),
+    Field::Flag("padded", |p| p.tree.padded, |p, v| p.tree.padded = v),
+    Field::Text("inputs", INPUTS_TEXT_MAX, |p| p.tree.inputs.as_deref(), |p, v| p.tree.inputs = v),
+    Field::Int(STEP, |p| p.step, |p, v| p.step = v),
+];
+
+const PIPELINE_FIELDS: &[Field] = &[
+    Field::Int(UNITS, |p| p.pipeline.units, |p, v| p.pipeline.units = v),
+    Field::Int(PIECES, |p| p.pipeline.pieces, |p, v| p.pipeline.pieces = v),
+    Field::Int(ELEMENTS, |p| p.pipeline.elements, |p, v| p.pipeline.elements = v),
+    Field::Int(SEED, |p| p.pipeline.seed, |p, v| p.pipeline.seed = v),
+    Field::Int(STEP, |p| p.step, |p, v| p.step = v),
+];
+
+/// The URL parameters of `view`.
+fn fields(view: View) -> &'static [Field] {
+    match view {
+        View::Model => MODEL_FIELDS,
+        View::Tree => TREE_FIELDS,
+        View::Pipeline => PIPELINE_FIELDS,
+    }
+}
 
 impl Field {
     fn name(&self) -> &'static str {
         match self {
             Field::Int(range, ..) => range.name,
             Field::Real(range, ..) => range.name,
+            Field::Choice(name, ..) | Field::Flag(name, ..) | Field::Text(name, ..) => name,
         }
     }
 
-    /// The field's value as URL text when it differs from `defaults`.
-    fn encode(&self, params: &ModelParams, defaults: &ModelParams) -> Option<String> {
+    /// The field's value as URL text, when it differs from the default.
+    fn encode(&self, params: &Params) -> Option<String> {
+        let defaults = Params::default();
         match self {
-            Field::Int(_, get, _) => (get(params) != get(defaults)).then(|| get(params).to_string()),
-            Field::Real(_, get, _) => (get(params) != get(defaults)).then(|| get(params).to_string()),
+            Field::Int(_, get, _) => (get(params) != get(&defaults)).then(|| get(params).to_string()),
+            Field::Real(_, get, _) => (get(params) != get(&defaults)).then(|| get(params).to_string()),
+            Field::Choice(_, _, get, _) => (get(params) != get(&defaults)).then(|| get(params).to_owned()),
+            Field::Flag(_, get, _) => {
+                (get(params) != get(&defaults)).then(|| if get(params) { "1" } else { "0" }.to_owned())
+            }
+            Field::Text(_, _, get, _) => get(params).map(str::to_owned),
         }
     }
 
-    /// Sets the field from URL text, or explains why not.
-    fn decode(&self, params: &mut ModelParams, text: &str) -> Result<(), String> {
+    /// Sets the field from URL text, or says what was expected.
+    fn decode(&self, params: &mut Params, text: &str) -> Result<(), String> {
         match self {
             Field::Int(range, _, set) => match text.trim().parse::<u64>() {
-                Ok(v) if range.contains(v) => {
-                    set(params, v);
-                    Ok(())
-                }
+                Ok(v) if range.contains(v) => Ok(set(params, v)),
                 _ => Err(range.to_string()),
             },
             Field::Real(range, _, set) => match text.trim().parse::<f64>() {
-                Ok(v) if range.contains(v) => {
-                    set(params, v);
-                    Ok(())
-                }
+                Ok(v) if range.contains(v) => Ok(set(params, v)),
                 _ => Err(range.to_string()),
             },
+            Field::Choice(_, ids, _, set) => {
+                if set(params, text) {
+                    Ok(())
+                } else {
+                    Err(format!("one of: {}", ids().join(", ")))
+                }
+            }
+            Field::Flag(_, _, set) => match text {
+                "1" | "true" => Ok(set(params, true)),
+                "0" | "false" => Ok(set(params, false)),
+                _ => Err("0 or 1".to_owned()),
+            },
+            Field::Text(_, max, _, set) => {
+                if text.chars().count() > *max {
+                    Err(format!("a text of at most {max} characters"))
+                } else {
+                    set(params, Some(text.to_owned()).filter(|t| !t.trim().is_empty()));
+                    Ok(())
+                }
+            }
         }
     }
 
     fn default_text(&self) -> String {
-        let defaults = ModelParams::default();
+        let defaults = Params::default();
         match self {
             Field::Int(_, get, _) => get(&defaults).to_string(),
             Field::Real(_, get, _) => get(&defaults).to_string(),
+            Field::Choice(_, _, get, _) => get(&defaults).to_owned(),
+            Field::Flag(_, get, _) => if get(&defaults) { "1" } else { "0" }.to_owned(),
+            Field::Text(..) => "none".to_owned(),
         }
     }
 }
 
-/// Serialises `params` (without a leading `?`).
+/// Serialises `params` (without a leading `?`): the version, the view, and
+/// the view's own parameters that differ from their defaults.
 pub fn to_query(params: &Params) -> String {
     let mut out = form_urlencoded::Serializer::new(String::new());
     out.append_pair("v", VERSION);
     out.append_pair("view", params.view.id());
-    let defaults = ModelParams::default();
-    for field in &MODEL_FIELDS {
-        if let Some(text) = field.encode(&params.model, &defaults) {
+    for field in fields(params.view) {
+        if let Some(text) = field.encode(params) {
             out.append_pair(field.name(), &text);
         }
     }
@@ -115,6 +201,7 @@ fn quoted(text: &str) -> String {
 
 /// Reads a query string (with or without the leading `?`). Never fails: every
 /// problem becomes a [`Notice`] and the default is used for that parameter.
+/// Parameter names are read in the scope of the link's `view`.
 pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     let mut params = Params::default();
     let mut notices = Vec::new();
@@ -125,20 +212,22 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
         });
     };
     let query = query.strip_prefix('?').unwrap_or(query);
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        let (key, value) = (key.as_ref(), value.as_ref());
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    // The view decides what the other names mean, so it is read first.
+    for (key, value) in pairs.iter().filter(|(k, _)| k == "view") {
+        if let Some(view) = View::from_id(value) {
+            params.view = view;
+        } else {
+            let ids: Vec<&str> = View::ALL.iter().map(|v| v.id()).collect();
+            reject(key, value, &format!("one of: {}", ids.join(", ")), View::default().id());
+        }
+    }
+    for (key, value) in &pairs {
+        let (key, value) = (key.as_str(), value.as_str());
         match key {
+            "view" => {}
             "v" if value != VERSION => reject("v", value, "a link version this build reads (v=1)", "v=1"),
             "v" => {}
-            "view" => {
-                if let Some(view) = View::from_id(value) {
-                    params.view = view;
-                } else {
-                    let ids: Vec<&str> = View::ALL.iter().map(|v| v.id()).collect();
-                    let expected = format!("one of: {}", ids.join(", "));
-                    reject("view", value, &expected, View::default().id());
-                }
-            }
             "embed" => match value {
                 "1" | "true" => params.embed = true,
                 "0" | "false" => params.embed = false,
@@ -149,8 +238,8 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                 None => reject("theme", value, "one of: auto, light, dark", "auto"),
             },
             _ => {
-                if let Some(field) = MODEL_FIELDS.iter().find(|f| f.name() == key) {
-                    if let Err(expected) = field.decode(&mut params.model, value) {
+                if let Some(field) = fields(params.view).iter().find(|f| f.name() == key) {
+                    if let Err(expected) = field.decode(&mut params, value) {
                         reject(key, value, &expected, &field.default_text());
                     }
                 }
@@ -163,6 +252,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::{ModelParams, PipelineParams, TreeParams};
     use proptest::prelude::*;
 
     fn check(query: &str, expect: &Params, expect_notices: &[&str]) {
@@ -222,7 +312,32 @@ mod tests {
         assert!(notices[0].message.starts_with("\"\\\"\\n<b>\""), "{}", notices[0].message);
     }
 
-    fn any_params() -> impl Strategy<Value = Params> {
+    #[test]
+    fn tree_and_pipeline_links() {
+        let (p, notices) = from_query(
+            "v=1&view=tree&collective=allreduce-butterfly&mode=mp&p=12&elements=3&op=fmax&seed=9&padded=1&step=3",
+        );
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(p.view, View::Tree);
+        assert_eq!(p.tree.collective, Collective::Butterfly);
+        assert!(p.tree.message_passing && p.tree.padded);
+        assert_eq!((p.tree.units, p.tree.elements, p.tree.seed, p.step), (12, 3, 9, 3));
+        assert_eq!(p.tree.operator, Operator::FloatMax);
+        assert_eq!(p.model, crate::state::ModelParams::default(), "model's p untouched");
+        assert_eq!(
+            to_query(&p),
+            "v=1&view=tree&collective=allreduce-butterfly&mode=mp&p=12&elements=3&op=fmax&seed=9&padded=1&step=3"
+        );
+        let (p, notices) = from_query("view=pipeline&p=7&m=4&elements=8&step=2&op=sum");
+        assert!(notices.is_empty(), "op is not a pipeline parameter and is ignored: {notices:?}");
+        assert_eq!((p.pipeline.units, p.pipeline.pieces, p.pipeline.elements, p.step), (7, 4, 8, 2));
+        let (_, notices) = from_query("view=tree&op=median&mode=x&padded=2");
+        let names: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
+        assert_eq!(names, ["op", "mode", "padded"]);
+        assert!(notices[0].message.contains("sum, prod"), "{}", notices[0].message);
+    }
+
+    fn any_model() -> impl Strategy<Value = ModelParams> {
         (
             1u64..=BYTES.max,
             1u64..=UNITS.max,
@@ -230,15 +345,64 @@ mod tests {
             prop_oneof![Just(0.0), 1e-9f64..=T_BYTE.max],
             1u64..=MAX_PIECES.max,
             1u64..=PIECES.max,
-            any::<bool>(),
-            0usize..3,
         )
-            .prop_map(|(bytes, units, t_start, t_byte, max_pieces, pieces, embed, theme)| Params {
+            .prop_map(|(bytes, units, t_start, t_byte, max_pieces, pieces)| ModelParams {
+                bytes,
+                units,
+                t_start,
+                t_byte,
+                max_pieces,
+                pieces,
+            })
+    }
+
+    fn any_tree() -> impl Strategy<Value = TreeParams> {
+        (0usize..4, any::<bool>(), 1u64..=UNITS.max, 1u64..=ELEMENTS.max, 0usize..10, any::<u64>(), any::<bool>())
+            .prop_map(|(c, message_passing, units, elements, op, seed, padded)| TreeParams {
+                collective: Collective::ALL[c],
+                message_passing,
+                units,
+                elements,
+                operator: Operator::ALL[op],
+                seed,
+                padded,
+                inputs: None,
+            })
+    }
+
+    fn any_pipeline() -> impl Strategy<Value = PipelineParams> {
+        (1u64..=UNITS.max, 1u64..=PIECES.max, 1u64..=ELEMENTS.max, any::<u64>())
+            .prop_map(|(units, pieces, elements, seed)| PipelineParams { units, pieces, elements, seed })
+    }
+
+    /// Any state a link can carry: one view's parameters, the others at their defaults.
+    fn any_params() -> impl Strategy<Value = Params> {
+        let shell = (any::<bool>(), 0usize..3, 0u64..=STEP.max);
+        prop_oneof![
+            (shell.clone(), any_model()).prop_map(|((embed, theme, _), model)| Params {
                 view: View::Model,
                 embed,
                 theme: ThemeChoice::ALL[theme],
-                model: ModelParams { bytes, units, t_start, t_byte, max_pieces, pieces },
-            })
+                model,
+                ..Params::default()
+            }),
+            (shell.clone(), any_tree()).prop_map(|((embed, theme, step), tree)| Params {
+                view: View::Tree,
+                embed,
+                theme: ThemeChoice::ALL[theme],
+                tree,
+                step,
+                ..Params::default()
+            }),
+            (shell, any_pipeline()).prop_map(|((embed, theme, step), pipeline)| Params {
+                view: View::Pipeline,
+                embed,
+                theme: ThemeChoice::ALL[theme],
+                pipeline,
+                step,
+                ..Params::default()
+            }),
+        ]
     }
 
     proptest! {
@@ -257,7 +421,7 @@ mod tests {
 
         #[test]
         fn any_key_value_pairs_decode_without_panic(
-            pairs in proptest::collection::vec(("(v|view|p|n|m|t_start|t_byte|max_pieces|embed|theme|[a-z]{1,4})", "\\PC{0,30}"), 0..12)
+            pairs in proptest::collection::vec(("(v|view|p|n|m|t_start|t_byte|max_pieces|embed|theme|collective|mode|op|seed|padded|step|elements|[a-z]{1,4})", "\\PC{0,30}"), 0..12)
         ) {
             let query: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
             let (params, _) = from_query(&query);

@@ -3,23 +3,30 @@
 //! query string and back.
 
 use commlab_core::model::{ConfigError, ModelConfig};
+use commlab_core::reduce::{Collective, Operator};
 
 /// A view of the playground. Only views that exist are listed: later views are
 /// added here, to [`View::ALL`], and to the app's view switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum View {
-    /// Runtime model of the pipelined reduction (playground spec view 3).
+    /// Binomial-tree reduction, broadcast and allreduce (playground spec view 1).
+    Tree,
+    /// Space-time diagram of the chain pipeline (view 2).
+    Pipeline,
+    /// Runtime model of the pipelined reduction (view 3).
     #[default]
     Model,
 }
 
 impl View {
     /// Every view, in the order of the view switcher.
-    pub const ALL: [View; 1] = [View::Model];
+    pub const ALL: [View; 3] = [View::Tree, View::Pipeline, View::Model];
 
     /// Stable id used in URLs (`view=model`).
     pub fn id(self) -> &'static str {
         match self {
+            View::Tree => "tree",
+            View::Pipeline => "pipeline",
             View::Model => "model",
         }
     }
@@ -27,6 +34,8 @@ impl View {
     /// Human label for the switcher.
     pub fn label(self) -> &'static str {
         match self {
+            View::Tree => "Reduction tree",
+            View::Pipeline => "Pipeline",
             View::Model => "Runtime model",
         }
     }
@@ -113,8 +122,63 @@ impl ModelParams {
     }
 }
 
+/// Inputs of the reduction-tree view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeParams {
+    /// Which collective.
+    pub collective: Collective,
+    /// Message-passing picture (send/recv arrows) instead of the PRAM picture.
+    pub message_passing: bool,
+    /// Units `p`.
+    pub units: u64,
+    /// Elements per vector.
+    pub elements: u64,
+    /// The operator `⊕`.
+    pub operator: Operator,
+    /// Seed of the random inputs.
+    pub seed: u64,
+    /// Show virtual units up to the next power of two.
+    pub padded: bool,
+    /// Typed input vectors (`3, 1; 4, 1`), replacing the seeded ones when set.
+    pub inputs: Option<String>,
+}
+
+impl Default for TreeParams {
+    fn default() -> Self {
+        Self {
+            collective: Collective::Reduce,
+            message_passing: false,
+            units: 8,
+            elements: 1,
+            operator: Operator::Sum,
+            seed: 1,
+            padded: false,
+            inputs: None,
+        }
+    }
+}
+
+/// Inputs of the pipeline view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PipelineParams {
+    /// Units `p` of the chain.
+    pub units: u64,
+    /// Pieces `m`.
+    pub pieces: u64,
+    /// Elements per vector (grouped into the pieces).
+    pub elements: u64,
+    /// Seed of the random inputs (summed).
+    pub seed: u64,
+}
+
+impl Default for PipelineParams {
+    fn default() -> Self {
+        Self { units: 5, pieces: 3, elements: 6, seed: 1 }
+    }
+}
+
 /// Everything a shared link reproduces.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Params {
     /// The view shown.
     pub view: View,
@@ -124,4 +188,10 @@ pub struct Params {
     pub theme: ThemeChoice,
     /// Runtime-model inputs.
     pub model: ModelParams,
+    /// Reduction-tree inputs.
+    pub tree: TreeParams,
+    /// Pipeline inputs.
+    pub pipeline: PipelineParams,
+    /// The animation step shown by the animated views (clipped to the run's length).
+    pub step: u64,
 }

@@ -376,13 +376,11 @@ pub fn caption(schedule: &Schedule, round: usize) -> String {
         }
         Phase::Pipeline => {
             let pieces: Vec<u32> = r.messages.iter().map(|m| m.piece).collect();
-            format!(
-                "{} forward piece{} {} to their left neighbour{}.",
-                units_text(&senders),
-                if n == 1 { "" } else { "s" },
-                list_text(&pieces),
-                if n == 1 { "" } else { "s" }
-            )
+            if n == 1 {
+                format!("{} forwards piece {} to its left neighbour.", units_text(&senders), list_text(&pieces))
+            } else {
+                format!("{} forward pieces {} to their left neighbours.", units_text(&senders), list_text(&pieces))
+            }
         }
     };
     head + &body

@@ -10,9 +10,9 @@
 //! round, so butterfly partners exchange simultaneously. For the pipeline this
 //! gives exactly `T(n,p,m)`; for the binomial tree `ceil(log2 p)·(T_start + n·T_byte)`.
 
-use super::Schedule;
+use super::{Collective, CollectiveConfig, Schedule};
 use crate::limits::{BYTES, T_BYTE, T_START};
-use crate::model::ConfigError;
+use crate::model::{log_samples, ConfigError, ModelConfig};
 
 /// Cost parameters of a timing run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,4 +83,33 @@ pub fn time(schedule: &Schedule, costs: &Costs) -> Timing {
         round_finish.push(last);
     }
     Timing { finish, round_finish, messages }
+}
+
+/// Event-simulated pipeline times `(m, T)` at up to `max_points` log-spaced
+/// piece counts in `1..=piece_limit` (always including the best `m`), each
+/// simulation limited to `message_budget` messages (`(p − 1)·m`): the points
+/// the model view draws on top of the analytic `T(m)`.
+pub fn simulated_pieces(model: &ModelConfig, max_points: usize, message_budget: u64) -> Vec<(u64, f64)> {
+    let costs = Costs { bytes: model.bytes() as f64, t_start: model.t_start(), t_byte: model.t_byte() };
+    let mut ms = log_samples(1, model.piece_limit(), max_points);
+    ms.push(model.best_pieces());
+    ms.sort_unstable();
+    ms.dedup();
+    ms.into_iter()
+        .filter(|&m| (model.units() - 1) * m <= message_budget)
+        .filter_map(|m| Schedule::pipeline(model.units(), m).ok().map(|s| (m, time(&s, &costs).finish)))
+        .collect()
+}
+
+/// Event-simulated binomial-reduce times `(p, T)` at up to `max_points`
+/// log-spaced unit counts in `2..=max_units` (capped at `2^16` units).
+pub fn simulated_binomial(model: &ModelConfig, max_units: u64, max_points: usize) -> Vec<(u64, f64)> {
+    let costs = Costs { bytes: model.bytes() as f64, t_start: model.t_start(), t_byte: model.t_byte() };
+    log_samples(2, max_units.clamp(2, 1 << 16), max_points)
+        .into_iter()
+        .filter_map(|p| {
+            let config = CollectiveConfig::new(Collective::Reduce, p, false).ok()?;
+            Some((p, time(&Schedule::collective(&config), &costs).finish))
+        })
+        .collect()
 }

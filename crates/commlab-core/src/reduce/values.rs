@@ -291,3 +291,68 @@ pub fn sequential_fold(inputs: &Vectors, operator: Operator, width: usize) -> Ve
         Vectors::Float(v) => Vectors::Float(fold(v, width, |a, b| operator.float(a, b))),
     }
 }
+
+/// Longest inputs text accepted (a URL stays shareable).
+pub const INPUTS_TEXT_MAX: usize = 4000;
+
+/// Parses typed input vectors: one vector per unit separated by `;` (or new
+/// lines), elements separated by `,` or spaces: `3, 1; 4, 1; 5, 9`.
+/// Integers for integer operators, any finite number for float operators.
+///
+/// # Errors
+/// A sentence saying what is wrong (count, position, number).
+pub fn parse_inputs(text: &str, units: u64, width: u64, operator: Operator) -> Result<Vectors, String> {
+    if text.len() > INPUTS_TEXT_MAX {
+        return Err(format!("inputs: at most {INPUTS_TEXT_MAX} characters"));
+    }
+    check_size(units, width).map_err(|e| e.to_string())?;
+    let rows: Vec<&str> = text.split([';', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
+    if rows.len() as u64 != units {
+        return Err(format!("inputs: expected {units} vectors (one per unit, separated by ';'), found {}", rows.len()));
+    }
+    let mut ints = Vec::new();
+    let mut floats = Vec::new();
+    for (unit, row) in rows.iter().enumerate() {
+        let cells: Vec<&str> = row.split([',', ' ', '\t']).filter(|c| !c.is_empty()).collect();
+        if cells.len() as u64 != width {
+            return Err(format!("inputs: vector {unit} has {} elements, expected {width}", cells.len()));
+        }
+        for cell in cells {
+            if operator.is_float() {
+                match cell.parse::<f64>() {
+                    Ok(v) if v.is_finite() => floats.push(v),
+                    _ => return Err(format!("inputs: {cell:?} in vector {unit} is not a finite number")),
+                }
+            } else {
+                let v = cell
+                    .parse::<i64>()
+                    .map_err(|_| format!("inputs: {cell:?} in vector {unit} is not a 64-bit integer"))?;
+                ints.push(v);
+            }
+        }
+    }
+    Ok(if operator.is_float() { Vectors::Float(floats) } else { Vectors::Int(ints) })
+}
+
+/// The inverse of [`parse_inputs`]: `3, 1; 4, 1`.
+pub fn inputs_text(inputs: &Vectors, width: usize) -> String {
+    let units = inputs.len() / width.max(1);
+    (0..units).map(|u| inputs.slice_text(u * width..(u + 1) * width).join(", ")).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_round_trip_and_errors() {
+        let v = parse_inputs("3, 1; 4 1;\n5,9", 3, 2, Operator::Sum).unwrap();
+        assert_eq!(v, Vectors::Int(vec![3, 1, 4, 1, 5, 9]));
+        assert_eq!(inputs_text(&v, 2), "3, 1; 4, 1; 5, 9");
+        assert!(parse_inputs("1; 2", 3, 1, Operator::Sum).unwrap_err().contains("expected 3 vectors"));
+        assert!(parse_inputs("1; 2 3", 2, 1, Operator::Sum).unwrap_err().contains("vector 1 has 2 elements"));
+        assert!(parse_inputs("1.5; 2", 2, 1, Operator::Sum).unwrap_err().contains("\"1.5\""));
+        assert_eq!(parse_inputs("1.5; -2", 2, 1, Operator::FloatSum).unwrap(), Vectors::Float(vec![1.5, -2.0]));
+        assert!(parse_inputs("inf; 2", 2, 1, Operator::FloatMax).is_err());
+    }
+}

@@ -1,8 +1,13 @@
 //! One view or control per file.
 
 pub mod chart;
+pub mod export_bar;
 pub mod header;
 pub mod model_view;
 pub mod notices;
 pub mod number_field;
+pub mod pipeline_view;
+pub mod playback;
+pub mod select_field;
 pub mod share_bar;
+pub mod tree_view;

@@ -1,16 +1,26 @@
 //! View 3: the runtime model of the pipelined reduction, `T(m)` and `T(p)`.
 
 use crate::components::chart::Chart;
+use crate::components::export_bar::ExportBar;
 use crate::components::number_field::NumberField;
+use crate::exports;
 use crate::state::{ModelParams, Params};
 use commlab_core::limits::{IntRange, RealRange, BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
 use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
-use commlab_plot::model::{pieces_chart, units_chart};
+use commlab_core::reduce::timing::{simulated_binomial, simulated_pieces};
+use commlab_plot::model::{pieces_chart, units_chart, Marker};
 use commlab_plot::{format_quantity as q, render_svg, PlotError, Theme};
 use leptos::prelude::*;
 
 /// Chart size in SVG pixels; CSS scales it to the column width.
 const CHART_SIZE: (u32, u32) = (720, 400);
+
+/// Simulated points per chart.
+const SIMULATED_POINTS: usize = 14;
+
+/// Messages one simulated pipeline point may take: `(p − 1)·m ≤ 2^15` keeps
+/// the 14 simulations of a redraw under a few milliseconds in the browser.
+const SIMULATION_MESSAGES: u64 = 1 << 15;
 
 fn int_range(r: IntRange) -> (f64, f64) {
     (r.min as f64, r.max as f64)
@@ -39,16 +49,38 @@ pub fn ModelView(
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let chosen = move || config.get().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
 
+    // Event simulations of the same schedules, drawn on top of the analytic curves.
+    let simulated = Memo::new(move |_| {
+        config.get().map(|c| simulated_pieces(&c, SIMULATED_POINTS, SIMULATION_MESSAGES)).unwrap_or_default()
+    });
+    let simulated_tree = Memo::new(move |_| {
+        config.get().map(|c| simulated_binomial(&c, units_axis_end(c.units()), SIMULATED_POINTS)).unwrap_or_default()
+    });
+    let markers =
+        |points: &[(u64, f64)]| -> Vec<Marker> { points.iter().map(|&(x, y)| Marker { x: x as f64, y }).collect() };
     let pieces_svg = Memo::new(move |_| -> Result<String, PlotError> {
         let config = config.get().map_err(|e| PlotError(e.to_string()))?;
         let (m, theme) = (chosen(), theme());
-        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| pieces_chart(root, &config, m, &[], &theme))
+        let sim = simulated.with(|s| markers(s));
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| pieces_chart(root, &config, m, &sim, &theme))
     });
     let units_svg = Memo::new(move |_| -> Result<String, PlotError> {
         let config = config.get().map_err(|e| PlotError(e.to_string()))?;
         let (m, theme) = (chosen(), theme());
         let end = units_axis_end(config.units());
-        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &config, m, end, &theme))
+        let sim = simulated_tree.with(|s| markers(s));
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &config, m, end, &sim, &theme))
+    });
+    let file_name = Signal::derive(move || model.with(|m| format!("commlab-model-n{}-p{}", m.bytes, m.units)));
+    let export_svg = Signal::derive(move || pieces_svg.get().ok());
+    let csv = Callback::new(move |()| {
+        config
+            .get_untracked()
+            .map(|c| exports::model_csv(&c.pieces_curve(400), &simulated.get_untracked()))
+            .unwrap_or_default()
+    });
+    let json = Callback::new(move |()| {
+        config.get_untracked().map(|c| exports::model_json(&c, &simulated.get_untracked())).unwrap_or_default()
     });
     let describe_pieces = move || match config.get() {
         Ok(c) => {
@@ -107,6 +139,7 @@ pub fn ModelView(
                 <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" />
             </div>
             <div class="summary">
+                <ExportBar name=file_name svg=export_svg csv=csv json=json />
                 {move || match config.get() {
                     Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),
                     Err(e) => view! { <p class="chart-error">{e.to_string()}</p> }.into_any(),

@@ -8,17 +8,17 @@ use leptos::task::spawn_local;
 
 /// The full link that reproduces `params` in the normal (non-embed) layout.
 pub fn share_link(params: &Params) -> String {
-    let params = Params { embed: false, ..*params };
+    let params = Params { embed: false, ..params.clone() };
     format!("{}?{}", browser::page_base(), to_query(&params))
 }
 
 /// The `<iframe>` snippet that embeds `params`' view.
 fn embed_snippet(params: &Params) -> String {
-    let params = Params { embed: true, ..*params };
+    let params = Params { embed: true, ..params.clone() };
     let src = format!("{}?{}", browser::page_base(), to_query(&params));
     let src = src.replace('&', "&amp;").replace('"', "&quot;");
     format!(
-        r#"<iframe src="{src}" title="commlab: {}" width="860" height="720" style="border:0;max-width:100%" loading="lazy"></iframe>"#,
+        r#"<iframe src="{src}" title="commlab: {}" width="860" height="800" style="border:0;max-width:100%" loading="lazy"></iframe>"#,
         params.view.label()
     )
 }

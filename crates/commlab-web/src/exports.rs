@@ -1,0 +1,168 @@
+//! The data behind each view as CSV and JSON (pure functions, tested natively).
+//!
+//! serde_json writes the JSON: escaping and number formatting are its job, for
+//! about 25 KB of wasm (gzipped ~10 KB).
+
+use crate::components::tree_view::TreeRun;
+use crate::state::{PipelineParams, TreeParams};
+use commlab_core::model::ModelConfig;
+use commlab_core::reduce::values::{piece_range, Vectors};
+use commlab_core::reduce::{caption, Schedule};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+/// Rows of per-step values above which the CSV keeps only the first and last step.
+const CSV_VALUE_ROWS: usize = 200_000;
+
+fn vectors_json(v: &Vectors, width: usize, units: usize) -> Value {
+    let row = |u: usize| -> Value {
+        match v {
+            Vectors::Int(x) => json!(x[u * width..(u + 1) * width]),
+            Vectors::Float(x) => json!(x[u * width..(u + 1) * width]),
+        }
+    };
+    Value::Array((0..units).map(row).collect())
+}
+
+/// `step,unit,state,x0,x1,…`: every drawn unit's vector after every step
+/// (first and last step only when that would exceed 200 000 rows).
+pub fn tree_csv(run: &TreeRun) -> String {
+    let s = &run.schedule;
+    let units = s.drawn_units as usize;
+    let rounds = s.rounds.len();
+    let mut out = String::from("step,unit,state");
+    for e in 0..run.width {
+        let _ = write!(out, ",x{e}");
+    }
+    out.push('\n');
+    let steps: Vec<usize> =
+        if units * (rounds + 1) <= CSV_VALUE_ROWS { (0..=rounds).collect() } else { vec![0, rounds] };
+    let mut inactive = vec![false; units];
+    let mut done = 0;
+    for step in steps {
+        for round in &s.rounds[done..step] {
+            for &u in &round.deactivated {
+                inactive[u as usize] = true;
+            }
+        }
+        done = step;
+        let snapshot = run.trace.after(step);
+        for u in 0..units {
+            let state = if s.is_virtual(u as u32) {
+                "virtual"
+            } else if inactive[u] {
+                "inactive"
+            } else if snapshot.defined[u] {
+                "active"
+            } else {
+                "waiting"
+            };
+            let _ = write!(out, "{step},{u},{state}");
+            for v in run.trace.vector_text(&snapshot, u) {
+                let _ = write!(out, ",{}", v.replace('∞', "inf").replace('−', "-"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The run as JSON: parameters, inputs, every round's messages and caption, the final vectors.
+pub fn tree_json(run: &TreeRun, params: &TreeParams) -> String {
+    let s = &run.schedule;
+    let rounds: Vec<Value> = s
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(r, round)| {
+            json!({
+                "step": r + 1,
+                "messages": round.messages.iter().map(|m| json!({"from": m.from, "to": m.to, "combine": m.combine})).collect::<Vec<_>>(),
+                "deactivated": round.deactivated,
+                "caption": caption(s, r),
+            })
+        })
+        .collect();
+    let end = run.trace.after(run.trace.round_count());
+    let doc = json!({
+        "collective": params.collective.id(),
+        "picture": if params.message_passing { "message-passing" } else { "pram" },
+        "p": s.units,
+        "drawn_units": s.drawn_units,
+        "elements": run.width,
+        "op": params.operator.id(),
+        "seed": params.seed,
+        "inputs": vectors_json(&run.inputs, run.width, s.units as usize),
+        "rounds": rounds,
+        "final": vectors_json(&end.values, run.width, s.units as usize),
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// `step,from,to,piece,first_element,last_element`: every message of the pipeline.
+pub fn pipeline_csv(schedule: &Schedule, elements: usize) -> String {
+    let mut out = String::from("step,from,to,piece,first_element,last_element\n");
+    for (s, round) in schedule.rounds.iter().enumerate() {
+        for m in &round.messages {
+            let range = piece_range(m.piece, schedule.pieces, elements);
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{}",
+                s + 1,
+                m.from,
+                m.to,
+                m.piece,
+                range.start,
+                range.end.saturating_sub(1)
+            );
+        }
+    }
+    out
+}
+
+/// The pipeline run as JSON.
+pub fn pipeline_json(schedule: &Schedule, params: &PipelineParams) -> String {
+    let steps: Vec<Value> = schedule
+        .rounds
+        .iter()
+        .map(|r| {
+            Value::Array(r.messages.iter().map(|m| json!({"from": m.from, "to": m.to, "piece": m.piece})).collect())
+        })
+        .collect();
+    let doc = json!({
+        "p": params.units, "m": params.pieces, "elements": params.elements,
+        "steps": schedule.rounds.len(),
+        "messages_per_step": steps,
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// One simulated point of the model view.
+pub type SimulatedPoint = (u64, f64);
+
+/// `m,t_model,t_simulated`: the `T(m)` curve with the simulated points where computed.
+pub fn model_csv(curve: &[(u64, f64)], simulated: &[SimulatedPoint]) -> String {
+    let mut out = String::from("m,t_model,t_simulated\n");
+    for &(m, t) in curve {
+        let sim = simulated.iter().find(|p| p.0 == m).map(|p| p.1.to_string()).unwrap_or_default();
+        let _ = writeln!(out, "{m},{t},{sim}");
+    }
+    out
+}
+
+/// The model's numbers as JSON.
+pub fn model_json(model: &ModelConfig, simulated: &[SimulatedPoint]) -> String {
+    let s = model.summary();
+    let doc = json!({
+        "n": model.bytes(), "p": model.units(), "t_start": model.t_start(), "t_byte": model.t_byte(),
+        "piece_limit": model.piece_limit(),
+        "m_star": s.optimum.pieces(),
+        "m_star_note": s.optimum.note(),
+        "t_m_star": s.time_at_optimum,
+        "m_best": s.best_pieces,
+        "t_m_best": s.time_at_best,
+        "t_binomial": s.binomial_time,
+        "simulated": simulated.iter().map(|&(m, t)| json!({"m": m, "t": t, "t_model": model.time_at(m)})).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
