@@ -62,7 +62,7 @@ where
 {
     macro_rules! go {
         ($xs:expr, $ys:expr) => {
-            draw_frame(root, [caption, x_desc, y_desc], theme, $xs, $ys, body)
+            draw_frame(root, [caption, x_desc, y_desc], theme, (x.log, y.log), $xs, $ys, body)
         };
     }
     match (x.log, y.log) {
@@ -154,6 +154,18 @@ where
     }
 }
 
+/// A tick label; on a log axis only at 1, 2 and 5 × 10^k, since plotters puts
+/// a tick at every integer multiple and the top of each decade gets crowded.
+fn tick_label(value: f64, log: bool) -> String {
+    if log && value > 0.0 {
+        let mantissa = value / 10f64.powf(value.log10().floor());
+        if ![1.0, 2.0, 5.0, 10.0].iter().any(|m| (mantissa - m).abs() < 1e-6 * m) {
+            return String::new();
+        }
+    }
+    format_quantity(value)
+}
+
 /// Places a marker's label right of and above the point, flipped inwards near the edges.
 fn marker_offset(pixel: (i32, i32), area: (std::ops::Range<i32>, std::ops::Range<i32>)) -> (i32, i32) {
     let dx = if pixel.0 > area.0.end - 120 { -120 } else { 9 };
@@ -165,6 +177,7 @@ fn draw_frame<DB, XS, YS, F>(
     root: &DrawingArea<DB, Shift>,
     [caption, x_desc, y_desc]: [&str; 3],
     theme: &Theme,
+    (x_log, y_log): (bool, bool),
     xs: XS,
     ys: YS,
     body: F,
@@ -189,15 +202,15 @@ where
         .configure_mesh()
         .axis_style(theme.foreground)
         .bold_line_style(theme.grid)
-        .light_line_style(theme.grid.mix(0.3))
-        .x_labels(8)
-        .y_labels(6)
+        .light_line_style(theme.grid.mix(0.12))
+        .x_labels(16)
+        .y_labels(16)
         .label_style(axis_text.clone())
         .axis_desc_style(axis_text)
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .x_label_formatter(&|v| format_quantity(*v))
-        .y_label_formatter(&|v| format_quantity(*v))
+        .x_label_formatter(&|v| tick_label(*v, x_log))
+        .y_label_formatter(&|v| tick_label(*v, y_log))
         .draw()?;
     body(&mut Chart(&mut chart))?;
     chart
