@@ -52,7 +52,55 @@ const timings = await page.evaluate(async (rounds) => {
   return { dom, frame };
 }, rounds);
 
+// Reduction tree: a parameter change at p = 16 (the operator and the seed
+// alternate) until the drawing is replaced; and p 8 → 65536 until the summary shows.
+const tree = await open(context, server.url, `${server.url}?v=1&view=tree&p=16&step=2`);
+const treeTimings = await tree.evaluate(async (rounds) => {
+  const seed = document.querySelector('#seed');
+  const figure = () => document.querySelector('[data-testid="tree-svg"]');
+  const redraw = [];
+  for (let i = 0; i < rounds; i++) {
+    const target = figure();
+    const changed = new Promise((resolve) => {
+      const obs = new MutationObserver(() => { obs.disconnect(); resolve(); });
+      obs.observe(target, { childList: true, subtree: true });
+    });
+    const t0 = performance.now();
+    seed.value = String(100 + i);
+    seed.dispatchEvent(new Event('change', { bubbles: true }));
+    await changed;
+    figure().getBoundingClientRect();
+    redraw.push(performance.now() - t0);
+  }
+  const big = [];
+  const p = document.querySelector('#p');
+  for (let i = 0; i < 5; i++) {
+    p.value = '8'; p.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    p.value = '65536'; p.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => {
+      const check = () => document.querySelector('[data-testid="tree-summary"]') && document.querySelector('[data-testid="result"]');
+      if (check()) return resolve();
+      const obs = new MutationObserver(() => { if (check()) { obs.disconnect(); resolve(); } });
+      obs.observe(document.body, { childList: true, subtree: true });
+    });
+    big.push(performance.now() - t0);
+  }
+  return { redraw, big };
+}, rounds);
+
+// The same core work as criterion's, inside the browser (release wasm).
+const wasm = await tree.evaluate(() => ({
+  values65536: window.wasmBindings.commlab_bench_reduce_values(65536, 10),
+  timing2pow20: window.wasmBindings.commlab_bench_reduce_timing(1 << 20, 3),
+}));
+
 console.log(`load to charts:           ${stats(loads)}`);
+console.log(`wasm: reduce schedule + inputs + values, p = 65536: ${wasm.values65536.toFixed(2)} ms (mean of 10)`);
+console.log(`wasm: reduce schedule + timing, p = 2^20: ${wasm.timing2pow20.toFixed(2)} ms (mean of 3)`);
+console.log(`tree p=16 change -> redrawn: ${stats(treeTimings.redraw)}`);
+console.log(`tree p 8 -> 65536 (schedule + values + summary): ${stats(treeTimings.big)}`);
 console.log(`p change -> charts in DOM: ${stats(timings.dom)}`);
 console.log(`p change -> next frame:    ${stats(timings.frame)}`);
 await context.close();

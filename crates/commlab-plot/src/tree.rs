@@ -79,7 +79,8 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
     // Which units are inactive after each round (reduce semantics).
     let mut inactive_after = vec![vec![false; units as usize]; rounds + 1];
     for (r, round) in schedule.rounds.iter().enumerate() {
-        inactive_after[r + 1] = inactive_after[r].clone();
+        let (done, next) = inactive_after.split_at_mut(r + 1);
+        next[0].clone_from(&done[r]);
         for &u in &round.deactivated {
             inactive_after[r + 1][u as usize] = true;
         }

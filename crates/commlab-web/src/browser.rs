@@ -222,3 +222,8 @@ pub fn download_png(filename: &str, svg: &str, on_error: Callback<String>) {
     let encoded: String = js_sys::encode_uri_component(svg).into();
     image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
 }
+
+/// Milliseconds from `performance.now()`, 0 when unavailable.
+pub fn now_ms() -> f64 {
+    window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}

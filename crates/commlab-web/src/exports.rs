@@ -1,6 +1,6 @@
 //! The data behind each view as CSV and JSON (pure functions, tested natively).
 //!
-//! serde_json writes the JSON: escaping and number formatting are its job, for
+//! `serde_json` writes the JSON: escaping and number formatting are its job, for
 //! about 25 KB of wasm (gzipped ~10 KB).
 
 use crate::components::tree_view::TreeRun;
@@ -47,10 +47,10 @@ pub fn tree_csv(run: &TreeRun) -> String {
         }
         done = step;
         let snapshot = run.trace.after(step);
-        for u in 0..units {
+        for (u, &is_inactive) in inactive.iter().enumerate() {
             let state = if s.is_virtual(u as u32) {
                 "virtual"
-            } else if inactive[u] {
+            } else if is_inactive {
                 "inactive"
             } else if snapshot.defined[u] {
                 "active"

@@ -6,6 +6,7 @@
 //! control lives in its own file under [`components`].
 
 mod app;
+mod bench;
 mod browser;
 mod components;
 mod exports;

@@ -127,11 +127,17 @@ impl Field {
     fn decode(&self, params: &mut Params, text: &str) -> Result<(), String> {
         match self {
             Field::Int(range, _, set) => match text.trim().parse::<u64>() {
-                Ok(v) if range.contains(v) => Ok(set(params, v)),
+                Ok(v) if range.contains(v) => {
+                    set(params, v);
+                    Ok(())
+                }
                 _ => Err(range.to_string()),
             },
             Field::Real(range, _, set) => match text.trim().parse::<f64>() {
-                Ok(v) if range.contains(v) => Ok(set(params, v)),
+                Ok(v) if range.contains(v) => {
+                    set(params, v);
+                    Ok(())
+                }
                 _ => Err(range.to_string()),
             },
             Field::Choice(_, ids, _, set) => {
@@ -142,8 +148,10 @@ impl Field {
                 }
             }
             Field::Flag(_, _, set) => match text {
-                "1" | "true" => Ok(set(params, true)),
-                "0" | "false" => Ok(set(params, false)),
+                "1" | "true" | "0" | "false" => {
+                    set(params, matches!(text, "1" | "true"));
+                    Ok(())
+                }
                 _ => Err("0 or 1".to_owned()),
             },
             Field::Text(_, max, _, set) => {
@@ -225,9 +233,8 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     for (key, value) in &pairs {
         let (key, value) = (key.as_str(), value.as_str());
         match key {
-            "view" => {}
             "v" if value != VERSION => reject("v", value, "a link version this build reads (v=1)", "v=1"),
-            "v" => {}
+            "view" | "v" => {}
             "embed" => match value {
                 "1" | "true" => params.embed = true,
                 "0" | "false" => params.embed = false,

@@ -231,19 +231,22 @@ impl Schedule {
         }
         let (p, m) = (units as u32, pieces as u32);
         let steps = crate::model::pipeline_steps(units, pieces) as u32;
+        // In step s, unit i sends piece j = s − (p − 1 − i): the senders are
+        // i = j − s + p − 1 for the pieces j that exist, so building costs
+        // O(messages), not O(steps × p).
         let rounds = (0..steps)
             .map(|s| {
-                let messages = (1..p)
-                    .filter_map(|i| {
-                        let j = i64::from(s) - i64::from(p - 1 - i);
-                        (0..i64::from(m)).contains(&j).then_some(Message {
-                            from: i,
-                            to: i - 1,
-                            piece: j as u32,
-                            combine: true,
-                        })
+                // 1 ≤ i ≤ p − 1 and 0 ≤ j < m  ⇔  max(0, s + 2 − p) ≤ j ≤ min(m − 1, s).
+                let first = (s + 2).saturating_sub(p);
+                let last = (m - 1).min(s);
+                // Increasing j means increasing sender: the round is sorted by sender.
+                let messages: Vec<Message> = (first..=last)
+                    .map(|j| {
+                        let i = j + p - 1 - s;
+                        Message { from: i, to: i - 1, piece: j, combine: true }
                     })
                     .collect();
+
                 Round { phase: Phase::Pipeline, messages, deactivated: Vec::new() }
             })
             .collect();
@@ -456,6 +459,25 @@ mod tests {
         let third: Vec<(u32, u32)> = s.rounds[2].messages.iter().map(|m| (m.from, m.piece)).collect();
         assert_eq!(third, [(1, 0), (2, 1), (3, 2)]);
         assert_eq!(s.message_count(), 9);
+    }
+
+    #[test]
+    fn pipeline_matches_its_definition() {
+        for p in 1..=9u32 {
+            for m in 1..=9u32 {
+                let s = Schedule::pipeline(u64::from(p), u64::from(m)).unwrap();
+                for (step, round) in s.rounds.iter().enumerate() {
+                    let brute: Vec<(u32, u32)> = (1..p)
+                        .filter_map(|i| {
+                            let j = i64::try_from(step).unwrap() - i64::from(p - 1 - i);
+                            (0..i64::from(m)).contains(&j).then_some((i, j as u32))
+                        })
+                        .collect();
+                    let got: Vec<(u32, u32)> = round.messages.iter().map(|msg| (msg.from, msg.piece)).collect();
+                    assert_eq!(got, brute, "p={p} m={m} step={step}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -28,10 +28,11 @@ pub fn ExportBar(
         Some(s) => browser::download_png(&format!("{}.png", name.get_untracked()), &s, on_error),
         None => status.set("No drawing at this size: export the data instead".into()),
     };
-    let save_csv =
-        move |_| report(browser::download_text(&format!("{}.csv", name.get_untracked()), "text/csv", &csv.run(())));
+    let save_csv = move |_| {
+        report(browser::download_text(&format!("{}.csv", name.get_untracked()), "text/csv", &csv.run(())));
+    };
     let save_json = move |_| {
-        report(browser::download_text(&format!("{}.json", name.get_untracked()), "application/json", &json.run(())))
+        report(browser::download_text(&format!("{}.json", name.get_untracked()), "application/json", &json.run(())));
     };
     view! {
         <div class="export-bar" role="group" aria-label="Export">

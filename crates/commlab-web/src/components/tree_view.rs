@@ -89,12 +89,7 @@ pub fn TreeView(
         Err(e) => e,
     };
 
-    let set_tree = move |apply: fn(&mut crate::state::TreeParams, f64)| {
-        Callback::new(move |v: f64| params.update(|p| apply(&mut p.tree, v)))
-    };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
-    let collectives: Vec<(&'static str, &'static str)> = Collective::ALL.iter().map(|c| (c.id(), c.label())).collect();
-    let operators: Vec<(&'static str, &'static str)> = Operator::ALL.iter().map(|o| (o.id(), o.label())).collect();
     let file_name = Signal::derive(move || {
         tree.with(|t| format!("commlab-{}-p{}-{}-step{}", t.collective.id(), t.units, t.operator.id(), step.get()))
     });
@@ -102,10 +97,42 @@ pub fn TreeView(
     let json = Callback::new(move |()| {
         run.with(|r| r.as_ref().map(|r| exports::tree_json(r, &tree.get_untracked())).unwrap_or_default())
     });
-    let inputs_text = RwSignal::new(tree.with_untracked(|t| t.inputs.clone()).unwrap_or_default());
 
     view! {
         <section class="view tree-view" data-testid="tree-view" aria-labelledby="tree-title">
+            <TreeControls params=params tree=tree run=run />
+            <div class="results">
+                <Playback step=step steps=rounds on_step=on_step />
+                <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
+                {move || match svg.get() {
+                    Some(markup) => view! { <figure class="diagram" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
+                    None => view! { <TreeSummary run=run step=step /> }.into_any(),
+                }}
+                <ValuesTable run=run step=step />
+                <ResultLine run=run />
+                <ExportBar name=file_name svg=svg csv=csv json=json />
+            </div>
+        </section>
+    }
+}
+
+/// The tree view's inputs: collective, picture, sizes, operator, seed, padding, typed inputs.
+#[component]
+fn TreeControls(
+    /// App state.
+    params: RwSignal<Params>,
+    /// The tree parameters (a memo over `params`).
+    tree: Memo<crate::state::TreeParams>,
+    /// The current run (for "Edit current" and the inputs error).
+    run: Memo<Result<Arc<TreeRun>, String>>,
+) -> impl IntoView {
+    let set_tree = move |apply: fn(&mut crate::state::TreeParams, f64)| {
+        Callback::new(move |v: f64| params.update(|p| apply(&mut p.tree, v)))
+    };
+    let collectives: Vec<(&'static str, &'static str)> = Collective::ALL.iter().map(|c| (c.id(), c.label())).collect();
+    let operators: Vec<(&'static str, &'static str)> = Operator::ALL.iter().map(|o| (o.id(), o.label())).collect();
+    let inputs_text = RwSignal::new(tree.with_untracked(|t| t.inputs.clone()).unwrap_or_default());
+    view! {
             <div class="controls" role="group" aria-label="Reduction parameters">
                 <h2 id="tree-title">"Binomial-tree reduction"</h2>
                 <SelectField id="collective" label="Collective" options=collectives
@@ -170,18 +197,6 @@ pub fn TreeView(
                     </span>
                 </div>
             </div>
-            <div class="results">
-                <Playback step=step steps=rounds on_step=on_step />
-                <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
-                {move || match svg.get() {
-                    Some(markup) => view! { <figure class="diagram" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
-                    None => view! { <TreeSummary run=run step=step /> }.into_any(),
-                }}
-                <ValuesTable run=run step=step />
-                <ResultLine run=run />
-                <ExportBar name=file_name svg=svg csv=csv json=json />
-            </div>
-        </section>
     }
 }
 
