@@ -3,3 +3,4 @@
 mod model;
 mod plot;
 mod reduce;
+mod swizzle;

@@ -4,12 +4,14 @@
 //! readable table or, with `--json`, one JSON object. Subcommands: `model`
 //! (runtime model of the pipelined reduction), `pipeline` (steps and time of
 //! one pipelined reduction, simulated and modelled), `reduce`, `broadcast`,
-//! `allreduce` (binomial-tree collectives on seeded or given inputs).
+//! `allreduce` (binomial-tree collectives on seeded or given inputs), `swizzle`
+//! (the CommSwizzle schedule).
 //! Invalid arguments exit with status 2 and a message naming the argument and
 //! its accepted range.
 
 mod model;
 mod reduce;
+mod swizzle;
 
 use clap::{Parser, Subcommand};
 use commlab_core::reduce::Collective;
@@ -41,6 +43,8 @@ enum Command {
         #[arg(long)]
         butterfly: bool,
     },
+    /// CommSwizzle: the mapping of every loop index, steps, rank collisions, coverage.
+    Swizzle(swizzle::SwizzleCommand),
 }
 
 /// Maps a core parameter name to the CLI flag that sets it.
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
             let c = if *butterfly { Collective::Butterfly } else { Collective::Allreduce };
             (reduce::run(c, args), args.json)
         }
+        Command::Swizzle(c) => (c.run(), c.json),
     };
     match result {
         Ok(value) if as_json => {

@@ -123,3 +123,38 @@ fn reduce_arguments_are_checked() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn swizzle_json_has_coords_steps_collisions_and_coverage() {
+    let v = json(&["swizzle", "--grid", "2,2,4", "--cores", "2,2", "--json"]);
+    assert_eq!(v["coords"][0], serde_json::json!([0, 0, 0]));
+    assert_eq!(v["coords"][1], serde_json::json!([0, 1, 1]));
+    assert_eq!(v["coords"][2], serde_json::json!([0, 0, 2]));
+    assert_eq!(v["coords"][3], serde_json::json!([0, 1, 3]));
+    assert_eq!(v["steps"], 4);
+    assert_eq!(v["collisions_per_step"].as_array().unwrap().len(), 4);
+    assert_eq!(v["bijective"], true);
+    let d = json(&["swizzle", "--grid", "3,2,2", "--cores", "2,2", "--deterministic", "--json"]);
+    assert_eq!(d["steps"], 4);
+    assert!(d["coords"].as_array().unwrap().iter().any(serde_json::Value::is_null), "padding loops are null");
+    let bad = json(&["swizzle", "--grid", "2,1,2", "--cores", "1,4", "--json"]);
+    assert_eq!(bad["bijective"], false);
+}
+
+#[test]
+fn swizzle_errors_name_the_argument() {
+    for (args, needle) in [
+        (vec!["swizzle", "--grid", "2,2", "--cores", "2,2"], "--grid"),
+        (vec!["swizzle", "--grid", "2,2,4", "--cores", "0,2"], "--cores"),
+        (
+            vec!["swizzle", "--grid", "2,2,4", "--cores", "2,2", "--direction", "1", "--deterministic"],
+            "--deterministic",
+        ),
+        (vec!["swizzle", "--grid", "2,2,4", "--cores", "2,2", "--preset", "a9"], "--preset"),
+    ] {
+        let out = run(&args);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

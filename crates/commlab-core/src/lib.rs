@@ -16,3 +16,4 @@
 pub mod limits;
 pub mod model;
 pub mod reduce;
+pub mod swizzle;

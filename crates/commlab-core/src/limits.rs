@@ -81,3 +81,19 @@ pub const VALUE_CELLS: u64 = 1 << 22;
 
 /// Seeds of the random inputs (any 64-bit value).
 pub const SEED: IntRange = IntRange { name: "seed", min: 0, max: u64::MAX };
+
+/// One extent of the swizzle grid (`row`, `column` of data tiles per rank).
+pub const GRID_EXTENT: IntRange = IntRange { name: "grid", min: 1, max: 1 << 20 };
+
+/// Remote ranks of the swizzle grid.
+pub const RANKS: IntRange = IntRange { name: "rank", min: 1, max: 4096 };
+
+/// Loop indices of one swizzle schedule (`row × column × rank`, rounded up in
+/// deterministic mode): 2^20 ≥ 10^6, the interactive promise.
+pub const LOOPS: IntRange = IntRange { name: "loops", min: 1, max: 1 << 20 };
+
+/// One extent of the core split.
+pub const CORE_EXTENT: IntRange = IntRange { name: "cores", min: 1, max: 1024 };
+
+/// Cores in all (`coreSplit.row × coreSplit.column`).
+pub const CORES: IntRange = IntRange { name: "cores", min: 1, max: 4096 };

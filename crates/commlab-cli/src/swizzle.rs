@@ -1,0 +1,106 @@
+//! `commlab swizzle`: the CommSwizzle mapping and schedule.
+
+use crate::reduce::ArgError;
+use commlab_core::swizzle::{get_coord, CoreSplit, CostModel, GridShape, Schedule, SwizzleConfig, PRESETS};
+use serde_json::{json, Value};
+
+/// `commlab swizzle`.
+#[derive(clap::Args)]
+pub struct SwizzleCommand {
+    /// gridShape as ROW,COLUMN,RANK.
+    #[arg(long, value_parser = parse_triple)]
+    grid: (u32, u32, u32),
+    /// coreSplit as ROW,COLUMN.
+    #[arg(long, value_parser = parse_pair)]
+    cores: (u32, u32),
+    /// Swizzle direction: 0 (data dimension first) or 1 (swapped).
+    #[arg(long, default_value_t = 0)]
+    direction: u8,
+    /// Deterministic mode, direction 0 only: each data index goes to a single core.
+    #[arg(long)]
+    deterministic: bool,
+    /// Leave out the rank shift (the naive order).
+    #[arg(long = "no-shift")]
+    no_shift: bool,
+    /// Bytes per tile, for the modelled time.
+    #[arg(long = "tile-bytes", default_value_t = 65_536)]
+    tile_bytes: u64,
+    /// Cost preset: a2 or a5.
+    #[arg(long, default_value = "a2")]
+    preset: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn numbers<const N: usize>(text: &str) -> Result<[u32; N], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let values: Result<Vec<u32>, _> = parts.iter().map(|p| p.parse::<u32>()).collect();
+    match values {
+        Ok(v) if v.len() == N => Ok(v.try_into().unwrap_or([0; N])),
+        _ => Err(format!("expected {N} comma-separated non-negative integers, got {text:?}")),
+    }
+}
+
+fn parse_triple(text: &str) -> Result<(u32, u32, u32), String> {
+    numbers::<3>(text).map(|[a, b, c]| (a, b, c))
+}
+
+fn parse_pair(text: &str) -> Result<(u32, u32), String> {
+    numbers::<2>(text).map(|[a, b]| (a, b))
+}
+
+impl SwizzleCommand {
+    /// Runs the command.
+    ///
+    /// # Errors
+    /// The argument at fault.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let grid = GridShape { row: self.grid.0, column: self.grid.1, rank: self.grid.2 };
+        let cores = CoreSplit { row: self.cores.0, column: self.cores.1 };
+        let config =
+            SwizzleConfig::new(grid, cores, self.direction, self.deterministic, !self.no_shift).map_err(|e| {
+                let flag = match e.name.split('.').next().unwrap_or(e.name) {
+                    "grid" | "loops" => "--grid",
+                    "cores" => "--cores",
+                    other => {
+                        return (format!("--{other}"), format!("{} is out of range: expected {}", e.value, e.expected))
+                    }
+                };
+                (flag.to_owned(), format!("{} = {} is out of range: expected {}", e.name, e.value, e.expected))
+            })?;
+        let preset = PRESETS
+            .iter()
+            .find(|p| p.id == self.preset)
+            .ok_or_else(|| ("--preset".to_owned(), format!("{:?} is not a preset: expected a2 or a5", self.preset)))?;
+        let schedule = Schedule::new(&config);
+        let naive = Schedule::new(&config.with_shift(false));
+        let cost = CostModel {
+            latency_ns: preset.write_rtt_ns,
+            bandwidth_gib_s: preset.bandwidth_gib_s,
+            tile_bytes: self.tile_bytes,
+        };
+        let coords: Vec<Value> = (0..config.loop_count())
+            .map(|i| get_coord(&config, i).map_or(Value::Null, |c| json!([c.row, c.column, c.rank])))
+            .collect();
+        let coverage = schedule.coverage();
+        Ok(json!({
+            "grid": [grid.row, grid.column, grid.rank],
+            "cores": [cores.row, cores.column],
+            "direction": self.direction,
+            "deterministic": self.deterministic,
+            "shift": !self.no_shift,
+            "coords": coords,
+            "steps": schedule.steps(),
+            "collisions_per_step": schedule.collisions_per_step(),
+            "collisions": schedule.total_collisions(),
+            "naive_collisions": naive.total_collisions(),
+            "bijective": coverage.is_bijective(),
+            "repeated_cells": coverage.repeated.iter().map(|&(d, r, n)| json!({"data": d, "rank": r, "visits": n})).collect::<Vec<_>>(),
+            "missed_cells": coverage.missed.iter().map(|&(d, r)| json!({"data": d, "rank": r})).collect::<Vec<_>>(),
+            "preset": preset.id,
+            "modelled_ns": cost.schedule_ns(&schedule),
+            "naive_modelled_ns": cost.schedule_ns(&naive),
+        }))
+    }
+}
