@@ -94,11 +94,54 @@ const treeTimings = await tree.evaluate(async (rounds) => {
 const wasm = await tree.evaluate(() => ({
   values65536: window.wasmBindings.commlab_bench_reduce_values(65536, 10),
   timing2pow20: window.wasmBindings.commlab_bench_reduce_timing(1 << 20, 3),
+  swizzle: window.wasmBindings.commlab_bench_swizzle(5),
 }));
+
+// Swizzle: redraw of the 16 × 16-cell grid (16 data rows × 16 ranks) on a step change,
+// and the whole view for 10^6 loop indices (schedule + naive schedule + numbers).
+const sw = await open(context, server.url, `${server.url}?v=1&view=swizzle&rows=8&cols=2&ranks=16&core_rows=4&core_cols=4&step=1`);
+const swTimings = await sw.evaluate(async (rounds) => {
+  const redraw = [];
+  for (let i = 0; i < rounds; i++) {
+    const target = document.querySelector('[data-testid="swizzle-grid"]');
+    const changed = new Promise((resolve) => {
+      const obs = new MutationObserver(() => { obs.disconnect(); resolve(); });
+      obs.observe(target, { childList: true, subtree: true });
+    });
+    const t0 = performance.now();
+    document.querySelector(i % 2 ? '[data-testid="back"]' : '[data-testid="forward"]').click();
+    await changed;
+    target.getBoundingClientRect();
+    redraw.push(performance.now() - t0);
+  }
+  const big = [];
+  const ranks = document.querySelector('#ranks');
+  const rows = document.querySelector('#rows');
+  for (let i = 0; i < 3; i++) {
+    rows.value = '8'; rows.dispatchEvent(new Event('input', { bubbles: true }));
+    ranks.value = '16'; ranks.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 100));
+    rows.value = '500'; rows.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = performance.now();
+    ranks.value = '1000'; ranks.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => {
+      const done = () => document.querySelector('[data-testid="swizzle-numbers"] tr[data-row="current"] .steps')?.innerText === String(500 * 2 * 1000 / 16);
+      if (done()) return resolve();
+      const obs = new MutationObserver(() => { if (done()) { obs.disconnect(); resolve(); } });
+      obs.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    big.push(performance.now() - t0);
+  }
+  return { redraw, big };
+}, rounds);
 
 console.log(`load to charts:           ${stats(loads)}`);
 console.log(`wasm: reduce schedule + inputs + values, p = 65536: ${wasm.values65536.toFixed(2)} ms (mean of 10)`);
 console.log(`wasm: reduce schedule + timing, p = 2^20: ${wasm.timing2pow20.toFixed(2)} ms (mean of 3)`);
+console.log(`wasm: swizzle schedule, 10^6 loop indices: ${wasm.swizzle.toFixed(2)} ms (mean of 5)`);
+console.log(`swizzle 16x16 grid step change -> redrawn: ${stats(swTimings.redraw)}`);
+console.log(`swizzle ranks 16 -> 1000 (10^6 loops: 2 schedules + numbers on screen): ${stats(swTimings.big)}`);
 console.log(`tree p=16 change -> redrawn: ${stats(treeTimings.redraw)}`);
 console.log(`tree p 8 -> 65536 (schedule + values + summary): ${stats(treeTimings.big)}`);
 console.log(`p change -> charts in DOM: ${stats(timings.dom)}`);

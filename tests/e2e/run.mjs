@@ -25,7 +25,7 @@ const waitForUrl = (page, pred) => page.waitForFunction(pred, null, { timeout: 3
 test('loads with the model view, its numbers and no console error', async ({ page }) => {
   assert.equal(await page.locator('.brand h1').innerText(), 'commlab');
   const tabs = await page.locator('.view-switcher button').allInnerTexts();
-  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model']);
+  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model', 'Swizzle schedule']);
   assert.equal(await cell(page, 'm-best', 'pieces'), '81');
   assert.equal(await cell(page, 'm-star', 'pieces'), '80.6');
   assert.equal(await cell(page, 'binomial', 'time'), '6351');
@@ -307,6 +307,64 @@ test('model: event-simulated points sit on the analytic curves', async ({ page }
   for (const [m, model, sim] of simulated) assert.ok(Math.abs(model - sim) <= 1e-9 * model, `m=${m}: ${model} vs ${sim}`);
 });
 
+
+const swizzleCell = (page, row, col) => page.locator(`[data-testid="swizzle-numbers"] tr[data-row="${row}"] .${col}`).innerText();
+
+test('swizzle: the core split changes steps, collisions and the URL; play runs to the end', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=swizzle`);
+  assert.equal(await swizzleCell(page, 'current', 'steps'), '8');
+  assert.equal(await swizzleCell(page, 'current', 'collisions'), '0');
+  assert.equal(await swizzleCell(page, 'naive', 'collisions'), '48');
+  await page.fill('#core_rows', '2');
+  await page.waitForFunction(() => document.querySelector('[data-testid="swizzle-numbers"] tr[data-row="current"] .steps').innerText === '16');
+  assert.equal(await swizzleCell(page, 'naive', 'collisions'), '32');
+  await waitForUrl(page, () => location.search.includes('core_rows=2'));
+  await page.fill('#core_rows', '4');
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-count"]').innerText === 'step 0 / 8');
+  await page.selectOption('.playback select', '8');
+  await page.click('[data-testid="play"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-count"]').innerText === 'step 8 / 8', null, { timeout: 5000 });
+  assert.match(await page.locator('[data-testid="caption"]').innerText(), /Step 8 of 8: C0 → .*no rank collision/);
+  const grid = await chartSvg(page, 'swizzle-grid');
+  assert.match(grid, /C7 S7/);
+  assert.match(await chartSvg(page, 'swizzle-timeline'), /Core × step timeline/);
+  await shot(page, 'swizzle-default');
+  // The naive order collides: turn the shift off and look at step 1.
+  await page.uncheck('[data-testid="shift"]');
+  await page.click('[data-testid="first"]');
+  await page.click('[data-testid="forward"]');
+  assert.match(await page.locator('[data-testid="caption"]').innerText(), /collisions? on rank/);
+  await shot(page, 'swizzle-no-shift');
+});
+
+test('swizzle: a non-bijective split warns and marks doubled and missed cells', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=swizzle&rows=2&cols=1&ranks=2&core_rows=1&core_cols=4&step=1`);
+  const warning = await page.locator('[data-testid="coverage-warning"]').innerText();
+  assert.match(warning, /Not a bijection/);
+  assert.match(warning, /coreSplit.column = 4 does not divide rank = 2/);
+  assert.equal(await swizzleCell(page, 'current', 'bijective'), 'no');
+  const grid = await chartSvg(page, 'swizzle-grid');
+  assert.match(grid, /×2/, 'doubled cells labelled');
+  assert.match(grid, /<line[^>]*stroke="#dc1e1e"/, 'missed cells crossed');
+  await shot(page, 'swizzle-non-bijective');
+  assert.deepEqual(page.problems, []);
+});
+
+test('swizzle: deterministic side by side, direction 1 refuses deterministic, CSV export', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=swizzle&rows=3&cols=2&ranks=4&compare=deterministic`);
+  assert.equal(await swizzleCell(page, 'current', 'steps'), '3');
+  assert.equal(await swizzleCell(page, 'other', 'steps'), '4');
+  assert.equal(await page.locator('[data-testid="swizzle-grid-other"] figcaption').innerText(), 'deterministic');
+  await shot(page, 'swizzle-compare');
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
+  const csv = fs.readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'loop,core,step,row,column,rank');
+  assert.equal(csv.length, 1 + 24);
+  assert.equal(csv[1], '0,0,0,0,0,0');
+  await page.selectOption('#direction', '1');
+  await page.check('[data-testid="deterministic"]');
+  assert.match(await page.locator('[data-testid="swizzle-error"]').innerText(), /deterministic/);
+});
 // ---------------------------------------------------------------------------
 const filter = process.argv[2] ?? '';
 const server = await serveDir(dist);

@@ -7,11 +7,13 @@
 //! [`format_quantity`] for the compact numbers shared with the UI tables.
 //! Hand-laid-out diagrams, where plotters' chart model does not fit, are
 //! written as SVG text with [`svg::Svg`]: [`tree::tree_svg`] (the binomial
-//! tree) and [`pipeline::pipeline_svg`] (the space-time diagram).
+//! tree), [`pipeline::pipeline_svg`] (the space-time diagram) and
+//! [`swizzle`] (the CommSwizzle grid, timeline and collisions).
 
 pub mod model;
 pub mod pipeline;
 pub mod svg;
+pub mod swizzle;
 pub mod tree;
 
 use plotters::prelude::*;

@@ -73,6 +73,11 @@ impl Svg {
         );
     }
 
+    /// Appends raw markup built by the caller from numbers (never from user text).
+    pub fn raw(&mut self, markup: &str) {
+        self.out.push_str(markup);
+    }
+
     /// Opens a group with attributes (`opacity="0.2"`).
     pub fn group(&mut self, attrs: &str) {
         let _ = write!(self.out, "<g {attrs}>");

@@ -8,6 +8,7 @@ use crate::components::model_view::ModelView;
 use crate::components::notices::Notices;
 use crate::components::pipeline_view::PipelineView;
 use crate::components::share_bar::share_link;
+use crate::components::swizzle_view::SwizzleView;
 use crate::components::tree_view::TreeView;
 use crate::share;
 use crate::state::View;
@@ -37,6 +38,7 @@ pub fn App() -> impl IntoView {
         View::Model => view! { <ModelView params=params dark=dark /> }.into_any(),
         View::Tree => view! { <TreeView params=params dark=dark /> }.into_any(),
         View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),
+        View::Swizzle => view! { <SwizzleView params=params dark=dark /> }.into_any(),
     };
     view! {
         <div class="app" class:embed=embed data-testid="app">

@@ -44,3 +44,15 @@ pub fn commlab_bench_reduce_timing(units: u32, repeats: u32) -> f64 {
         time(&Schedule::collective(&config), &costs).finish
     })
 }
+
+/// Mean milliseconds of a swizzle schedule of `125 × 8 × 1000 = 10^6` loop
+/// indices on 5 × 4 cores (criterion's "schedule, 10^6 loop indices").
+#[wasm_bindgen]
+pub fn commlab_bench_swizzle(repeats: u32) -> f64 {
+    use commlab_core::swizzle::{CoreSplit, GridShape, Schedule, SwizzleConfig};
+    mean_ms(repeats, || {
+        let grid = GridShape { row: 125, column: 8, rank: 1000 };
+        let Ok(config) = SwizzleConfig::new(grid, CoreSplit { row: 5, column: 4 }, 0, false, true) else { return f64::NAN };
+        Schedule::new(&config).total_collisions() as f64
+    })
+}

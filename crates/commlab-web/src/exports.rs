@@ -166,3 +166,49 @@ pub fn model_json(model: &ModelConfig, simulated: &[SimulatedPoint]) -> String {
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
+
+/// `loop,core,step,row,column,rank`: every loop index (padding rows have empty cells).
+pub fn swizzle_csv(schedule: &commlab_core::swizzle::Schedule) -> String {
+    let grid = schedule.config().grid();
+    let nc = schedule.core_count() as usize;
+    let mut out = String::from("loop,core,step,row,column,rank\n");
+    for i in 0..schedule.loop_count() {
+        match schedule.task(i) {
+            Some(t) => {
+                let _ = writeln!(out, "{i},{},{},{},{},{}", i % nc, i / nc, t.data / grid.column, t.data % grid.column, t.rank);
+            }
+            None => {
+                let _ = writeln!(out, "{i},{},{},,,", i % nc, i / nc);
+            }
+        }
+    }
+    out
+}
+
+/// The swizzle schedule as JSON: the CLI's shape plus the modelled times.
+pub fn swizzle_json(
+    schedule: &commlab_core::swizzle::Schedule,
+    naive: &commlab_core::swizzle::Schedule,
+    cost: &commlab_core::swizzle::CostModel,
+) -> String {
+    let c = schedule.config();
+    let grid = c.grid();
+    let coords: Vec<Value> = (0..schedule.loop_count())
+        .map(|i| schedule.task(i).map_or(Value::Null, |t| json!([t.data / grid.column, t.data % grid.column, t.rank])))
+        .collect();
+    let coverage = schedule.coverage();
+    let doc = json!({
+        "grid": [grid.row, grid.column, grid.rank],
+        "cores": [c.cores().row, c.cores().column],
+        "direction": c.direction(), "deterministic": c.deterministic(), "shift": c.shift(),
+        "coords": coords,
+        "steps": schedule.steps(),
+        "collisions_per_step": schedule.collisions_per_step(),
+        "bijective": coverage.is_bijective(),
+        "repeated_cells": coverage.repeated.len(),
+        "missed_cells": coverage.missed.len(),
+        "modelled_ns": cost.schedule_ns(schedule),
+        "naive_modelled_ns": cost.schedule_ns(naive),
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}

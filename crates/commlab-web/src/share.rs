@@ -8,7 +8,8 @@
 //! newer builds still open); a repeated key takes its last value. Every invalid value yields a [`Notice`] naming the parameter and
 //! its accepted range, and the default is used instead.
 
-use crate::state::{Params, ThemeChoice, View};
+use crate::state::{Compare, Params, ThemeChoice, View};
+use commlab_core::swizzle::PRESETS;
 use commlab_core::limits::{IntRange, RealRange, BYTES, ELEMENTS, MAX_PIECES, PIECES, SEED, T_BYTE, T_START, UNITS};
 use commlab_core::reduce::values::INPUTS_TEXT_MAX;
 use commlab_core::reduce::{Collective, Operator};
@@ -91,12 +92,49 @@ const PIPELINE_FIELDS: &[Field] = &[
     Field::Int(STEP, |p| p.step, |p, v| p.step = v),
 ];
 
+/// A swizzle extent in a link.
+const GRID: IntRange = IntRange { name: "grid", min: 1, max: 1 << 20 };
+const RANK: IntRange = IntRange { name: "rank", min: 1, max: 4096 };
+const CORE: IntRange = IntRange { name: "cores", min: 1, max: 1024 };
+const TILE: IntRange = IntRange { name: "tile", min: 1, max: 1 << 30 };
+const BANDWIDTH: RealRange = RealRange { name: "bandwidth", min: 0.0, max: 10_000.0 };
+const LATENCY: RealRange = RealRange { name: "latency", min: 0.0, max: 1e9 };
+
+const SWIZZLE_FIELDS: &[Field] = &[
+    Field::Int(IntRange { name: "rows", ..GRID }, |p| p.swizzle.grid.0.into(), |p, v| p.swizzle.grid.0 = v as u32),
+    Field::Int(IntRange { name: "cols", ..GRID }, |p| p.swizzle.grid.1.into(), |p, v| p.swizzle.grid.1 = v as u32),
+    Field::Int(IntRange { name: "ranks", ..RANK }, |p| p.swizzle.grid.2.into(), |p, v| p.swizzle.grid.2 = v as u32),
+    Field::Int(IntRange { name: "core_rows", ..CORE }, |p| p.swizzle.cores.0.into(), |p, v| p.swizzle.cores.0 = v as u32),
+    Field::Int(IntRange { name: "core_cols", ..CORE }, |p| p.swizzle.cores.1.into(), |p, v| p.swizzle.cores.1 = v as u32),
+    Field::Int(IntRange { name: "direction", min: 0, max: 1 }, |p| p.swizzle.direction.into(), |p, v| p.swizzle.direction = v as u8),
+    Field::Flag("deterministic", |p| p.swizzle.deterministic, |p, v| p.swizzle.deterministic = v),
+    Field::Flag("shift", |p| p.swizzle.shift, |p, v| p.swizzle.shift = v),
+    Field::Int(TILE, |p| p.swizzle.tile_bytes, |p, v| p.swizzle.tile_bytes = v),
+    Field::Choice(
+        "preset",
+        || PRESETS.iter().map(|p| p.id).collect(),
+        |p| p.swizzle.preset,
+        |p, id| PRESETS.iter().find(|x| x.id == id).map(|x| p.swizzle.preset = x.id).is_some(),
+    ),
+    Field::Flag("read", |p| p.swizzle.read, |p, v| p.swizzle.read = v),
+    Field::Real(BANDWIDTH, |p| p.swizzle.bandwidth_gib_s, |p, v| p.swizzle.bandwidth_gib_s = v),
+    Field::Real(LATENCY, |p| p.swizzle.latency_ns, |p, v| p.swizzle.latency_ns = v),
+    Field::Choice(
+        "compare",
+        || Compare::ALL.iter().map(|c| c.id()).collect(),
+        |p| p.swizzle.compare.id(),
+        |p, id| Compare::ALL.iter().find(|c| c.id() == id).map(|&c| p.swizzle.compare = c).is_some(),
+    ),
+    Field::Int(STEP, |p| p.step, |p, v| p.step = v),
+];
+
 /// The URL parameters of `view`.
 fn fields(view: View) -> &'static [Field] {
     match view {
         View::Model => MODEL_FIELDS,
         View::Tree => TREE_FIELDS,
         View::Pipeline => PIPELINE_FIELDS,
+        View::Swizzle => SWIZZLE_FIELDS,
     }
 }
 
@@ -259,7 +297,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{ModelParams, PipelineParams, TreeParams};
+    use crate::state::{ModelParams, PipelineParams, SwizzleParams, TreeParams};
     use proptest::prelude::*;
 
     fn check(query: &str, expect: &Params, expect_notices: &[&str]) {
@@ -382,6 +420,30 @@ mod tests {
             .prop_map(|(units, pieces, elements, seed)| PipelineParams { units, pieces, elements, seed })
     }
 
+    fn any_swizzle() -> impl Strategy<Value = SwizzleParams> {
+        (
+            (1u32..=GRID.max as u32, 1u32..=GRID.max as u32, 1u32..=RANK.max as u32),
+            (1u32..=1024, 1u32..=1024),
+            (0u8..=1, any::<bool>(), any::<bool>(), any::<bool>()),
+            (1u64..=TILE.max, 0usize..2, 0.0f64..=BANDWIDTH.max, 0.0f64..=LATENCY.max, 0usize..3),
+        )
+            .prop_map(|(grid, cores, (direction, deterministic, shift, read), (tile_bytes, preset, bandwidth_gib_s, latency_ns, compare))| {
+                SwizzleParams {
+                    grid,
+                    cores,
+                    direction,
+                    deterministic,
+                    shift,
+                    tile_bytes,
+                    preset: PRESETS[preset].id,
+                    read,
+                    bandwidth_gib_s,
+                    latency_ns,
+                    compare: Compare::ALL[compare],
+                }
+            })
+    }
+
     /// Any state a link can carry: one view's parameters, the others at their defaults.
     fn any_params() -> impl Strategy<Value = Params> {
         let shell = (any::<bool>(), 0usize..3, 0u64..=STEP.max);
@@ -401,11 +463,19 @@ mod tests {
                 step,
                 ..Params::default()
             }),
-            (shell, any_pipeline()).prop_map(|((embed, theme, step), pipeline)| Params {
+            (shell.clone(), any_pipeline()).prop_map(|((embed, theme, step), pipeline)| Params {
                 view: View::Pipeline,
                 embed,
                 theme: ThemeChoice::ALL[theme],
                 pipeline,
+                step,
+                ..Params::default()
+            }),
+            (shell, any_swizzle()).prop_map(|((embed, theme, step), swizzle)| Params {
+                view: View::Swizzle,
+                embed,
+                theme: ThemeChoice::ALL[theme],
+                swizzle,
                 step,
                 ..Params::default()
             }),

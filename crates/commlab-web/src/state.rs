@@ -16,11 +16,13 @@ pub enum View {
     /// Runtime model of the pipelined reduction (view 3).
     #[default]
     Model,
+    /// CommSwizzle schedule (view 6).
+    Swizzle,
 }
 
 impl View {
     /// Every view, in the order of the view switcher.
-    pub const ALL: [View; 3] = [View::Tree, View::Pipeline, View::Model];
+    pub const ALL: [View; 4] = [View::Tree, View::Pipeline, View::Model, View::Swizzle];
 
     /// Stable id used in URLs (`view=model`).
     pub fn id(self) -> &'static str {
@@ -28,6 +30,7 @@ impl View {
             View::Tree => "tree",
             View::Pipeline => "pipeline",
             View::Model => "model",
+            View::Swizzle => "swizzle",
         }
     }
 
@@ -37,6 +40,7 @@ impl View {
             View::Tree => "Reduction tree",
             View::Pipeline => "Pipeline",
             View::Model => "Runtime model",
+            View::Swizzle => "Swizzle schedule",
         }
     }
 
@@ -177,6 +181,88 @@ impl Default for PipelineParams {
     }
 }
 
+/// What the swizzle view puts next to the current configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compare {
+    /// Nothing.
+    #[default]
+    None,
+    /// The same configuration without the rank shift.
+    Shift,
+    /// The same configuration with deterministic mode toggled.
+    Deterministic,
+}
+
+impl Compare {
+    /// Every choice.
+    pub const ALL: [Compare; 3] = [Compare::None, Compare::Shift, Compare::Deterministic];
+
+    /// Stable id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Compare::None => "none",
+            Compare::Shift => "shift",
+            Compare::Deterministic => "deterministic",
+        }
+    }
+
+    /// Human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Compare::None => "nothing",
+            Compare::Shift => "shift on vs off",
+            Compare::Deterministic => "deterministic vs not",
+        }
+    }
+}
+
+/// Inputs of the swizzle view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SwizzleParams {
+    /// `gridShape` `(row, column, rank)`.
+    pub grid: (u32, u32, u32),
+    /// `coreSplit` `(row, column)`.
+    pub cores: (u32, u32),
+    /// `SWIZZLE_DIRECTION`.
+    pub direction: u8,
+    /// `IS_DETERMINISTIC`.
+    pub deterministic: bool,
+    /// Apply the rank shift.
+    pub shift: bool,
+    /// Bytes per tile.
+    pub tile_bytes: u64,
+    /// Cost preset id (`a2`, `a5`).
+    pub preset: &'static str,
+    /// Remote reads (`true`) or writes: picks the preset's round trip.
+    pub read: bool,
+    /// Link bandwidth override (GiB/s), 0 for the preset's.
+    pub bandwidth_gib_s: f64,
+    /// Latency override (ns), 0 for the preset's.
+    pub latency_ns: f64,
+    /// Side-by-side comparison.
+    pub compare: Compare,
+}
+
+impl Default for SwizzleParams {
+    /// 8 data tiles over 8 ranks with 4 × 2 cores: the shift turns the naive
+    /// order's pile-ups into a Latin square.
+    fn default() -> Self {
+        Self {
+            grid: (4, 2, 8),
+            cores: (4, 2),
+            direction: 0,
+            deterministic: false,
+            shift: true,
+            tile_bytes: 65_536,
+            preset: "a2",
+            read: false,
+            bandwidth_gib_s: 0.0,
+            latency_ns: 0.0,
+            compare: Compare::None,
+        }
+    }
+}
+
 /// Everything a shared link reproduces.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Params {
@@ -192,6 +278,8 @@ pub struct Params {
     pub tree: TreeParams,
     /// Pipeline inputs.
     pub pipeline: PipelineParams,
+    /// Swizzle inputs.
+    pub swizzle: SwizzleParams,
     /// The animation step shown by the animated views (clipped to the run's length).
     pub step: u64,
 }

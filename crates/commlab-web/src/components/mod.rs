@@ -10,4 +10,5 @@ pub mod pipeline_view;
 pub mod playback;
 pub mod select_field;
 pub mod share_bar;
+pub mod swizzle_view;
 pub mod tree_view;
