@@ -328,6 +328,8 @@ test('swizzle: the core split changes steps, collisions and the URL; play runs t
   const grid = await chartSvg(page, 'swizzle-grid');
   assert.match(grid, /C7 S7/);
   assert.match(await chartSvg(page, 'swizzle-timeline'), /Core × step timeline/);
+  const outline = await page.locator('[data-testid="swizzle-timeline"] .current-step').getAttribute('style');
+  assert.match(outline, /left:\d/, 'current step outlined');
   await shot(page, 'swizzle-default');
   // The naive order collides: turn the shift off and look at step 1.
   await page.uncheck('[data-testid="shift"]');

@@ -402,6 +402,43 @@ impl CostModel {
     }
 }
 
+/// One sentence on step `step` (0-based): which tiles run and where cores collide.
+pub fn caption(schedule: &Schedule, step: usize) -> String {
+    let grid = schedule.config().grid();
+    let tasks: Vec<(u32, Task)> = schedule.step_tasks(step).collect();
+    let shown: Vec<String> = tasks
+        .iter()
+        .take(6)
+        .map(|(c, t)| format!("C{c} → (row {}, col {}, rank {})", t.data / grid.column, t.data % grid.column, t.rank))
+        .collect();
+    let more = if tasks.len() > 6 { format!(" and {} more", tasks.len() - 6) } else { String::new() };
+    let idle = schedule.core_count() as usize - tasks.len();
+    let idle = if idle > 0 {
+        format!("; {idle} core{} idle (padding)", if idle == 1 { "" } else { "s" })
+    } else {
+        String::new()
+    };
+    let load = schedule.rank_load(step);
+    let shared: Vec<String> = load
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 1)
+        .take(4)
+        .map(|(r, &n)| {
+            let cores: Vec<String> =
+                tasks.iter().filter(|(_, t)| t.rank as usize == r).map(|(c, _)| format!("C{c}")).collect();
+            format!("rank {r} ({n} cores: {})", cores.join(", "))
+        })
+        .collect();
+    let collisions = schedule.collisions_per_step()[step];
+    let verdict = if collisions == 0 {
+        "no rank collision".to_owned()
+    } else {
+        format!("{collisions} collision{} on {}", if collisions == 1 { "" } else { "s" }, shared.join(", "))
+    };
+    format!("Step {} of {}: {}{more}{idle}; {verdict}.", step + 1, schedule.steps(), shown.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,36 +517,4 @@ mod tests {
         let m = CostModel { latency_ns: 100.0, bandwidth_gib_s: 1.0, tile_bytes: 1 << 30 };
         assert!((m.step_ns(2) - (100.0 + 2.0 * 1e9)).abs() < 1e-3);
     }
-}
-
-/// One sentence on step `step` (0-based): which tiles run and where cores collide.
-pub fn caption(schedule: &Schedule, step: usize) -> String {
-    let grid = schedule.config().grid();
-    let tasks: Vec<(u32, Task)> = schedule.step_tasks(step).collect();
-    let shown: Vec<String> = tasks
-        .iter()
-        .take(6)
-        .map(|(c, t)| format!("C{c} → (row {}, col {}, rank {})", t.data / grid.column, t.data % grid.column, t.rank))
-        .collect();
-    let more = if tasks.len() > 6 { format!(" and {} more", tasks.len() - 6) } else { String::new() };
-    let idle = schedule.core_count() as usize - tasks.len();
-    let idle = if idle > 0 { format!("; {idle} core{} idle (padding)", if idle == 1 { "" } else { "s" }) } else { String::new() };
-    let load = schedule.rank_load(step);
-    let shared: Vec<String> = load
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 1)
-        .take(4)
-        .map(|(r, &n)| {
-            let cores: Vec<String> = tasks.iter().filter(|(_, t)| t.rank as usize == r).map(|(c, _)| format!("C{c}")).collect();
-            format!("rank {r} ({n} cores: {})", cores.join(", "))
-        })
-        .collect();
-    let collisions = schedule.collisions_per_step()[step];
-    let verdict = if collisions == 0 {
-        "no rank collision".to_owned()
-    } else {
-        format!("{collisions} collision{} on {}", if collisions == 1 { "" } else { "s" }, shared.join(", "))
-    };
-    format!("Step {} of {}: {}{more}{idle}; {verdict}.", step + 1, schedule.steps(), shown.join(", "))
 }

@@ -48,6 +48,76 @@ fn ink(fill: RGBColor) -> RGBColor {
 
 const COLLISION: RGBColor = RGBColor(220, 30, 30);
 
+/// How a visited cell relates to the current step.
+#[derive(Clone, Copy, PartialEq)]
+enum CellState {
+    Past,
+    Current { collided: bool },
+    Future,
+}
+
+/// One cell of the reference grid.
+struct Cell {
+    at: (f64, f64),
+    size: (f64, f64),
+    visits: u32,
+    labels: bool,
+}
+
+impl Cell {
+    fn inner(&self) -> ((f64, f64), (f64, f64)) {
+        ((self.at.0 + 1.0, self.at.1 + 1.0), (self.size.0 - 2.0, self.size.1 - 2.0))
+    }
+
+    /// Never visited: a missed cell of a non-bijective mapping, crossed in red.
+    fn missed(&self, svg: &mut Svg) {
+        let (pos, size) = self.inner();
+        svg.rect(
+            pos,
+            size,
+            RGBColor(255, 255, 255),
+            &format!(r#"fill-opacity="0" stroke="{}" stroke-width="2""#, hex(COLLISION)),
+        );
+        svg.line((pos.0 + 2.0, pos.1 + 2.0), (pos.0 + size.0 - 2.0, pos.1 + size.1 - 2.0), COLLISION, 1.5, "");
+    }
+
+    fn visited(&self, svg: &mut Svg, core: u32, step: usize, state: CellState, theme: &Theme) {
+        let (pos, size) = self.inner();
+        let fill = color(core);
+        let outline = |svg: &mut Svg, stroke: RGBColor, width: f64, dash: &str| {
+            svg.rect(
+                pos,
+                size,
+                theme.background,
+                &format!(r#"fill-opacity="0" stroke="{}" stroke-width="{width}" {dash}"#, hex(stroke)),
+            );
+        };
+        match state {
+            CellState::Future => outline(svg, theme.grid, 1.0, r#"stroke-dasharray="3 2""#),
+            CellState::Past => svg.rect(pos, size, fill, r#"opacity="0.35""#),
+            CellState::Current { collided } => {
+                svg.rect(pos, size, fill, "");
+                if collided {
+                    outline(svg, COLLISION, 3.0, "");
+                } else {
+                    outline(svg, theme.foreground, 2.0, "");
+                }
+            }
+        }
+        if self.labels && state != CellState::Future {
+            let mut text = format!("C{core} S{step}");
+            if self.visits > 1 {
+                text = format!("{text} ×{}", self.visits);
+            }
+            let extra = if state == CellState::Past { r#"opacity="0.6""# } else { "" };
+            svg.text((pos.0 + size.0 / 2.0, pos.1 + size.1 * 0.66), &text, 10.0, ink(fill), "middle", extra);
+        }
+        if self.visits > 1 {
+            outline(svg, COLLISION, 2.0, r#"stroke-dasharray="5 2""#);
+        }
+    }
+}
+
 /// The reference grid after `done` steps (step `done − 1` is current).
 ///
 /// # Panics
@@ -63,10 +133,18 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
     // Wide enough for the legend line under the grid.
     let width = (left + cell_w * f64::from(ranks) + 12.0).max(640.0);
     let height = top + cell_h * f64::from(rows) + 30.0;
-    let mut svg = Svg::new(width, height, theme.background, &format!("CommSwizzle grid, step {done} of {}", schedule.steps()));
+    let mut svg =
+        Svg::new(width, height, theme.background, &format!("CommSwizzle grid, step {done} of {}", schedule.steps()));
     svg.text((left, 14.0), "rank →", 11.0, theme.foreground, "start", "");
     for r in 0..ranks {
-        svg.text((left + cell_w * (f64::from(r) + 0.5), top - 6.0), &r.to_string(), 11.0, theme.foreground, "middle", "");
+        svg.text(
+            (left + cell_w * (f64::from(r) + 0.5), top - 6.0),
+            &r.to_string(),
+            11.0,
+            theme.foreground,
+            "middle",
+            "",
+        );
     }
     let label_every = (rows / 32).max(1);
     for d in 0..rows {
@@ -87,39 +165,21 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
     let labels = cell_w >= 40.0 && cell_h >= 14.0;
     for d in 0..rows {
         for r in 0..ranks {
-            let (x, y) = (left + cell_w * f64::from(r), top + cell_h * f64::from(d));
-            let visits = schedule.visits(d, r);
-            let Some(i) = first[(d * ranks + r) as usize] else {
-                // Never visited: a missed cell of a non-bijective mapping.
-                svg.rect((x + 1.0, y + 1.0), (cell_w - 2.0, cell_h - 2.0), theme.background, &format!(r#"stroke="{}" stroke-width="2""#, hex(COLLISION)));
-                svg.line((x + 3.0, y + 3.0), (x + cell_w - 3.0, y + cell_h - 3.0), COLLISION, 1.5, "");
-                continue;
-            };
-            let (core, step) = ((i % nc) as u32, i / nc);
-            let fill = color(core);
-            let state = if Some(step) == current { "current" } else if step < done { "past" } else { "future" };
-            match state {
-                "future" => svg.rect((x + 1.0, y + 1.0), (cell_w - 2.0, cell_h - 2.0), theme.background, &format!(r#"stroke="{}" stroke-dasharray="3 2""#, hex(theme.grid))),
-                _ => {
-                    let opacity = if state == "past" { r#"opacity="0.35""# } else { "" };
-                    svg.rect((x + 1.0, y + 1.0), (cell_w - 2.0, cell_h - 2.0), fill, opacity);
+            let at = (left + cell_w * f64::from(r), top + cell_h * f64::from(d));
+            let cell = Cell { at, size: (cell_w, cell_h), visits: schedule.visits(d, r), labels };
+            match first[(d * ranks + r) as usize] {
+                None => cell.missed(&mut svg),
+                Some(i) => {
+                    let (core, step) = ((i % nc) as u32, i / nc);
+                    let state = if Some(step) == current {
+                        CellState::Current { collided: load.get(r as usize).is_some_and(|&n| n > 1) }
+                    } else if step < done {
+                        CellState::Past
+                    } else {
+                        CellState::Future
+                    };
+                    cell.visited(&mut svg, core, step, state, theme);
                 }
-            }
-            if state == "current" {
-                let collided = load.get(r as usize).is_some_and(|&n| n > 1);
-                let (stroke, w) = if collided { (COLLISION, 3.0) } else { (theme.foreground, 2.0) };
-                svg.rect((x + 1.0, y + 1.0), (cell_w - 2.0, cell_h - 2.0), theme.background, &format!(r#"fill-opacity="0" stroke="{}" stroke-width="{w}""#, hex(stroke)));
-            }
-            if labels && state != "future" {
-                let mut text = format!("C{core} S{step}");
-                if visits > 1 {
-                    text = format!("{text} ×{visits}");
-                }
-                let extra = if state == "past" { r#"opacity="0.6""# } else { "" };
-                svg.text((x + cell_w / 2.0, y + cell_h * 0.68), &text, 10.0, ink(fill), "middle", extra);
-            }
-            if visits > 1 {
-                svg.rect((x + 1.0, y + 1.0), (cell_w - 2.0, cell_h - 2.0), theme.background, &format!(r#"fill-opacity="0" stroke="{}" stroke-width="2" stroke-dasharray="5 2""#, hex(COLLISION)));
             }
         }
     }
@@ -127,51 +187,116 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
     svg.finish()
 }
 
-/// The core × step timeline coloured by rank, collisions outlined, the
-/// current step marked.
+/// Where the columns of a step-indexed drawing sit, in SVG units, so the view
+/// can mark the current step with an overlay instead of redrawing the SVG.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepAxis {
+    /// Width of the whole drawing.
+    pub width: f64,
+    /// Height of the whole drawing.
+    pub height: f64,
+    /// x of the first step's column.
+    pub x0: f64,
+    /// Width of one step's column.
+    pub column: f64,
+    /// Steps per column (binning), ≥ 1.
+    pub steps_per_column: usize,
+    /// y of the top of the columns.
+    pub y0: f64,
+    /// Height of the columns.
+    pub column_height: f64,
+}
+
+impl StepAxis {
+    /// `(left, width)` of the column holding step `step` (0-based), as
+    /// percentages of the drawing's width.
+    pub fn column_percent(&self, step: usize) -> (f64, f64) {
+        let x = self.x0 + self.column * (step / self.steps_per_column) as f64;
+        (100.0 * x / self.width, 100.0 * self.column / self.width)
+    }
+
+    /// `(left, width)` from the column of `step` to the last column, as
+    /// percentages (the part of the run still to come).
+    pub fn rest_percent(&self, step: usize, steps: usize) -> (f64, f64) {
+        let columns = steps.div_ceil(self.steps_per_column);
+        let first = step / self.steps_per_column;
+        let x = self.x0 + self.column * first as f64;
+        (100.0 * x / self.width, 100.0 * self.column * columns.saturating_sub(first) as f64 / self.width)
+    }
+
+    /// `(top, height)` of the columns as percentages of the drawing's height.
+    pub fn rows_percent(&self) -> (f64, f64) {
+        (100.0 * self.y0 / self.height, 100.0 * self.column_height / self.height)
+    }
+}
+
+fn timeline_axis(schedule: &Schedule) -> StepAxis {
+    let (cores, steps) = (schedule.core_count(), schedule.steps());
+    let column = (760.0 / steps.max(1) as f64).clamp(5.0, 40.0);
+    let row = (320.0 / f64::from(cores)).clamp(6.0, 22.0);
+    let (x0, y0) = (46.0, 26.0);
+    StepAxis {
+        width: (x0 + column * steps as f64 + 12.0).max(360.0),
+        height: y0 + row * f64::from(cores) + 26.0,
+        x0,
+        column,
+        steps_per_column: 1,
+        y0,
+        column_height: row * f64::from(cores),
+    }
+}
+
+/// The core × step timeline coloured by rank (the Latin-square view), with
+/// every collision outlined. It does not depend on the current step: the view
+/// marks that with an overlay placed by the returned [`StepAxis`].
 ///
 /// # Panics
 /// When the schedule exceeds [`TIMELINE_DRAW_LIMIT`].
-pub fn timeline_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
+pub fn timeline_svg(schedule: &Schedule, theme: &Theme) -> (String, StepAxis) {
     let (cores, steps) = (schedule.core_count(), schedule.steps());
     assert!(cores <= TIMELINE_DRAW_LIMIT.0 && steps <= TIMELINE_DRAW_LIMIT.1, "timeline_svg: too large to draw");
-    let cell_w = (760.0 / steps.max(1) as f64).clamp(5.0, 40.0);
-    let cell_h = (320.0 / f64::from(cores)).clamp(6.0, 22.0);
-    let (left, top) = (46.0, 26.0);
-    let width = (left + cell_w * steps as f64 + 12.0).max(360.0);
-    let height = top + cell_h * f64::from(cores) + 26.0;
-    let mut svg = Svg::new(width, height, theme.background, "Core × step timeline coloured by rank");
-    svg.text((left, 14.0), "step →   (cell: the rank a core talks to)", 11.0, theme.foreground, "start", "");
+    let axis = timeline_axis(schedule);
+    let (cell_w, cell_h) = (axis.column, axis.column_height / f64::from(cores));
+    let mut svg = Svg::new(axis.width, axis.height, theme.background, "Core × step timeline coloured by rank");
+    svg.text((axis.x0, 14.0), "step →   (cell: the rank a core talks to)", 11.0, theme.foreground, "start", "");
     let every = (cores / 16).max(1);
     for c in (0..cores).filter(|c| c % every == 0) {
-        svg.text((left - 6.0, top + cell_h * (f64::from(c) + 0.75)), &format!("C{c}"), 10.0, theme.foreground, "end", "");
+        svg.text(
+            (axis.x0 - 6.0, axis.y0 + cell_h * (f64::from(c) + 0.75)),
+            &format!("C{c}"),
+            10.0,
+            theme.foreground,
+            "end",
+            "",
+        );
     }
     for s in 0..steps {
-        let x = left + cell_w * s as f64;
+        let x = axis.x0 + cell_w * s as f64;
         let load = schedule.rank_load(s);
-        let faded = if s >= done { r#"opacity="0.3""# } else { "" };
         for (c, t) in schedule.step_tasks(s) {
-            let y = top + cell_h * f64::from(c);
+            let y = axis.y0 + cell_h * f64::from(c);
             let fill = color(t.rank);
-            svg.rect((x + 0.5, y + 0.5), (cell_w - 1.0, cell_h - 1.0), fill, faded);
+            svg.rect((x + 0.5, y + 0.5), (cell_w - 1.0, cell_h - 1.0), fill, "");
             if cell_w >= 16.0 && cell_h >= 12.0 {
-                svg.text((x + cell_w / 2.0, y + cell_h * 0.72), &t.rank.to_string(), 9.0, ink(fill), "middle", faded);
+                svg.text((x + cell_w / 2.0, y + cell_h * 0.72), &t.rank.to_string(), 9.0, ink(fill), "middle", "");
             }
-            if load[t.rank as usize] > 1 && s < done {
-                svg.rect((x + 0.5, y + 0.5), (cell_w - 1.0, cell_h - 1.0), theme.background, &format!(r#"fill-opacity="0" stroke="{}" stroke-width="1.5""#, hex(COLLISION)));
+            if load[t.rank as usize] > 1 {
+                svg.rect(
+                    (x + 0.5, y + 0.5),
+                    (cell_w - 1.0, cell_h - 1.0),
+                    theme.background,
+                    &format!(r#"fill-opacity="0" stroke="{}" stroke-width="1.5""#, hex(COLLISION)),
+                );
             }
         }
     }
-    if done > 0 {
-        let x = left + cell_w * (done - 1) as f64;
-        svg.rect((x, top - 2.0), (cell_w, cell_h * f64::from(cores) + 4.0), theme.background, &format!(r#"fill-opacity="0" stroke="{}" stroke-width="2""#, hex(theme.foreground)));
-    }
-    svg.finish()
+    (svg.finish(), axis)
 }
 
 /// Collisions per step as bars, with the naive order (no rank shift) as a
-/// line for comparison; steps beyond 400 are binned.
-pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, done: usize, theme: &Theme) -> String {
+/// dashed line for comparison; more than 400 steps are binned. Step
+/// independent, like [`timeline_svg`].
+pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (String, StepAxis) {
     let bin = schedule.steps().max(naive.steps()).div_ceil(400).max(1);
     let binned = |s: &Schedule| -> Vec<u32> { s.collisions_per_step().chunks(bin).map(|c| c.iter().sum()).collect() };
     let (ours, theirs) = (binned(schedule), binned(naive));
@@ -179,20 +304,39 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, done: usize, theme:
     let peak = ours.iter().chain(&theirs).copied().max().unwrap_or(0).max(1);
     let (left, top, plot_w, plot_h) = (40.0, 30.0, 720.0, 110.0);
     let bar = (plot_w / n as f64).min(36.0);
-    let mut svg = Svg::new(left + plot_w + 16.0, top + plot_h + 34.0, theme.background, "Rank collisions per step");
+    let axis = StepAxis {
+        width: left + plot_w + 16.0,
+        height: top + plot_h + 34.0,
+        x0: left,
+        column: bar,
+        steps_per_column: bin,
+        y0: top,
+        column_height: plot_h,
+    };
+    let mut svg = Svg::new(axis.width, axis.height, theme.background, "Rank collisions per step");
     let y = |v: u32| top + plot_h - plot_h * f64::from(v) / f64::from(peak);
     svg.text((left, 16.0), "Rank collisions per step", 12.0, theme.foreground, "start", r#"font-weight="600""#);
     svg.line((left, top + plot_h), (left + plot_w, top + plot_h), theme.foreground, 1.0, "");
     svg.text((left - 4.0, y(peak) + 4.0), &peak.to_string(), 10.0, theme.foreground, "end", "");
     svg.text((left - 4.0, top + plot_h + 4.0), "0", 10.0, theme.foreground, "end", "");
     for (i, &v) in ours.iter().enumerate() {
-        let current = done > 0 && (done - 1) / bin == i;
-        let fill = if current { COLLISION } else { theme.primary };
-        svg.rect((left + bar * i as f64 + 0.5, y(v)), ((bar - 1.0).max(0.5), top + plot_h - y(v)), fill, "");
+        svg.rect((left + bar * i as f64 + 0.5, y(v)), ((bar - 1.0).max(0.5), top + plot_h - y(v)), theme.primary, "");
     }
-    let points: Vec<String> = theirs.iter().enumerate().map(|(i, &v)| format!("{:.1},{:.1}", left + bar * (i as f64 + 0.5), y(v))).collect();
-    svg.raw(&format!(r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="1.5" stroke-dasharray="4 3"/>"#, points.join(" "), hex(theme.reference)));
+    let points: Vec<String> =
+        theirs.iter().enumerate().map(|(i, &v)| format!("{:.1},{:.1}", left + bar * (i as f64 + 0.5), y(v))).collect();
+    svg.raw(&format!(
+        r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="1.5" stroke-dasharray="4 3"/>"#,
+        points.join(" "),
+        hex(theme.reference)
+    ));
     let unit = if bin > 1 { format!(" (bins of {bin} steps)") } else { String::new() };
-    svg.text((left, top + plot_h + 22.0), &format!("bars: collisions per step{unit}; dashed: naive order (no rank shift)"), 10.0, theme.foreground, "start", "");
-    svg.finish()
+    svg.text(
+        (left, top + plot_h + 22.0),
+        &format!("bars: collisions per step{unit}; dashed: naive order (no rank shift)"),
+        10.0,
+        theme.foreground,
+        "start",
+        "",
+    );
+    (svg.finish(), axis)
 }

@@ -52,7 +52,9 @@ pub fn commlab_bench_swizzle(repeats: u32) -> f64 {
     use commlab_core::swizzle::{CoreSplit, GridShape, Schedule, SwizzleConfig};
     mean_ms(repeats, || {
         let grid = GridShape { row: 125, column: 8, rank: 1000 };
-        let Ok(config) = SwizzleConfig::new(grid, CoreSplit { row: 5, column: 4 }, 0, false, true) else { return f64::NAN };
+        let Ok(config) = SwizzleConfig::new(grid, CoreSplit { row: 5, column: 4 }, 0, false, true) else {
+            return f64::NAN;
+        };
         Schedule::new(&config).total_collisions() as f64
     })
 }

@@ -175,7 +175,15 @@ pub fn swizzle_csv(schedule: &commlab_core::swizzle::Schedule) -> String {
     for i in 0..schedule.loop_count() {
         match schedule.task(i) {
             Some(t) => {
-                let _ = writeln!(out, "{i},{},{},{},{},{}", i % nc, i / nc, t.data / grid.column, t.data % grid.column, t.rank);
+                let _ = writeln!(
+                    out,
+                    "{i},{},{},{},{},{}",
+                    i % nc,
+                    i / nc,
+                    t.data / grid.column,
+                    t.data % grid.column,
+                    t.rank
+                );
             }
             None => {
                 let _ = writeln!(out, "{i},{},{},,,", i % nc, i / nc);

@@ -9,10 +9,10 @@
 //! its accepted range, and the default is used instead.
 
 use crate::state::{Compare, Params, ThemeChoice, View};
-use commlab_core::swizzle::PRESETS;
 use commlab_core::limits::{IntRange, RealRange, BYTES, ELEMENTS, MAX_PIECES, PIECES, SEED, T_BYTE, T_START, UNITS};
 use commlab_core::reduce::values::INPUTS_TEXT_MAX;
 use commlab_core::reduce::{Collective, Operator};
+use commlab_core::swizzle::PRESETS;
 
 /// The link format this build writes and reads.
 pub const VERSION: &str = "1";
@@ -104,9 +104,21 @@ const SWIZZLE_FIELDS: &[Field] = &[
     Field::Int(IntRange { name: "rows", ..GRID }, |p| p.swizzle.grid.0.into(), |p, v| p.swizzle.grid.0 = v as u32),
     Field::Int(IntRange { name: "cols", ..GRID }, |p| p.swizzle.grid.1.into(), |p, v| p.swizzle.grid.1 = v as u32),
     Field::Int(IntRange { name: "ranks", ..RANK }, |p| p.swizzle.grid.2.into(), |p, v| p.swizzle.grid.2 = v as u32),
-    Field::Int(IntRange { name: "core_rows", ..CORE }, |p| p.swizzle.cores.0.into(), |p, v| p.swizzle.cores.0 = v as u32),
-    Field::Int(IntRange { name: "core_cols", ..CORE }, |p| p.swizzle.cores.1.into(), |p, v| p.swizzle.cores.1 = v as u32),
-    Field::Int(IntRange { name: "direction", min: 0, max: 1 }, |p| p.swizzle.direction.into(), |p, v| p.swizzle.direction = v as u8),
+    Field::Int(
+        IntRange { name: "core_rows", ..CORE },
+        |p| p.swizzle.cores.0.into(),
+        |p, v| p.swizzle.cores.0 = v as u32,
+    ),
+    Field::Int(
+        IntRange { name: "core_cols", ..CORE },
+        |p| p.swizzle.cores.1.into(),
+        |p, v| p.swizzle.cores.1 = v as u32,
+    ),
+    Field::Int(
+        IntRange { name: "direction", min: 0, max: 1 },
+        |p| p.swizzle.direction.into(),
+        |p, v| p.swizzle.direction = v as u8,
+    ),
     Field::Flag("deterministic", |p| p.swizzle.deterministic, |p, v| p.swizzle.deterministic = v),
     Field::Flag("shift", |p| p.swizzle.shift, |p, v| p.swizzle.shift = v),
     Field::Int(TILE, |p| p.swizzle.tile_bytes, |p, v| p.swizzle.tile_bytes = v),
@@ -427,21 +439,28 @@ mod tests {
             (0u8..=1, any::<bool>(), any::<bool>(), any::<bool>()),
             (1u64..=TILE.max, 0usize..2, 0.0f64..=BANDWIDTH.max, 0.0f64..=LATENCY.max, 0usize..3),
         )
-            .prop_map(|(grid, cores, (direction, deterministic, shift, read), (tile_bytes, preset, bandwidth_gib_s, latency_ns, compare))| {
-                SwizzleParams {
+            .prop_map(
+                |(
                     grid,
                     cores,
-                    direction,
-                    deterministic,
-                    shift,
-                    tile_bytes,
-                    preset: PRESETS[preset].id,
-                    read,
-                    bandwidth_gib_s,
-                    latency_ns,
-                    compare: Compare::ALL[compare],
-                }
-            })
+                    (direction, deterministic, shift, read),
+                    (tile_bytes, preset, bandwidth_gib_s, latency_ns, compare),
+                )| {
+                    SwizzleParams {
+                        grid,
+                        cores,
+                        direction,
+                        deterministic,
+                        shift,
+                        tile_bytes,
+                        preset: PRESETS[preset].id,
+                        read,
+                        bandwidth_gib_s,
+                        latency_ns,
+                        compare: Compare::ALL[compare],
+                    }
+                },
+            )
     }
 
     /// Any state a link can carry: one view's parameters, the others at their defaults.

@@ -9,7 +9,7 @@ use crate::components::select_field::SelectField;
 use crate::exports;
 use crate::state::{Compare, Params, SwizzleParams};
 use commlab_core::swizzle::{caption, CoreSplit, CostModel, Coverage, GridShape, Schedule, SwizzleConfig, PRESETS};
-use commlab_plot::swizzle::{collisions_svg, grid_svg, timeline_svg, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
+use commlab_plot::swizzle::{collisions_svg, grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
 use commlab_plot::{format_quantity as q, Theme};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -52,7 +52,10 @@ fn compute(p: &SwizzleParams) -> Result<SwizzleRun, String> {
     let naive = if p.shift { Schedule::new(&current.with_shift(false)) } else { schedule.clone() };
     let other = match p.compare {
         Compare::None => None,
-        Compare::Shift => Some(Ok((if p.shift { "without the rank shift" } else { "with the rank shift" }.to_owned(), Schedule::new(&current.with_shift(!p.shift))))),
+        Compare::Shift => Some(Ok((
+            if p.shift { "without the rank shift" } else { "with the rank shift" }.to_owned(),
+            Schedule::new(&current.with_shift(!p.shift)),
+        ))),
         Compare::Deterministic => Some(config(p, !p.deterministic, p.shift).map(|c| {
             (if p.deterministic { "non-deterministic" } else { "deterministic" }.to_owned(), Schedule::new(&c))
         })),
@@ -84,15 +87,21 @@ pub fn SwizzleView(
     let steps = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.schedule.steps())));
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
-    let grid = Memo::new(move |_| run.get().ok().filter(|r| drawable_grid(&r.schedule)).map(|r| grid_svg(&r.schedule, step.get(), &theme())));
+    let grid = Memo::new(move |_| {
+        run.get().ok().filter(|r| drawable_grid(&r.schedule)).map(|r| grid_svg(&r.schedule, step.get(), &theme()))
+    });
     let other_grid = Memo::new(move |_| {
         let run = run.get().ok()?;
         let (label, other) = run.other.clone()?.ok()?;
         drawable_grid(&other).then(|| (label, grid_svg(&other, step.get().min(other.steps()), &theme())))
     });
-    let timeline = Memo::new(move |_| run.get().ok().filter(|r| drawable_timeline(&r.schedule)).map(|r| timeline_svg(&r.schedule, step.get(), &theme())));
-    let collisions = Memo::new(move |_| run.get().ok().map(|r| collisions_svg(&r.schedule, &r.naive, step.get(), &theme())));
-    let caption_text = move || match run.get() {
+    // Step-independent drawings: a step change moves their overlays, not their SVG.
+    let timeline = Memo::new(move |_| {
+        run.get().ok().filter(|r| drawable_timeline(&r.schedule)).map(|r| timeline_svg(&r.schedule, &theme()))
+    });
+    let collisions = Memo::new(move |_| run.get().ok().map(|r| collisions_svg(&r.schedule, &r.naive, &theme())));
+    let caption_text = move || {
+        match run.get() {
         Ok(r) if step.get() == 0 => format!(
             "Start: {} cores, {} loop indices, {} steps. Each step every core takes the next loop index; press play or step forward.",
             r.schedule.core_count(),
@@ -101,13 +110,29 @@ pub fn SwizzleView(
         ),
         Ok(r) => caption(&r.schedule, step.get() - 1),
         Err(e) => e,
+    }
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name = Signal::derive(move || {
-        sw.with(|p| format!("commlab-swizzle-{}x{}x{}-c{}x{}-d{}-step{}", p.grid.0, p.grid.1, p.grid.2, p.cores.0, p.cores.1, p.direction, step.get()))
+        sw.with(|p| {
+            format!(
+                "commlab-swizzle-{}x{}x{}-c{}x{}-d{}-step{}",
+                p.grid.0,
+                p.grid.1,
+                p.grid.2,
+                p.cores.0,
+                p.cores.1,
+                p.direction,
+                step.get()
+            )
+        })
     });
-    let csv = Callback::new(move |()| run.with(|r| r.as_ref().map(|r| exports::swizzle_csv(&r.schedule)).unwrap_or_default()));
-    let json = Callback::new(move |()| run.with(|r| r.as_ref().map(|r| exports::swizzle_json(&r.schedule, &r.naive, &r.cost)).unwrap_or_default()));
+    let csv = Callback::new(move |()| {
+        run.with(|r| r.as_ref().map(|r| exports::swizzle_csv(&r.schedule)).unwrap_or_default())
+    });
+    let json = Callback::new(move |()| {
+        run.with(|r| r.as_ref().map(|r| exports::swizzle_json(&r.schedule, &r.naive, &r.cost)).unwrap_or_default())
+    });
 
     view! {
         <section class="view swizzle-view" data-testid="swizzle-view" aria-labelledby="swizzle-title">
@@ -130,20 +155,61 @@ pub fn SwizzleView(
                         <figure class="diagram" data-testid="swizzle-grid-other"><figcaption>{label}</figcaption><div inner_html=svg></div></figure>
                     })}
                 </div>
-                {move || timeline.get().map(|svg| view! { <figure class="diagram" data-testid="swizzle-timeline" inner_html=svg></figure> })}
-                {move || collisions.get().map(|svg| view! { <figure class="diagram" data-testid="swizzle-collisions" inner_html=svg></figure> })}
+                {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
+                {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
                 <ExportBar name=file_name svg=grid csv=csv json=json />
             </div>
         </section>
     }
 }
 
+/// A step-indexed drawing with the current step outlined and the steps still
+/// to come veiled, by two overlays positioned in percent of the drawing.
+#[component]
+fn StepFigure(
+    svg: String,
+    axis: StepAxis,
+    step: Memo<usize>,
+    steps: Memo<usize>,
+    testid: &'static str,
+) -> impl IntoView {
+    let (top, height) = axis.rows_percent();
+    let current = move || {
+        let s = step.get();
+        if s == 0 {
+            return "display:none".to_owned();
+        }
+        let (left, width) = axis.column_percent(s - 1);
+        format!("left:{left:.3}%;width:{width:.3}%;top:{top:.3}%;height:{height:.3}%")
+    };
+    let rest = move || {
+        let (left, width) = axis.rest_percent(step.get(), steps.get());
+        format!("left:{left:.3}%;width:{width:.3}%;top:{top:.3}%;height:{height:.3}%")
+    };
+    view! {
+        <figure class="diagram" data-testid=testid>
+            <div class="step-figure">
+                <div inner_html=svg></div>
+                <div class="veil" style=rest></div>
+                <div class="current-step" style=current></div>
+            </div>
+        </figure>
+    }
+}
+
 /// The inputs of the swizzle view.
 #[component]
 fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl IntoView {
-    let int = move |apply: fn(&mut SwizzleParams, u32)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.swizzle, v as u32)));
-    let real = move |apply: fn(&mut SwizzleParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.swizzle, v)));
-    let check = move |get: fn(&SwizzleParams) -> bool, set: fn(&mut SwizzleParams, bool), id: &'static str, label: &'static str| {
+    let int = move |apply: fn(&mut SwizzleParams, u32)| {
+        Callback::new(move |v: f64| params.update(|p| apply(&mut p.swizzle, v as u32)))
+    };
+    let real = move |apply: fn(&mut SwizzleParams, f64)| {
+        Callback::new(move |v: f64| params.update(|p| apply(&mut p.swizzle, v)))
+    };
+    let check = move |get: fn(&SwizzleParams) -> bool,
+                      set: fn(&mut SwizzleParams, bool),
+                      id: &'static str,
+                      label: &'static str| {
         view! {
             <label class="check">
                 <input type="checkbox" data-testid=id prop:checked=move || sw.with(get)
@@ -212,10 +278,15 @@ fn CoverageWarning(run: Memo<Result<Arc<SwizzleRun>, String>>) -> impl IntoView 
         let why = if rank % column == 0 {
             String::new()
         } else {
-            format!(" (coreSplit.column = {column} does not divide rank = {rank}, so nStride = {} rounds down)", rank / column)
+            format!(
+                " (coreSplit.column = {column} does not divide rank = {rank}, so nStride = {} rounds down)",
+                rank / column
+            )
         };
-        let sample: Vec<String> = run.coverage.repeated.iter().take(4).map(|&(d, r, n)| format!("(data {d}, rank {r}) ×{n}")).collect();
-        let missed: Vec<String> = run.coverage.missed.iter().take(4).map(|&(d, r)| format!("(data {d}, rank {r})")).collect();
+        let sample: Vec<String> =
+            run.coverage.repeated.iter().take(4).map(|&(d, r, n)| format!("(data {d}, rank {r}) ×{n}")).collect();
+        let missed: Vec<String> =
+            run.coverage.missed.iter().take(4).map(|&(d, r)| format!("(data {d}, rank {r})")).collect();
         Some(view! {
             <div class="notices" role="alert" data-testid="coverage-warning">
                 <p class="notices-title">"Not a bijection" {why} ":"</p>
@@ -253,7 +324,9 @@ fn SwizzleNumbers(run: Memo<Result<Arc<SwizzleRun>, String>>) -> impl IntoView {
         }
         match &run.other {
             Some(Ok((label, other))) => rows.push(row(label.clone(), other, "other").into_any()),
-            Some(Err(e)) => rows.push(view! { <tr><td colspan="6" class="chart-error">{format!("comparison: {e}")}</td></tr> }.into_any()),
+            Some(Err(e)) => rows.push(
+                view! { <tr><td colspan="6" class="chart-error">{format!("comparison: {e}")}</td></tr> }.into_any(),
+            ),
             None => {}
         }
         let cost = run.cost;
