@@ -13,6 +13,7 @@
 //!   the validating constructors, the CLI and the web URL codec so that all
 //!   three report the same range.
 
+pub mod barrier;
 pub mod limits;
 pub mod model;
 pub mod reduce;

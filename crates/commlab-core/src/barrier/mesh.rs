@@ -1,0 +1,316 @@
+//! The `size × size` mesh, its links, seeded link breaks, and hop-by-hop routing.
+//!
+//! Node `(x, y)` (`x` the row) has id `x·size + y`. Links are numbered
+//! horizontally first (`(x, y)–(x, y+1)`), then vertically
+//! (`(x, y)–(x+1, y)`). Routing forwards to the reachable neighbour closest to
+//! the destination (Manhattan) when it is strictly closer than the current node,
+//! ties in the order `+x, −x, +y, −y`; at a dead end it follows a shortest path
+//! over the surviving links (BFS distances from the destination, same tie
+//! order), so every route terminates; an unreachable destination is `None`.
+
+use crate::limits::IntRange;
+use crate::model::ConfigError;
+use rand::seq::index::sample;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// A node, `x·size + y`.
+pub type NodeId = u32;
+
+/// An undirected link.
+pub type LinkId = u32;
+
+/// Mesh sides accepted (the CLI; the views bound it to 256).
+pub const MESH_SIZE: IntRange = IntRange { name: "size", min: 2, max: 1024 };
+
+/// The neighbour directions in tie order.
+pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// A `size × size` mesh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mesh {
+    size: u32,
+}
+
+impl Mesh {
+    /// Validates the side.
+    ///
+    /// # Errors
+    /// When `size` is outside [`MESH_SIZE`].
+    pub fn new(size: u64) -> Result<Mesh, ConfigError> {
+        if MESH_SIZE.contains(size) {
+            Ok(Mesh { size: size as u32 })
+        } else {
+            Err(ConfigError::int(MESH_SIZE, size))
+        }
+    }
+
+    /// Side length.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// Nodes `N = size²`.
+    pub fn nodes(&self) -> u32 {
+        self.size * self.size
+    }
+
+    /// Undirected links, `2·size·(size − 1)`.
+    pub fn link_count(&self) -> u32 {
+        2 * self.size * (self.size - 1)
+    }
+
+    /// `(x, y)` of a node.
+    pub fn coords(&self, node: NodeId) -> (u32, u32) {
+        (node / self.size, node % self.size)
+    }
+
+    /// The node at `(x, y)`.
+    pub fn node(&self, x: u32, y: u32) -> NodeId {
+        x * self.size + y
+    }
+
+    /// The neighbour in direction `d` (index into [`DIRECTIONS`]), if inside the mesh.
+    pub fn neighbour(&self, node: NodeId, d: usize) -> Option<NodeId> {
+        let (x, y) = self.coords(node);
+        let (dx, dy) = DIRECTIONS[d];
+        let (nx, ny) = (x as i64 + i64::from(dx), y as i64 + i64::from(dy));
+        let inside = |v: i64| (0..i64::from(self.size)).contains(&v);
+        (inside(nx) && inside(ny)).then(|| self.node(nx as u32, ny as u32))
+    }
+
+    /// The link between two adjacent nodes.
+    ///
+    /// # Panics
+    /// When the nodes are not adjacent.
+    pub fn link(&self, a: NodeId, b: NodeId) -> LinkId {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let (x, y) = self.coords(lo);
+        if hi == lo + 1 && y + 1 < self.size {
+            x * (self.size - 1) + y
+        } else {
+            assert_eq!(hi, lo + self.size, "nodes {a} and {b} are not adjacent");
+            self.size * (self.size - 1) + x * self.size + y
+        }
+    }
+
+    /// The two endpoints of a link.
+    pub fn endpoints(&self, link: LinkId) -> (NodeId, NodeId) {
+        let horizontal = self.size * (self.size - 1);
+        if link < horizontal {
+            let (x, y) = (link / (self.size - 1), link % (self.size - 1));
+            (self.node(x, y), self.node(x, y + 1))
+        } else {
+            let v = link - horizontal;
+            let (x, y) = (v / self.size, v % self.size);
+            (self.node(x, y), self.node(x + 1, y))
+        }
+    }
+
+    /// Manhattan distance.
+    pub fn distance(&self, a: NodeId, b: NodeId) -> u32 {
+        let ((ax, ay), (bx, by)) = (self.coords(a), self.coords(b));
+        ax.abs_diff(bx) + ay.abs_diff(by)
+    }
+}
+
+/// Which links are broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breaks {
+    broken: Vec<bool>,
+}
+
+/// Break rates accepted.
+pub const MAX_BREAK_RATE: f64 = 0.9;
+
+impl Breaks {
+    /// No link broken.
+    pub fn none(mesh: &Mesh) -> Breaks {
+        Breaks { broken: vec![false; mesh.link_count() as usize] }
+    }
+
+    /// Exactly `round(rate × links)` links, chosen uniformly without
+    /// replacement by `rand::seq::index::sample` on a ChaCha8 stream seeded
+    /// with `seed` (the same seed breaks the same links everywhere).
+    ///
+    /// # Errors
+    /// When `rate` is not in `0..=0.9`.
+    pub fn random(mesh: &Mesh, rate: f64, seed: u64) -> Result<Breaks, ConfigError> {
+        if !(0.0..=MAX_BREAK_RATE).contains(&rate) {
+            return Err(ConfigError { name: "break_rate", value: rate.to_string(), expected: format!("a number in 0..={MAX_BREAK_RATE}") });
+        }
+        let links = mesh.link_count() as usize;
+        let count = (rate * links as f64).round() as usize;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut breaks = Breaks::none(mesh);
+        for link in sample(&mut rng, links, count) {
+            breaks.broken[link] = true;
+        }
+        Ok(breaks)
+    }
+
+    /// The given links broken.
+    ///
+    /// # Errors
+    /// When a link id is out of range.
+    pub fn from_links(mesh: &Mesh, links: &[LinkId]) -> Result<Breaks, ConfigError> {
+        let mut breaks = Breaks::none(mesh);
+        for &l in links {
+            if l >= mesh.link_count() {
+                return Err(ConfigError { name: "breaks", value: l.to_string(), expected: format!("link ids in 0..{}", mesh.link_count()) });
+            }
+            breaks.broken[l as usize] = true;
+        }
+        Ok(breaks)
+    }
+
+    /// Whether `link` is broken.
+    pub fn is_broken(&self, link: LinkId) -> bool {
+        self.broken[link as usize]
+    }
+
+    /// The broken links, ascending.
+    pub fn links(&self) -> Vec<LinkId> {
+        self.broken.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i as LinkId).collect()
+    }
+
+    /// Number of broken links.
+    pub fn count(&self) -> usize {
+        self.broken.iter().filter(|&&b| b).count()
+    }
+}
+
+/// Routes messages over the surviving links.
+#[derive(Debug, Clone)]
+pub struct Router {
+    mesh: Mesh,
+    breaks: Breaks,
+    /// BFS distances to a destination over surviving links (`u32::MAX`: unreachable), computed on demand.
+    fields: std::collections::BTreeMap<NodeId, Vec<u32>>,
+}
+
+impl Router {
+    /// A router for `mesh` with `breaks`.
+    pub fn new(mesh: Mesh, breaks: Breaks) -> Router {
+        Router { mesh, breaks, fields: std::collections::BTreeMap::new() }
+    }
+
+    /// The mesh.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// The breaks.
+    pub fn breaks(&self) -> &Breaks {
+        &self.breaks
+    }
+
+    fn alive(&self, a: NodeId, b: NodeId) -> bool {
+        !self.breaks.is_broken(self.mesh.link(a, b))
+    }
+
+    /// Surviving neighbours in tie order.
+    pub fn neighbours(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        (0..4).filter_map(move |d| self.mesh.neighbour(node, d)).filter(move |&n| self.alive(node, n))
+    }
+
+    fn field(&mut self, dst: NodeId) -> &Vec<u32> {
+        if !self.fields.contains_key(&dst) {
+            let mut dist = vec![u32::MAX; self.mesh.nodes() as usize];
+            dist[dst as usize] = 0;
+            let mut queue = VecDeque::from([dst]);
+            while let Some(n) = queue.pop_front() {
+                let next: Vec<NodeId> = self.neighbours(n).collect();
+                for m in next {
+                    if dist[m as usize] == u32::MAX {
+                        dist[m as usize] = dist[n as usize] + 1;
+                        queue.push_back(m);
+                    }
+                }
+            }
+            self.fields.insert(dst, dist);
+        }
+        &self.fields[&dst]
+    }
+
+    /// Whether `dst` is reachable from `src` over surviving links.
+    pub fn reachable(&mut self, src: NodeId, dst: NodeId) -> bool {
+        self.field(dst)[src as usize] != u32::MAX
+    }
+
+    /// The route `src → dst` as the nodes after `src` (empty when `src = dst`),
+    /// or `None` when `dst` is unreachable.
+    pub fn route(&mut self, src: NodeId, dst: NodeId) -> Option<Vec<NodeId>> {
+        if !self.reachable(src, dst) {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut at = src;
+        let mut fallback = false;
+        while at != dst {
+            let here = self.mesh.distance(at, dst);
+            let greedy = if fallback {
+                None
+            } else {
+                self.neighbours(at).filter(|&n| self.mesh.distance(n, dst) < here).min_by_key(|&n| self.mesh.distance(n, dst))
+            };
+            let next = match greedy {
+                Some(n) => n,
+                None => {
+                    // Dead end: follow BFS distances down to the destination from here on.
+                    fallback = true;
+                    let field = self.field(dst).clone();
+                    let want = field[at as usize] - 1;
+                    self.neighbours(at).find(|&n| field[n as usize] == want).expect("a BFS predecessor exists")
+                }
+            };
+            path.push(next);
+            at = next;
+        }
+        Some(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_round_trip() {
+        let m = Mesh::new(5).unwrap();
+        assert_eq!(m.link_count(), 40);
+        for l in 0..m.link_count() {
+            let (a, b) = m.endpoints(l);
+            assert_eq!(m.link(a, b), l);
+            assert_eq!(m.distance(a, b), 1);
+        }
+    }
+
+    #[test]
+    fn breaks_are_exact_and_seeded() {
+        let m = Mesh::new(8).unwrap();
+        let a = Breaks::random(&m, 0.2, 7).unwrap();
+        assert_eq!(a.count(), (0.2f64 * 112.0).round() as usize);
+        assert_eq!(a, Breaks::random(&m, 0.2, 7).unwrap());
+        assert_ne!(a, Breaks::random(&m, 0.2, 8).unwrap());
+        assert!(Breaks::random(&m, 0.95, 1).is_err());
+    }
+
+    #[test]
+    fn routes_detour_around_breaks() {
+        let m = Mesh::new(3).unwrap();
+        let mut intact = Router::new(m, Breaks::none(&m));
+        // (0,0) → (0,2): straight along +y.
+        assert_eq!(intact.route(0, 2), Some(vec![1, 2]));
+        // Break (0,0)–(0,1): greedy goes +x first, then along.
+        let breaks = Breaks::from_links(&m, &[m.link(0, 1)]).unwrap();
+        let mut r = Router::new(m, breaks);
+        let path = r.route(0, 2).unwrap();
+        assert_eq!(path.len(), 4);
+        assert_eq!(path[0], 3);
+        // Isolate node 8: unreachable.
+        let breaks = Breaks::from_links(&m, &[m.link(5, 8), m.link(7, 8)]).unwrap();
+        assert_eq!(Router::new(m, breaks).route(0, 8), None);
+    }
+}

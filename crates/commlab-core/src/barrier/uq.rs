@@ -1,0 +1,154 @@
+//! The update quantity of an adjustment (`../shared/spec/barrier.md` §5):
+//! `UQ = 1 − |A ∩ B| / |A ∪ B|` over the link sets in use before (`A`) and
+//! after (`B`) `round(K)`.
+//!
+//! Default link set: the *directed* links `u → v` traversed by the Gather
+//! messages of one barrier (each child to its parent, routed on the intact
+//! mesh). Variants: undirected links, and Gather + Release (parent to child too).
+
+use super::encoding::{Numbering, Structure};
+use super::mesh::{Breaks, Mesh, NodeId, Router};
+use crate::limits::IntRange;
+use crate::model::ConfigError;
+
+/// Mesh sides of the all-conversions experiment (`N²` conversions of `N` link sets).
+pub const UQ_SIZE: IntRange = IntRange { name: "size", min: 2, max: 16 };
+
+/// Which links count as "in use".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkSetDefinition {
+    /// Count `u – v` once whatever the direction.
+    pub undirected: bool,
+    /// Count the Release messages (parent to child) too.
+    pub with_release: bool,
+}
+
+/// A link in use: `(from, to)`, or `(min, max)` when undirected.
+pub type UsedLink = (NodeId, NodeId);
+
+/// The sorted, distinct links used by one barrier of `structure` over
+/// `numbering` shifted by `k`, on the intact mesh.
+pub fn used_links(router: &mut Router, numbering: &Numbering, structure: Structure, k: u32, def: LinkSetDefinition) -> Vec<UsedLink> {
+    let n = numbering.len();
+    let mut links = Vec::new();
+    let add_route = |router: &mut Router, from: NodeId, to: NodeId, links: &mut Vec<UsedLink>| {
+        let path = router.route(from, to).expect("the intact mesh is connected");
+        let mut at = from;
+        for next in path {
+            links.push(if def.undirected { (at.min(next), at.max(next)) } else { (at, next) });
+            at = next;
+        }
+    };
+    for id in 1..n {
+        let parent = structure.parent(id).expect("non-root ids have parents");
+        let (child, parent) = (numbering.node(id, k), numbering.node(parent, k));
+        add_route(router, child, parent, &mut links);
+        if def.with_release {
+            add_route(router, parent, child, &mut links);
+        }
+    }
+    links.sort_unstable();
+    links.dedup();
+    links
+}
+
+/// `(|A ∩ B|, |A ∪ B|)` of two sorted, distinct link lists.
+pub fn overlap(a: &[UsedLink], b: &[UsedLink]) -> (usize, usize) {
+    let (mut i, mut j, mut both) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                both += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (both, a.len() + b.len() - both)
+}
+
+/// `1 − |A ∩ B| / |A ∪ B|` (0 for two empty sets).
+pub fn update_quantity(a: &[UsedLink], b: &[UsedLink]) -> f64 {
+    let (both, either) = overlap(a, b);
+    if either == 0 {
+        0.0
+    } else {
+        1.0 - both as f64 / either as f64
+    }
+}
+
+/// All `N × N` conversions of one structure: entry `k1·N + k2` is the UQ of
+/// turning numbering `k1` into `k1 + k2` by `round(k2)`.
+pub fn all_conversions(mesh: &Mesh, numbering: &Numbering, structure: Structure, def: LinkSetDefinition) -> Vec<f64> {
+    let n = numbering.len();
+    let mut router = Router::new(*mesh, Breaks::none(mesh));
+    let sets: Vec<Vec<UsedLink>> = (0..n).map(|k| used_links(&mut router, numbering, structure, k, def)).collect();
+    (0..n).flat_map(|k1| (0..n).map(move |k2| (k1, k2))).map(|(k1, k2)| update_quantity(&sets[k1 as usize], &sets[((k1 + k2) % n) as usize])).collect()
+}
+
+/// The UQ experiment on a `size × size` mesh for LCT and BST.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UqExperiment {
+    /// `N × N`.
+    pub conversions: usize,
+    /// UQ of every conversion for LCT, index `k1·N + k2`.
+    pub lct: Vec<f64>,
+    /// The same for BST.
+    pub bst: Vec<f64>,
+}
+
+impl UqExperiment {
+    /// Runs it.
+    ///
+    /// # Errors
+    /// A size outside [`UQ_SIZE`] or an encoding that does not fit it.
+    pub fn run(size: u64, encoding: super::encoding::Encoding, def: LinkSetDefinition) -> Result<UqExperiment, ConfigError> {
+        if !UQ_SIZE.contains(size) {
+            return Err(ConfigError::int(UQ_SIZE, size));
+        }
+        let mesh = Mesh::new(size)?;
+        let numbering = Numbering::of_mesh(&mesh, encoding)?;
+        let lct = all_conversions(&mesh, &numbering, Structure::Lct, def);
+        let bst = all_conversions(&mesh, &numbering, Structure::Bst, def);
+        Ok(UqExperiment { conversions: lct.len(), lct, bst })
+    }
+
+    /// Mean of a list.
+    pub fn mean(values: &[f64]) -> f64 {
+        values.iter().sum::<f64>() / values.len().max(1) as f64
+    }
+
+    /// `UQ(LCT) − UQ(BST)` per conversion.
+    pub fn lct_minus_bst(&self) -> Vec<f64> {
+        self.lct.iter().zip(&self.bst).map(|(a, b)| a - b).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::barrier::encoding::Encoding;
+
+    #[test]
+    fn overlap_counts() {
+        let a = [(0, 1), (1, 2), (2, 3)];
+        let b = [(1, 2), (2, 3), (3, 4), (4, 5)];
+        assert_eq!(overlap(&a, &b), (2, 5));
+        assert!((update_quantity(&a, &b) - 0.6).abs() < 1e-12);
+        assert_eq!(update_quantity(&a, &a), 0.0);
+    }
+
+    #[test]
+    fn four_by_four_experiment_shape() {
+        let e = UqExperiment::run(4, Encoding::SCurve, LinkSetDefinition::default()).unwrap();
+        assert_eq!(e.conversions, 256);
+        // k2 = 0 changes nothing.
+        for k1 in 0..16 {
+            assert_eq!(e.lct[k1 * 16], 0.0);
+            assert_eq!(e.bst[k1 * 16], 0.0);
+        }
+        assert!(e.lct.iter().all(|u| (0.0..=1.0).contains(u)));
+    }
+}
