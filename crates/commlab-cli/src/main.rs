@@ -9,6 +9,7 @@
 //! Invalid arguments exit with status 2 and a message naming the argument and
 //! its accepted range.
 
+mod barrier;
 mod model;
 mod reduce;
 mod swizzle;
@@ -45,12 +46,17 @@ enum Command {
     },
     /// CommSwizzle: the mapping of every loop index, steps, rank collisions, coverage.
     Swizzle(swizzle::SwizzleCommand),
+    /// One barrier scenario on a mesh with broken links: delays, messages, hops, checker verdict.
+    Barrier(barrier::BarrierCommand),
+    /// The update-quantity experiment: all N × N conversions for LCT and BST.
+    Uq(barrier::UqCommand),
 }
 
 /// Maps a core parameter name to the CLI flag that sets it.
 pub(crate) fn flag_of(name: &str) -> String {
     match name {
         "elements" => "--m".to_owned(),
+        "break_rate" => "--break-rate".to_owned(),
         _ => format!("--{}", name.replace('_', "-")),
     }
 }
@@ -81,6 +87,8 @@ fn main() -> ExitCode {
             (reduce::run(c, args), args.json)
         }
         Command::Swizzle(c) => (c.run(), c.json),
+        Command::Barrier(c) => (c.run(), c.json),
+        Command::Uq(c) => (c.run(), c.json),
     };
     match result {
         Ok(value) if as_json => {

@@ -43,7 +43,10 @@ impl Encoding {
 impl FromStr for Encoding {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Encoding::ALL.into_iter().find(|e| e.id() == s).ok_or_else(|| format!("unknown encoding {s:?}; expected one of: s-curve, z-order, hilbert, row-major"))
+        Encoding::ALL
+            .into_iter()
+            .find(|e| e.id() == s)
+            .ok_or_else(|| format!("unknown encoding {s:?}; expected one of: s-curve, z-order, hilbert, row-major"))
     }
 }
 
@@ -96,15 +99,21 @@ impl Numbering {
     /// Hilbert on a side that is not a power of two.
     pub fn new(side: u32, encoding: Encoding) -> Result<Numbering, ConfigError> {
         if encoding == Encoding::Hilbert && !side.is_power_of_two() {
-            return Err(ConfigError { name: "encoding", value: "hilbert".into(), expected: format!("a power-of-two mesh size for the Hilbert curve (size is {side})") });
+            return Err(ConfigError {
+                name: "encoding",
+                value: "hilbert".into(),
+                expected: format!("a power-of-two mesh size for the Hilbert curve (size is {side})"),
+            });
         }
         let n = side * side;
         let id_of: Vec<u32> = match encoding {
             Encoding::RowMajor => (0..n).collect(),
-            Encoding::SCurve => (0..n).map(|v| {
-                let (x, y) = (v / side, v % side);
-                x * side + if x % 2 == 1 { side - 1 - y } else { y }
-            }).collect(),
+            Encoding::SCurve => (0..n)
+                .map(|v| {
+                    let (x, y) = (v / side, v % side);
+                    x * side + if x % 2 == 1 { side - 1 - y } else { y }
+                })
+                .collect(),
             Encoding::Hilbert => (0..n).map(|v| hilbert(side, v / side, v % side)).collect(),
             Encoding::ZOrder => {
                 let mut order: Vec<u32> = (0..n).collect();
@@ -201,13 +210,15 @@ mod tests {
         assert_eq!(Structure::Bst.parent(7), Some(3));
         assert_eq!(Structure::Bst.children(3, 16), [7, 11]);
         // The spec's jumping subtree: 3, 7, 11, 15.
-        let subtree: Vec<u32> = (0..16).filter(|&id| {
-            let mut a = id;
-            while a > 3 {
-                a = Structure::Bst.parent(a).unwrap();
-            }
-            a == 3
-        }).collect();
+        let subtree: Vec<u32> = (0..16)
+            .filter(|&id| {
+                let mut a = id;
+                while a > 3 {
+                    a = Structure::Bst.parent(a).unwrap();
+                }
+                a == 3
+            })
+            .collect();
         assert_eq!(subtree, [3, 7, 11, 15]);
         assert_eq!(Structure::Bst.children(0, 16), [1, 2, 4, 8]);
         for n in 1..=40 {

@@ -138,7 +138,11 @@ impl Breaks {
     /// When `rate` is not in `0..=0.9`.
     pub fn random(mesh: &Mesh, rate: f64, seed: u64) -> Result<Breaks, ConfigError> {
         if !(0.0..=MAX_BREAK_RATE).contains(&rate) {
-            return Err(ConfigError { name: "break_rate", value: rate.to_string(), expected: format!("a number in 0..={MAX_BREAK_RATE}") });
+            return Err(ConfigError {
+                name: "break_rate",
+                value: rate.to_string(),
+                expected: format!("a number in 0..={MAX_BREAK_RATE}"),
+            });
         }
         let links = mesh.link_count() as usize;
         let count = (rate * links as f64).round() as usize;
@@ -150,6 +154,49 @@ impl Breaks {
         Ok(breaks)
     }
 
+    /// Like [`Breaks::random`], but redrawn (seed `seed`, then `seed + j·φ`
+    /// with φ the 64-bit golden ratio, so neighbouring seeds do not share draws) until
+    /// the surviving mesh is connected, at most `tries` draws; returns the
+    /// breaks and the number of draws, or `None` when every draw partitioned.
+    ///
+    /// # Errors
+    /// As [`Breaks::random`].
+    pub fn random_connected(
+        mesh: &Mesh,
+        rate: f64,
+        seed: u64,
+        tries: u32,
+    ) -> Result<Option<(Breaks, u32)>, ConfigError> {
+        for draw in 0..tries {
+            let breaks =
+                Breaks::random(mesh, rate, seed.wrapping_add(u64::from(draw).wrapping_mul(0x9E37_79B9_7F4A_7C15)))?;
+            if breaks.connected(mesh) {
+                return Ok(Some((breaks, draw + 1)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether every node reaches every other over the surviving links.
+    pub fn connected(&self, mesh: &Mesh) -> bool {
+        let mut seen = vec![false; mesh.nodes() as usize];
+        seen[0] = true;
+        let mut stack = vec![0];
+        let mut count = 1;
+        while let Some(n) = stack.pop() {
+            for d in 0..4 {
+                if let Some(m) = mesh.neighbour(n, d) {
+                    if !seen[m as usize] && !self.is_broken(mesh.link(n, m)) {
+                        seen[m as usize] = true;
+                        count += 1;
+                        stack.push(m);
+                    }
+                }
+            }
+        }
+        count == mesh.nodes()
+    }
+
     /// The given links broken.
     ///
     /// # Errors
@@ -158,7 +205,11 @@ impl Breaks {
         let mut breaks = Breaks::none(mesh);
         for &l in links {
             if l >= mesh.link_count() {
-                return Err(ConfigError { name: "breaks", value: l.to_string(), expected: format!("link ids in 0..{}", mesh.link_count()) });
+                return Err(ConfigError {
+                    name: "breaks",
+                    value: l.to_string(),
+                    expected: format!("link ids in 0..{}", mesh.link_count()),
+                });
             }
             breaks.broken[l as usize] = true;
         }
@@ -253,7 +304,9 @@ impl Router {
             let greedy = if fallback {
                 None
             } else {
-                self.neighbours(at).filter(|&n| self.mesh.distance(n, dst) < here).min_by_key(|&n| self.mesh.distance(n, dst))
+                self.neighbours(at)
+                    .filter(|&n| self.mesh.distance(n, dst) < here)
+                    .min_by_key(|&n| self.mesh.distance(n, dst))
             };
             let next = match greedy {
                 Some(n) => n,

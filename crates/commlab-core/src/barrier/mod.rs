@@ -1,9 +1,13 @@
 //! Barriers on a mesh with broken links (`../shared/spec/barrier.md`).
 //!
 //! [`mesh`]: the mesh, seeded breaks and routing; [`encoding`]: the node
-//! encodings and the LCT/BST structures; [`uq`]: the update-quantity
-//! experiment.
+//! encodings and the LCT/BST structures; [`algorithm`]: the twelve barrier
+//! algorithms as layers of groups; [`engine`]: the discrete-event simulator
+//! with the DLCT protocol, judges and the checker; [`uq`]: the
+//! update-quantity experiment.
 
+pub mod algorithm;
 pub mod encoding;
+pub mod engine;
 pub mod mesh;
 pub mod uq;

@@ -28,7 +28,13 @@ pub type UsedLink = (NodeId, NodeId);
 
 /// The sorted, distinct links used by one barrier of `structure` over
 /// `numbering` shifted by `k`, on the intact mesh.
-pub fn used_links(router: &mut Router, numbering: &Numbering, structure: Structure, k: u32, def: LinkSetDefinition) -> Vec<UsedLink> {
+pub fn used_links(
+    router: &mut Router,
+    numbering: &Numbering,
+    structure: Structure,
+    k: u32,
+    def: LinkSetDefinition,
+) -> Vec<UsedLink> {
     let n = numbering.len();
     let mut links = Vec::new();
     let add_route = |router: &mut Router, from: NodeId, to: NodeId, links: &mut Vec<UsedLink>| {
@@ -85,7 +91,10 @@ pub fn all_conversions(mesh: &Mesh, numbering: &Numbering, structure: Structure,
     let n = numbering.len();
     let mut router = Router::new(*mesh, Breaks::none(mesh));
     let sets: Vec<Vec<UsedLink>> = (0..n).map(|k| used_links(&mut router, numbering, structure, k, def)).collect();
-    (0..n).flat_map(|k1| (0..n).map(move |k2| (k1, k2))).map(|(k1, k2)| update_quantity(&sets[k1 as usize], &sets[((k1 + k2) % n) as usize])).collect()
+    (0..n)
+        .flat_map(|k1| (0..n).map(move |k2| (k1, k2)))
+        .map(|(k1, k2)| update_quantity(&sets[k1 as usize], &sets[((k1 + k2) % n) as usize]))
+        .collect()
 }
 
 /// The UQ experiment on a `size × size` mesh for LCT and BST.
@@ -104,7 +113,11 @@ impl UqExperiment {
     ///
     /// # Errors
     /// A size outside [`UQ_SIZE`] or an encoding that does not fit it.
-    pub fn run(size: u64, encoding: super::encoding::Encoding, def: LinkSetDefinition) -> Result<UqExperiment, ConfigError> {
+    pub fn run(
+        size: u64,
+        encoding: super::encoding::Encoding,
+        def: LinkSetDefinition,
+    ) -> Result<UqExperiment, ConfigError> {
         if !UQ_SIZE.contains(size) {
             return Err(ConfigError::int(UQ_SIZE, size));
         }

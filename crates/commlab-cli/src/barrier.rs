@@ -1,0 +1,177 @@
+//! `commlab barrier` and `commlab uq`.
+
+use crate::reduce::ArgError;
+use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
+use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment};
+use commlab_core::model::ConfigError;
+use serde_json::{json, Value};
+
+fn config_error(e: &ConfigError) -> ArgError {
+    (crate::flag_of(e.name), format!("{} is out of range: expected {}", e.value, e.expected))
+}
+
+/// `commlab barrier`.
+#[derive(clap::Args)]
+pub struct BarrierCommand {
+    /// Mesh side (size × size nodes).
+    #[arg(long)]
+    size: u64,
+    /// Algorithm: ms, tree, tournament, dissemination, dissemination-tree, dlct, dlct-ms, dlct-tree, butterfly, pairwise, all-to-all, combining.
+    #[arg(long)]
+    algorithm: Algorithm,
+    /// Fraction of links broken, 0..=0.9.
+    #[arg(long = "break-rate", default_value_t = 0.0)]
+    break_rate: f64,
+    /// Seed of the breaks and the compute skew.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Consecutive barriers.
+    #[arg(long, default_value_t = 3)]
+    barriers: u32,
+    /// Redraw the breaks (derived seeds, at most 1000 draws) until the mesh stays connected.
+    #[arg(long)]
+    connected: bool,
+    /// Encoding: s-curve, z-order, hilbert, row-major.
+    #[arg(long, default_value = "s-curve")]
+    encoding: Encoding,
+    /// Tile side of the two-layer forms.
+    #[arg(long, default_value_t = 4)]
+    tile: u32,
+    /// DLCT judge: never, threshold, oracle.
+    #[arg(long, default_value = "threshold")]
+    judge: Judge,
+    /// Threshold of the threshold judge (fraction above the fault-free path sum).
+    #[arg(long, default_value_t = 0.1)]
+    threshold: f64,
+    /// Ticks per hop.
+    #[arg(long = "hop-ticks", default_value_t = 1)]
+    hop_ticks: u64,
+    /// Ticks per message at sender and at receiver.
+    #[arg(long = "overhead-ticks", default_value_t = 0)]
+    overhead_ticks: u64,
+    /// Turn link contention off.
+    #[arg(long = "no-contention")]
+    no_contention: bool,
+    /// Computation before each barrier (ticks).
+    #[arg(long = "compute-ticks", default_value_t = 500)]
+    compute_ticks: u64,
+    /// Largest seeded extra computation per node and barrier (stragglers).
+    #[arg(long = "skew-ticks", default_value_t = 0)]
+    skew_ticks: u64,
+    /// Fan-in of the combining tree.
+    #[arg(long = "combining-k", default_value_t = 4)]
+    combining_k: u32,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl BarrierCommand {
+    /// The scenario these arguments describe.
+    pub fn scenario(&self) -> Scenario {
+        Scenario {
+            size: self.size,
+            algorithm: self.algorithm,
+            encoding: self.encoding,
+            break_rate: self.break_rate,
+            seed: self.seed,
+            breaks: None,
+            connected: self.connected,
+            barriers: self.barriers,
+            tile: self.tile,
+            judge: if matches!(self.judge, Judge::Threshold(_)) {
+                Judge::Threshold(self.threshold)
+            } else {
+                self.judge
+            },
+            hop_ticks: self.hop_ticks,
+            overhead_ticks: self.overhead_ticks,
+            contention: !self.no_contention,
+            compute_ticks: self.compute_ticks,
+            skew_ticks: self.skew_ticks,
+            combining_k: self.combining_k,
+            record: false,
+        }
+    }
+
+    /// Runs the command.
+    ///
+    /// # Errors
+    /// The argument at fault.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let scenario = self.scenario();
+        let report = Simulation::new(scenario.clone()).map_err(|e| config_error(&e))?.run();
+        Ok(report_json(&scenario, &report))
+    }
+}
+
+/// The JSON of one run.
+pub fn report_json(s: &Scenario, r: &RunReport) -> Value {
+    json!({
+        "size": s.size, "nodes": s.size * s.size, "algorithm": s.algorithm.id(), "encoding": s.encoding.id(),
+        "break_rate": s.break_rate, "seed": s.seed, "judge": s.judge.id(), "tile": s.tile,
+        "completed": r.completed,
+        "partitioned": r.partitioned,
+        "safe": r.safe,
+        "violations": r.violations,
+        "messages": r.messages,
+        "hops": r.hops,
+        "detour_hops": r.detour_hops,
+        "broken_links": r.broken_links,
+        "break_draws": r.break_draws,
+        "delay_ticks": r.delay_ticks,
+        "barrier_messages": r.barrier_messages,
+        "barrier_hops": r.barrier_hops,
+        "total_ticks": r.total_ticks,
+        "max_link_load": r.max_link_load,
+        "max_link": r.max_link.map(|(a, b)| [a, b]),
+        "adjustments": r.adjustments.iter().map(|&(b, g, k)| json!({"barrier": b, "group": g, "k": k})).collect::<Vec<_>>(),
+        "events": r.events,
+    })
+}
+
+/// `commlab uq`.
+#[derive(clap::Args)]
+pub struct UqCommand {
+    /// Mesh side (2..=16).
+    #[arg(long)]
+    size: u64,
+    /// Encoding: s-curve, z-order, hilbert, row-major.
+    #[arg(long, default_value = "s-curve")]
+    encoding: Encoding,
+    /// Links: directed or undirected.
+    #[arg(long, default_value = "directed", value_parser = ["directed", "undirected"])]
+    links: String,
+    /// Phases: gather or gather-release.
+    #[arg(long, default_value = "gather", value_parser = ["gather", "gather-release"])]
+    phases: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl UqCommand {
+    /// Runs the command.
+    ///
+    /// # Errors
+    /// The argument at fault.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let def =
+            LinkSetDefinition { undirected: self.links == "undirected", with_release: self.phases == "gather-release" };
+        let e = UqExperiment::run(self.size, self.encoding, def).map_err(|e| config_error(&e))?;
+        let diff = e.lct_minus_bst();
+        let nonzero: Vec<f64> = diff.iter().copied().filter(|d| d.abs() > 1e-12).collect();
+        Ok(json!({
+            "size": self.size, "encoding": self.encoding.id(), "links": self.links, "phases": self.phases,
+            "conversions": e.conversions,
+            "lct_mean": UqExperiment::mean(&e.lct),
+            "bst_mean": UqExperiment::mean(&e.bst),
+            "lct_greater": diff.iter().filter(|&&d| d > 1e-12).count(),
+            "bst_greater": diff.iter().filter(|&&d| d < -1e-12).count(),
+            "equal": diff.len() - nonzero.len(),
+            "lct_minus_bst": diff,
+        }))
+    }
+}

@@ -1,0 +1,890 @@
+//! The discrete-event barrier simulator.
+//!
+//! Time is in integer ticks. A message leaves its sender `overhead_ticks`
+//! after being sent, crosses each link in `hop_ticks`, and is handed to the
+//! receiver `overhead_ticks` after its last hop. With contention on, a
+//! directed link accepts one message per tick, first come first served
+//! (events are ordered by `(time, sequence)`, so ties resolve in creation
+//! order and every run is deterministic). Nodes compute `compute_ticks` (plus
+//! a seeded skew) before each barrier.
+//!
+//! Nodes follow their layer's protocol literally: delivered messages wait in a
+//! per-node queue; a gathering node waits until as many Gather messages as it
+//! has children are queued, adds up their path lengths, clears them, and only
+//! then sends its own Gather; the root judges and originates the Release,
+//! which carries `K`; a node forwards the Release and *then* applies
+//! `round(K)`. Messages carry their barrier's number only so the checker can
+//! prove that no barrier consumes another's messages.
+
+use super::algorithm::{layers, Algorithm, Layer, LayerKind};
+use super::encoding::{Encoding, Numbering, Structure};
+use super::mesh::{Breaks, LinkId, Mesh, NodeId, Router};
+use crate::limits::IntRange;
+use crate::model::ConfigError;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::str::FromStr;
+
+/// When the DLCT root adjusts.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Judge {
+    /// Never adjust.
+    Never,
+    /// `K = 1` when the summed Gather path length exceeds the fault-free sum by
+    /// more than this fraction (default 10 %).
+    Threshold(f64),
+    /// The `K` in `0..min(N, 64)` minimising the next barrier's contention-free
+    /// critical path (gather + release) given the breaks; an upper bound.
+    #[default]
+    Oracle,
+}
+
+impl Judge {
+    /// The default threshold policy.
+    pub const DEFAULT: Judge = Judge::Threshold(0.1);
+
+    /// Stable id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Judge::Never => "never",
+            Judge::Threshold(_) => "threshold",
+            Judge::Oracle => "oracle",
+        }
+    }
+}
+
+impl FromStr for Judge {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "never" => Ok(Judge::Never),
+            "threshold" => Ok(Judge::DEFAULT),
+            "oracle" => Ok(Judge::Oracle),
+            _ => Err(format!("unknown judge {s:?}; expected one of: never, threshold, oracle")),
+        }
+    }
+}
+
+impl fmt::Display for Judge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// Everything a barrier run needs, before validation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Mesh side.
+    pub size: u64,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Node encoding.
+    pub encoding: Encoding,
+    /// Fraction of links broken (seeded).
+    pub break_rate: f64,
+    /// Seed of the breaks and of the compute skew.
+    pub seed: u64,
+    /// Explicit broken links, replacing the seeded ones when set.
+    pub breaks: Option<Vec<LinkId>>,
+    /// Redraw the seeded breaks (see [`Breaks::random_connected`], at most 1000 draws) until
+    /// the mesh stays connected: experiments compare delays, which a
+    /// partitioned mesh does not have.
+    pub connected: bool,
+    /// Consecutive barriers.
+    pub barriers: u32,
+    /// Tile side of the two-layer forms.
+    pub tile: u32,
+    /// DLCT judge policy.
+    pub judge: Judge,
+    /// Ticks per link traversal.
+    pub hop_ticks: u64,
+    /// Ticks at sender and at receiver per message.
+    pub overhead_ticks: u64,
+    /// One message per directed link per tick.
+    pub contention: bool,
+    /// Computation before each barrier.
+    pub compute_ticks: u64,
+    /// Largest extra computation per node and barrier (seeded, uniform).
+    pub skew_ticks: u64,
+    /// Fan-in of the combining tree.
+    pub combining_k: u32,
+    /// Record every message (for the views).
+    pub record: bool,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            size: 8,
+            algorithm: Algorithm::Dlct,
+            encoding: Encoding::SCurve,
+            break_rate: 0.0,
+            seed: 1,
+            breaks: None,
+            connected: false,
+            barriers: 3,
+            tile: 4,
+            judge: Judge::DEFAULT,
+            hop_ticks: 1,
+            overhead_ticks: 0,
+            contention: true,
+            compute_ticks: 500,
+            skew_ticks: 0,
+            combining_k: 4,
+            record: false,
+        }
+    }
+}
+
+const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 100 };
+const TILE: IntRange = IntRange { name: "tile", min: 2, max: 64 };
+const TICKS: IntRange = IntRange { name: "hop_ticks", min: 1, max: 1_000_000 };
+const COMBINING: IntRange = IntRange { name: "combining_k", min: 2, max: 64 };
+
+/// The kind of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Child to parent; `content` is the accumulated path length.
+    Gather,
+    /// Parent to child; carries `K`.
+    Release(u32),
+    /// One-phase round `r`.
+    Round(u32),
+    /// Tile root to tile leader: the tile arrived.
+    HandUp,
+    /// Tile leader to tile root: the leaders' barrier released.
+    HandDown,
+}
+
+/// One recorded message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageRecord {
+    /// Barrier it belongs to.
+    pub barrier: u32,
+    /// Layer (0: tiles or the only layer; 1: leaders).
+    pub level: u8,
+    /// Kind.
+    pub kind: Kind,
+    /// Sender.
+    pub from: NodeId,
+    /// Receiver.
+    pub to: NodeId,
+    /// Tick it was sent.
+    pub sent: u64,
+    /// Tick it was handed to the receiver.
+    pub delivered: u64,
+    /// Nodes visited after the sender (the route).
+    pub path: Vec<NodeId>,
+    /// Tick of arrival at each node of `path`.
+    pub times: Vec<u64>,
+}
+
+/// The outcome of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// Every node left every barrier.
+    pub completed: bool,
+    /// Some message had no route (the breaks cut the mesh).
+    pub partitioned: bool,
+    /// The checker's verdict.
+    pub safe: bool,
+    /// What the checker found wrong (empty when safe).
+    pub violations: Vec<String>,
+    /// End-to-end messages of all barriers.
+    pub messages: u64,
+    /// Link traversals of all messages.
+    pub hops: u64,
+    /// Hops beyond the Manhattan distance (detours).
+    pub detour_hops: u64,
+    /// Broken links.
+    pub broken_links: usize,
+    /// Draws of the seeded breaks (more than 1 when `connected` redrew them).
+    pub break_draws: u32,
+    /// Per barrier: last leave − last arrival.
+    pub delay_ticks: Vec<u64>,
+    /// Per barrier: messages.
+    pub barrier_messages: Vec<u64>,
+    /// Per barrier: hops.
+    pub barrier_hops: Vec<u64>,
+    /// Tick the last node left the last barrier.
+    pub total_ticks: u64,
+    /// Most traversals of one link (both directions).
+    pub max_link_load: u64,
+    /// That link.
+    pub max_link: Option<(NodeId, NodeId)>,
+    /// `(barrier, group, K)` for every non-zero adjustment.
+    pub adjustments: Vec<(u32, u32, u32)>,
+    /// Per node and barrier, arrival and leave ticks (`u64::MAX`: never).
+    pub arrive: Vec<Vec<u64>>,
+    /// See `arrive`.
+    pub leave: Vec<Vec<u64>>,
+    /// Hop events simulated.
+    pub events: u64,
+    /// Every message, when recording.
+    pub trace: Vec<MessageRecord>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Gather(u8),
+    Release(u8),
+    Rounds(u8),
+    ReleaseDirect(u8),
+    /// A tile's DLCT root that is not the tile's leader tells the leader the tile arrived.
+    HandUp,
+    /// The leader waits for that message.
+    AwaitHandUp,
+    /// The leader hands the global release back to the tile's DLCT root.
+    HandDown,
+    /// The tile's DLCT root waits for it.
+    AwaitHandDown,
+}
+
+struct Msg {
+    from: NodeId,
+    to: NodeId,
+    barrier: u32,
+    level: u8,
+    kind: Kind,
+    content: u64,
+    path: Vec<NodeId>,
+    times: Vec<u64>,
+    sent: u64,
+}
+
+struct NodeState {
+    stages: Vec<Stage>,
+    barrier: u32,
+    stage: usize,
+    computing: bool,
+    round: u32,
+    round_sent: bool,
+    queue: Vec<usize>,
+    k: u32,
+    decided_k: u32,
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    Enter(NodeId),
+    Hop(usize),
+    Deliver(usize),
+}
+
+/// A validated scenario, ready to run.
+pub struct Simulation {
+    scenario: Scenario,
+    mesh: Mesh,
+    router: Router,
+    layers: Vec<Layer>,
+    /// `member[level][node] = (group, local)` or `None`.
+    member: Vec<Vec<Option<(u32, u32)>>>,
+    draws: u32,
+}
+
+impl Simulation {
+    /// Validates `scenario` and builds the structures on the intact mesh.
+    ///
+    /// # Errors
+    /// The first parameter out of range.
+    pub fn new(scenario: Scenario) -> Result<Simulation, ConfigError> {
+        let mesh = Mesh::new(scenario.size)?;
+        let check = |range: IntRange, v: u64| if range.contains(v) { Ok(()) } else { Err(ConfigError::int(range, v)) };
+        check(BARRIERS, scenario.barriers.into())?;
+        check(TILE, scenario.tile.into())?;
+        check(TICKS, scenario.hop_ticks)?;
+        check(IntRange { name: "overhead_ticks", min: 0, ..TICKS }, scenario.overhead_ticks)?;
+        check(IntRange { name: "compute_ticks", min: 0, ..TICKS }, scenario.compute_ticks)?;
+        check(IntRange { name: "skew_ticks", min: 0, ..TICKS }, scenario.skew_ticks)?;
+        check(COMBINING, scenario.combining_k.into())?;
+        if let Judge::Threshold(t) = scenario.judge {
+            if !(0.0..=10.0).contains(&t) {
+                return Err(ConfigError {
+                    name: "threshold",
+                    value: t.to_string(),
+                    expected: "a fraction in 0..=10".into(),
+                });
+            }
+        }
+        let numbering = Numbering::of_mesh(&mesh, scenario.encoding)?;
+        let (breaks, draws) = match &scenario.breaks {
+            Some(links) => (Breaks::from_links(&mesh, links)?, 1),
+            None if scenario.connected => {
+                match Breaks::random_connected(&mesh, scenario.break_rate, scenario.seed, 1000)? {
+                    Some(found) => found,
+                    None => (Breaks::random(&mesh, scenario.break_rate, scenario.seed)?, 1000),
+                }
+            }
+            None => (Breaks::random(&mesh, scenario.break_rate, scenario.seed)?, 1),
+        };
+        let layers = layers(&mesh, &numbering, scenario.algorithm, scenario.tile, scenario.combining_k);
+        let mut member = vec![vec![None; mesh.nodes() as usize]; layers.len()];
+        for (level, layer) in layers.iter().enumerate() {
+            for (g, group) in layer.groups.iter().enumerate() {
+                for (local, &node) in group.members.iter().enumerate() {
+                    member[level][node as usize] = Some((g as u32, local as u32));
+                }
+            }
+        }
+        let router = Router::new(mesh, breaks);
+        Ok(Simulation { scenario, mesh, router, layers, member, draws })
+    }
+
+    /// The mesh.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// The breaks in force.
+    pub fn breaks(&self) -> &Breaks {
+        self.router.breaks()
+    }
+
+    /// The layers (structures built on the intact mesh).
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// Runs the scenario.
+    pub fn run(mut self) -> RunReport {
+        let mut run = Run::new(&mut self);
+        run.go();
+        run.report()
+    }
+}
+
+/// Parent and children of a node in one layer, given its DLCT shift.
+fn relatives(layer: &Layer, group: u32, local: u32, k: u32) -> (Option<u32>, Vec<u32>) {
+    let g = group as usize;
+    let n = layer.groups[g].len();
+    match &layer.kinds[g] {
+        LayerKind::Tree { parent, children } => (parent[local as usize], children[local as usize].clone()),
+        LayerKind::Dlct => {
+            let id = (local + k) % n;
+            let to_local = |id: u32| (id + n - k % n) % n;
+            (
+                Structure::Lct.parent(id).map(to_local),
+                Structure::Lct.children(id, n).into_iter().map(to_local).collect(),
+            )
+        }
+        LayerKind::Rounds { .. } => (None, Vec::new()),
+    }
+}
+
+struct Run<'s> {
+    sim: &'s mut Simulation,
+    nodes: Vec<NodeState>,
+    msgs: Vec<Msg>,
+    events: BinaryHeap<Reverse<(u64, u64, Event)>>,
+    seq: u64,
+    link_free: Vec<u64>,
+    link_load: Vec<u64>,
+    rng: ChaCha8Rng,
+    partitioned: bool,
+    violations: Vec<String>,
+    arrive: Vec<Vec<u64>>,
+    leave: Vec<Vec<u64>>,
+    barrier_messages: Vec<u64>,
+    barrier_hops: Vec<u64>,
+    detour_hops: u64,
+    hop_events: u64,
+    adjustments: Vec<(u32, u32, u32)>,
+    delivered: u64,
+    consumed: u64,
+}
+
+impl<'s> Run<'s> {
+    fn new(sim: &'s mut Simulation) -> Run<'s> {
+        let n = sim.mesh.nodes() as usize;
+        let b = sim.scenario.barriers as usize;
+        let mut run = Run {
+            nodes: (0..n)
+                .map(|_| NodeState {
+                    stages: Vec::new(),
+                    barrier: 0,
+                    stage: 0,
+                    computing: true,
+                    round: 0,
+                    round_sent: false,
+                    queue: Vec::new(),
+                    k: 0,
+                    decided_k: 0,
+                })
+                .collect(),
+            msgs: Vec::new(),
+            events: BinaryHeap::new(),
+            seq: 0,
+            link_free: vec![0; n * 4],
+            link_load: vec![0; sim.mesh.link_count() as usize],
+            rng: ChaCha8Rng::seed_from_u64(sim.scenario.seed ^ 0x5eed_5eed),
+            partitioned: false,
+            violations: Vec::new(),
+            arrive: vec![vec![u64::MAX; b]; n],
+            leave: vec![vec![u64::MAX; b]; n],
+            barrier_messages: vec![0; b],
+            barrier_hops: vec![0; b],
+            detour_hops: 0,
+            hop_events: 0,
+            adjustments: Vec::new(),
+            delivered: 0,
+            consumed: 0,
+            sim,
+        };
+        for node in 0..n as NodeId {
+            let t = run.compute_time();
+            run.push(t, Event::Enter(node));
+        }
+        run
+    }
+
+    fn compute_time(&mut self) -> u64 {
+        let skew = self.sim.scenario.skew_ticks;
+        self.sim.scenario.compute_ticks + if skew > 0 { self.rng.gen_range(0..=skew) } else { 0 }
+    }
+
+    fn push(&mut self, time: u64, event: Event) {
+        self.seq += 1;
+        self.events.push(Reverse((time, self.seq, event)));
+    }
+
+    fn go(&mut self) {
+        while let Some(Reverse((t, _, event))) = self.events.pop() {
+            if self.partitioned {
+                break;
+            }
+            match event {
+                Event::Enter(node) => {
+                    let stages = self.stages_for(node);
+                    let state = &mut self.nodes[node as usize];
+                    state.computing = false;
+                    state.stages = stages;
+                    self.arrive[node as usize][state.barrier as usize] = t;
+                    self.progress(node, t);
+                }
+                Event::Hop(id) => self.hop(id, t),
+                Event::Deliver(id) => {
+                    let to = self.msgs[id].to;
+                    self.delivered += 1;
+                    self.nodes[to as usize].queue.push(id);
+                    self.progress(to, t);
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, from: NodeId, to: NodeId, level: u8, kind: Kind, content: u64, t: u64) {
+        let Some(path) = self.sim.router.route(from, to) else {
+            self.partitioned = true;
+            return;
+        };
+        let barrier = self.nodes[from as usize].barrier;
+        let id = self.msgs.len();
+        self.barrier_messages[barrier as usize] += 1;
+        self.barrier_hops[barrier as usize] += path.len() as u64;
+        self.detour_hops += path.len() as u64 - u64::from(self.sim.mesh.distance(from, to));
+        self.msgs.push(Msg { from, to, barrier, level, kind, content, path, times: Vec::new(), sent: t });
+        let depart = t + self.sim.scenario.overhead_ticks;
+        if self.msgs[id].path.is_empty() {
+            self.push(depart + self.sim.scenario.overhead_ticks, Event::Deliver(id));
+        } else {
+            self.push(depart, Event::Hop(id));
+        }
+    }
+
+    /// The message is at its current node at `t` and takes the next link.
+    fn hop(&mut self, id: usize, t: u64) {
+        let mesh = self.sim.mesh;
+        let msg = &mut self.msgs[id];
+        let at = msg.times.len().checked_sub(1).map_or(msg.from, |i| msg.path[i]);
+        let next = msg.path[msg.times.len()];
+        let direction = (0..4).find(|&d| mesh.neighbour(at, d) == Some(next)).expect("routes follow links");
+        let slot = at as usize * 4 + direction;
+        let start = if self.sim.scenario.contention { t.max(self.link_free[slot]) } else { t };
+        self.link_free[slot] = start + 1;
+        self.link_load[mesh.link(at, next) as usize] += 1;
+        self.hop_events += 1;
+        let arrival = start + self.sim.scenario.hop_ticks;
+        msg.times.push(arrival);
+        if msg.times.len() == msg.path.len() {
+            if msg.kind == Kind::Gather {
+                msg.content += msg.path.len() as u64;
+            }
+            let done = arrival + self.sim.scenario.overhead_ticks;
+            self.push(done, Event::Deliver(id));
+        } else {
+            self.push(arrival, Event::Hop(id));
+        }
+    }
+
+    /// Takes the queued messages matching `pred` (at most `limit`), checking their barrier.
+    fn take(&mut self, node: NodeId, limit: usize, pred: impl Fn(&Msg) -> bool) -> Vec<usize> {
+        let barrier = self.nodes[node as usize].barrier;
+        let queue = std::mem::take(&mut self.nodes[node as usize].queue);
+        let (mut taken, mut kept) = (Vec::new(), Vec::new());
+        for id in queue {
+            if taken.len() < limit && pred(&self.msgs[id]) {
+                taken.push(id);
+            } else {
+                kept.push(id);
+            }
+        }
+        self.nodes[node as usize].queue = kept;
+        for &id in &taken {
+            let m = &self.msgs[id];
+            if m.barrier != barrier {
+                self.violations
+                    .push(format!("node {node} consumed a message of barrier {} during barrier {barrier}", m.barrier));
+            }
+        }
+        self.consumed += taken.len() as u64;
+        taken
+    }
+
+    fn count(&self, node: NodeId, pred: impl Fn(&Msg) -> bool) -> usize {
+        self.nodes[node as usize].queue.iter().filter(|&&id| pred(&self.msgs[id])).count()
+    }
+
+    fn group_of(&self, level: u8, node: NodeId) -> (u32, u32) {
+        self.sim.member[level as usize][node as usize].expect("node belongs to the layer")
+    }
+
+    fn node_at(&self, level: u8, group: u32, local: u32) -> NodeId {
+        self.sim.layers[level as usize].groups[group as usize].members[local as usize]
+    }
+
+    fn is_dlct(&self, level: u8, group: u32) -> bool {
+        matches!(self.sim.layers[level as usize].kinds[group as usize], LayerKind::Dlct)
+    }
+
+    /// Advances `node` as far as its queue allows.
+    fn progress(&mut self, node: NodeId, t: u64) {
+        loop {
+            if self.partitioned {
+                return;
+            }
+            let state = &self.nodes[node as usize];
+            if state.computing || state.barrier >= self.sim.scenario.barriers {
+                return;
+            }
+            if state.stage == state.stages.len() {
+                self.leave_barrier(node, t);
+                continue;
+            }
+            let advanced = match state.stages[state.stage] {
+                Stage::Gather(level) => self.gather(node, level, t),
+                Stage::Release(level) => self.release(node, level, t),
+                Stage::Rounds(level) => self.rounds(node, level, t),
+                Stage::ReleaseDirect(level) => self.release_direct(node, level, t),
+                Stage::HandUp => self.hand(node, Kind::HandUp, t),
+                Stage::HandDown => self.hand(node, Kind::HandDown, t),
+                Stage::AwaitHandUp => !self.take(node, 1, |m| m.kind == Kind::HandUp).is_empty(),
+                Stage::AwaitHandDown => !self.take(node, 1, |m| m.kind == Kind::HandDown).is_empty(),
+            };
+            if !advanced {
+                return;
+            }
+            self.nodes[node as usize].stage += 1;
+        }
+    }
+
+    /// What `node` does in its coming barrier. Two-layer DLCT tiles: the tile
+    /// leader (local 0, fixed) represents the tile among leaders; once an
+    /// adjustment moved the tile's DLCT root elsewhere, the root hands the
+    /// tile's arrival up to the leader and the leader hands the release back
+    /// (two extra messages per tile and barrier).
+    fn stages_for(&self, node: NodeId) -> Vec<Stage> {
+        let (group, local) = self.group_of(0, node);
+        let layers = &self.sim.layers;
+        let one_phase = matches!(layers[0].kinds[group as usize], LayerKind::Rounds { .. });
+        if layers.len() == 1 {
+            return if one_phase { vec![Stage::Rounds(0)] } else { vec![Stage::Gather(0), Stage::Release(0)] };
+        }
+        let leader = local == 0;
+        if one_phase {
+            return if leader {
+                vec![Stage::Rounds(0), Stage::Gather(1), Stage::Release(1), Stage::ReleaseDirect(0)]
+            } else {
+                vec![Stage::Rounds(0), Stage::ReleaseDirect(0)]
+            };
+        }
+        let n = layers[0].groups[group as usize].len();
+        let root = (local + self.nodes[node as usize].k) % n == 0;
+        match (leader, root) {
+            (true, true) => vec![Stage::Gather(0), Stage::Gather(1), Stage::Release(1), Stage::Release(0)],
+            (false, true) => vec![Stage::Gather(0), Stage::HandUp, Stage::AwaitHandDown, Stage::Release(0)],
+            (true, false) => vec![
+                Stage::Gather(0),
+                Stage::AwaitHandUp,
+                Stage::Gather(1),
+                Stage::Release(1),
+                Stage::HandDown,
+                Stage::Release(0),
+            ],
+            (false, false) => vec![Stage::Gather(0), Stage::Release(0)],
+        }
+    }
+
+    /// Sends a hand-over between a tile's DLCT root and its leader.
+    fn hand(&mut self, node: NodeId, kind: Kind, t: u64) -> bool {
+        let (group, _) = self.group_of(0, node);
+        let to = match kind {
+            Kind::HandUp => self.node_at(0, group, 0),
+            _ => {
+                let n = self.sim.layers[0].groups[group as usize].len();
+                let k = self.nodes[node as usize].k;
+                self.node_at(0, group, (n - k % n) % n)
+            }
+        };
+        self.send(node, to, 0, kind, 0, t);
+        true
+    }
+
+    fn leave_barrier(&mut self, node: NodeId, t: u64) {
+        let state = &mut self.nodes[node as usize];
+        self.leave[node as usize][state.barrier as usize] = t;
+        state.barrier += 1;
+        state.stage = 0;
+        if state.barrier < self.sim.scenario.barriers {
+            state.computing = true;
+            let at = t + self.compute_time();
+            self.push(at, Event::Enter(node));
+        }
+    }
+
+    fn gather(&mut self, node: NodeId, level: u8, t: u64) -> bool {
+        let (group, local) = self.group_of(level, node);
+        let k = self.nodes[node as usize].k;
+        let (parent, children) = relatives(&self.sim.layers[level as usize], group, local, k);
+        let is_gather = move |m: &Msg| m.level == level && m.kind == Kind::Gather;
+        if self.count(node, is_gather) < children.len() {
+            return false;
+        }
+        // Clear the Gather queue before sending to the parent.
+        let taken = self.take(node, children.len(), is_gather);
+        let sum: u64 = taken.iter().map(|&id| self.msgs[id].content).sum();
+        match parent {
+            Some(p) => {
+                let to = self.node_at(level, group, p);
+                self.send(node, to, level, Kind::Gather, sum, t);
+            }
+            None => {
+                let k = if self.is_dlct(level, group) { self.judge(level, group, local, sum) } else { 0 };
+                self.nodes[node as usize].decided_k = k;
+            }
+        }
+        true
+    }
+
+    fn release(&mut self, node: NodeId, level: u8, t: u64) -> bool {
+        let (group, local) = self.group_of(level, node);
+        let k_now = self.nodes[node as usize].k;
+        let (parent, children) = relatives(&self.sim.layers[level as usize], group, local, k_now);
+        let k = if parent.is_none() {
+            self.nodes[node as usize].decided_k
+        } else {
+            let is_release = move |m: &Msg| m.level == level && matches!(m.kind, Kind::Release(_));
+            let taken = self.take(node, 1, is_release);
+            let Some(&id) = taken.first() else { return false };
+            match self.msgs[id].kind {
+                Kind::Release(k) => k,
+                _ => unreachable!("filtered to releases"),
+            }
+        };
+        // Forward first, then adjust.
+        for c in children {
+            let to = self.node_at(level, group, c);
+            self.send(node, to, level, Kind::Release(k), 0, t);
+        }
+        if self.is_dlct(level, group) && k > 0 {
+            let n = self.sim.layers[level as usize].groups[group as usize].len();
+            self.nodes[node as usize].k = (k_now + k) % n;
+            if parent.is_none() {
+                self.adjustments.push((self.nodes[node as usize].barrier, group, k));
+            }
+        }
+        true
+    }
+
+    fn rounds(&mut self, node: NodeId, level: u8, t: u64) -> bool {
+        let (group, local) = self.group_of(level, node);
+        let barrier = self.nodes[node as usize].barrier;
+        loop {
+            let LayerKind::Rounds { sends, expects } = &self.sim.layers[level as usize].kinds[group as usize] else {
+                unreachable!("rounds stage on a rounds layer")
+            };
+            let round = self.nodes[node as usize].round;
+            if round as usize == expects[local as usize].len() {
+                self.nodes[node as usize].round = 0;
+                return true;
+            }
+            let targets = sends[local as usize][round as usize].clone();
+            let need = expects[local as usize][round as usize] as usize;
+            if !self.nodes[node as usize].round_sent {
+                self.nodes[node as usize].round_sent = true;
+                for target in targets {
+                    let to = self.node_at(level, group, target);
+                    self.send(node, to, level, Kind::Round(round), 0, t);
+                }
+            }
+            let this_round = move |m: &Msg| m.level == level && m.barrier == barrier && m.kind == Kind::Round(round);
+            if self.count(node, this_round) < need {
+                return false;
+            }
+            self.take(node, need, this_round);
+            let state = &mut self.nodes[node as usize];
+            state.round += 1;
+            state.round_sent = false;
+        }
+    }
+
+    fn release_direct(&mut self, node: NodeId, level: u8, t: u64) -> bool {
+        let (group, local) = self.group_of(level, node);
+        if local == 0 {
+            let n = self.sim.layers[level as usize].groups[group as usize].len();
+            for other in 1..n {
+                let to = self.node_at(level, group, other);
+                self.send(node, to, level, Kind::Release(0), 0, t);
+            }
+            return true;
+        }
+        let is_release = move |m: &Msg| m.level == level && matches!(m.kind, Kind::Release(_));
+        !self.take(node, 1, is_release).is_empty()
+    }
+
+    /// The root's decision (`local` is the root's local id, `sum` the summed path lengths).
+    fn judge(&mut self, level: u8, group: u32, local: u32, sum: u64) -> u32 {
+        let k = self.nodes[self.node_at(level, group, local) as usize].k;
+        let members = self.sim.layers[level as usize].groups[group as usize].members.clone();
+        let n = members.len() as u32;
+        let node_of = |id: u32, k: u32| members[((id + n - k % n) % n) as usize];
+        match self.sim.scenario.judge {
+            Judge::Never => 0,
+            Judge::Threshold(threshold) => {
+                let fault_free: u64 = (1..n)
+                    .map(|id| {
+                        u64::from(
+                            self.sim.mesh.distance(node_of(id, k), node_of(Structure::Lct.parent(id).unwrap_or(0), k)),
+                        )
+                    })
+                    .sum();
+                u32::from(sum as f64 > (1.0 + threshold) * fault_free as f64)
+            }
+            Judge::Oracle => {
+                let mut best = (u64::MAX, 0);
+                for extra in 0..n.min(64) {
+                    let shift = (k + extra) % n;
+                    let cost = self.critical_path(n, &|id| node_of(id, shift));
+                    if cost < best.0 {
+                        best = (cost, extra);
+                    }
+                }
+                best.1
+            }
+        }
+    }
+
+    /// Contention-free gather + release critical path (in hops) of an LCT numbering.
+    fn critical_path(&mut self, n: u32, node_of: &dyn Fn(u32) -> NodeId) -> u64 {
+        let mut up = vec![0u64; n as usize];
+        let mut down = vec![0u64; n as usize];
+        let mut hops = vec![0u64; n as usize];
+        for id in 1..n {
+            let parent = Structure::Lct.parent(id).unwrap_or(0);
+            match self.sim.router.route(node_of(id), node_of(parent)) {
+                Some(p) => hops[id as usize] = p.len() as u64,
+                None => return u64::MAX,
+            }
+        }
+        for id in (1..n).rev() {
+            let parent = Structure::Lct.parent(id).unwrap_or(0) as usize;
+            up[parent] = up[parent].max(up[id as usize] + hops[id as usize]);
+        }
+        for id in 1..n {
+            let parent = Structure::Lct.parent(id).unwrap_or(0) as usize;
+            down[id as usize] = down[parent] + hops[id as usize];
+        }
+        up[0] + down.iter().copied().max().unwrap_or(0)
+    }
+
+    fn report(self) -> RunReport {
+        let barriers = self.sim.scenario.barriers as usize;
+        let completed = !self.partitioned && self.nodes.iter().all(|s| s.barrier as usize == barriers);
+        let mut violations = self.violations;
+        let mut delay_ticks = Vec::new();
+        for b in 0..barriers {
+            let last_arrival = self.arrive.iter().map(|a| a[b]).max().unwrap_or(0);
+            let first_leave = self.leave.iter().map(|l| l[b]).min().unwrap_or(0);
+            let last_leave = self.leave.iter().map(|l| l[b]).max().unwrap_or(0);
+            if completed {
+                if first_leave < last_arrival {
+                    violations.push(format!(
+                        "barrier {b}: a node left at tick {first_leave} before the last arrival at {last_arrival}"
+                    ));
+                }
+                delay_ticks.push(last_leave - last_arrival);
+            }
+        }
+        let messages = self.msgs.len() as u64;
+        let hops: u64 = self.msgs.iter().map(|m| m.path.len() as u64).sum();
+        if completed {
+            if self.delivered != messages || self.consumed != messages {
+                violations.push(format!(
+                    "{messages} messages sent, {} delivered, {} consumed",
+                    self.delivered, self.consumed
+                ));
+            }
+            if self.barrier_hops.iter().sum::<u64>() != hops || self.hop_events != hops {
+                violations.push("hop counts do not add up".into());
+            }
+        }
+        let (max_link_load, max_link) = self
+            .link_load
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, &l)| (l, Reverse(i)))
+            .map_or((0, None), |(i, &l)| (l, (l > 0).then(|| self.sim.mesh.endpoints(i as LinkId))));
+        let trace = if self.sim.scenario.record {
+            self.msgs
+                .iter()
+                .map(|m| MessageRecord {
+                    barrier: m.barrier,
+                    level: m.level,
+                    kind: m.kind,
+                    from: m.from,
+                    to: m.to,
+                    sent: m.sent,
+                    delivered: m.times.last().map_or(m.sent, |&t| t + self.sim.scenario.overhead_ticks),
+                    path: m.path.clone(),
+                    times: m.times.clone(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        RunReport {
+            completed,
+            partitioned: self.partitioned,
+            safe: violations.is_empty(),
+            violations,
+            messages,
+            hops,
+            detour_hops: self.detour_hops,
+            broken_links: self.sim.router.breaks().count(),
+            break_draws: self.sim.draws,
+            delay_ticks,
+            barrier_messages: self.barrier_messages,
+            barrier_hops: self.barrier_hops,
+            total_ticks: if completed { self.leave.iter().map(|l| l[barriers - 1]).max().unwrap_or(0) } else { 0 },
+            max_link_load,
+            max_link,
+            adjustments: self.adjustments,
+            arrive: self.arrive,
+            leave: self.leave,
+            events: self.hop_events,
+            trace,
+        }
+    }
+}
