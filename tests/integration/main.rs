@@ -1,5 +1,6 @@
 //! commlab integration tests: one binary, one module per area.
 
+mod barrier;
 mod model;
 mod plot;
 mod reduce;

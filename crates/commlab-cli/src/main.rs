@@ -10,6 +10,7 @@
 //! its accepted range.
 
 mod barrier;
+mod experiments;
 mod model;
 mod reduce;
 mod swizzle;
@@ -50,6 +51,10 @@ enum Command {
     Barrier(barrier::BarrierCommand),
     /// The update-quantity experiment: all N × N conversions for LCT and BST.
     Uq(barrier::UqCommand),
+    /// An experiment grid (algorithms × sizes × break rates × seeds) as CSV.
+    Sweep(experiments::SweepCommand),
+    /// The paper's figures as SVG + CSV.
+    Figures(experiments::FiguresCommand),
 }
 
 /// Maps a core parameter name to the CLI flag that sets it.
@@ -89,8 +94,11 @@ fn main() -> ExitCode {
         Command::Swizzle(c) => (c.run(), c.json),
         Command::Barrier(c) => (c.run(), c.json),
         Command::Uq(c) => (c.run(), c.json),
+        Command::Sweep(c) => (c.run(), true),
+        Command::Figures(c) => (c.run(), true),
     };
     match result {
+        Ok(Value::Null) => ExitCode::SUCCESS,
         Ok(value) if as_json => {
             println!("{value}");
             ExitCode::SUCCESS

@@ -10,6 +10,7 @@
 //! tree), [`pipeline::pipeline_svg`] (the space-time diagram) and
 //! [`swizzle`] (the CommSwizzle grid, timeline and collisions).
 
+pub mod barrier;
 pub mod model;
 pub mod pipeline;
 pub mod svg;

@@ -24,14 +24,14 @@ fn font(theme: &Theme, size: u32) -> TextStyle<'static> {
 }
 
 /// A value range padded for a log axis (or a linear one when it touches zero).
-struct Span {
-    low: f64,
-    high: f64,
-    log: bool,
+pub(crate) struct Span {
+    pub(crate) low: f64,
+    pub(crate) high: f64,
+    pub(crate) log: bool,
 }
 
 impl Span {
-    fn of(values: impl Iterator<Item = f64>) -> Span {
+    pub(crate) fn of(values: impl Iterator<Item = f64>) -> Span {
         let (low, high) = values.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
         if low > 0.0 && high.is_finite() {
             let (low, high) = if high / low < 1.05 { (low / 1.5, high * 1.5) } else { (low / 1.25, high * 1.25) };
@@ -41,14 +41,14 @@ impl Span {
         }
     }
 
-    fn units(low: u64, high: u64) -> Span {
+    pub(crate) fn units(low: u64, high: u64) -> Span {
         let high = if high > low { high as f64 } else { low as f64 + 1.0 };
         Span { low: low as f64, high, log: true }
     }
 }
 
 /// Draws `body` on a 2-D chart whose axes are log or linear as the spans ask.
-fn with_axes<DB, F>(
+pub(crate) fn with_axes<DB, F>(
     root: &DrawingArea<DB, Shift>,
     [caption, x_desc, y_desc]: [&str; 3],
     theme: &Theme,
@@ -74,7 +74,14 @@ where
 }
 
 /// Object-safe drawing operations on a chart of any coordinate type.
-trait FrameOps<DB: DrawingBackend> {
+pub(crate) trait FrameOps<DB: DrawingBackend> {
+    /// Several segments sharing one legend entry.
+    fn segments(
+        &mut self,
+        segments: &[((f64, f64), (f64, f64))],
+        style: ShapeStyle,
+        label: &str,
+    ) -> Result<(), PlotError>;
     /// A polyline with a legend entry.
     fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A dashed polyline with a legend entry.
@@ -109,6 +116,19 @@ where
             .draw_series(LineSeries::new(points.iter().copied(), style))?
             .label(label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        Ok(())
+    }
+
+    fn segments(
+        &mut self,
+        segments: &[((f64, f64), (f64, f64))],
+        style: ShapeStyle,
+        label: &str,
+    ) -> Result<(), PlotError> {
+        self.0
+            .draw_series(segments.iter().map(|&(a, b)| PathElement::new(vec![a, b], style)))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x + 9, y - 6), (x + 9, y + 6)], style));
         Ok(())
     }
 

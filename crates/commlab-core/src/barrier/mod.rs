@@ -9,5 +9,6 @@
 pub mod algorithm;
 pub mod encoding;
 pub mod engine;
+pub mod experiment;
 pub mod mesh;
 pub mod uq;

@@ -1,0 +1,267 @@
+//! `commlab sweep` and `commlab figures`: barrier experiment grids, run on
+//! every core, with a progress bar on stderr.
+
+use crate::reduce::ArgError;
+use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
+use commlab_core::barrier::engine::Scenario;
+use commlab_core::barrier::experiment::{aggregate, csv_row, run_one, scenarios, Grid, Row, CSV_HEADER};
+use commlab_core::barrier::mesh::{Breaks, Mesh, Router};
+use commlab_core::barrier::uq::{overlap, update_quantity, used_links, LinkSetDefinition, UqExperiment};
+use commlab_plot::barrier::{delay_range, delay_vs_nodes, uq_example, uq_histogram, ExamplePanel};
+use commlab_plot::{render_svg, Theme};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn list<T: std::str::FromStr>(text: &str, flag: &str) -> Result<Vec<T>, ArgError>
+where
+    T::Err: std::fmt::Display,
+{
+    text.split(',').map(|s| s.trim().parse::<T>().map_err(|e| (flag.to_owned(), format!("{s:?}: {e}")))).collect()
+}
+
+/// Runs the scenarios on all cores (in order of the input), drawing a progress bar on stderr.
+pub fn run_all(label: &str, list: &[Scenario]) -> Vec<Row> {
+    let done = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).max(1);
+    let next = AtomicUsize::new(0);
+    let mut rows: Vec<Option<Row>> = vec![None; list.len()];
+    let results = std::sync::Mutex::new(&mut rows);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= list.len() {
+                    break;
+                }
+                let row = run_one(&list[i]);
+                results.lock().expect("no worker panics")[i] = Some(row);
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                // Redraw only when the percentage moves.
+                if d * 100 / list.len() == (d - 1) * 100 / list.len() && d != list.len() {
+                    continue;
+                }
+                let width = 30;
+                let filled = d * width / list.len().max(1);
+                let mut err = std::io::stderr().lock();
+                let _ =
+                    write!(err, "\r{label} [{}{}] {d}/{}", "#".repeat(filled), " ".repeat(width - filled), list.len());
+                let _ = err.flush();
+            });
+        }
+    });
+    eprintln!();
+    rows.into_iter().map(|r| r.expect("every run finished")).collect()
+}
+
+/// `commlab sweep`.
+#[derive(clap::Args)]
+pub struct SweepCommand {
+    /// Comma-separated algorithm ids (default: all twelve).
+    #[arg(long)]
+    algorithms: Option<String>,
+    /// Comma-separated mesh sides.
+    #[arg(long, default_value = "4,8,16")]
+    sizes: String,
+    /// Comma-separated break rates.
+    #[arg(long, default_value = "0,0.1,0.2")]
+    rates: String,
+    /// Seeds per point.
+    #[arg(long, default_value_t = 5)]
+    seeds: u64,
+    /// Barriers per run.
+    #[arg(long, default_value_t = 3)]
+    barriers: u32,
+    /// Encoding.
+    #[arg(long, default_value = "s-curve")]
+    encoding: Encoding,
+    /// Output CSV file (default: standard output).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl SweepCommand {
+    /// Runs the sweep and writes the CSV.
+    ///
+    /// # Errors
+    /// The argument at fault, or an unwritable file.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let algorithms = match &self.algorithms {
+            Some(text) => list::<Algorithm>(text, "--algorithms")?,
+            None => Algorithm::ALL.to_vec(),
+        };
+        let grid = Grid {
+            algorithms,
+            sizes: list(&self.sizes, "--sizes")?,
+            rates: list(&self.rates, "--rates")?,
+            seeds: self.seeds,
+            base: Scenario { barriers: self.barriers, encoding: self.encoding, ..Scenario::default() },
+        };
+        let list = scenarios(&grid)
+            .map_err(|e| (crate::flag_of(e.name), format!("{} is out of range: expected {}", e.value, e.expected)))?;
+        let rows = run_all("sweep", &list);
+        let mut csv = String::from(CSV_HEADER);
+        csv.push('\n');
+        for row in &rows {
+            csv.push_str(&csv_row(row));
+            csv.push('\n');
+        }
+        let Some(path) = &self.out else {
+            // The CSV is the output; nothing else goes to standard output.
+            print!("{csv}");
+            return Ok(Value::Null);
+        };
+        std::fs::write(path, &csv)
+            .map_err(|e| ("--out".to_owned(), format!("cannot write {}: {e}", path.display())))?;
+        Ok(
+            json!({ "runs": rows.len(), "unsafe": rows.iter().filter(|r| !r.report.safe).count(), "out": self.out.as_ref().map(|p| p.display().to_string()) }),
+        )
+    }
+}
+
+/// `commlab figures`.
+#[derive(clap::Args)]
+pub struct FiguresCommand {
+    /// Directory for the SVG and CSV files (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// Seeds per point.
+    #[arg(long, default_value_t = 3)]
+    seeds: u64,
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> Result<(), ArgError> {
+    std::fs::write(dir.join(name), text).map_err(|e| ("--out".to_owned(), format!("cannot write {name}: {e}")))
+}
+
+fn points_csv(points: &[commlab_core::barrier::experiment::Point]) -> String {
+    let mut csv =
+        String::from("algorithm,size,nodes,break_rate,mean_delay_ticks,min_delay_ticks,max_delay_ticks,runs\n");
+    for p in points {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{},{}\n",
+            p.algorithm,
+            p.size,
+            p.size * p.size,
+            p.rate,
+            p.mean,
+            p.min,
+            p.max,
+            p.runs
+        ));
+    }
+    csv
+}
+
+impl FiguresCommand {
+    /// Writes every figure.
+    ///
+    /// # Errors
+    /// An unwritable directory.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        std::fs::create_dir_all(&self.out)
+            .map_err(|e| ("--out".to_owned(), format!("cannot create {}: {e}", self.out.display())))?;
+        let theme = Theme::LIGHT;
+        let svg_err = |e: commlab_plot::PlotError| ("--out".to_owned(), e.to_string());
+        let base = Scenario { barriers: 3, ..Scenario::default() };
+        let mut files = Vec::new();
+
+        // 1. Delay vs nodes for every algorithm at 0, 10, 20 % (all-to-all only up to 16 × 16: O(N²) messages).
+        let mut list = Vec::new();
+        for algorithm in Algorithm::ALL {
+            let sizes = if algorithm == Algorithm::AllToAll { vec![4, 8, 16] } else { vec![4, 8, 16, 32] };
+            let grid = Grid {
+                algorithms: vec![algorithm],
+                sizes,
+                rates: vec![0.0, 0.1, 0.2],
+                seeds: self.seeds,
+                base: base.clone(),
+            };
+            list.extend(scenarios(&grid).map_err(|e| ("--seeds".to_owned(), e.to_string()))?);
+        }
+        let rows = run_all("delay vs nodes", &list);
+        let points = aggregate(&rows);
+        write(&self.out, "delay-vs-nodes.csv", &points_csv(&points))?;
+        for rate in [0.0, 0.1, 0.2] {
+            let name = format!("delay-vs-nodes-{:02}.svg", (rate * 100.0_f64).round() as u32);
+            let svg = render_svg(900, 560, |root| delay_vs_nodes(root, &points, rate, &theme)).map_err(svg_err)?;
+            write(&self.out, &name, &svg)?;
+            files.push(name);
+        }
+
+        // 2. Delay range over 0–50 % for dlct-ms, dlct-tree, tree.
+        let range_algorithms = [Algorithm::DlctMs, Algorithm::DlctTree, Algorithm::Tree];
+        let grid = Grid {
+            algorithms: range_algorithms.to_vec(),
+            sizes: vec![8, 16, 32],
+            rates: vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5],
+            seeds: self.seeds,
+            base,
+        };
+        let list = scenarios(&grid).map_err(|e| ("--seeds".to_owned(), e.to_string()))?;
+        let range_points = aggregate(&run_all("delay range", &list));
+        write(&self.out, "delay-range.csv", &points_csv(&range_points))?;
+        let svg = render_svg(900, 560, |root| delay_range(root, &range_points, &range_algorithms, &theme))
+            .map_err(svg_err)?;
+        write(&self.out, "delay-range.svg", &svg)?;
+
+        // 3. The UQ histogram on the 4 × 4 mesh.
+        let uq = UqExperiment::run(4, Encoding::SCurve, LinkSetDefinition::default())
+            .map_err(|e| ("--out".to_owned(), e.to_string()))?;
+        let diffs = uq.lct_minus_bst();
+        let (lct_mean, bst_mean) = (UqExperiment::mean(&uq.lct), UqExperiment::mean(&uq.bst));
+        write(&self.out, "uq-histogram.svg", &uq_histogram(&diffs, lct_mean, bst_mean, &theme))?;
+        let mut csv = String::from("k1,k2,uq_lct,uq_bst,lct_minus_bst\n");
+        for (i, d) in diffs.iter().enumerate() {
+            csv.push_str(&format!("{},{},{},{},{d}\n", i / 16, i % 16, uq.lct[i], uq.bst[i]));
+        }
+        write(&self.out, "uq-histogram.csv", &csv)?;
+
+        // 4. The round(1) worked example.
+        let (svg, csv) = worked_example(&theme);
+        write(&self.out, "round1-example.svg", &svg)?;
+        write(&self.out, "round1-example.csv", &csv)?;
+        files.extend(["delay-range.svg", "uq-histogram.svg", "round1-example.svg"].map(String::from));
+        Ok(json!({
+            "out": self.out.display().to_string(),
+            "figures": files,
+            "runs": rows.len() + list.len(),
+            "uq_lct_mean": lct_mean,
+            "uq_bst_mean": bst_mean,
+            "uq_lct_greater": diffs.iter().filter(|&&d| d > 1e-12).count(),
+            "uq_bst_greater": diffs.iter().filter(|&&d| d < -1e-12).count(),
+        }))
+    }
+}
+
+/// LCT and BST on the 4 × 4 S-curve mesh, before and after `round(1)`.
+fn worked_example(theme: &Theme) -> (String, String) {
+    let mesh = Mesh::new(4).expect("4 is a valid side");
+    let num = Numbering::of_mesh(&mesh, Encoding::SCurve).expect("s-curve fits any side");
+    let mut router = Router::new(mesh, Breaks::none(&mesh));
+    let def = LinkSetDefinition::default();
+    let mut panels_links = Vec::new();
+    let mut notes = Vec::new();
+    let mut csv = String::from("structure,intersection,union,uq\n");
+    for (name, s) in [("LCT", Structure::Lct), ("BST", Structure::Bst)] {
+        let a = used_links(&mut router, &num, s, 0, def);
+        let b = used_links(&mut router, &num, s, 1, def);
+        let (both, either) = overlap(&a, &b);
+        let uq = update_quantity(&a, &b);
+        notes.push(format!("{name}: |A∩B| = {both}, |A∪B| = {either}, UQ = {uq:.3}"));
+        csv.push_str(&format!("{name},{both},{either},{uq}\n"));
+        panels_links.push((format!("{name}, before round(1)"), 0, a));
+        panels_links.push((format!("{name}, after round(1)"), 1, b));
+    }
+    let panels: Vec<ExamplePanel<'_>> = panels_links
+        .iter()
+        .map(|(title, k, links)| ExamplePanel {
+            title: title.clone(),
+            ids: (0..mesh.nodes()).map(|n| num.id(n, *k)).collect(),
+            links,
+        })
+        .collect();
+    (uq_example(&mesh, &panels, &notes, theme), csv)
+}

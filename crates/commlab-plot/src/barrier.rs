@@ -1,0 +1,219 @@
+//! Figures of the barrier experiments: delay vs number of nodes per algorithm,
+//! the delay range over break rates, the UQ(LCT) − UQ(BST) histogram, and the
+//! `round(K)` worked example on a small mesh.
+
+use crate::model::{with_axes, Span};
+use crate::svg::Svg;
+use crate::{format_quantity, PlotError, Theme};
+use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::experiment::Point;
+use commlab_core::barrier::mesh::{Mesh, NodeId};
+use commlab_core::barrier::uq::UsedLink;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// A colour per algorithm (the twelve-colour palette of the swizzle views).
+pub fn algorithm_color(a: Algorithm) -> RGBColor {
+    let i = Algorithm::ALL.iter().position(|&x| x == a).unwrap_or(0) as u32;
+    crate::swizzle::color(i)
+}
+
+/// Mean delay vs nodes, one line per algorithm, at break rate `rate`; the
+/// seeds' min–max as whiskers.
+///
+/// # Errors
+/// When the backend fails.
+pub fn delay_vs_nodes<DB>(
+    root: &DrawingArea<DB, Shift>,
+    points: &[Point],
+    rate: f64,
+    theme: &Theme,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
+    root.fill(&theme.background)?;
+    let at: Vec<&Point> = points.iter().filter(|p| (p.rate - rate).abs() < 1e-9).collect();
+    let nodes = |p: &Point| (p.size * p.size) as f64;
+    let x = Span::units(
+        at.iter().map(|p| p.size * p.size).min().unwrap_or(1),
+        at.iter().map(|p| p.size * p.size).max().unwrap_or(2),
+    );
+    let y = Span::of(at.iter().flat_map(|p| [p.min.max(1.0), p.max.max(1.0)]));
+    let caption = format!("Barrier delay vs nodes, {} % links broken", format_quantity(rate * 100.0));
+    with_axes(root, [&caption, "nodes", "delay (ticks)"], theme, (&x, &y), |f| {
+        for a in Algorithm::ALL {
+            let series: Vec<&&Point> = at.iter().filter(|p| p.algorithm == a).collect();
+            if series.is_empty() {
+                continue;
+            }
+            let style = algorithm_color(a).stroke_width(2);
+            let line: Vec<(f64, f64)> = series.iter().map(|p| (nodes(p), p.mean.max(1.0))).collect();
+            f.line(&line, style, a.id())?;
+        }
+        Ok(())
+    })
+}
+
+/// For each algorithm and size, the range of mean delay over the break rates
+/// (a vertical bar from the smallest to the largest), offset per algorithm.
+///
+/// # Errors
+/// When the backend fails.
+pub fn delay_range<DB>(
+    root: &DrawingArea<DB, Shift>,
+    points: &[Point],
+    algorithms: &[Algorithm],
+    theme: &Theme,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
+    root.fill(&theme.background)?;
+    let mut sizes: Vec<u64> = points.iter().map(|p| p.size * p.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let x = Span::units(sizes.first().copied().unwrap_or(1) / 2 + 1, sizes.last().copied().unwrap_or(2) * 2);
+    let y = Span::of(points.iter().map(|p| p.mean.max(1.0)));
+    let rates: Vec<f64> = points.iter().map(|p| p.rate).fold(Vec::new(), |mut v, r| {
+        if !v.contains(&r) {
+            v.push(r);
+        }
+        v
+    });
+    let (lo, hi) = (rates.iter().copied().fold(f64::INFINITY, f64::min), rates.iter().copied().fold(0.0, f64::max));
+    let caption =
+        format!("Delay range over {}–{} % broken links", format_quantity(lo * 100.0), format_quantity(hi * 100.0));
+    with_axes(root, [&caption, "nodes", "mean delay (ticks)"], theme, (&x, &y), |f| {
+        for (i, &a) in algorithms.iter().enumerate() {
+            let offset = 1.0 + 0.12 * (i as f64 - (algorithms.len() as f64 - 1.0) / 2.0);
+            let mut bars = Vec::new();
+            let mut intact = Vec::new();
+            for &n in &sizes {
+                let at: Vec<&Point> = points.iter().filter(|p| p.algorithm == a && p.size * p.size == n).collect();
+                if at.is_empty() {
+                    continue;
+                }
+                let (min, max) = at.iter().fold((f64::INFINITY, 0.0_f64), |(a, b), p| (a.min(p.mean), b.max(p.mean)));
+                let xpos = n as f64 * offset;
+                bars.push(((xpos, min.max(1.0)), (xpos, max.max(1.0))));
+                if let Some(p) = at.iter().find(|p| p.rate == lo) {
+                    intact.push((xpos, p.mean.max(1.0)));
+                }
+            }
+            f.segments(&bars, algorithm_color(a).stroke_width(5), a.id())?;
+            f.dots(&intact, 3, theme.foreground.filled(), &format!("{} at {} %", a.id(), format_quantity(lo * 100.0)))?;
+        }
+        Ok(())
+    })
+}
+
+/// Histogram of `UQ(LCT) − UQ(BST)` over all conversions, 20 bins on `[−1, 1]`,
+/// bars above the axis; LCT-larger bins in the primary colour.
+pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) -> String {
+    const BINS: usize = 20;
+    let mut counts = [0usize; BINS];
+    for &d in diffs {
+        let bin = (((d + 1.0) / 2.0) * BINS as f64).floor().clamp(0.0, (BINS - 1) as f64) as usize;
+        counts[bin] += 1;
+    }
+    let peak = counts.iter().copied().max().unwrap_or(1).max(1);
+    let (left, top, w, h) = (50.0, 40.0, 640.0, 240.0);
+    let mut svg = Svg::new(left + w + 20.0, top + h + 60.0, theme.background, "UQ(LCT) − UQ(BST) over all conversions");
+    svg.text(
+        (left, 20.0),
+        &format!(
+            "UQ(LCT) − UQ(BST) over {} conversions: mean UQ(LCT) = {}, mean UQ(BST) = {}",
+            diffs.len(),
+            format_quantity(lct_mean),
+            format_quantity(bst_mean)
+        ),
+        13.0,
+        theme.foreground,
+        "start",
+        r#"font-weight="600""#,
+    );
+    let bar = w / BINS as f64;
+    for (i, &c) in counts.iter().enumerate() {
+        let bh = h * c as f64 / peak as f64;
+        let centre = -1.0 + (i as f64 + 0.5) * 2.0 / BINS as f64;
+        let fill = if centre > 0.0 { theme.primary } else { theme.reference };
+        svg.rect((left + bar * i as f64 + 1.0, top + h - bh), (bar - 2.0, bh), fill, "");
+        if c > 0 {
+            svg.text(
+                (left + bar * (i as f64 + 0.5), top + h - bh - 4.0),
+                &c.to_string(),
+                10.0,
+                theme.foreground,
+                "middle",
+                "",
+            );
+        }
+    }
+    svg.line((left, top + h), (left + w, top + h), theme.foreground, 1.0, "");
+    svg.line((left + w / 2.0, top), (left + w / 2.0, top + h), theme.grid, 1.0, r#"stroke-dasharray="4 3""#);
+    for (v, label) in [(-1.0, "−1"), (-0.5, "−0.5"), (0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
+        svg.text((left + w * (v + 1.0) / 2.0, top + h + 16.0), label, 11.0, theme.foreground, "middle", "");
+    }
+    svg.text(
+        (left, top + h + 40.0),
+        "right of 0 (blue): the adjustment changes more links under LCT than under BST",
+        11.0,
+        theme.foreground,
+        "start",
+        "",
+    );
+    svg.finish()
+}
+
+/// One panel of the worked example: the mesh with node ids and the used links bold.
+pub struct ExamplePanel<'a> {
+    /// Title (`LCT, before round(1)`).
+    pub title: String,
+    /// Node ids to write.
+    pub ids: Vec<u32>,
+    /// Links in use.
+    pub links: &'a [UsedLink],
+}
+
+/// The `round(K)` worked example: panels side by side with a caption line each.
+pub fn uq_example(mesh: &Mesh, panels: &[ExamplePanel<'_>], notes: &[String], theme: &Theme) -> String {
+    let side = mesh.size();
+    let cell = (180.0 / f64::from(side)).min(48.0);
+    let panel_w = cell * f64::from(side) + 40.0;
+    let width = panel_w * panels.len() as f64 + 20.0;
+    let height = cell * f64::from(side) + 110.0;
+    let mut svg = Svg::new(width, height, theme.background, "round(K) worked example");
+    let pos = |p: usize, n: NodeId| {
+        let (x, y) = mesh.coords(n);
+        (20.0 + panel_w * p as f64 + cell * (f64::from(y) + 0.5), 40.0 + cell * (f64::from(x) + 0.5))
+    };
+    for (p, panel) in panels.iter().enumerate() {
+        svg.text(
+            (20.0 + panel_w * p as f64, 20.0),
+            &panel.title,
+            12.0,
+            theme.foreground,
+            "start",
+            r#"font-weight="600""#,
+        );
+        for l in 0..mesh.link_count() {
+            let (a, b) = mesh.endpoints(l);
+            svg.line(pos(p, a), pos(p, b), theme.grid, 1.0, "");
+        }
+        for &(a, b) in panel.links {
+            svg.line(pos(p, a), pos(p, b), theme.primary, 4.0, r#"stroke-linecap="round""#);
+        }
+        for n in 0..mesh.nodes() {
+            svg.circle(pos(p, n), 9.0, Some(theme.background), theme.foreground, "");
+            let (cx, cy) = pos(p, n);
+            svg.text((cx, cy + 4.0), &panel.ids[n as usize].to_string(), 10.0, theme.foreground, "middle", "");
+        }
+    }
+    for (i, note) in notes.iter().enumerate() {
+        svg.text((20.0, height - 40.0 + 16.0 * i as f64), note, 12.0, theme.foreground, "start", "");
+    }
+    svg.finish()
+}
