@@ -7,6 +7,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=/dev/null
 source "$ROOT/.toolchain/env"
 cd "$ROOT"
-cargo bench -p commlab-core --locked --bench model --bench reduce --bench swizzle -- --warm-up-time 1 --measurement-time 3
+cargo bench -p commlab-core --locked --bench model --bench reduce --bench swizzle --bench barrier -- --warm-up-time 1 --measurement-time 3
 wasm_env trunk build --release
 node tests/e2e/bench.mjs "${ROUNDS:-60}"

@@ -30,7 +30,7 @@ pub struct BarrierCommand {
     /// Consecutive barriers.
     #[arg(long, default_value_t = 3)]
     barriers: u32,
-    /// Redraw the breaks (derived seeds, at most 1000 draws) until the mesh stays connected.
+    /// Break only links whose loss keeps the mesh connected (same count, seeded order).
     #[arg(long)]
     connected: bool,
     /// Encoding: s-curve, z-order, hilbert, row-major.
@@ -120,7 +120,6 @@ pub fn report_json(s: &Scenario, r: &RunReport) -> Value {
         "hops": r.hops,
         "detour_hops": r.detour_hops,
         "broken_links": r.broken_links,
-        "break_draws": r.break_draws,
         "delay_ticks": r.delay_ticks,
         "barrier_messages": r.barrier_messages,
         "barrier_hops": r.barrier_hops,

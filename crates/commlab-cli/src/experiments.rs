@@ -11,6 +11,7 @@ use commlab_core::barrier::uq::{overlap, update_quantity, used_links, LinkSetDef
 use commlab_plot::barrier::{delay_range, delay_vs_nodes, uq_example, uq_histogram, ExamplePanel};
 use commlab_plot::{render_svg, Theme};
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -140,8 +141,9 @@ fn points_csv(points: &[commlab_core::barrier::experiment::Point]) -> String {
     let mut csv =
         String::from("algorithm,size,nodes,break_rate,mean_delay_ticks,min_delay_ticks,max_delay_ticks,runs\n");
     for p in points {
-        csv.push_str(&format!(
-            "{},{},{},{},{},{},{},{}\n",
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{}",
             p.algorithm,
             p.size,
             p.size * p.size,
@@ -150,7 +152,7 @@ fn points_csv(points: &[commlab_core::barrier::experiment::Point]) -> String {
             p.min,
             p.max,
             p.runs
-        ));
+        );
     }
     csv
 }
@@ -215,7 +217,7 @@ impl FiguresCommand {
         write(&self.out, "uq-histogram.svg", &uq_histogram(&diffs, lct_mean, bst_mean, &theme))?;
         let mut csv = String::from("k1,k2,uq_lct,uq_bst,lct_minus_bst\n");
         for (i, d) in diffs.iter().enumerate() {
-            csv.push_str(&format!("{},{},{},{},{d}\n", i / 16, i % 16, uq.lct[i], uq.bst[i]));
+            let _ = writeln!(csv, "{},{},{},{},{d}", i / 16, i % 16, uq.lct[i], uq.bst[i]);
         }
         write(&self.out, "uq-histogram.csv", &csv)?;
 
@@ -251,7 +253,7 @@ fn worked_example(theme: &Theme) -> (String, String) {
         let (both, either) = overlap(&a, &b);
         let uq = update_quantity(&a, &b);
         notes.push(format!("{name}: |A∩B| = {both}, |A∪B| = {either}, UQ = {uq:.3}"));
-        csv.push_str(&format!("{name},{both},{either},{uq}\n"));
+        let _ = writeln!(csv, "{name},{both},{either},{uq}");
         panels_links.push((format!("{name}, before round(1)"), 0, a));
         panels_links.push((format!("{name}, after round(1)"), 1, b));
     }

@@ -116,7 +116,9 @@ pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) 
     const BINS: usize = 20;
     let mut counts = [0usize; BINS];
     for &d in diffs {
-        let bin = (((d + 1.0) / 2.0) * BINS as f64).floor().clamp(0.0, (BINS - 1) as f64) as usize;
+        // Position of d in [−1, 1] as a fraction of the range.
+        let fraction = (d - -1.0) / 2.0;
+        let bin = (fraction * BINS as f64).floor().clamp(0.0, (BINS - 1) as f64) as usize;
         counts[bin] += 1;
     }
     let peak = counts.iter().copied().max().unwrap_or(1).max(1);

@@ -74,14 +74,12 @@ where
 }
 
 /// Object-safe drawing operations on a chart of any coordinate type.
+/// A segment between two points in data coordinates.
+pub(crate) type Segment = ((f64, f64), (f64, f64));
+
 pub(crate) trait FrameOps<DB: DrawingBackend> {
     /// Several segments sharing one legend entry.
-    fn segments(
-        &mut self,
-        segments: &[((f64, f64), (f64, f64))],
-        style: ShapeStyle,
-        label: &str,
-    ) -> Result<(), PlotError>;
+    fn segments(&mut self, segments: &[Segment], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A polyline with a legend entry.
     fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A dashed polyline with a legend entry.
@@ -119,12 +117,7 @@ where
         Ok(())
     }
 
-    fn segments(
-        &mut self,
-        segments: &[((f64, f64), (f64, f64))],
-        style: ShapeStyle,
-        label: &str,
-    ) -> Result<(), PlotError> {
+    fn segments(&mut self, segments: &[Segment], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
         self.0
             .draw_series(segments.iter().map(|&(a, b)| PathElement::new(vec![a, b], style)))?
             .label(label)

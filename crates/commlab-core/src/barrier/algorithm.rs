@@ -274,6 +274,9 @@ fn kind_for(
     }
 }
 
+/// Physical neighbours of a member: `(group, local_of[node], local) → locals`.
+type Adjacency<'a> = dyn Fn(&Group, &[u32], u32) -> Vec<u32> + 'a;
+
 /// The layers of `algorithm` on `mesh`: one layer, or tiles (inner) plus leaders (outer).
 pub fn layers(mesh: &Mesh, numbering: &Numbering, algorithm: Algorithm, tile: u32, combining_k: u32) -> Vec<Layer> {
     let size = mesh.size();
@@ -283,24 +286,23 @@ pub fn layers(mesh: &Mesh, numbering: &Numbering, algorithm: Algorithm, tile: u3
         Algorithm::DlctTree => (Algorithm::Dlct, Some(Algorithm::Tree)),
         other => (other, None),
     };
-    let make =
-        |algorithm: Algorithm, groups: Vec<Group>, adjacency: &dyn Fn(&Group, &[u32], u32) -> Vec<u32>| -> Layer {
-            let kinds = groups
-                .iter()
-                .map(|g| {
-                    let mut by_node: Vec<NodeId> = g.members.clone();
-                    by_node.sort_unstable();
-                    let rank = |local: u32| by_node.binary_search(&g.members[local as usize]).unwrap_or(0) as u32;
-                    // local_of[node] = local id in this group (u32::MAX: not a member).
-                    let mut local_of = vec![u32::MAX; mesh.nodes() as usize];
-                    for (i, &m) in g.members.iter().enumerate() {
-                        local_of[m as usize] = i as u32;
-                    }
-                    kind_for(algorithm, g, &|l| adjacency(g, &local_of, l), &rank, combining_k)
-                })
-                .collect();
-            Layer { groups, kinds }
-        };
+    let make = |algorithm: Algorithm, groups: Vec<Group>, adjacency: &Adjacency<'_>| -> Layer {
+        let kinds = groups
+            .iter()
+            .map(|g| {
+                let mut by_node: Vec<NodeId> = g.members.clone();
+                by_node.sort_unstable();
+                let rank = |local: u32| by_node.binary_search(&g.members[local as usize]).unwrap_or(0) as u32;
+                // local_of[node] = local id in this group (u32::MAX: not a member).
+                let mut local_of = vec![u32::MAX; mesh.nodes() as usize];
+                for (i, &m) in g.members.iter().enumerate() {
+                    local_of[m as usize] = i as u32;
+                }
+                kind_for(algorithm, g, &|l| adjacency(g, &local_of, l), &rank, combining_k)
+            })
+            .collect();
+        Layer { groups, kinds }
+    };
     // Physical adjacency between members of a group.
     let mesh_adjacency = |g: &Group, local_of: &[u32], local: u32| -> Vec<u32> {
         let node = g.members[local as usize];

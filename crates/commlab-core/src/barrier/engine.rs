@@ -89,8 +89,8 @@ pub struct Scenario {
     pub seed: u64,
     /// Explicit broken links, replacing the seeded ones when set.
     pub breaks: Option<Vec<LinkId>>,
-    /// Redraw the seeded breaks (see [`Breaks::random_connected`], at most 1000 draws) until
-    /// the mesh stays connected: experiments compare delays, which a
+    /// Break only links whose loss keeps the mesh connected
+    /// ([`Breaks::random_connected`]): experiments compare delays, which a
     /// partitioned mesh does not have.
     pub connected: bool,
     /// Consecutive barriers.
@@ -201,8 +201,6 @@ pub struct RunReport {
     pub detour_hops: u64,
     /// Broken links.
     pub broken_links: usize,
-    /// Draws of the seeded breaks (more than 1 when `connected` redrew them).
-    pub break_draws: u32,
     /// Per barrier: last leave − last arrival.
     pub delay_ticks: Vec<u64>,
     /// Per barrier: messages.
@@ -250,12 +248,38 @@ struct Msg {
     level: u8,
     kind: Kind,
     content: u64,
-    path: Vec<NodeId>,
+    path: std::sync::Arc<[NodeId]>,
+    /// Hops taken so far.
+    hop: usize,
+    /// Arrival tick at each node of `path` (kept only when recording).
     times: Vec<u64>,
     sent: u64,
 }
 
+/// What a queued message counts as: the literal protocol counts Gather,
+/// Release and hand-over messages by kind only, one-phase rounds by barrier and round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Slot {
+    Gather(u8),
+    Release(u8),
+    Round(u8, u32, u32),
+    HandUp,
+    HandDown,
+}
+
+fn slot(m: &Msg) -> Slot {
+    match m.kind {
+        Kind::Gather => Slot::Gather(m.level),
+        Kind::Release(_) => Slot::Release(m.level),
+        Kind::Round(r) => Slot::Round(m.level, m.barrier, r),
+        Kind::HandUp => Slot::HandUp,
+        Kind::HandDown => Slot::HandDown,
+    }
+}
+
 struct NodeState {
+    /// Queued messages per slot, so waiting costs O(log) instead of a queue scan.
+    counts: std::collections::BTreeMap<Slot, usize>,
     stages: Vec<Stage>,
     barrier: u32,
     stage: usize,
@@ -282,7 +306,6 @@ pub struct Simulation {
     layers: Vec<Layer>,
     /// `member[level][node] = (group, local)` or `None`.
     member: Vec<Vec<Option<(u32, u32)>>>,
-    draws: u32,
 }
 
 impl Simulation {
@@ -310,15 +333,10 @@ impl Simulation {
             }
         }
         let numbering = Numbering::of_mesh(&mesh, scenario.encoding)?;
-        let (breaks, draws) = match &scenario.breaks {
-            Some(links) => (Breaks::from_links(&mesh, links)?, 1),
-            None if scenario.connected => {
-                match Breaks::random_connected(&mesh, scenario.break_rate, scenario.seed, 1000)? {
-                    Some(found) => found,
-                    None => (Breaks::random(&mesh, scenario.break_rate, scenario.seed)?, 1000),
-                }
-            }
-            None => (Breaks::random(&mesh, scenario.break_rate, scenario.seed)?, 1),
+        let breaks = match &scenario.breaks {
+            Some(links) => Breaks::from_links(&mesh, links)?,
+            None if scenario.connected => Breaks::random_connected(&mesh, scenario.break_rate, scenario.seed)?,
+            None => Breaks::random(&mesh, scenario.break_rate, scenario.seed)?,
         };
         let layers = layers(&mesh, &numbering, scenario.algorithm, scenario.tile, scenario.combining_k);
         let mut member = vec![vec![None; mesh.nodes() as usize]; layers.len()];
@@ -330,7 +348,7 @@ impl Simulation {
             }
         }
         let router = Router::new(mesh, breaks);
-        Ok(Simulation { scenario, mesh, router, layers, member, draws })
+        Ok(Simulation { scenario, mesh, router, layers, member })
     }
 
     /// The mesh.
@@ -403,6 +421,7 @@ impl<'s> Run<'s> {
         let mut run = Run {
             nodes: (0..n)
                 .map(|_| NodeState {
+                    counts: std::collections::BTreeMap::new(),
                     stages: Vec::new(),
                     barrier: 0,
                     stage: 0,
@@ -468,7 +487,9 @@ impl<'s> Run<'s> {
                 Event::Deliver(id) => {
                     let to = self.msgs[id].to;
                     self.delivered += 1;
-                    self.nodes[to as usize].queue.push(id);
+                    let state = &mut self.nodes[to as usize];
+                    state.queue.push(id);
+                    *state.counts.entry(slot(&self.msgs[id])).or_default() += 1;
                     self.progress(to, t);
                 }
             }
@@ -485,7 +506,7 @@ impl<'s> Run<'s> {
         self.barrier_messages[barrier as usize] += 1;
         self.barrier_hops[barrier as usize] += path.len() as u64;
         self.detour_hops += path.len() as u64 - u64::from(self.sim.mesh.distance(from, to));
-        self.msgs.push(Msg { from, to, barrier, level, kind, content, path, times: Vec::new(), sent: t });
+        self.msgs.push(Msg { from, to, barrier, level, kind, content, path, hop: 0, times: Vec::new(), sent: t });
         let depart = t + self.sim.scenario.overhead_ticks;
         if self.msgs[id].path.is_empty() {
             self.push(depart + self.sim.scenario.overhead_ticks, Event::Deliver(id));
@@ -497,9 +518,10 @@ impl<'s> Run<'s> {
     /// The message is at its current node at `t` and takes the next link.
     fn hop(&mut self, id: usize, t: u64) {
         let mesh = self.sim.mesh;
+        let record = self.sim.scenario.record;
         let msg = &mut self.msgs[id];
-        let at = msg.times.len().checked_sub(1).map_or(msg.from, |i| msg.path[i]);
-        let next = msg.path[msg.times.len()];
+        let at = msg.hop.checked_sub(1).map_or(msg.from, |i| msg.path[i]);
+        let next = msg.path[msg.hop];
         let direction = (0..4).find(|&d| mesh.neighbour(at, d) == Some(next)).expect("routes follow links");
         let slot = at as usize * 4 + direction;
         let start = if self.sim.scenario.contention { t.max(self.link_free[slot]) } else { t };
@@ -507,8 +529,11 @@ impl<'s> Run<'s> {
         self.link_load[mesh.link(at, next) as usize] += 1;
         self.hop_events += 1;
         let arrival = start + self.sim.scenario.hop_ticks;
-        msg.times.push(arrival);
-        if msg.times.len() == msg.path.len() {
+        msg.hop += 1;
+        if record {
+            msg.times.push(arrival);
+        }
+        if msg.hop == msg.path.len() {
             if msg.kind == Kind::Gather {
                 msg.content += msg.path.len() as u64;
             }
@@ -519,19 +544,23 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// Takes the queued messages matching `pred` (at most `limit`), checking their barrier.
-    fn take(&mut self, node: NodeId, limit: usize, pred: impl Fn(&Msg) -> bool) -> Vec<usize> {
+    /// Takes `limit` queued messages of `want` (in arrival order), checking their barrier.
+    fn take(&mut self, node: NodeId, limit: usize, want: Slot) -> Vec<usize> {
         let barrier = self.nodes[node as usize].barrier;
         let queue = std::mem::take(&mut self.nodes[node as usize].queue);
         let (mut taken, mut kept) = (Vec::new(), Vec::new());
         for id in queue {
-            if taken.len() < limit && pred(&self.msgs[id]) {
+            if taken.len() < limit && slot(&self.msgs[id]) == want {
                 taken.push(id);
             } else {
                 kept.push(id);
             }
         }
-        self.nodes[node as usize].queue = kept;
+        let state = &mut self.nodes[node as usize];
+        state.queue = kept;
+        if let Some(c) = state.counts.get_mut(&want) {
+            *c -= taken.len();
+        }
         for &id in &taken {
             let m = &self.msgs[id];
             if m.barrier != barrier {
@@ -543,8 +572,8 @@ impl<'s> Run<'s> {
         taken
     }
 
-    fn count(&self, node: NodeId, pred: impl Fn(&Msg) -> bool) -> usize {
-        self.nodes[node as usize].queue.iter().filter(|&&id| pred(&self.msgs[id])).count()
+    fn count(&self, node: NodeId, want: Slot) -> usize {
+        self.nodes[node as usize].counts.get(&want).copied().unwrap_or(0)
     }
 
     fn group_of(&self, level: u8, node: NodeId) -> (u32, u32) {
@@ -580,8 +609,12 @@ impl<'s> Run<'s> {
                 Stage::ReleaseDirect(level) => self.release_direct(node, level, t),
                 Stage::HandUp => self.hand(node, Kind::HandUp, t),
                 Stage::HandDown => self.hand(node, Kind::HandDown, t),
-                Stage::AwaitHandUp => !self.take(node, 1, |m| m.kind == Kind::HandUp).is_empty(),
-                Stage::AwaitHandDown => !self.take(node, 1, |m| m.kind == Kind::HandDown).is_empty(),
+                Stage::AwaitHandUp => {
+                    self.count(node, Slot::HandUp) > 0 && !self.take(node, 1, Slot::HandUp).is_empty()
+                }
+                Stage::AwaitHandDown => {
+                    self.count(node, Slot::HandDown) > 0 && !self.take(node, 1, Slot::HandDown).is_empty()
+                }
             };
             if !advanced {
                 return;
@@ -630,13 +663,12 @@ impl<'s> Run<'s> {
     /// Sends a hand-over between a tile's DLCT root and its leader.
     fn hand(&mut self, node: NodeId, kind: Kind, t: u64) -> bool {
         let (group, _) = self.group_of(0, node);
-        let to = match kind {
-            Kind::HandUp => self.node_at(0, group, 0),
-            _ => {
-                let n = self.sim.layers[0].groups[group as usize].len();
-                let k = self.nodes[node as usize].k;
-                self.node_at(0, group, (n - k % n) % n)
-            }
+        let to = if kind == Kind::HandUp {
+            self.node_at(0, group, 0)
+        } else {
+            let n = self.sim.layers[0].groups[group as usize].len();
+            let k = self.nodes[node as usize].k;
+            self.node_at(0, group, (n - k % n) % n)
         };
         self.send(node, to, 0, kind, 0, t);
         true
@@ -658,22 +690,18 @@ impl<'s> Run<'s> {
         let (group, local) = self.group_of(level, node);
         let k = self.nodes[node as usize].k;
         let (parent, children) = relatives(&self.sim.layers[level as usize], group, local, k);
-        let is_gather = move |m: &Msg| m.level == level && m.kind == Kind::Gather;
-        if self.count(node, is_gather) < children.len() {
+        if self.count(node, Slot::Gather(level)) < children.len() {
             return false;
         }
         // Clear the Gather queue before sending to the parent.
-        let taken = self.take(node, children.len(), is_gather);
+        let taken = self.take(node, children.len(), Slot::Gather(level));
         let sum: u64 = taken.iter().map(|&id| self.msgs[id].content).sum();
-        match parent {
-            Some(p) => {
-                let to = self.node_at(level, group, p);
-                self.send(node, to, level, Kind::Gather, sum, t);
-            }
-            None => {
-                let k = if self.is_dlct(level, group) { self.judge(level, group, local, sum) } else { 0 };
-                self.nodes[node as usize].decided_k = k;
-            }
+        if let Some(p) = parent {
+            let to = self.node_at(level, group, p);
+            self.send(node, to, level, Kind::Gather, sum, t);
+        } else {
+            let k = if self.is_dlct(level, group) { self.judge(level, group, local, sum) } else { 0 };
+            self.nodes[node as usize].decided_k = k;
         }
         true
     }
@@ -685,8 +713,10 @@ impl<'s> Run<'s> {
         let k = if parent.is_none() {
             self.nodes[node as usize].decided_k
         } else {
-            let is_release = move |m: &Msg| m.level == level && matches!(m.kind, Kind::Release(_));
-            let taken = self.take(node, 1, is_release);
+            if self.count(node, Slot::Release(level)) == 0 {
+                return false;
+            }
+            let taken = self.take(node, 1, Slot::Release(level));
             let Some(&id) = taken.first() else { return false };
             match self.msgs[id].kind {
                 Kind::Release(k) => k,
@@ -729,7 +759,7 @@ impl<'s> Run<'s> {
                     self.send(node, to, level, Kind::Round(round), 0, t);
                 }
             }
-            let this_round = move |m: &Msg| m.level == level && m.barrier == barrier && m.kind == Kind::Round(round);
+            let this_round = Slot::Round(level, barrier, round);
             if self.count(node, this_round) < need {
                 return false;
             }
@@ -750,8 +780,7 @@ impl<'s> Run<'s> {
             }
             return true;
         }
-        let is_release = move |m: &Msg| m.level == level && matches!(m.kind, Kind::Release(_));
-        !self.take(node, 1, is_release).is_empty()
+        self.count(node, Slot::Release(level)) > 0 && !self.take(node, 1, Slot::Release(level)).is_empty()
     }
 
     /// The root's decision (`local` is the root's local id, `sum` the summed path lengths).
@@ -857,7 +886,7 @@ impl<'s> Run<'s> {
                     to: m.to,
                     sent: m.sent,
                     delivered: m.times.last().map_or(m.sent, |&t| t + self.sim.scenario.overhead_ticks),
-                    path: m.path.clone(),
+                    path: m.path.to_vec(),
                     times: m.times.clone(),
                 })
                 .collect()
@@ -873,7 +902,6 @@ impl<'s> Run<'s> {
             hops,
             detour_hops: self.detour_hops,
             broken_links: self.sim.router.breaks().count(),
-            break_draws: self.sim.draws,
             delay_ticks,
             barrier_messages: self.barrier_messages,
             barrier_hops: self.barrier_hops,

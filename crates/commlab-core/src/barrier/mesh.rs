@@ -5,8 +5,9 @@
 //! (`(x, y)–(x+1, y)`). Routing forwards to the reachable neighbour closest to
 //! the destination (Manhattan) when it is strictly closer than the current node,
 //! ties in the order `+x, −x, +y, −y`; at a dead end it follows a shortest path
-//! over the surviving links (BFS distances from the destination, same tie
-//! order), so every route terminates; an unreachable destination is `None`.
+//! over the surviving links from there (A* with the Manhattan heuristic), so
+//! every route terminates;
+//! an unreachable destination is `None`.
 
 use crate::limits::IntRange;
 use crate::model::ConfigError;
@@ -75,7 +76,7 @@ impl Mesh {
     pub fn neighbour(&self, node: NodeId, d: usize) -> Option<NodeId> {
         let (x, y) = self.coords(node);
         let (dx, dy) = DIRECTIONS[d];
-        let (nx, ny) = (x as i64 + i64::from(dx), y as i64 + i64::from(dy));
+        let (nx, ny) = (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
         let inside = |v: i64| (0..i64::from(self.size)).contains(&v);
         (inside(nx) && inside(ny)).then(|| self.node(nx as u32, ny as u32))
     }
@@ -154,27 +155,54 @@ impl Breaks {
         Ok(breaks)
     }
 
-    /// Like [`Breaks::random`], but redrawn (seed `seed`, then `seed + j·φ`
-    /// with φ the 64-bit golden ratio, so neighbouring seeds do not share draws) until
-    /// the surviving mesh is connected, at most `tries` draws; returns the
-    /// breaks and the number of draws, or `None` when every draw partitioned.
+    /// Like [`Breaks::random`], but keeping the mesh connected: links are
+    /// visited in a seeded random order (ChaCha8, `seed`) and broken unless
+    /// their loss would disconnect the mesh, until `round(rate × links)` are
+    /// broken or no link can go. Returns the breaks; fewer than asked only
+    /// when the rate exceeds what a connected mesh allows.
     ///
     /// # Errors
     /// As [`Breaks::random`].
-    pub fn random_connected(
-        mesh: &Mesh,
-        rate: f64,
-        seed: u64,
-        tries: u32,
-    ) -> Result<Option<(Breaks, u32)>, ConfigError> {
-        for draw in 0..tries {
-            let breaks =
-                Breaks::random(mesh, rate, seed.wrapping_add(u64::from(draw).wrapping_mul(0x9E37_79B9_7F4A_7C15)))?;
-            if breaks.connected(mesh) {
-                return Ok(Some((breaks, draw + 1)));
+    pub fn random_connected(mesh: &Mesh, rate: f64, seed: u64) -> Result<Breaks, ConfigError> {
+        let target = Breaks::random(mesh, rate, seed)?.count();
+        let links = mesh.link_count() as usize;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FF_EE00_D15C_0DE5);
+        let mut breaks = Breaks::none(mesh);
+        let mut broken = 0;
+        for link in sample(&mut rng, links, links) {
+            if broken == target {
+                break;
+            }
+            breaks.broken[link] = true;
+            let (a, b) = mesh.endpoints(link as LinkId);
+            if breaks.joined(*mesh, a, b) {
+                broken += 1;
+            } else {
+                breaks.broken[link] = false;
             }
         }
-        Ok(None)
+        Ok(breaks)
+    }
+
+    /// Whether `a` still reaches `b` over the surviving links (BFS from `a`, stopping at `b`).
+    fn joined(&self, mesh: Mesh, a: NodeId, b: NodeId) -> bool {
+        let mut seen = vec![false; mesh.nodes() as usize];
+        seen[a as usize] = true;
+        let mut queue = VecDeque::from([a]);
+        while let Some(n) = queue.pop_front() {
+            if n == b {
+                return true;
+            }
+            for d in 0..4 {
+                if let Some(m) = mesh.neighbour(n, d) {
+                    if !seen[m as usize] && !self.is_broken(mesh.link(n, m)) {
+                        seen[m as usize] = true;
+                        queue.push_back(m);
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Whether every node reaches every other over the surviving links.
@@ -237,14 +265,52 @@ impl Breaks {
 pub struct Router {
     mesh: Mesh,
     breaks: Breaks,
-    /// BFS distances to a destination over surviving links (`u32::MAX`: unreachable), computed on demand.
-    fields: std::collections::BTreeMap<NodeId, Vec<u32>>,
+    /// Connected component of each node over the surviving links.
+    component: Vec<u32>,
+    /// Scratch of the dead-end BFS: a visit stamp and the predecessor per node
+    /// (stamps avoid clearing N entries per search).
+    stamp: Vec<u32>,
+    previous: Vec<NodeId>,
+    cost: Vec<u32>,
+    generation: u32,
+    /// Routes already computed (consecutive barriers repeat them). Only looked
+    /// up, never iterated, so the hash order cannot leak into results.
+    cache: std::collections::HashMap<(NodeId, NodeId), std::sync::Arc<[NodeId]>>,
 }
 
 impl Router {
     /// A router for `mesh` with `breaks`.
     pub fn new(mesh: Mesh, breaks: Breaks) -> Router {
-        Router { mesh, breaks, fields: std::collections::BTreeMap::new() }
+        let n = mesh.nodes() as usize;
+        let mut router = Router {
+            mesh,
+            breaks,
+            component: vec![u32::MAX; n],
+            stamp: vec![0; n],
+            previous: vec![0; n],
+            cost: vec![0; n],
+            generation: 0,
+            cache: std::collections::HashMap::new(),
+        };
+        let mut label = 0;
+        for start in 0..mesh.nodes() {
+            if router.component[start as usize] != u32::MAX {
+                continue;
+            }
+            router.component[start as usize] = label;
+            let mut stack = vec![start];
+            while let Some(n) = stack.pop() {
+                let next: Vec<NodeId> = router.neighbours(n).collect();
+                for m in next {
+                    if router.component[m as usize] == u32::MAX {
+                        router.component[m as usize] = label;
+                        stack.push(m);
+                    }
+                }
+            }
+            label += 1;
+        }
+        router
     }
 
     /// The mesh.
@@ -266,62 +332,91 @@ impl Router {
         (0..4).filter_map(move |d| self.mesh.neighbour(node, d)).filter(move |&n| self.alive(node, n))
     }
 
-    fn field(&mut self, dst: NodeId) -> &Vec<u32> {
-        if !self.fields.contains_key(&dst) {
-            let mut dist = vec![u32::MAX; self.mesh.nodes() as usize];
-            dist[dst as usize] = 0;
-            let mut queue = VecDeque::from([dst]);
-            while let Some(n) = queue.pop_front() {
-                let next: Vec<NodeId> = self.neighbours(n).collect();
-                for m in next {
-                    if dist[m as usize] == u32::MAX {
-                        dist[m as usize] = dist[n as usize] + 1;
-                        queue.push_back(m);
-                    }
+    /// A shortest path `from → to` over surviving links (nodes after `from`):
+    /// A* with the Manhattan distance as heuristic (admissible and consistent
+    /// on a mesh, so the first time `to` is taken the path is shortest), ties
+    /// to the deepest node, then discovery order; `to` must be reachable. It explores only around the
+    /// detour instead of the whole mesh.
+    fn shortest(&mut self, from: NodeId, to: NodeId) -> Vec<NodeId> {
+        use std::cmp::Reverse;
+        self.generation += 1;
+        let generation = self.generation;
+        self.stamp[from as usize] = generation;
+        self.cost[from as usize] = 0;
+        let mut open = std::collections::BinaryHeap::new();
+        let mut seq = 0u32;
+        // Among equal estimates the deepest node first: on a mesh whole
+        // rectangles share one estimate, and going deep avoids sweeping them.
+        open.push(Reverse((self.mesh.distance(from, to), Reverse(0u32), seq, from)));
+        while let Some(Reverse((_, _, _, n))) = open.pop() {
+            if n == to {
+                break;
+            }
+            let g = self.cost[n as usize] + 1;
+            for d in 0..4 {
+                let Some(m) = self.mesh.neighbour(n, d) else { continue };
+                if self.breaks.is_broken(self.mesh.link(n, m)) {
+                    continue;
+                }
+                if self.stamp[m as usize] != generation || g < self.cost[m as usize] {
+                    self.stamp[m as usize] = generation;
+                    self.cost[m as usize] = g;
+                    self.previous[m as usize] = n;
+                    seq += 1;
+                    open.push(Reverse((g + self.mesh.distance(m, to), Reverse(g), seq, m)));
                 }
             }
-            self.fields.insert(dst, dist);
         }
-        &self.fields[&dst]
+        let mut path = vec![to];
+        while let Some(&last) = path.last() {
+            let p = self.previous[last as usize];
+            if p == from {
+                break;
+            }
+            path.push(p);
+        }
+        path.reverse();
+        path
     }
 
     /// Whether `dst` is reachable from `src` over surviving links.
-    pub fn reachable(&mut self, src: NodeId, dst: NodeId) -> bool {
-        self.field(dst)[src as usize] != u32::MAX
+    pub fn reachable(&self, src: NodeId, dst: NodeId) -> bool {
+        self.component[src as usize] == self.component[dst as usize]
     }
 
     /// The route `src → dst` as the nodes after `src` (empty when `src = dst`),
     /// or `None` when `dst` is unreachable.
-    pub fn route(&mut self, src: NodeId, dst: NodeId) -> Option<Vec<NodeId>> {
+    pub fn route(&mut self, src: NodeId, dst: NodeId) -> Option<std::sync::Arc<[NodeId]>> {
         if !self.reachable(src, dst) {
             return None;
         }
+        if let Some(path) = self.cache.get(&(src, dst)) {
+            return Some(path.clone());
+        }
+        let path: std::sync::Arc<[NodeId]> = self.compute_route(src, dst).into();
+        self.cache.insert((src, dst), path.clone());
+        Some(path)
+    }
+
+    fn compute_route(&mut self, src: NodeId, dst: NodeId) -> Vec<NodeId> {
         let mut path = Vec::new();
         let mut at = src;
-        let mut fallback = false;
         while at != dst {
             let here = self.mesh.distance(at, dst);
-            let greedy = if fallback {
-                None
+            let greedy = self
+                .neighbours(at)
+                .filter(|&n| self.mesh.distance(n, dst) < here)
+                .min_by_key(|&n| self.mesh.distance(n, dst));
+            if let Some(next) = greedy {
+                path.push(next);
+                at = next;
             } else {
-                self.neighbours(at)
-                    .filter(|&n| self.mesh.distance(n, dst) < here)
-                    .min_by_key(|&n| self.mesh.distance(n, dst))
-            };
-            let next = match greedy {
-                Some(n) => n,
-                None => {
-                    // Dead end: follow BFS distances down to the destination from here on.
-                    fallback = true;
-                    let field = self.field(dst).clone();
-                    let want = field[at as usize] - 1;
-                    self.neighbours(at).find(|&n| field[n as usize] == want).expect("a BFS predecessor exists")
-                }
-            };
-            path.push(next);
-            at = next;
+                // Dead end: a shortest path over the surviving links from here.
+                path.extend(self.shortest(at, dst));
+                break;
+            }
         }
-        Some(path)
+        path
     }
 }
 
@@ -355,7 +450,7 @@ mod tests {
         let m = Mesh::new(3).unwrap();
         let mut intact = Router::new(m, Breaks::none(&m));
         // (0,0) → (0,2): straight along +y.
-        assert_eq!(intact.route(0, 2), Some(vec![1, 2]));
+        assert_eq!(intact.route(0, 2).as_deref(), Some(&[1, 2][..]));
         // Break (0,0)–(0,1): greedy goes +x first, then along.
         let breaks = Breaks::from_links(&m, &[m.link(0, 1)]).unwrap();
         let mut r = Router::new(m, breaks);
@@ -364,6 +459,6 @@ mod tests {
         assert_eq!(path[0], 3);
         // Isolate node 8: unreachable.
         let breaks = Breaks::from_links(&m, &[m.link(5, 8), m.link(7, 8)]).unwrap();
-        assert_eq!(Router::new(m, breaks).route(0, 8), None);
+        assert!(Router::new(m, breaks).route(0, 8).is_none());
     }
 }

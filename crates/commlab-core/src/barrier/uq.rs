@@ -28,6 +28,9 @@ pub type UsedLink = (NodeId, NodeId);
 
 /// The sorted, distinct links used by one barrier of `structure` over
 /// `numbering` shifted by `k`, on the intact mesh.
+///
+/// # Panics
+/// When `router` has broken links that cut a route (it should be intact).
 pub fn used_links(
     router: &mut Router,
     numbering: &Numbering,
@@ -40,7 +43,7 @@ pub fn used_links(
     let add_route = |router: &mut Router, from: NodeId, to: NodeId, links: &mut Vec<UsedLink>| {
         let path = router.route(from, to).expect("the intact mesh is connected");
         let mut at = from;
-        for next in path {
+        for &next in path.iter() {
             links.push(if def.undirected { (at.min(next), at.max(next)) } else { (at, next) });
             at = next;
         }
