@@ -158,3 +158,41 @@ fn swizzle_errors_name_the_argument() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn barrier_json_has_the_promised_fields() {
+    let v = json(&["barrier", "--size", "6", "--algorithm", "dlct-tree", "--break-rate", "0.1", "--seed", "3", "--barriers", "2", "--tile", "3", "--json"]);
+    for key in ["completed", "partitioned", "safe", "messages", "hops", "broken_links", "delay_ticks", "max_link_load"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["broken_links"], 6, "round(0.1 × 60 links)");
+    let ms = json(&["barrier", "--size", "4", "--algorithm", "ms", "--barriers", "1", "--json"]);
+    assert_eq!(ms["messages"], 30, "2(N − 1)");
+    assert_eq!(ms["safe"], true);
+    let out = run(&["barrier", "--size", "4", "--algorithm", "gossip"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gossip"));
+    let out = run(&["barrier", "--size", "5", "--algorithm", "dlct", "--encoding", "hilbert"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--encoding"));
+}
+
+#[test]
+fn uq_json_has_all_conversions() {
+    let v = json(&["uq", "--size", "4", "--json"]);
+    assert_eq!(v["conversions"], 256);
+    assert_eq!(v["lct_minus_bst"].as_array().unwrap().len(), 256);
+    assert!(v["lct_mean"].as_f64().unwrap() > 0.0 && v["bst_mean"].as_f64().unwrap() > 0.0);
+    let u = json(&["uq", "--size", "3", "--links", "undirected", "--phases", "gather-release", "--json"]);
+    assert_eq!(u["conversions"], 81);
+}
+
+#[test]
+fn sweep_writes_one_csv_row_per_run() {
+    let out = run(&["sweep", "--algorithms", "ms,tree", "--sizes", "3,4", "--rates", "0,0.2", "--seeds", "2", "--barriers", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("algorithm,size,nodes,break_rate,seed,completed"));
+    assert_eq!(lines.len(), 1 + 2 * 2 * 2 * 2);
+    assert!(lines[1..].iter().all(|l| l.contains(",true,false,true,")), "completed, not partitioned, safe: {csv}");
+}
