@@ -161,8 +161,24 @@ fn swizzle_errors_name_the_argument() {
 
 #[test]
 fn barrier_json_has_the_promised_fields() {
-    let v = json(&["barrier", "--size", "6", "--algorithm", "dlct-tree", "--break-rate", "0.1", "--seed", "3", "--barriers", "2", "--tile", "3", "--json"]);
-    for key in ["completed", "partitioned", "safe", "messages", "hops", "broken_links", "delay_ticks", "max_link_load"] {
+    let v = json(&[
+        "barrier",
+        "--size",
+        "6",
+        "--algorithm",
+        "dlct-tree",
+        "--break-rate",
+        "0.1",
+        "--seed",
+        "3",
+        "--barriers",
+        "2",
+        "--tile",
+        "3",
+        "--json",
+    ]);
+    for key in ["completed", "partitioned", "safe", "messages", "hops", "broken_links", "delay_ticks", "max_link_load"]
+    {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["broken_links"], 6, "round(0.1 × 60 links)");
@@ -188,7 +204,19 @@ fn uq_json_has_all_conversions() {
 
 #[test]
 fn sweep_writes_one_csv_row_per_run() {
-    let out = run(&["sweep", "--algorithms", "ms,tree", "--sizes", "3,4", "--rates", "0,0.2", "--seeds", "2", "--barriers", "1"]);
+    let out = run(&[
+        "sweep",
+        "--algorithms",
+        "ms,tree",
+        "--sizes",
+        "3,4",
+        "--rates",
+        "0,0.2",
+        "--seeds",
+        "2",
+        "--barriers",
+        "1",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let csv = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = csv.lines().collect();

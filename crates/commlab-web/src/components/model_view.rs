@@ -2,10 +2,10 @@
 
 use crate::components::chart::Chart;
 use crate::components::export_bar::ExportBar;
-use crate::components::number_field::NumberField;
+use crate::components::number_field::{int_range, real_range, NumberField};
 use crate::exports;
 use crate::state::{ModelParams, Params};
-use commlab_core::limits::{IntRange, RealRange, BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
+use commlab_core::limits::{BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
 use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
 use commlab_core::reduce::timing::{simulated_binomial, simulated_pieces};
 use commlab_plot::model::{pieces_chart, units_chart, Marker};
@@ -21,14 +21,6 @@ const SIMULATED_POINTS: usize = 14;
 /// Messages one simulated pipeline point may take: `(p − 1)·m ≤ 2^15` keeps
 /// the 14 simulations of a redraw under a few milliseconds in the browser.
 const SIMULATION_MESSAGES: u64 = 1 << 15;
-
-fn int_range(r: IntRange) -> (f64, f64) {
-    (r.min as f64, r.max as f64)
-}
-
-fn real_range(r: RealRange) -> (f64, f64) {
-    (r.min, r.max)
-}
 
 /// The `T(p)` chart spans `2..=max(4p, 64)`: the current `p` sits well inside.
 fn units_axis_end(units: u64) -> u64 {

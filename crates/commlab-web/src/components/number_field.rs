@@ -5,6 +5,16 @@
 
 use leptos::prelude::*;
 
+/// The `(min, max)` of an integer range, for [`NumberField`]'s `range`.
+pub fn int_range(r: commlab_core::limits::IntRange) -> (f64, f64) {
+    (r.min as f64, r.max as f64)
+}
+
+/// The `(min, max)` of a real range, for [`NumberField`]'s `range`.
+pub fn real_range(r: commlab_core::limits::RealRange) -> (f64, f64) {
+    (r.min, r.max)
+}
+
 /// Slider resolution: positions across the whole range.
 const SLIDER_STEPS: f64 = 400.0;
 

@@ -2,7 +2,7 @@
 //! the grouping of elements into pieces, playback and export.
 
 use crate::components::export_bar::ExportBar;
-use crate::components::number_field::NumberField;
+use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
 use crate::exports;
 use crate::state::{Params, PipelineParams};
@@ -36,10 +36,6 @@ fn compute(p: &PipelineParams) -> Result<PipelineRun, String> {
     let inputs = random_inputs(p.seed, p.units, p.elements, Operator::Sum).map_err(|e| e.to_string())?;
     let trace = ValueTrace::new(&schedule, Operator::Sum, p.elements as usize, &inputs);
     Ok(PipelineRun { schedule, trace })
-}
-
-fn int_range(r: commlab_core::limits::IntRange) -> (f64, f64) {
-    (r.min as f64, r.max as f64)
 }
 
 /// The pipeline view.

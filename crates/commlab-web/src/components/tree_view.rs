@@ -3,7 +3,7 @@
 //! export.
 
 use crate::components::export_bar::ExportBar;
-use crate::components::number_field::NumberField;
+use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
 use crate::exports;
@@ -46,10 +46,6 @@ fn compute(t: &crate::state::TreeParams) -> Result<TreeRun, String> {
     let width = t.elements as usize;
     let trace = ValueTrace::new(&schedule, t.operator, width, &inputs);
     Ok(TreeRun { schedule, trace, inputs, width, inputs_error })
-}
-
-fn int_range(r: commlab_core::limits::IntRange) -> (f64, f64) {
-    (r.min as f64, r.max as f64)
 }
 
 /// The reduction-tree view.
