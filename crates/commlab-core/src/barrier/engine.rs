@@ -24,7 +24,6 @@ use crate::model::ConfigError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -291,7 +290,6 @@ struct NodeState {
     decided_k: u32,
 }
 
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
     Enter(NodeId),
     Hop(usize),
@@ -396,8 +394,9 @@ struct Run<'s> {
     sim: &'s mut Simulation,
     nodes: Vec<NodeState>,
     msgs: Vec<Msg>,
-    events: BinaryHeap<Reverse<(u64, u64, Event)>>,
-    seq: u64,
+    /// Events by tick; within a tick in creation order, which is the
+    /// `(time, sequence)` order without storing sequences.
+    events: std::collections::BTreeMap<u64, std::collections::VecDeque<Event>>,
     link_free: Vec<u64>,
     link_load: Vec<u64>,
     rng: ChaCha8Rng,
@@ -434,8 +433,7 @@ impl<'s> Run<'s> {
                 })
                 .collect(),
             msgs: Vec::new(),
-            events: BinaryHeap::new(),
-            seq: 0,
+            events: std::collections::BTreeMap::new(),
             link_free: vec![0; n * 4],
             link_load: vec![0; sim.mesh.link_count() as usize],
             rng: ChaCha8Rng::seed_from_u64(sim.scenario.seed ^ 0x5eed_5eed),
@@ -465,12 +463,16 @@ impl<'s> Run<'s> {
     }
 
     fn push(&mut self, time: u64, event: Event) {
-        self.seq += 1;
-        self.events.push(Reverse((time, self.seq, event)));
+        self.events.entry(time).or_default().push_back(event);
     }
 
     fn go(&mut self) {
-        while let Some(Reverse((t, _, event))) = self.events.pop() {
+        while let Some(mut bucket) = self.events.first_entry() {
+            let t = *bucket.key();
+            let event = bucket.get_mut().pop_front().expect("buckets are never left empty");
+            if bucket.get().is_empty() {
+                bucket.remove();
+            }
             if self.partitioned {
                 break;
             }
