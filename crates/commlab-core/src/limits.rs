@@ -97,3 +97,16 @@ pub const CORE_EXTENT: IntRange = IntRange { name: "cores", min: 1, max: 1024 };
 
 /// Cores in all (`coreSplit.row × coreSplit.column`).
 pub const CORES: IntRange = IntRange { name: "cores", min: 1, max: 4096 };
+
+/// Finds the member of a closed id set (`Algorithm::ALL`, `Operator::ALL`, …)
+/// whose stable id is `text`, or says which ids exist. Shared by the `FromStr`
+/// impls so every parse error reads the same.
+///
+/// # Errors
+/// `unknown {what} "text"; expected one of: …`.
+pub fn parse_id<T: Copy>(all: &[T], id: fn(T) -> &'static str, what: &str, text: &str) -> Result<T, String> {
+    all.iter().copied().find(|&x| id(x) == text).ok_or_else(|| {
+        let ids: Vec<&str> = all.iter().map(|&x| id(x)).collect();
+        format!("unknown {what} {text:?}; expected one of: {}", ids.join(", "))
+    })
+}

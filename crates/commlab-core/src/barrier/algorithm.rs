@@ -90,10 +90,7 @@ impl Algorithm {
 impl FromStr for Algorithm {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algorithm::ALL.into_iter().find(|a| a.id() == s).ok_or_else(|| {
-            let ids: Vec<&str> = Algorithm::ALL.iter().map(|a| a.id()).collect();
-            format!("unknown algorithm {s:?}; expected one of: {}", ids.join(", "))
-        })
+        crate::limits::parse_id(&Algorithm::ALL, Algorithm::id, "algorithm", s)
     }
 }
 

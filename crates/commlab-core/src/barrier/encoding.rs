@@ -43,10 +43,7 @@ impl Encoding {
 impl FromStr for Encoding {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Encoding::ALL
-            .into_iter()
-            .find(|e| e.id() == s)
-            .ok_or_else(|| format!("unknown encoding {s:?}; expected one of: s-curve, z-order, hilbert, row-major"))
+        crate::limits::parse_id(&Encoding::ALL, Encoding::id, "encoding", s)
     }
 }
 

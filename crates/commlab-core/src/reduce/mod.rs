@@ -69,10 +69,7 @@ impl Collective {
 impl FromStr for Collective {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Collective::ALL.into_iter().find(|c| c.id() == s).ok_or_else(|| {
-            let ids: Vec<&str> = Collective::ALL.iter().map(|c| c.id()).collect();
-            format!("unknown collective {s:?}; expected one of: {}", ids.join(", "))
-        })
+        crate::limits::parse_id(&Collective::ALL, Collective::id, "collective", s)
     }
 }
 

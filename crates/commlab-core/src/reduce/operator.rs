@@ -155,10 +155,7 @@ impl Operator {
 impl FromStr for Operator {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Operator::ALL.into_iter().find(|o| o.id() == s).ok_or_else(|| {
-            let ids: Vec<&str> = Operator::ALL.iter().map(|o| o.id()).collect();
-            format!("unknown operator {s:?}; expected one of: {}", ids.join(", "))
-        })
+        crate::limits::parse_id(&Operator::ALL, Operator::id, "operator", s)
     }
 }
 
