@@ -80,11 +80,6 @@ impl Algorithm {
             Algorithm::Combining => "combining",
         }
     }
-
-    /// Whether it has a tile layer.
-    pub fn is_two_layer(self) -> bool {
-        matches!(self, Algorithm::DisseminationTree | Algorithm::DlctMs | Algorithm::DlctTree)
-    }
 }
 
 impl FromStr for Algorithm {

@@ -349,21 +349,6 @@ impl Simulation {
         Ok(Simulation { scenario, mesh, router, layers, member })
     }
 
-    /// The mesh.
-    pub fn mesh(&self) -> &Mesh {
-        &self.mesh
-    }
-
-    /// The breaks in force.
-    pub fn breaks(&self) -> &Breaks {
-        self.router.breaks()
-    }
-
-    /// The layers (structures built on the intact mesh).
-    pub fn layers(&self) -> &[Layer] {
-        &self.layers
-    }
-
     /// Runs the scenario.
     pub fn run(mut self) -> RunReport {
         let mut run = Run::new(&mut self);

@@ -313,11 +313,6 @@ impl Router {
         router
     }
 
-    /// The mesh.
-    pub fn mesh(&self) -> &Mesh {
-        &self.mesh
-    }
-
     /// The breaks.
     pub fn breaks(&self) -> &Breaks {
         &self.breaks

@@ -236,11 +236,6 @@ impl ValueTrace {
         self.rounds.len()
     }
 
-    /// Units changed by round `round`.
-    pub fn changed(&self, round: usize) -> &[UnitId] {
-        &self.rounds[round].units
-    }
-
     /// Values after the first `rounds_done` rounds (0: the inputs).
     ///
     /// # Panics
