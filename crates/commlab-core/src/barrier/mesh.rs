@@ -273,9 +273,14 @@ pub struct Router {
     previous: Vec<NodeId>,
     cost: Vec<u32>,
     generation: u32,
+    /// Scratch of the A* bucket queue, kept between searches.
+    buckets: Vec<Vec<(NodeId, u32)>>,
     /// Routes already computed (consecutive barriers repeat them). Only looked
     /// up, never iterated, so the hash order cannot leak into results.
     cache: std::collections::HashMap<(NodeId, NodeId), std::sync::Arc<[NodeId]>>,
+    /// Dead-end detours already searched, by `(dead end, destination)`: many
+    /// sources of one destination run into the same dead end.
+    detours: std::collections::HashMap<(NodeId, NodeId), std::sync::Arc<[NodeId]>>,
 }
 
 impl Router {
@@ -290,7 +295,9 @@ impl Router {
             previous: vec![0; n],
             cost: vec![0; n],
             generation: 0,
+            buckets: Vec::new(),
             cache: std::collections::HashMap::new(),
+            detours: std::collections::HashMap::new(),
         };
         let mut label = 0;
         for start in 0..mesh.nodes() {
@@ -329,25 +336,37 @@ impl Router {
 
     /// A shortest path `from → to` over surviving links (nodes after `from`):
     /// A* with the Manhattan distance as heuristic (admissible and consistent
-    /// on a mesh, so the first time `to` is taken the path is shortest), ties
-    /// to the deepest node, then discovery order; `to` must be reachable. It explores only around the
-    /// detour instead of the whole mesh.
+    /// on a mesh, so the first time `to` is taken the path is shortest); `to`
+    /// must be reachable. It explores only around the detour instead of the
+    /// whole mesh. On a mesh every step changes the estimate `f = g + h` by 0
+    /// or 2, so the open set is a bucket queue indexed by `(f − f₀) / 2`, each
+    /// bucket a stack: among equal estimates the node found last (the deepest)
+    /// goes first, which avoids sweeping the rectangles that share one estimate.
     fn shortest(&mut self, from: NodeId, to: NodeId) -> Vec<NodeId> {
-        use std::cmp::Reverse;
         self.generation += 1;
         let generation = self.generation;
         self.stamp[from as usize] = generation;
         self.cost[from as usize] = 0;
-        let mut open = std::collections::BinaryHeap::new();
-        let mut seq = 0u32;
-        // Among equal estimates the deepest node first: on a mesh whole
-        // rectangles share one estimate, and going deep avoids sweeping them.
-        open.push(Reverse((self.mesh.distance(from, to), Reverse(0u32), seq, from)));
-        while let Some(Reverse((_, _, _, n))) = open.pop() {
-            if n == to {
-                break;
+        let f0 = self.mesh.distance(from, to);
+        let mut buckets = std::mem::take(&mut self.buckets);
+        buckets.iter_mut().for_each(Vec::clear);
+        if buckets.is_empty() {
+            buckets.push(Vec::new());
+        }
+        buckets[0].push((from, 0));
+        let mut lowest = 0;
+        'search: while lowest < buckets.len() {
+            let Some((n, g)) = buckets[lowest].pop() else {
+                lowest += 1;
+                continue;
+            };
+            if g != self.cost[n as usize] {
+                continue; // reached more cheaply since this entry was pushed
             }
-            let g = self.cost[n as usize] + 1;
+            if n == to {
+                break 'search;
+            }
+            let g = g + 1;
             for d in 0..4 {
                 let Some(m) = self.mesh.neighbour(n, d) else { continue };
                 if self.breaks.is_broken(self.mesh.link(n, m)) {
@@ -357,11 +376,16 @@ impl Router {
                     self.stamp[m as usize] = generation;
                     self.cost[m as usize] = g;
                     self.previous[m as usize] = n;
-                    seq += 1;
-                    open.push(Reverse((g + self.mesh.distance(m, to), Reverse(g), seq, m)));
+                    let bucket = ((g + self.mesh.distance(m, to) - f0) / 2) as usize;
+                    if bucket >= buckets.len() {
+                        buckets.resize_with(bucket + 1, Vec::new);
+                    }
+                    buckets[bucket].push((m, g));
+                    lowest = lowest.min(bucket);
                 }
             }
         }
+        self.buckets = buckets;
         let mut path = vec![to];
         while let Some(&last) = path.last() {
             let p = self.previous[last as usize];
@@ -407,7 +431,13 @@ impl Router {
                 at = next;
             } else {
                 // Dead end: a shortest path over the surviving links from here.
-                path.extend(self.shortest(at, dst));
+                if let Some(detour) = self.detours.get(&(at, dst)) {
+                    path.extend_from_slice(detour);
+                } else {
+                    let detour: std::sync::Arc<[NodeId]> = self.shortest(at, dst).into();
+                    path.extend_from_slice(&detour);
+                    self.detours.insert((at, dst), detour);
+                }
                 break;
             }
         }
@@ -455,5 +485,55 @@ mod tests {
         // Isolate node 8: unreachable.
         let breaks = Breaks::from_links(&m, &[m.link(5, 8), m.link(7, 8)]).unwrap();
         assert!(Router::new(m, breaks).route(0, 8).is_none());
+    }
+
+    /// Breadth-first distances from `dst` over the surviving links.
+    fn distances(r: &Router, dst: NodeId) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; r.mesh.nodes() as usize];
+        dist[dst as usize] = 0;
+        let mut queue = std::collections::VecDeque::from([dst]);
+        while let Some(n) = queue.pop_front() {
+            for m in r.neighbours(n).collect::<Vec<_>>() {
+                if dist[m as usize] == u32::MAX {
+                    dist[m as usize] = dist[n as usize] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn routes_are_greedy_then_shortest() {
+        let m = Mesh::new(12).unwrap();
+        for seed in 0..4 {
+            let mut r = Router::new(m, Breaks::random_connected(&m, 0.3, seed).unwrap());
+            for dst in 0..m.nodes() {
+                let dist = distances(&r, dst);
+                for src in 0..m.nodes() {
+                    let path = r.route(src, dst).unwrap();
+                    let mut at = src;
+                    let mut greedy = true;
+                    for (i, &next) in path.iter().enumerate() {
+                        assert_eq!(m.distance(at, next), 1);
+                        assert!(r.alive(at, next), "route {src}->{dst} uses a broken link");
+                        let closer = r.neighbours(at).any(|n| m.distance(n, dst) < m.distance(at, dst));
+                        if greedy && !closer {
+                            greedy = false;
+                            assert_eq!(
+                                (path.len() - i) as u32,
+                                dist[at as usize],
+                                "detour from {at} to {dst} is not shortest"
+                            );
+                        }
+                        if greedy {
+                            assert_eq!(m.distance(next, dst) + 1, m.distance(at, dst));
+                        }
+                        at = next;
+                    }
+                    assert_eq!(at, dst);
+                }
+            }
+        }
     }
 }
