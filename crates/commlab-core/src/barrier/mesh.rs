@@ -488,10 +488,10 @@ mod tests {
     }
 
     /// Breadth-first distances from `dst` over the surviving links.
-    fn distances(r: &Router, dst: NodeId) -> Vec<u32> {
+    fn distances(r: &Router, target: NodeId) -> Vec<u32> {
         let mut dist = vec![u32::MAX; r.mesh.nodes() as usize];
-        dist[dst as usize] = 0;
-        let mut queue = std::collections::VecDeque::from([dst]);
+        dist[target as usize] = 0;
+        let mut queue = std::collections::VecDeque::from([target]);
         while let Some(n) = queue.pop_front() {
             for m in r.neighbours(n).collect::<Vec<_>>() {
                 if dist[m as usize] == u32::MAX {
