@@ -487,7 +487,7 @@ mod tests {
         assert!(Router::new(m, breaks).route(0, 8).is_none());
     }
 
-    /// Breadth-first distances from `dst` over the surviving links.
+    /// Breadth-first distances from `target` over the surviving links.
     fn distances(r: &Router, target: NodeId) -> Vec<u32> {
         let mut dist = vec![u32::MAX; r.mesh.nodes() as usize];
         dist[target as usize] = 0;
