@@ -133,3 +133,46 @@ fn the_oracle_never_does_worse_than_never_on_the_next_barrier_path() {
     assert!(never.adjustments.is_empty());
     assert!(oracle.hops <= never.hops, "oracle {} hops vs never {}", oracle.hops, never.hops);
 }
+
+#[test]
+fn replay_shows_the_adjustment_and_adds_up() {
+    use commlab_core::barrier::replay::{NodeStatus, Replay};
+    // Find a seeded 8 × 8 DLCT run whose root adjusts.
+    let replay = (1..50)
+        .map(|seed| {
+            let s = Scenario { size: 8, break_rate: 0.25, seed, connected: true, ..Scenario::default() };
+            Replay::new(s).unwrap()
+        })
+        .find(|r| !r.report.adjustments.is_empty())
+        .expect("some seed makes the root adjust");
+    let r = &replay.report;
+    assert!(r.completed && r.safe);
+    assert!(replay.frames.windows(2).all(|w| w[0] < w[1]));
+    // Per-barrier statistics add up to the run's totals.
+    let stats = replay.barrier_stats();
+    assert_eq!(stats.iter().map(|s| s.messages).sum::<u64>(), r.messages);
+    assert_eq!(stats.iter().map(|s| s.hops).sum::<u64>(), r.hops);
+    assert_eq!(stats.iter().map(|s| s.detour_hops).sum::<u64>(), r.detour_hops);
+    assert_eq!(stats.iter().map(|s| s.delay.unwrap()).collect::<Vec<_>>(), r.delay_ticks);
+    // A decision per barrier; the adjusted barrier's K is in the stats.
+    assert_eq!(r.decisions.len(), 3);
+    let &(b, _, k) = &r.adjustments[0];
+    assert_eq!(stats[b as usize].k, Some(k));
+    // Before: everybody computes, IDs are the encoding's; after: every ID moved by the Ks.
+    let n = replay.mesh.nodes();
+    let total: u32 = r.adjustments.iter().map(|a| a.2).sum::<u32>() % n;
+    let end = replay.tick(replay.steps());
+    for node in 0..n {
+        assert_eq!(replay.status(node, 0), NodeStatus::Computing(0));
+        assert_eq!(replay.id(node, 0), replay.numbering.id(node, 0));
+        assert_eq!(replay.status(node, end), NodeStatus::Done);
+        assert_eq!(replay.id(node, end), (replay.numbering.id(node, 0) + total) % n);
+    }
+    assert!(replay.in_flight(end).is_empty());
+    // Somewhere in the middle messages are under way along their routes.
+    let busy = (1..=replay.steps()).map(|s| replay.in_flight(replay.tick(s)).len()).max().unwrap();
+    assert!(busy > 0);
+    // The caption of the decision step names K.
+    let step = (1..=replay.steps()).find(|&s| replay.tick(s) == r.decisions[b as usize].tick).unwrap();
+    assert!(replay.caption(step).contains(&format!("K = {k}")), "{}", replay.caption(step));
+}

@@ -5,7 +5,10 @@ use crate::reduce::ArgError;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
 use commlab_core::barrier::engine::Scenario;
-use commlab_core::barrier::experiment::{aggregate, csv_row, run_one, scenarios, Grid, Row, CSV_HEADER};
+use commlab_core::barrier::experiment::{
+    aggregate, csv_row, delay_claims, paper_grids, range_claim, run_one, scenarios, uq_claim, Claim, Grid, Row,
+    CSV_HEADER, RANGE_ALGORITHMS,
+};
 use commlab_core::barrier::mesh::{Breaks, Mesh, Router};
 use commlab_core::barrier::uq::{overlap, update_quantity, used_links, LinkSetDefinition, UqExperiment};
 use commlab_plot::barrier::{delay_range, delay_vs_nodes, uq_example, uq_histogram, ExamplePanel};
@@ -170,19 +173,9 @@ impl FiguresCommand {
         let base = Scenario { barriers: 3, ..Scenario::default() };
         let mut files = Vec::new();
 
-        // 1. Delay vs nodes for every algorithm at 0, 10, 20 % (all-to-all only up to 16 × 16: O(N²) messages).
-        let mut list = Vec::new();
-        for algorithm in Algorithm::ALL {
-            let sizes = if algorithm == Algorithm::AllToAll { vec![4, 8, 16] } else { vec![4, 8, 16, 32] };
-            let grid = Grid {
-                algorithms: vec![algorithm],
-                sizes,
-                rates: vec![0.0, 0.1, 0.2],
-                seeds: self.seeds,
-                base: base.clone(),
-            };
-            list.extend(scenarios(&grid).map_err(|e| ("--seeds".to_owned(), e.to_string()))?);
-        }
+        // 1. Delay vs nodes for every algorithm at 0, 10, 20 %; 2. the delay range over 0–50 %.
+        let (list, range_list) =
+            paper_grids(self.seeds, 32, &base).map_err(|e| ("--seeds".to_owned(), e.to_string()))?;
         let rows = run_all("delay vs nodes", &list);
         let points = aggregate(&rows);
         write(&self.out, "delay-vs-nodes.csv", &points_csv(&points))?;
@@ -193,16 +186,8 @@ impl FiguresCommand {
             files.push(name);
         }
 
-        // 2. Delay range over 0–50 % for dlct-ms, dlct-tree, tree.
-        let range_algorithms = [Algorithm::DlctMs, Algorithm::DlctTree, Algorithm::Tree];
-        let grid = Grid {
-            algorithms: range_algorithms.to_vec(),
-            sizes: vec![8, 16, 32],
-            rates: vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5],
-            seeds: self.seeds,
-            base,
-        };
-        let list = scenarios(&grid).map_err(|e| ("--seeds".to_owned(), e.to_string()))?;
+        let range_algorithms = RANGE_ALGORITHMS;
+        let list = range_list;
         let range_points = aggregate(&run_all("delay range", &list));
         write(&self.out, "delay-range.csv", &points_csv(&range_points))?;
         let svg = render_svg(900, 560, |root| delay_range(root, &range_points, &range_algorithms, &theme))
@@ -234,6 +219,11 @@ impl FiguresCommand {
             "uq_bst_mean": bst_mean,
             "uq_lct_greater": diffs.iter().filter(|&&d| d > 1e-12).count(),
             "uq_bst_greater": diffs.iter().filter(|&&d| d < -1e-12).count(),
+            "claims": delay_claims(&points)
+                .into_iter()
+                .chain([range_claim(&range_points), uq_claim(&diffs)])
+                .map(|c: Claim| json!({"paper": c.paper, "measured": c.measured, "agrees": c.agrees}))
+                .collect::<Vec<_>>(),
         }))
     }
 }

@@ -181,6 +181,25 @@ pub struct MessageRecord {
     pub times: Vec<u64>,
 }
 
+/// A DLCT root's judge decision at the end of a Gather.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// Barrier.
+    pub barrier: u32,
+    /// Layer-0 group (the tile, or 0 for the whole mesh).
+    pub group: u32,
+    /// Tick of the decision.
+    pub tick: u64,
+    /// The root node.
+    pub root: NodeId,
+    /// Summed Gather path lengths (hops) that reached the root.
+    pub path_sum: u64,
+    /// The same sum over fault-free shortest distances of the current numbering.
+    pub fault_free: u64,
+    /// The `K` put in the Release (0: no adjustment).
+    pub k: u32,
+}
+
 /// The outcome of a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunReport {
@@ -214,6 +233,8 @@ pub struct RunReport {
     pub max_link: Option<(NodeId, NodeId)>,
     /// `(barrier, group, K)` for every non-zero adjustment.
     pub adjustments: Vec<(u32, u32, u32)>,
+    /// Every DLCT root's judge decision, in time order.
+    pub decisions: Vec<Decision>,
     /// Per node and barrier, arrival and leave ticks (`u64::MAX`: never).
     pub arrive: Vec<Vec<u64>>,
     /// See `arrive`.
@@ -349,6 +370,21 @@ impl Simulation {
         Ok(Simulation { scenario, mesh, router, layers, member })
     }
 
+    /// The mesh.
+    pub fn mesh(&self) -> Mesh {
+        self.mesh
+    }
+
+    /// The broken links.
+    pub fn breaks(&self) -> &Breaks {
+        self.router.breaks()
+    }
+
+    /// The layers the algorithm runs, built on the intact mesh.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
     /// Runs the scenario.
     pub fn run(mut self) -> RunReport {
         let mut run = Run::new(&mut self);
@@ -394,6 +430,7 @@ struct Run<'s> {
     detour_hops: u64,
     hop_events: u64,
     adjustments: Vec<(u32, u32, u32)>,
+    decisions: Vec<Decision>,
     delivered: u64,
     consumed: u64,
 }
@@ -431,6 +468,7 @@ impl<'s> Run<'s> {
             detour_hops: 0,
             hop_events: 0,
             adjustments: Vec::new(),
+            decisions: Vec::new(),
             delivered: 0,
             consumed: 0,
             sim,
@@ -687,7 +725,15 @@ impl<'s> Run<'s> {
             let to = self.node_at(level, group, p);
             self.send(node, to, level, Kind::Gather, sum, t);
         } else {
-            let k = if self.is_dlct(level, group) { self.judge(level, group, local, sum) } else { 0 };
+            let k = if self.is_dlct(level, group) {
+                let k = self.judge(level, group, local, sum);
+                let fault_free = self.fault_free(level, group, local);
+                let barrier = self.nodes[node as usize].barrier;
+                self.decisions.push(Decision { barrier, group, tick: t, root: node, path_sum: sum, fault_free, k });
+                k
+            } else {
+                0
+            };
             self.nodes[node as usize].decided_k = k;
         }
         true
@@ -770,6 +816,18 @@ impl<'s> Run<'s> {
         self.count(node, Slot::Release(level)) > 0 && !self.take(node, 1, Slot::Release(level)).is_empty()
     }
 
+    /// Summed fault-free distances from every member to its LCT parent under
+    /// the group's current numbering (`local` is the root's local id).
+    fn fault_free(&self, level: u8, group: u32, local: u32) -> u64 {
+        let k = self.nodes[self.node_at(level, group, local) as usize].k;
+        let members = &self.sim.layers[level as usize].groups[group as usize].members;
+        let n = members.len() as u32;
+        let node_of = |id: u32| members[((id + n - k % n) % n) as usize];
+        (1..n)
+            .map(|id| u64::from(self.sim.mesh.distance(node_of(id), node_of(Structure::Lct.parent(id).unwrap_or(0)))))
+            .sum()
+    }
+
     /// The root's decision (`local` is the root's local id, `sum` the summed path lengths).
     fn judge(&mut self, level: u8, group: u32, local: u32, sum: u64) -> u32 {
         let k = self.nodes[self.node_at(level, group, local) as usize].k;
@@ -779,13 +837,7 @@ impl<'s> Run<'s> {
         match self.sim.scenario.judge {
             Judge::Never => 0,
             Judge::Threshold(threshold) => {
-                let fault_free: u64 = (1..n)
-                    .map(|id| {
-                        u64::from(
-                            self.sim.mesh.distance(node_of(id, k), node_of(Structure::Lct.parent(id).unwrap_or(0), k)),
-                        )
-                    })
-                    .sum();
+                let fault_free = self.fault_free(level, group, local);
                 u32::from(sum as f64 > (1.0 + threshold) * fault_free as f64)
             }
             Judge::Oracle => {
@@ -896,6 +948,7 @@ impl<'s> Run<'s> {
             max_link_load,
             max_link,
             adjustments: self.adjustments,
+            decisions: self.decisions,
             arrive: self.arrive,
             leave: self.leave,
             events: self.hop_events,

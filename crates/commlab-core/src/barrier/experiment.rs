@@ -158,3 +158,224 @@ pub fn csv_row(row: &Row) -> String {
         r.max_link_load
     )
 }
+
+/// The paper's two delay experiments as run lists: delay vs nodes for every
+/// algorithm at 0, 10 and 20 % breaks on sides 4, 8, … up to `max_size`
+/// (all-to-all, with O(N²) messages, only up to 16); and the delay range of
+/// `dlct-ms`, `dlct-tree` and `tree` over 0–50 % on sides 8, 16, … up to
+/// `max_size`. `commlab figures` and the lab view both run these.
+///
+/// # Errors
+/// An invalid base scenario or seed count.
+pub fn paper_grids(seeds: u64, max_size: u64, base: &Scenario) -> Result<(Vec<Scenario>, Vec<Scenario>), ConfigError> {
+    let sides = |from: u64| std::iter::successors(Some(from), |s| Some(s * 2)).take_while(|&s| s <= max_size);
+    let mut delay = Vec::new();
+    for algorithm in Algorithm::ALL {
+        let cap = if algorithm == Algorithm::AllToAll { 16 } else { u64::MAX };
+        let grid = Grid {
+            algorithms: vec![algorithm],
+            sizes: sides(4).filter(|&s| s <= cap).collect(),
+            rates: DELAY_RATES.to_vec(),
+            seeds,
+            base: base.clone(),
+        };
+        delay.extend(scenarios(&grid)?);
+    }
+    let grid = Grid {
+        algorithms: RANGE_ALGORITHMS.to_vec(),
+        sizes: sides(8).collect(),
+        rates: RANGE_RATES.to_vec(),
+        seeds,
+        base: base.clone(),
+    };
+    Ok((delay, scenarios(&grid)?))
+}
+
+/// Break rates of the delay-vs-nodes figure.
+pub const DELAY_RATES: [f64; 3] = [0.0, 0.1, 0.2];
+/// Break rates of the delay-range figure.
+pub const RANGE_RATES: [f64; 6] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5];
+/// Algorithms of the delay-range figure.
+pub const RANGE_ALGORITHMS: [Algorithm; 3] = [Algorithm::DlctMs, Algorithm::DlctTree, Algorithm::Tree];
+
+/// A claim of the paper checked against our measurements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// What the paper reports.
+    pub paper: &'static str,
+    /// What we measured, in one sentence.
+    pub measured: String,
+    /// Whether the measurement agrees (`None`: not measured yet).
+    pub agrees: Option<bool>,
+}
+
+fn point(points: &[Point], a: Algorithm, size: u64, rate: f64) -> Option<&Point> {
+    points.iter().find(|p| p.algorithm == a && p.size == size && (p.rate - rate).abs() < 1e-9)
+}
+
+fn pending(paper: &'static str) -> Claim {
+    Claim { paper, measured: "Not measured yet: run the sweep.".into(), agrees: None }
+}
+
+/// "Close" in the paper's sense: within 25 % of each other.
+const CLOSE: f64 = 0.25;
+/// "Clearly faster": at least 10 % less delay.
+const CLEARLY: f64 = 0.10;
+
+const CLOSE_TEXT: &str = "With intact links, Tree and DLCT have close delays.";
+const GROWTH_TEXT: &str = "Tree's delay grows fastest as links break.";
+const TWO_LAYER_TEXT: &str = "Under breaks the two-layer DLCT forms are clearly faster than Tree.";
+
+/// The paper's claims on the delay-vs-nodes figure, at the largest side measured.
+pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
+    let largest = |rate: f64| {
+        points.iter().filter(|p| (p.rate - rate).abs() < 1e-9 && p.algorithm == Algorithm::Tree).map(|p| p.size).max()
+    };
+    let mut claims = Vec::new();
+    claims.push(match largest(0.0).and_then(|s| Some((s, point(points, Algorithm::Tree, s, 0.0)?, point(points, Algorithm::Dlct, s, 0.0)?))) {
+        Some((s, tree, dlct)) => {
+            let gap = (dlct.mean - tree.mean).abs() / tree.mean.max(1.0);
+            Claim {
+                paper: CLOSE_TEXT,
+                measured: format!(
+                    "At {} nodes and 0 %: tree {:.1} ticks, dlct {:.1} ticks ({:.0} % apart; close means within {:.0} %).",
+                    s * s, tree.mean, dlct.mean, gap * 100.0, CLOSE * 100.0
+                ),
+                agrees: Some(gap <= CLOSE),
+            }
+        }
+        None => pending(CLOSE_TEXT),
+    });
+    let growth = |a: Algorithm, s: u64| Some(point(points, a, s, 0.2)?.mean / point(points, a, s, 0.0)?.mean.max(1.0));
+    claims.push(match largest(0.2) {
+        Some(s) if growth(Algorithm::Tree, s).is_some() => {
+            let mut all: Vec<(Algorithm, f64)> =
+                Algorithm::ALL.into_iter().filter_map(|a| Some((a, growth(a, s)?))).collect();
+            all.sort_by(|x, y| y.1.total_cmp(&x.1));
+            let tree = growth(Algorithm::Tree, s).unwrap_or(1.0);
+            let rank = all.iter().position(|x| x.0 == Algorithm::Tree).unwrap_or(0) + 1;
+            Claim {
+                paper: GROWTH_TEXT,
+                measured: format!(
+                    "At {} nodes, 0 % → 20 %: tree's delay grows ×{tree:.2}, rank {rank} of {}; fastest is {} (×{:.2}).",
+                    s * s, all.len(), all[0].0, all[0].1
+                ),
+                agrees: Some(rank == 1),
+            }
+        }
+        _ => pending(GROWTH_TEXT),
+    });
+    claims.push(match largest(0.2).and_then(|s| {
+        Some((s, point(points, Algorithm::Tree, s, 0.2)?, point(points, Algorithm::DlctMs, s, 0.2)?, point(points, Algorithm::DlctTree, s, 0.2)?))
+    }) {
+        Some((s, tree, ms, tr)) => Claim {
+            paper: TWO_LAYER_TEXT,
+            measured: format!(
+                "At {} nodes and 20 %: tree {:.1}, dlct-ms {:.1} ({:+.0} %), dlct-tree {:.1} ({:+.0} %) ticks; clearly means at least {:.0} % less.",
+                s * s, tree.mean, ms.mean, (ms.mean / tree.mean.max(1.0) - 1.0) * 100.0, tr.mean, (tr.mean / tree.mean.max(1.0) - 1.0) * 100.0, CLEARLY * 100.0
+            ),
+            agrees: Some(ms.mean <= (1.0 - CLEARLY) * tree.mean && tr.mean <= (1.0 - CLEARLY) * tree.mean),
+        },
+        None => pending(TWO_LAYER_TEXT),
+    });
+    claims
+}
+
+/// The paper's claim on the delay-range figure: Tree's range over the break
+/// rates is the widest, at every side measured.
+pub fn range_claim(points: &[Point]) -> Claim {
+    const TEXT: &str = "Tree's delay range over 0–50 % breaks is wider than the two-layer DLCT forms'.";
+    let range = |a: Algorithm, s: u64| {
+        let at: Vec<f64> = points.iter().filter(|p| p.algorithm == a && p.size == s).map(|p| p.mean).collect();
+        (at.len() >= 2)
+            .then(|| at.iter().copied().fold(f64::MIN, f64::max) - at.iter().copied().fold(f64::MAX, f64::min))
+    };
+    let mut sizes: Vec<u64> = points.iter().map(|p| p.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let rows: Vec<(u64, f64, f64, f64)> = sizes
+        .iter()
+        .filter_map(|&s| {
+            Some((s, range(Algorithm::Tree, s)?, range(Algorithm::DlctMs, s)?, range(Algorithm::DlctTree, s)?))
+        })
+        .collect();
+    if rows.is_empty() {
+        return pending(TEXT);
+    }
+    let wider = rows.iter().filter(|r| r.1 > r.2 && r.1 > r.3).count();
+    let parts: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} nodes: tree {:.0}, dlct-ms {:.0}, dlct-tree {:.0}", r.0 * r.0, r.1, r.2, r.3))
+        .collect();
+    Claim {
+        paper: TEXT,
+        measured: format!("Range in ticks — {}; tree widest at {wider} of {} sizes.", parts.join("; "), rows.len()),
+        agrees: Some(wider == rows.len()),
+    }
+}
+
+/// The paper's claim on the UQ histogram: LCT's update quantity is larger in
+/// the great majority (taken as ≥ 75 %) of the conversions.
+pub fn uq_claim(lct_minus_bst: &[f64]) -> Claim {
+    const TEXT: &str = "LCT's update quantity is larger than BST's in the great majority of conversions.";
+    if lct_minus_bst.is_empty() {
+        return pending(TEXT);
+    }
+    let larger = lct_minus_bst.iter().filter(|&&d| d > 1e-12).count();
+    let smaller = lct_minus_bst.iter().filter(|&&d| d < -1e-12).count();
+    let share = larger as f64 / lct_minus_bst.len() as f64;
+    Claim {
+        paper: TEXT,
+        measured: format!(
+            "LCT larger in {larger}, BST larger in {smaller}, equal in {} of {} conversions ({:.0} % LCT; great majority means at least 75 %).",
+            lct_minus_bst.len() - larger - smaller,
+            lct_minus_bst.len(),
+            share * 100.0
+        ),
+        agrees: Some(share >= 0.75),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(algorithm: Algorithm, size: u64, rate: f64, mean: f64) -> Point {
+        Point { algorithm, size, rate, mean, min: mean, max: mean, runs: 1 }
+    }
+
+    #[test]
+    fn claims_follow_the_numbers() {
+        assert!(delay_claims(&[]).iter().all(|c| c.agrees.is_none()));
+        let good = [
+            p(Algorithm::Tree, 8, 0.0, 100.0),
+            p(Algorithm::Dlct, 8, 0.0, 110.0),
+            p(Algorithm::DlctMs, 8, 0.0, 100.0),
+            p(Algorithm::DlctTree, 8, 0.0, 100.0),
+            p(Algorithm::Tree, 8, 0.2, 300.0),
+            p(Algorithm::Dlct, 8, 0.2, 150.0),
+            p(Algorithm::DlctMs, 8, 0.2, 120.0),
+            p(Algorithm::DlctTree, 8, 0.2, 130.0),
+        ];
+        assert!(delay_claims(&good).iter().all(|c| c.agrees == Some(true)), "{:?}", delay_claims(&good));
+        let mut bad = good;
+        bad[1].mean = 200.0; // DLCT far from Tree when intact
+        bad[5].mean = 900.0; // DLCT grows fastest
+        bad[6].mean = 295.0; // dlct-ms barely faster
+        assert!(delay_claims(&bad).iter().all(|c| c.agrees == Some(false)), "{:?}", delay_claims(&bad));
+        assert_eq!(range_claim(&good).agrees, Some(true));
+        assert_eq!(range_claim(&bad[..4]).agrees, None);
+        assert_eq!(uq_claim(&[0.1, 0.2, 0.3, -0.1]).agrees, Some(true));
+        assert_eq!(uq_claim(&[0.1, -0.2, 0.0]).agrees, Some(false));
+        assert_eq!(uq_claim(&[]).agrees, None);
+    }
+
+    #[test]
+    fn paper_grids_cap_all_to_all_and_sizes() {
+        let (delay, range) = paper_grids(2, 32, &Scenario::default()).unwrap();
+        assert_eq!(delay.len(), (11 * 4 + 3) * 3 * 2);
+        assert!(delay.iter().filter(|s| s.algorithm == Algorithm::AllToAll).all(|s| s.size <= 16));
+        assert_eq!(range.len(), 3 * 3 * 6 * 2);
+        assert!(delay.iter().chain(&range).all(|s| s.connected && !s.record));
+    }
+}

@@ -4,11 +4,13 @@
 //! encodings and the LCT/BST structures; [`algorithm`]: the twelve barrier
 //! algorithms as layers of groups; [`engine`]: the discrete-event simulator
 //! with the DLCT protocol, judges and the checker; [`uq`]: the
-//! update-quantity experiment.
+//! update-quantity experiment; [`experiment`]: grids of runs; [`replay`]: a
+//! recorded run as frames to watch.
 
 pub mod algorithm;
 pub mod encoding;
 pub mod engine;
 pub mod experiment;
 pub mod mesh;
+pub mod replay;
 pub mod uq;
