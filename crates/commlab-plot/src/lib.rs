@@ -8,9 +8,11 @@
 //! Hand-laid-out diagrams, where plotters' chart model does not fit, are
 //! written as SVG text with [`svg::Svg`]: [`tree::tree_svg`] (the binomial
 //! tree), [`pipeline::pipeline_svg`] (the space-time diagram) and
-//! [`swizzle`] (the CommSwizzle grid, timeline and collisions).
+//! [`swizzle`] (the CommSwizzle grid, timeline and collisions); [`mesh`] draws
+//! the barrier mesh as a scene for SVG or canvas, [`barrier`] the experiment figures.
 
 pub mod barrier;
+pub mod mesh;
 pub mod model;
 pub mod pipeline;
 pub mod svg;

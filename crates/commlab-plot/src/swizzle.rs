@@ -37,7 +37,7 @@ pub fn color(i: u32) -> RGBColor {
 }
 
 /// Dark or light text, whichever reads on `fill`.
-fn ink(fill: RGBColor) -> RGBColor {
+pub(crate) fn ink(fill: RGBColor) -> RGBColor {
     let luma = 0.299 * f64::from(fill.0) + 0.587 * f64::from(fill.1) + 0.114 * f64::from(fill.2);
     if luma > 140.0 {
         RGBColor(20, 20, 20)

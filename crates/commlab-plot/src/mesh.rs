@@ -1,0 +1,325 @@
+//! The barrier mesh at one animation step, as a [`Scene`] of primitive
+//! shapes: written as SVG here ([`scene_svg`]) for small meshes, painted on a
+//! canvas by the web crate for large ones. Both renderers draw the same
+//! shapes, so the picture does not depend on the size threshold.
+//!
+//! Layers, bottom to top: mesh links (load heat when asked for), broken links
+//! (dashed, with a cross), the algorithm's pattern (sender → receiver of the
+//! current barrier's messages), the routes of the messages under way (detours
+//! thicker, in orange), nodes coloured by status with their IDs, and the
+//! messages themselves as dots leaving their current node.
+
+use crate::svg::{escape, hex, Svg};
+use crate::Theme;
+use commlab_core::barrier::engine::Kind;
+use commlab_core::barrier::mesh::{LinkId, Mesh, NodeId};
+use commlab_core::barrier::replay::{NodeStatus, Replay};
+use plotters::style::RGBColor;
+use std::fmt::Write as _;
+
+/// Meshes at least this wide are painted on a canvas instead of written as SVG.
+pub const CANVAS_FROM: u32 = 32;
+/// IDs are written in the nodes up to this side.
+pub const LABELS_UP_TO: u32 = 24;
+
+/// A primitive shape.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A straight line.
+    Line {
+        /// Start.
+        from: (f64, f64),
+        /// End.
+        to: (f64, f64),
+        /// Colour.
+        color: RGBColor,
+        /// Width.
+        width: f64,
+        /// Dashed.
+        dashed: bool,
+        /// Opacity in `0..=1`.
+        opacity: f64,
+    },
+    /// A filled circle with an outline.
+    Circle {
+        /// Centre.
+        at: (f64, f64),
+        /// Radius.
+        r: f64,
+        /// Fill.
+        fill: RGBColor,
+        /// Outline.
+        stroke: RGBColor,
+        /// Outline width.
+        stroke_width: f64,
+    },
+    /// Centred text.
+    Text {
+        /// Centre of the baseline.
+        at: (f64, f64),
+        /// The text.
+        text: String,
+        /// Font size.
+        size: f64,
+        /// Colour.
+        color: RGBColor,
+    },
+}
+
+/// A drawing: size, background and shapes in paint order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+    /// Background.
+    pub background: RGBColor,
+    /// Shapes, bottom first.
+    pub shapes: Vec<Shape>,
+    /// Accessible title.
+    pub title: String,
+}
+
+/// Where nodes go: node `(x, y)` (row `x`) at `(margin + y·cell, margin + x·cell)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshLayout {
+    /// Mesh side.
+    pub size: u32,
+    /// Distance between neighbours.
+    pub cell: f64,
+    /// Border.
+    pub margin: f64,
+}
+
+impl MeshLayout {
+    /// A layout about `width` pixels wide.
+    pub fn new(size: u32, width: f64) -> MeshLayout {
+        let cell = (width / f64::from(size)).clamp(4.0, 56.0);
+        MeshLayout { size, cell, margin: cell / 2.0 + 4.0 }
+    }
+
+    /// Width and height of the drawing.
+    pub fn extent(&self) -> f64 {
+        2.0 * self.margin + self.cell * f64::from(self.size - 1)
+    }
+
+    /// Centre of a node.
+    pub fn position(&self, mesh: &Mesh, node: NodeId) -> (f64, f64) {
+        let (x, y) = mesh.coords(node);
+        (self.margin + self.cell * f64::from(y), self.margin + self.cell * f64::from(x))
+    }
+
+    /// The link nearest to the drawing point `(px, py)`, when it is within a
+    /// third of a cell of the link's segment.
+    pub fn link_at(&self, mesh: &Mesh, px: f64, py: f64) -> Option<LinkId> {
+        let gx = (px - self.margin) / self.cell; // along y (columns)
+        let gy = (py - self.margin) / self.cell; // along x (rows)
+        let last = f64::from(self.size - 1);
+        let mut best: Option<(f64, LinkId)> = None;
+        // A horizontal link joins (row, c) and (row, c + 1).
+        let (row, col) = (gy.round(), gx.floor());
+        if (0.0..=last).contains(&row) && (0.0..last).contains(&col) {
+            let d = (gy - row).abs();
+            let (a, b) = (mesh.node(row as u32, col as u32), mesh.node(row as u32, col as u32 + 1));
+            best = Some((d, mesh.link(a, b)));
+        }
+        let (row, col) = (gy.floor(), gx.round());
+        if (0.0..last).contains(&row) && (0.0..=last).contains(&col) {
+            let d = (gx - col).abs();
+            if best.is_none_or(|(bd, _)| d < bd) {
+                let (a, b) = (mesh.node(row as u32, col as u32), mesh.node(row as u32 + 1, col as u32));
+                best = Some((d, mesh.link(a, b)));
+            }
+        }
+        best.filter(|&(d, _)| d <= 0.34).map(|(_, l)| l)
+    }
+}
+
+/// What to draw besides the mesh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshOptions {
+    /// The algorithm's pattern of the current barrier.
+    pub pattern: bool,
+    /// Link-load heat of all barriers.
+    pub heat: bool,
+}
+
+/// Colours of the mesh drawing (Okabe–Ito).
+const GATHER: RGBColor = RGBColor(0, 114, 178);
+const RELEASE: RGBColor = RGBColor(0, 158, 115);
+const OTHER: RGBColor = RGBColor(204, 121, 167);
+const DETOUR: RGBColor = RGBColor(230, 159, 0);
+const BROKEN: RGBColor = RGBColor(213, 94, 0);
+const WAITING: RGBColor = RGBColor(240, 228, 66);
+
+fn kind_color(kind: Kind) -> RGBColor {
+    match kind {
+        Kind::Gather | Kind::HandUp => GATHER,
+        Kind::Release(_) | Kind::HandDown => RELEASE,
+        Kind::Round(_) => OTHER,
+    }
+}
+
+fn mix(a: RGBColor, b: RGBColor, f: f64) -> RGBColor {
+    let m = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * f.clamp(0.0, 1.0)).round() as u8;
+    RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+}
+
+/// The mesh of `replay` at animation `step`, `width` pixels wide.
+pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions, theme: &Theme) -> Scene {
+    let mesh = replay.mesh;
+    let layout = MeshLayout::new(mesh.size(), width);
+    let t = replay.tick(step);
+    let pos = |n: NodeId| layout.position(&mesh, n);
+    let thin = (layout.cell / 14.0).clamp(0.6, 2.5);
+    let mut shapes = Vec::new();
+    let load = options.heat.then(|| replay.link_load(None));
+    let max_load = load.as_ref().and_then(|l| l.iter().copied().max()).unwrap_or(0).max(1);
+    for link in 0..mesh.link_count() {
+        let (a, b) = mesh.endpoints(link);
+        let (from, to) = (pos(a), pos(b));
+        if replay.breaks.is_broken(link) {
+            shapes.push(Shape::Line { from, to, color: BROKEN, width: thin * 1.6, dashed: true, opacity: 1.0 });
+            let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+            let s = layout.cell * 0.12;
+            for (dx, dy) in [(s, s), (s, -s)] {
+                shapes.push(Shape::Line {
+                    from: (mid.0 - dx, mid.1 - dy),
+                    to: (mid.0 + dx, mid.1 + dy),
+                    color: BROKEN,
+                    width: thin * 1.6,
+                    dashed: false,
+                    opacity: 1.0,
+                });
+            }
+        } else {
+            let (color, w) = match &load {
+                Some(l) => {
+                    let f = l[link as usize] as f64 / max_load as f64;
+                    (mix(theme.grid, BROKEN, f.sqrt()), thin * (1.0 + 3.0 * f))
+                }
+                None => (theme.grid, thin),
+            };
+            shapes.push(Shape::Line { from, to, color, width: w, dashed: false, opacity: 1.0 });
+        }
+    }
+    let barrier = replay.barrier_at(t).min(replay.scenario.barriers.saturating_sub(1));
+    if options.pattern {
+        let mut seen = std::collections::HashSet::new();
+        for m in replay.report.trace.iter().filter(|m| m.barrier == barrier) {
+            if seen.insert((m.from.min(m.to), m.from.max(m.to))) {
+                shapes.push(Shape::Line {
+                    from: pos(m.from),
+                    to: pos(m.to),
+                    color: theme.foreground,
+                    width: thin,
+                    dashed: false,
+                    opacity: 0.25,
+                });
+            }
+        }
+    }
+    let flying = replay.in_flight(t);
+    for f in &flying {
+        let m = &replay.report.trace[f.index];
+        let (color, w) = if f.detour { (DETOUR, thin * 2.4) } else { (kind_color(m.kind), thin * 1.6) };
+        let mut at = m.from;
+        for &next in &m.path {
+            shapes.push(Shape::Line { from: pos(at), to: pos(next), color, width: w, dashed: false, opacity: 0.55 });
+            at = next;
+        }
+    }
+    let r = (layout.cell * 0.3).clamp(1.5, 14.0);
+    let labels = mesh.size() <= LABELS_UP_TO;
+    for node in 0..mesh.nodes() {
+        let (fill, stroke) = match replay.status(node, t) {
+            NodeStatus::Computing(b) if b > 0 => (mix(theme.background, RELEASE, 0.35), theme.foreground),
+            NodeStatus::Computing(_) => (theme.background, theme.foreground),
+            NodeStatus::Waiting(_) => (WAITING, theme.foreground),
+            NodeStatus::Done => (mix(theme.background, RELEASE, 0.7), theme.foreground),
+        };
+        let id = replay.id(node, t);
+        let root = id == 0;
+        shapes.push(Shape::Circle {
+            at: pos(node),
+            r: if root { r * 1.2 } else { r },
+            fill,
+            stroke,
+            stroke_width: if root { 2.5 } else { 1.0 },
+        });
+        if labels {
+            let size = (r * 0.95).clamp(6.0, 12.0);
+            let (x, y) = pos(node);
+            let color = crate::swizzle::ink(fill);
+            shapes.push(Shape::Text { at: (x, y + size * 0.35), text: id.to_string(), size, color });
+        }
+    }
+    for f in &flying {
+        let (x, y) = pos(f.at);
+        let (x, y) = match f.next {
+            Some(n) => {
+                let (nx, ny) = pos(n);
+                (x + (nx - x) * 0.45, y + (ny - y) * 0.45)
+            }
+            None => (x, y),
+        };
+        let color = if f.detour { DETOUR } else { kind_color(f.kind) };
+        shapes.push(Shape::Circle { at: (x, y), r: r * 0.55, fill: color, stroke: theme.background, stroke_width: 1.0 });
+    }
+    let extent = layout.extent();
+    Scene {
+        width: extent,
+        height: extent,
+        background: theme.background,
+        shapes,
+        title: format!(
+            "{}×{} mesh, {}, tick {t}: {} broken links, {} messages under way",
+            mesh.size(),
+            mesh.size(),
+            replay.scenario.algorithm,
+            replay.breaks.count(),
+            flying.len()
+        ),
+    }
+}
+
+/// The scene as an SVG document.
+pub fn scene_svg(scene: &Scene) -> String {
+    let mut svg = Svg::new(scene.width, scene.height, scene.background, &scene.title);
+    for shape in &scene.shapes {
+        match shape {
+            Shape::Line { from, to, color, width, dashed, opacity } => {
+                let mut extra = String::new();
+                if *dashed {
+                    let _ = write!(extra, r#"stroke-dasharray="{:.1} {:.1}""#, width * 2.5, width * 1.5);
+                }
+                if *opacity < 1.0 {
+                    let _ = write!(extra, r#" stroke-opacity="{opacity:.2}""#);
+                }
+                svg.line(*from, *to, *color, (width * 10.0).round() / 10.0, &extra);
+            }
+            Shape::Circle { at, r, fill, stroke, stroke_width } => {
+                let extra = format!(r#"stroke-width="{stroke_width}""#);
+                svg.raw(&format!(
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{}" stroke="{}" {extra}/>"#,
+                    at.0,
+                    at.1,
+                    r,
+                    hex(*fill),
+                    hex(*stroke)
+                ));
+            }
+            Shape::Text { at, text, size, color } => {
+                svg.raw(&format!(
+                    r#"<text x="{:.1}" y="{:.1}" font-size="{size:.1}" fill="{}" text-anchor="middle">{}</text>"#,
+                    at.0,
+                    at.1,
+                    hex(*color),
+                    escape(text)
+                ));
+            }
+        }
+    }
+    svg.finish()
+}
