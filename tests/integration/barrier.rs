@@ -176,3 +176,14 @@ fn replay_shows_the_adjustment_and_adds_up() {
     let step = (1..=replay.steps()).find(|&s| replay.tick(s) == r.decisions[b as usize].tick).unwrap();
     assert!(replay.caption(step).contains(&format!("K = {k}")), "{}", replay.caption(step));
 }
+
+#[test]
+fn runs_that_cannot_finish_are_refused_by_name() {
+    let err = Simulation::new(scenario(128, Algorithm::AllToAll)).err().expect("N² messages refused");
+    assert_eq!(err.name, "size");
+    assert!(err.to_string().contains("all-to-all"), "{err}");
+    // Recording (the animation) has a lower cap; the plain run is fine.
+    let recorded = Scenario { record: true, ..scenario(64, Algorithm::AllToAll) };
+    assert!(Simulation::new(recorded).is_err());
+    assert!(Simulation::new(scenario(64, Algorithm::Dlct)).is_ok());
+}

@@ -80,6 +80,17 @@ impl Algorithm {
             Algorithm::Combining => "combining",
         }
     }
+
+    /// End-to-end messages of one fault-free barrier on `nodes` nodes, at
+    /// most (an upper estimate used to refuse runs that cannot finish).
+    pub fn messages_per_barrier(self, nodes: u64) -> u64 {
+        let log = u64::from(64 - nodes.saturating_sub(1).leading_zeros());
+        match self {
+            Algorithm::AllToAll => nodes * nodes.saturating_sub(1),
+            Algorithm::Dissemination | Algorithm::Butterfly | Algorithm::Pairwise => 2 * nodes * log.max(1),
+            _ => 4 * nodes,
+        }
+    }
 }
 
 impl FromStr for Algorithm {

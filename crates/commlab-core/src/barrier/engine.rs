@@ -138,6 +138,11 @@ impl Default for Scenario {
     }
 }
 
+/// Messages a run may send (all-to-all grows as N²).
+pub const MESSAGES: u64 = 100_000_000;
+/// Messages a recorded run (an animation) may send.
+pub const RECORDED_MESSAGES: u64 = 2_000_000;
+
 const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 100 };
 const TILE: IntRange = IntRange { name: "tile", min: 2, max: 64 };
 const TICKS: IntRange = IntRange { name: "hop_ticks", min: 1, max: 1_000_000 };
@@ -350,6 +355,20 @@ impl Simulation {
                     expected: "a fraction in 0..=10".into(),
                 });
             }
+        }
+        let per_barrier = scenario.algorithm.messages_per_barrier(mesh.nodes().into());
+        let cap = if scenario.record { RECORDED_MESSAGES } else { MESSAGES };
+        if per_barrier.saturating_mul(scenario.barriers.into()) > cap {
+            return Err(ConfigError {
+                name: "size",
+                value: scenario.size.to_string(),
+                expected: format!(
+                    "a run of at most {cap} messages{}: {} sends about {per_barrier} per barrier on {} nodes; pick a smaller size or fewer barriers",
+                    if scenario.record { " when every message is recorded for the animation" } else { "" },
+                    scenario.algorithm,
+                    mesh.nodes()
+                ),
+            });
         }
         let numbering = Numbering::of_mesh(&mesh, scenario.encoding)?;
         let breaks = match &scenario.breaks {
