@@ -46,14 +46,15 @@ fn mesh_scene_marks_breaks_and_clicks_find_links() {
     use commlab_core::barrier::engine::Scenario;
     use commlab_core::barrier::replay::Replay;
     use commlab_plot::mesh::{mesh_scene, scene_svg, MeshLayout, MeshOptions, Shape};
-    let replay = Replay::new(Scenario { size: 6, break_rate: 0.2, seed: 3, connected: true, ..Scenario::default() }).unwrap();
+    let replay =
+        Replay::new(Scenario { size: 6, break_rate: 0.2, seed: 3, connected: true, ..Scenario::default() }).unwrap();
     let mesh = replay.mesh;
     // Every link's midpoint maps back to that link; node centres to none.
     let layout = MeshLayout::new(6, 480.0);
     for link in 0..mesh.link_count() {
         let (a, b) = mesh.endpoints(link);
         let (pa, pb) = (layout.position(&mesh, a), layout.position(&mesh, b));
-        let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+        let mid = (f64::midpoint(pa.0, pb.0), f64::midpoint(pa.1, pb.1));
         assert_eq!(layout.link_at(&mesh, mid.0, mid.1), Some(link));
         assert_eq!(layout.link_at(&mesh, pa.0 + 0.45 * layout.cell, pa.1 + 0.45 * layout.cell), None);
     }
@@ -61,8 +62,11 @@ fn mesh_scene_marks_breaks_and_clicks_find_links() {
     let start = mesh_scene(&replay, 0, 480.0, options, &Theme::LIGHT);
     let dashed = start.shapes.iter().filter(|s| matches!(s, Shape::Line { dashed: true, .. })).count();
     assert_eq!(dashed, replay.breaks.count());
-    let labels: Vec<&str> =
-        start.shapes.iter().filter_map(|s| if let Shape::Text { text, .. } = s { Some(text.as_str()) } else { None }).collect();
+    let labels: Vec<&str> = start
+        .shapes
+        .iter()
+        .filter_map(|s| if let Shape::Text { text, .. } = s { Some(text.as_str()) } else { None })
+        .collect();
     assert_eq!(labels.len(), 36);
     // Mid-run, message dots appear; the SVG names the state.
     let busy = (1..=replay.steps()).max_by_key(|&s| replay.in_flight(replay.tick(s)).len()).unwrap();

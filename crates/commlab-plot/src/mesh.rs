@@ -166,24 +166,20 @@ fn mix(a: RGBColor, b: RGBColor, f: f64) -> RGBColor {
     RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
 }
 
-/// The mesh of `replay` at animation `step`, `width` pixels wide.
-pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions, theme: &Theme) -> Scene {
+/// Mesh links: intact (heat-coloured when asked for) and broken (dashed, crossed).
+fn link_shapes(replay: &Replay, layout: &MeshLayout, heat: bool, theme: &Theme, shapes: &mut Vec<Shape>) {
     let mesh = replay.mesh;
-    let layout = MeshLayout::new(mesh.size(), width);
-    let t = replay.tick(step);
-    let pos = |n: NodeId| layout.position(&mesh, n);
     let thin = (layout.cell / 14.0).clamp(0.6, 2.5);
-    let mut shapes = Vec::new();
-    let load = options.heat.then(|| replay.link_load(None));
+    let load = heat.then(|| replay.link_load(None));
     let max_load = load.as_ref().and_then(|l| l.iter().copied().max()).unwrap_or(0).max(1);
     for link in 0..mesh.link_count() {
         let (a, b) = mesh.endpoints(link);
-        let (from, to) = (pos(a), pos(b));
+        let (from, to) = (layout.position(&mesh, a), layout.position(&mesh, b));
         if replay.breaks.is_broken(link) {
             shapes.push(Shape::Line { from, to, color: BROKEN, width: thin * 1.6, dashed: true, opacity: 1.0 });
-            let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
-            let s = layout.cell * 0.12;
-            for (dx, dy) in [(s, s), (s, -s)] {
+            let mid = (f64::midpoint(from.0, to.0), f64::midpoint(from.1, to.1));
+            let arm = layout.cell * 0.12;
+            for (dx, dy) in [(arm, arm), (arm, -arm)] {
                 shapes.push(Shape::Line {
                     from: (mid.0 - dx, mid.1 - dy),
                     to: (mid.0 + dx, mid.1 + dy),
@@ -194,17 +190,58 @@ pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions
                 });
             }
         } else {
-            let (color, w) = match &load {
+            let (color, width) = match &load {
                 Some(l) => {
                     let f = l[link as usize] as f64 / max_load as f64;
                     (mix(theme.grid, BROKEN, f.sqrt()), thin * (1.0 + 3.0 * f))
                 }
                 None => (theme.grid, thin),
             };
-            shapes.push(Shape::Line { from, to, color, width: w, dashed: false, opacity: 1.0 });
+            shapes.push(Shape::Line { from, to, color, width, dashed: false, opacity: 1.0 });
         }
     }
-    let barrier = replay.barrier_at(t).min(replay.scenario.barriers.saturating_sub(1));
+}
+
+/// Nodes coloured by status at `tick`, the root ringed, IDs written when they fit.
+fn node_shapes(replay: &Replay, layout: &MeshLayout, tick: u64, theme: &Theme, shapes: &mut Vec<Shape>) {
+    let mesh = replay.mesh;
+    let radius = (layout.cell * 0.3).clamp(1.5, 14.0);
+    let labels = mesh.size() <= LABELS_UP_TO;
+    for node in 0..mesh.nodes() {
+        let fill = match replay.status(node, tick) {
+            NodeStatus::Computing(b) if b > 0 => mix(theme.background, RELEASE, 0.35),
+            NodeStatus::Computing(_) => theme.background,
+            NodeStatus::Waiting(_) => WAITING,
+            NodeStatus::Done => mix(theme.background, RELEASE, 0.7),
+        };
+        let id = replay.id(node, tick);
+        let root = id == 0;
+        let at = layout.position(&mesh, node);
+        shapes.push(Shape::Circle {
+            at,
+            r: if root { radius * 1.2 } else { radius },
+            fill,
+            stroke: theme.foreground,
+            stroke_width: if root { 2.5 } else { 1.0 },
+        });
+        if labels {
+            let size = (radius * 0.95).clamp(6.0, 12.0);
+            let color = crate::swizzle::ink(fill);
+            shapes.push(Shape::Text { at: (at.0, at.1 + size * 0.35), text: id.to_string(), size, color });
+        }
+    }
+}
+
+/// The mesh of `replay` at animation `step`, `width` pixels wide.
+pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions, theme: &Theme) -> Scene {
+    let mesh = replay.mesh;
+    let layout = MeshLayout::new(mesh.size(), width);
+    let tick = replay.tick(step);
+    let pos = |n: NodeId| layout.position(&mesh, n);
+    let thin = (layout.cell / 14.0).clamp(0.6, 2.5);
+    let mut shapes = Vec::new();
+    link_shapes(replay, &layout, options.heat, theme, &mut shapes);
+    let barrier = replay.barrier_at(tick).min(replay.scenario.barriers.saturating_sub(1));
     if options.pattern {
         let mut seen = std::collections::HashSet::new();
         for m in replay.report.trace.iter().filter(|m| m.barrier == barrier) {
@@ -220,52 +257,29 @@ pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions
             }
         }
     }
-    let flying = replay.in_flight(t);
+    let flying = replay.in_flight(tick);
     for f in &flying {
         let m = &replay.report.trace[f.index];
-        let (color, w) = if f.detour { (DETOUR, thin * 2.4) } else { (kind_color(m.kind), thin * 1.6) };
+        let (color, width) = if f.detour { (DETOUR, thin * 2.4) } else { (kind_color(m.kind), thin * 1.6) };
         let mut at = m.from;
         for &next in &m.path {
-            shapes.push(Shape::Line { from: pos(at), to: pos(next), color, width: w, dashed: false, opacity: 0.55 });
+            shapes.push(Shape::Line { from: pos(at), to: pos(next), color, width, dashed: false, opacity: 0.55 });
             at = next;
         }
     }
-    let r = (layout.cell * 0.3).clamp(1.5, 14.0);
-    let labels = mesh.size() <= LABELS_UP_TO;
-    for node in 0..mesh.nodes() {
-        let (fill, stroke) = match replay.status(node, t) {
-            NodeStatus::Computing(b) if b > 0 => (mix(theme.background, RELEASE, 0.35), theme.foreground),
-            NodeStatus::Computing(_) => (theme.background, theme.foreground),
-            NodeStatus::Waiting(_) => (WAITING, theme.foreground),
-            NodeStatus::Done => (mix(theme.background, RELEASE, 0.7), theme.foreground),
-        };
-        let id = replay.id(node, t);
-        let root = id == 0;
-        shapes.push(Shape::Circle {
-            at: pos(node),
-            r: if root { r * 1.2 } else { r },
-            fill,
-            stroke,
-            stroke_width: if root { 2.5 } else { 1.0 },
-        });
-        if labels {
-            let size = (r * 0.95).clamp(6.0, 12.0);
-            let (x, y) = pos(node);
-            let color = crate::swizzle::ink(fill);
-            shapes.push(Shape::Text { at: (x, y + size * 0.35), text: id.to_string(), size, color });
-        }
-    }
+    node_shapes(replay, &layout, tick, theme, &mut shapes);
+    let dot = (layout.cell * 0.3).clamp(1.5, 14.0) * 0.55;
     for f in &flying {
         let (x, y) = pos(f.at);
-        let (x, y) = match f.next {
+        let at = match f.next {
             Some(n) => {
                 let (nx, ny) = pos(n);
                 (x + (nx - x) * 0.45, y + (ny - y) * 0.45)
             }
             None => (x, y),
         };
-        let color = if f.detour { DETOUR } else { kind_color(f.kind) };
-        shapes.push(Shape::Circle { at: (x, y), r: r * 0.55, fill: color, stroke: theme.background, stroke_width: 1.0 });
+        let fill = if f.detour { DETOUR } else { kind_color(f.kind) };
+        shapes.push(Shape::Circle { at, r: dot, fill, stroke: theme.background, stroke_width: 1.0 });
     }
     let extent = layout.extent();
     Scene {
@@ -274,7 +288,7 @@ pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions
         background: theme.background,
         shapes,
         title: format!(
-            "{}×{} mesh, {}, tick {t}: {} broken links, {} messages under way",
+            "{}×{} mesh, {}, tick {tick}: {} broken links, {} messages under way",
             mesh.size(),
             mesh.size(),
             replay.scenario.algorithm,

@@ -4,6 +4,9 @@
 
 use crate::browser;
 use crate::components::header::Header;
+
+use crate::components::lab_view::LabView;
+use crate::components::mesh_view::MeshView;
 use crate::components::model_view::ModelView;
 use crate::components::notices::Notices;
 use crate::components::pipeline_view::PipelineView;
@@ -39,6 +42,8 @@ pub fn App() -> impl IntoView {
         View::Tree => view! { <TreeView params=params dark=dark /> }.into_any(),
         View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),
         View::Swizzle => view! { <SwizzleView params=params dark=dark /> }.into_any(),
+        View::Mesh => view! { <MeshView params=params dark=dark /> }.into_any(),
+        View::Lab => view! { <LabView params=params dark=dark /> }.into_any(),
     };
     view! {
         <div class="app" class:embed=embed data-testid="app">

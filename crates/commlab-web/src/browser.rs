@@ -227,3 +227,70 @@ pub fn download_png(filename: &str, svg: &str, on_error: Callback<String>) {
 pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
+
+/// Paints a mesh scene on `canvas` (the large-mesh renderer; small meshes are
+/// SVG). The canvas is sized to the scene times the device pixel ratio.
+pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::mesh::Scene) {
+    use commlab_plot::mesh::Shape;
+    use commlab_plot::svg::hex;
+    let ratio = window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
+    let (w, h) = ((scene.width * ratio).ceil() as u32, (scene.height * ratio).ceil() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let Some(ctx) = canvas.get_context("2d").ok().flatten() else { return };
+    let ctx: web_sys::CanvasRenderingContext2d = ctx.unchecked_into();
+    let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
+    ctx.set_fill_style_str(&hex(scene.background));
+    ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
+    let no_dash = js_sys::Array::new();
+    for shape in &scene.shapes {
+        match shape {
+            Shape::Line { from, to, color, width, dashed, opacity } => {
+                ctx.set_global_alpha(*opacity);
+                ctx.set_stroke_style_str(&hex(*color));
+                ctx.set_line_width(*width);
+                if *dashed {
+                    let dash = js_sys::Array::of2(&(width * 2.5).into(), &(width * 1.5).into());
+                    let _ = ctx.set_line_dash(&dash);
+                }
+                ctx.begin_path();
+                ctx.move_to(from.0, from.1);
+                ctx.line_to(to.0, to.1);
+                ctx.stroke();
+                if *dashed {
+                    let _ = ctx.set_line_dash(&no_dash);
+                }
+                ctx.set_global_alpha(1.0);
+            }
+            Shape::Circle { at, r, fill, stroke, stroke_width } => {
+                ctx.begin_path();
+                let _ = ctx.arc(at.0, at.1, *r, 0.0, std::f64::consts::TAU);
+                ctx.set_fill_style_str(&hex(*fill));
+                ctx.fill();
+                ctx.set_stroke_style_str(&hex(*stroke));
+                ctx.set_line_width(*stroke_width);
+                ctx.stroke();
+            }
+            Shape::Text { at, text, size, color } => {
+                ctx.set_font(&format!("{size:.1}px sans-serif"));
+                ctx.set_text_align("center");
+                ctx.set_fill_style_str(&hex(*color));
+                let _ = ctx.fill_text(text, at.0, at.1);
+            }
+        }
+    }
+}
+
+/// The point of a click in the coordinates of a drawing `width` units wide
+/// shown in the clicked element (`None` when it has no size).
+pub fn click_point(ev: &web_sys::MouseEvent, width: f64) -> Option<(f64, f64)> {
+    let target: web_sys::Element = ev.current_target()?.dyn_into().ok()?;
+    let rect = target.get_bounding_client_rect();
+    if rect.width() <= 0.0 {
+        return None;
+    }
+    let scale = width / rect.width();
+    Some(((f64::from(ev.client_x()) - rect.left()) * scale, (f64::from(ev.client_y()) - rect.top()) * scale))
+}

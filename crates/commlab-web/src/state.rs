@@ -2,6 +2,11 @@
 //! reproduce. Domain values only (no signals); `share.rs` turns it into a
 //! query string and back.
 
+use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::{Judge, Scenario};
+use commlab_core::barrier::mesh::{Breaks, LinkId, Mesh};
+use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::model::{ConfigError, ModelConfig};
 use commlab_core::reduce::{Collective, Operator};
 
@@ -16,13 +21,17 @@ pub enum View {
     /// Runtime model of the pipelined reduction (view 3).
     #[default]
     Model,
+    /// Barrier on a mesh with broken links (view 4).
+    Mesh,
+    /// Barrier experiments (view 5).
+    Lab,
     /// CommSwizzle schedule (view 6).
     Swizzle,
 }
 
 impl View {
     /// Every view, in the order of the view switcher.
-    pub const ALL: [View; 4] = [View::Tree, View::Pipeline, View::Model, View::Swizzle];
+    pub const ALL: [View; 6] = [View::Tree, View::Pipeline, View::Model, View::Mesh, View::Lab, View::Swizzle];
 
     /// Stable id used in URLs (`view=model`).
     pub fn id(self) -> &'static str {
@@ -30,6 +39,8 @@ impl View {
             View::Tree => "tree",
             View::Pipeline => "pipeline",
             View::Model => "model",
+            View::Mesh => "mesh",
+            View::Lab => "lab",
             View::Swizzle => "swizzle",
         }
     }
@@ -40,6 +51,8 @@ impl View {
             View::Tree => "Reduction tree",
             View::Pipeline => "Pipeline",
             View::Model => "Runtime model",
+            View::Mesh => "Barrier mesh",
+            View::Lab => "Barrier lab",
             View::Swizzle => "Swizzle schedule",
         }
     }
@@ -263,6 +276,114 @@ impl Default for SwizzleParams {
     }
 }
 
+/// Inputs of the barrier mesh view.
+#[allow(clippy::struct_excessive_bools, reason = "independent switches, each a URL flag")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshParams {
+    /// Mesh side.
+    pub size: u64,
+    /// Fraction of links broken (seeded).
+    pub rate: f64,
+    /// Seed of the breaks and of the skew.
+    pub seed: u64,
+    /// Node encoding.
+    pub encoding: Encoding,
+    /// Barrier algorithm.
+    pub algorithm: Algorithm,
+    /// Tile side of the two-layer forms.
+    pub tile: u64,
+    /// Judge id: `never`, `threshold`, `oracle`.
+    pub judge: &'static str,
+    /// Threshold of the threshold judge.
+    pub threshold: f64,
+    /// Ticks per hop.
+    pub hop_ticks: u64,
+    /// Ticks per message at sender and receiver.
+    pub overhead_ticks: u64,
+    /// Computation before each barrier.
+    pub compute_ticks: u64,
+    /// Largest seeded extra computation.
+    pub skew_ticks: u64,
+    /// Consecutive barriers.
+    pub barriers: u64,
+    /// One message per directed link per tick.
+    pub contention: bool,
+    /// Seeded breaks keep the mesh connected.
+    pub connected: bool,
+    /// Links flipped by hand relative to the seeded set, sorted (`"3,17,40"`).
+    pub flips: Option<String>,
+    /// Draw the algorithm's pattern.
+    pub pattern: bool,
+    /// Draw the link-load heat.
+    pub heat: bool,
+    /// `K` of the before/after panel.
+    pub uq_k: u64,
+    /// Link-set definition of the panel: `directed`, `undirected`, `gather-release`.
+    pub uq_links: &'static str,
+}
+
+impl Default for MeshParams {
+    /// An 8 × 8 DLCT with 15 % broken links: seed 1 makes the root adjust.
+    fn default() -> Self {
+        Self {
+            size: 8,
+            rate: 0.15,
+            seed: 1,
+            encoding: Encoding::SCurve,
+            algorithm: Algorithm::Dlct,
+            tile: 4,
+            judge: "threshold",
+            threshold: 0.1,
+            hop_ticks: 1,
+            overhead_ticks: 0,
+            compute_ticks: 500,
+            skew_ticks: 0,
+            barriers: 3,
+            contention: true,
+            connected: true,
+            flips: None,
+            pattern: true,
+            heat: false,
+            uq_k: 1,
+            uq_links: "directed",
+        }
+    }
+}
+
+/// Judge ids with labels.
+pub const JUDGES: [(&str, &str); 3] = [
+    ("threshold", "threshold (adjust K = 1 above the fault-free sum)"),
+    ("never", "never adjust"),
+    ("oracle", "oracle (best K knowing the breaks)"),
+];
+
+/// Link-set definitions of the UQ panel, with labels.
+pub const LINK_SETS: [(&str, &str); 3] = [
+    ("directed", "directed links of the Gather"),
+    ("undirected", "undirected links of the Gather"),
+    ("gather-release", "directed links of Gather + Release"),
+];
+
+/// Inputs of the barrier lab view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabParams {
+    /// Seeds per point.
+    pub seeds: u64,
+    /// Largest mesh side of the sweeps.
+    pub max_size: u64,
+    /// Barriers per run.
+    pub barriers: u64,
+    /// Mesh side of the UQ experiment.
+    pub uq_size: u64,
+}
+
+impl Default for LabParams {
+    /// The default sweep: up to 32 × 32, 5 seeds, 3 barriers; UQ on 4 × 4.
+    fn default() -> Self {
+        Self { seeds: 5, max_size: 32, barriers: 3, uq_size: 4 }
+    }
+}
+
 /// Everything a shared link reproduces.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Params {
@@ -280,6 +401,142 @@ pub struct Params {
     pub pipeline: PipelineParams,
     /// Swizzle inputs.
     pub swizzle: SwizzleParams,
+    /// Barrier mesh inputs.
+    pub mesh: MeshParams,
+    /// Barrier lab inputs.
+    pub lab: LabParams,
     /// The animation step shown by the animated views (clipped to the run's length).
     pub step: u64,
+}
+
+impl MeshParams {
+    /// The hand-flipped links, parsed (sorted, distinct).
+    ///
+    /// # Errors
+    /// A list entry that is not a link id of this mesh.
+    pub fn flips(&self, link_count: u32) -> Result<Vec<LinkId>, String> {
+        let Some(text) = self.flips.as_deref().filter(|t| !t.trim().is_empty()) else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        for part in text.split(',') {
+            match part.trim().parse::<LinkId>() {
+                Ok(l) if l < link_count => out.push(l),
+                _ => {
+                    return Err(format!(
+                        "flip: \"{}\" is not a link of this mesh (expected ids 0..{link_count}); the hand-made breaks are ignored",
+                        part.chars().take(20).collect::<String>()
+                    ))
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The links broken in this view: the seeded set with the hand flips toggled.
+    ///
+    /// # Errors
+    /// An invalid size, rate or flip list.
+    pub fn broken_links(&self) -> Result<Vec<LinkId>, String> {
+        let mesh = Mesh::new(self.size).map_err(|e| e.to_string())?;
+        let seeded = if self.connected {
+            Breaks::random_connected(&mesh, self.rate, self.seed)
+        } else {
+            Breaks::random(&mesh, self.rate, self.seed)
+        }
+        .map_err(|e| e.to_string())?;
+        let mut links = seeded.links();
+        for flip in self.flips(mesh.link_count())? {
+            match links.binary_search(&flip) {
+                Ok(i) => {
+                    links.remove(i);
+                }
+                Err(i) => links.insert(i, flip),
+            }
+        }
+        Ok(links)
+    }
+
+    /// `flips` with `link` toggled, as URL text (`None` when empty).
+    pub fn toggled(&self, link: LinkId, link_count: u32) -> Option<String> {
+        let mut flips = self.flips(link_count).unwrap_or_default();
+        match flips.binary_search(&link) {
+            Ok(i) => {
+                flips.remove(i);
+            }
+            Err(i) => flips.insert(i, link),
+        }
+        (!flips.is_empty()).then(|| flips.iter().map(ToString::to_string).collect::<Vec<_>>().join(","))
+    }
+
+    /// The judge policy.
+    pub fn judge(&self) -> Judge {
+        match self.judge {
+            "never" => Judge::Never,
+            "oracle" => Judge::Oracle,
+            _ => Judge::Threshold(self.threshold),
+        }
+    }
+
+    /// The scenario the view runs.
+    ///
+    /// # Errors
+    /// The first invalid parameter, by name.
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        Ok(Scenario {
+            size: self.size,
+            algorithm: self.algorithm,
+            encoding: self.encoding,
+            break_rate: self.rate,
+            seed: self.seed,
+            breaks: Some(self.broken_links()?),
+            connected: self.connected,
+            barriers: u32::try_from(self.barriers).unwrap_or(u32::MAX),
+            tile: u32::try_from(self.tile).unwrap_or(u32::MAX),
+            judge: self.judge(),
+            hop_ticks: self.hop_ticks,
+            overhead_ticks: self.overhead_ticks,
+            contention: self.contention,
+            compute_ticks: self.compute_ticks,
+            skew_ticks: self.skew_ticks,
+            combining_k: 4,
+            record: true,
+        })
+    }
+
+    /// The link-set definition of the before/after panel.
+    pub fn link_set(&self) -> LinkSetDefinition {
+        LinkSetDefinition { undirected: self.uq_links == "undirected", with_release: self.uq_links == "gather-release" }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flips_toggle_the_seeded_set() {
+        let p = MeshParams::default();
+        let seeded = p.broken_links().unwrap();
+        let link_count = Mesh::new(p.size).unwrap().link_count();
+        let (on, off) = (seeded[0], (0..link_count).find(|l| !seeded.contains(l)).unwrap());
+        let flipped = MeshParams { flips: p.toggled(on, link_count), ..p.clone() };
+        let flipped = MeshParams { flips: flipped.toggled(off, link_count), ..flipped };
+        let links = flipped.broken_links().unwrap();
+        assert!(!links.contains(&on) && links.contains(&off));
+        assert_eq!(links.len(), seeded.len());
+        // Toggling both back gives the seeded set and no flip text.
+        let back = MeshParams { flips: flipped.toggled(on, link_count), ..flipped.clone() };
+        let back = MeshParams { flips: back.toggled(off, link_count), ..back };
+        assert_eq!(back.flips, None);
+        assert_eq!(back.broken_links().unwrap(), seeded);
+        let bad = MeshParams { flips: Some("3,x".into()), ..p };
+        assert!(bad.broken_links().unwrap_err().starts_with("flip:"));
+    }
+
+    #[test]
+    fn the_default_mesh_adjusts() {
+        let replay = commlab_core::barrier::replay::Replay::new(MeshParams::default().scenario().unwrap()).unwrap();
+        assert!(!replay.report.adjustments.is_empty(), "the default view should show an adjustment");
+    }
 }

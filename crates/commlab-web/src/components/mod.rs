@@ -3,6 +3,8 @@
 pub mod chart;
 pub mod export_bar;
 pub mod header;
+pub mod lab_view;
+pub mod mesh_view;
 pub mod model_view;
 pub mod notices;
 pub mod number_field;
