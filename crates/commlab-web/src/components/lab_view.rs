@@ -120,9 +120,9 @@ impl Sweep {
             while job.next < job.list.len() {
                 let row = run_one(&job.list[job.next]);
                 if job.next < job.split {
-                    job.delay_rows.push(row)
+                    job.delay_rows.push(row);
                 } else {
-                    job.range_rows.push(row)
+                    job.range_rows.push(row);
                 }
                 job.next += 1;
                 if browser::now_ms() - start > CHUNK_MS {

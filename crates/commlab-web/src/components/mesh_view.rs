@@ -278,7 +278,7 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
             p.mesh.seed =
                 p.mesh.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407) % 1_000_000;
             p.mesh.flips = None;
-        })
+        });
     };
     let flips = move || mp.with(|p| p.flips.as_deref().map_or(0, |f| f.split(',').count()));
     view! {
