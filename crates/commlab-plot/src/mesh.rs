@@ -202,10 +202,17 @@ fn link_shapes(replay: &Replay, layout: &MeshLayout, heat: bool, theme: &Theme, 
     }
 }
 
+/// Node radius: large enough for an ID up to [`LABELS_UP_TO`], smaller
+/// beyond so that the links (and their heat) stay visible.
+fn node_radius(layout: &MeshLayout) -> f64 {
+    let share = if layout.size <= LABELS_UP_TO { 0.3 } else { 0.2 };
+    (layout.cell * share).clamp(1.5, 14.0)
+}
+
 /// Nodes coloured by status at `tick`, the root ringed, IDs written when they fit.
 fn node_shapes(replay: &Replay, layout: &MeshLayout, tick: u64, theme: &Theme, shapes: &mut Vec<Shape>) {
     let mesh = replay.mesh;
-    let radius = (layout.cell * 0.3).clamp(1.5, 14.0);
+    let radius = node_radius(layout);
     let labels = mesh.size() <= LABELS_UP_TO;
     for node in 0..mesh.nodes() {
         let fill = match replay.status(node, tick) {
@@ -268,7 +275,7 @@ pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions
         }
     }
     node_shapes(replay, &layout, tick, theme, &mut shapes);
-    let dot = (layout.cell * 0.3).clamp(1.5, 14.0) * 0.55;
+    let dot = node_radius(&layout) * 0.55;
     for f in &flying {
         let (x, y) = pos(f.at);
         let at = match f.next {

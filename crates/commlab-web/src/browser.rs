@@ -287,7 +287,9 @@ pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::me
 /// shown in the clicked element (`None` when it has no size).
 pub fn click_point(ev: &web_sys::MouseEvent, width: f64) -> Option<(f64, f64)> {
     let target: web_sys::Element = ev.current_target()?.dyn_into().ok()?;
-    let rect = target.get_bounding_client_rect();
+    // An SVG drawing sits in a wider container: measure the drawing itself.
+    let drawn = target.query_selector("svg").ok().flatten().unwrap_or(target);
+    let rect = drawn.get_bounding_client_rect();
     if rect.width() <= 0.0 {
         return None;
     }

@@ -225,7 +225,7 @@ const LAB_FIELDS: &[Field] = &[
     Field::Int(LAB_SEEDS, |p| p.lab.seeds, |p, v| p.lab.seeds = v),
     Field::Int(LAB_SIZE, |p| p.lab.max_size, |p, v| p.lab.max_size = v),
     Field::Int(LAB_BARRIERS, |p| p.lab.barriers, |p, v| p.lab.barriers = v),
-    Field::Int(UQ_SIZE, |p| p.lab.uq_size, |p, v| p.lab.uq_size = v),
+    Field::Int(IntRange { name: "uq_size", ..UQ_SIZE }, |p| p.lab.uq_size, |p, v| p.lab.uq_size = v),
 ];
 
 /// The URL parameters of `view`.
