@@ -136,6 +136,60 @@ const swTimings = await sw.evaluate(async (rounds) => {
   return { redraw, big };
 }, rounds);
 
+// Barrier mesh: a parameter change (the seed) → the mesh redrawn, at 16 × 16 (SVG)
+// and 64 × 64 (canvas); playback frame rate at 32 × 32; one barrier of every
+// algorithm on 64 × 64 at 20 % in wasm; the default lab sweep.
+async function meshRedraw(size, rounds) {
+  const m = await open(context, server.url, `${server.url}?v=1&view=mesh&size=${size}&rate=0.2&step=40`);
+  await m.waitForSelector('[data-testid="mesh-figure"]');
+  return m.evaluate(async (rounds) => {
+    const seed = document.querySelector('#seed');
+    const fig = document.querySelector('[data-testid="mesh-figure"]');
+    const canvas = () => document.querySelector('[data-testid="mesh-canvas"]');
+    const out = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      const frame = canvas()?.getAttribute('data-frame');
+      const changed = new Promise((resolve) => {
+        const obs = new MutationObserver(() => {
+          if (!canvas() || canvas().getAttribute('data-frame') !== frame) { obs.disconnect(); resolve(); }
+        });
+        obs.observe(fig, { childList: true, subtree: true, attributes: true });
+      });
+      seed.value = String(2 + i);
+      seed.dispatchEvent(new Event('input', { bubbles: true }));
+      await changed;
+      // The canvas is painted by an effect after the DOM update: wait for the next frame.
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      out.push(performance.now() - t0);
+    }
+    return out;
+  }, rounds);
+}
+const mesh16 = await meshRedraw(16, Math.min(rounds, 30));
+const mesh64 = await meshRedraw(64, Math.min(rounds, 10));
+const anim = await open(context, server.url, `${server.url}?v=1&view=mesh&size=32&rate=0.2`);
+const fps = await anim.evaluate(async () => {
+  // Step forward as fast as frames allow for 2 s: frames per second the view sustains.
+  const forward = document.querySelector('[data-testid="forward"]');
+  let frames = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 2000) {
+    forward.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    frames += 1;
+  }
+  return frames / ((performance.now() - t0) / 1000);
+});
+const barrier64 = await anim.evaluate(() => {
+  const ids = ['ms', 'tree', 'tournament', 'dissemination', 'dissemination-tree', 'dlct', 'dlct-ms', 'dlct-tree', 'butterfly', 'pairwise', 'combining'];
+  return Object.fromEntries(ids.map((id) => [id, window.wasmBindings.commlab_bench_barrier(id, 64, 0.2, 1)]));
+});
+const lab = await open(context, server.url, `${server.url}?v=1&view=lab`);
+await lab.click('[data-testid="run-sweep"]');
+await lab.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 300000 });
+const labStatus = await lab.locator('[data-testid="sweep-status"]').innerText();
+
 console.log(`load to charts:           ${stats(loads)}`);
 console.log(`wasm: reduce schedule + inputs + values, p = 65536: ${wasm.values65536.toFixed(2)} ms (mean of 10)`);
 console.log(`wasm: reduce schedule + timing, p = 2^20: ${wasm.timing2pow20.toFixed(2)} ms (mean of 3)`);
@@ -146,5 +200,11 @@ console.log(`tree p=16 change -> redrawn: ${stats(treeTimings.redraw)}`);
 console.log(`tree p 8 -> 65536 (schedule + values + summary): ${stats(treeTimings.big)}`);
 console.log(`p change -> charts in DOM: ${stats(timings.dom)}`);
 console.log(`p change -> next frame:    ${stats(timings.frame)}`);
+console.log(`mesh 16x16 seed change -> redrawn (SVG): ${stats(mesh16)}`);
+console.log(`mesh 64x64 seed change -> repainted (canvas): ${stats(mesh64)}`);
+console.log(`mesh 32x32 playback: ${fps.toFixed(1)} steps/s (one step per frame)`);
+const total = Object.values(barrier64).reduce((a, b) => a + b, 0);
+console.log(`wasm: one barrier on 64x64 at 20 %: ${Object.entries(barrier64).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} ms; total ${total.toFixed(0)} ms`);
+console.log(`lab default sweep: ${labStatus}`);
 await context.close();
 server.close();

@@ -51,6 +51,12 @@ where
             let style = algorithm_color(a).stroke_width(2);
             let line: Vec<(f64, f64)> = series.iter().map(|p| (nodes(p), p.mean.max(1.0))).collect();
             f.line(&line, style, a.id())?;
+            let whiskers: Vec<_> = series
+                .iter()
+                .filter(|p| p.max > p.min)
+                .map(|p| ((nodes(p), p.min.max(1.0)), (nodes(p), p.max.max(1.0))))
+                .collect();
+            f.bare_segments(&whiskers, algorithm_color(a).stroke_width(1))?;
         }
         Ok(())
     })

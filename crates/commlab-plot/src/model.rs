@@ -80,6 +80,8 @@ pub(crate) type Segment = ((f64, f64), (f64, f64));
 pub(crate) trait FrameOps<DB: DrawingBackend> {
     /// Several segments sharing one legend entry.
     fn segments(&mut self, segments: &[Segment], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
+    /// Segments without a legend entry (whiskers).
+    fn bare_segments(&mut self, segments: &[Segment], style: ShapeStyle) -> Result<(), PlotError>;
     /// A polyline with a legend entry.
     fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A dashed polyline with a legend entry.
@@ -122,6 +124,11 @@ where
             .draw_series(segments.iter().map(|&(a, b)| PathElement::new(vec![a, b], style)))?
             .label(label)
             .legend(move |(x, y)| PathElement::new(vec![(x + 9, y - 6), (x + 9, y + 6)], style));
+        Ok(())
+    }
+
+    fn bare_segments(&mut self, segments: &[Segment], style: ShapeStyle) -> Result<(), PlotError> {
+        self.0.draw_series(segments.iter().map(|&(a, b)| PathElement::new(vec![a, b], style)))?;
         Ok(())
     }
 

@@ -58,3 +58,25 @@ pub fn commlab_bench_swizzle(repeats: u32) -> f64 {
         Schedule::new(&config).total_collisions() as f64
     })
 }
+
+/// Milliseconds of one barrier of `algorithm` (an id) on a `size × size` mesh
+/// with `rate` of the links broken (connected variant), structures, breaks and
+/// routing included (criterion's "barrier 64x64 20%").
+#[wasm_bindgen]
+pub fn commlab_bench_barrier(algorithm: &str, size: u32, rate: f64, repeats: u32) -> f64 {
+    use commlab_core::barrier::engine::{Scenario, Simulation};
+    let Ok(algorithm) = algorithm.parse() else { return f64::NAN };
+    let scenario = Scenario {
+        size: size.into(),
+        algorithm,
+        break_rate: rate,
+        seed: 1,
+        connected: true,
+        barriers: 1,
+        ..Scenario::default()
+    };
+    mean_ms(repeats, || match Simulation::new(scenario.clone()) {
+        Ok(sim) => sim.run().events as f64,
+        Err(_) => f64::NAN,
+    })
+}

@@ -273,10 +273,14 @@ struct Msg {
     level: u8,
     kind: Kind,
     content: u64,
-    path: std::sync::Arc<[NodeId]>,
+    /// The node it has reached.
+    at: NodeId,
+    /// The dead-end detour it follows, and the index of its next node.
+    detour: Option<(std::sync::Arc<[NodeId]>, usize)>,
     /// Hops taken so far.
-    hop: usize,
-    /// Arrival tick at each node of `path` (kept only when recording).
+    hops: u32,
+    /// Nodes visited after `from` and the arrival tick at each (kept only when recording).
+    path: Vec<NodeId>,
     times: Vec<u64>,
     sent: u64,
 }
@@ -541,18 +545,29 @@ impl<'s> Run<'s> {
     }
 
     fn send(&mut self, from: NodeId, to: NodeId, level: u8, kind: Kind, content: u64, t: u64) {
-        let Some(path) = self.sim.router.route(from, to) else {
+        if !self.sim.router.reachable(from, to) {
             self.partitioned = true;
             return;
-        };
+        }
         let barrier = self.nodes[from as usize].barrier;
         let id = self.msgs.len();
         self.barrier_messages[barrier as usize] += 1;
-        self.barrier_hops[barrier as usize] += path.len() as u64;
-        self.detour_hops += path.len() as u64 - u64::from(self.sim.mesh.distance(from, to));
-        self.msgs.push(Msg { from, to, barrier, level, kind, content, path, hop: 0, times: Vec::new(), sent: t });
+        self.msgs.push(Msg {
+            from,
+            to,
+            barrier,
+            level,
+            kind,
+            content,
+            at: from,
+            detour: None,
+            hops: 0,
+            path: Vec::new(),
+            times: Vec::new(),
+            sent: t,
+        });
         let depart = t + self.sim.scenario.overhead_ticks;
-        if self.msgs[id].path.is_empty() {
+        if from == to {
             self.push(depart + self.sim.scenario.overhead_ticks, Event::Deliver(id));
         } else {
             self.push(depart, Event::Hop(id));
@@ -564,8 +579,8 @@ impl<'s> Run<'s> {
         let mesh = self.sim.mesh;
         let record = self.sim.scenario.record;
         let msg = &mut self.msgs[id];
-        let at = msg.hop.checked_sub(1).map_or(msg.from, |i| msg.path[i]);
-        let next = msg.path[msg.hop];
+        let at = msg.at;
+        let next = self.sim.router.next_hop(at, msg.to, &mut msg.detour);
         let direction = (0..4).find(|&d| mesh.neighbour(at, d) == Some(next)).expect("routes follow links");
         let slot = at as usize * 4 + direction;
         let start = if self.sim.scenario.contention { t.max(self.link_free[slot]) } else { t };
@@ -573,14 +588,18 @@ impl<'s> Run<'s> {
         self.link_load[mesh.link(at, next) as usize] += 1;
         self.hop_events += 1;
         let arrival = start + self.sim.scenario.hop_ticks;
-        msg.hop += 1;
+        msg.hops += 1;
+        msg.at = next;
+        self.barrier_hops[msg.barrier as usize] += 1;
         if record {
+            msg.path.push(next);
             msg.times.push(arrival);
         }
-        if msg.hop == msg.path.len() {
+        if next == msg.to {
             if msg.kind == Kind::Gather {
-                msg.content += msg.path.len() as u64;
+                msg.content += u64::from(msg.hops);
             }
+            self.detour_hops += u64::from(msg.hops - mesh.distance(msg.from, msg.to));
             let done = arrival + self.sim.scenario.overhead_ticks;
             self.push(done, Event::Deliver(id));
         } else {
@@ -915,7 +934,7 @@ impl<'s> Run<'s> {
             }
         }
         let messages = self.msgs.len() as u64;
-        let hops: u64 = self.msgs.iter().map(|m| m.path.len() as u64).sum();
+        let hops: u64 = self.msgs.iter().map(|m| u64::from(m.hops)).sum();
         if completed {
             if self.delivered != messages || self.consumed != messages {
                 violations.push(format!(
@@ -944,7 +963,7 @@ impl<'s> Run<'s> {
                     to: m.to,
                     sent: m.sent,
                     delivered: m.times.last().map_or(m.sent, |&t| t + self.sim.scenario.overhead_ticks),
-                    path: m.path.to_vec(),
+                    path: m.path.clone(),
                     times: m.times.clone(),
                 })
                 .collect()

@@ -417,16 +417,52 @@ impl Router {
         Some(path)
     }
 
+    /// The next node of a message at `at` bound for `dst` (`at ≠ dst`,
+    /// reachable): the greedy step, or the next node of the dead-end detour
+    /// it follows (`detour`, set here at the dead end). Following [`route`]
+    /// hop by hop without building the route: `route(src, dst)` is exactly the
+    /// sequence of `next_hop` results from `src`.
+    ///
+    /// [`route`]: Router::route
+    pub fn next_hop(
+        &mut self,
+        at: NodeId,
+        dst: NodeId,
+        detour: &mut Option<(std::sync::Arc<[NodeId]>, usize)>,
+    ) -> NodeId {
+        if let Some((path, i)) = detour {
+            let next = path[*i];
+            *i += 1;
+            return next;
+        }
+        if let Some(next) = self.greedy(at, dst) {
+            return next;
+        }
+        let path = match self.detours.get(&(at, dst)) {
+            Some(path) => path.clone(),
+            None => {
+                let path: std::sync::Arc<[NodeId]> = self.shortest(at, dst).into();
+                self.detours.insert((at, dst), path.clone());
+                path
+            }
+        };
+        let next = path[0];
+        *detour = Some((path, 1));
+        next
+    }
+
+    /// The surviving neighbour strictly closer to `dst` with the smallest
+    /// distance, ties in the order `+x, −x, +y, −y`.
+    fn greedy(&self, at: NodeId, dst: NodeId) -> Option<NodeId> {
+        let here = self.mesh.distance(at, dst);
+        self.neighbours(at).filter(|&n| self.mesh.distance(n, dst) < here).min_by_key(|&n| self.mesh.distance(n, dst))
+    }
+
     fn compute_route(&mut self, src: NodeId, dst: NodeId) -> Vec<NodeId> {
         let mut path = Vec::new();
         let mut at = src;
         while at != dst {
-            let here = self.mesh.distance(at, dst);
-            let greedy = self
-                .neighbours(at)
-                .filter(|&n| self.mesh.distance(n, dst) < here)
-                .min_by_key(|&n| self.mesh.distance(n, dst));
-            if let Some(next) = greedy {
+            if let Some(next) = self.greedy(at, dst) {
                 path.push(next);
                 at = next;
             } else {

@@ -12,6 +12,10 @@ pub fn ExportBar(
     /// The drawing as an SVG document, when there is one.
     #[prop(into)]
     svg: Signal<Option<String>>,
+    /// A drawing too costly to keep as text (the canvas-painted mesh): built
+    /// only when an SVG or PNG button is pressed, and used when `svg` is `None`.
+    #[prop(optional)]
+    svg_on_demand: Option<Callback<(), Option<String>>>,
     /// The data as CSV.
     csv: Callback<(), String>,
     /// The data as JSON.
@@ -20,11 +24,13 @@ pub fn ExportBar(
     let status = RwSignal::new(String::new());
     let report = move |result: Result<(), String>| status.set(result.err().unwrap_or_default());
     let on_error = Callback::new(move |e: String| status.set(e));
-    let save_svg = move |_| match svg.get_untracked() {
+    let drawing = move || svg.get_untracked().or_else(|| svg_on_demand.and_then(|f| f.run(())));
+    let none = move || svg.with(Option::is_none) && svg_on_demand.is_none();
+    let save_svg = move |_| match drawing() {
         Some(s) => report(browser::download_text(&format!("{}.svg", name.get_untracked()), "image/svg+xml", &s)),
         None => status.set("No drawing at this size: export the data instead".into()),
     };
-    let save_png = move |_| match svg.get_untracked() {
+    let save_png = move |_| match drawing() {
         Some(s) => browser::download_png(&format!("{}.png", name.get_untracked()), &s, on_error),
         None => status.set("No drawing at this size: export the data instead".into()),
     };
@@ -37,8 +43,8 @@ pub fn ExportBar(
     view! {
         <div class="export-bar" role="group" aria-label="Export">
             <span class="export-label">"Export"</span>
-            <button type="button" data-testid="export-svg" on:click=save_svg disabled=move || svg.with(Option::is_none)>"SVG"</button>
-            <button type="button" data-testid="export-png" on:click=save_png disabled=move || svg.with(Option::is_none)>"PNG"</button>
+            <button type="button" data-testid="export-svg" on:click=save_svg disabled=none>"SVG"</button>
+            <button type="button" data-testid="export-png" on:click=save_png disabled=none>"PNG"</button>
             <button type="button" data-testid="export-csv" on:click=save_csv>"CSV"</button>
             <button type="button" data-testid="export-json" on:click=save_json>"JSON"</button>
             <span class="export-status" role="status">{move || status.get()}</span>

@@ -70,14 +70,17 @@ pub fn MeshView(
     });
     let on_canvas = Memo::new(move |_| mp.with(|p| p.size >= u64::from(CANVAS_FROM)));
     let svg = Memo::new(move |_| if on_canvas.get() { None } else { scene.get().map(|s| scene_svg(&s)) });
-    let export_svg = Signal::derive(move || scene.get().map(|s| scene_svg(&s)));
+    let canvas_svg = Callback::new(move |()| scene.get_untracked().map(|s| scene_svg(&s)));
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let Some(scene) = scene.get() else { return };
-        if let Some(canvas) = canvas_ref.get() {
-            browser::paint_scene(&canvas, &scene);
-        }
+    // Paints the canvas; `data-frame` counts the paints (tests and the timing harness wait on it).
+    Effect::new(move |frame: Option<u32>| {
+        let frame = frame.unwrap_or(0);
+        let Some(scene) = scene.get() else { return frame };
+        let Some(canvas) = canvas_ref.get() else { return frame };
+        browser::paint_scene(&canvas, &scene);
+        let _ = canvas.set_attribute("data-frame", &(frame + 1).to_string());
+        frame + 1
     });
 
     // A click on a link breaks it or repairs it (the URL keeps the flip list).
@@ -126,7 +129,7 @@ pub fn MeshView(
                     }}
                 </figure>
                 <Metrics replay=replay />
-                <ExportBar name=file_name svg=export_svg csv=csv json=json />
+                <ExportBar name=file_name svg=svg svg_on_demand=canvas_svg csv=csv json=json />
                 <RoundPanel mp=mp dark=dark />
             </div>
         </section>
@@ -206,8 +209,11 @@ fn Metrics(replay: Memo<Result<Shared<Replay>, String>>) -> impl IntoView {
 /// links bold, `|A∩B|`, `|A∪B|` and UQ (the paper's Figure 3 analog).
 #[component]
 fn RoundPanel(mp: Memo<MeshParams>, #[prop(into)] dark: Signal<bool>) -> impl IntoView {
+    // Only what the panel depends on: a new seed or algorithm does not redraw it.
+    let inputs = Memo::new(move |_| mp.with(|p| (p.size, p.encoding, p.uq_k, p.uq_links)));
     let panel = Memo::new(move |_| {
-        let p = mp.get();
+        let (size, encoding, uq_k, uq_links) = inputs.get();
+        let p = MeshParams { size, encoding, uq_k, uq_links, ..MeshParams::default() };
         if !UQ_SIZE.contains(p.size) {
             return Err(format!(
                 "The before/after panel draws meshes of side {}..={}; this one has side {}.",
