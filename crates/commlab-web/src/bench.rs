@@ -80,3 +80,21 @@ pub fn commlab_bench_barrier(algorithm: &str, size: u32, rate: f64, repeats: u32
         Err(_) => f64::NAN,
     })
 }
+
+/// Milliseconds of the mesh view's stages for a `size × size` DLCT at 20 %:
+/// `[run with recording, scene at step 40, SVG text]`.
+#[wasm_bindgen]
+pub fn commlab_bench_mesh_stages(size: u32) -> Vec<f64> {
+    use crate::state::MeshParams;
+    use commlab_core::barrier::replay::Replay;
+    use commlab_plot::mesh::{mesh_scene, scene_svg, MeshOptions};
+    let p = MeshParams { size: size.into(), rate: 0.2, ..MeshParams::default() };
+    let t0 = now_ms();
+    let Ok(replay) = p.scenario().and_then(|s| Replay::new(s).map_err(|e| e.to_string())) else { return Vec::new() };
+    let t1 = now_ms();
+    let scene = mesh_scene(&replay, 40, 640.0, MeshOptions { pattern: true, heat: false }, &commlab_plot::Theme::LIGHT);
+    let t2 = now_ms();
+    let svg = scene_svg(&scene);
+    let t3 = now_ms();
+    vec![t1 - t0, t2 - t1, t3 - t2, svg.len() as f64]
+}

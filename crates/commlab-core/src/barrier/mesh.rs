@@ -438,13 +438,12 @@ impl Router {
         if let Some(next) = self.greedy(at, dst) {
             return next;
         }
-        let path = match self.detours.get(&(at, dst)) {
-            Some(path) => path.clone(),
-            None => {
-                let path: std::sync::Arc<[NodeId]> = self.shortest(at, dst).into();
-                self.detours.insert((at, dst), path.clone());
-                path
-            }
+        let path = if let Some(path) = self.detours.get(&(at, dst)) {
+            path.clone()
+        } else {
+            let path: std::sync::Arc<[NodeId]> = self.shortest(at, dst).into();
+            self.detours.insert((at, dst), path.clone());
+            path
         };
         let next = path[0];
         *detour = Some((path, 1));
