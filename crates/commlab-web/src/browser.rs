@@ -234,10 +234,10 @@ pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::me
     use commlab_plot::mesh::Shape;
     use commlab_plot::svg::hex;
     let ratio = window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
-    let (w, h) = ((scene.width * ratio).ceil() as u32, (scene.height * ratio).ceil() as u32);
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
+    let (width, height) = ((scene.width * ratio).ceil() as u32, (scene.height * ratio).ceil() as u32);
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
     }
     let Some(ctx) = canvas.get_context("2d").ok().flatten() else { return };
     let ctx: web_sys::CanvasRenderingContext2d = ctx.unchecked_into();
@@ -245,26 +245,41 @@ pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::me
     ctx.set_fill_style_str(&hex(scene.background));
     ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
     let no_dash = js_sys::Array::new();
+    // Consecutive lines of one style are stroked as one path.
+    let mut run: Option<(commlab_plot::mesh::Shape, bool)> = None;
+    let flush = |ctx: &web_sys::CanvasRenderingContext2d, run: &mut Option<(Shape, bool)>| {
+        if let Some((Shape::Line { dashed, opacity, .. }, _)) = run.take() {
+            ctx.stroke();
+            if dashed {
+                let _ = ctx.set_line_dash(&no_dash);
+            }
+            if opacity < 1.0 {
+                ctx.set_global_alpha(1.0);
+            }
+        }
+    };
     for shape in &scene.shapes {
         match shape {
             Shape::Line { from, to, color, width, dashed, opacity } => {
-                ctx.set_global_alpha(*opacity);
-                ctx.set_stroke_style_str(&hex(*color));
-                ctx.set_line_width(*width);
-                if *dashed {
-                    let dash = js_sys::Array::of2(&(width * 2.5).into(), &(width * 1.5).into());
-                    let _ = ctx.set_line_dash(&dash);
+                let same = matches!(&run, Some((Shape::Line { color: c, width: w, dashed: d, opacity: o, .. }, _))
+                    if c == color && w == width && d == dashed && o == opacity);
+                if !same {
+                    flush(&ctx, &mut run);
+                    ctx.set_global_alpha(*opacity);
+                    ctx.set_stroke_style_str(&hex(*color));
+                    ctx.set_line_width(*width);
+                    if *dashed {
+                        let dash = js_sys::Array::of2(&(width * 2.5).into(), &(width * 1.5).into());
+                        let _ = ctx.set_line_dash(&dash);
+                    }
+                    ctx.begin_path();
+                    run = Some((shape.clone(), true));
                 }
-                ctx.begin_path();
                 ctx.move_to(from.0, from.1);
                 ctx.line_to(to.0, to.1);
-                ctx.stroke();
-                if *dashed {
-                    let _ = ctx.set_line_dash(&no_dash);
-                }
-                ctx.set_global_alpha(1.0);
             }
             Shape::Circle { at, r, fill, stroke, stroke_width } => {
+                flush(&ctx, &mut run);
                 ctx.begin_path();
                 let _ = ctx.arc(at.0, at.1, *r, 0.0, std::f64::consts::TAU);
                 ctx.set_fill_style_str(&hex(*fill));
@@ -274,6 +289,7 @@ pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::me
                 ctx.stroke();
             }
             Shape::Text { at, text, size, color } => {
+                flush(&ctx, &mut run);
                 ctx.set_font(&format!("{size:.1}px sans-serif"));
                 ctx.set_text_align("center");
                 ctx.set_fill_style_str(&hex(*color));
@@ -281,6 +297,7 @@ pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::me
             }
         }
     }
+    flush(&ctx, &mut run);
 }
 
 /// The point of a click in the coordinates of a drawing `width` units wide

@@ -1,9 +1,9 @@
 //! The data behind each view as CSV and JSON (pure functions, tested natively).
 //!
-//! `serde_json` writes the JSON: escaping and number formatting are its job, for
-//! about 25 KB of wasm (gzipped ~10 KB).
+//! JSON is built with the crate's small [`crate::json::Json`] writer.
 
 use crate::components::tree_view::TreeRun;
+use crate::json::Json as Value;
 use crate::state::{PipelineParams, TreeParams};
 use commlab_core::barrier::engine::Kind;
 use commlab_core::barrier::experiment::Point;
@@ -11,7 +11,6 @@ use commlab_core::barrier::replay::Replay;
 use commlab_core::model::ModelConfig;
 use commlab_core::reduce::values::{piece_range, Vectors};
 use commlab_core::reduce::{caption, Schedule};
-use serde_json::{json, Value};
 use std::fmt::Write;
 
 /// Rows of per-step values above which the CSV keeps only the first and last step.
@@ -20,11 +19,11 @@ const CSV_VALUE_ROWS: usize = 200_000;
 fn vectors_json(v: &Vectors, width: usize, units: usize) -> Value {
     let row = |u: usize| -> Value {
         match v {
-            Vectors::Int(x) => json!(x[u * width..(u + 1) * width]),
-            Vectors::Float(x) => json!(x[u * width..(u + 1) * width]),
+            Vectors::Int(x) => json!(&x[u * width..(u + 1) * width]),
+            Vectors::Float(x) => json!(&x[u * width..(u + 1) * width]),
         }
     };
-    Value::Array((0..units).map(row).collect())
+    Value::Arr((0..units).map(row).collect())
 }
 
 /// `step,unit,state,x0,x1,…`: every drawn unit's vector after every step
@@ -81,7 +80,7 @@ pub fn tree_json(run: &TreeRun, params: &TreeParams) -> String {
             json!({
                 "step": r + 1,
                 "messages": round.messages.iter().map(|m| json!({"from": m.from, "to": m.to, "combine": m.combine})).collect::<Vec<_>>(),
-                "deactivated": round.deactivated,
+                "deactivated": &round.deactivated,
                 "caption": caption(s, r),
             })
         })
@@ -99,7 +98,7 @@ pub fn tree_json(run: &TreeRun, params: &TreeParams) -> String {
         "rounds": rounds,
         "final": vectors_json(&end.values, run.width, s.units as usize),
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.pretty()
 }
 
 /// `step,from,to,piece,first_element,last_element`: every message of the pipeline.
@@ -128,16 +127,14 @@ pub fn pipeline_json(schedule: &Schedule, params: &PipelineParams) -> String {
     let steps: Vec<Value> = schedule
         .rounds
         .iter()
-        .map(|r| {
-            Value::Array(r.messages.iter().map(|m| json!({"from": m.from, "to": m.to, "piece": m.piece})).collect())
-        })
+        .map(|r| Value::Arr(r.messages.iter().map(|m| json!({"from": m.from, "to": m.to, "piece": m.piece})).collect()))
         .collect();
     let doc = json!({
         "p": params.units, "m": params.pieces, "elements": params.elements,
         "steps": schedule.rounds.len(),
         "messages_per_step": steps,
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.pretty()
 }
 
 /// One simulated point of the model view.
@@ -167,7 +164,7 @@ pub fn model_json(model: &ModelConfig, simulated: &[SimulatedPoint]) -> String {
         "t_binomial": s.binomial_time,
         "simulated": simulated.iter().map(|&(m, t)| json!({"m": m, "t": t, "t_model": model.time_at(m)})).collect::<Vec<_>>(),
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.pretty()
 }
 
 /// `loop,core,step,row,column,rank`: every loop index (padding rows have empty cells).
@@ -221,7 +218,7 @@ pub fn swizzle_json(
         "modelled_ns": cost.schedule_ns(schedule),
         "naive_modelled_ns": cost.schedule_ns(naive),
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.pretty()
 }
 
 fn kind_name(kind: Kind) -> String {
@@ -266,8 +263,8 @@ pub fn mesh_json(replay: &Replay) -> String {
         "seed": s.seed, "broken_links": replay.breaks.links(), "barriers": s.barriers,
         "hop_ticks": s.hop_ticks, "overhead_ticks": s.overhead_ticks, "compute_ticks": s.compute_ticks,
         "contention": s.contention, "completed": r.completed, "partitioned": r.partitioned, "safe": r.safe,
-        "violations": r.violations, "messages": r.messages, "hops": r.hops, "detour_hops": r.detour_hops,
-        "delay_ticks": r.delay_ticks, "total_ticks": r.total_ticks, "max_link_load": r.max_link_load,
+        "violations": &r.violations, "messages": r.messages, "hops": r.hops, "detour_hops": r.detour_hops,
+        "delay_ticks": &r.delay_ticks, "total_ticks": r.total_ticks, "max_link_load": r.max_link_load,
         "per_barrier": replay.barrier_stats().iter().map(|b| json!({
             "delay": b.delay, "messages": b.messages, "hops": b.hops, "detour_hops": b.detour_hops,
             "max_load": b.max_load, "max_link": b.max_link.map(|l| replay.mesh.endpoints(l)), "k": b.k,
@@ -277,7 +274,7 @@ pub fn mesh_json(replay: &Replay) -> String {
             "path_sum": d.path_sum, "fault_free": d.fault_free, "k": d.k,
         })).collect::<Vec<_>>(),
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.pretty()
 }
 
 /// `algorithm,size,nodes,break_rate,mean,min,max,runs`: aggregated delay points.
@@ -310,7 +307,7 @@ pub fn points_json(points: &[Point]) -> String {
             "mean_delay_ticks": p.mean, "min_delay_ticks": p.min, "max_delay_ticks": p.max, "runs": p.runs})
         })
         .collect();
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    Value::Arr(doc).pretty()
 }
 
 /// `k1,k2,uq_lct,uq_bst,lct_minus_bst` of the UQ experiment (`side` numberings).

@@ -5,6 +5,8 @@
 //! [`share`]; [`browser`] is the only module touching `web_sys`; each view and
 //! control lives in its own file under [`components`].
 
+#[macro_use]
+mod json;
 mod app;
 mod bench;
 mod browser;

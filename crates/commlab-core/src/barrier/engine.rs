@@ -610,17 +610,16 @@ impl<'s> Run<'s> {
     /// Takes `limit` queued messages of `want` (in arrival order), checking their barrier.
     fn take(&mut self, node: NodeId, limit: usize, want: Slot) -> Vec<usize> {
         let barrier = self.nodes[node as usize].barrier;
-        let queue = std::mem::take(&mut self.nodes[node as usize].queue);
-        let (mut taken, mut kept) = (Vec::new(), Vec::new());
-        for id in queue {
-            if taken.len() < limit && slot(&self.msgs[id]) == want {
+        let mut taken = Vec::with_capacity(limit);
+        let msgs = &self.msgs;
+        self.nodes[node as usize].queue.retain(|&id| {
+            let take = taken.len() < limit && slot(&msgs[id]) == want;
+            if take {
                 taken.push(id);
-            } else {
-                kept.push(id);
             }
-        }
+            !take
+        });
         let state = &mut self.nodes[node as usize];
-        state.queue = kept;
         if let Some(c) = state.counts.get_mut(&want) {
             *c -= taken.len();
         }

@@ -193,10 +193,13 @@ pub fn LabView(
             .map(|u| (u.lct_minus_bst(), UqExperiment::mean(&u.lct), UqExperiment::mean(&u.bst), u.lct, u.bst))
             .map_err(|e| e.to_string())
     });
-    let uq_chart = Memo::new(move |_| uq.get().ok().map(|(d, l, b, ..)| uq_histogram(&d, l, b, &theme())));
-    let claims = Memo::new(move |_| delay_claims(&sweep.delay.get()));
-    let range_claim_memo = Memo::new(move |_| range_claim(&sweep.range.get()));
-    let uq_claim_memo = Memo::new(move |_| uq_claim(&uq.get().map(|u| u.0).unwrap_or_default()));
+    let uq_chart =
+        Memo::new(move |_| uq.with(|u| u.as_ref().ok().map(|(d, l, b, ..)| uq_histogram(d, *l, *b, &theme()))));
+    // Cheap: derived, not memoised (each memo type costs ~5 KB of wasm).
+    let claims = Signal::derive(move || delay_claims(&sweep.delay.get()));
+    let range_claim_memo = Signal::derive(move || range_claim(&sweep.range.get()));
+    let uq_claim_memo =
+        Signal::derive(move || uq.with(|u| uq_claim(u.as_ref().map(|u| u.0.as_slice()).unwrap_or_default())));
 
     let settings_name = move || lab.with(|l| format!("s{}-max{}-b{}", l.seeds, l.max_size, l.barriers));
     let delay_csv = Callback::new(move |()| exports::points_csv(&sweep.delay.get_untracked()));
@@ -211,9 +214,9 @@ pub fn LabView(
         uq.with_untracked(|u| {
             u.as_ref()
                 .map(|u| {
-                    serde_json::json!({"size": lab.get_untracked().uq_size, "encoding": "s-curve", "links": "directed gather",
-                        "lct_mean": u.1, "bst_mean": u.2, "lct": u.3, "bst": u.4, "lct_minus_bst": u.0})
-                    .to_string()
+                    json!({"size": lab.get_untracked().uq_size, "encoding": "s-curve", "links": "directed gather",
+                        "lct_mean": u.1, "bst_mean": u.2, "lct": &u.3, "bst": &u.4, "lct_minus_bst": &u.0})
+                    .pretty()
                 })
                 .unwrap_or_default()
         })

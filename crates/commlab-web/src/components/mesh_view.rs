@@ -60,10 +60,12 @@ pub fn MeshView(
 ) -> impl IntoView {
     let mp = Memo::new(move |_| params.with(|p| p.mesh.clone()));
     let replay = Memo::new(move |_| replay_of(&mp.get()));
-    let steps = Memo::new(move |_| replay.with(|r| r.as_ref().map_or(0, |r| r.0.steps())));
-    let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
+    // Derived signals, not memos, where recomputing is cheaper than the ~5 KB
+    // of wasm each memo type costs.
+    let steps = Signal::derive(move || replay.with(|r| r.as_ref().map_or(0, |r| r.0.steps())));
+    let step = Signal::derive(move || params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
-    let options = Memo::new(move |_| mp.with(|p| MeshOptions { pattern: p.pattern, heat: p.heat }));
+    let options = Signal::derive(move || mp.with(|p| MeshOptions { pattern: p.pattern, heat: p.heat }));
     let scene = Memo::new(move |_| {
         let r = replay.get().ok()?;
         Some(Arc::new(mesh_scene(&r.0, step.get(), DRAW_WIDTH, options.get(), &theme())))
