@@ -352,9 +352,9 @@ impl Default for MeshParams {
 
 /// Judge ids with labels.
 pub const JUDGES: [(&str, &str); 3] = [
-    ("threshold", "threshold (adjust K = 1 above the fault-free sum)"),
+    ("threshold", "threshold: K = 1 above it"),
     ("never", "never adjust"),
-    ("oracle", "oracle (best K knowing the breaks)"),
+    ("oracle", "oracle: best K"),
 ];
 
 /// Link-set definitions of the UQ panel, with labels.
