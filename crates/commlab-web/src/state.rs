@@ -351,11 +351,8 @@ impl Default for MeshParams {
 }
 
 /// Judge ids with labels.
-pub const JUDGES: [(&str, &str); 3] = [
-    ("threshold", "threshold: K = 1 above it"),
-    ("never", "never adjust"),
-    ("oracle", "oracle: best K"),
-];
+pub const JUDGES: [(&str, &str); 3] =
+    [("threshold", "threshold: K = 1 above it"), ("never", "never adjust"), ("oracle", "oracle: best K")];
 
 /// Link-set definitions of the UQ panel, with labels.
 pub const LINK_SETS: [(&str, &str); 3] = [
