@@ -478,7 +478,7 @@ test('lab: a sweep fills the charts with progress while the page stays responsiv
   for (const id of ['delay-chart-0', 'delay-chart-1', 'delay-chart-2', 'range-chart']) {
     assert.match(await chartSvg(page, id), /<svg/);
   }
-  const claims = await page.locator('[data-testid="claim"]').allInnerTexts();
+  const claims = await page.locator('[data-testid="claim"]').allTextContents();
   assert.equal(claims.length, 5);
   assert.ok(claims.every((c) => /Paper: .*Here \((agrees|does not agree)\)/.test(c)), claims.join('\n'));
   await waitForUrl(page, () => location.search.includes('uq_size=3'));
