@@ -184,6 +184,9 @@ pub struct MessageRecord {
     pub path: Vec<NodeId>,
     /// Tick of arrival at each node of `path`.
     pub times: Vec<u64>,
+    /// A Gather's summed path length on delivery (the children's sums plus
+    /// its own route); 0 for other kinds.
+    pub content: u64,
 }
 
 /// A DLCT root's judge decision at the end of a Gather.
@@ -581,7 +584,7 @@ impl<'s> Run<'s> {
         let msg = &mut self.msgs[id];
         let at = msg.at;
         let next = self.sim.router.next_hop(at, msg.to, &mut msg.detour);
-        let direction = (0..4).find(|&d| mesh.neighbour(at, d) == Some(next)).expect("routes follow links");
+        let direction = (0..4).find(|&d| self.sim.router.neighbour(at, d) == next).expect("routes follow links");
         let slot = at as usize * 4 + direction;
         let start = if self.sim.scenario.contention { t.max(self.link_free[slot]) } else { t };
         self.link_free[slot] = start + 1;
@@ -964,6 +967,7 @@ impl<'s> Run<'s> {
                     delivered: m.times.last().map_or(m.sent, |&t| t + self.sim.scenario.overhead_ticks),
                     path: m.path.clone(),
                     times: m.times.clone(),
+                    content: if m.kind == Kind::Gather { m.content } else { 0 },
                 })
                 .collect()
         } else {

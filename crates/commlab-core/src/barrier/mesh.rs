@@ -116,6 +116,9 @@ impl Mesh {
     }
 }
 
+/// No node: a broken link or the mesh's edge in [`Router::neighbour`].
+pub const NONE: NodeId = NodeId::MAX;
+
 /// Which links are broken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Breaks {
@@ -263,10 +266,15 @@ impl Breaks {
 /// Routes messages over the surviving links.
 #[derive(Debug, Clone)]
 pub struct Router {
-    mesh: Mesh,
     breaks: Breaks,
     /// Connected component of each node over the surviving links.
     component: Vec<u32>,
+    /// The surviving neighbour of each node in each direction ([`NONE`] when
+    /// the link is broken or outside the mesh): routing's inner loops read
+    /// this instead of dividing node ids into coordinates.
+    next: Vec<[NodeId; 4]>,
+    /// `(x, y)` of every node.
+    xy: Vec<(u32, u32)>,
     /// Scratch of the dead-end BFS: a visit stamp and the predecessor per node
     /// (stamps avoid clearing N entries per search).
     stamp: Vec<u32>,
@@ -287,9 +295,19 @@ impl Router {
     /// A router for `mesh` with `breaks`.
     pub fn new(mesh: Mesh, breaks: Breaks) -> Router {
         let n = mesh.nodes() as usize;
+        let next = (0..mesh.nodes())
+            .map(|node| {
+                std::array::from_fn(|d| match mesh.neighbour(node, d) {
+                    Some(m) if !breaks.is_broken(mesh.link(node, m)) => m,
+                    _ => NONE,
+                })
+            })
+            .collect();
+        let xy = (0..mesh.nodes()).map(|node| mesh.coords(node)).collect();
         let mut router = Router {
-            mesh,
             breaks,
+            next,
+            xy,
             component: vec![u32::MAX; n],
             stamp: vec![0; n],
             previous: vec![0; n],
@@ -325,13 +343,20 @@ impl Router {
         &self.breaks
     }
 
-    fn alive(&self, a: NodeId, b: NodeId) -> bool {
-        !self.breaks.is_broken(self.mesh.link(a, b))
-    }
-
     /// Surviving neighbours in tie order.
     pub fn neighbours(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-        (0..4).filter_map(move |d| self.mesh.neighbour(node, d)).filter(move |&n| self.alive(node, n))
+        self.next[node as usize].into_iter().filter(|&m| m != NONE)
+    }
+
+    /// The surviving neighbour of `node` in direction `d`, or [`NONE`].
+    pub fn neighbour(&self, node: NodeId, d: usize) -> NodeId {
+        self.next[node as usize][d]
+    }
+
+    /// Manhattan distance from the coordinate table.
+    fn distance(&self, a: NodeId, b: NodeId) -> u32 {
+        let ((ax, ay), (bx, by)) = (self.xy[a as usize], self.xy[b as usize]);
+        ax.abs_diff(bx) + ay.abs_diff(by)
     }
 
     /// A shortest path `from → to` over surviving links (nodes after `from`):
@@ -347,7 +372,7 @@ impl Router {
         let generation = self.generation;
         self.stamp[from as usize] = generation;
         self.cost[from as usize] = 0;
-        let f0 = self.mesh.distance(from, to);
+        let f0 = self.distance(from, to);
         let mut buckets = std::mem::take(&mut self.buckets);
         buckets.iter_mut().for_each(Vec::clear);
         if buckets.is_empty() {
@@ -367,16 +392,15 @@ impl Router {
                 break 'search;
             }
             let g = g + 1;
-            for d in 0..4 {
-                let Some(m) = self.mesh.neighbour(n, d) else { continue };
-                if self.breaks.is_broken(self.mesh.link(n, m)) {
+            for m in self.next[n as usize] {
+                if m == NONE {
                     continue;
                 }
                 if self.stamp[m as usize] != generation || g < self.cost[m as usize] {
                     self.stamp[m as usize] = generation;
                     self.cost[m as usize] = g;
                     self.previous[m as usize] = n;
-                    let bucket = ((g + self.mesh.distance(m, to) - f0) / 2) as usize;
+                    let bucket = ((g + self.distance(m, to) - f0) / 2) as usize;
                     if bucket >= buckets.len() {
                         buckets.resize_with(bucket + 1, Vec::new);
                     }
@@ -453,8 +477,8 @@ impl Router {
     /// The surviving neighbour strictly closer to `dst` with the smallest
     /// distance, ties in the order `+x, −x, +y, −y`.
     fn greedy(&self, at: NodeId, dst: NodeId) -> Option<NodeId> {
-        let here = self.mesh.distance(at, dst);
-        self.neighbours(at).filter(|&n| self.mesh.distance(n, dst) < here).min_by_key(|&n| self.mesh.distance(n, dst))
+        let here = self.distance(at, dst);
+        self.neighbours(at).filter(|&n| self.distance(n, dst) < here).min_by_key(|&n| self.distance(n, dst))
     }
 
     fn compute_route(&mut self, src: NodeId, dst: NodeId) -> Vec<NodeId> {
@@ -524,7 +548,7 @@ mod tests {
 
     /// Breadth-first distances from `target` over the surviving links.
     fn distances(r: &Router, target: NodeId) -> Vec<u32> {
-        let mut dist = vec![u32::MAX; r.mesh.nodes() as usize];
+        let mut dist = vec![u32::MAX; r.xy.len()];
         dist[target as usize] = 0;
         let mut queue = std::collections::VecDeque::from([target]);
         while let Some(n) = queue.pop_front() {
@@ -551,7 +575,7 @@ mod tests {
                     let mut greedy = true;
                     for (i, &next) in path.iter().enumerate() {
                         assert_eq!(m.distance(at, next), 1);
-                        assert!(r.alive(at, next), "route {src}->{dst} uses a broken link");
+                        assert!(r.neighbours(at).any(|n| n == next), "route {src}->{dst} uses a broken link");
                         let closer = r.neighbours(at).any(|n| m.distance(n, dst) < m.distance(at, dst));
                         if greedy && !closer {
                             greedy = false;
