@@ -173,14 +173,14 @@ fn replay_shows_the_adjustment_and_adds_up() {
     let busy = (1..=replay.steps()).map(|s| replay.in_flight(replay.tick(s)).len()).max().unwrap();
     assert!(busy > 0);
     // Gather sums add up: the root's decision sums what its children's Gathers carried.
-    let d = r.decisions[0];
+    let first = r.decisions[0];
     let into_root: u64 = r
         .trace
         .iter()
-        .filter(|m| m.barrier == 0 && m.to == d.root && m.kind == commlab_core::barrier::engine::Kind::Gather)
+        .filter(|m| m.barrier == 0 && m.to == first.root && m.kind == commlab_core::barrier::engine::Kind::Gather)
         .map(|m| m.content)
         .sum();
-    assert_eq!(into_root, d.path_sum);
+    assert_eq!(into_root, first.path_sum);
     // The caption of the decision step names K.
     let step = (1..=replay.steps()).find(|&s| replay.tick(s) == r.decisions[b as usize].tick).unwrap();
     assert!(replay.caption(step).contains(&format!("K = {k}")), "{}", replay.caption(step));
