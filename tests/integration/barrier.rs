@@ -196,3 +196,22 @@ fn runs_that_cannot_finish_are_refused_by_name() {
     assert!(Simulation::new(recorded).is_err());
     assert!(Simulation::new(scenario(64, Algorithm::Dlct)).is_ok());
 }
+
+#[test]
+fn a_run_in_slices_reports_the_same_as_a_whole_run() {
+    use commlab_core::barrier::experiment::{run_one, Pending};
+    for algorithm in [Algorithm::Dlct, Algorithm::Dissemination, Algorithm::DlctMs] {
+        let s = Scenario { size: 8, algorithm, break_rate: 0.2, seed: 4, connected: true, ..Scenario::default() };
+        let whole = run_one(&s);
+        let mut pending = Pending::start(&s);
+        let mut slices = 0;
+        let row = loop {
+            slices += 1;
+            if pending.advance(7) {
+                break pending.finish();
+            }
+        };
+        assert!(slices > 10, "{algorithm}: the run was really sliced");
+        assert_eq!(row, whole, "{algorithm}");
+    }
+}

@@ -487,10 +487,32 @@ impl Simulation {
     }
 
     /// Runs the scenario.
-    pub fn run(mut self) -> RunReport {
-        let mut run = Run::new(&mut self);
-        run.go();
-        run.report()
+    pub fn run(self) -> RunReport {
+        let mut stepper = self.start();
+        while !stepper.advance(u64::MAX) {}
+        stepper.finish()
+    }
+
+    /// Starts the scenario without running it: [`Stepper::advance`] runs it
+    /// in slices (the lab view keeps the page responsive this way).
+    pub fn start(self) -> Stepper {
+        Stepper(Run::new(self))
+    }
+}
+
+/// A run in progress.
+pub struct Stepper(Run);
+
+impl Stepper {
+    /// Processes at most `events` events; `true` once the run is over.
+    pub fn advance(&mut self, events: u64) -> bool {
+        self.0.go(events)
+    }
+
+    /// The report (call after [`Stepper::advance`] returned `true`; earlier,
+    /// the run is reported as not completed).
+    pub fn finish(self) -> RunReport {
+        self.0.report()
     }
 }
 
@@ -512,8 +534,8 @@ fn relatives(layer: &Layer, group: u32, local: u32, k: u32) -> (Option<u32>, Vec
     }
 }
 
-struct Run<'s> {
-    sim: &'s mut Simulation,
+struct Run {
+    sim: Simulation,
     nodes: Vec<NodeState>,
     msgs: Vec<Msg>,
     /// Events by tick; within a tick in creation order, which is the
@@ -536,8 +558,8 @@ struct Run<'s> {
     consumed: u64,
 }
 
-impl<'s> Run<'s> {
-    fn new(sim: &'s mut Simulation) -> Run<'s> {
+impl Run {
+    fn new(sim: Simulation) -> Run {
         let n = sim.mesh.nodes() as usize;
         let b = sim.scenario.barriers as usize;
         let mut run = Run {
@@ -590,10 +612,12 @@ impl<'s> Run<'s> {
         self.events.push(time, event);
     }
 
-    fn go(&mut self) {
-        while let Some((t, event)) = self.events.pop() {
+    /// Processes up to `budget` events; `true` when none are left.
+    fn go(&mut self, budget: u64) -> bool {
+        for _ in 0..budget {
+            let Some((t, event)) = self.events.pop() else { return true };
             if self.partitioned {
-                break;
+                return true;
             }
             match event {
                 Event::Enter(node) => {
@@ -615,6 +639,7 @@ impl<'s> Run<'s> {
                 }
             }
         }
+        false
     }
 
     fn send(&mut self, from: NodeId, to: NodeId, level: u8, kind: Kind, content: u64, t: u64) {

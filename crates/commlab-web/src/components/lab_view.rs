@@ -13,7 +13,7 @@ use crate::state::{LabParams, Params};
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{
-    aggregate, delay_claims, paper_grids, range_claim, run_one, uq_claim, Claim, Point, Row, DELAY_RATES,
+    aggregate, delay_claims, paper_grids, range_claim, uq_claim, Claim, Pending, Point, Row, DELAY_RATES,
     RANGE_ALGORITHMS,
 };
 use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment, UQ_SIZE};
@@ -25,7 +25,9 @@ use std::time::Duration;
 /// Work per chunk before the page gets the main thread back.
 const CHUNK_MS: f64 = 20.0;
 /// Charts are redrawn at most this often while a sweep runs.
-const PUBLISH_MS: f64 = 500.0;
+const PUBLISH_MS: f64 = 1000.0;
+/// Events per slice of a run (a few milliseconds of wasm).
+const SLICE_EVENTS: u64 = 20_000;
 
 /// A sweep under way.
 struct Job {
@@ -33,6 +35,8 @@ struct Job {
     /// `list[..split]` is the delay-vs-nodes grid, the rest the range grid.
     split: usize,
     next: usize,
+    /// `list[next]` when it is under way.
+    current: Option<Pending>,
     delay_rows: Vec<Row>,
     range_rows: Vec<Row>,
     started: f64,
@@ -94,6 +98,7 @@ impl Sweep {
             list,
             split,
             next: 0,
+            current: None,
             delay_rows: Vec::new(),
             range_rows: Vec::new(),
             started: now,
@@ -118,13 +123,20 @@ impl Sweep {
             let Some(job) = job.as_mut().filter(|j| j.generation == generation) else { return };
             let start = browser::now_ms();
             while job.next < job.list.len() {
-                let row = run_one(&job.list[job.next]);
-                if job.next < job.split {
-                    job.delay_rows.push(row);
+                // One run may be longer than a chunk (all-to-all on 16 × 16):
+                // it is advanced in slices of events and resumed next chunk.
+                let mut pending = job.current.take().unwrap_or_else(|| Pending::start(&job.list[job.next]));
+                if pending.advance(SLICE_EVENTS) {
+                    let row = pending.finish();
+                    if job.next < job.split {
+                        job.delay_rows.push(row);
+                    } else {
+                        job.range_rows.push(row);
+                    }
+                    job.next += 1;
                 } else {
-                    job.range_rows.push(row);
+                    job.current = Some(pending);
                 }
-                job.next += 1;
                 if browser::now_ms() - start > CHUNK_MS {
                     break;
                 }
