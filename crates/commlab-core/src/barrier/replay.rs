@@ -276,7 +276,7 @@ impl Replay {
             .map(|f| &r.trace[f.index])
             .filter(|m| m.kind == Kind::Gather)
             .map(|m| m.content - (m.times.len() - m.times.partition_point(|&a| a <= t)) as u64);
-        if let Some(most) = carried.max() {
+        if let Some(most) = carried.max().filter(|&most| most > 0) {
             let _ = write!(text, " The Gather messages carry path sums of up to {most} hops so far.");
         }
         if let Some(d) = r.decisions.iter().rev().find(|d| d.tick <= t && d.tick + 2 * self.scenario.hop_ticks > t) {
