@@ -19,7 +19,7 @@ step "clippy (native, warnings denied)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "clippy (wasm32, warnings denied)"
-wasm_env cargo clippy -p commlab-web -p commlab-core -p commlab-plot --target wasm32-unknown-unknown --locked -- -D warnings
+wasm_env cargo clippy -p commlab-web -p commlab-core -p commlab-plot --features commlab-web/bench --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "native tests"
 cargo test --workspace --locked

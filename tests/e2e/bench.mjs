@@ -12,7 +12,8 @@ import { serveDir, launch, open } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.argv[2] ?? 60);
-const server = await serveDir(path.resolve(here, '../../dist'));
+// scripts/bench.sh builds the bench hooks (cargo feature `bench`) into DIST.
+const server = await serveDir(path.resolve(here, '../..', process.env.DIST ?? 'dist'));
 const context = await launch(fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-bench-')));
 
 const stats = (xs) => {

@@ -8,6 +8,7 @@
 #[macro_use]
 mod json;
 mod app;
+#[cfg(feature = "bench")]
 mod bench;
 mod browser;
 mod components;

@@ -169,7 +169,8 @@ fn Metrics(replay: Memo<Result<Shared<Replay>, String>>) -> impl IntoView {
             .map(|(b, s)| {
                 let link = s.max_link.map_or_else(String::new, |l| {
                     let (a, c) = mesh.endpoints(l);
-                    format!("{:?}–{:?} ×{}", mesh.coords(a), mesh.coords(c), s.max_load)
+                    let ((ax, ay), (cx, cy)) = (mesh.coords(a), mesh.coords(c));
+                    format!("({ax}, {ay})–({cx}, {cy}) ×{}", s.max_load)
                 });
                 view! {
                     <tr>

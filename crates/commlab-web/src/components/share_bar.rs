@@ -25,12 +25,14 @@ fn embed_snippet(params: &Params) -> String {
 
 /// Copies `text`, then reports the outcome in `status` and shows `text` in the
 /// output box (so it can be copied by hand when the clipboard is refused).
-fn copy(text: String, what: &'static str, output: RwSignal<String>, status: RwSignal<String>) {
+/// `what` is `(sentence case, lower case)`: no `to_lowercase`, whose Unicode
+/// tables cost ~3 KB of wasm.
+fn copy(text: String, what: (&'static str, &'static str), output: RwSignal<String>, status: RwSignal<String>) {
     output.set(text.clone());
     spawn_local(async move {
         let message = match browser::copy_text(&text).await {
-            Ok(()) => format!("{what} copied to the clipboard"),
-            Err(_) => format!("Clipboard unavailable: select the {} below and copy it", what.to_lowercase()),
+            Ok(()) => format!("{} copied to the clipboard", what.0),
+            Err(_) => format!("Clipboard unavailable: select the {} below and copy it", what.1),
         };
         status.set(message);
     });
@@ -46,10 +48,10 @@ pub fn ShareBar(
     let output = RwSignal::new(String::new());
     view! {
         <div class="share-bar">
-            <button type="button" data-testid="share" on:click=move |_| copy(params.with(share_link), "Link", output, status)>
+            <button type="button" data-testid="share" on:click=move |_| copy(params.with(share_link), ("Link", "link"), output, status)>
                 "Share link"
             </button>
-            <button type="button" data-testid="embed" on:click=move |_| copy(params.with(embed_snippet), "Embed code", output, status)>
+            <button type="button" data-testid="embed" on:click=move |_| copy(params.with(embed_snippet), ("Embed code", "embed code"), output, status)>
                 "Embed"
             </button>
             <span class="share-status" role="status" aria-live="polite" data-testid="share-status">{move || status.get()}</span>
