@@ -215,3 +215,15 @@ fn a_run_in_slices_reports_the_same_as_a_whole_run() {
         assert_eq!(row, whole, "{algorithm}");
     }
 }
+
+#[test]
+fn a_partitioned_run_goes_on_where_it_can() {
+    let m = Mesh::new(4).unwrap();
+    // Cut node 15 (corner (3, 3)) off: its two links.
+    let breaks = vec![m.link(14, 15), m.link(11, 15)];
+    let r = run(Scenario { size: 4, breaks: Some(breaks), ..scenario(4, Algorithm::Dlct) });
+    assert!(r.partitioned && !r.completed && r.safe, "{r:?}");
+    assert!(r.unroutable >= 1);
+    assert!(r.messages > r.unroutable, "the rest of the mesh still sends its Gathers");
+    assert!(r.delay_ticks.is_empty());
+}

@@ -114,6 +114,7 @@ pub fn report_json(s: &Scenario, r: &RunReport) -> Value {
         "break_rate": s.break_rate, "seed": s.seed, "judge": s.judge.id(), "tile": s.tile,
         "completed": r.completed,
         "partitioned": r.partitioned,
+        "unroutable": r.unroutable,
         "safe": r.safe,
         "violations": r.violations,
         "messages": r.messages,

@@ -213,8 +213,12 @@ pub struct Decision {
 pub struct RunReport {
     /// Every node left every barrier.
     pub completed: bool,
-    /// Some message had no route (the breaks cut the mesh).
+    /// Some message had no route (the breaks cut the mesh). Such messages
+    /// are dropped and the rest of the run goes on until nothing can move,
+    /// so a view shows which part of the mesh got stuck.
     pub partitioned: bool,
+    /// Messages dropped for want of a route.
+    pub unroutable: u64,
     /// The checker's verdict.
     pub safe: bool,
     /// What the checker found wrong (empty when safe).
@@ -545,6 +549,7 @@ struct Run {
     link_load: Vec<u64>,
     rng: ChaCha8Rng,
     partitioned: bool,
+    unroutable: u64,
     violations: Vec<String>,
     arrive: Vec<Vec<u64>>,
     leave: Vec<Vec<u64>>,
@@ -583,6 +588,7 @@ impl Run {
             link_load: vec![0; sim.mesh.link_count() as usize],
             rng: ChaCha8Rng::seed_from_u64(sim.scenario.seed ^ 0x5eed_5eed),
             partitioned: false,
+            unroutable: 0,
             violations: Vec::new(),
             arrive: vec![vec![u64::MAX; b]; n],
             leave: vec![vec![u64::MAX; b]; n],
@@ -616,9 +622,6 @@ impl Run {
     fn go(&mut self, budget: u64) -> bool {
         for _ in 0..budget {
             let Some((t, event)) = self.events.pop() else { return true };
-            if self.partitioned {
-                return true;
-            }
             match event {
                 Event::Enter(node) => {
                     let stages = self.stages_for(node);
@@ -645,6 +648,7 @@ impl Run {
     fn send(&mut self, from: NodeId, to: NodeId, level: u8, kind: Kind, content: u64, t: u64) {
         if !self.sim.router.reachable(from, to) {
             self.partitioned = true;
+            self.unroutable += 1;
             return;
         }
         let barrier = self.nodes[from as usize].barrier;
@@ -751,9 +755,6 @@ impl Run {
     /// Advances `node` as far as its queue allows.
     fn progress(&mut self, node: NodeId, t: u64) {
         loop {
-            if self.partitioned {
-                return;
-            }
             let state = &self.nodes[node as usize];
             if state.computing || state.barrier >= self.sim.scenario.barriers {
                 return;
@@ -1071,6 +1072,7 @@ impl Run {
         RunReport {
             completed,
             partitioned: self.partitioned,
+            unroutable: self.unroutable,
             safe: violations.is_empty(),
             violations,
             messages,

@@ -186,8 +186,10 @@ fn Metrics(replay: Memo<Result<Shared<Replay>, String>>) -> impl IntoView {
             })
             .collect();
         let verdict = if report.partitioned {
-            "Partitioned: the broken links cut the mesh, some message has no route, and the barrier cannot complete."
-                .to_owned()
+            format!(
+                "Partitioned: the broken links cut the mesh. {} messages had no route and were dropped; the nodes waiting for them never leave, so the barrier cannot complete. Step through to see which part of the mesh got stuck.",
+                report.unroutable
+            )
         } else if report.safe {
             format!(
                 "Checker: safe — no node left a barrier before every node arrived, no message crossed barriers; {} messages, {} hops ({} detour hops), {} of {} links broken.",
