@@ -3,15 +3,15 @@
 
 use crate::reduce::ArgError;
 use commlab_core::barrier::algorithm::Algorithm;
-use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
+use commlab_core::barrier::encoding::{Encoding, Numbering};
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{
-    aggregate, csv_row, delay_claims, paper_grids, range_claim, run_one, scenarios, uq_claim, Claim, Grid, Row,
-    CSV_HEADER, RANGE_ALGORITHMS,
+    aggregate, csv_row, delay_claims, paper_grids, points_csv, range_claim, run_one, scenarios, uq_claim, Claim, Grid,
+    Row, CSV_HEADER, RANGE_ALGORITHMS,
 };
-use commlab_core::barrier::mesh::{Breaks, Mesh, Router};
-use commlab_core::barrier::uq::{overlap, update_quantity, used_links, LinkSetDefinition, UqExperiment};
-use commlab_plot::barrier::{delay_range, delay_vs_nodes, uq_example, uq_histogram, ExamplePanel};
+use commlab_core::barrier::mesh::Mesh;
+use commlab_core::barrier::uq::{round_changes, LinkSetDefinition, UqExperiment};
+use commlab_plot::barrier::{delay_range, delay_vs_nodes, round_figure, uq_histogram};
 use commlab_plot::{render_svg, Theme};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -140,26 +140,6 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<(), ArgError> {
     std::fs::write(dir.join(name), text).map_err(|e| ("--out".to_owned(), format!("cannot write {name}: {e}")))
 }
 
-fn points_csv(points: &[commlab_core::barrier::experiment::Point]) -> String {
-    let mut csv =
-        String::from("algorithm,size,nodes,break_rate,mean_delay_ticks,min_delay_ticks,max_delay_ticks,runs\n");
-    for p in points {
-        let _ = writeln!(
-            csv,
-            "{},{},{},{},{},{},{},{}",
-            p.algorithm,
-            p.size,
-            p.size * p.size,
-            p.rate,
-            p.mean,
-            p.min,
-            p.max,
-            p.runs
-        );
-    }
-    csv
-}
-
 impl FiguresCommand {
     /// Writes every figure.
     ///
@@ -232,28 +212,10 @@ impl FiguresCommand {
 fn worked_example(theme: &Theme) -> (String, String) {
     let mesh = Mesh::new(4).expect("4 is a valid side");
     let num = Numbering::of_mesh(&mesh, Encoding::SCurve).expect("s-curve fits any side");
-    let mut router = Router::new(mesh, Breaks::none(&mesh));
-    let def = LinkSetDefinition::default();
-    let mut panels_links = Vec::new();
-    let mut notes = Vec::new();
+    let changes = round_changes(&mesh, &num, 1, LinkSetDefinition::default());
     let mut csv = String::from("structure,intersection,union,uq\n");
-    for (name, s) in [("LCT", Structure::Lct), ("BST", Structure::Bst)] {
-        let a = used_links(&mut router, &num, s, 0, def);
-        let b = used_links(&mut router, &num, s, 1, def);
-        let (both, either) = overlap(&a, &b);
-        let uq = update_quantity(&a, &b);
-        notes.push(format!("{name}: |A∩B| = {both}, |A∪B| = {either}, UQ = {uq:.3}"));
-        let _ = writeln!(csv, "{name},{both},{either},{uq}");
-        panels_links.push((format!("{name}, before round(1)"), 0, a));
-        panels_links.push((format!("{name}, after round(1)"), 1, b));
+    for c in &changes {
+        let _ = writeln!(csv, "{},{},{},{}", c.name, c.both, c.either, c.uq);
     }
-    let panels: Vec<ExamplePanel<'_>> = panels_links
-        .iter()
-        .map(|(title, k, links)| ExamplePanel {
-            title: title.clone(),
-            ids: (0..mesh.nodes()).map(|n| num.id(n, *k)).collect(),
-            links,
-        })
-        .collect();
-    (uq_example(&mesh, &panels, &notes, theme), csv)
+    (round_figure(&mesh, &num, 1, &changes, theme), csv)
 }

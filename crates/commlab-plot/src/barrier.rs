@@ -6,9 +6,10 @@ use crate::model::{with_axes, Span};
 use crate::svg::Svg;
 use crate::{format_quantity, PlotError, Theme};
 use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::encoding::Numbering;
 use commlab_core::barrier::experiment::Point;
 use commlab_core::barrier::mesh::{Mesh, NodeId};
-use commlab_core::barrier::uq::UsedLink;
+use commlab_core::barrier::uq::{RoundChange, UsedLink};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -224,4 +225,23 @@ pub fn uq_example(mesh: &Mesh, panels: &[ExamplePanel<'_>], notes: &[String], th
         svg.text((20.0, height - 40.0 + 16.0 * i as f64), note, 12.0, theme.foreground, "start", "");
     }
     svg.finish()
+}
+
+/// The before/after `round(k)` panels of [`round_changes`] (both
+/// numberings side by side, used links bold), with one note per structure.
+///
+/// [`round_changes`]: commlab_core::barrier::uq::round_changes
+pub fn round_figure(mesh: &Mesh, numbering: &Numbering, k: u32, changes: &[RoundChange], theme: &Theme) -> String {
+    let ids = |shift: u32| (0..mesh.nodes()).map(|n| numbering.id(n, shift)).collect::<Vec<_>>();
+    let panels: Vec<ExamplePanel<'_>> = changes
+        .iter()
+        .flat_map(|c| {
+            [
+                ExamplePanel { title: format!("{}, before", c.name), ids: ids(0), links: &c.before },
+                ExamplePanel { title: format!("{}, after round({k})", c.name), ids: ids(k), links: &c.after },
+            ]
+        })
+        .collect();
+    let notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
+    uq_example(mesh, &panels, &notes, theme)
 }

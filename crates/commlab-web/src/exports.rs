@@ -277,27 +277,6 @@ pub fn mesh_json(replay: &Replay) -> String {
     doc.pretty()
 }
 
-/// `algorithm,size,nodes,break_rate,mean,min,max,runs`: aggregated delay points.
-pub fn points_csv(points: &[Point]) -> String {
-    let mut out =
-        String::from("algorithm,size,nodes,break_rate,mean_delay_ticks,min_delay_ticks,max_delay_ticks,runs\n");
-    for p in points {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{}",
-            p.algorithm,
-            p.size,
-            p.size * p.size,
-            p.rate,
-            p.mean,
-            p.min,
-            p.max,
-            p.runs
-        );
-    }
-    out
-}
-
 /// The same points as JSON.
 pub fn points_json(points: &[Point]) -> String {
     let doc: Vec<Value> = points

@@ -9,6 +9,7 @@
 use super::algorithm::Algorithm;
 use super::engine::{RunReport, Scenario, Simulation, Stepper};
 use crate::model::ConfigError;
+use std::fmt::Write as _;
 
 /// A grid of runs around a base scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,6 +163,28 @@ pub fn aggregate(rows: &[Row]) -> Vec<Point> {
         }
     }
     points
+}
+
+/// `algorithm,size,nodes,break_rate,mean,min,max,runs`: aggregated delay points
+/// (the lab's and `commlab figures`' CSV).
+pub fn points_csv(points: &[Point]) -> String {
+    let mut out =
+        String::from("algorithm,size,nodes,break_rate,mean_delay_ticks,min_delay_ticks,max_delay_ticks,runs\n");
+    for p in points {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{}",
+            p.algorithm,
+            p.size,
+            p.size * p.size,
+            p.rate,
+            p.mean,
+            p.min,
+            p.max,
+            p.runs
+        );
+    }
+    out
 }
 
 /// The CSV header of [`csv_row`].

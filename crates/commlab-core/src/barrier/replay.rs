@@ -5,7 +5,7 @@
 
 use super::algorithm::{Layer, LayerKind};
 use super::encoding::Numbering;
-use super::engine::{Decision, Kind, MessageRecord, RunReport, Scenario, Simulation};
+use super::engine::{Kind, MessageRecord, RunReport, Scenario, Simulation};
 use super::mesh::{Breaks, LinkId, Mesh, NodeId};
 use crate::model::ConfigError;
 use std::fmt::Write as _;
@@ -179,7 +179,7 @@ impl Replay {
     }
 
     /// Whether a message's route is longer than the Manhattan distance.
-    pub fn is_detour(&self, m: &MessageRecord) -> bool {
+    fn is_detour(&self, m: &MessageRecord) -> bool {
         m.path.len() as u64 > u64::from(self.mesh.distance(m.from, m.to))
     }
 
@@ -228,11 +228,6 @@ impl Replay {
                 }
             })
             .collect()
-    }
-
-    /// The judge decisions taken by tick `t`.
-    pub fn decisions_by(&self, t: u64) -> impl Iterator<Item = &Decision> {
-        self.report.decisions.iter().filter(move |d| d.tick <= t)
     }
 
     /// One or two sentences on what happens at `step`.

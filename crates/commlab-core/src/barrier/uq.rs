@@ -88,6 +88,46 @@ pub fn update_quantity(a: &[UsedLink], b: &[UsedLink]) -> f64 {
     }
 }
 
+/// What one `round(K)` does to one structure's link set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundChange {
+    /// `LCT` or `BST`.
+    pub name: &'static str,
+    /// Links in use before (`A`).
+    pub before: Vec<UsedLink>,
+    /// Links in use after (`B`).
+    pub after: Vec<UsedLink>,
+    /// `|A ∩ B|`.
+    pub both: usize,
+    /// `|A ∪ B|`.
+    pub either: usize,
+    /// `1 − |A ∩ B| / |A ∪ B|`.
+    pub uq: f64,
+}
+
+impl RoundChange {
+    /// `LCT: |A∩B| = 40, |A∪B| = 151, UQ = 0.735`.
+    pub fn note(&self) -> String {
+        format!("{}: |A∩B| = {}, |A∪B| = {}, UQ = {:.3}", self.name, self.both, self.either, self.uq)
+    }
+}
+
+/// LCT and BST before and after `round(k)` on the intact `mesh` (the paper's
+/// worked example for `k = 1` on 4 × 4).
+pub fn round_changes(mesh: &Mesh, numbering: &Numbering, k: u32, def: LinkSetDefinition) -> Vec<RoundChange> {
+    let mut router = Router::new(*mesh, Breaks::none(mesh));
+    [("LCT", Structure::Lct), ("BST", Structure::Bst)]
+        .into_iter()
+        .map(|(name, structure)| {
+            let before = used_links(&mut router, numbering, structure, 0, def);
+            let after = used_links(&mut router, numbering, structure, k, def);
+            let (both, either) = overlap(&before, &after);
+            let uq = update_quantity(&before, &after);
+            RoundChange { name, before, after, both, either, uq }
+        })
+        .collect()
+}
+
 /// All `N × N` conversions of one structure: entry `k1·N + k2` is the UQ of
 /// turning numbering `k1` into `k1 + k2` by `round(k2)`.
 pub fn all_conversions(mesh: &Mesh, numbering: &Numbering, structure: Structure, def: LinkSetDefinition) -> Vec<f64> {
@@ -166,5 +206,25 @@ mod tests {
             assert_eq!(e.bst[k1 * 16], 0.0);
         }
         assert!(e.lct.iter().all(|u| (0.0..=1.0).contains(u)));
+    }
+}
+
+#[cfg(test)]
+mod round_tests {
+    use super::*;
+    use crate::barrier::encoding::Encoding;
+
+    /// The paper's worked example: 4 × 4, S-curve, `round(1)`, Gather links.
+    #[test]
+    fn worked_example_on_four_by_four() {
+        let mesh = Mesh::new(4).unwrap();
+        let numbering = Numbering::of_mesh(&mesh, Encoding::SCurve).unwrap();
+        let changes = round_changes(&mesh, &numbering, 1, LinkSetDefinition::default());
+        let summary: Vec<(&str, usize, usize, usize, usize)> =
+            changes.iter().map(|c| (c.name, c.before.len(), c.after.len(), c.both, c.either)).collect();
+        assert_eq!(summary, [("LCT", 16, 28, 7, 37), ("BST", 18, 27, 15, 30)]);
+        // UQ = 1 − 7/37 ≈ 0.811 for LCT and 1 − 15/30 = 0.5 for BST: LCT changes more links.
+        assert!((changes[0].uq - 30.0 / 37.0).abs() < 1e-12 && (changes[1].uq - 0.5).abs() < 1e-12);
+        assert_eq!(changes[0].note(), "LCT: |A∩B| = 7, |A∪B| = 37, UQ = 0.811");
     }
 }

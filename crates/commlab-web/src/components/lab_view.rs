@@ -13,7 +13,7 @@ use crate::state::{LabParams, Params};
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{
-    aggregate, delay_claims, paper_grids, range_claim, uq_claim, Claim, Pending, Point, Row, DELAY_RATES,
+    aggregate, delay_claims, paper_grids, points_csv, range_claim, uq_claim, Claim, Pending, Point, Row, DELAY_RATES,
     RANGE_ALGORITHMS,
 };
 use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment, UQ_SIZE};
@@ -214,9 +214,9 @@ pub fn LabView(
         Signal::derive(move || uq.with(|u| uq_claim(u.as_ref().map(|u| u.0.as_slice()).unwrap_or_default())));
 
     let settings_name = move || lab.with(|l| format!("s{}-max{}-b{}", l.seeds, l.max_size, l.barriers));
-    let delay_csv = Callback::new(move |()| exports::points_csv(&sweep.delay.get_untracked()));
+    let delay_csv = Callback::new(move |()| points_csv(&sweep.delay.get_untracked()));
     let delay_json = Callback::new(move |()| exports::points_json(&sweep.delay.get_untracked()));
-    let range_csv = Callback::new(move |()| exports::points_csv(&sweep.range.get_untracked()));
+    let range_csv = Callback::new(move |()| points_csv(&sweep.range.get_untracked()));
     let range_json = Callback::new(move |()| exports::points_json(&sweep.range.get_untracked()));
     let numberings = move || (lab.get_untracked().uq_size * lab.get_untracked().uq_size) as usize;
     let uq_csv = Callback::new(move |()| {

@@ -12,11 +12,11 @@ use crate::exports;
 use crate::share::MESH_SIDE;
 use crate::state::{MeshParams, Params, JUDGES, LINK_SETS};
 use commlab_core::barrier::algorithm::Algorithm;
-use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
-use commlab_core::barrier::mesh::{Breaks, Mesh, Router};
+use commlab_core::barrier::encoding::{Encoding, Numbering};
+use commlab_core::barrier::mesh::Mesh;
 use commlab_core::barrier::replay::Replay;
-use commlab_core::barrier::uq::{overlap, update_quantity, used_links, UQ_SIZE};
-use commlab_plot::barrier::{uq_example, ExamplePanel};
+use commlab_core::barrier::uq::{round_changes, RoundChange, UQ_SIZE};
+use commlab_plot::barrier::round_figure;
 use commlab_plot::mesh::{mesh_scene, scene_svg, MeshLayout, MeshOptions, CANVAS_FROM};
 use commlab_plot::Theme;
 use leptos::html::Canvas;
@@ -227,29 +227,11 @@ fn RoundPanel(mp: Memo<MeshParams>, #[prop(into)] dark: Signal<bool>) -> impl In
         }
         let mesh = Mesh::new(p.size).map_err(|e| e.to_string())?;
         let numbering = Numbering::of_mesh(&mesh, p.encoding).map_err(|e| e.to_string())?;
-        let mut router = Router::new(mesh, Breaks::none(&mesh));
         let k = (p.uq_k % u64::from(mesh.nodes())) as u32;
-        let def = p.link_set();
         let theme = if dark.get() { Theme::DARK } else { Theme::LIGHT };
-        let mut sets = Vec::new();
-        let mut notes = Vec::new();
-        for (name, s) in [("LCT", Structure::Lct), ("BST", Structure::Bst)] {
-            let a = used_links(&mut router, &numbering, s, 0, def);
-            let b = used_links(&mut router, &numbering, s, k, def);
-            let (both, either) = overlap(&a, &b);
-            notes.push(format!("{name}: |A∩B| = {both}, |A∪B| = {either}, UQ = {:.3}", update_quantity(&a, &b)));
-            sets.push((format!("{name}, before"), 0, a));
-            sets.push((format!("{name}, after round({k})"), k, b));
-        }
-        let panels: Vec<ExamplePanel<'_>> = sets
-            .iter()
-            .map(|(title, shift, links)| ExamplePanel {
-                title: title.clone(),
-                ids: (0..mesh.nodes()).map(|n| numbering.id(n, *shift)).collect(),
-                links,
-            })
-            .collect();
-        Ok((uq_example(&mesh, &panels, &notes, &theme), notes))
+        let changes = round_changes(&mesh, &numbering, k, p.link_set());
+        let notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
+        Ok((round_figure(&mesh, &numbering, k, &changes, &theme), notes))
     });
     view! {
         <section class="round-panel" data-testid="round-panel" aria-labelledby="round-title">
