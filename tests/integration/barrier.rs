@@ -227,3 +227,90 @@ fn a_partitioned_run_goes_on_where_it_can() {
     assert!(r.messages > r.unroutable, "the rest of the mesh still sends its Gathers");
     assert!(r.delay_ticks.is_empty());
 }
+
+/// The connected-breaks rule as first written (issue 4): visit links in the
+/// seeded order and break each one unless the mesh would fall apart, checked
+/// by a breadth-first search from one endpoint to the other. Quadratic, so
+/// only for small meshes; the engine's union–find version must agree exactly.
+fn connected_breaks_greedy(size: u64, rate: f64, seed: u64) -> Vec<bool> {
+    let n = size as usize;
+    let links = 2 * n * (n - 1);
+    let horizontal = n * (n - 1);
+    let ends = |l: usize| {
+        if l < horizontal {
+            let (x, y) = (l / (n - 1), l % (n - 1));
+            (x * n + y, x * n + y + 1)
+        } else {
+            let v = l - horizontal;
+            let (x, y) = (v / n, v % n);
+            (x * n + y, (x + 1) * n + y)
+        }
+    };
+    let target = (rate * links as f64).round() as usize;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FF_EE00_D15C_0DE5);
+    let order = rand::seq::index::sample(&mut rng, links, links).into_vec();
+    let mut broken = vec![false; links];
+    let mut count = 0;
+    for link in order {
+        if count == target {
+            break;
+        }
+        broken[link] = true;
+        let (a, b) = ends(link);
+        // BFS over surviving links.
+        let mut seen = vec![false; n * n];
+        seen[a] = true;
+        let mut queue = std::collections::VecDeque::from([a]);
+        while let Some(u) = queue.pop_front() {
+            for l in 0..links {
+                if broken[l] {
+                    continue;
+                }
+                let (p, q) = ends(l);
+                let v = if p == u { q } else if q == u { p } else { continue };
+                if !seen[v] {
+                    seen[v] = true;
+                    queue.push_back(v);
+                }
+            }
+        }
+        if seen[b] {
+            count += 1;
+        } else {
+            broken[link] = false;
+        }
+    }
+    broken
+}
+
+#[test]
+fn connected_breaks_equal_the_greedy_rule() {
+    for size in 2..=9u64 {
+        let mesh = Mesh::new(size).unwrap();
+        for &rate in &[0.0, 0.1, 0.3, 0.5, 0.9] {
+            for seed in 0..12u64 {
+                let fast = Breaks::random_connected(&mesh, rate, seed).unwrap();
+                let slow = connected_breaks_greedy(size, rate, seed);
+                let fast: Vec<bool> = (0..mesh.link_count()).map(|l| fast.is_broken(l)).collect();
+                assert_eq!(fast, slow, "size {size} rate {rate} seed {seed}");
+            }
+        }
+    }
+}
+
+#[test]
+fn connected_breaks_are_connected_and_exact() {
+    for size in [2u64, 3, 5, 16, 33, 64] {
+        let mesh = Mesh::new(size).unwrap();
+        let links = u64::from(mesh.link_count());
+        let most = links - u64::from(mesh.nodes()) + 1;
+        for &rate in &[0.05, 0.2, 0.45, 0.5, 0.9] {
+            for seed in 0..20u64 {
+                let b = Breaks::random_connected(&mesh, rate, seed).unwrap();
+                assert!(b.connected(&mesh), "size {size} rate {rate} seed {seed}");
+                let asked = (rate * links as f64).round() as u64;
+                assert_eq!(b.count() as u64, asked.min(most), "size {size} rate {rate} seed {seed}");
+            }
+        }
+    }
+}
