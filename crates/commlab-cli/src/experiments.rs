@@ -7,7 +7,7 @@ use commlab_core::barrier::encoding::{Encoding, Numbering};
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{
     aggregate, csv_row, delay_claims, paper_grids, points_csv, range_claim, run_one, scenarios, uq_claim, Claim, Grid,
-    Row, CSV_HEADER, RANGE_ALGORITHMS,
+    Row, RunSummary, CSV_HEADER, RANGE_ALGORITHMS,
 };
 use commlab_core::barrier::mesh::Mesh;
 use commlab_core::barrier::uq::{round_changes, LinkSetDefinition, UqExperiment};
@@ -157,7 +157,7 @@ impl FiguresCommand {
         let (list, range_list) =
             paper_grids(self.seeds, 32, &base).map_err(|e| ("--seeds".to_owned(), e.to_string()))?;
         let rows = run_all("delay vs nodes", &list);
-        let points = aggregate(&rows);
+        let points = aggregate(&rows.iter().map(RunSummary::from).collect::<Vec<_>>());
         write(&self.out, "delay-vs-nodes.csv", &points_csv(&points))?;
         for rate in [0.0, 0.1, 0.2] {
             let name = format!("delay-vs-nodes-{:02}.svg", (rate * 100.0_f64).round() as u32);
@@ -168,7 +168,7 @@ impl FiguresCommand {
 
         let range_algorithms = RANGE_ALGORITHMS;
         let list = range_list;
-        let range_points = aggregate(&run_all("delay range", &list));
+        let range_points = aggregate(&run_all("delay range", &list).iter().map(RunSummary::from).collect::<Vec<_>>());
         write(&self.out, "delay-range.csv", &points_csv(&range_points))?;
         let svg = render_svg(900, 560, |root| delay_range(root, &range_points, &range_algorithms, &theme))
             .map_err(svg_err)?;

@@ -21,6 +21,18 @@ impl IntRange {
     pub fn contains(&self, value: u64) -> bool {
         (self.min..=self.max).contains(&value)
     }
+
+    /// `value`, or the error naming this range.
+    ///
+    /// # Errors
+    /// When `value` lies outside.
+    pub fn check(&self, value: u64) -> Result<u64, crate::model::ConfigError> {
+        if self.contains(value) {
+            Ok(value)
+        } else {
+            Err(crate::model::ConfigError { name: self.name, value: value.to_string(), expected: self.to_string() })
+        }
+    }
 }
 
 impl fmt::Display for IntRange {
@@ -44,6 +56,18 @@ impl RealRange {
     /// Whether `value` is finite and inside the range.
     pub fn contains(&self, value: f64) -> bool {
         value.is_finite() && (self.min..=self.max).contains(&value)
+    }
+
+    /// `value`, or the error naming this range.
+    ///
+    /// # Errors
+    /// When `value` is not finite or lies outside.
+    pub fn check(&self, value: f64) -> Result<f64, crate::model::ConfigError> {
+        if self.contains(value) {
+            Ok(value)
+        } else {
+            Err(crate::model::ConfigError { name: self.name, value: value.to_string(), expected: self.to_string() })
+        }
     }
 }
 
@@ -109,4 +133,52 @@ pub fn parse_id<T: Copy>(all: &[T], id: fn(T) -> &'static str, what: &str, text:
         let ids: Vec<&str> = all.iter().map(|&x| id(x)).collect();
         format!("unknown {what} {text:?}; expected one of: {}", ids.join(", "))
     })
+}
+
+/// Ranges of the barrier mesh view, shared by the URL codec, the view's
+/// controls and the engine API's mesh requests (the CLI accepts the wider
+/// ranges of `barrier::engine`).
+pub mod mesh_view {
+    use super::{IntRange, RealRange};
+
+    /// Mesh side (the engine accepts 1024 from the CLI; the view draws ≤ 256).
+    pub const SIDE: IntRange = IntRange { name: "size", min: 2, max: 256 };
+    /// Fraction of links broken.
+    pub const RATE: RealRange = RealRange { name: "rate", min: 0.0, max: 0.9 };
+    /// Seed of the breaks and of the skew.
+    pub const SEED: IntRange = IntRange { name: "seed", min: 0, max: u64::MAX };
+    /// Tile side of the two-layer forms.
+    pub const TILE: IntRange = IntRange { name: "tile", min: 2, max: 64 };
+    /// Threshold of the threshold judge (fraction above the fault-free sum).
+    pub const THRESHOLD: RealRange = RealRange { name: "threshold", min: 0.0, max: 10.0 };
+    /// Ticks per hop.
+    pub const HOP_TICKS: IntRange = IntRange { name: "hop_ticks", min: 1, max: 1000 };
+    /// Ticks per message at the sender and at the receiver.
+    pub const OVERHEAD_TICKS: IntRange = IntRange { name: "overhead_ticks", min: 0, max: 1000 };
+    /// Computation before each barrier.
+    pub const COMPUTE_TICKS: IntRange = IntRange { name: "compute_ticks", min: 0, max: 100_000 };
+    /// Largest seeded extra computation.
+    pub const SKEW_TICKS: IntRange = IntRange { name: "skew_ticks", min: 0, max: 100_000 };
+    /// Consecutive barriers.
+    pub const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 20 };
+    /// Fan-in of the combining tree.
+    pub const COMBINING_K: IntRange = IntRange { name: "combining_k", min: 2, max: 64 };
+    /// `K` of the before/after panel.
+    pub const UQ_K: IntRange = IntRange { name: "k", min: 0, max: 1 << 20 };
+    /// Length of the hand-flipped link list in a link (characters).
+    pub const FLIPS_TEXT_MAX: usize = 40_000;
+}
+
+/// Ranges of the barrier lab.
+pub mod lab {
+    use super::IntRange;
+
+    /// Seeds per point.
+    pub const SEEDS: IntRange = IntRange { name: "seeds", min: 1, max: 20 };
+    /// Largest mesh side of the sweeps.
+    pub const MAX_SIZE: IntRange = IntRange { name: "max_size", min: 4, max: 64 };
+    /// Barriers per run.
+    pub const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 10 };
+    /// Side of the UQ experiment's mesh.
+    pub const UQ_SIZE: IntRange = IntRange { name: "uq_size", min: 2, max: 16 };
 }

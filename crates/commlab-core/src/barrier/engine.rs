@@ -114,6 +114,32 @@ pub struct Scenario {
     pub record: bool,
 }
 
+impl Scenario {
+    /// Whether the run stays within the message cap ([`RECORDED_MESSAGES`]
+    /// when recording, `MESSAGES` otherwise), from the closed-form count
+    /// alone: callers check this before computing breaks or structures.
+    ///
+    /// # Errors
+    /// `size` (or the mesh side) with the cap and the count.
+    pub fn check_message_cap(&self) -> Result<(), ConfigError> {
+        let nodes = self.size.saturating_mul(self.size);
+        let per_barrier = self.algorithm.messages_per_barrier(nodes);
+        let cap = if self.record { RECORDED_MESSAGES } else { MESSAGES };
+        if per_barrier.saturating_mul(self.barriers.into()) > cap {
+            return Err(ConfigError {
+                name: "size",
+                value: self.size.to_string(),
+                expected: format!(
+                    "a run of at most {cap} messages{}: {} sends about {per_barrier} per barrier on {nodes} nodes; pick a smaller size or fewer barriers",
+                    if self.record { " when every message is recorded for the animation" } else { "" },
+                    self.algorithm,
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
 impl Default for Scenario {
     fn default() -> Self {
         Scenario {
@@ -161,6 +187,19 @@ pub enum Kind {
     HandUp,
     /// Tile leader to tile root: the leaders' barrier released.
     HandDown,
+}
+
+impl Kind {
+    /// How exports name it: `gather`, `release(K=1)`, `round 3`, `hand-up`, `hand-down`.
+    pub fn name(self) -> String {
+        match self {
+            Kind::Gather => "gather".into(),
+            Kind::Release(k) => format!("release(K={k})"),
+            Kind::Round(r) => format!("round {r}"),
+            Kind::HandUp => "hand-up".into(),
+            Kind::HandDown => "hand-down".into(),
+        }
+    }
 }
 
 /// One recorded message.
@@ -442,20 +481,7 @@ impl Simulation {
                 });
             }
         }
-        let per_barrier = scenario.algorithm.messages_per_barrier(mesh.nodes().into());
-        let cap = if scenario.record { RECORDED_MESSAGES } else { MESSAGES };
-        if per_barrier.saturating_mul(scenario.barriers.into()) > cap {
-            return Err(ConfigError {
-                name: "size",
-                value: scenario.size.to_string(),
-                expected: format!(
-                    "a run of at most {cap} messages{}: {} sends about {per_barrier} per barrier on {} nodes; pick a smaller size or fewer barriers",
-                    if scenario.record { " when every message is recorded for the animation" } else { "" },
-                    scenario.algorithm,
-                    mesh.nodes()
-                ),
-            });
-        }
+        scenario.check_message_cap()?;
         let numbering = Numbering::of_mesh(&mesh, scenario.encoding)?;
         let breaks = match &scenario.breaks {
             Some(links) => Breaks::from_links(&mesh, links)?,
@@ -473,6 +499,38 @@ impl Simulation {
         }
         let router = Router::new(mesh, breaks);
         Ok(Simulation { scenario, mesh, router, layers, member })
+    }
+
+    /// Messages of the whole run on the static structure: per group, a tree
+    /// or DLCT sends `2·(members − 1)`, rounds send what their lists say, and
+    /// a one-phase tile is released directly by its leader (`members − 1`).
+    /// The DLCT tiles' hand-overs (at most two per tile and barrier) are not
+    /// counted, so a run delivers this many or slightly more: a progress
+    /// measure, not a check.
+    pub fn expected_messages(&self) -> u64 {
+        let two_layer = self.layers.len() > 1;
+        let per_barrier: u64 = self
+            .layers
+            .iter()
+            .enumerate()
+            .flat_map(|(level, layer)| layer.groups.iter().zip(&layer.kinds).map(move |(g, k)| (level, g, k)))
+            .map(|(level, group, kind)| {
+                let members = group.members.len() as u64;
+                match kind {
+                    LayerKind::Tree { .. } | LayerKind::Dlct => 2 * members.saturating_sub(1),
+                    LayerKind::Rounds { sends, .. } => {
+                        let direct = if two_layer && level == 0 { members.saturating_sub(1) } else { 0 };
+                        sends.iter().flatten().map(|r| r.len() as u64).sum::<u64>() + direct
+                    }
+                }
+            })
+            .sum();
+        per_barrier * u64::from(self.scenario.barriers)
+    }
+
+    /// The validated scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
     }
 
     /// The mesh.
@@ -511,6 +569,17 @@ impl Stepper {
     /// Processes at most `events` events; `true` once the run is over.
     pub fn advance(&mut self, events: u64) -> bool {
         self.0.go(events)
+    }
+
+    /// Messages delivered so far (a progress measure: the whole run delivers
+    /// about [`Algorithm::messages_per_barrier`] × barriers).
+    pub fn delivered(&self) -> u64 {
+        self.0.delivered
+    }
+
+    /// The simulation being run.
+    pub fn simulation(&self) -> &Simulation {
+        &self.0.sim
     }
 
     /// The report (call after [`Stepper::advance`] returned `true`; earlier,

@@ -138,11 +138,39 @@ pub struct Point {
     pub runs: usize,
 }
 
-/// Groups rows by (algorithm, size, rate), in first-seen order.
-pub fn aggregate(rows: &[Row]) -> Vec<Point> {
+/// What [`aggregate`] needs of a run: a few numbers instead of the whole
+/// report, so a worker can send it back cheaply.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunSummary {
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Mesh side.
+    pub size: u64,
+    /// Break rate.
+    pub rate: f64,
+    /// Seed.
+    pub seed: u64,
+    /// [`Row::mean_delay`].
+    pub mean_delay: Option<f64>,
+}
+
+impl From<&Row> for RunSummary {
+    fn from(row: &Row) -> RunSummary {
+        RunSummary {
+            algorithm: row.algorithm,
+            size: row.size,
+            rate: row.rate,
+            seed: row.seed,
+            mean_delay: row.mean_delay(),
+        }
+    }
+}
+
+/// Groups runs by (algorithm, size, rate), in first-seen order.
+pub fn aggregate(rows: &[RunSummary]) -> Vec<Point> {
     let mut points: Vec<Point> = Vec::new();
     for row in rows {
-        let Some(delay) = row.mean_delay() else { continue };
+        let Some(delay) = row.mean_delay else { continue };
         let same = |p: &&mut Point| p.algorithm == row.algorithm && p.size == row.size && p.rate == row.rate;
         match points.iter_mut().find(same) {
             Some(p) => {

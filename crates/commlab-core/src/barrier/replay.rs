@@ -5,7 +5,7 @@
 
 use super::algorithm::{Layer, LayerKind};
 use super::encoding::Numbering;
-use super::engine::{Kind, MessageRecord, RunReport, Scenario, Simulation};
+use super::engine::{Kind, MessageRecord, RunReport, Scenario, Simulation, Stepper};
 use super::mesh::{Breaks, LinkId, Mesh, NodeId};
 use crate::model::ConfigError;
 use std::fmt::Write as _;
@@ -82,13 +82,14 @@ impl Replay {
     /// # Errors
     /// The first parameter out of range.
     pub fn new(scenario: Scenario) -> Result<Replay, ConfigError> {
-        let scenario = Scenario { record: true, ..scenario };
-        let sim = Simulation::new(scenario.clone())?;
-        let mesh = sim.mesh();
-        let breaks = sim.breaks().clone();
-        let layers = sim.layers().to_vec();
-        let numbering = Numbering::of_mesh(&mesh, scenario.encoding)?;
-        let report = sim.run();
+        let mut run = ReplayRun::start(scenario)?;
+        while !run.advance(u64::MAX) {}
+        Ok(run.finish())
+    }
+
+    /// Builds the replay of a finished run.
+    fn of_run(scenario: Scenario, mesh: Mesh, breaks: Breaks, layers: Vec<Layer>, report: RunReport) -> Replay {
+        let numbering = Numbering::of_mesh(&mesh, scenario.encoding).expect("validated by Simulation::new");
         let mut member = vec![(0, 0); mesh.nodes() as usize];
         for (g, group) in layers[0].groups.iter().enumerate() {
             for (local, &node) in group.members.iter().enumerate() {
@@ -103,7 +104,7 @@ impl Replay {
             .collect();
         frames.sort_unstable();
         frames.dedup();
-        Ok(Replay { scenario, mesh, breaks, numbering, layers, report, frames, member })
+        Replay { scenario, mesh, breaks, numbering, layers, report, frames, member }
     }
 
     /// Animation steps (step 0 is the start, before any barrier).
@@ -299,5 +300,46 @@ impl Replay {
             }
         }
         text
+    }
+}
+
+/// A recorded run in progress: [`ReplayRun::advance`] runs it in slices so a
+/// worker can report progress between them and a page can stay responsive.
+pub struct ReplayRun {
+    stepper: Stepper,
+    expected: u64,
+}
+
+impl ReplayRun {
+    /// Validates `scenario` (recording on) and starts it.
+    ///
+    /// # Errors
+    /// The first parameter out of range (the message cap is checked before
+    /// any break or structure is computed).
+    pub fn start(scenario: Scenario) -> Result<ReplayRun, ConfigError> {
+        let scenario = Scenario { record: true, ..scenario };
+        let sim = Simulation::new(scenario)?;
+        let expected = sim.expected_messages().max(1);
+        Ok(ReplayRun { stepper: sim.start(), expected })
+    }
+
+    /// Processes at most `events` events; `true` once the run is over.
+    pub fn advance(&mut self, events: u64) -> bool {
+        self.stepper.advance(events)
+    }
+
+    /// `(messages delivered, messages the run sends)`: the second is
+    /// [`Simulation::expected_messages`]; the first is clipped to it and may
+    /// stop short of it on a partitioned mesh.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.stepper.delivered().min(self.expected), self.expected)
+    }
+
+    /// The replay (after [`ReplayRun::advance`] returned `true`).
+    pub fn finish(self) -> Replay {
+        let sim = self.stepper.simulation();
+        let (scenario, mesh, breaks, layers) =
+            (sim.scenario().clone(), sim.mesh(), sim.breaks().clone(), sim.layers().to_vec());
+        Replay::of_run(scenario, mesh, breaks, layers, self.stepper.finish())
     }
 }

@@ -1,0 +1,147 @@
+//! The barrier lab: the paper's two delay grids, one run per request (so a
+//! pool of workers can share a sweep and its results stay in grid order),
+//! and the UQ experiment.
+
+use crate::ApiError;
+use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::Scenario;
+use commlab_core::barrier::experiment::{paper_grids, Pending, RunSummary};
+use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment};
+use commlab_core::limits::lab as lim;
+use serde::{Deserialize, Serialize};
+
+/// A lab sweep's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabRequest {
+    /// Seeds per point.
+    pub seeds: u64,
+    /// Largest mesh side.
+    pub max_size: u64,
+    /// Barriers per run.
+    pub barriers: u64,
+}
+
+/// The sweep's runs: the delay-vs-nodes grid, then the delay-range grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabPlan {
+    /// Every run, in grid order.
+    pub runs: Vec<Scenario>,
+    /// `runs[..split]` is the delay-vs-nodes grid.
+    pub split: usize,
+}
+
+impl LabRequest {
+    /// The runs of this sweep.
+    ///
+    /// # Errors
+    /// A setting out of range.
+    pub fn plan(&self) -> Result<LabPlan, ApiError> {
+        lim::SEEDS.check(self.seeds)?;
+        lim::MAX_SIZE.check(self.max_size)?;
+        let barriers = lim::BARRIERS.check(self.barriers)? as u32;
+        let base = Scenario { barriers, ..Scenario::default() };
+        let (delay, range) = paper_grids(self.seeds, self.max_size, &base)?;
+        let split = delay.len();
+        let mut runs = delay;
+        runs.extend(range);
+        Ok(LabPlan { runs, split })
+    }
+}
+
+/// One finished run of a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LabResult {
+    /// Index in [`LabPlan::runs`].
+    pub index: usize,
+    /// Mean delay over the barriers (`None`: did not complete).
+    pub mean_delay: Option<f64>,
+    /// Hop events simulated.
+    pub events: u64,
+}
+
+impl LabResult {
+    /// The summary [`commlab_core::barrier::experiment::aggregate`] takes.
+    pub fn summary(&self, scenario: &Scenario) -> RunSummary {
+        RunSummary {
+            algorithm: scenario.algorithm,
+            size: scenario.size,
+            rate: scenario.break_rate,
+            seed: scenario.seed,
+            mean_delay: self.mean_delay,
+        }
+    }
+}
+
+/// Run `index` of `plan`, resumable.
+pub struct LabRun {
+    index: usize,
+    pending: Pending,
+}
+
+impl LabRun {
+    /// Starts run `index`.
+    ///
+    /// # Errors
+    /// `index` outside the plan.
+    pub fn start(plan: &LabPlan, index: usize) -> Result<LabRun, ApiError> {
+        let scenario = plan
+            .runs
+            .get(index)
+            .ok_or_else(|| ApiError::new("index", index, format!("a run index in 0..{}", plan.runs.len())))?;
+        Ok(LabRun { index, pending: Pending::start(scenario) })
+    }
+
+    /// Processes at most `events` events; `true` once done.
+    pub fn advance(&mut self, events: u64) -> bool {
+        self.pending.advance(events)
+    }
+
+    /// The result (after [`LabRun::advance`] returned `true`).
+    pub fn finish(self) -> LabResult {
+        let row = self.pending.finish();
+        LabResult { index: self.index, mean_delay: row.mean_delay(), events: row.report.events }
+    }
+}
+
+/// The UQ experiment's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UqRequest {
+    /// Mesh side.
+    pub size: u64,
+}
+
+/// UQ of every conversion, LCT and BST, directed Gather links, S-curve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UqResult {
+    /// Mesh side.
+    pub size: u64,
+    /// Per conversion, LCT.
+    pub lct: Vec<f64>,
+    /// Per conversion, BST.
+    pub bst: Vec<f64>,
+    /// `lct − bst`.
+    pub lct_minus_bst: Vec<f64>,
+    /// Mean of `lct`.
+    pub lct_mean: f64,
+    /// Mean of `bst`.
+    pub bst_mean: f64,
+}
+
+impl UqRequest {
+    /// Runs it.
+    ///
+    /// # Errors
+    /// The size out of range.
+    pub fn run(&self) -> Result<UqResult, ApiError> {
+        let size = lim::UQ_SIZE.check(self.size)?;
+        let e = UqExperiment::run(size, Encoding::SCurve, LinkSetDefinition::default())?;
+        Ok(UqResult {
+            size,
+            lct_minus_bst: e.lct_minus_bst(),
+            lct_mean: UqExperiment::mean(&e.lct),
+            bst_mean: UqExperiment::mean(&e.bst),
+            lct: e.lct,
+            bst: e.bst,
+        })
+    }
+}

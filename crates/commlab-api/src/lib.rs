@@ -1,0 +1,60 @@
+//! `commlab-api`: the one typed engine API of commlab.
+//!
+//! Every heavy computation the playground offers is a [`protocol::Request`]
+//! answered by [`protocol::Engine`] with [`protocol::Response`]s: the Web
+//! Worker serves it, the page's main-thread fallback serves it in slices, and
+//! the CLI builds the same run JSON ([`report::RunJson`]). Requests are plain
+//! serde values, validated against `commlab_core::limits` on arrival; bad
+//! input gets one error type, [`ApiError`], naming the field and its range.
+
+pub mod lab;
+pub mod mesh;
+pub mod protocol;
+pub mod report;
+
+use commlab_core::model::ConfigError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A rejected request: the field, the value given, the accepted range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    /// The field's public name (as in URLs and CLI flags).
+    pub field: String,
+    /// The value given, as text.
+    pub value: String,
+    /// What is accepted, in words (a range or a list of ids).
+    pub expected: String,
+}
+
+impl ApiError {
+    /// An error of `field`.
+    pub fn new(field: &str, value: impl fmt::Display, expected: impl Into<String>) -> ApiError {
+        ApiError { field: field.to_owned(), value: value.to_string(), expected: expected.into() }
+    }
+}
+
+impl From<ConfigError> for ApiError {
+    fn from(e: ConfigError) -> ApiError {
+        ApiError { field: e.name.to_owned(), value: e.value, expected: e.expected }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} = {} is out of range: expected {}", self.field, self.value, self.expected)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// Parses a stable id (`Algorithm`, `Encoding`, `Judge`, …) of `field`.
+///
+/// # Errors
+/// The field, the text and the ids that exist.
+pub fn parse_id<T: std::str::FromStr<Err = String>>(field: &str, text: &str) -> Result<T, ApiError> {
+    text.parse().map_err(|e: String| {
+        let expected = e.split_once("expected ").map_or(e.as_str(), |(_, list)| list).to_owned();
+        ApiError::new(field, text, expected)
+    })
+}

@@ -1,0 +1,344 @@
+//! The barrier mesh: a request that names every input of the mesh view,
+//! validated against `limits::mesh_view`; the recorded run advanced in slices
+//! with progress; and the session that answers frame, metrics and export
+//! requests from the recorded run, so the page never holds the trace.
+
+use crate::report::{messages_csv, RunJson};
+use crate::{parse_id, ApiError};
+use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::{Judge, Scenario};
+use commlab_core::barrier::mesh::{Breaks, LinkId, Mesh};
+use commlab_core::barrier::replay::{Replay, ReplayRun};
+use commlab_core::limits::mesh_view as lim;
+use commlab_plot::mesh::{mesh_scene, scene_svg, MeshOptions, Scene, CANVAS_FROM};
+use commlab_plot::Theme;
+use serde::{Deserialize, Serialize};
+
+/// Every input of a mesh run, as the view and its link hold them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeshRequest {
+    /// Mesh side.
+    pub size: u64,
+    /// Fraction of links broken (seeded).
+    pub rate: f64,
+    /// Seed of the breaks and of the skew.
+    pub seed: u64,
+    /// Seeded breaks keep the mesh connected.
+    pub connected: bool,
+    /// Links toggled by hand relative to the seeded set.
+    pub flips: Vec<LinkId>,
+    /// Algorithm id.
+    pub algorithm: String,
+    /// Encoding id.
+    pub encoding: String,
+    /// Tile side of the two-layer forms.
+    pub tile: u64,
+    /// Judge id: `never`, `threshold`, `oracle`.
+    pub judge: String,
+    /// Threshold of the threshold judge.
+    pub threshold: f64,
+    /// Consecutive barriers.
+    pub barriers: u64,
+    /// Ticks per hop.
+    pub hop_ticks: u64,
+    /// Ticks per message at each end.
+    pub overhead_ticks: u64,
+    /// Computation before each barrier.
+    pub compute_ticks: u64,
+    /// Largest seeded extra computation.
+    pub skew_ticks: u64,
+    /// One message per directed link and tick.
+    pub contention: bool,
+    /// Fan-in of the combining tree.
+    pub combining_k: u64,
+}
+
+impl Default for MeshRequest {
+    /// The view's default: 8 × 8 DLCT at 15 % (seed 1 makes the root adjust).
+    fn default() -> Self {
+        MeshRequest {
+            size: 8,
+            rate: 0.15,
+            seed: 1,
+            connected: false,
+            flips: Vec::new(),
+            algorithm: "dlct".into(),
+            encoding: "s-curve".into(),
+            tile: 4,
+            judge: "threshold".into(),
+            threshold: 0.1,
+            barriers: 3,
+            hop_ticks: 1,
+            overhead_ticks: 0,
+            compute_ticks: 500,
+            skew_ticks: 0,
+            contention: true,
+            combining_k: 4,
+        }
+    }
+}
+
+impl MeshRequest {
+    /// The scenario, validated field by field. The message cap is checked
+    /// from the closed-form count before the breaks are computed, so a
+    /// request the view cannot record is refused at once.
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn scenario(&self) -> Result<Scenario, ApiError> {
+        let size = lim::SIDE.check(self.size)?;
+        let rate = lim::RATE.check(self.rate)?;
+        let algorithm: Algorithm = parse_id("algorithm", &self.algorithm)?;
+        let encoding: Encoding = parse_id("encoding", &self.encoding)?;
+        let judge = match parse_id::<Judge>("judge", &self.judge)? {
+            Judge::Threshold(_) => Judge::Threshold(lim::THRESHOLD.check(self.threshold)?),
+            j => j,
+        };
+        let mut scenario = Scenario {
+            size,
+            algorithm,
+            encoding,
+            break_rate: rate,
+            seed: self.seed,
+            breaks: None,
+            connected: self.connected,
+            barriers: lim::BARRIERS.check(self.barriers)? as u32,
+            tile: lim::TILE.check(self.tile)? as u32,
+            judge,
+            hop_ticks: lim::HOP_TICKS.check(self.hop_ticks)?,
+            overhead_ticks: lim::OVERHEAD_TICKS.check(self.overhead_ticks)?,
+            contention: self.contention,
+            compute_ticks: lim::COMPUTE_TICKS.check(self.compute_ticks)?,
+            skew_ticks: lim::SKEW_TICKS.check(self.skew_ticks)?,
+            combining_k: lim::COMBINING_K.check(self.combining_k)? as u32,
+            record: true,
+        };
+        scenario.check_message_cap()?;
+        let mesh = Mesh::new(size)?;
+        let links = mesh.link_count();
+        if let Some(&bad) = self.flips.iter().find(|&&l| l >= links) {
+            return Err(ApiError::new("flip", bad, format!("link ids 0..{links} of this mesh")));
+        }
+        let seeded = if self.connected {
+            Breaks::random_connected(&mesh, rate, self.seed)?
+        } else {
+            Breaks::random(&mesh, rate, self.seed)?
+        };
+        scenario.breaks = Some(toggle(seeded.links(), &self.flips));
+        Ok(scenario)
+    }
+}
+
+/// `links` (sorted) with each of `flips` toggled.
+pub fn toggle(mut links: Vec<LinkId>, flips: &[LinkId]) -> Vec<LinkId> {
+    let mut flips = flips.to_vec();
+    flips.sort_unstable();
+    flips.dedup();
+    for flip in flips {
+        match links.binary_search(&flip) {
+            Ok(i) => {
+                links.remove(i);
+            }
+            Err(i) => links.insert(i, flip),
+        }
+    }
+    links
+}
+
+/// One row of the per-barrier table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricRow {
+    /// 1-based.
+    pub barrier: u32,
+    /// Delay in ticks (`None`: did not complete).
+    pub delay: Option<u64>,
+    /// Messages.
+    pub messages: u64,
+    /// Hops.
+    pub hops: u64,
+    /// Hops beyond Manhattan.
+    pub detour_hops: u64,
+    /// The most-loaded link as `(x, y)–(x, y) ×load`, empty when none.
+    pub link: String,
+    /// The root's `K`.
+    pub k: Option<u32>,
+}
+
+/// What the view shows of a finished run besides the drawing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeshSummary {
+    /// Animation steps.
+    pub steps: usize,
+    /// Per barrier.
+    pub rows: Vec<MetricRow>,
+    /// The checker's verdict in a sentence.
+    pub verdict: String,
+    /// The verdict is bad news (partitioned or unsafe).
+    pub bad: bool,
+    /// Drawn on a canvas (side ≥ `CANVAS_FROM`) rather than as SVG.
+    pub canvas: bool,
+}
+
+/// Which frame to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FrameRequest {
+    /// Animation step (clipped to the run).
+    pub step: usize,
+    /// Width of the drawing in CSS pixels.
+    pub width: f64,
+    /// Draw the algorithm's pattern.
+    pub pattern: bool,
+    /// Draw the link-load heat.
+    pub heat: bool,
+    /// Dark theme.
+    pub dark: bool,
+}
+
+/// A drawn step. `svg` is the drawing below `CANVAS_FROM`; above it the
+/// worker paints [`MeshSession::scene`] and sends the bitmap along.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The step drawn (after clipping).
+    pub step: usize,
+    /// What happens in it.
+    pub caption: String,
+    /// Accessible title of the drawing.
+    pub title: String,
+    /// Size in CSS pixels.
+    pub width: f64,
+    /// See `width`.
+    pub height: f64,
+    /// The SVG document (small meshes).
+    pub svg: Option<String>,
+}
+
+/// What an export request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExportKind {
+    /// Every message as CSV.
+    Csv,
+    /// The run as [`RunJson`].
+    Json,
+    /// The current frame as SVG, whatever the mesh size.
+    Svg(usize),
+}
+
+/// A recorded run, answering the view's questions.
+pub struct MeshSession {
+    /// The run.
+    pub replay: Replay,
+    frame: FrameRequest,
+}
+
+impl MeshSession {
+    /// Starts the run of `request`.
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn start(request: &MeshRequest) -> Result<ReplayRun, ApiError> {
+        Ok(ReplayRun::start(request.scenario()?)?)
+    }
+
+    /// A session of a finished run.
+    pub fn new(replay: Replay) -> MeshSession {
+        MeshSession { replay, frame: FrameRequest { step: 0, width: 640.0, pattern: true, heat: false, dark: false } }
+    }
+
+    /// Runs `request` to the end (the CLI and tests).
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn run(request: &MeshRequest) -> Result<MeshSession, ApiError> {
+        let mut run = MeshSession::start(request)?;
+        while !run.advance(u64::MAX) {}
+        Ok(MeshSession::new(run.finish()))
+    }
+
+    /// Metrics, verdict, steps.
+    pub fn summary(&self) -> MeshSummary {
+        let r = &self.replay;
+        let report = &r.report;
+        let mesh = r.mesh;
+        let rows = r
+            .barrier_stats()
+            .into_iter()
+            .enumerate()
+            .map(|(b, s)| MetricRow {
+                barrier: b as u32 + 1,
+                delay: s.delay,
+                messages: s.messages,
+                hops: s.hops,
+                detour_hops: s.detour_hops,
+                link: s.max_link.map_or_else(String::new, |l| {
+                    let (a, c) = mesh.endpoints(l);
+                    let ((ax, ay), (cx, cy)) = (mesh.coords(a), mesh.coords(c));
+                    format!("({ax}, {ay})–({cx}, {cy}) ×{}", s.max_load)
+                }),
+                k: s.k,
+            })
+            .collect();
+        let verdict = if report.partitioned {
+            format!(
+                "Partitioned: the broken links cut the mesh. {} messages had no route and were dropped; the nodes waiting for them never leave, so the barrier cannot complete. Step through to see which part of the mesh got stuck.",
+                report.unroutable
+            )
+        } else if report.safe {
+            format!(
+                "Checker: safe — no node left a barrier before every node arrived, no message crossed barriers; {} messages, {} hops ({} detour hops), {} of {} links broken.",
+                report.messages, report.hops, report.detour_hops, report.broken_links, mesh.link_count()
+            )
+        } else {
+            format!("Checker: UNSAFE — {}", report.violations.join("; "))
+        };
+        MeshSummary {
+            steps: r.steps(),
+            rows,
+            verdict,
+            bad: report.partitioned || !report.safe,
+            canvas: mesh.size() >= CANVAS_FROM,
+        }
+    }
+
+    /// The frame of `request` (its scene is kept for [`MeshSession::scene`]).
+    pub fn frame(&mut self, request: FrameRequest) -> Frame {
+        let step = request.step.min(self.replay.steps());
+        self.frame = FrameRequest { step, ..request };
+        let scene = self.scene();
+        let svg = (self.replay.mesh.size() < CANVAS_FROM).then(|| scene_svg(&scene));
+        Frame {
+            step,
+            caption: self.replay.caption(step),
+            title: scene.title.clone(),
+            width: scene.width,
+            height: scene.height,
+            svg,
+        }
+    }
+
+    /// The scene of the last frame asked for.
+    pub fn scene(&self) -> Scene {
+        let f = self.frame;
+        let theme = if f.dark { Theme::DARK } else { Theme::LIGHT };
+        mesh_scene(&self.replay, f.step, f.width, MeshOptions { pattern: f.pattern, heat: f.heat }, &theme)
+    }
+
+    /// An export.
+    pub fn export(&mut self, kind: ExportKind) -> String {
+        match kind {
+            ExportKind::Csv => messages_csv(&self.replay),
+            ExportKind::Json => RunJson::of_replay(&self.replay).pretty(),
+            ExportKind::Svg(step) => {
+                let f = FrameRequest { step: step.min(self.replay.steps()), ..self.frame };
+                let theme = if f.dark { Theme::DARK } else { Theme::LIGHT };
+                scene_svg(&mesh_scene(
+                    &self.replay,
+                    f.step,
+                    f.width,
+                    MeshOptions { pattern: f.pattern, heat: f.heat },
+                    &theme,
+                ))
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Requests, responses, and the [`Engine`] that serves them. The Web Worker
+//! runs `Engine::serve` (whole requests, progress between slices); the page's
+//! fallback, when workers are unavailable, runs `Engine::begin` and
+//! `Engine::step` in short slices on the main thread. Both give the same
+//! responses for the same requests.
+
+use crate::lab::{LabPlan, LabRequest, LabResult, LabRun, UqRequest, UqResult};
+use crate::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSession, MeshSummary};
+use crate::ApiError;
+use commlab_core::barrier::replay::ReplayRun;
+use commlab_plot::mesh::Scene;
+use serde::{Deserialize, Serialize};
+
+/// What the page asks of the engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Record a mesh run (progress, then [`Response::MeshReady`]); it replaces the session.
+    MeshRun(MeshRequest),
+    /// Draw a step of the session's run.
+    MeshFrame(FrameRequest),
+    /// Export the session's run.
+    MeshExport(ExportKind),
+    /// One run of a lab sweep.
+    LabRun {
+        /// The sweep.
+        lab: LabRequest,
+        /// Index in its plan.
+        index: usize,
+    },
+    /// The UQ experiment.
+    Uq(UqRequest),
+    /// Panics inside the engine (the browser suite checks the banner).
+    SelfTestPanic,
+}
+
+/// What the engine answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    /// Work done of a total (messages delivered, events), while a run goes on.
+    Progress {
+        /// Done.
+        done: u64,
+        /// Of.
+        total: u64,
+    },
+    /// The mesh run is recorded.
+    MeshReady(MeshSummary),
+    /// A drawn step.
+    Frame(Frame),
+    /// An export's text.
+    Export(String),
+    /// A lab run.
+    Lab(LabResult),
+    /// The UQ experiment.
+    Uq(UqResult),
+    /// The request was refused.
+    Error(ApiError),
+}
+
+impl Response {
+    /// Whether this ends its request (anything but progress).
+    pub fn is_final(&self) -> bool {
+        !matches!(self, Response::Progress { .. })
+    }
+}
+
+enum Task {
+    Mesh(ReplayRun),
+    Lab(LabRun),
+}
+
+/// Serves requests; holds the current mesh session and the last lab plan.
+#[derive(Default)]
+pub struct Engine {
+    session: Option<MeshSession>,
+    plan: Option<(LabRequest, LabPlan)>,
+    task: Option<Task>,
+}
+
+impl Engine {
+    /// An engine with no session.
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// Begins `request`: quick requests are answered at once, runs return
+    /// `None` and go on with [`Engine::step`]. A new request abandons the
+    /// task under way.
+    ///
+    /// # Panics
+    /// On [`Request::SelfTestPanic`], by design.
+    pub fn begin(&mut self, request: Request) -> Option<Response> {
+        self.task = None;
+        match request {
+            Request::MeshRun(r) => {
+                self.session = None;
+                match MeshSession::start(&r) {
+                    Ok(run) => {
+                        self.task = Some(Task::Mesh(run));
+                        None
+                    }
+                    Err(e) => Some(Response::Error(e)),
+                }
+            }
+            Request::MeshFrame(f) => Some(match &mut self.session {
+                Some(s) => Response::Frame(s.frame(f)),
+                None => Response::Error(no_run()),
+            }),
+            Request::MeshExport(kind) => Some(match &mut self.session {
+                Some(s) => Response::Export(s.export(kind)),
+                None => Response::Error(no_run()),
+            }),
+            Request::LabRun { lab, index } => {
+                if self.plan.as_ref().is_none_or(|(l, _)| *l != lab) {
+                    match lab.plan() {
+                        Ok(plan) => self.plan = Some((lab, plan)),
+                        Err(e) => return Some(Response::Error(e)),
+                    }
+                }
+                let plan = &self.plan.as_ref().expect("set above").1;
+                match LabRun::start(plan, index) {
+                    Ok(run) => {
+                        self.task = Some(Task::Lab(run));
+                        None
+                    }
+                    Err(e) => Some(Response::Error(e)),
+                }
+            }
+            Request::Uq(u) => Some(u.run().map_or_else(Response::Error, Response::Uq)),
+            Request::SelfTestPanic => panic!("self-test panic requested inside the engine"),
+        }
+    }
+
+    /// Advances the task under way by at most `events` events: progress
+    /// while it runs, its result when it ends, `None` when idle.
+    pub fn step(&mut self, events: u64) -> Option<Response> {
+        match self.task.as_mut()? {
+            Task::Mesh(run) => {
+                if !run.advance(events) {
+                    let (done, total) = run.progress();
+                    return Some(Response::Progress { done, total });
+                }
+                let Some(Task::Mesh(run)) = self.task.take() else { unreachable!() };
+                let session = MeshSession::new(run.finish());
+                let summary = session.summary();
+                self.session = Some(session);
+                Some(Response::MeshReady(summary))
+            }
+            Task::Lab(run) => {
+                if !run.advance(events) {
+                    return Some(Response::Progress { done: 0, total: 1 });
+                }
+                let Some(Task::Lab(run)) = self.task.take() else { unreachable!() };
+                Some(Response::Lab(run.finish()))
+            }
+        }
+    }
+
+    /// Serves `request` to the end, calling `progress` between slices of
+    /// `slice` events.
+    pub fn serve(&mut self, request: Request, slice: u64, mut progress: impl FnMut(&Response)) -> Response {
+        if let Some(done) = self.begin(request) {
+            return done;
+        }
+        loop {
+            match self.step(slice) {
+                Some(r) if r.is_final() => return r,
+                Some(r) => progress(&r),
+                None => return Response::Error(no_run()),
+            }
+        }
+    }
+
+    /// The scene of the session's last frame (the worker paints it on a canvas).
+    pub fn scene(&self) -> Option<Scene> {
+        self.session.as_ref().map(MeshSession::scene)
+    }
+
+    /// The session's run, if any.
+    pub fn session(&self) -> Option<&MeshSession> {
+        self.session.as_ref()
+    }
+}
+
+fn no_run() -> ApiError {
+    ApiError::new("request", "a frame or export", "a mesh run first (MeshRun)")
+}
+
+/// Convenience for callers that want `Result`s: the lab result or the error.
+///
+/// # Errors
+/// Whatever the engine refused.
+pub fn lab_result(response: Response) -> Result<LabResult, ApiError> {
+    match response {
+        Response::Lab(r) => Ok(r),
+        Response::Error(e) => Err(e),
+        other => Err(ApiError::new("response", format!("{other:?}"), "a lab result")),
+    }
+}
+
+/// The UQ result or the error.
+///
+/// # Errors
+/// Whatever the engine refused.
+pub fn uq_result(response: Response) -> Result<UqResult, ApiError> {
+    match response {
+        Response::Uq(r) => Ok(r),
+        Response::Error(e) => Err(e),
+        other => Err(ApiError::new("response", format!("{other:?}"), "a UQ result")),
+    }
+}

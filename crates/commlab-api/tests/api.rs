@@ -1,0 +1,181 @@
+//! The engine API end to end: round trips through serde, every error path
+//! naming its field, progress, and the lab's results in grid order.
+
+use commlab_api::lab::{LabRequest, UqRequest};
+use commlab_api::mesh::{ExportKind, FrameRequest, MeshRequest};
+use commlab_api::protocol::{lab_result, Engine, Request, Response};
+use commlab_core::barrier::experiment::run_one;
+
+fn round_trip(r: &Request) -> Request {
+    serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()
+}
+
+fn serve(engine: &mut Engine, r: Request) -> Response {
+    engine.serve(round_trip(&r), 5_000, |_| {})
+}
+
+const FRAME: FrameRequest = FrameRequest { step: 0, width: 640.0, pattern: true, heat: false, dark: false };
+
+#[test]
+fn mesh_run_frame_and_exports() {
+    let mut engine = Engine::new();
+    let mut progress = Vec::new();
+    let ready = engine.serve(Request::MeshRun(MeshRequest::default()), 200, |p| {
+        if let Response::Progress { done, total } = p {
+            progress.push((*done, *total));
+        }
+    });
+    let Response::MeshReady(summary) = ready else { panic!("{ready:?}") };
+    assert!(summary.steps > 10 && !summary.bad && !summary.canvas);
+    assert_eq!(summary.rows.len(), 3);
+    assert_eq!(summary.rows.iter().map(|r| r.barrier).collect::<Vec<_>>(), [1, 2, 3]);
+    // The default DLCT on 8 × 8 with 3 barriers: 2·63 messages per barrier
+    // (no two-layer hand-overs), so progress ends at exactly 378.
+    assert!(progress.len() > 3, "slices of 200 events report progress");
+    assert!(progress.windows(2).all(|w| w[0].0 <= w[1].0), "progress never goes back");
+    assert!(progress.iter().all(|&(_, total)| total == 378));
+    assert_eq!(summary.rows.iter().map(|r| r.messages).sum::<u64>(), 378);
+
+    let Response::Frame(f) = serve(&mut engine, Request::MeshFrame(FrameRequest { step: 1_000_000, ..FRAME })) else {
+        panic!()
+    };
+    assert_eq!(f.step, summary.steps, "steps past the end are clipped");
+    assert!(f.svg.as_deref().is_some_and(|s| s.starts_with("<svg")));
+
+    let Response::Export(json) = serve(&mut engine, Request::MeshExport(ExportKind::Json)) else { panic!() };
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["broken_links"].is_array(), "a list everywhere, with its count beside it");
+    assert_eq!(v["broken_links"].as_array().unwrap().len() as u64, v["broken_link_count"].as_u64().unwrap());
+    assert_eq!(v["broken_link_count"], 17, "round(0.15 × 112)");
+    assert_eq!(v["per_barrier"][0]["barrier"], 1, "barriers count from 1");
+    assert_eq!(v["decisions"][0]["barrier"], 1);
+    let Response::Export(csv) = serve(&mut engine, Request::MeshExport(ExportKind::Csv)) else { panic!() };
+    assert!(csv.starts_with("barrier,kind,from,to,"));
+    assert_eq!(csv.lines().count(), 379);
+}
+
+#[test]
+fn canvas_meshes_send_no_svg() {
+    let mut engine = Engine::new();
+    let r = MeshRequest { size: 40, algorithm: "tree".into(), barriers: 1, ..MeshRequest::default() };
+    let Response::MeshReady(s) = serve(&mut engine, Request::MeshRun(r)) else { panic!() };
+    assert!(s.canvas);
+    let Response::Frame(f) = serve(&mut engine, Request::MeshFrame(FRAME)) else { panic!() };
+    assert!(f.svg.is_none());
+    assert!(engine.scene().is_some_and(|s| s.shapes.len() > 40 * 40));
+    let Response::Export(svg) = serve(&mut engine, Request::MeshExport(ExportKind::Svg(3))) else { panic!() };
+    assert!(svg.starts_with("<svg"));
+}
+
+#[test]
+fn flips_toggle_the_seeded_breaks() {
+    let mut engine = Engine::new();
+    let json = |engine: &mut Engine, r: MeshRequest| {
+        serve(engine, Request::MeshRun(r));
+        let Response::Export(j) = serve(engine, Request::MeshExport(ExportKind::Json)) else { panic!() };
+        serde_json::from_str::<serde_json::Value>(&j).unwrap()["broken_links"].clone()
+    };
+    let seeded: Vec<u64> = serde_json::from_value(json(&mut engine, MeshRequest::default())).unwrap();
+    let on = seeded[0] as u32;
+    let off = (0..112).find(|l| !seeded.contains(&u64::from(*l))).unwrap();
+    let flipped: Vec<u64> = serde_json::from_value(json(
+        &mut engine,
+        MeshRequest { flips: vec![on, off, off, on, on], ..MeshRequest::default() },
+    ))
+    .unwrap();
+    assert!(!flipped.contains(&u64::from(on)) && flipped.contains(&u64::from(off)), "each flip counts once");
+    assert_eq!(flipped.len(), seeded.len());
+}
+
+#[test]
+fn every_bad_field_is_named_with_its_range() {
+    let d = MeshRequest::default;
+    let cases: Vec<(MeshRequest, &str, &str)> = vec![
+        (MeshRequest { size: 1, ..d() }, "size", "2..=256"),
+        (MeshRequest { size: 257, ..d() }, "size", "2..=256"),
+        (MeshRequest { rate: 0.95, ..d() }, "rate", "0..=0.9"),
+        (MeshRequest { rate: f64::NAN, ..d() }, "rate", "0..=0.9"),
+        (MeshRequest { algorithm: "fast".into(), ..d() }, "algorithm", "dlct"),
+        (MeshRequest { encoding: "spiral".into(), ..d() }, "encoding", "hilbert"),
+        (MeshRequest { judge: "jury".into(), ..d() }, "judge", "oracle"),
+        (MeshRequest { threshold: 11.0, ..d() }, "threshold", "0..=10"),
+        (MeshRequest { barriers: 0, ..d() }, "barriers", "1..=20"),
+        (MeshRequest { barriers: 21, ..d() }, "barriers", "1..=20"),
+        (MeshRequest { tile: 1, ..d() }, "tile", "2..=64"),
+        (MeshRequest { hop_ticks: 0, ..d() }, "hop_ticks", "1..=1000"),
+        (MeshRequest { overhead_ticks: 1001, ..d() }, "overhead_ticks", "0..=1000"),
+        (MeshRequest { compute_ticks: 100_001, ..d() }, "compute_ticks", "0..=100000"),
+        (MeshRequest { skew_ticks: 100_001, ..d() }, "skew_ticks", "0..=100000"),
+        (MeshRequest { combining_k: 1, ..d() }, "combining_k", "2..=64"),
+        (MeshRequest { flips: vec![3, 112], ..d() }, "flip", "0..112"),
+        // The cap comes from the closed form, before any break is computed.
+        (MeshRequest { size: 256, algorithm: "all-to-all".into(), ..d() }, "size", "at most 2000000 messages"),
+        (
+            MeshRequest { size: 256, algorithm: "dissemination".into(), rate: 0.5, connected: true, ..d() },
+            "size",
+            "at most 2000000 messages",
+        ),
+    ];
+    let mut engine = Engine::new();
+    for (request, field, expected) in cases {
+        // Not through JSON: it has no NaN (serde-wasm-bindgen, the worker's codec, has).
+        let response = engine.serve(Request::MeshRun(request.clone()), 5_000, |_| {});
+        let Response::Error(e) = response else { panic!("{request:?} gave {response:?}") };
+        assert_eq!(e.field, field, "{request:?}");
+        assert!(e.expected.contains(expected), "{e}: expected to mention {expected}");
+    }
+    // No session after a refused run: frames and exports say what is missing.
+    for r in [Request::MeshFrame(FRAME), Request::MeshExport(ExportKind::Csv)] {
+        let Response::Error(e) = serve(&mut engine, r) else { panic!() };
+        assert_eq!(e.field, "request");
+    }
+    let lab = LabRequest { seeds: 1, max_size: 8, barriers: 1 };
+    for (bad, field) in [
+        (LabRequest { seeds: 0, ..lab }, "seeds"),
+        (LabRequest { seeds: 21, ..lab }, "seeds"),
+        (LabRequest { max_size: 3, ..lab }, "max_size"),
+        (LabRequest { max_size: 65, ..lab }, "max_size"),
+        (LabRequest { barriers: 11, ..lab }, "barriers"),
+    ] {
+        let Response::Error(e) = serve(&mut engine, Request::LabRun { lab: bad, index: 0 }) else { panic!() };
+        assert_eq!(e.field, field);
+    }
+    let Response::Error(e) = serve(&mut engine, Request::LabRun { lab, index: 1_000_000 }) else { panic!() };
+    assert_eq!(e.field, "index");
+    for size in [1, 17] {
+        let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size })) else { panic!() };
+        assert_eq!((e.field.as_str(), e.expected.as_str()), ("uq_size", "an integer in 2..=16"));
+    }
+}
+
+#[test]
+fn lab_runs_through_the_engine_equal_direct_runs_in_grid_order() {
+    let lab = LabRequest { seeds: 2, max_size: 8, barriers: 2 };
+    let plan = lab.plan().unwrap();
+    assert_eq!(plan.split, 12 * 2 * 3 * 2, "12 algorithms × sides 4, 8 × 3 rates × 2 seeds");
+    let mut engine = Engine::new();
+    // Served out of order, as a pool would finish them.
+    let order: Vec<usize> = (0..plan.runs.len()).rev().step_by(7).collect();
+    for index in order {
+        let got = lab_result(serve(&mut engine, Request::LabRun { lab, index })).unwrap();
+        assert_eq!(got.index, index);
+        let direct = run_one(&plan.runs[index]);
+        assert_eq!(got.mean_delay, direct.mean_delay(), "run {index}");
+        assert_eq!(got.events, direct.report.events);
+    }
+}
+
+#[test]
+fn uq_4x4_matches_the_documented_means() {
+    let mut engine = Engine::new();
+    let Response::Uq(u) = serve(&mut engine, Request::Uq(UqRequest { size: 4 })) else { panic!() };
+    assert_eq!(u.lct.len(), 256);
+    // docs/barrier-model.md: with the identity conversions, mean UQ(LCT) 0.524.
+    assert!((u.lct_mean - 0.524).abs() < 5e-4, "{}", u.lct_mean);
+}
+
+#[test]
+fn the_self_test_panics() {
+    let caught = std::panic::catch_unwind(|| Engine::new().begin(Request::SelfTestPanic));
+    assert!(caught.is_err());
+}
