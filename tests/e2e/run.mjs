@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { serveDir, launch, open } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -374,10 +375,13 @@ const verdict = (page) => page.locator('[data-testid="mesh-verdict"]').innerText
 const detourHops = async (page) => Number((await verdict(page)).match(/\((\d+) detour hops\)/)[1]);
 /** Node labels of the SVG mesh, in drawing order. */
 const meshLabels = (page) => page.locator('[data-testid="mesh-svg"] svg text').allTextContents();
-/** Moves the scrubber to `s` and waits for the step count to show it. */
+/** Waits until the engine worker's frame of step `s` is shown. */
+const frameShown = (page, s) => page.waitForSelector(`[data-testid="mesh-figure"][data-step="${s}"]`);
+/** Moves the scrubber to `s` and waits for the step count and the frame to show it. */
 async function scrubTo(page, s) {
   await page.locator('[data-testid="scrubber"]').fill(String(s));
   await page.waitForFunction((s) => document.querySelector('[data-testid="step-count"]').innerText.startsWith(`step ${s} `), s);
+  await frameShown(page, s);
 }
 const totalSteps = async (page) => Number((await page.locator('[data-testid="step-count"]').innerText()).split('/')[1]);
 
@@ -406,6 +410,7 @@ test('mesh: clicking a link breaks it, the route detours, the URL keeps it and r
   await page.waitForFunction((s) => location.search.includes(`step=${s}`), seen);
   const url = page.url();
   const reopened = await open(context, base, url);
+  await frameShown(reopened, seen);
   assert.equal(await verdict(reopened), await verdict(page));
   assert.equal(await meshSvg(reopened), await meshSvg(page), 'same link, same drawing');
   // Clicking the same link again repairs it and drops the flip from the URL.
@@ -433,6 +438,7 @@ test('mesh: the DLCT animation goes through an adjustment and the IDs change', a
   await shot(page, 'mesh-decision');
   await page.click('[data-testid="last"]');
   await page.waitForFunction((n) => document.querySelector('[data-testid="step-count"]').innerText.startsWith(`step ${n} `), steps);
+  await frameShown(page, steps);
   const after = await meshLabels(page);
   assert.notDeepEqual(after, before, 'round(K) renumbered the nodes');
   assert.deepEqual([...after].sort((a, b) => a - b), [...before].sort((a, b) => a - b), 'still a permutation of 0..N-1');
@@ -450,6 +456,7 @@ test('mesh: the DLCT animation goes through an adjustment and the IDs change', a
 test('mesh: large meshes are painted on a canvas and clicks still break links; bad sizes are named', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=1&view=mesh&size=40&rate=0.1&heat=1`);
   assert.equal(await page.locator('[data-testid="mesh-figure"]').getAttribute('data-renderer'), 'canvas');
+  await page.waitForSelector('[data-testid="mesh-canvas"][data-frame]');
   await page.locator('[data-testid="mesh-canvas"]').click({ position: { x: 20, y: 12 } });
   await waitForUrl(page, () => /[?&]flip=\d+/.test(location.search));
   await page.click('[data-testid="forward"]');
@@ -501,6 +508,133 @@ test('lab: cancel stops a sweep', async ({ context, base }) => {
   await page.waitForTimeout(500);
   assert.equal(await page.locator('[data-testid="sweep-status"]').innerText(), stopped, 'no run after cancel');
   assert.equal(await page.locator('[data-testid="run-sweep"]').isEnabled(), true);
+});
+
+// --- Never a frozen tab: the engine worker ---------------------------------
+
+const ALGORITHMS = ['ms', 'tree', 'tournament', 'dissemination', 'dissemination-tree', 'dlct', 'dlct-ms', 'dlct-tree',
+  'butterfly', 'pairwise', 'all-to-all', 'combining'];
+/** Opens `url` with a long-task observer installed before any script runs. */
+async function openObserved(context, base, url) {
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); })
+      .observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="app"]');
+  return page;
+}
+const longest = async (page) => Math.max(0, ...(await page.evaluate(() => window.__longTasks)));
+
+test('heavy links never freeze the tab (no main-thread task over 200 ms)', async ({ context, base }) => {
+  const links = [];
+  for (const a of ALGORITHMS) links.push(`view=mesh&size=256&rate=0.5&algorithm=${a}`, `view=mesh&size=128&rate=0.2&algorithm=${a}`);
+  links.push('view=tree&p=1048576', 'view=swizzle&rows=1024&cols=1024&ranks=1024', 'embed=1&view=mesh&size=256&rate=0.2&algorithm=combining');
+  const worst = [];
+  for (const q of links) {
+    const page = await openObserved(context, base, `${base}?v=1&${q}`);
+    // Long enough for the worker to get going, the view to show progress or a result, and frames to arrive.
+    await page.waitForTimeout(1200);
+    worst.push([q, await longest(page)]);
+    assert.deepEqual(page.problems, [], q);
+    await page.close();
+  }
+  // The lab sweeps: the default one and the largest, observed while they run.
+  for (const q of ['view=lab', 'view=lab&max_size=64&seeds=10']) {
+    const page = await openObserved(context, base, `${base}?v=1&${q}`);
+    await page.click('[data-testid="run-sweep"]');
+    await page.waitForTimeout(4000);
+    worst.push([q, await longest(page)]);
+    if (await page.locator('[data-testid="cancel-sweep"]').isEnabled()) await page.click('[data-testid="cancel-sweep"]');
+    await page.close();
+  }
+  console.log(`     longest main-thread task per link: ${worst.map(([q, t]) => `${t} ms ${q}`).join('; ')}`);
+  const frozen = worst.filter(([, t]) => t > 200);
+  assert.deepEqual(frozen, [], 'main-thread tasks over 200 ms');
+});
+
+test('mesh: a long run shows progress, Cancel stops it at once, and it can run again', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=mesh&size=256&rate=0.2&algorithm=ms`);
+  const bar = () => page.locator('[data-testid="run-bar"]').evaluate((e) => e.value);
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-bar"]')?.value > 0);
+  const first = await bar();
+  await page.waitForFunction((v) => document.querySelector('[data-testid="run-bar"]')?.value > v, first);
+  assert.match(await page.locator('[data-testid="run-progress"]').innerText(), /Recording: \d+ of 393210 messages delivered/);
+  await shot(page, 'mesh-progress');
+  await page.click('[data-testid="cancel-run"]');
+  await page.waitForSelector('[data-testid="run-cancelled"]');
+  assert.match(await page.locator('[data-testid="run-cancelled"]').innerText(), /Cancelled after \d+ of 393210 messages/);
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('[data-testid="mesh-verdict"]').count(), 0, 'no result arrives after Cancel');
+  await page.click('[data-testid="rerun"]');
+  await page.waitForSelector('[data-testid="run-progress"]');
+});
+
+test('mesh: a parameter change mid-run shows only the new result', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=mesh&size=256&rate=0.2&algorithm=ms`);
+  await page.waitForSelector('[data-testid="run-progress"]');
+  await page.fill('#size', '6');
+  await page.waitForSelector('[data-testid="mesh-verdict"]');
+  assert.match(await verdict(page), /of 60 links broken/);
+  await page.waitForTimeout(2000);
+  assert.match(await verdict(page), /of 60 links broken/, 'the superseded 256 × 256 run never shows');
+  assert.equal(await page.locator('[data-testid="run-progress"]').count(), 0);
+});
+
+test('workers unavailable: the page says so and runs the same requests on the main thread', async ({ context, base }) => {
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+  // Worker scripts are fetched by the context, not the page.
+  const block = (route) => route.abort();
+  await context.route('**/worker_loader.js', block);
+  await page.goto(`${base}?v=1&view=mesh&size=40&rate=0.1&algorithm=tree`);
+  await page.waitForSelector('[data-testid="engine-notice"]');
+  assert.match(await page.locator('[data-testid="engine-notice"]').innerText(), /Web Workers are unavailable/);
+  await page.waitForSelector('[data-testid="mesh-verdict"]');
+  assert.match(await verdict(page), /Checker: safe.*of 3120 links broken/);
+  await page.waitForSelector('[data-testid="mesh-canvas"][data-frame]');
+  await shot(page, 'mesh-fallback');
+  await context.unroute('**/worker_loader.js', block);
+  // The same numbers as with the worker.
+  const withWorker = await open(context, base, `${base}?v=1&view=mesh&size=40&rate=0.1&algorithm=tree`);
+  await withWorker.waitForSelector('[data-testid="mesh-verdict"]');
+  assert.equal(await verdict(withWorker), await verdict(page));
+  assert.equal(await withWorker.locator('[data-testid="engine-notice"]').count(), 0);
+  // The lab's UQ and a small sweep run in the fallback too (the test switch stands for a blocked worker).
+  await page.goto(`${base}?v=1&view=lab&seeds=1&max_size=4&barriers=1&__commlab_no_worker`);
+  assert.match(await page.locator('[data-testid="uq-means"]').innerText(), /LCT 0\.524, BST 0\.505/);
+  await page.click('[data-testid="run-sweep"]');
+  await page.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 60000 });
+  assert.deepEqual(page.problems, []);
+});
+
+test('a panic inside the engine worker shows the banner with its message', async ({ page }) => {
+  assert.equal(await page.isVisible('#panic-banner'), false);
+  await page.evaluate(() => window.wasmBindings.commlab_selftest_worker_panic());
+  await page.waitForSelector('#panic-banner', { state: 'visible' });
+  assert.match(await page.locator('#panic-detail').innerText(), /inside the engine worker: panicked at [\s\S]*self-test panic requested inside the engine/);
+  await shot(page, 'panic-banner-worker');
+  page.problems = [];
+});
+
+test('lab: the default sweep on the worker pool equals `commlab figures` byte for byte', async ({ context, base }) => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-figures-'));
+  const cli = path.resolve(here, '../../target/release-native/commlab');
+  execFileSync(cli, ['figures', '--seeds', '5', '--out', out], { stdio: 'pipe' });
+  const expected = fs.readFileSync(path.join(out, 'delay-vs-nodes.csv'), 'utf8').trim();
+  const page = await open(context, base, `${base}?v=1&view=lab`);
+  await page.click('[data-testid="run-sweep"]');
+  await page.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 120000 });
+  const status = await page.locator('[data-testid="sweep-status"]').innerText();
+  console.log(`     ${status}`);
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    page.locator('[data-testid="delay-chart-0"] [data-testid="export-csv"]').click()]);
+  assert.equal(fs.readFileSync(await download.path(), 'utf8').trim(), expected);
 });
 
 // ---------------------------------------------------------------------------

@@ -232,6 +232,12 @@ fn a_partitioned_run_goes_on_where_it_can() {
 /// seeded order and break each one unless the mesh would fall apart, checked
 /// by a breadth-first search from one endpoint to the other. Quadratic, so
 /// only for small meshes; the engine's union–find version must agree exactly.
+#[allow(
+    clippy::many_single_char_names,
+    clippy::similar_names,
+    clippy::needless_range_loop,
+    reason = "a literal transcription"
+)]
 fn connected_breaks_greedy(size: u64, rate: f64, seed: u64) -> Vec<bool> {
     let n = size as usize;
     let links = 2 * n * (n - 1);

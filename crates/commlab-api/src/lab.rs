@@ -5,7 +5,7 @@
 use crate::ApiError;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Scenario;
-use commlab_core::barrier::experiment::{paper_grids, Pending, RunSummary};
+use commlab_core::barrier::experiment::{paper_grids, Pending, RunSummary, DELAY_RATES, RANGE_ALGORITHMS, RANGE_RATES};
 use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment};
 use commlab_core::limits::lab as lim;
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,25 @@ pub struct LabPlan {
 }
 
 impl LabRequest {
+    /// `(runs, runs of the delay-vs-nodes grid)` without building them: the
+    /// page needs only the count (the workers build the plan). Must equal
+    /// [`LabRequest::plan`]'s lengths (tested).
+    ///
+    /// # Errors
+    /// A setting out of range.
+    pub fn counts(&self) -> Result<(usize, usize), ApiError> {
+        let seeds = lim::SEEDS.check(self.seeds)? as usize;
+        let max = lim::MAX_SIZE.check(self.max_size)?;
+        lim::BARRIERS.check(self.barriers)?;
+        let sides = |from: u64, cap: u64| {
+            std::iter::successors(Some(from), |s| Some(s * 2)).take_while(|&s| s <= max.min(cap)).count()
+        };
+        let algorithms = commlab_core::barrier::algorithm::Algorithm::ALL.len();
+        let delay = ((algorithms - 1) * sides(4, u64::MAX) + sides(4, 16)) * DELAY_RATES.len() * seeds;
+        let range = RANGE_ALGORITHMS.len() * sides(8, u64::MAX) * RANGE_RATES.len() * seeds;
+        Ok((delay + range, delay))
+    }
+
     /// The runs of this sweep.
     ///
     /// # Errors
@@ -49,10 +68,18 @@ impl LabRequest {
 }
 
 /// One finished run of a sweep.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LabResult {
     /// Index in [`LabPlan::runs`].
     pub index: usize,
+    /// Algorithm id.
+    pub algorithm: String,
+    /// Mesh side.
+    pub size: u64,
+    /// Break rate.
+    pub rate: f64,
+    /// Seed.
+    pub seed: u64,
     /// Mean delay over the barriers (`None`: did not complete).
     pub mean_delay: Option<f64>,
     /// Hop events simulated.
@@ -60,15 +87,16 @@ pub struct LabResult {
 }
 
 impl LabResult {
-    /// The summary [`commlab_core::barrier::experiment::aggregate`] takes.
-    pub fn summary(&self, scenario: &Scenario) -> RunSummary {
-        RunSummary {
-            algorithm: scenario.algorithm,
-            size: scenario.size,
-            rate: scenario.break_rate,
-            seed: scenario.seed,
+    /// The summary [`commlab_core::barrier::experiment::aggregate`] takes
+    /// (`None` only for an algorithm id no engine sends).
+    pub fn summary(&self) -> Option<RunSummary> {
+        Some(RunSummary {
+            algorithm: self.algorithm.parse().ok()?,
+            size: self.size,
+            rate: self.rate,
+            seed: self.seed,
             mean_delay: self.mean_delay,
-        }
+        })
     }
 }
 
@@ -99,7 +127,15 @@ impl LabRun {
     /// The result (after [`LabRun::advance`] returned `true`).
     pub fn finish(self) -> LabResult {
         let row = self.pending.finish();
-        LabResult { index: self.index, mean_delay: row.mean_delay(), events: row.report.events }
+        LabResult {
+            index: self.index,
+            algorithm: row.algorithm.id().to_owned(),
+            size: row.size,
+            rate: row.rate,
+            seed: row.seed,
+            mean_delay: row.mean_delay(),
+            events: row.report.events,
+        }
     }
 }
 

@@ -16,6 +16,7 @@ use commlab_plot::Theme;
 use serde::{Deserialize, Serialize};
 
 /// Every input of a mesh run, as the view and its link hold them.
+#[allow(clippy::struct_excessive_bools, reason = "the view's independent switches")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeshRequest {
     /// Mesh side.

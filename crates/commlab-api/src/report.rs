@@ -41,6 +41,7 @@ pub struct DecisionJson {
 }
 
 /// A barrier run: its scenario and its outcome.
+#[allow(clippy::struct_excessive_bools, reason = "a flat JSON record; each flag is a separate fact")]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunJson {
     /// Mesh side.

@@ -166,6 +166,21 @@ fn lab_runs_through_the_engine_equal_direct_runs_in_grid_order() {
 }
 
 #[test]
+fn lab_counts_equal_the_plan() {
+    for seeds in [1, 3, 20] {
+        for max_size in [4, 7, 8, 15, 16, 17, 32, 64] {
+            for barriers in [1, 10] {
+                let lab = LabRequest { seeds, max_size, barriers };
+                let plan = lab.plan().unwrap();
+                assert_eq!(lab.counts().unwrap(), (plan.runs.len(), plan.split), "{lab:?}");
+            }
+        }
+    }
+    // The default sweep of the lab: 975 runs (705 + 270).
+    assert_eq!(LabRequest { seeds: 5, max_size: 32, barriers: 3 }.counts().unwrap(), (975, 705));
+}
+
+#[test]
 fn uq_4x4_matches_the_documented_means() {
     let mut engine = Engine::new();
     let Response::Uq(u) = serve(&mut engine, Request::Uq(UqRequest { size: 4 })) else { panic!() };

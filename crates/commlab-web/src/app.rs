@@ -51,6 +51,7 @@ pub fn App() -> impl IntoView {
                 <Header params=params />
             </Show>
             <Notices notices=notices />
+            {move || crate::engine::engine_notice().get().map(|n| view! { <p class="notice engine-notice" data-testid="engine-notice" role="status">{n}</p> })}
             <main>{current_view}</main>
             <Show when=embed>
                 <footer class="embed-footer">

@@ -228,78 +228,6 @@ pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// Paints a mesh scene on `canvas` (the large-mesh renderer; small meshes are
-/// SVG). The canvas is sized to the scene times the device pixel ratio.
-pub fn paint_scene(canvas: &web_sys::HtmlCanvasElement, scene: &commlab_plot::mesh::Scene) {
-    use commlab_plot::mesh::Shape;
-    use commlab_plot::svg::hex;
-    let ratio = window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
-    let (width, height) = ((scene.width * ratio).ceil() as u32, (scene.height * ratio).ceil() as u32);
-    if canvas.width() != width || canvas.height() != height {
-        canvas.set_width(width);
-        canvas.set_height(height);
-    }
-    let Some(ctx) = canvas.get_context("2d").ok().flatten() else { return };
-    let ctx: web_sys::CanvasRenderingContext2d = ctx.unchecked_into();
-    let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
-    ctx.set_fill_style_str(&hex(scene.background));
-    ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
-    let no_dash = js_sys::Array::new();
-    // Consecutive lines of one style are stroked as one path.
-    let mut run: Option<(commlab_plot::mesh::Shape, bool)> = None;
-    let flush = |ctx: &web_sys::CanvasRenderingContext2d, run: &mut Option<(Shape, bool)>| {
-        if let Some((Shape::Line { dashed, opacity, .. }, _)) = run.take() {
-            ctx.stroke();
-            if dashed {
-                let _ = ctx.set_line_dash(&no_dash);
-            }
-            if opacity < 1.0 {
-                ctx.set_global_alpha(1.0);
-            }
-        }
-    };
-    for shape in &scene.shapes {
-        match shape {
-            Shape::Line { from, to, color, width, dashed, opacity } => {
-                let same = matches!(&run, Some((Shape::Line { color: c, width: w, dashed: d, opacity: o, .. }, _))
-                    if c == color && w == width && d == dashed && o == opacity);
-                if !same {
-                    flush(&ctx, &mut run);
-                    ctx.set_global_alpha(*opacity);
-                    ctx.set_stroke_style_str(&hex(*color));
-                    ctx.set_line_width(*width);
-                    if *dashed {
-                        let dash = js_sys::Array::of2(&(width * 2.5).into(), &(width * 1.5).into());
-                        let _ = ctx.set_line_dash(&dash);
-                    }
-                    ctx.begin_path();
-                    run = Some((shape.clone(), true));
-                }
-                ctx.move_to(from.0, from.1);
-                ctx.line_to(to.0, to.1);
-            }
-            Shape::Circle { at, r, fill, stroke, stroke_width } => {
-                flush(&ctx, &mut run);
-                ctx.begin_path();
-                let _ = ctx.arc(at.0, at.1, *r, 0.0, std::f64::consts::TAU);
-                ctx.set_fill_style_str(&hex(*fill));
-                ctx.fill();
-                ctx.set_stroke_style_str(&hex(*stroke));
-                ctx.set_line_width(*stroke_width);
-                ctx.stroke();
-            }
-            Shape::Text { at, text, size, color } => {
-                flush(&ctx, &mut run);
-                ctx.set_font(&format!("{size:.1}px sans-serif"));
-                ctx.set_text_align("center");
-                ctx.set_fill_style_str(&hex(*color));
-                let _ = ctx.fill_text(text, at.0, at.1);
-            }
-        }
-    }
-    flush(&ctx, &mut run);
-}
-
 /// The point of a click in the coordinates of a drawing `width` units wide
 /// shown in the clicked element (`None` when it has no size).
 pub fn click_point(ev: &web_sys::MouseEvent, width: f64) -> Option<(f64, f64)> {
@@ -312,4 +240,67 @@ pub fn click_point(ev: &web_sys::MouseEvent, width: f64) -> Option<(f64, f64)> {
     }
     let scale = width / rect.width();
     Some(((f64::from(ev.client_x()) - rect.left()) * scale, (f64::from(ev.client_y()) - rect.top()) * scale))
+}
+
+/// Reveals the panic banner with `text` (a panic inside the engine worker,
+/// which the page's own hook never sees).
+pub fn show_panic(text: &str) {
+    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    if let Some(banner) = doc.get_element_by_id("panic-banner") {
+        if let Some(detail) = doc.get_element_by_id("panic-detail") {
+            detail.set_text_content(Some(text));
+        }
+        let _ = banner.remove_attribute("hidden");
+    }
+}
+
+/// Whether the query string has `name` (test switches such as `__commlab_no_worker`).
+pub fn query_flag(name: &str) -> bool {
+    location_search().trim_start_matches('?').split('&').any(|kv| kv.split('=').next() == Some(name))
+}
+
+/// The value of `name` in the query string (test and benchmark switches).
+pub fn query_value(name: &str) -> Option<String> {
+    location_search()
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| v.to_owned()))
+}
+
+/// `devicePixelRatio`, 1 when unknown.
+pub fn pixel_ratio() -> f64 {
+    window().map_or(1.0, |w| w.device_pixel_ratio())
+}
+
+/// `navigator.hardwareConcurrency`, 1 when unknown.
+pub fn hardware_concurrency() -> usize {
+    window().map_or(1.0, |w| w.navigator().hardware_concurrency()) as usize
+}
+
+/// Loads a classic script and resolves when it has run.
+///
+/// # Errors
+/// When the script cannot be added or fails to load.
+pub async fn load_script(src: &str) -> Result<(), String> {
+    let doc = window().and_then(|w| w.document()).ok_or("no document")?;
+    let script: web_sys::HtmlScriptElement =
+        doc.create_element("script").map_err(|e| format!("{e:?}"))?.unchecked_into();
+    script.set_src(src);
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        script.set_onload(Some(&resolve));
+        script.set_onerror(Some(&reject));
+    });
+    doc.body().ok_or("no body")?.append_child(&script).map_err(|e| format!("{e:?}"))?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.map(|_| ()).map_err(|_| format!("{src} failed to load"))
+}
+
+/// Shows `bitmap` (an `ImageBitmap`) on `canvas` at `width × height` CSS pixels.
+pub fn show_bitmap(canvas: &web_sys::HtmlCanvasElement, bitmap: &JsValue) {
+    let Ok(bitmap) = bitmap.clone().dyn_into::<web_sys::ImageBitmap>() else { return };
+    canvas.set_width(bitmap.width());
+    canvas.set_height(bitmap.height());
+    if let Some(ctx) = canvas.get_context("bitmaprenderer").ok().flatten() {
+        let ctx: web_sys::ImageBitmapRenderingContext = ctx.unchecked_into();
+        ctx.transfer_from_image_bitmap(&bitmap);
+    }
 }

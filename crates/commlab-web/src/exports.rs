@@ -5,9 +5,7 @@
 use crate::components::tree_view::TreeRun;
 use crate::json::Json as Value;
 use crate::state::{PipelineParams, TreeParams};
-use commlab_core::barrier::engine::Kind;
 use commlab_core::barrier::experiment::Point;
-use commlab_core::barrier::replay::Replay;
 use commlab_core::model::ModelConfig;
 use commlab_core::reduce::values::{piece_range, Vectors};
 use commlab_core::reduce::{caption, Schedule};
@@ -217,62 +215,6 @@ pub fn swizzle_json(
         "missed_cells": coverage.missed.len(),
         "modelled_ns": cost.schedule_ns(schedule),
         "naive_modelled_ns": cost.schedule_ns(naive),
-    });
-    doc.pretty()
-}
-
-fn kind_name(kind: Kind) -> String {
-    match kind {
-        Kind::Gather => "gather".into(),
-        Kind::Release(k) => format!("release(K={k})"),
-        Kind::Round(r) => format!("round {r}"),
-        Kind::HandUp => "hand-up".into(),
-        Kind::HandDown => "hand-down".into(),
-    }
-}
-
-/// `barrier,kind,from,to,sent,delivered,hops,distance,route`: every message of the run.
-pub fn mesh_csv(replay: &Replay) -> String {
-    let mut out = String::from("barrier,kind,from,to,sent_tick,delivered_tick,hops,manhattan,route\n");
-    let mesh = replay.mesh;
-    for m in &replay.report.trace {
-        let route: Vec<String> = m.path.iter().map(ToString::to_string).collect();
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{}",
-            m.barrier + 1,
-            kind_name(m.kind),
-            m.from,
-            m.to,
-            m.sent,
-            m.delivered,
-            m.path.len(),
-            mesh.distance(m.from, m.to),
-            route.join(" ")
-        );
-    }
-    out
-}
-
-/// The run's summary, per-barrier statistics and judge decisions as JSON.
-pub fn mesh_json(replay: &Replay) -> String {
-    let r = &replay.report;
-    let s = &replay.scenario;
-    let doc = json!({
-        "size": s.size, "algorithm": s.algorithm.id(), "encoding": s.encoding.id(), "break_rate": s.break_rate,
-        "seed": s.seed, "broken_links": replay.breaks.links(), "barriers": s.barriers,
-        "hop_ticks": s.hop_ticks, "overhead_ticks": s.overhead_ticks, "compute_ticks": s.compute_ticks,
-        "contention": s.contention, "completed": r.completed, "partitioned": r.partitioned, "safe": r.safe,
-        "violations": &r.violations, "messages": r.messages, "hops": r.hops, "detour_hops": r.detour_hops,
-        "delay_ticks": &r.delay_ticks, "total_ticks": r.total_ticks, "max_link_load": r.max_link_load,
-        "per_barrier": replay.barrier_stats().iter().map(|b| json!({
-            "delay": b.delay, "messages": b.messages, "hops": b.hops, "detour_hops": b.detour_hops,
-            "max_load": b.max_load, "max_link": b.max_link.map(|l| replay.mesh.endpoints(l)), "k": b.k,
-        })).collect::<Vec<_>>(),
-        "decisions": r.decisions.iter().map(|d| json!({
-            "barrier": d.barrier + 1, "group": d.group, "tick": d.tick, "root": d.root,
-            "path_sum": d.path_sum, "fault_free": d.fault_free, "k": d.k,
-        })).collect::<Vec<_>>(),
     });
     doc.pretty()
 }

@@ -12,6 +12,7 @@ mod app;
 mod bench;
 mod browser;
 mod components;
+mod engine;
 mod exports;
 mod share;
 mod state;

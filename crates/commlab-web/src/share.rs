@@ -11,8 +11,9 @@
 use crate::state::{Compare, Params, ThemeChoice, View, JUDGES, LINK_SETS};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
-use commlab_core::barrier::uq::UQ_SIZE;
-use commlab_core::limits::{IntRange, RealRange, BYTES, ELEMENTS, MAX_PIECES, PIECES, SEED, T_BYTE, T_START, UNITS};
+use commlab_core::limits::{
+    lab, mesh_view, IntRange, RealRange, BYTES, ELEMENTS, MAX_PIECES, PIECES, SEED, T_BYTE, T_START, UNITS,
+};
 use commlab_core::reduce::values::INPUTS_TEXT_MAX;
 use commlab_core::reduce::{Collective, Operator};
 use commlab_core::swizzle::PRESETS;
@@ -143,17 +144,10 @@ const SWIZZLE_FIELDS: &[Field] = &[
     Field::Int(STEP, |p| p.step, |p, v| p.step = v),
 ];
 
-/// Mesh sides of the mesh view (the core accepts up to 1024 from the CLI).
-pub const MESH_SIDE: IntRange = IntRange { name: "size", min: 2, max: 256 };
-const RATE: RealRange = RealRange { name: "rate", min: 0.0, max: 0.9 };
-const VIEW_TICKS: IntRange = IntRange { name: "hop_ticks", min: 1, max: 1000 };
-/// Length of the hand-flipped link list in a link.
-pub const FLIPS_TEXT_MAX: usize = 40_000;
-
 const MESH_FIELDS: &[Field] = &[
-    Field::Int(MESH_SIDE, |p| p.mesh.size, |p, v| p.mesh.size = v),
-    Field::Real(RATE, |p| p.mesh.rate, |p, v| p.mesh.rate = v),
-    Field::Int(SEED, |p| p.mesh.seed, |p, v| p.mesh.seed = v),
+    Field::Int(mesh_view::SIDE, |p| p.mesh.size, |p, v| p.mesh.size = v),
+    Field::Real(mesh_view::RATE, |p| p.mesh.rate, |p, v| p.mesh.rate = v),
+    Field::Int(mesh_view::SEED, |p| p.mesh.seed, |p, v| p.mesh.seed = v),
     Field::Choice(
         "encoding",
         || Encoding::ALL.iter().map(|e| e.id()).collect(),
@@ -166,45 +160,25 @@ const MESH_FIELDS: &[Field] = &[
         |p| p.mesh.algorithm.id(),
         |p, id| id.parse().map(|a| p.mesh.algorithm = a).is_ok(),
     ),
-    Field::Int(IntRange { name: "tile", min: 2, max: 64 }, |p| p.mesh.tile, |p, v| p.mesh.tile = v),
+    Field::Int(mesh_view::TILE, |p| p.mesh.tile, |p, v| p.mesh.tile = v),
     Field::Choice(
         "judge",
         || JUDGES.iter().map(|j| j.0).collect(),
         |p| p.mesh.judge,
         |p, id| JUDGES.iter().find(|j| j.0 == id).map(|j| p.mesh.judge = j.0).is_some(),
     ),
-    Field::Real(
-        RealRange { name: "threshold", min: 0.0, max: 10.0 },
-        |p| p.mesh.threshold,
-        |p, v| p.mesh.threshold = v,
-    ),
-    Field::Int(VIEW_TICKS, |p| p.mesh.hop_ticks, |p, v| p.mesh.hop_ticks = v),
-    Field::Int(
-        IntRange { name: "overhead_ticks", min: 0, ..VIEW_TICKS },
-        |p| p.mesh.overhead_ticks,
-        |p, v| {
-            p.mesh.overhead_ticks = v;
-        },
-    ),
-    Field::Int(
-        IntRange { name: "compute_ticks", min: 0, max: 100_000 },
-        |p| p.mesh.compute_ticks,
-        |p, v| {
-            p.mesh.compute_ticks = v;
-        },
-    ),
-    Field::Int(
-        IntRange { name: "skew_ticks", min: 0, max: 100_000 },
-        |p| p.mesh.skew_ticks,
-        |p, v| p.mesh.skew_ticks = v,
-    ),
-    Field::Int(IntRange { name: "barriers", min: 1, max: 20 }, |p| p.mesh.barriers, |p, v| p.mesh.barriers = v),
+    Field::Real(mesh_view::THRESHOLD, |p| p.mesh.threshold, |p, v| p.mesh.threshold = v),
+    Field::Int(mesh_view::HOP_TICKS, |p| p.mesh.hop_ticks, |p, v| p.mesh.hop_ticks = v),
+    Field::Int(mesh_view::OVERHEAD_TICKS, |p| p.mesh.overhead_ticks, |p, v| p.mesh.overhead_ticks = v),
+    Field::Int(mesh_view::COMPUTE_TICKS, |p| p.mesh.compute_ticks, |p, v| p.mesh.compute_ticks = v),
+    Field::Int(mesh_view::SKEW_TICKS, |p| p.mesh.skew_ticks, |p, v| p.mesh.skew_ticks = v),
+    Field::Int(mesh_view::BARRIERS, |p| p.mesh.barriers, |p, v| p.mesh.barriers = v),
     Field::Flag("contention", |p| p.mesh.contention, |p, v| p.mesh.contention = v),
     Field::Flag("connected", |p| p.mesh.connected, |p, v| p.mesh.connected = v),
-    Field::Text("flip", FLIPS_TEXT_MAX, |p| p.mesh.flips.as_deref(), |p, v| p.mesh.flips = v),
+    Field::Text("flip", mesh_view::FLIPS_TEXT_MAX, |p| p.mesh.flips.as_deref(), |p, v| p.mesh.flips = v),
     Field::Flag("pattern", |p| p.mesh.pattern, |p, v| p.mesh.pattern = v),
     Field::Flag("heat", |p| p.mesh.heat, |p, v| p.mesh.heat = v),
-    Field::Int(IntRange { name: "k", min: 0, max: 1 << 20 }, |p| p.mesh.uq_k, |p, v| p.mesh.uq_k = v),
+    Field::Int(mesh_view::UQ_K, |p| p.mesh.uq_k, |p, v| p.mesh.uq_k = v),
     Field::Choice(
         "links",
         || LINK_SETS.iter().map(|l| l.0).collect(),
@@ -214,18 +188,11 @@ const MESH_FIELDS: &[Field] = &[
     Field::Int(STEP, |p| p.step, |p, v| p.step = v),
 ];
 
-/// Lab sweep bounds.
-pub const LAB_SEEDS: IntRange = IntRange { name: "seeds", min: 1, max: 20 };
-/// Largest side of the lab sweeps.
-pub const LAB_SIZE: IntRange = IntRange { name: "max_size", min: 4, max: 64 };
-/// Barriers per lab run.
-pub const LAB_BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 10 };
-
 const LAB_FIELDS: &[Field] = &[
-    Field::Int(LAB_SEEDS, |p| p.lab.seeds, |p, v| p.lab.seeds = v),
-    Field::Int(LAB_SIZE, |p| p.lab.max_size, |p, v| p.lab.max_size = v),
-    Field::Int(LAB_BARRIERS, |p| p.lab.barriers, |p, v| p.lab.barriers = v),
-    Field::Int(IntRange { name: "uq_size", ..UQ_SIZE }, |p| p.lab.uq_size, |p, v| p.lab.uq_size = v),
+    Field::Int(lab::SEEDS, |p| p.lab.seeds, |p, v| p.lab.seeds = v),
+    Field::Int(lab::MAX_SIZE, |p| p.lab.max_size, |p, v| p.lab.max_size = v),
+    Field::Int(lab::BARRIERS, |p| p.lab.barriers, |p, v| p.lab.barriers = v),
+    Field::Int(lab::UQ_SIZE, |p| p.lab.uq_size, |p, v| p.lab.uq_size = v),
 ];
 
 /// The URL parameters of `view`.
@@ -555,7 +522,7 @@ mod tests {
 
     fn any_mesh() -> impl Strategy<Value = MeshParams> {
         (
-            (2u64..=MESH_SIDE.max, 0.0f64..=0.9, any::<u64>(), 0usize..4, 0usize..12, 2u64..=64),
+            (2u64..=mesh_view::SIDE.max, 0.0f64..=0.9, any::<u64>(), 0usize..4, 0usize..12, 2u64..=64),
             (0usize..3, 0.0f64..=10.0, 1u64..=1000, 0u64..=1000, 0u64..=100_000, 0u64..=100_000),
             (
                 1u64..=20,

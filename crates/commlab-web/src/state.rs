@@ -2,10 +2,10 @@
 //! reproduce. Domain values only (no signals); `share.rs` turns it into a
 //! query string and back.
 
+use commlab_api::mesh::MeshRequest;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
-use commlab_core::barrier::engine::{Judge, Scenario};
-use commlab_core::barrier::mesh::{Breaks, LinkId, Mesh};
+use commlab_core::barrier::mesh::{LinkId, Mesh};
 use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::model::{ConfigError, ModelConfig};
 use commlab_core::reduce::{Collective, Operator};
@@ -430,30 +430,6 @@ impl MeshParams {
         Ok(out)
     }
 
-    /// The links broken in this view: the seeded set with the hand flips toggled.
-    ///
-    /// # Errors
-    /// An invalid size, rate or flip list.
-    pub fn broken_links(&self) -> Result<Vec<LinkId>, String> {
-        let mesh = Mesh::new(self.size).map_err(|e| e.to_string())?;
-        let seeded = if self.connected {
-            Breaks::random_connected(&mesh, self.rate, self.seed)
-        } else {
-            Breaks::random(&mesh, self.rate, self.seed)
-        }
-        .map_err(|e| e.to_string())?;
-        let mut links = seeded.links();
-        for flip in self.flips(mesh.link_count())? {
-            match links.binary_search(&flip) {
-                Ok(i) => {
-                    links.remove(i);
-                }
-                Err(i) => links.insert(i, flip),
-            }
-        }
-        Ok(links)
-    }
-
     /// `flips` with `link` toggled, as URL text (`None` when empty).
     pub fn toggled(&self, link: LinkId, link_count: u32) -> Option<String> {
         let mut flips = self.flips(link_count).unwrap_or_default();
@@ -466,38 +442,30 @@ impl MeshParams {
         (!flips.is_empty()).then(|| flips.iter().map(ToString::to_string).collect::<Vec<_>>().join(","))
     }
 
-    /// The judge policy.
-    pub fn judge(&self) -> Judge {
-        match self.judge {
-            "never" => Judge::Never,
-            "oracle" => Judge::Oracle,
-            _ => Judge::Threshold(self.threshold),
-        }
-    }
-
-    /// The scenario the view runs.
+    /// The engine request of this view's run.
     ///
     /// # Errors
-    /// The first invalid parameter, by name.
-    pub fn scenario(&self) -> Result<Scenario, String> {
-        Ok(Scenario {
+    /// An invalid flip list (the engine validates the rest, by field).
+    pub fn request(&self) -> Result<MeshRequest, String> {
+        let links = Mesh::new(self.size).map_err(|e| e.to_string())?.link_count();
+        Ok(MeshRequest {
             size: self.size,
-            algorithm: self.algorithm,
-            encoding: self.encoding,
-            break_rate: self.rate,
+            rate: self.rate,
             seed: self.seed,
-            breaks: Some(self.broken_links()?),
             connected: self.connected,
-            barriers: u32::try_from(self.barriers).unwrap_or(u32::MAX),
-            tile: u32::try_from(self.tile).unwrap_or(u32::MAX),
-            judge: self.judge(),
+            flips: self.flips(links)?,
+            algorithm: self.algorithm.id().to_owned(),
+            encoding: self.encoding.id().to_owned(),
+            tile: self.tile,
+            judge: self.judge.to_owned(),
+            threshold: self.threshold,
+            barriers: self.barriers,
             hop_ticks: self.hop_ticks,
             overhead_ticks: self.overhead_ticks,
-            contention: self.contention,
             compute_ticks: self.compute_ticks,
             skew_ticks: self.skew_ticks,
+            contention: self.contention,
             combining_k: 4,
-            record: true,
         })
     }
 
@@ -512,28 +480,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn flips_toggle_the_seeded_set() {
+    fn flips_toggle_and_parse() {
         let p = MeshParams::default();
-        let seeded = p.broken_links().unwrap();
         let link_count = Mesh::new(p.size).unwrap().link_count();
-        let (on, off) = (seeded[0], (0..link_count).find(|l| !seeded.contains(l)).unwrap());
-        let flipped = MeshParams { flips: p.toggled(on, link_count), ..p.clone() };
-        let flipped = MeshParams { flips: flipped.toggled(off, link_count), ..flipped };
-        let links = flipped.broken_links().unwrap();
-        assert!(!links.contains(&on) && links.contains(&off));
-        assert_eq!(links.len(), seeded.len());
-        // Toggling both back gives the seeded set and no flip text.
-        let back = MeshParams { flips: flipped.toggled(on, link_count), ..flipped.clone() };
-        let back = MeshParams { flips: back.toggled(off, link_count), ..back };
+        let once = MeshParams { flips: p.toggled(5, link_count), ..p.clone() };
+        assert_eq!(once.flips.as_deref(), Some("5"));
+        let twice = MeshParams { flips: once.toggled(2, link_count), ..once.clone() };
+        assert_eq!(twice.flips.as_deref(), Some("2,5"));
+        assert_eq!(twice.request().unwrap().flips, vec![2, 5]);
+        let back = MeshParams { flips: twice.toggled(5, link_count), ..twice };
+        let back = MeshParams { flips: back.toggled(2, link_count), ..back };
         assert_eq!(back.flips, None);
-        assert_eq!(back.broken_links().unwrap(), seeded);
         let bad = MeshParams { flips: Some("3,x".into()), ..p };
-        assert!(bad.broken_links().unwrap_err().starts_with("flip:"));
+        assert!(bad.request().unwrap_err().starts_with("flip:"));
     }
 
     #[test]
     fn the_default_mesh_adjusts() {
-        let replay = commlab_core::barrier::replay::Replay::new(MeshParams::default().scenario().unwrap()).unwrap();
-        assert!(!replay.report.adjustments.is_empty(), "the default view should show an adjustment");
+        use commlab_api::protocol::{Engine, Request, Response};
+        let mut engine = Engine::new();
+        let ready = engine.serve(Request::MeshRun(MeshParams::default().request().unwrap()), 10_000, |_| {});
+        let Response::MeshReady(summary) = ready else { panic!("{ready:?}") };
+        assert!(summary.rows.iter().any(|r| r.k.is_some_and(|k| k > 0)), "the default view should show an adjustment");
     }
 }

@@ -175,7 +175,7 @@ impl Breaks {
     /// # Errors
     /// When `rate` is not in `0..=0.9`.
     pub fn random(mesh: &Mesh, rate: f64, seed: u64) -> Result<Breaks, ConfigError> {
-        let count = Breaks::target(mesh, rate)?;
+        let count = Breaks::target(*mesh, rate)?;
         let links = mesh.link_count() as usize;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut breaks = Breaks::none(mesh);
@@ -203,7 +203,7 @@ impl Breaks {
     /// # Errors
     /// As [`Breaks::random`].
     pub fn random_connected(mesh: &Mesh, rate: f64, seed: u64) -> Result<Breaks, ConfigError> {
-        let target = Breaks::target(mesh, rate)?;
+        let target = Breaks::target(*mesh, rate)?;
         let links = mesh.link_count() as usize;
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FF_EE00_D15C_0DE5);
         let order = sample(&mut rng, links, links).into_vec();
@@ -221,7 +221,7 @@ impl Breaks {
     }
 
     /// `round(rate × links)`, after checking the rate.
-    fn target(mesh: &Mesh, rate: f64) -> Result<usize, ConfigError> {
+    fn target(mesh: Mesh, rate: f64) -> Result<usize, ConfigError> {
         if !(0.0..=MAX_BREAK_RATE).contains(&rate) {
             return Err(ConfigError {
                 name: "break_rate",

@@ -3,7 +3,21 @@
 use crate::browser;
 use leptos::prelude::*;
 
+/// What a button exports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// The drawing.
+    Svg,
+    /// The drawing, rasterised.
+    Png,
+    /// The data.
+    Csv,
+    /// The data.
+    Json,
+}
+
 /// Four download buttons. Each closure is called only when its button is pressed.
+#[allow(clippy::semicolon_if_nothing_returned, reason = "rustfmt drops the arm braces that would hold the semicolon")]
 #[component]
 pub fn ExportBar(
     /// File name without extension (`commlab-tree-p8-step3`).
@@ -12,33 +26,46 @@ pub fn ExportBar(
     /// The drawing as an SVG document, when there is one.
     #[prop(into)]
     svg: Signal<Option<String>>,
-    /// A drawing too costly to keep as text (the canvas-painted mesh): built
-    /// only when an SVG or PNG button is pressed, and used when `svg` is `None`.
+    /// The data as CSV (views whose data is on the page).
     #[prop(optional)]
-    svg_on_demand: Option<Callback<(), Option<String>>>,
-    /// The data as CSV.
-    csv: Callback<(), String>,
+    csv: Option<Callback<(), String>>,
     /// The data as JSON.
-    json: Callback<(), String>,
+    #[prop(optional)]
+    json: Option<Callback<(), String>>,
+    /// Views whose data lives in the engine worker: every button asks it
+    /// (the view downloads the answer when it comes).
+    #[prop(optional)]
+    remote: Option<Callback<ExportFormat>>,
 ) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let report = move |result: Result<(), String>| status.set(result.err().unwrap_or_default());
     let on_error = Callback::new(move |e: String| status.set(e));
-    let drawing = move || svg.get_untracked().or_else(|| svg_on_demand.and_then(|f| f.run(())));
-    let none = move || svg.with(Option::is_none) && svg_on_demand.is_none();
-    let save_svg = move |_| match drawing() {
-        Some(s) => report(browser::download_text(&format!("{}.svg", name.get_untracked()), "image/svg+xml", &s)),
-        None => status.set("No drawing at this size: export the data instead".into()),
+    let none = move || remote.is_none() && svg.with(Option::is_none);
+    let save_svg = move |_| match (remote, svg.get_untracked()) {
+        (Some(r), _) => r.run(ExportFormat::Svg),
+        (None, Some(s)) => {
+            report(browser::download_text(&format!("{}.svg", name.get_untracked()), "image/svg+xml", &s))
+        }
+        (None, None) => status.set("No drawing at this size: export the data instead".into()),
     };
-    let save_png = move |_| match drawing() {
-        Some(s) => browser::download_png(&format!("{}.png", name.get_untracked()), &s, on_error),
-        None => status.set("No drawing at this size: export the data instead".into()),
+    let save_png = move |_| match (remote, svg.get_untracked()) {
+        (Some(r), _) => r.run(ExportFormat::Png),
+        (None, Some(s)) => browser::download_png(&format!("{}.png", name.get_untracked()), &s, on_error),
+        (None, None) => status.set("No drawing at this size: export the data instead".into()),
     };
-    let save_csv = move |_| {
-        report(browser::download_text(&format!("{}.csv", name.get_untracked()), "text/csv", &csv.run(())));
+    let save_csv = move |_| match (remote, csv) {
+        (Some(r), _) => r.run(ExportFormat::Csv),
+        (None, Some(c)) => {
+            report(browser::download_text(&format!("{}.csv", name.get_untracked()), "text/csv", &c.run(())));
+        }
+        (None, None) => {}
     };
-    let save_json = move |_| {
-        report(browser::download_text(&format!("{}.json", name.get_untracked()), "application/json", &json.run(())));
+    let save_json = move |_| match (remote, json) {
+        (Some(r), _) => r.run(ExportFormat::Json),
+        (None, Some(j)) => {
+            report(browser::download_text(&format!("{}.json", name.get_untracked()), "application/json", &j.run(())))
+        }
+        (None, None) => {}
     };
     view! {
         <div class="export-bar" role="group" aria-label="Export">

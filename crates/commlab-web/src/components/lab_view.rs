@@ -1,56 +1,52 @@
-//! View 5: the paper's barrier experiments in the browser. The sweep runs on
-//! the main thread in chunks of about 20 ms (one wasm core, no worker to
-//! build and ship), so input stays live; a progress bar, a cancel button, and
-//! charts that fill in as results come. Next to each chart, the paper's claim
-//! and whether our measurement agrees.
+//! View 5: the paper's barrier experiments in the browser. The sweep's runs
+//! are shared by a pool of engine workers (`navigator.hardwareConcurrency`,
+//! 1 to 8); each result comes back with its index, so the aggregate is the
+//! same as one worker's in grid order. A progress bar counts the runs, Cancel
+//! terminates the workers at once, and the charts fill in as results arrive
+//! (redrawn at most once a second). The UQ experiment runs in its own worker.
+//! Next to each chart, the paper's claim and whether our measurement agrees.
 
 use crate::browser;
 use crate::components::export_bar::ExportBar;
-use crate::components::number_field::NumberField;
+use crate::components::number_field::{int_range, NumberField};
+use crate::engine::{Client, Handler, Pool};
 use crate::exports;
-use crate::share::{LAB_BARRIERS, LAB_SEEDS, LAB_SIZE};
 use crate::state::{LabParams, Params};
-use commlab_core::barrier::encoding::Encoding;
-use commlab_core::barrier::engine::Scenario;
+use commlab_api::lab::{LabRequest, UqRequest, UqResult};
+use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::experiment::{
-    aggregate, delay_claims, paper_grids, points_csv, range_claim, uq_claim, Claim, Pending, Point, Row, DELAY_RATES,
-    RANGE_ALGORITHMS,
+    aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, DELAY_RATES, RANGE_ALGORITHMS,
 };
-use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment, UQ_SIZE};
+use commlab_core::limits::lab as lim;
 use commlab_plot::barrier::{delay_range, delay_vs_nodes, uq_histogram};
 use commlab_plot::{render_svg, Theme};
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::time::Duration;
 
-/// Work per chunk before the page gets the main thread back.
-const CHUNK_MS: f64 = 20.0;
 /// Charts are redrawn at most this often while a sweep runs.
 const PUBLISH_MS: f64 = 1000.0;
-/// Events per slice of a run (a few milliseconds of wasm).
-const SLICE_EVENTS: u64 = 20_000;
 
-/// A sweep under way.
+/// A sweep under way: results by index.
 struct Job {
-    list: Vec<Scenario>,
-    /// `list[..split]` is the delay-vs-nodes grid, the rest the range grid.
+    results: Vec<Option<RunSummary>>,
     split: usize,
-    next: usize,
-    /// `list[next]` when it is under way.
-    current: Option<Pending>,
-    delay_rows: Vec<Row>,
-    range_rows: Vec<Row>,
+    done: usize,
     started: f64,
     published: f64,
     generation: u64,
+    publish_pending: bool,
 }
 
-/// The sweep's signals (all `Copy`, so a chunk can schedule the next one).
+/// The sweep's signals (all `Copy`).
 #[derive(Clone, Copy)]
 struct Sweep {
-    job: StoredValue<Option<Job>>,
+    pool: StoredValue<Option<Pool>, LocalStorage>,
+    job: StoredValue<Option<Job>, LocalStorage>,
     generation: StoredValue<u64>,
     done: RwSignal<usize>,
     total: RwSignal<usize>,
+    workers: RwSignal<usize>,
     running: RwSignal<bool>,
     elapsed_ms: RwSignal<f64>,
     delay: RwSignal<Vec<Point>>,
@@ -61,10 +57,12 @@ struct Sweep {
 impl Sweep {
     fn new() -> Sweep {
         Sweep {
-            job: StoredValue::new(None),
+            pool: StoredValue::new_local(None),
+            job: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             done: RwSignal::new(0),
             total: RwSignal::new(0),
+            workers: RwSignal::new(0),
             running: RwSignal::new(false),
             elapsed_ms: RwSignal::new(0.0),
             delay: RwSignal::new(Vec::new()),
@@ -73,10 +71,18 @@ impl Sweep {
         }
     }
 
+    /// The pool, started on first use (after the first paint).
+    fn pool(self) -> Pool {
+        if self.pool.with_value(Option::is_none) {
+            self.pool.set_value(Some(Pool::new()));
+        }
+        self.pool.with_value(|p| p.clone().expect("set above"))
+    }
+
     fn start(self, lab: LabParams) {
-        let base = Scenario { barriers: lab.barriers as u32, ..Scenario::default() };
-        let (delay, range) = match paper_grids(lab.seeds, lab.max_size, &base) {
-            Ok(grids) => grids,
+        let request = LabRequest { seeds: lab.seeds, max_size: lab.max_size, barriers: lab.barriers };
+        let (count, split) = match request.counts() {
+            Ok(c) => c,
             Err(e) => {
                 self.error.set(Some(e.to_string()));
                 return;
@@ -84,85 +90,100 @@ impl Sweep {
         };
         let generation = self.generation.get_value() + 1;
         self.generation.set_value(generation);
-        let split = delay.len();
-        let mut list = delay;
-        list.extend(range);
         let now = browser::now_ms();
-        self.total.set(list.len());
+        self.total.set(count);
         self.done.set(0);
         self.delay.set(Vec::new());
         self.range.set(Vec::new());
         self.error.set(None);
         self.running.set(true);
         self.job.set_value(Some(Job {
-            list,
+            results: vec![None; count],
             split,
-            next: 0,
-            current: None,
-            delay_rows: Vec::new(),
-            range_rows: Vec::new(),
+            done: 0,
             started: now,
             published: now,
             generation,
+            publish_pending: false,
         }));
-        set_timeout(move || self.chunk(generation), Duration::ZERO);
+        let pool = self.pool();
+        self.workers.set(pool.size());
+        let job = Rc::new(move |index| Request::LabRun { lab: request, index });
+        let done = Rc::new(move |index, response| self.result(generation, index, response));
+        pool.run(count, job, done);
     }
 
     fn cancel(self) {
         self.generation.update_value(|g| *g += 1);
-        self.job.set_value(None);
-        self.running.set(false);
-    }
-
-    /// Runs scenarios for about [`CHUNK_MS`], publishes progress, and schedules the next chunk.
-    fn chunk(self, generation: u64) {
-        let mut publish = None;
-        let mut finished = false;
-        let mut progress = (0, 0.0);
-        self.job.update_value(|job| {
-            let Some(job) = job.as_mut().filter(|j| j.generation == generation) else { return };
-            let start = browser::now_ms();
-            while job.next < job.list.len() {
-                // One run may be longer than a chunk (all-to-all on 16 × 16):
-                // it is advanced in slices of events and resumed next chunk.
-                let mut pending = job.current.take().unwrap_or_else(|| Pending::start(&job.list[job.next]));
-                if pending.advance(SLICE_EVENTS) {
-                    let row = pending.finish();
-                    if job.next < job.split {
-                        job.delay_rows.push(row);
-                    } else {
-                        job.range_rows.push(row);
-                    }
-                    job.next += 1;
-                } else {
-                    job.current = Some(pending);
-                }
-                if browser::now_ms() - start > CHUNK_MS {
-                    break;
-                }
-            }
-            let now = browser::now_ms();
-            finished = job.next == job.list.len();
-            progress = (job.next, now - job.started);
-            if finished || now - job.published > PUBLISH_MS {
-                job.published = now;
-                publish = Some((aggregate(&job.delay_rows), aggregate(&job.range_rows)));
+        self.pool.with_value(|p| {
+            if let Some(p) = p {
+                p.cancel();
             }
         });
+        self.running.set(false);
+        if let Some(job) = self.job.try_update_value(Option::take).flatten() {
+            self.elapsed_ms.set(browser::now_ms() - job.started);
+        }
+    }
+
+    /// Stores a run's result; publishes progress, and the charts at most once a second.
+    fn result(self, generation: u64, index: usize, response: Response) {
         if self.generation.get_value() != generation {
             return;
         }
-        self.done.set(progress.0);
-        self.elapsed_ms.set(progress.1);
-        if let Some((delay, range)) = publish {
-            self.delay.set(delay);
-            self.range.set(range);
-        }
+        let summary = match response {
+            Response::Lab(r) => match r.summary() {
+                Some(s) => s,
+                None => return,
+            },
+            Response::Error(e) => {
+                self.error.set(Some(e.to_string()));
+                return;
+            }
+            _ => return,
+        };
+        let mut finished = false;
+        let mut schedule = false;
+        self.job.update_value(|job| {
+            let Some(job) = job.as_mut().filter(|j| j.generation == generation) else { return };
+            if job.results[index].replace(summary).is_none() {
+                job.done += 1;
+            }
+            finished = job.done == job.results.len();
+            if !job.publish_pending {
+                job.publish_pending = true;
+                schedule = true;
+            }
+        });
+        let (done, elapsed) =
+            self.job.with_value(|j| j.as_ref().map_or((0, 0.0), |j| (j.done, browser::now_ms() - j.started)));
+        self.done.set(done);
+        self.elapsed_ms.set(elapsed);
         if finished {
+            self.publish(generation);
             self.running.set(false);
-            self.job.set_value(None);
-        } else {
-            set_timeout(move || self.chunk(generation), Duration::ZERO);
+        } else if schedule {
+            let wait = self
+                .job
+                .with_value(|j| j.as_ref().map_or(0.0, |j| (j.published + PUBLISH_MS - browser::now_ms()).max(0.0)));
+            set_timeout(move || self.publish(generation), Duration::from_millis(wait as u64));
+        }
+    }
+
+    /// Aggregates the results so far, in grid order, and updates the charts.
+    fn publish(self, generation: u64) {
+        let points = self.job.try_update_value(|job| {
+            let job = job.as_mut().filter(|j| j.generation == generation)?;
+            job.publish_pending = false;
+            job.published = browser::now_ms();
+            let (delay, range) = job.results.split_at(job.split);
+            let rows = |r: &[Option<RunSummary>]| r.iter().flatten().copied().collect::<Vec<_>>();
+            Some((aggregate(&rows(delay)), aggregate(&rows(range))))
+        });
+        if let Some(Some((delay, range))) = points {
+            // Two tasks: each set redraws its charts.
+            self.delay.set(delay);
+            set_timeout(move || self.range.set(range), Duration::ZERO);
         }
     }
 }
@@ -180,6 +201,20 @@ pub fn LabView(
     let lab = Memo::new(move |_| params.with(|p| p.lab));
     let sweep = Sweep::new();
     on_cleanup(move || sweep.cancel());
+    // The UQ experiment (16 × 16: 65 536 conversions) runs in its own worker.
+    let uq_client = StoredValue::new_local(Client::new());
+    on_cleanup(move || uq_client.with_value(Client::cancel));
+    let uq = RwSignal::new(None::<Result<UqResult, String>>);
+    Effect::new(move |_| {
+        let size = lab.with(|l| l.uq_size);
+        uq.set(None);
+        let handler: Handler = Rc::new(move |response, _| match response {
+            Response::Uq(u) => uq.set(Some(Ok(u))),
+            Response::Error(e) => uq.set(Some(Err(e.to_string()))),
+            _ => {}
+        });
+        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size }), handler));
+    });
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let charts = Memo::new(move |_| {
         let points = sweep.delay.get();
@@ -200,18 +235,18 @@ pub fn LabView(
             .then(|| render_svg(760, 460, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
             .flatten()
     });
-    let uq = Memo::new(move |_| {
-        UqExperiment::run(lab.get().uq_size, Encoding::SCurve, LinkSetDefinition::default())
-            .map(|u| (u.lct_minus_bst(), UqExperiment::mean(&u.lct), UqExperiment::mean(&u.bst), u.lct, u.bst))
-            .map_err(|e| e.to_string())
+    let uq_chart = Memo::new(move |_| {
+        uq.with(|u| match u {
+            Some(Ok(u)) => Some(uq_histogram(&u.lct_minus_bst, u.lct_mean, u.bst_mean, &theme())),
+            _ => None,
+        })
     });
-    let uq_chart =
-        Memo::new(move |_| uq.with(|u| u.as_ref().ok().map(|(d, l, b, ..)| uq_histogram(d, *l, *b, &theme()))));
     // Cheap: derived, not memoised (each memo type costs ~5 KB of wasm).
     let claims = Signal::derive(move || delay_claims(&sweep.delay.get()));
     let range_claim_memo = Signal::derive(move || range_claim(&sweep.range.get()));
-    let uq_claim_memo =
-        Signal::derive(move || uq.with(|u| uq_claim(u.as_ref().map(|u| u.0.as_slice()).unwrap_or_default())));
+    let uq_claim_memo = Signal::derive(move || {
+        uq.with(|u| uq_claim(u.as_ref().and_then(|u| u.as_ref().ok()).map_or(&[][..], |u| u.lct_minus_bst.as_slice())))
+    });
 
     let settings_name = move || lab.with(|l| format!("s{}-max{}-b{}", l.seeds, l.max_size, l.barriers));
     let delay_csv = Callback::new(move |()| points_csv(&sweep.delay.get_untracked()));
@@ -220,17 +255,17 @@ pub fn LabView(
     let range_json = Callback::new(move |()| exports::points_json(&sweep.range.get_untracked()));
     let numberings = move || (lab.get_untracked().uq_size * lab.get_untracked().uq_size) as usize;
     let uq_csv = Callback::new(move |()| {
-        uq.with_untracked(|u| u.as_ref().map(|u| exports::uq_csv(&u.3, &u.4, numberings())).unwrap_or_default())
+        uq.with_untracked(|u| match u {
+            Some(Ok(u)) => exports::uq_csv(&u.lct, &u.bst, numberings()),
+            _ => String::new(),
+        })
     });
     let uq_json = Callback::new(move |()| {
-        uq.with_untracked(|u| {
-            u.as_ref()
-                .map(|u| {
-                    json!({"size": lab.get_untracked().uq_size, "encoding": "s-curve", "links": "directed gather",
-                        "lct_mean": u.1, "bst_mean": u.2, "lct": &u.3, "bst": &u.4, "lct_minus_bst": &u.0})
-                    .pretty()
-                })
-                .unwrap_or_default()
+        uq.with_untracked(|u| match u {
+            Some(Ok(u)) => json!({"size": u.size, "encoding": "s-curve", "links": "directed gather",
+                "lct_mean": u.lct_mean, "bst_mean": u.bst_mean, "lct": &u.lct, "bst": &u.bst, "lct_minus_bst": &u.lct_minus_bst})
+            .pretty(),
+            _ => String::new(),
         })
     });
 
@@ -250,8 +285,10 @@ pub fn LabView(
         let secs = sweep.elapsed_ms.get() / 1000.0;
         match (sweep.running.get(), total) {
             (_, 0) => "Press “Run sweep”: the results fill in as the runs finish.".to_owned(),
-            (true, _) => format!("Running: {done} of {total} runs, {secs:.1} s"),
-            (false, _) if done == total => format!("Done: {total} runs in {secs:.1} s"),
+            (true, _) => format!("Running: {done} of {total} runs on {} workers, {secs:.1} s", sweep.workers.get()),
+            (false, _) if done == total => {
+                format!("Done: {total} runs in {secs:.1} s on {} workers", sweep.workers.get())
+            }
             (false, _) => format!("Cancelled after {done} of {total} runs ({secs:.1} s)"),
         }
     };
@@ -261,13 +298,13 @@ pub fn LabView(
             <div class="controls" role="group" aria-label="Sweep settings">
                 <h2 id="lab-title">"Barrier lab"</h2>
                 <p class="hint">"The paper's experiments under the documented model: every algorithm, seeded breaks that keep the mesh connected, mean delay over the barriers, seeds averaged, min–max as whiskers."</p>
-                <NumberField id="seeds" label="Seeds per point" integer=true range=(LAB_SEEDS.min as f64, LAB_SEEDS.max as f64) slider=(1.0, 20.0)
+                <NumberField id="seeds" label="Seeds per point" integer=true range=int_range(lim::SEEDS) slider=(1.0, 20.0)
                     value=Signal::derive(move || lab.with(|l| l.seeds as f64)) on_change=int(|l, v| l.seeds = v) />
-                <NumberField id="max_size" label="Largest mesh side" integer=true range=(LAB_SIZE.min as f64, LAB_SIZE.max as f64) slider=(4.0, 64.0)
+                <NumberField id="max_size" label="Largest mesh side" integer=true range=int_range(lim::MAX_SIZE) slider=(4.0, 64.0)
                     value=Signal::derive(move || lab.with(|l| l.max_size as f64)) on_change=int(|l, v| l.max_size = v) />
-                <NumberField id="lab_barriers" label="Barriers per run" integer=true range=(LAB_BARRIERS.min as f64, LAB_BARRIERS.max as f64) slider=(1.0, 10.0)
+                <NumberField id="lab_barriers" label="Barriers per run" integer=true range=int_range(lim::BARRIERS) slider=(1.0, 10.0)
                     value=Signal::derive(move || lab.with(|l| l.barriers as f64)) on_change=int(|l, v| l.barriers = v) />
-                <NumberField id="uq_size" label="UQ mesh side" integer=true range=(UQ_SIZE.min as f64, UQ_SIZE.max as f64) slider=(2.0, 16.0)
+                <NumberField id="uq_size" label="UQ mesh side" integer=true range=int_range(lim::UQ_SIZE) slider=(2.0, 16.0)
                     value=Signal::derive(move || lab.with(|l| l.uq_size as f64)) on_change=int(|l, v| l.uq_size = v) />
                 <div class="sweep-buttons">
                     <button type="button" data-testid="run-sweep" on:click=move |_| sweep.start(lab.get_untracked())
@@ -302,11 +339,12 @@ pub fn LabView(
                 </article>
                 <article class="lab-chart" data-testid="uq-chart">
                     {move || match uq.get() {
-                        Ok((_, l, b, ..)) => view! {
-                            <p class="uq-means" data-testid="uq-means">{format!("Mean UQ over all conversions: LCT {l:.3}, BST {b:.3}.")}</p>
+                        Some(Ok(u)) => view! {
+                            <p class="uq-means" data-testid="uq-means">{format!("Mean UQ over all conversions: LCT {:.3}, BST {:.3}.", u.lct_mean, u.bst_mean)}</p>
                             <div class="diagram" inner_html=move || uq_chart.get().unwrap_or_default()></div>
                         }.into_any(),
-                        Err(e) => view! { <p class="chart-error">{e}</p> }.into_any(),
+                        Some(Err(e)) => view! { <p class="chart-error">{e}</p> }.into_any(),
+                        None => view! { <p class="summary-note" data-testid="uq-pending">"Computing UQ for every conversion in the engine worker…"</p> }.into_any(),
                     }}
                     <ClaimLine claim=Signal::derive(move || uq_claim_memo.get()) />
                     <ExportBar name=Signal::derive(move || format!("commlab-lab-uq-{}", lab.with(|l| l.uq_size)))

@@ -1,55 +1,51 @@
-//! View 4: the barrier on a mesh with broken links. The mesh (SVG below
-//! 32 × 32, canvas from there), click a link to break or repair it, the run
-//! animated hop by hop with the shared playback, the per-barrier metrics, and
-//! the before/after `round(K)` panel with the update quantity.
+//! View 4: the barrier on a mesh with broken links. The run is recorded and
+//! drawn by the engine worker (see `engine.rs`): the page sends the inputs,
+//! shows progress with a Cancel while the run is recorded, and then asks for
+//! one frame per step: SVG text below 32 × 32, a bitmap painted off the page
+//! from there. Click a link to break or repair it; the per-barrier metrics,
+//! the verdict and the exports come from the same worker. The before/after
+//! `round(K)` panel (at most 16 × 16, cheap) is computed on the page.
 
 use crate::browser;
-use crate::components::export_bar::ExportBar;
-use crate::components::number_field::NumberField;
+use crate::components::export_bar::{ExportBar, ExportFormat};
+use crate::components::number_field::{int_range, real_range, NumberField};
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
-use crate::exports;
-use crate::share::MESH_SIDE;
+use crate::engine::{Client, Handler};
 use crate::state::{MeshParams, Params, JUDGES, LINK_SETS};
+use commlab_api::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSummary};
+use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::{Encoding, Numbering};
 use commlab_core::barrier::mesh::Mesh;
-use commlab_core::barrier::replay::Replay;
 use commlab_core::barrier::uq::{round_changes, RoundChange, UQ_SIZE};
+use commlab_core::limits::mesh_view as lim;
 use commlab_plot::barrier::round_figure;
-use commlab_plot::mesh::{mesh_scene, scene_svg, MeshLayout, MeshOptions, CANVAS_FROM};
+use commlab_plot::mesh::MeshLayout;
 use commlab_plot::Theme;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use std::sync::Arc;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
 
 /// Width of the mesh drawing in CSS pixels.
 const DRAW_WIDTH: f64 = 640.0;
 
-/// A shared value compared by identity: a recomputed run is a new run, and
-/// comparing two traces element by element would cost more than drawing them.
-#[derive(Debug)]
-pub struct Shared<T>(pub Arc<T>);
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared(self.0.clone())
-    }
-}
-
-impl<T> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// The run of the current parameters.
-pub fn replay_of(p: &MeshParams) -> Result<Shared<Replay>, String> {
-    let scenario = p.scenario()?;
-    Replay::new(scenario).map(|r| Shared(Arc::new(r))).map_err(|e| e.to_string())
+/// Where the run of the current inputs stands.
+#[derive(Debug, Clone, PartialEq)]
+enum RunState {
+    /// Being recorded: messages delivered of the run's total.
+    Running(u64, u64),
+    /// Recorded.
+    Ready(MeshSummary),
+    /// Cancelled by the user after this many of so many messages.
+    Cancelled(u64, u64),
+    /// Refused (the message names the field and its range).
+    Failed(String),
 }
 
 /// The mesh view.
+#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn MeshView(
     /// App state; the controls write `params.mesh` and `params.step`.
@@ -58,37 +54,75 @@ pub fn MeshView(
     #[prop(into)]
     dark: Signal<bool>,
 ) -> impl IntoView {
+    let client = StoredValue::new_local(Client::new());
+    on_cleanup(move || client.with_value(Client::cancel));
     let mp = Memo::new(move |_| params.with(|p| p.mesh.clone()));
-    let replay = Memo::new(move |_| replay_of(&mp.get()));
-    // Derived signals, not memos, where recomputing is cheaper than the ~5 KB
-    // of wasm each memo type costs.
-    let steps = Signal::derive(move || replay.with(|r| r.as_ref().map_or(0, |r| r.0.steps())));
+    let request = Memo::new(move |_| mp.with(MeshParams::request));
+    let state = RwSignal::new(RunState::Running(0, 0));
+    let frame = RwSignal::new(None::<Frame>);
+    let bitmap = StoredValue::new_local(None::<JsValue>);
+    // Bumped whenever a new bitmap arrives (the canvas effect paints it).
+    let painted = RwSignal::new(0u32);
+
+    let start = move |r: Result<MeshRequest, String>| match r {
+        Ok(r) => {
+            state.set(RunState::Running(0, 0));
+            let handler: Handler = Rc::new(move |response, _| match response {
+                Response::Progress { done, total } => state.set(RunState::Running(done, total)),
+                Response::MeshReady(summary) => state.set(RunState::Ready(summary)),
+                Response::Error(e) => state.set(RunState::Failed(e.to_string())),
+                _ => {}
+            });
+            client.with_value(|c| c.run(Request::MeshRun(r), handler));
+        }
+        Err(e) => {
+            client.with_value(Client::cancel);
+            state.set(RunState::Failed(e));
+        }
+    };
+    // A new request supersedes the run under way (the worker is restarted if busy).
+    Effect::new(move |_| start(request.get()));
+
+    let steps = Signal::derive(move || state.with(|s| if let RunState::Ready(s) = s { s.steps } else { 0 }));
     let step = Signal::derive(move || params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
-    let options = Signal::derive(move || mp.with(|p| MeshOptions { pattern: p.pattern, heat: p.heat }));
-    let scene = Memo::new(move |_| {
-        let r = replay.get().ok()?;
-        Some(Arc::new(mesh_scene(&r.0, step.get(), DRAW_WIDTH, options.get(), &theme())))
+    let ready = Memo::new(move |_| state.with(|s| matches!(s, RunState::Ready(_))));
+    let on_canvas = Memo::new(move |_| mp.with(|p| p.size >= u64::from(commlab_plot::mesh::CANVAS_FROM)));
+    let frame_request = Memo::new(move |_| {
+        ready.get().then(|| {
+            let (pattern, heat) = mp.with(|p| (p.pattern, p.heat));
+            FrameRequest { step: step.get(), width: DRAW_WIDTH, pattern, heat, dark: dark.get() }
+        })
     });
-    let on_canvas = Memo::new(move |_| mp.with(|p| p.size >= u64::from(CANVAS_FROM)));
-    let svg = Memo::new(move |_| if on_canvas.get() { None } else { scene.get().map(|s| scene_svg(&s)) });
-    let canvas_svg = Callback::new(move |()| scene.get_untracked().map(|s| scene_svg(&s)));
+    // One frame per step, option or theme change; queued behind work in flight.
+    Effect::new(move |_| {
+        let Some(f) = frame_request.get() else { return };
+        let handler: Handler = Rc::new(move |response, bits| {
+            if let Response::Frame(f) = response {
+                if bits.is_some() {
+                    bitmap.set_value(bits);
+                    painted.update(|n| *n += 1);
+                }
+                frame.set(Some(f));
+            }
+        });
+        client.with_value(|c| c.query(Request::MeshFrame(f), handler));
+    });
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    // Paints the canvas; `data-frame` counts the paints (tests and the timing harness wait on it).
-    Effect::new(move |frame: Option<u32>| {
-        let frame = frame.unwrap_or(0);
-        let Some(scene) = scene.get() else { return frame };
-        let Some(canvas) = canvas_ref.get() else { return frame };
-        browser::paint_scene(&canvas, &scene);
-        let _ = canvas.set_attribute("data-frame", &(frame + 1).to_string());
-        frame + 1
+    // Shows the painted bitmap; `data-frame` counts the paints (tests and the timing harness wait on it).
+    Effect::new(move |_| {
+        let n = painted.get();
+        let Some(canvas) = canvas_ref.get() else { return };
+        if let Some(b) = bitmap.try_update_value(Option::take).flatten() {
+            browser::show_bitmap(&canvas, &b);
+            let _ = canvas.set_attribute("data-frame", &n.to_string());
+        }
     });
 
     // A click on a link breaks it or repairs it (the URL keeps the flip list).
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(s) = scene.get_untracked() else { return };
-        let Some((x, y)) = browser::click_point(&ev, s.width) else { return };
+        let Some(width) = frame.with_untracked(|f| f.as_ref().map(|f| f.width)) else { return };
+        let Some((x, y)) = browser::click_point(&ev, width) else { return };
         let size = mp.with_untracked(|p| p.size) as u32;
         let Ok(mesh) = Mesh::new(size.into()) else { return };
         let layout = MeshLayout::new(size, DRAW_WIDTH);
@@ -97,9 +131,11 @@ pub fn MeshView(
         }
     };
 
-    let caption = move || match replay.get() {
-        Ok(r) => r.0.caption(step.get()),
-        Err(e) => e,
+    let caption = move || match state.get() {
+        RunState::Ready(_) => frame.with(|f| f.as_ref().map(|f| f.caption.clone()).unwrap_or_default()),
+        RunState::Running(..) => "Recording the run…".to_owned(),
+        RunState::Cancelled(..) => "Cancelled.".to_owned(),
+        RunState::Failed(e) => e,
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name = Signal::derive(move || {
@@ -107,31 +143,80 @@ pub fn MeshView(
             format!("commlab-mesh-{}x{}-{}-r{}-s{}-step{}", p.size, p.size, p.algorithm, p.rate, p.seed, step.get())
         })
     });
-    let csv = Callback::new(move |()| replay.with(|r| r.as_ref().map(|r| exports::mesh_csv(&r.0)).unwrap_or_default()));
-    let json =
-        Callback::new(move |()| replay.with(|r| r.as_ref().map(|r| exports::mesh_json(&r.0)).unwrap_or_default()));
+    let svg = Signal::derive(move || frame.with(|f| f.as_ref().and_then(|f| f.svg.clone())));
+    let export_status = RwSignal::new(String::new());
+    let remote = Callback::new(move |format: ExportFormat| {
+        let kind = match format {
+            ExportFormat::Csv => ExportKind::Csv,
+            ExportFormat::Json => ExportKind::Json,
+            ExportFormat::Svg | ExportFormat::Png => ExportKind::Svg(step.get_untracked()),
+        };
+        let name = file_name.get_untracked();
+        export_status.set("Preparing…".into());
+        let handler: Handler = Rc::new(move |response, _| {
+            let Response::Export(text) = response else { return };
+            let result = match format {
+                ExportFormat::Csv => browser::download_text(&format!("{name}.csv"), "text/csv", &text),
+                ExportFormat::Json => browser::download_text(&format!("{name}.json"), "application/json", &text),
+                ExportFormat::Svg => browser::download_text(&format!("{name}.svg"), "image/svg+xml", &text),
+                ExportFormat::Png => {
+                    browser::download_png(&format!("{name}.png"), &text, Callback::new(move |e| export_status.set(e)));
+                    Ok(())
+                }
+            };
+            export_status.set(result.err().unwrap_or_default());
+        });
+        client.with_value(|c| c.query(Request::MeshExport(kind), handler));
+    });
+    let cancel = move |_| {
+        client.with_value(Client::cancel);
+        state.update(|s| {
+            if let RunState::Running(done, total) = *s {
+                *s = RunState::Cancelled(done, total);
+            }
+        });
+    };
+    let rerun = move |_| start(request.get_untracked());
 
     view! {
         <section class="view mesh-view" data-testid="mesh-view" aria-labelledby="mesh-title">
             <MeshControls params=params mp=mp />
             <div class="results">
+                {move || match state.get() {
+                    RunState::Running(done, total) => view! {
+                        <div class="run-progress" data-testid="run-progress" role="status">
+                            <progress max=total.max(1) value=done data-testid="run-bar" aria-label="Recording progress"></progress>
+                            <span>{if total == 0 { "Recording the run…".to_owned() } else { format!("Recording: {done} of {total} messages delivered") }}</span>
+                            <button type="button" data-testid="cancel-run" on:click=cancel>"Cancel"</button>
+                        </div>
+                    }.into_any(),
+                    RunState::Cancelled(done, total) => view! {
+                        <div class="run-progress" data-testid="run-cancelled" role="status">
+                            <span>{format!("Cancelled after {done} of {total} messages. Change a parameter, or ")}</span>
+                            <button type="button" data-testid="rerun" on:click=rerun>"run again"</button>
+                        </div>
+                    }.into_any(),
+                    _ => ().into_any(),
+                }}
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
                 <Legend />
-                <figure class="diagram mesh-figure" data-testid="mesh-figure"
+                <figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
+                    data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
                     data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
                     <figcaption>"Click a link to break or repair it."</figcaption>
                     {move || if on_canvas.get() {
                         view! { <canvas node_ref=canvas_ref class="mesh-canvas" data-testid="mesh-canvas" role="img"
-                            aria-label=move || scene.with(|s| s.as_ref().map(|s| s.title.clone()).unwrap_or_default())
-                            style=move || scene.with(|s| s.as_ref().map(|s| format!("width:{:.0}px;height:{:.0}px", s.width, s.height)).unwrap_or_default())
+                            aria-label=move || frame.with(|f| f.as_ref().map(|f| f.title.clone()).unwrap_or_default())
+                            style=move || frame.with(|f| f.as_ref().map(|f| format!("width:{:.0}px;height:{:.0}px", f.width, f.height)).unwrap_or_default())
                             on:click=on_click></canvas> }.into_any()
                     } else {
                         view! { <div class="mesh-svg" data-testid="mesh-svg" on:click=on_click inner_html=move || svg.get().unwrap_or_default()></div> }.into_any()
                     }}
                 </figure>
-                <Metrics replay=replay />
-                <ExportBar name=file_name svg=svg svg_on_demand=canvas_svg csv=csv json=json />
+                <Metrics state=state />
+                <ExportBar name=file_name svg=svg remote=remote />
+                <p class="export-status" role="status">{move || export_status.get()}</p>
                 <RoundPanel mp=mp dark=dark />
             </div>
         </section>
@@ -153,58 +238,39 @@ fn Legend() -> impl IntoView {
 
 /// Per-barrier delay, messages, hops, detours, most-loaded link, the checker.
 #[component]
-fn Metrics(replay: Memo<Result<Shared<Replay>, String>>) -> impl IntoView {
+fn Metrics(state: RwSignal<RunState>) -> impl IntoView {
     move || {
-        let r = match replay.get() {
-            Ok(r) => r,
-            Err(e) => return view! { <p class="chart-error" data-testid="mesh-error" role="alert">{e}</p> }.into_any(),
+        let summary = match state.get() {
+            RunState::Ready(s) => s,
+            RunState::Failed(e) => {
+                return view! { <p class="chart-error" data-testid="mesh-error" role="alert">{e}</p> }.into_any()
+            }
+            _ => return ().into_any(),
         };
-        let r = &r.0;
-        let report = &r.report;
-        let mesh = r.mesh;
-        let rows: Vec<_> = r
-            .barrier_stats()
+        let rows: Vec<_> = summary
+            .rows
             .into_iter()
-            .enumerate()
-            .map(|(b, s)| {
-                let link = s.max_link.map_or_else(String::new, |l| {
-                    let (a, c) = mesh.endpoints(l);
-                    let ((ax, ay), (cx, cy)) = (mesh.coords(a), mesh.coords(c));
-                    format!("({ax}, {ay})–({cx}, {cy}) ×{}", s.max_load)
-                });
+            .map(|r| {
                 view! {
                     <tr>
-                        <th scope="row">{b + 1}</th>
-                        <td class="delay">{s.delay.map_or_else(|| "—".to_owned(), |d| d.to_string())}</td>
-                        <td>{s.messages}</td>
-                        <td>{s.hops}</td>
-                        <td>{s.detour_hops}</td>
-                        <td>{link}</td>
-                        <td class="k">{s.k.map_or_else(|| "—".to_owned(), |k| k.to_string())}</td>
+                        <th scope="row">{r.barrier}</th>
+                        <td class="delay">{r.delay.map_or_else(|| "—".to_owned(), |d| d.to_string())}</td>
+                        <td>{r.messages}</td>
+                        <td>{r.hops}</td>
+                        <td>{r.detour_hops}</td>
+                        <td>{r.link}</td>
+                        <td class="k">{r.k.map_or_else(|| "—".to_owned(), |k| k.to_string())}</td>
                     </tr>
                 }
             })
             .collect();
-        let verdict = if report.partitioned {
-            format!(
-                "Partitioned: the broken links cut the mesh. {} messages had no route and were dropped; the nodes waiting for them never leave, so the barrier cannot complete. Step through to see which part of the mesh got stuck.",
-                report.unroutable
-            )
-        } else if report.safe {
-            format!(
-                "Checker: safe — no node left a barrier before every node arrived, no message crossed barriers; {} messages, {} hops ({} detour hops), {} of {} links broken.",
-                report.messages, report.hops, report.detour_hops, report.broken_links, mesh.link_count()
-            )
-        } else {
-            format!("Checker: UNSAFE — {}", report.violations.join("; "))
-        };
         view! {
             <table class="numbers" data-testid="mesh-metrics">
                 <thead><tr><th scope="col">"barrier"</th><th scope="col">"delay (ticks)"</th><th scope="col">"messages"</th>
                     <th scope="col">"hops"</th><th scope="col">"detour hops"</th><th scope="col">"most-loaded link"</th><th scope="col">"K"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
-            <p class=if report.partitioned || !report.safe { "verdict bad" } else { "verdict" } data-testid="mesh-verdict" role="status">{verdict}</p>
+            <p class=if summary.bad { "verdict bad" } else { "verdict" } data-testid="mesh-verdict" role="status">{summary.verdict}</p>
         }
         .into_any()
     }
@@ -278,13 +344,13 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
         <div class="controls" role="group" aria-label="Barrier mesh parameters">
             <h2 id="mesh-title">"Barrier on a mesh"</h2>
             <p class="formula">"round(K): ID' = (ID + K) mod N"</p>
-            <NumberField id="size" label="Mesh side" integer=true range=(MESH_SIDE.min as f64, MESH_SIDE.max as f64) slider=(2.0, 256.0)
+            <NumberField id="size" label="Mesh side" integer=true range=int_range(lim::SIDE) slider=(2.0, 256.0)
                 value=Signal::derive(move || mp.with(|p| p.size as f64)) on_change=int(|p, v| { p.size = v; p.flips = None; }) />
-            <NumberField id="rate" label="Break rate" range=(0.0, 0.9) slider=(0.01, 0.9)
+            <NumberField id="rate" label="Break rate" range=real_range(lim::RATE) slider=(0.01, 0.9)
                 value=Signal::derive(move || mp.with(|p| p.rate))
                 on_change=Callback::new(move |v: f64| params.update(|p| { p.mesh.rate = v; p.mesh.flips = None; })) />
             <div class="field-row">
-                <NumberField id="seed" label="Seed" integer=true range=(0.0, 18_446_744_073_709_551_615.0) slider=(1.0, 1_000_000.0)
+                <NumberField id="seed" label="Seed" integer=true range=int_range(lim::SEED) slider=(1.0, 1_000_000.0)
                     value=Signal::derive(move || mp.with(|p| p.seed as f64)) on_change=int(|p, v| { p.seed = v; p.flips = None; }) />
                 <button type="button" class="new-seed" data-testid="new-seed" on:click=new_seed>"new seed"</button>
             </div>
@@ -301,35 +367,35 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
             <SelectField id="encoding" label="Encoding" options=encodings
                 value=Signal::derive(move || mp.with(|p| p.encoding.id()))
                 on_change=Callback::new(move |v: String| if let Ok(e) = v.parse() { params.update(|p| p.mesh.encoding = e) }) />
-            <NumberField id="tile" label="Tile side (two-layer forms)" integer=true range=(2.0, 64.0) slider=(2.0, 64.0)
+            <NumberField id="tile" label="Tile side (two-layer forms)" integer=true range=int_range(lim::TILE) slider=(2.0, 64.0)
                 value=Signal::derive(move || mp.with(|p| p.tile as f64)) on_change=int(|p, v| p.tile = v) />
             <SelectField id="judge" label="Judge" options=JUDGES.to_vec()
                 value=Signal::derive(move || mp.with(|p| p.judge))
                 on_change=Callback::new(move |v: String| if let Some(j) = JUDGES.iter().find(|j| j.0 == v) { params.update(|p| p.mesh.judge = j.0) }) />
-            <NumberField id="threshold" label="Threshold (fraction)" range=(0.0, 10.0) slider=(0.01, 10.0)
+            <NumberField id="threshold" label="Threshold (fraction)" range=real_range(lim::THRESHOLD) slider=(0.01, 10.0)
                 value=Signal::derive(move || mp.with(|p| p.threshold))
                 on_change=Callback::new(move |v: f64| params.update(|p| p.mesh.threshold = v)) />
             <h3>"Timing"</h3>
             <div class="field-row">
-                <NumberField id="barriers" label="Barriers" integer=true range=(1.0, 20.0) slider=(1.0, 20.0)
+                <NumberField id="barriers" label="Barriers" integer=true range=int_range(lim::BARRIERS) slider=(1.0, 20.0)
                     value=Signal::derive(move || mp.with(|p| p.barriers as f64)) on_change=int(|p, v| p.barriers = v) />
-                <NumberField id="hop_ticks" label="Ticks per hop" integer=true range=(1.0, 1000.0) slider=(1.0, 1000.0)
+                <NumberField id="hop_ticks" label="Ticks per hop" integer=true range=int_range(lim::HOP_TICKS) slider=(1.0, 1000.0)
                     value=Signal::derive(move || mp.with(|p| p.hop_ticks as f64)) on_change=int(|p, v| p.hop_ticks = v) />
             </div>
             <div class="field-row">
-                <NumberField id="overhead_ticks" label="Overhead ticks" integer=true range=(0.0, 1000.0) slider=(1.0, 1000.0)
+                <NumberField id="overhead_ticks" label="Overhead ticks" integer=true range=int_range(lim::OVERHEAD_TICKS) slider=(1.0, 1000.0)
                     value=Signal::derive(move || mp.with(|p| p.overhead_ticks as f64)) on_change=int(|p, v| p.overhead_ticks = v) />
-                <NumberField id="compute_ticks" label="Compute ticks" integer=true range=(0.0, 100_000.0) slider=(1.0, 100_000.0)
+                <NumberField id="compute_ticks" label="Compute ticks" integer=true range=int_range(lim::COMPUTE_TICKS) slider=(1.0, 100_000.0)
                     value=Signal::derive(move || mp.with(|p| p.compute_ticks as f64)) on_change=int(|p, v| p.compute_ticks = v) />
             </div>
-            <NumberField id="skew_ticks" label="Straggler skew (ticks)" integer=true range=(0.0, 100_000.0) slider=(1.0, 100_000.0)
+            <NumberField id="skew_ticks" label="Straggler skew (ticks)" integer=true range=int_range(lim::SKEW_TICKS) slider=(1.0, 100_000.0)
                 value=Signal::derive(move || mp.with(|p| p.skew_ticks as f64)) on_change=int(|p, v| p.skew_ticks = v) />
             {check(|p| p.contention, |p, v| p.contention = v, "contention", "link contention (one message per link and tick)")}
             <h3>"Drawing"</h3>
             {check(|p| p.pattern, |p, v| p.pattern = v, "pattern", "algorithm's pattern (who talks to whom)")}
             {check(|p| p.heat, |p, v| p.heat = v, "heat", "link-load heat")}
             <h3>"Before / after round(K)"</h3>
-            <NumberField id="k" label="K" integer=true range=(0.0, 1_048_576.0) slider=(1.0, 1024.0)
+            <NumberField id="k" label="K" integer=true range=int_range(lim::UQ_K) slider=(1.0, 1024.0)
                 value=Signal::derive(move || mp.with(|p| p.uq_k as f64)) on_change=int(|p, v| p.uq_k = v) />
             <SelectField id="links" label="Link set" options=LINK_SETS.to_vec()
                 value=Signal::derive(move || mp.with(|p| p.uq_links))

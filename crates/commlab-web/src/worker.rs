@@ -1,0 +1,236 @@
+//! `worker`: the engine bundle. Trunk builds it as a second wasm
+//! (`data-type="worker"`, `opt-level = 3`) that serves
+//! [`commlab_api::protocol::Engine`] requests in a Web Worker.
+//!
+//! Messages: the page posts `{gen, req}` (a serde [`Request`]); the worker
+//! answers `{gen, res}` (a serde [`Response`]; progress about every 50 ms,
+//! then the final response), with `bitmap` (an `ImageBitmap`, transferred)
+//! when a canvas frame was painted. `{ready: true}` says it is listening;
+//! `{panic: text}` that the engine panicked (the page shows its banner).
+//!
+//! When workers are unavailable the page loads this same bundle on the main
+//! thread (`web/engine-fallback.js`) and drives [`EngineHandle`] in slices;
+//! `main` then registers nothing.
+#![allow(missing_docs, reason = "wasm_bindgen exports")]
+
+use commlab_api::protocol::{Engine, Request, Response};
+use commlab_plot::mesh::{Scene, Shape};
+use commlab_plot::svg::hex;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, OffscreenCanvas, OffscreenCanvasRenderingContext2d};
+
+/// Events per slice between progress checks in the worker.
+const SLICE_EVENTS: u64 = 50_000;
+/// Progress messages at most this often.
+const PROGRESS_MS: f64 = 50.0;
+
+fn main() {
+    let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else { return };
+    std::panic::set_hook(Box::new(|info| {
+        if let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() {
+            let msg = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&msg, &"panic".into(), &info.to_string().into());
+            let _ = scope.post_message(&msg);
+        }
+    }));
+    let mut engine = Engine::new();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let data = ev.data();
+        let generation = js_sys::Reflect::get(&data, &"gen".into()).unwrap_or(JsValue::UNDEFINED);
+        let request = js_sys::Reflect::get(&data, &"req".into()).unwrap_or(JsValue::UNDEFINED);
+        let ratio = js_sys::Reflect::get(&data, &"ratio".into()).ok().and_then(|r| r.as_f64()).unwrap_or(1.0);
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let request: Request = match serde_wasm_bindgen::from_value(request) {
+            Ok(r) => r,
+            Err(e) => {
+                let err = commlab_api::ApiError::new("request", e, "a commlab_api::protocol::Request");
+                post(&scope, &generation, &Response::Error(err), None);
+                return;
+            }
+        };
+        let now =
+            || js_sys::global().unchecked_into::<web_sys::WorkerGlobalScope>().performance().map_or(0.0, |p| p.now());
+        let mut last = now();
+        let response = engine.serve(request, SLICE_EVENTS, |progress| {
+            let t = now();
+            if t - last >= PROGRESS_MS {
+                last = t;
+                post(&scope, &generation, progress, None);
+            }
+        });
+        let bitmap = painted(&engine, &response, ratio);
+        post(&scope, &generation, &response, bitmap.as_ref());
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let ready = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&ready, &"ready".into(), &true.into());
+    let _ = scope.post_message(&ready);
+}
+
+/// The codec of both directions: `u64` as `BigInt` when large (seeds), plain objects.
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true))
+        .unwrap_or(JsValue::NULL)
+}
+
+fn post(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, response: &Response, bitmap: Option<&JsValue>) {
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"gen".into(), generation);
+    let _ = js_sys::Reflect::set(&msg, &"res".into(), &to_js(response));
+    if let Some(b) = bitmap {
+        let _ = js_sys::Reflect::set(&msg, &"bitmap".into(), b);
+        let _ = scope.post_message_with_transfer(&msg, &js_sys::Array::of1(b));
+    } else {
+        let _ = scope.post_message(&msg);
+    }
+}
+
+/// The bitmap of a canvas frame (a frame without SVG), painted off the page.
+fn painted(engine: &Engine, response: &Response, ratio: f64) -> Option<JsValue> {
+    let Response::Frame(frame) = response else { return None };
+    if frame.svg.is_some() {
+        return None;
+    }
+    let scene = engine.scene()?;
+    paint(&scene, ratio).ok()
+}
+
+/// Paints `scene` on an `OffscreenCanvas` `ratio` times its CSS size and
+/// returns the `ImageBitmap`.
+fn paint(scene: &Scene, ratio: f64) -> Result<JsValue, JsValue> {
+    let ratio = ratio.clamp(1.0, 3.0);
+    let (width, height) = ((scene.width * ratio).ceil() as u32, (scene.height * ratio).ceil() as u32);
+    let canvas = OffscreenCanvas::new(width.max(1), height.max(1))?;
+    let ctx: OffscreenCanvasRenderingContext2d =
+        canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d context"))?.unchecked_into();
+    ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)?;
+    ctx.set_fill_style_str(&hex(scene.background));
+    ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
+    let no_dash = js_sys::Array::new();
+    // Consecutive lines of one style are stroked as one path.
+    let mut run: Option<Shape> = None;
+    let flush = |ctx: &OffscreenCanvasRenderingContext2d, run: &mut Option<Shape>| {
+        if let Some(Shape::Line { dashed, opacity, .. }) = run.take() {
+            ctx.stroke();
+            if dashed {
+                let _ = ctx.set_line_dash(&no_dash);
+            }
+            if opacity < 1.0 {
+                ctx.set_global_alpha(1.0);
+            }
+        }
+    };
+    for shape in &scene.shapes {
+        match shape {
+            Shape::Line { from, to, color, width, dashed, opacity } => {
+                let same = matches!(&run, Some(Shape::Line { color: c, width: w, dashed: d, opacity: o, .. })
+                    if c == color && w == width && d == dashed && o == opacity);
+                if !same {
+                    flush(&ctx, &mut run);
+                    ctx.set_global_alpha(*opacity);
+                    ctx.set_stroke_style_str(&hex(*color));
+                    ctx.set_line_width(*width);
+                    if *dashed {
+                        let dash = js_sys::Array::of2(&(width * 2.5).into(), &(width * 1.5).into());
+                        let _ = ctx.set_line_dash(&dash);
+                    }
+                    ctx.begin_path();
+                    run = Some(shape.clone());
+                }
+                ctx.move_to(from.0, from.1);
+                ctx.line_to(to.0, to.1);
+            }
+            Shape::Circle { at, r, fill, stroke, stroke_width } => {
+                flush(&ctx, &mut run);
+                ctx.begin_path();
+                let _ = ctx.arc(at.0, at.1, *r, 0.0, std::f64::consts::TAU);
+                ctx.set_fill_style_str(&hex(*fill));
+                ctx.fill();
+                ctx.set_stroke_style_str(&hex(*stroke));
+                ctx.set_line_width(*stroke_width);
+                ctx.stroke();
+            }
+            Shape::Text { at, text, size, color } => {
+                flush(&ctx, &mut run);
+                ctx.set_font(&format!("{size:.1}px sans-serif"));
+                ctx.set_text_align("center");
+                ctx.set_fill_style_str(&hex(*color));
+                let _ = ctx.fill_text(text, at.0, at.1);
+            }
+        }
+    }
+    flush(&ctx, &mut run);
+    Ok(canvas.transfer_to_image_bitmap()?.into())
+}
+
+/// The engine on the page's main thread, when workers are unavailable:
+/// `begin` a request, then `step` it in short slices between frames.
+#[wasm_bindgen]
+pub struct EngineHandle {
+    engine: Engine,
+}
+
+#[wasm_bindgen]
+impl EngineHandle {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> EngineHandle {
+        EngineHandle { engine: Engine::new() }
+    }
+
+    /// Begins a request: the final response at once, or `undefined` when
+    /// the work goes on with `step`.
+    pub fn begin(&mut self, request: JsValue) -> JsValue {
+        match serde_wasm_bindgen::from_value::<Request>(request) {
+            Ok(r) => self.engine.begin(r).map_or(JsValue::UNDEFINED, |r| to_js(&r)),
+            Err(e) => to_js(&Response::Error(commlab_api::ApiError::new("request", e, "a Request"))),
+        }
+    }
+
+    /// Advances the work under way by at most `events` (progress or the final response).
+    pub fn step(&mut self, events: f64) -> JsValue {
+        self.engine.step(events as u64).map_or(JsValue::UNDEFINED, |r| to_js(&r))
+    }
+
+    /// The bitmap of the last canvas frame (as the worker would send it).
+    pub fn bitmap(&self, ratio: f64) -> JsValue {
+        self.engine.scene().and_then(|s| paint(&s, ratio).ok()).unwrap_or(JsValue::UNDEFINED)
+    }
+}
+
+impl Default for EngineHandle {
+    fn default() -> Self {
+        EngineHandle::new()
+    }
+}
+
+/// Milliseconds of one barrier of `algorithm` (an id) on a `size × size` mesh
+/// with `rate` of the links broken (connected variant), structures, breaks and
+/// routing included (criterion's "barrier 64x64 20%"), in this bundle's
+/// build (`tests/e2e/bench.mjs` loads it on the page through the fallback).
+#[cfg(feature = "bench")]
+#[wasm_bindgen]
+pub fn commlab_bench_barrier(algorithm: &str, size: u32, rate: f64, repeats: u32) -> f64 {
+    use commlab_core::barrier::engine::{Scenario, Simulation};
+    let Ok(algorithm) = algorithm.parse() else { return f64::NAN };
+    let scenario = Scenario {
+        size: size.into(),
+        algorithm,
+        break_rate: rate,
+        seed: 1,
+        connected: true,
+        barriers: 1,
+        ..Scenario::default()
+    };
+    let now = || js_sys::Date::now();
+    let t0 = now();
+    for _ in 0..repeats {
+        if Simulation::new(scenario.clone()).map(|s| s.run().events).is_err() {
+            return f64::NAN;
+        }
+    }
+    (now() - t0) / f64::from(repeats.max(1))
+}
