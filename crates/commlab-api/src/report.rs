@@ -96,6 +96,8 @@ pub struct RunJson {
     pub hops: u64,
     /// Hops beyond Manhattan.
     pub detour_hops: u64,
+    /// Per barrier, last leave − last arrival (empty when the run did not complete).
+    pub delay_ticks: Vec<u64>,
     /// Tick the last node left.
     pub total_ticks: u64,
     /// Most traversals of one link.
@@ -164,6 +166,7 @@ impl RunJson {
             messages: r.messages,
             hops: r.hops,
             detour_hops: r.detour_hops,
+            delay_ticks: if r.completed { r.delay_ticks.clone() } else { Vec::new() },
             total_ticks: r.total_ticks,
             max_link_load: r.max_link_load,
             max_link: r.max_link.map(|(a, b)| [a, b]),

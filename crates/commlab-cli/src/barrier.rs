@@ -1,9 +1,11 @@
 //! `commlab barrier` and `commlab uq`.
 
 use crate::reduce::ArgError;
+use commlab_api::report::RunJson;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
+use commlab_core::barrier::mesh::Breaks;
 use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment};
 use commlab_core::model::ConfigError;
 use serde_json::{json, Value};
@@ -102,34 +104,17 @@ impl BarrierCommand {
     /// The argument at fault.
     pub fn run(&self) -> Result<Value, ArgError> {
         let scenario = self.scenario();
-        let report = Simulation::new(scenario.clone()).map_err(|e| config_error(&e))?.run();
-        Ok(report_json(&scenario, &report))
+        let sim = Simulation::new(scenario.clone()).map_err(|e| config_error(&e))?;
+        let breaks = sim.breaks().clone();
+        let report = sim.run();
+        Ok(report_json(&scenario, &breaks, &report))
     }
 }
 
-/// The JSON of one run.
-pub fn report_json(s: &Scenario, r: &RunReport) -> Value {
-    json!({
-        "size": s.size, "nodes": s.size * s.size, "algorithm": s.algorithm.id(), "encoding": s.encoding.id(),
-        "break_rate": s.break_rate, "seed": s.seed, "judge": s.judge.id(), "tile": s.tile,
-        "completed": r.completed,
-        "partitioned": r.partitioned,
-        "unroutable": r.unroutable,
-        "safe": r.safe,
-        "violations": r.violations,
-        "messages": r.messages,
-        "hops": r.hops,
-        "detour_hops": r.detour_hops,
-        "broken_links": r.broken_links,
-        "delay_ticks": r.delay_ticks,
-        "barrier_messages": r.barrier_messages,
-        "barrier_hops": r.barrier_hops,
-        "total_ticks": r.total_ticks,
-        "max_link_load": r.max_link_load,
-        "max_link": r.max_link.map(|(a, b)| [a, b]),
-        "adjustments": r.adjustments.iter().map(|&(b, g, k)| json!({"barrier": b, "group": g, "k": k})).collect::<Vec<_>>(),
-        "events": r.events,
-    })
+/// The JSON of one run: the shape the mesh view's export has too
+/// ([`commlab_api::report::RunJson`]).
+pub fn report_json(s: &Scenario, breaks: &Breaks, r: &RunReport) -> Value {
+    serde_json::to_value(RunJson::new(s, breaks, r)).unwrap_or(Value::Null)
 }
 
 /// `commlab uq`.

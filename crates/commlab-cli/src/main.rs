@@ -60,7 +60,8 @@ enum Command {
 /// Maps a core parameter name to the CLI flag that sets it.
 pub(crate) fn flag_of(name: &str) -> String {
     match name {
-        "elements" => "--m".to_owned(),
+        // Pieces `m` (the URL's name) are `--pieces` on the command line.
+        "m" => "--pieces".to_owned(),
         "break_rate" => "--break-rate".to_owned(),
         _ => format!("--{}", name.replace('_', "-")),
     }

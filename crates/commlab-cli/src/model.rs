@@ -42,9 +42,9 @@ pub struct ModelCommand {
 pub struct PipelineCommand {
     #[command(flatten)]
     model: ModelArgs,
-    /// Number of pieces m.
+    /// Number of pieces m (the URL's `m`; a vector's length is `--elements` in `reduce`).
     #[arg(long)]
-    m: u64,
+    pieces: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -90,28 +90,31 @@ impl PipelineCommand {
     /// The argument at fault.
     pub fn run(&self) -> Result<Value, ArgError> {
         let a = &self.model;
-        if !PIECES.contains(self.m) {
+        if !PIECES.contains(self.pieces) {
             return Err(config_error(&ConfigError {
                 name: PIECES.name,
-                value: self.m.to_string(),
+                value: self.pieces.to_string(),
                 expected: PIECES.to_string(),
             }));
         }
-        if self.m > a.n {
-            return Err(("--m".into(), format!("{} is more pieces than bytes: expected at most n = {}", self.m, a.n)));
+        if self.pieces > a.n {
+            return Err((
+                "--pieces".into(),
+                format!("{} is more pieces than bytes: expected at most n = {}", self.pieces, a.n),
+            ));
         }
-        let config = ModelConfig::new(a.n, a.p, a.t_start, a.t_byte, self.m).map_err(|e| config_error(&e))?;
+        let config = ModelConfig::new(a.n, a.p, a.t_start, a.t_byte, self.pieces).map_err(|e| config_error(&e))?;
         let costs = Costs::new(a.n, a.t_start, a.t_byte).map_err(|e| config_error(&e))?;
-        let schedule = Schedule::pipeline(a.p, self.m).map_err(|e| config_error(&e))?;
+        let schedule = Schedule::pipeline(a.p, self.pieces).map_err(|e| config_error(&e))?;
         let simulated = time(&schedule, &costs);
         Ok(json!({
-            "n": a.n, "p": a.p, "m": self.m, "t_start": a.t_start, "t_byte": a.t_byte,
-            "steps": pipeline_steps(a.p, self.m),
+            "n": a.n, "p": a.p, "pieces": self.pieces, "t_start": a.t_start, "t_byte": a.t_byte,
+            "steps": pipeline_steps(a.p, self.pieces),
             "simulated_steps": schedule.rounds.len(),
             "messages": simulated.messages,
-            "bytes_per_piece": a.n as f64 / self.m as f64,
+            "bytes_per_piece": a.n as f64 / self.pieces as f64,
             "time": simulated.finish,
-            "model_time": config.time_at(self.m),
+            "model_time": config.time_at(self.pieces),
         }))
     }
 }

@@ -12,16 +12,16 @@ pub struct CollectiveArgs {
     /// Number of units p.
     #[arg(long)]
     p: u64,
-    /// Elements per input vector.
+    /// Elements per input vector (pieces are a pipeline's `--pieces`).
     #[arg(long, default_value_t = 1)]
-    m: u64,
+    elements: u64,
     /// Operator: sum, prod, min, max, and, or, xor, fsum, fmin, fmax.
     #[arg(long, default_value = "sum")]
     op: Operator,
     /// Seed of the random inputs (`ChaCha8`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// JSON file with the inputs: an array of p arrays of m numbers (replaces --seed).
+    /// JSON file with the inputs: an array of p arrays of `--elements` numbers (replaces --seed).
     #[arg(long)]
     inputs: Option<std::path::PathBuf>,
     /// Pad to the next power of two with virtual units holding the identity.
@@ -39,14 +39,14 @@ fn config_error(err: &ConfigError) -> ArgError {
     (crate::flag_of(err.name), format!("{} is out of range: expected {}", err.value, err.expected))
 }
 
-/// Reads `--inputs`: p rows of m numbers, integers unless the operator is a float one.
+/// Reads `--inputs`: p rows of `--elements` numbers, integers unless the operator is a float one.
 fn read_inputs(path: &std::path::Path, args: &CollectiveArgs) -> Result<Vectors, ArgError> {
     let bad = |msg: String| ("--inputs".to_owned(), msg);
     let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
     let rows: Vec<Vec<Value>> =
         serde_json::from_str(&text).map_err(|e| bad(format!("expected an array of arrays of numbers: {e}")))?;
-    if rows.len() as u64 != args.p || rows.iter().any(|r| r.len() as u64 != args.m) {
-        return Err(bad(format!("expected {} rows of {} numbers (--p, --m)", args.p, args.m)));
+    if rows.len() as u64 != args.p || rows.iter().any(|r| r.len() as u64 != args.elements) {
+        return Err(bad(format!("expected {} rows of {} numbers (--p, --elements)", args.p, args.elements)));
     }
     let cells = rows.iter().flatten();
     if args.op.is_float() {
@@ -73,14 +73,14 @@ fn rows(values: &Vectors, units: usize, width: usize) -> Value {
 /// # Errors
 /// The argument at fault and why.
 pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgError> {
-    check_size(args.p, args.m).map_err(|e| config_error(&e))?;
+    check_size(args.p, args.elements).map_err(|e| config_error(&e))?;
     let config = CollectiveConfig::new(collective, args.p, args.padded).map_err(|e| config_error(&e))?;
     let inputs = match &args.inputs {
         Some(path) => read_inputs(path, args)?,
-        None => random_inputs(args.seed, args.p, args.m, args.op).map_err(|e| config_error(&e))?,
+        None => random_inputs(args.seed, args.p, args.elements, args.op).map_err(|e| config_error(&e))?,
     };
     let schedule = Schedule::collective(&config);
-    let width = args.m as usize;
+    let width = args.elements as usize;
     let trace = ValueTrace::new(&schedule, args.op, width, &inputs);
     let end = trace.after(trace.round_count());
     let units = args.p as usize;
@@ -90,7 +90,7 @@ pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgEr
     Ok(json!({
         "collective": collective.id(),
         "p": args.p,
-        "m": args.m,
+        "elements": args.elements,
         "op": args.op.id(),
         "padded": args.padded,
         "inputs": rows(&inputs, units, width),

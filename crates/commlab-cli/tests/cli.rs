@@ -33,7 +33,8 @@ fn model_reports_small_p_instead_of_nan() {
 
 #[test]
 fn pipeline_json_has_steps_and_time() {
-    let v = json(&["pipeline", "--p", "8", "--m", "4", "--n", "400", "--t-start", "1", "--t-byte", "0.5", "--json"]);
+    let v =
+        json(&["pipeline", "--p", "8", "--pieces", "4", "--n", "400", "--t-start", "1", "--t-byte", "0.5", "--json"]);
     assert_eq!(v["steps"], 10);
     assert_eq!(v["time"], (1.0 + 100.0 * 0.5) * 10.0);
 }
@@ -51,7 +52,7 @@ fn bad_arguments_name_the_argument() {
         (vec!["model", "--n", "10", "--p", "0", "--t-start", "1", "--t-byte", "1"], "--p"),
         (vec!["model", "--n", "10", "--p", "4", "--t-start", "-1", "--t-byte", "1"], "--t-start"),
         (vec!["model", "--n", "abc", "--p", "4", "--t-start", "1", "--t-byte", "1"], "--n"),
-        (vec!["pipeline", "--n", "10", "--p", "4", "--t-start", "1", "--t-byte", "1", "--m", "11"], "--m"),
+        (vec!["pipeline", "--n", "10", "--p", "4", "--t-start", "1", "--t-byte", "1", "--pieces", "11"], "--pieces"),
     ] {
         let out = run(&args);
         assert!(!out.status.success(), "{args:?} should fail");
@@ -62,7 +63,20 @@ fn bad_arguments_name_the_argument() {
 
 #[test]
 fn pipeline_simulation_matches_the_model() {
-    let v = json(&["pipeline", "--p", "16", "--m", "8", "--n", "1024", "--t-start", "3", "--t-byte", "0.25", "--json"]);
+    let v = json(&[
+        "pipeline",
+        "--p",
+        "16",
+        "--pieces",
+        "8",
+        "--n",
+        "1024",
+        "--t-start",
+        "3",
+        "--t-byte",
+        "0.25",
+        "--json",
+    ]);
     assert_eq!(v["simulated_steps"], 22);
     assert_eq!(v["messages"], 15 * 8);
     assert_eq!(v["time"], v["model_time"]);
@@ -70,7 +84,7 @@ fn pipeline_simulation_matches_the_model() {
 
 #[test]
 fn reduce_json_has_inputs_result_and_messages() {
-    let v = json(&["reduce", "--p", "8", "--m", "2", "--op", "sum", "--seed", "7", "--json"]);
+    let v = json(&["reduce", "--p", "8", "--elements", "2", "--op", "sum", "--seed", "7", "--json"]);
     let inputs = v["inputs"].as_array().unwrap();
     assert_eq!(inputs.len(), 8);
     let expect: Vec<i64> = (0..2).map(|e| inputs.iter().map(|row| row[e].as_i64().unwrap()).sum()).collect();
@@ -80,17 +94,17 @@ fn reduce_json_has_inputs_result_and_messages() {
     assert_eq!(messages.len(), 7);
     assert_eq!(messages[0], serde_json::json!({"round": 0, "from": 1, "to": 0}));
     // Same seed, same inputs.
-    assert_eq!(json(&["reduce", "--p", "8", "--m", "2", "--seed", "7", "--json"])["inputs"], v["inputs"]);
+    assert_eq!(json(&["reduce", "--p", "8", "--elements", "2", "--seed", "7", "--json"])["inputs"], v["inputs"]);
 }
 
 #[test]
 fn broadcast_and_allreduce_share_the_shape() {
-    let b = json(&["broadcast", "--p", "6", "--m", "1", "--json"]);
+    let b = json(&["broadcast", "--p", "6", "--elements", "1", "--json"]);
     let root = b["inputs"][0].clone();
     assert!(b["final"].as_array().unwrap().iter().all(|row| *row == root));
     assert_eq!(b["messages"][0], serde_json::json!({"round": 0, "from": 0, "to": 4}));
     for extra in [&[][..], &["--butterfly"][..]] {
-        let mut args = vec!["allreduce", "--p", "6", "--m", "3", "--op", "max", "--json"];
+        let mut args = vec!["allreduce", "--p", "6", "--elements", "3", "--op", "max", "--json"];
         args.extend_from_slice(extra);
         let a = json(&args);
         let result = a["result"].clone();
@@ -102,9 +116,10 @@ fn broadcast_and_allreduce_share_the_shape() {
 fn reduce_reads_an_inputs_file() {
     let path = std::env::temp_dir().join(format!("commlab-inputs-{}.json", std::process::id()));
     std::fs::write(&path, "[[1, 2], [3, 4], [5, 6]]").unwrap();
-    let v = json(&["reduce", "--p", "3", "--m", "2", "--op", "prod", "--inputs", path.to_str().unwrap(), "--json"]);
+    let v =
+        json(&["reduce", "--p", "3", "--elements", "2", "--op", "prod", "--inputs", path.to_str().unwrap(), "--json"]);
     assert_eq!(v["result"], serde_json::json!([15, 48]));
-    let out = run(&["reduce", "--p", "4", "--m", "2", "--inputs", path.to_str().unwrap()]);
+    let out = run(&["reduce", "--p", "4", "--elements", "2", "--inputs", path.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--inputs"));
     std::fs::remove_file(path).unwrap();
 }
@@ -113,8 +128,8 @@ fn reduce_reads_an_inputs_file() {
 fn reduce_arguments_are_checked() {
     for (args, needle) in [
         (vec!["reduce", "--p", "0"], "--p"),
-        (vec!["reduce", "--p", "4", "--m", "5000"], "--m"),
-        (vec!["reduce", "--p", "1048576", "--m", "8"], "--m"),
+        (vec!["reduce", "--p", "4", "--elements", "5000"], "--elements"),
+        (vec!["reduce", "--p", "1048576", "--elements", "8"], "--elements"),
         (vec!["reduce", "--p", "4", "--op", "median"], "median"),
     ] {
         let out = run(&args);
@@ -181,7 +196,11 @@ fn barrier_json_has_the_promised_fields() {
     {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert_eq!(v["broken_links"], 6, "round(0.1 × 60 links)");
+    // One shape with the web export: the broken links as a list, their count beside it, barriers from 1.
+    assert_eq!(v["broken_link_count"], 6, "round(0.1 × 60 links)");
+    assert_eq!(v["broken_links"].as_array().unwrap().len(), 6);
+    assert_eq!(v["per_barrier"][0]["barrier"], 1);
+    assert_eq!(v["per_barrier"][1]["barrier"], 2);
     let ms = json(&["barrier", "--size", "4", "--algorithm", "ms", "--barriers", "1", "--json"]);
     assert_eq!(ms["messages"], 30, "2(N − 1)");
     assert_eq!(ms["safe"], true);

@@ -106,11 +106,13 @@ pub fn random_inputs(seed: u64, units: u64, width: u64, operator: Operator) -> R
 }
 
 /// The units changed by one round and their new vectors.
+/// What one round wrote: `(unit, first element, elements)` per message, in
+/// message order, with the written elements concatenated in `values`. Only
+/// the elements a message changes are stored (a piece, not the vector), so a
+/// pipeline's trace grows with its messages × piece size, not rounds × p × n.
 #[derive(Debug, Clone, PartialEq)]
 struct RoundUpdate {
-    units: Vec<UnitId>,
-    /// `units.len() × width` elements; for a piece message only the piece's
-    /// elements change, but the whole vector is stored (simpler replay).
+    writes: Vec<(UnitId, u32, u32)>,
     values: Vectors,
 }
 
@@ -143,45 +145,36 @@ pub fn piece_range(piece: u32, pieces: u32, width: usize) -> std::ops::Range<usi
     start..((piece as usize + 1) * group).min(width)
 }
 
-/// `x[to] ← x[lo] ⊕ x[hi]` on `range` (or a copy from `from` when not combining),
-/// reading `old` and writing `new`.
-fn apply<T: Copy>(
-    old: &[T],
-    new: &mut [T],
-    m: &super::Message,
-    width: usize,
-    range: std::ops::Range<usize>,
-    op: impl Fn(T, T) -> T,
-) {
-    let (lo, hi) = (m.from.min(m.to) as usize, m.from.max(m.to) as usize);
-    for e in range {
-        let to = m.to as usize * width + e;
-        new[to] =
-            if m.combine { op(old[lo * width + e], old[hi * width + e]) } else { old[m.from as usize * width + e] };
-    }
-}
+/// Writes of one round.
+type Writes<T> = (Vec<(UnitId, u32, u32)>, Vec<T>);
 
-/// Replays all rounds generically; returns the per-round updates.
-fn replay<T: Copy>(
-    schedule: &Schedule,
-    width: usize,
-    mut current: Vec<T>,
-    op: impl Fn(T, T) -> T + Copy,
-) -> Vec<(Vec<UnitId>, Vec<T>)> {
+/// Replays all rounds generically; returns each round's writes. Every
+/// message of a round reads the values from before the round (butterfly
+/// partners swap simultaneously): all reads happen before the writes.
+fn replay<T: Copy>(schedule: &Schedule, width: usize, mut current: Vec<T>, op: impl Fn(T, T) -> T) -> Vec<Writes<T>> {
     let mut out = Vec::with_capacity(schedule.rounds.len());
     for round in &schedule.rounds {
-        // Snapshot semantics: every message of a round reads the values from
-        // before the round (butterfly partners swap simultaneously).
-        let old = current.clone();
-        let mut units: Vec<UnitId> = round.messages.iter().map(|m| m.to).collect();
-        units.sort_unstable();
-        units.dedup();
+        let mut writes = Vec::with_capacity(round.messages.len());
+        let mut values = Vec::new();
         for m in &round.messages {
-            apply(&old, &mut current, m, width, piece_range(m.piece, schedule.pieces, width), op);
+            let range = piece_range(m.piece, schedule.pieces, width);
+            let (lo, hi) = (m.from.min(m.to) as usize, m.from.max(m.to) as usize);
+            writes.push((m.to, range.start as u32, range.len() as u32));
+            values.extend(range.map(|e| {
+                if m.combine {
+                    op(current[lo * width + e], current[hi * width + e])
+                } else {
+                    current[m.from as usize * width + e]
+                }
+            }));
         }
-        let values =
-            units.iter().flat_map(|&u| current[u as usize * width..(u as usize + 1) * width].iter().copied()).collect();
-        out.push((units, values));
+        let mut offset = 0;
+        for &(u, start, len) in &writes {
+            let (start, len) = (u as usize * width + start as usize, len as usize);
+            current[start..start + len].copy_from_slice(&values[offset..offset + len]);
+            offset += len;
+        }
+        out.push((writes, values));
     }
     out
 }
@@ -203,7 +196,7 @@ impl ValueTrace {
                 let updates = replay(schedule, width, all.clone(), move |a, b| operator.int(a, b));
                 (
                     Vectors::Int(all),
-                    updates.into_iter().map(|(u, v)| RoundUpdate { units: u, values: Vectors::Int(v) }).collect(),
+                    updates.into_iter().map(|(w, v)| RoundUpdate { writes: w, values: Vectors::Int(v) }).collect(),
                 )
             }
             Vectors::Float(v) => {
@@ -213,7 +206,7 @@ impl ValueTrace {
                 let updates = replay(schedule, width, all.clone(), move |a, b| operator.float(a, b));
                 (
                     Vectors::Float(all),
-                    updates.into_iter().map(|(u, v)| RoundUpdate { units: u, values: Vectors::Float(v) }).collect(),
+                    updates.into_iter().map(|(w, v)| RoundUpdate { writes: w, values: Vectors::Float(v) }).collect(),
                 )
             }
         };
@@ -245,14 +238,16 @@ impl ValueTrace {
         let mut values = self.initial.clone();
         let mut defined = self.initial_defined.clone();
         for update in &self.rounds[..rounds_done] {
-            let w = self.width;
-            for (i, &u) in update.units.iter().enumerate() {
-                let (dst, src) = (u as usize * w..(u as usize + 1) * w, i * w..(i + 1) * w);
+            let mut offset = 0;
+            for &(u, start, len) in &update.writes {
+                let dst = u as usize * self.width + start as usize;
+                let (dst, src) = (dst..dst + len as usize, offset..offset + len as usize);
                 match (&mut values, &update.values) {
                     (Vectors::Int(d), Vectors::Int(s)) => d[dst].copy_from_slice(&s[src]),
                     (Vectors::Float(d), Vectors::Float(s)) => d[dst].copy_from_slice(&s[src]),
                     _ => unreachable!("one element type per trace"),
                 }
+                offset += len as usize;
                 defined[u as usize] = true;
             }
         }
