@@ -7,10 +7,14 @@
 //! serde values, validated against `commlab_core::limits` on arrival; bad
 //! input gets one error type, [`ApiError`], naming the field and its range.
 
+#[macro_use]
+pub mod json;
+pub mod exports;
 pub mod lab;
 pub mod mesh;
 pub mod protocol;
 pub mod report;
+pub mod tree;
 
 use commlab_core::model::ConfigError;
 use serde::{Deserialize, Serialize};

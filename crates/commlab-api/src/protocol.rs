@@ -6,6 +6,7 @@
 
 use crate::lab::{LabPlan, LabRequest, LabResult, LabRun, UqRequest, UqResult};
 use crate::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSession, MeshSummary};
+use crate::tree::{PipelineRequest, PipelineRun, PipelineSummary, TreeRequest, TreeRun, TreeSummary};
 use crate::ApiError;
 use commlab_core::barrier::replay::ReplayRun;
 use commlab_plot::mesh::Scene;
@@ -29,6 +30,14 @@ pub enum Request {
     },
     /// The UQ experiment.
     Uq(UqRequest),
+    /// A tree-view run too large for the page (kept for exports).
+    Tree(TreeRequest),
+    /// A pipeline run too large for the page (kept for captions and exports).
+    Pipeline(PipelineRequest),
+    /// The caption of a step of the kept pipeline run.
+    PipelineCaption(usize),
+    /// The kept tree or pipeline run as CSV or JSON.
+    DataExport(DataView, DataFormat),
     /// Panics inside the engine (the browser suite checks the banner).
     SelfTestPanic,
 }
@@ -53,8 +62,32 @@ pub enum Response {
     Lab(LabResult),
     /// The UQ experiment.
     Uq(UqResult),
+    /// A tree run's summary.
+    Tree(TreeSummary),
+    /// A pipeline run's summary.
+    Pipeline(PipelineSummary),
+    /// A caption.
+    Caption(String),
     /// The request was refused.
     Error(ApiError),
+}
+
+/// Which kept run an export is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DataView {
+    /// The tree view's run.
+    Tree,
+    /// The pipeline view's run.
+    Pipeline,
+}
+
+/// The data format of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DataFormat {
+    /// CSV.
+    Csv,
+    /// JSON.
+    Json,
 }
 
 impl Response {
@@ -73,6 +106,8 @@ enum Task {
 #[derive(Default)]
 pub struct Engine {
     session: Option<MeshSession>,
+    tree: Option<(TreeRequest, TreeRun)>,
+    pipeline: Option<(PipelineRequest, PipelineRun)>,
     plan: Option<(LabRequest, LabPlan)>,
     task: Option<Task>,
 }
@@ -127,6 +162,40 @@ impl Engine {
                 }
             }
             Request::Uq(u) => Some(u.run().map_or_else(Response::Error, Response::Uq)),
+            Request::Tree(r) => {
+                self.tree = None;
+                Some(match r.run() {
+                    Ok(run) => {
+                        let summary = run.summary();
+                        self.tree = Some((r, run));
+                        Response::Tree(summary)
+                    }
+                    Err(e) => Response::Error(e),
+                })
+            }
+            Request::Pipeline(r) => {
+                self.pipeline = None;
+                Some(match r.run() {
+                    Ok(run) => {
+                        let summary = run.summary();
+                        self.pipeline = Some((r, run));
+                        Response::Pipeline(summary)
+                    }
+                    Err(e) => Response::Error(e),
+                })
+            }
+            Request::PipelineCaption(step) => Some(match &self.pipeline {
+                Some((_, run)) if step >= 1 && step <= run.schedule.rounds.len() => {
+                    Response::Caption(commlab_core::reduce::caption(&run.schedule, step - 1))
+                }
+                Some((_, run)) => Response::Error(ApiError::new(
+                    "step",
+                    step,
+                    format!("a step in 1..={} of the kept run", run.schedule.rounds.len()),
+                )),
+                None => Response::Error(no_run()),
+            }),
+            Request::DataExport(view, format) => Some(self.data_export(view, format)),
             Request::SelfTestPanic => panic!("self-test panic requested inside the engine"),
         }
     }
@@ -171,6 +240,21 @@ impl Engine {
         }
     }
 
+    fn data_export(&self, view: DataView, format: DataFormat) -> Response {
+        use crate::exports;
+        let text = match (view, format) {
+            (DataView::Tree, f) => self.tree.as_ref().map(|(r, run)| match f {
+                DataFormat::Csv => exports::tree_csv(run),
+                DataFormat::Json => exports::tree_json(run, r),
+            }),
+            (DataView::Pipeline, f) => self.pipeline.as_ref().map(|(r, run)| match f {
+                DataFormat::Csv => exports::pipeline_csv(&run.schedule, r.elements as usize),
+                DataFormat::Json => exports::pipeline_json(&run.schedule, r),
+            }),
+        };
+        text.map_or_else(|| Response::Error(no_run()), Response::Export)
+    }
+
     /// The scene of the session's last frame (the worker paints it on a canvas).
     pub fn scene(&self) -> Option<Scene> {
         self.session.as_ref().map(MeshSession::scene)
@@ -183,7 +267,7 @@ impl Engine {
 }
 
 fn no_run() -> ApiError {
-    ApiError::new("request", "a frame or export", "a mesh run first (MeshRun)")
+    ApiError::new("request", "a frame, caption or export", "the run it is of first (MeshRun, Tree, Pipeline)")
 }
 
 /// Convenience for callers that want `Result`s: the lab result or the error.

@@ -5,15 +5,12 @@
 //! [`share`]; [`browser`] is the only module touching `web_sys`; each view and
 //! control lives in its own file under [`components`].
 
-#[macro_use]
-mod json;
 mod app;
 #[cfg(feature = "bench")]
 mod bench;
 mod browser;
 mod components;
 mod engine;
-mod exports;
 mod share;
 mod state;
 

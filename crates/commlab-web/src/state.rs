@@ -160,6 +160,22 @@ pub struct TreeParams {
     pub inputs: Option<String>,
 }
 
+impl TreeParams {
+    /// The engine request of this view's run.
+    pub fn request(&self) -> commlab_api::tree::TreeRequest {
+        commlab_api::tree::TreeRequest {
+            collective: self.collective.id().to_owned(),
+            message_passing: self.message_passing,
+            units: self.units,
+            elements: self.elements,
+            operator: self.operator.id().to_owned(),
+            seed: self.seed,
+            padded: self.padded,
+            inputs: self.inputs.clone(),
+        }
+    }
+}
+
 impl Default for TreeParams {
     fn default() -> Self {
         Self {
@@ -186,6 +202,18 @@ pub struct PipelineParams {
     pub elements: u64,
     /// Seed of the random inputs (summed).
     pub seed: u64,
+}
+
+impl PipelineParams {
+    /// The engine request of this view's run.
+    pub fn request(&self) -> commlab_api::tree::PipelineRequest {
+        commlab_api::tree::PipelineRequest {
+            units: self.units,
+            pieces: self.pieces,
+            elements: self.elements,
+            seed: self.seed,
+        }
+    }
 }
 
 impl Default for PipelineParams {

@@ -187,6 +187,69 @@ pub struct Schedule {
 fn floor_pow2(p: u32) -> u32 {
     1 << p.ilog2()
 }
+/// The limits of [`Schedule::pipeline`], checked without building it.
+fn check_pipeline(units: u64, pieces: u64) -> Result<(), ConfigError> {
+    if !UNITS.contains(units) {
+        return Err(ConfigError::int(UNITS, units));
+    }
+    if !PIECES.contains(pieces) {
+        return Err(ConfigError::int(PIECES, pieces));
+    }
+    if (units - 1) * pieces > PIPELINE_MESSAGES {
+        return Err(ConfigError {
+            name: "m",
+            value: pieces.to_string(),
+            expected: format!("(p − 1)·m ≤ {PIPELINE_MESSAGES} messages"),
+        });
+    }
+    Ok(())
+}
+
+/// A pipelined reduction whose values are replayed: `p` units, `m` pieces,
+/// `elements` per vector. Validated once; the rule "a piece holds at least
+/// one element" (`m ≤ elements`) lives here, not in a view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PipelineConfig {
+    units: u64,
+    pieces: u64,
+    elements: u64,
+}
+
+impl PipelineConfig {
+    /// Validates `p`, `m` and `elements`.
+    ///
+    /// # Errors
+    /// The first out of range: `p`, `m` ([`Schedule::pipeline`]'s limits, and
+    /// at most `elements`), `elements` and `p × elements`
+    /// ([`values::check_size`]).
+    pub fn new(units: u64, pieces: u64, elements: u64) -> Result<PipelineConfig, ConfigError> {
+        values::check_size(units, elements)?;
+        if pieces > elements {
+            return Err(ConfigError {
+                name: "m",
+                value: pieces.to_string(),
+                expected: format!("at most elements = {elements} (a piece holds at least one element)"),
+            });
+        }
+        check_pipeline(units, pieces)?;
+        Ok(PipelineConfig { units, pieces, elements })
+    }
+
+    /// `p`.
+    pub fn units(&self) -> u64 {
+        self.units
+    }
+
+    /// `m`.
+    pub fn pieces(&self) -> u64 {
+        self.pieces
+    }
+
+    /// Elements per vector.
+    pub fn elements(&self) -> u64 {
+        self.elements
+    }
+}
 
 impl Schedule {
     /// The schedule of a tree collective.
@@ -206,6 +269,14 @@ impl Schedule {
         Schedule { units: config.units, drawn_units: p, pieces: 1, root_only_input, rounds }
     }
 
+    /// The chain pipeline of a validated value run ([`PipelineConfig`]).
+    ///
+    /// # Panics
+    /// Never: the config passed [`Schedule::pipeline`]'s checks.
+    pub fn pipeline_of(config: &PipelineConfig) -> Schedule {
+        Schedule::pipeline(config.units, config.pieces).expect("validated by PipelineConfig::new")
+    }
+
     /// The chain pipeline `p_{p−1} → … → p_0` with `m` pieces: in step `s`,
     /// unit `i ≥ 1` sends piece `s − (p − 1 − i)` to `i − 1` when that piece
     /// exists; `p + m − 2` steps in all.
@@ -213,19 +284,7 @@ impl Schedule {
     /// # Errors
     /// When `p` or `m` is out of range, or `(p − 1)·m` exceeds [`PIPELINE_MESSAGES`].
     pub fn pipeline(units: u64, pieces: u64) -> Result<Schedule, ConfigError> {
-        if !UNITS.contains(units) {
-            return Err(ConfigError::int(UNITS, units));
-        }
-        if !PIECES.contains(pieces) {
-            return Err(ConfigError::int(PIECES, pieces));
-        }
-        if (units - 1) * pieces > PIPELINE_MESSAGES {
-            return Err(ConfigError {
-                name: "m",
-                value: pieces.to_string(),
-                expected: format!("(p − 1)·m ≤ {PIPELINE_MESSAGES} messages"),
-            });
-        }
+        check_pipeline(units, pieces)?;
         let (p, m) = (units as u32, pieces as u32);
         let steps = crate::model::pipeline_steps(units, pieces) as u32;
         // In step s, unit i sends piece j = s − (p − 1 − i): the senders are

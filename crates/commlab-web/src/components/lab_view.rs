@@ -10,8 +10,9 @@ use crate::browser;
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::engine::{Client, Handler, Pool};
-use crate::exports;
+
 use crate::state::{LabParams, Params};
+use commlab_api::exports;
 use commlab_api::lab::{LabRequest, UqRequest, UqResult};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::experiment::{
@@ -262,9 +263,7 @@ pub fn LabView(
     });
     let uq_json = Callback::new(move |()| {
         uq.with_untracked(|u| match u {
-            Some(Ok(u)) => json!({"size": u.size, "encoding": "s-curve", "links": "directed gather",
-                "lct_mean": u.lct_mean, "bst_mean": u.bst_mean, "lct": &u.lct, "bst": &u.bst, "lct_minus_bst": &u.lct_minus_bst})
-            .pretty(),
+            Some(Ok(u)) => exports::uq_json(u),
             _ => String::new(),
         })
     });

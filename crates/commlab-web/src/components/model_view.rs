@@ -3,8 +3,9 @@
 use crate::components::chart::Chart;
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, real_range, NumberField};
-use crate::exports;
+
 use crate::state::{ModelParams, Params};
+use commlab_api::exports;
 use commlab_core::limits::{BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
 use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
 use commlab_core::reduce::timing::{simulated_binomial, simulated_pieces};

@@ -1,44 +1,36 @@
 //! View 2: the chain pipeline's space-time diagram with `p + m − 2` steps,
 //! the grouping of elements into pieces, playback and export.
 
-use crate::components::export_bar::ExportBar;
+use crate::components::export_bar::{ExportBar, ExportFormat};
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
-use crate::exports;
+use crate::engine::{Client, Handler};
 use crate::state::{Params, PipelineParams};
+use commlab_api::exports;
+use commlab_api::protocol::{DataFormat, DataView, Request, Response};
+use commlab_api::tree::{PipelineRequest, PipelineRun, PipelineSummary, VALUES_TABLE_UNITS};
 use commlab_core::limits::{ELEMENTS, PIECES, UNITS};
-use commlab_core::reduce::values::{check_size, piece_range, random_inputs, ValueTrace};
-use commlab_core::reduce::{caption, Operator, Schedule};
+use commlab_core::reduce::caption;
+use commlab_core::reduce::values::piece_range;
 use commlab_plot::pipeline::{pipeline_svg, PIPELINE_DRAW_LIMIT};
 use commlab_plot::Theme;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
-/// Above this many units the values table is left out (the diagram still shows the pieces).
-const VALUES_TABLE_UNITS: u64 = 16;
-
-/// One computed pipeline run.
+/// The run of the current inputs: small runs (drawable, values table) are
+/// built here; larger ones in the engine worker, which keeps the run and
+/// answers captions and exports.
 #[derive(Debug, Clone, PartialEq)]
-struct PipelineRun {
-    schedule: Schedule,
-    trace: ValueTrace,
-}
-
-fn compute(p: &PipelineParams) -> Result<PipelineRun, String> {
-    check_size(p.units, p.elements).map_err(|e| e.to_string())?;
-    if p.pieces > p.elements {
-        return Err(format!(
-            "m = {} is out of range: expected at most elements = {} (a piece holds at least one element)",
-            p.pieces, p.elements
-        ));
-    }
-    let schedule = Schedule::pipeline(p.units, p.pieces).map_err(|e| e.to_string())?;
-    let inputs = random_inputs(p.seed, p.units, p.elements, Operator::Sum).map_err(|e| e.to_string())?;
-    let trace = ValueTrace::new(&schedule, Operator::Sum, p.elements as usize, &inputs);
-    Ok(PipelineRun { schedule, trace })
+enum PipelineState {
+    Local(Arc<PipelineRun>),
+    Pending,
+    Remote(PipelineSummary),
+    Failed(String),
 }
 
 /// The pipeline view.
+#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn PipelineView(
     /// App state; the controls write `params.pipeline` and `params.step`.
@@ -48,8 +40,51 @@ pub fn PipelineView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let pp = Memo::new(move |_| params.with(|p| p.pipeline));
-    let run = Memo::new(move |_| compute(&pp.get()).map(Arc::new));
-    let steps = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.schedule.rounds.len())));
+    let request = Memo::new(move |_| pp.with(PipelineParams::request));
+    let heavy = Memo::new(move |_| request.with(PipelineRequest::heavy));
+    let client = StoredValue::new_local(None::<Client>);
+    on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
+    let with_client = move |f: &dyn Fn(&Client)| {
+        if client.with_value(Option::is_none) {
+            client.set_value(Some(Client::new()));
+        }
+        client.with_value(|c| c.as_ref().map(f)).unwrap_or_default();
+    };
+    let remote = RwSignal::new(PipelineState::Pending);
+    Effect::new(move |_| {
+        let r = request.get();
+        if !r.heavy() {
+            client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default();
+            return;
+        }
+        remote.set(PipelineState::Pending);
+        let handler: Handler = Rc::new(move |response, _| match response {
+            Response::Pipeline(s) => remote.set(PipelineState::Remote(s)),
+            Response::Error(e) => remote.set(PipelineState::Failed(e.to_string())),
+            _ => {}
+        });
+        with_client(&|c| c.run(Request::Pipeline(r), handler.clone()));
+    });
+    let state = Memo::new(move |_| {
+        if heavy.get() {
+            remote.get()
+        } else {
+            match request.get().run() {
+                Ok(run) => PipelineState::Local(Arc::new(run)),
+                Err(e) => PipelineState::Failed(e.to_string()),
+            }
+        }
+    });
+    let run = Memo::new(move |_| match state.get() {
+        PipelineState::Local(r) => Ok(r),
+        PipelineState::Failed(e) => Err(e),
+        _ => Err(String::new()),
+    });
+    let steps = Memo::new(move |_| match state.get() {
+        PipelineState::Local(r) => r.schedule.rounds.len(),
+        PipelineState::Remote(s) => s.steps,
+        _ => 0,
+    });
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let svg = Memo::new(move |_| {
@@ -58,15 +93,35 @@ pub fn PipelineView(
         (run.schedule.units <= units && run.schedule.rounds.len() <= n)
             .then(|| pipeline_svg(&run.schedule, pp.get().elements as usize, step.get(), &theme()))
     });
-    let caption_text = move || match run.get() {
-        Ok(r) if step.get() == 0 => format!(
-            "Start: the chain p{} → … → p0; each unit holds its vector, cut into {} pieces. {} steps to go.",
-            r.schedule.units.saturating_sub(1),
-            r.schedule.pieces,
-            r.schedule.rounds.len()
-        ),
-        Ok(r) => caption(&r.schedule, step.get() - 1),
-        Err(e) => e,
+    // A large run's captions come from the worker, one per step shown.
+    let remote_caption = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let s = step.get();
+        if !matches!(state.get(), PipelineState::Remote(_)) || s == 0 {
+            return;
+        }
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Caption(c) = response {
+                remote_caption.set(c);
+            }
+        });
+        with_client(&|c| c.query(Request::PipelineCaption(s), handler.clone()));
+    });
+    let start = |units: u32, pieces: u64, steps: usize| {
+        format!(
+            "Start: the chain p{} → … → p0; each unit holds its vector, cut into {pieces} pieces. {steps} steps to go.",
+            units.saturating_sub(1)
+        )
+    };
+    let caption_text = move || match state.get() {
+        PipelineState::Local(r) if step.get() == 0 => {
+            start(r.schedule.units, r.schedule.pieces.into(), r.schedule.rounds.len())
+        }
+        PipelineState::Local(r) => caption(&r.schedule, step.get() - 1),
+        PipelineState::Remote(s) if step.get() == 0 => start(s.units, pp.with(|p| p.pieces), s.steps),
+        PipelineState::Remote(_) => remote_caption.get(),
+        PipelineState::Pending => "Building the run in the engine worker…".to_owned(),
+        PipelineState::Failed(e) => e,
     };
     let set = move |apply: fn(&mut PipelineParams, f64)| {
         Callback::new(move |v: f64| params.update(|p| apply(&mut p.pipeline, v)))
@@ -82,7 +137,23 @@ pub fn PipelineView(
         })
     });
     let json = Callback::new(move |()| {
-        run.with(|r| r.as_ref().map(|r| exports::pipeline_json(&r.schedule, &pp.get_untracked())).unwrap_or_default())
+        run.with(|r| {
+            r.as_ref().map(|r| exports::pipeline_json(&r.schedule, &request.get_untracked())).unwrap_or_default()
+        })
+    });
+    let export_status = RwSignal::new(String::new());
+    let remote_export = Callback::new(move |format: ExportFormat| {
+        let (data, ext, mime) = match format {
+            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
+            _ => (DataFormat::Csv, "csv", "text/csv"),
+        };
+        let name = format!("{}.{ext}", file_name.get_untracked());
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Export(text) = response {
+                export_status.set(crate::browser::download_text(&name, mime, &text).err().unwrap_or_default());
+            }
+        });
+        with_client(&|c| c.query(Request::DataExport(DataView::Pipeline, data), handler.clone()));
     });
 
     view! {
@@ -113,16 +184,25 @@ pub fn PipelineView(
                     Some(markup) => view! { <figure class="diagram" data-testid="pipeline-svg" inner_html=markup></figure> }.into_any(),
                     None => view! {
                         <p class="summary-note" data-testid="pipeline-summary">
-                            {move || match run.get() {
-                                Ok(r) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2.",
+                            {move || match state.get() {
+                                PipelineState::Remote(s) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2. p0 ends with {}.",
+                                    s.units, s.steps, PIPELINE_DRAW_LIMIT.0, PIPELINE_DRAW_LIMIT.1, s.messages, s.steps,
+                                    if s.sum_ok { "the sum of every input ✓" } else { "a vector that differs from the sum of the inputs ✗" }),
+                                PipelineState::Local(r) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2.",
                                     r.schedule.units, r.schedule.rounds.len(), PIPELINE_DRAW_LIMIT.0, PIPELINE_DRAW_LIMIT.1, r.schedule.message_count(), r.schedule.rounds.len()),
-                                Err(e) => e,
+                                PipelineState::Pending => "Building the run in the engine worker…".to_owned(),
+                                PipelineState::Failed(e) => e,
                             }}
                         </p>
                     }.into_any(),
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}
-                <ExportBar name=file_name svg=svg csv=csv json=json />
+                {move || if heavy.get() {
+                    view! { <ExportBar name=file_name svg=svg remote=remote_export /> }.into_any()
+                } else {
+                    view! { <ExportBar name=file_name svg=svg csv=csv json=json /> }.into_any()
+                }}
+                <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
     }

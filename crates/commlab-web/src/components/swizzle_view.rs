@@ -6,8 +6,9 @@ use crate::components::export_bar::ExportBar;
 use crate::components::number_field::NumberField;
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
-use crate::exports;
+
 use crate::state::{Compare, Params, SwizzleParams};
+use commlab_api::exports;
 use commlab_core::swizzle::{caption, CoreSplit, CostModel, Coverage, GridShape, Schedule, SwizzleConfig, PRESETS};
 use commlab_plot::swizzle::{collisions_svg, grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
 use commlab_plot::{format_quantity as q, Theme};

@@ -2,53 +2,57 @@
 //! PRAM or the message-passing picture, with playback, captions, values and
 //! export.
 
-use crate::components::export_bar::ExportBar;
+use crate::components::export_bar::{ExportBar, ExportFormat};
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
-use crate::exports;
+use crate::engine::{Client, Handler};
 use crate::state::Params;
+use commlab_api::exports;
+use commlab_api::protocol::{DataFormat, DataView, Request, Response};
+use commlab_api::tree::{TreeRequest, TreeRun, TreeSummary};
 use commlab_core::limits::{ELEMENTS, UNITS};
-use commlab_core::reduce::values::{check_size, parse_inputs, random_inputs, sequential_fold, ValueTrace, Vectors};
-use commlab_core::reduce::{caption, Collective, CollectiveConfig, Operator, Schedule};
-use commlab_plot::tree::{round_label, tree_svg, TreePicture, TREE_DRAW_LIMIT};
+use commlab_core::reduce::{caption, Collective, Operator};
+use commlab_plot::tree::{tree_svg, TreePicture, TREE_DRAW_LIMIT};
 use commlab_plot::Theme;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
-/// One computed run: everything the view shows, from `commlab-core`.
+/// The run of the current inputs: built here when it is small enough to draw
+/// (bounded work), in the engine worker otherwise.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TreeRun {
-    /// The schedule.
-    pub schedule: Schedule,
-    /// Values after every round.
-    pub trace: ValueTrace,
-    /// The real units' inputs.
-    pub inputs: Vectors,
-    /// Elements per vector.
-    pub width: usize,
-    /// Why typed inputs were not used, if they were not.
-    pub inputs_error: Option<String>,
+pub enum TreeState {
+    /// Built on the page.
+    Local(Arc<TreeRun>),
+    /// Being built in the worker.
+    Pending,
+    /// Built in the worker.
+    Remote(Arc<TreeSummary>),
+    /// Refused.
+    Failed(String),
 }
 
-/// Computes the run for the tree parameters.
-fn compute(t: &crate::state::TreeParams) -> Result<TreeRun, String> {
-    check_size(t.units, t.elements).map_err(|e| e.to_string())?;
-    let config = CollectiveConfig::new(t.collective, t.units, t.padded).map_err(|e| e.to_string())?;
-    let schedule = Schedule::collective(&config);
-    let (inputs, inputs_error) = match &t.inputs {
-        Some(text) => match parse_inputs(text, t.units, t.elements, t.operator) {
-            Ok(v) => (v, None),
-            Err(e) => (random_inputs(t.seed, t.units, t.elements, t.operator).map_err(|e| e.to_string())?, Some(e)),
-        },
-        None => (random_inputs(t.seed, t.units, t.elements, t.operator).map_err(|e| e.to_string())?, None),
-    };
-    let width = t.elements as usize;
-    let trace = ValueTrace::new(&schedule, t.operator, width, &inputs);
-    Ok(TreeRun { schedule, trace, inputs, width, inputs_error })
+impl TreeState {
+    fn rounds(&self) -> usize {
+        match self {
+            TreeState::Local(r) => r.schedule.rounds.len(),
+            TreeState::Remote(s) => s.rows.len(),
+            _ => 0,
+        }
+    }
+
+    fn inputs_error(&self) -> Option<String> {
+        match self {
+            TreeState::Local(r) => r.inputs_error.clone(),
+            TreeState::Remote(s) => s.inputs_error.clone(),
+            _ => None,
+        }
+    }
 }
 
 /// The reduction-tree view.
+#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn TreeView(
     /// App state; the controls write `params.tree` and `params.step`.
@@ -58,8 +62,42 @@ pub fn TreeView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let tree = Memo::new(move |_| params.with(|p| p.tree.clone()));
-    let run = Memo::new(move |_| tree.with(compute).map(Arc::new));
-    let rounds = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.schedule.rounds.len())));
+    let request = Memo::new(move |_| tree.with(crate::state::TreeParams::request));
+    let client = StoredValue::new_local(None::<Client>);
+    on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
+    let remote = RwSignal::new(TreeState::Pending);
+    let local = Memo::new(move |_| {
+        request.with(|r| if r.heavy() { None } else { Some(r.run().map(Arc::new).map_err(|e| e.to_string())) })
+    });
+    // Large runs go to the worker (started on first need); a new request supersedes the old.
+    Effect::new(move |_| {
+        let r = request.get();
+        if !r.heavy() {
+            client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default();
+            return;
+        }
+        if client.with_value(Option::is_none) {
+            client.set_value(Some(Client::new()));
+        }
+        remote.set(TreeState::Pending);
+        let handler: Handler = Rc::new(move |response, _| match response {
+            Response::Tree(s) => remote.set(TreeState::Remote(Arc::new(s))),
+            Response::Error(e) => remote.set(TreeState::Failed(e.to_string())),
+            _ => {}
+        });
+        client.with_value(|c| c.as_ref().map(|c| c.run(Request::Tree(r), handler))).unwrap_or_default();
+    });
+    let state = Memo::new(move |_| match local.get() {
+        Some(Ok(run)) => TreeState::Local(run),
+        Some(Err(e)) => TreeState::Failed(e),
+        None => remote.get(),
+    });
+    let run = Memo::new(move |_| match state.get() {
+        TreeState::Local(r) => Ok(r),
+        TreeState::Failed(e) => Err(e),
+        _ => Err(String::new()),
+    });
+    let rounds = Memo::new(move |_| state.with(TreeState::rounds));
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(rounds.get()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let svg = Memo::new(move |_| {
@@ -74,15 +112,16 @@ pub fn TreeView(
             tree_svg(&picture, &theme())
         })
     });
-    let caption_text = move || match run.get() {
-        Ok(r) if step.get() == 0 => {
-            format!(
-                "Start: each unit p_i holds its input vector v_i. {} rounds to go; press play or step forward.",
-                r.schedule.rounds.len()
-            )
+    let caption_text = move || {
+        let s = step.get();
+        match state.get() {
+            TreeState::Local(r) if s == 0 => start_caption(r.schedule.rounds.len()),
+            TreeState::Local(r) => caption(&r.schedule, s - 1),
+            TreeState::Remote(sum) if s == 0 => start_caption(sum.rows.len()),
+            TreeState::Remote(sum) => sum.captions.get(s - 1).cloned().unwrap_or_default(),
+            TreeState::Pending => format!("Building the run of {} units in the engine worker…", tree.with(|t| t.units)),
+            TreeState::Failed(e) => e,
         }
-        Ok(r) => caption(&r.schedule, step.get() - 1),
-        Err(e) => e,
     };
 
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
@@ -91,25 +130,55 @@ pub fn TreeView(
     });
     let csv = Callback::new(move |()| run.with(|r| r.as_ref().map(|r| exports::tree_csv(r)).unwrap_or_default()));
     let json = Callback::new(move |()| {
-        run.with(|r| r.as_ref().map(|r| exports::tree_json(r, &tree.get_untracked())).unwrap_or_default())
+        run.with(|r| r.as_ref().map(|r| exports::tree_json(r, &request.get_untracked())).unwrap_or_default())
     });
+    let export_status = RwSignal::new(String::new());
+    let remote_export = Callback::new(move |format: ExportFormat| {
+        let (data, ext, mime) = match format {
+            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
+            _ => (DataFormat::Csv, "csv", "text/csv"),
+        };
+        let name = format!("{}.{ext}", file_name.get_untracked());
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Export(text) = response {
+                export_status.set(crate::browser::download_text(&name, mime, &text).err().unwrap_or_default());
+            }
+        });
+        client
+            .with_value(|c| c.as_ref().map(|c| c.query(Request::DataExport(DataView::Tree, data), handler)))
+            .unwrap_or_default();
+    });
+    let heavy = Memo::new(move |_| request.with(TreeRequest::heavy));
 
     view! {
         <section class="view tree-view" data-testid="tree-view" aria-labelledby="tree-title">
-            <TreeControls params=params tree=tree run=run />
+            <TreeControls params=params tree=tree state=state />
             <div class="results">
                 <Playback step=step steps=rounds on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {
                     Some(markup) => view! { <figure class="diagram" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
-                    None => view! { <TreeSummary run=run step=step /> }.into_any(),
+                    None => view! { <TreeSummaryTable state=state step=step /> }.into_any(),
                 }}
                 <ValuesTable run=run step=step />
-                <ResultLine run=run />
-                <ExportBar name=file_name svg=svg csv=csv json=json />
+                <p class="result" data-testid="result">{move || match state.get() {
+                    TreeState::Local(r) => r.result_line(),
+                    TreeState::Remote(s) => s.result.clone(),
+                    _ => String::new(),
+                }}</p>
+                {move || if heavy.get() {
+                    view! { <ExportBar name=file_name svg=svg remote=remote_export /> }.into_any()
+                } else {
+                    view! { <ExportBar name=file_name svg=svg csv=csv json=json /> }.into_any()
+                }}
+                <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
     }
+}
+
+fn start_caption(rounds: usize) -> String {
+    format!("Start: each unit p_i holds its input vector v_i. {rounds} rounds to go; press play or step forward.")
 }
 
 /// The tree view's inputs: collective, picture, sizes, operator, seed, padding, typed inputs.
@@ -120,7 +189,7 @@ fn TreeControls(
     /// The tree parameters (a memo over `params`).
     tree: Memo<crate::state::TreeParams>,
     /// The current run (for "Edit current" and the inputs error).
-    run: Memo<Result<Arc<TreeRun>, String>>,
+    state: Memo<TreeState>,
 ) -> impl IntoView {
     let set_tree = move |apply: fn(&mut crate::state::TreeParams, f64)| {
         Callback::new(move |v: f64| params.update(|p| apply(&mut p.tree, v)))
@@ -184,12 +253,16 @@ fn TreeControls(
                             "Use these inputs"
                         </button>
                         <button type="button" on:click=move |_| {
-                            let text = run.with_untracked(|r| r.as_ref().map(|r| commlab_core::reduce::values::inputs_text(&r.inputs, r.width)).unwrap_or_default());
+                            // Only a drawn run's inputs fit the text box.
+                            let text = state.with_untracked(|s| match s {
+                                TreeState::Local(r) => commlab_core::reduce::values::inputs_text(&r.inputs, r.width),
+                                _ => String::new(),
+                            });
                             inputs_text.set(text);
                         }>"Edit current"</button>
                     </div>
                     <span class="field-error" data-testid="inputs-error" aria-live="polite">
-                        {move || run.with(|r| r.as_ref().ok().and_then(|r| r.inputs_error.clone().map(|e| format!("{e}; using the seeded inputs"))))}
+                        {move || state.with(|s| s.inputs_error().map(|e| format!("{e}; using the seeded inputs")))}
                     </span>
                 </div>
             </div>
@@ -236,23 +309,23 @@ fn ValuesTable(run: Memo<Result<Arc<TreeRun>, String>>, step: Memo<usize>) -> im
     }
 }
 
-/// For large `p`: one row per round instead of an unreadable drawing.
+/// For large `p`: one row per round instead of an unreadable drawing (from the worker).
 #[component]
-fn TreeSummary(run: Memo<Result<Arc<TreeRun>, String>>, step: Memo<usize>) -> impl IntoView {
+fn TreeSummaryTable(state: Memo<TreeState>, step: Memo<usize>) -> impl IntoView {
     move || {
-        let Ok(run) = run.get() else { return view! { <p class="chart-error">{run.get().err()}</p> }.into_any() };
-        let s = &run.schedule;
-        let mut active = s.units as usize;
-        let rows = s
-            .rounds
+        let summary = match state.get() {
+            TreeState::Remote(s) => s,
+            TreeState::Failed(e) => return view! { <p class="chart-error">{e}</p> }.into_any(),
+            _ => return view! { <p class="summary-note" data-testid="tree-pending">"Building the run in the engine worker…"</p> }.into_any(),
+        };
+        let rows = summary
+            .rows
             .iter()
             .enumerate()
-            .map(|(r, round)| {
-                active -= round.deactivated.iter().filter(|&&u| !s.is_virtual(u)).count();
-                let messages = round.messages.iter().filter(|m| !s.is_virtual(m.from) && !s.is_virtual(m.to)).count();
+            .map(|(r, row)| {
                 view! {
                     <tr class:current=move || step.get() == r + 1>
-                        <td>{r + 1}</td><td>{round_label(s, r)}</td><td>{messages}</td><td>{active}</td>
+                        <td>{r + 1}</td><td>{row.label.clone()}</td><td>{row.messages}</td><td>{row.active}</td>
                     </tr>
                 }
             })
@@ -261,7 +334,7 @@ fn TreeSummary(run: Memo<Result<Arc<TreeRun>, String>>, step: Memo<usize>) -> im
             <div class="summary-note" data-testid="tree-summary">
                 <p>{format!(
                     "{} units is more than the {TREE_DRAW_LIMIT} the drawing shows legibly; here is the run round by round ({} messages in all).",
-                    s.units, s.message_count()
+                    summary.units, summary.messages
                 )}</p>
                 <table class="values">
                     <thead><tr><th scope="col">"step"</th><th scope="col">"round"</th><th scope="col">"messages"</th><th scope="col">"units still active"</th></tr></thead>
@@ -270,31 +343,5 @@ fn TreeSummary(run: Memo<Result<Arc<TreeRun>, String>>, step: Memo<usize>) -> im
             </div>
         }
         .into_any()
-    }
-}
-
-/// The result at unit 0 after the last round, checked against the sequential fold.
-#[component]
-fn ResultLine(run: Memo<Result<Arc<TreeRun>, String>>) -> impl IntoView {
-    move || {
-        let Ok(run) = run.get() else { return view! { <p></p> }.into_any() };
-        let end = run.trace.after(run.trace.round_count());
-        let at_root = run.trace.vector_text(&end, 0);
-        let fold = sequential_fold(&run.inputs, run.trace.operator(), run.width);
-        let expected: Vec<String> = fold.slice_text(0..run.width);
-        let shown = if at_root.len() > 8 {
-            format!("{}, … ({} elements)", at_root[..8].join(", "), at_root.len())
-        } else {
-            at_root.join(", ")
-        };
-        let agrees = if run.schedule.root_only_input { true } else { at_root == expected };
-        let check = if run.schedule.root_only_input {
-            "the root's vector, delivered to every unit".to_owned()
-        } else if agrees {
-            "equals the sequential fold v_0 ⊕ … ⊕ v_{p−1} ✓".to_owned()
-        } else {
-            format!("differs from the sequential fold ({}) — float rounding of typed inputs", expected.join(", "))
-        };
-        view! { <p class="result" data-testid="result">"Result at p0: [" {shown} "] — " {check}</p> }.into_any()
     }
 }

@@ -25,6 +25,7 @@ pub enum Json {
 
 /// `json!({"key": value, ...})` or `json!(value)`: builds a [`Json`] from
 /// anything with a `From` conversion (numbers, strings, options, slices, arrays, pairs).
+#[macro_export]
 macro_rules! json {
     ({ $($key:literal : $value:expr),* $(,)? }) => {
         $crate::json::Json::Obj(vec![$(($key, $crate::json::Json::from($value))),*])

@@ -1,10 +1,11 @@
 //! The data behind each view as CSV and JSON (pure functions, tested natively).
 //!
-//! JSON is built with the crate's small [`crate::json::Json`] writer.
+//! JSON is built with the crate's small [`crate::json::Json`] writer (the
+//! page's bundle links these for small runs; `serde_json` stays in the
+//! worker). The mesh run's JSON is [`crate::report::RunJson`].
 
-use crate::components::tree_view::TreeRun;
 use crate::json::Json as Value;
-use crate::state::{PipelineParams, TreeParams};
+use crate::tree::{PipelineRequest, TreeRequest, TreeRun};
 use commlab_core::barrier::experiment::Point;
 use commlab_core::model::ModelConfig;
 use commlab_core::reduce::values::{piece_range, Vectors};
@@ -68,7 +69,7 @@ pub fn tree_csv(run: &TreeRun) -> String {
 }
 
 /// The run as JSON: parameters, inputs, every round's messages and caption, the final vectors.
-pub fn tree_json(run: &TreeRun, params: &TreeParams) -> String {
+pub fn tree_json(run: &TreeRun, params: &TreeRequest) -> String {
     let s = &run.schedule;
     let rounds: Vec<Value> = s
         .rounds
@@ -85,12 +86,12 @@ pub fn tree_json(run: &TreeRun, params: &TreeParams) -> String {
         .collect();
     let end = run.trace.after(run.trace.round_count());
     let doc = json!({
-        "collective": params.collective.id(),
+        "collective": params.collective.as_str(),
         "picture": if params.message_passing { "message-passing" } else { "pram" },
         "p": s.units,
         "drawn_units": s.drawn_units,
         "elements": run.width,
-        "op": params.operator.id(),
+        "op": params.operator.as_str(),
         "seed": params.seed,
         "inputs": vectors_json(&run.inputs, run.width, s.units as usize),
         "rounds": rounds,
@@ -121,14 +122,14 @@ pub fn pipeline_csv(schedule: &Schedule, elements: usize) -> String {
 }
 
 /// The pipeline run as JSON.
-pub fn pipeline_json(schedule: &Schedule, params: &PipelineParams) -> String {
+pub fn pipeline_json(schedule: &Schedule, params: &PipelineRequest) -> String {
     let steps: Vec<Value> = schedule
         .rounds
         .iter()
         .map(|r| Value::Arr(r.messages.iter().map(|m| json!({"from": m.from, "to": m.to, "piece": m.piece})).collect()))
         .collect();
     let doc = json!({
-        "p": params.units, "m": params.pieces, "elements": params.elements,
+        "p": params.units, "pieces": params.pieces, "elements": params.elements,
         "steps": schedule.rounds.len(),
         "messages_per_step": steps,
     });
@@ -238,4 +239,11 @@ pub fn uq_csv(lct: &[f64], bst: &[f64], numberings: usize) -> String {
         let _ = writeln!(out, "{},{},{a},{b},{}", i / numberings.max(1), i % numberings.max(1), a - b);
     }
     out
+}
+
+/// The UQ experiment as JSON.
+pub fn uq_json(u: &crate::lab::UqResult) -> String {
+    json!({"size": u.size, "encoding": "s-curve", "links": "directed gather",
+        "lct_mean": u.lct_mean, "bst_mean": u.bst_mean, "lct": &u.lct, "bst": &u.bst, "lct_minus_bst": &u.lct_minus_bst})
+    .pretty()
 }
