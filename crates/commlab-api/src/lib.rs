@@ -14,6 +14,7 @@ pub mod lab;
 pub mod mesh;
 pub mod protocol;
 pub mod report;
+pub mod swizzle;
 pub mod tree;
 
 use commlab_core::model::ConfigError;

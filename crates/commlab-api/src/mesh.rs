@@ -343,3 +343,62 @@ impl MeshSession {
         }
     }
 }
+
+/// The before/after `round(K)` panel's inputs (the intact mesh only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRequest {
+    /// Mesh side (`uq::UQ_SIZE`).
+    pub size: u64,
+    /// Encoding id.
+    pub encoding: String,
+    /// `K` (taken modulo the node count).
+    pub k: u64,
+    /// Link-set definition: `directed`, `undirected`, `gather-release`.
+    pub links: String,
+    /// Dark theme.
+    pub dark: bool,
+}
+
+/// LCT and BST before and after `round(K)`: the drawing and one note per structure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundPanel {
+    /// The SVG document.
+    pub svg: String,
+    /// `LCT: |A∩B| = …, |A∪B| = …, UQ = …` and the same for BST.
+    pub notes: Vec<String>,
+}
+
+impl RoundRequest {
+    /// Computes the panel.
+    ///
+    /// # Errors
+    /// A side outside `uq::UQ_SIZE` (the message says what the panel draws), or an unknown id.
+    pub fn run(&self) -> Result<RoundPanel, ApiError> {
+        use commlab_core::barrier::encoding::Numbering;
+        use commlab_core::barrier::uq::{round_changes, LinkSetDefinition, RoundChange, UQ_SIZE};
+        use commlab_plot::barrier::round_figure;
+        if !UQ_SIZE.contains(self.size) {
+            return Err(ApiError::new(
+                "size",
+                self.size,
+                format!("a side in {}..={} for the before/after panel", UQ_SIZE.min, UQ_SIZE.max),
+            ));
+        }
+        let encoding: Encoding = parse_id("encoding", &self.encoding)?;
+        let links = match self.links.as_str() {
+            "directed" => LinkSetDefinition { undirected: false, with_release: false },
+            "undirected" => LinkSetDefinition { undirected: true, with_release: false },
+            "gather-release" => LinkSetDefinition { undirected: false, with_release: true },
+            other => return Err(ApiError::new("links", other, "one of: directed, undirected, gather-release")),
+        };
+        let mesh = Mesh::new(self.size)?;
+        let numbering = Numbering::of_mesh(&mesh, encoding)?;
+        let k = (self.k % u64::from(mesh.nodes())) as u32;
+        let theme = if self.dark { Theme::DARK } else { Theme::LIGHT };
+        let changes = round_changes(&mesh, &numbering, k, links);
+        Ok(RoundPanel {
+            svg: round_figure(&mesh, &numbering, k, &changes, &theme),
+            notes: changes.iter().map(RoundChange::note).collect(),
+        })
+    }
+}

@@ -5,7 +5,8 @@
 //! responses for the same requests.
 
 use crate::lab::{LabPlan, LabRequest, LabResult, LabRun, UqRequest, UqResult};
-use crate::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSession, MeshSummary};
+use crate::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSession, MeshSummary, RoundPanel, RoundRequest};
+use crate::swizzle::{SwizzleRequest, SwizzleRun, SwizzleSummary};
 use crate::tree::{PipelineRequest, PipelineRun, PipelineSummary, TreeRequest, TreeRun, TreeSummary};
 use crate::ApiError;
 use commlab_core::barrier::replay::ReplayRun;
@@ -21,6 +22,8 @@ pub enum Request {
     MeshFrame(FrameRequest),
     /// Export the session's run.
     MeshExport(ExportKind),
+    /// The before/after `round(K)` panel.
+    Round(RoundRequest),
     /// One run of a lab sweep.
     LabRun {
         /// The sweep.
@@ -36,6 +39,10 @@ pub enum Request {
     Pipeline(PipelineRequest),
     /// The caption of a step of the kept pipeline run.
     PipelineCaption(usize),
+    /// A swizzle run too large for the page (kept for captions and exports).
+    Swizzle(SwizzleRequest),
+    /// The caption of a step of the kept swizzle run.
+    SwizzleCaption(usize),
     /// The kept tree or pipeline run as CSV or JSON.
     DataExport(DataView, DataFormat),
     /// Panics inside the engine (the browser suite checks the banner).
@@ -58,6 +65,8 @@ pub enum Response {
     Frame(Frame),
     /// An export's text.
     Export(String),
+    /// The before/after `round(K)` panel.
+    Round(RoundPanel),
     /// A lab run.
     Lab(LabResult),
     /// The UQ experiment.
@@ -66,6 +75,8 @@ pub enum Response {
     Tree(TreeSummary),
     /// A pipeline run's summary.
     Pipeline(PipelineSummary),
+    /// A swizzle run's summary.
+    Swizzle(SwizzleSummary),
     /// A caption.
     Caption(String),
     /// The request was refused.
@@ -79,6 +90,8 @@ pub enum DataView {
     Tree,
     /// The pipeline view's run.
     Pipeline,
+    /// The swizzle view's run.
+    Swizzle,
 }
 
 /// The data format of an export.
@@ -108,6 +121,7 @@ pub struct Engine {
     session: Option<MeshSession>,
     tree: Option<(TreeRequest, TreeRun)>,
     pipeline: Option<(PipelineRequest, PipelineRun)>,
+    swizzle: Option<SwizzleRun>,
     plan: Option<(LabRequest, LabPlan)>,
     task: Option<Task>,
 }
@@ -145,6 +159,7 @@ impl Engine {
                 Some(s) => Response::Export(s.export(kind)),
                 None => Response::Error(no_run()),
             }),
+            Request::Round(r) => Some(r.run().map_or_else(Response::Error, Response::Round)),
             Request::LabRun { lab, index } => {
                 if self.plan.as_ref().is_none_or(|(l, _)| *l != lab) {
                     match lab.plan() {
@@ -193,6 +208,22 @@ impl Engine {
                     step,
                     format!("a step in 1..={} of the kept run", run.schedule.rounds.len()),
                 )),
+                None => Response::Error(no_run()),
+            }),
+            Request::Swizzle(r) => {
+                self.swizzle = None;
+                Some(match r.run() {
+                    Ok(run) => {
+                        let theme = if r.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
+                        let summary = run.summary(&theme);
+                        self.swizzle = Some(run);
+                        Response::Swizzle(summary)
+                    }
+                    Err(e) => Response::Error(e),
+                })
+            }
+            Request::SwizzleCaption(step) => Some(match &self.swizzle {
+                Some(run) => Response::Caption(run.caption(step.min(run.schedule.steps()))),
                 None => Response::Error(no_run()),
             }),
             Request::DataExport(view, format) => Some(self.data_export(view, format)),
@@ -250,6 +281,10 @@ impl Engine {
             (DataView::Pipeline, f) => self.pipeline.as_ref().map(|(r, run)| match f {
                 DataFormat::Csv => exports::pipeline_csv(&run.schedule, r.elements as usize),
                 DataFormat::Json => exports::pipeline_json(&run.schedule, r),
+            }),
+            (DataView::Swizzle, f) => self.swizzle.as_ref().map(|run| match f {
+                DataFormat::Csv => exports::swizzle_csv(&run.schedule),
+                DataFormat::Json => exports::swizzle_json(&run.schedule, &run.naive, &run.cost),
             }),
         };
         text.map_or_else(|| Response::Error(no_run()), Response::Export)

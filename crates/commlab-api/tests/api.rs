@@ -194,3 +194,109 @@ fn the_self_test_panics() {
     let caught = std::panic::catch_unwind(|| Engine::new().begin(Request::SelfTestPanic));
     assert!(caught.is_err());
 }
+
+use commlab_api::protocol::{DataFormat, DataView};
+use commlab_api::swizzle::SwizzleRequest;
+use commlab_api::tree::{PipelineRequest, TreeRequest};
+
+fn tree(units: u64, padded: bool) -> TreeRequest {
+    TreeRequest {
+        collective: "reduce".into(),
+        message_passing: false,
+        units,
+        elements: 2,
+        operator: "sum".into(),
+        seed: 1,
+        padded,
+        inputs: None,
+    }
+}
+
+#[test]
+fn tree_runs_page_or_worker_by_the_drawing_limit() {
+    assert!(!tree(32, false).heavy() && tree(33, false).heavy());
+    assert!(!tree(17, true).heavy(), "padded to 32");
+    assert!(tree(33, true).heavy(), "padded to 64");
+    let mut engine = Engine::new();
+    let Response::Tree(s) = serve(&mut engine, Request::Tree(tree(1000, false))) else { panic!() };
+    // ceil(log2 1000) = 10 rounds, p − 1 messages, one caption per round.
+    assert_eq!((s.rows.len(), s.messages, s.captions.len()), (10, 999, 10));
+    assert_eq!(s.rows.last().unwrap().active, 1);
+    assert!(s.result.ends_with("equals the sequential fold v_0 ⊕ … ⊕ v_{p−1} ✓"), "{}", s.result);
+    let Response::Export(csv) = serve(&mut engine, Request::DataExport(DataView::Tree, DataFormat::Csv)) else {
+        panic!()
+    };
+    assert_eq!(csv.lines().next(), Some("step,unit,state,x0,x1"));
+    assert_eq!(csv.lines().count(), 1 + 1000 * 11, "every unit after every step");
+    for (bad, field) in [
+        (TreeRequest { collective: "scan".into(), ..tree(8, false) }, "collective"),
+        (TreeRequest { operator: "avg".into(), ..tree(8, false) }, "op"),
+        (TreeRequest { units: 0, ..tree(8, false) }, "p"),
+        (TreeRequest { elements: 0, ..tree(8, false) }, "elements"),
+    ] {
+        let Response::Error(e) = serve(&mut engine, Request::Tree(bad)) else { panic!() };
+        assert_eq!(e.field, field);
+    }
+}
+
+#[test]
+fn pipeline_runs_with_captions_and_the_pieces_rule() {
+    let r = PipelineRequest { units: 1024, pieces: 1024, elements: 1024, seed: 3 };
+    assert!(r.heavy());
+    assert!(!PipelineRequest { units: 8, pieces: 4, elements: 8, seed: 1 }.heavy());
+    let mut engine = Engine::new();
+    let Response::Error(e) = serve(&mut engine, Request::PipelineCaption(1)) else { panic!() };
+    assert_eq!(e.field, "request");
+    let Response::Pipeline(s) = serve(&mut engine, Request::Pipeline(r)) else { panic!() };
+    assert_eq!((s.steps, s.messages), (2046, 1023 * 1024));
+    assert!(s.sum_ok, "p0 ends with the sum of every input");
+    let Response::Caption(c) = serve(&mut engine, Request::PipelineCaption(2046)) else { panic!() };
+    assert!(!c.is_empty());
+    let Response::Error(e) = serve(&mut engine, Request::PipelineCaption(2047)) else { panic!() };
+    assert_eq!((e.field.as_str(), e.expected.as_str()), ("step", "a step in 1..=2046 of the kept run"));
+    let Response::Error(e) = serve(&mut engine, Request::Pipeline(PipelineRequest { pieces: 9, elements: 8, ..r }))
+    else {
+        panic!()
+    };
+    assert_eq!(e.field, "m");
+    assert!(e.expected.starts_with("at most elements = 8"));
+}
+
+fn swizzle(grid: (u32, u32, u32)) -> SwizzleRequest {
+    SwizzleRequest {
+        grid,
+        cores: (4, 2),
+        direction: 0,
+        deterministic: false,
+        shift: true,
+        tile_bytes: 4096,
+        preset: "a2".into(),
+        read: true,
+        bandwidth_gib_s: 0.0,
+        latency_ns: 0.0,
+        compare: "shift".into(),
+        dark: false,
+    }
+}
+
+#[test]
+fn swizzle_summary_is_the_same_on_the_page_and_in_the_worker() {
+    assert!(!swizzle((4, 2, 8)).heavy());
+    assert!(swizzle((1024, 1, 1024)).heavy());
+    let small = swizzle((4, 2, 8));
+    let local = small.run().unwrap().summary(&commlab_plot::Theme::LIGHT);
+    let mut engine = Engine::new();
+    let Response::Swizzle(remote) = serve(&mut engine, Request::Swizzle(small)) else { panic!() };
+    assert_eq!(remote, local);
+    assert_eq!(local.rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["current", "naive", "other"]);
+    // The shift turns 8 cores on 8 ranks into a Latin square: no collisions.
+    assert_eq!((local.rows[0].steps, local.rows[0].collisions), (8, 0));
+    let Response::Swizzle(big) = serve(&mut engine, Request::Swizzle(swizzle((1024, 1, 1024)))) else { panic!() };
+    assert_eq!((big.loops, big.steps), (1 << 20, 1 << 17));
+    let Response::Export(csv) = serve(&mut engine, Request::DataExport(DataView::Swizzle, DataFormat::Csv)) else {
+        panic!()
+    };
+    assert_eq!(csv.lines().count(), 1 + (1 << 20));
+    let Response::Error(e) = serve(&mut engine, Request::Swizzle(swizzle((0, 1, 1)))) else { panic!() };
+    assert_eq!(e.field, "grid.row");
+}

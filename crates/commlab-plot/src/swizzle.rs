@@ -189,7 +189,7 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
 
 /// Where the columns of a step-indexed drawing sit, in SVG units, so the view
 /// can mark the current step with an overlay instead of redrawing the SVG.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepAxis {
     /// Width of the whole drawing.
     pub width: f64,

@@ -69,8 +69,9 @@ struct Inner {
     generation: u64,
     /// The request in flight: its generation and handler.
     current: Option<(u64, Handler)>,
-    /// A request waiting to be sent (a query behind work in flight, or anything before the worker is ready).
-    queued: Option<(u64, Request, Handler)>,
+    /// Requests waiting to be sent, in order (queries behind work in flight,
+    /// or anything before the worker is ready); one per kind of request.
+    queued: Vec<(u64, Request, Handler)>,
     /// Keeps the worker's callbacks alive.
     callbacks: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
 }
@@ -87,7 +88,7 @@ impl Client {
             panicked: false,
             generation: 0,
             current: None,
-            queued: None,
+            queued: Vec::new(),
             callbacks: Vec::new(),
         })));
         client.spawn();
@@ -138,7 +139,8 @@ impl Client {
         if busy {
             self.restart();
         }
-        self.0.borrow_mut().queued = None;
+        // Queries queued for the superseded work are stale.
+        self.0.borrow_mut().queued.clear();
         self.send(generation, request, handler);
     }
 
@@ -147,7 +149,7 @@ impl Client {
         let generation = self.next_generation();
         let busy = self.0.borrow().current.is_some();
         if busy {
-            self.0.borrow_mut().queued = Some((generation, request, handler));
+            self.enqueue(generation, request, handler);
         } else {
             self.send(generation, request, handler);
         }
@@ -157,10 +159,18 @@ impl Client {
     pub fn cancel(&self) {
         self.next_generation();
         let busy = self.0.borrow().current.is_some();
-        self.0.borrow_mut().queued = None;
+        self.0.borrow_mut().queued.clear();
         if busy {
             self.restart();
         }
+    }
+
+    /// Queues `request`, replacing a queued request of the same kind (only the latest frame matters).
+    fn enqueue(&self, generation: u64, request: Request, handler: Handler) {
+        let mut inner = self.0.borrow_mut();
+        let kind = std::mem::discriminant(&request);
+        inner.queued.retain(|(_, r, _)| std::mem::discriminant(r) != kind);
+        inner.queued.push((generation, request, handler));
     }
 
     fn next_generation(&self) -> u64 {
@@ -197,7 +207,8 @@ impl Client {
                 inner.current = Some((generation, handler));
             }
             Mode::Worker { ready: false, .. } | Mode::Fallback { handle: None } => {
-                inner.queued = Some((generation, request, handler));
+                drop(inner);
+                self.enqueue(generation, request, handler);
             }
             Mode::Fallback { handle: Some(handle) } => {
                 let handle = handle.clone();
@@ -209,8 +220,11 @@ impl Client {
     }
 
     fn send_queued(&self) {
-        let queued = self.0.borrow_mut().queued.take();
-        if let Some((generation, request, handler)) = queued {
+        let next = {
+            let mut inner = self.0.borrow_mut();
+            (!inner.queued.is_empty()).then(|| inner.queued.remove(0))
+        };
+        if let Some((generation, request, handler)) = next {
             self.send(generation, request, handler);
         }
     }

@@ -6,7 +6,6 @@ use commlab_api::mesh::MeshRequest;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::mesh::{LinkId, Mesh};
-use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::model::{ConfigError, ModelConfig};
 use commlab_core::reduce::{Collective, Operator};
 
@@ -284,6 +283,26 @@ pub struct SwizzleParams {
     pub compare: Compare,
 }
 
+impl SwizzleParams {
+    /// The engine request of this view's run (`dark`: the chart's theme).
+    pub fn request(&self, dark: bool) -> commlab_api::swizzle::SwizzleRequest {
+        commlab_api::swizzle::SwizzleRequest {
+            grid: self.grid,
+            cores: self.cores,
+            direction: self.direction,
+            deterministic: self.deterministic,
+            shift: self.shift,
+            tile_bytes: self.tile_bytes,
+            preset: self.preset.to_owned(),
+            read: self.read,
+            bandwidth_gib_s: self.bandwidth_gib_s,
+            latency_ns: self.latency_ns,
+            compare: self.compare.id().to_owned(),
+            dark,
+        }
+    }
+}
+
 impl Default for SwizzleParams {
     /// 8 data tiles over 8 ranks with 4 × 2 cores: the shift turns the naive
     /// order's pile-ups into a Latin square.
@@ -495,11 +514,6 @@ impl MeshParams {
             contention: self.contention,
             combining_k: 4,
         })
-    }
-
-    /// The link-set definition of the before/after panel.
-    pub fn link_set(&self) -> LinkSetDefinition {
-        LinkSetDefinition { undirected: self.uq_links == "undirected", with_release: self.uq_links == "gather-release" }
     }
 }
 

@@ -13,16 +13,14 @@ use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::state::{MeshParams, Params, JUDGES, LINK_SETS};
-use commlab_api::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSummary};
+use commlab_api::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSummary, RoundPanel, RoundRequest};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::algorithm::Algorithm;
-use commlab_core::barrier::encoding::{Encoding, Numbering};
+use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::mesh::Mesh;
-use commlab_core::barrier::uq::{round_changes, RoundChange, UQ_SIZE};
+use commlab_core::barrier::uq::UQ_SIZE;
 use commlab_core::limits::mesh_view as lim;
-use commlab_plot::barrier::round_figure;
 use commlab_plot::mesh::MeshLayout;
-use commlab_plot::Theme;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -217,7 +215,7 @@ pub fn MeshView(
                 <Metrics state=state />
                 <ExportBar name=file_name svg=svg remote=remote />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
-                <RoundPanel mp=mp dark=dark />
+                <RoundPanel mp=mp dark=dark client=client />
             </div>
         </section>
     }
@@ -277,38 +275,46 @@ fn Metrics(state: RwSignal<RunState>) -> impl IntoView {
 }
 
 /// LCT and BST before and after `round(K)` on the intact mesh, with the used
-/// links bold, `|A∩B|`, `|A∪B|` and UQ (the paper's Figure 3 analog).
+/// links bold, `|A∩B|`, `|A∪B|` and UQ (the paper's Figure 3 analog),
+/// computed by the engine worker.
 #[component]
-fn RoundPanel(mp: Memo<MeshParams>, #[prop(into)] dark: Signal<bool>) -> impl IntoView {
+fn RoundPanel(
+    mp: Memo<MeshParams>,
+    #[prop(into)] dark: Signal<bool>,
+    client: StoredValue<Client, LocalStorage>,
+) -> impl IntoView {
     // Only what the panel depends on: a new seed or algorithm does not redraw it.
     let inputs = Memo::new(move |_| mp.with(|p| (p.size, p.encoding, p.uq_k, p.uq_links)));
-    let panel = Memo::new(move |_| {
-        let (size, encoding, uq_k, uq_links) = inputs.get();
-        let p = MeshParams { size, encoding, uq_k, uq_links, ..MeshParams::default() };
-        if !UQ_SIZE.contains(p.size) {
-            return Err(format!(
-                "The before/after panel draws meshes of side {}..={}; this one has side {}.",
-                UQ_SIZE.min, UQ_SIZE.max, p.size
-            ));
+    let panel = RwSignal::new(None::<Result<RoundPanel, String>>);
+    Effect::new(move |_| {
+        let (size, encoding, k, links) = inputs.get();
+        if !UQ_SIZE.contains(size) {
+            panel.set(Some(Err(format!(
+                "The before/after panel draws meshes of side {}..={}; this one has side {size}.",
+                UQ_SIZE.min, UQ_SIZE.max
+            ))));
+            return;
         }
-        let mesh = Mesh::new(p.size).map_err(|e| e.to_string())?;
-        let numbering = Numbering::of_mesh(&mesh, p.encoding).map_err(|e| e.to_string())?;
-        let k = (p.uq_k % u64::from(mesh.nodes())) as u32;
-        let theme = if dark.get() { Theme::DARK } else { Theme::LIGHT };
-        let changes = round_changes(&mesh, &numbering, k, p.link_set());
-        let notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
-        Ok((round_figure(&mesh, &numbering, k, &changes, &theme), notes))
+        let request =
+            RoundRequest { size, encoding: encoding.id().to_owned(), k, links: links.to_owned(), dark: dark.get() };
+        let handler: Handler = Rc::new(move |response, _| match response {
+            Response::Round(p) => panel.set(Some(Ok(p))),
+            Response::Error(e) => panel.set(Some(Err(e.to_string()))),
+            _ => {}
+        });
+        client.with_value(|c| c.query(Request::Round(request), handler));
     });
     view! {
         <section class="round-panel" data-testid="round-panel" aria-labelledby="round-title">
             <h3 id="round-title">"Before / after round(K)"</h3>
             <p class="hint">"The link set A (before) and B (after) are the links the Gather messages of one barrier traverse on the intact mesh; UQ = 1 − |A∩B| / |A∪B|. K and the link-set definition are on the left."</p>
             {move || match panel.get() {
-                Ok((svg, notes)) => view! {
-                    <ul class="uq-notes" data-testid="uq-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                    <div class="diagram" data-testid="round-svg" inner_html=svg></div>
+                Some(Ok(p)) => view! {
+                    <ul class="uq-notes" data-testid="uq-notes">{p.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    <div class="diagram" data-testid="round-svg" inner_html=p.svg></div>
                 }.into_any(),
-                Err(e) => view! { <p class="summary-note" data-testid="round-note">{e}</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="summary-note" data-testid="round-note">{e}</p> }.into_any(),
+                None => ().into_any(),
             }}
         </section>
     }

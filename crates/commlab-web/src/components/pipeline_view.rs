@@ -40,8 +40,9 @@ pub fn PipelineView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let pp = Memo::new(move |_| params.with(|p| p.pipeline));
-    let request = Memo::new(move |_| pp.with(PipelineParams::request));
-    let heavy = Memo::new(move |_| request.with(PipelineRequest::heavy));
+    // Derived, not memoised: `pp` is a memo already (each memo type costs ~5 KB of wasm).
+    let request = Signal::derive(move || pp.with(PipelineParams::request));
+    let heavy = Signal::derive(move || request.with(PipelineRequest::heavy));
     let client = StoredValue::new_local(None::<Client>);
     on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
     let with_client = move |f: &dyn Fn(&Client)| {
@@ -75,7 +76,7 @@ pub fn PipelineView(
             }
         }
     });
-    let run = Memo::new(move |_| match state.get() {
+    let run = Signal::derive(move || match state.get() {
         PipelineState::Local(r) => Ok(r),
         PipelineState::Failed(e) => Err(e),
         _ => Err(String::new()),

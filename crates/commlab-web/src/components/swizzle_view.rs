@@ -2,68 +2,21 @@
 //! timeline, collisions per step, coverage warnings, the cost model, and a
 //! side-by-side comparison.
 
-use crate::components::export_bar::ExportBar;
+use crate::components::export_bar::{ExportBar, ExportFormat};
 use crate::components::number_field::NumberField;
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
-
+use crate::engine::{Client, Handler};
 use crate::state::{Compare, Params, SwizzleParams};
 use commlab_api::exports;
-use commlab_core::swizzle::{caption, CoreSplit, CostModel, Coverage, GridShape, Schedule, SwizzleConfig, PRESETS};
-use commlab_plot::swizzle::{collisions_svg, grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
-use commlab_plot::{format_quantity as q, Theme};
+use commlab_api::protocol::{DataFormat, DataView, Request, Response};
+use commlab_api::swizzle::{SwizzleRequest, SwizzleSummary};
+use commlab_core::swizzle::{Schedule, PRESETS};
+use commlab_plot::swizzle::{grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
+use commlab_plot::Theme;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
-
-/// One computed configuration.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SwizzleRun {
-    /// The schedule shown.
-    pub schedule: Schedule,
-    /// The same without the rank shift (the naive order).
-    pub naive: Schedule,
-    /// The configuration of the comparison, when one is asked for.
-    pub other: Option<Result<(String, Schedule), String>>,
-    /// Its coverage.
-    pub coverage: Coverage,
-    /// The cost model in use.
-    pub cost: CostModel,
-}
-
-fn config(p: &SwizzleParams, deterministic: bool, shift: bool) -> Result<SwizzleConfig, String> {
-    let grid = GridShape { row: p.grid.0, column: p.grid.1, rank: p.grid.2 };
-    let cores = CoreSplit { row: p.cores.0, column: p.cores.1 };
-    SwizzleConfig::new(grid, cores, p.direction, deterministic, shift).map_err(|e| e.to_string())
-}
-
-/// The cost model of the parameters: the preset, with the overrides that are non-zero.
-pub fn cost_model(p: &SwizzleParams) -> CostModel {
-    let preset = PRESETS.iter().find(|x| x.id == p.preset).unwrap_or(&PRESETS[0]);
-    let rtt = if p.read { preset.read_rtt_ns } else { preset.write_rtt_ns };
-    CostModel {
-        latency_ns: if p.latency_ns > 0.0 { p.latency_ns } else { rtt },
-        bandwidth_gib_s: if p.bandwidth_gib_s > 0.0 { p.bandwidth_gib_s } else { preset.bandwidth_gib_s },
-        tile_bytes: p.tile_bytes,
-    }
-}
-
-fn compute(p: &SwizzleParams) -> Result<SwizzleRun, String> {
-    let current = config(p, p.deterministic, p.shift)?;
-    let schedule = Schedule::new(&current);
-    let naive = if p.shift { Schedule::new(&current.with_shift(false)) } else { schedule.clone() };
-    let other = match p.compare {
-        Compare::None => None,
-        Compare::Shift => Some(Ok((
-            if p.shift { "without the rank shift" } else { "with the rank shift" }.to_owned(),
-            Schedule::new(&current.with_shift(!p.shift)),
-        ))),
-        Compare::Deterministic => Some(config(p, !p.deterministic, p.shift).map(|c| {
-            (if p.deterministic { "non-deterministic" } else { "deterministic" }.to_owned(), Schedule::new(&c))
-        })),
-    };
-    let coverage = schedule.coverage();
-    Ok(SwizzleRun { schedule, naive, other, coverage, cost: cost_model(p) })
-}
 
 fn drawable_grid(s: &Schedule) -> bool {
     let g = s.config().grid();
@@ -74,7 +27,17 @@ fn drawable_timeline(s: &Schedule) -> bool {
     s.core_count() <= TIMELINE_DRAW_LIMIT.0 && s.steps() <= TIMELINE_DRAW_LIMIT.1
 }
 
+/// The summary of the current inputs: from the run built here (small grids,
+/// whose drawings need the schedule) or from the engine worker.
+#[derive(Debug, Clone, PartialEq)]
+enum SummaryState {
+    Ready(Arc<SwizzleSummary>),
+    Pending,
+    Failed(String),
+}
+
 /// The swizzle view.
+#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn SwizzleView(
     /// App state; the controls write `params.swizzle` and `params.step`.
@@ -84,34 +47,81 @@ pub fn SwizzleView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let sw = Memo::new(move |_| params.with(|p| p.swizzle));
-    let run = Memo::new(move |_| compute(&sw.get()).map(Arc::new));
-    let steps = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.schedule.steps())));
-    let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
+    // Derived, not memoised: `sw` is a memo already (each memo type costs ~5 KB of wasm).
+    let request = Signal::derive(move || sw.with(|p| p.request(dark.get())));
+    let heavy = Signal::derive(move || request.with(SwizzleRequest::heavy));
+    let client = StoredValue::new_local(None::<Client>);
+    on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
+    let with_client = move |f: &dyn Fn(&Client)| {
+        if client.with_value(Option::is_none) {
+            client.set_value(Some(Client::new()));
+        }
+        client.with_value(|c| c.as_ref().map(f)).unwrap_or_default();
+    };
+    let run = Memo::new(move |_| {
+        if heavy.get() {
+            return None;
+        }
+        Some(request.with(SwizzleRequest::run).map(Arc::new).map_err(|e| e.to_string()))
+    });
+    let remote = RwSignal::new(SummaryState::Pending);
+    Effect::new(move |_| {
+        let r = request.get();
+        if !r.heavy() {
+            client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default();
+            return;
+        }
+        remote.set(SummaryState::Pending);
+        let handler: Handler = Rc::new(move |response, _| match response {
+            Response::Swizzle(s) => remote.set(SummaryState::Ready(Arc::new(s))),
+            Response::Error(e) => remote.set(SummaryState::Failed(e.to_string())),
+            _ => {}
+        });
+        with_client(&|c| c.run(Request::Swizzle(r.clone()), handler.clone()));
+    });
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let summary = Memo::new(move |_| match run.get() {
+        Some(Ok(r)) => SummaryState::Ready(Arc::new(r.summary(&theme()))),
+        Some(Err(e)) => SummaryState::Failed(e),
+        None => remote.get(),
+    });
+    let local = move || run.get().and_then(Result::ok);
+    let steps = Memo::new(move |_| summary.with(|s| if let SummaryState::Ready(s) = s { s.steps } else { 0 }));
+    let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
     let grid = Memo::new(move |_| {
-        run.get().ok().filter(|r| drawable_grid(&r.schedule)).map(|r| grid_svg(&r.schedule, step.get(), &theme()))
+        local().filter(|r| drawable_grid(&r.schedule)).map(|r| grid_svg(&r.schedule, step.get(), &theme()))
     });
     let other_grid = Memo::new(move |_| {
-        let run = run.get().ok()?;
+        let run = local()?;
         let (label, other) = run.other.clone()?.ok()?;
         drawable_grid(&other).then(|| (label, grid_svg(&other, step.get().min(other.steps()), &theme())))
     });
     // Step-independent drawings: a step change moves their overlays, not their SVG.
     let timeline = Memo::new(move |_| {
-        run.get().ok().filter(|r| drawable_timeline(&r.schedule)).map(|r| timeline_svg(&r.schedule, &theme()))
+        local().filter(|r| drawable_timeline(&r.schedule)).map(|r| timeline_svg(&r.schedule, &theme()))
     });
-    let collisions = Memo::new(move |_| run.get().ok().map(|r| collisions_svg(&r.schedule, &r.naive, &theme())));
-    let caption_text = move || {
-        match run.get() {
-        Ok(r) if step.get() == 0 => format!(
-            "Start: {} cores, {} loop indices, {} steps. Each step every core takes the next loop index; press play or step forward.",
-            r.schedule.core_count(),
-            r.schedule.loop_count(),
-            r.schedule.steps()
-        ),
-        Ok(r) => caption(&r.schedule, step.get() - 1),
-        Err(e) => e,
-    }
+    let collisions = Memo::new(move |_| {
+        summary.with(|s| if let SummaryState::Ready(s) = s { Some(s.collisions.clone()) } else { None })
+    });
+    // A large run's captions come from the worker, one per step shown.
+    let remote_caption = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let s = step.get();
+        if !heavy.get() || !matches!(summary.get(), SummaryState::Ready(_)) {
+            return;
+        }
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Caption(c) = response {
+                remote_caption.set(c);
+            }
+        });
+        with_client(&|c| c.query(Request::SwizzleCaption(s), handler.clone()));
+    });
+    let caption_text = move || match (run.get(), summary.get()) {
+        (Some(Ok(r)), _) => r.caption(step.get()),
+        (_, SummaryState::Failed(e)) => e,
+        (_, SummaryState::Pending) => "Building the schedule in the engine worker…".to_owned(),
+        (_, SummaryState::Ready(_)) => remote_caption.get(),
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name = Signal::derive(move || {
@@ -128,11 +138,23 @@ pub fn SwizzleView(
             )
         })
     });
-    let csv = Callback::new(move |()| {
-        run.with(|r| r.as_ref().map(|r| exports::swizzle_csv(&r.schedule)).unwrap_or_default())
-    });
+    let csv = Callback::new(move |()| local().map(|r| exports::swizzle_csv(&r.schedule)).unwrap_or_default());
     let json = Callback::new(move |()| {
-        run.with(|r| r.as_ref().map(|r| exports::swizzle_json(&r.schedule, &r.naive, &r.cost)).unwrap_or_default())
+        local().map(|r| exports::swizzle_json(&r.schedule, &r.naive, &r.cost)).unwrap_or_default()
+    });
+    let export_status = RwSignal::new(String::new());
+    let remote_export = Callback::new(move |format: ExportFormat| {
+        let (data, ext, mime) = match format {
+            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
+            _ => (DataFormat::Csv, "csv", "text/csv"),
+        };
+        let name = format!("{}.{ext}", file_name.get_untracked());
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Export(text) = response {
+                export_status.set(crate::browser::download_text(&name, mime, &text).err().unwrap_or_default());
+            }
+        });
+        with_client(&|c| c.query(Request::DataExport(DataView::Swizzle, data), handler.clone()));
     });
 
     view! {
@@ -141,15 +163,16 @@ pub fn SwizzleView(
             <div class="results">
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
-                <CoverageWarning run=run />
-                <SwizzleNumbers run=run />
+                <CoverageWarning summary=summary />
+                <SwizzleNumbers summary=summary />
                 <div class="side-by-side">
                     {move || match grid.get() {
                         Some(svg) => view! { <figure class="diagram" data-testid="swizzle-grid"><figcaption>"this configuration"</figcaption><div inner_html=svg></div></figure> }.into_any(),
-                        None => view! { <p class="summary-note" data-testid="swizzle-summary">{move || run.with(|r| match r {
-                            Ok(r) => format!("The grid has {} data rows × {} ranks, more than the {} × {} drawn cell by cell; the numbers above cover every loop index.",
-                                r.schedule.config().grid().data(), r.schedule.config().grid().rank, GRID_DRAW_LIMIT.0, GRID_DRAW_LIMIT.1),
-                            Err(e) => e.clone(),
+                        None => view! { <p class="summary-note" data-testid="swizzle-summary">{move || summary.with(|s| match s {
+                            SummaryState::Ready(s) => format!("The grid has {} data rows × {} ranks, more than the {} × {} drawn cell by cell; the numbers above cover every loop index.",
+                                s.cells.0, s.cells.1, GRID_DRAW_LIMIT.0, GRID_DRAW_LIMIT.1),
+                            SummaryState::Pending => "Building the schedule in the engine worker…".to_owned(),
+                            SummaryState::Failed(e) => e.clone(),
                         })}</p> }.into_any(),
                     }}
                     {move || other_grid.get().map(|(label, svg)| view! {
@@ -158,7 +181,12 @@ pub fn SwizzleView(
                 </div>
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
                 {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
-                <ExportBar name=file_name svg=grid csv=csv json=json />
+                {move || if heavy.get() {
+                    view! { <ExportBar name=file_name svg=grid remote=remote_export /> }.into_any()
+                } else {
+                    view! { <ExportBar name=file_name svg=grid csv=csv json=json /> }.into_any()
+                }}
+                <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
     }
@@ -268,31 +296,14 @@ fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl In
 
 /// The warning for a mapping that is not a bijection onto the cells.
 #[component]
-fn CoverageWarning(run: Memo<Result<Arc<SwizzleRun>, String>>) -> impl IntoView {
+fn CoverageWarning(summary: Memo<SummaryState>) -> impl IntoView {
     move || {
-        let run = run.get().ok()?;
-        if run.coverage.is_bijective() {
-            return None;
-        }
-        let config = run.schedule.config();
-        let (rank, column) = (config.grid().rank, config.effective_split().column);
-        let why = if rank % column == 0 {
-            String::new()
-        } else {
-            format!(
-                " (coreSplit.column = {column} does not divide rank = {rank}, so nStride = {} rounds down)",
-                rank / column
-            )
-        };
-        let sample: Vec<String> =
-            run.coverage.repeated.iter().take(4).map(|&(d, r, n)| format!("(data {d}, rank {r}) ×{n}")).collect();
-        let missed: Vec<String> =
-            run.coverage.missed.iter().take(4).map(|&(d, r)| format!("(data {d}, rank {r})")).collect();
+        let SummaryState::Ready(s) = summary.get() else { return None };
+        let (title, body) = s.coverage_warning.clone()?;
         Some(view! {
             <div class="notices" role="alert" data-testid="coverage-warning">
-                <p class="notices-title">"Not a bijection" {why} ":"</p>
-                <p>{format!("{} cells are visited more than once, e.g. {}; {} cells are never visited, e.g. {}. The grid marks them in red.",
-                    run.coverage.repeated.len(), sample.join(", "), run.coverage.missed.len(), missed.join(", "))}</p>
+                <p class="notices-title">{title}</p>
+                <p>{body}</p>
             </div>
         })
     }
@@ -300,40 +311,38 @@ fn CoverageWarning(run: Memo<Result<Arc<SwizzleRun>, String>>) -> impl IntoView 
 
 /// Steps, collisions and modelled time: this configuration, the naive order, and the comparison.
 #[component]
-fn SwizzleNumbers(run: Memo<Result<Arc<SwizzleRun>, String>>) -> impl IntoView {
+fn SwizzleNumbers(summary: Memo<SummaryState>) -> impl IntoView {
     move || {
-        let run = match run.get() {
-            Ok(run) => run,
-            Err(e) => return view! { <p class="chart-error" data-testid="swizzle-error">{e}</p> }.into_any(),
-        };
-        let row = |name: String, s: &Schedule, testid: &'static str| {
-            let us = run.cost.schedule_ns(s) / 1000.0;
-            view! {
-                <tr data-row=testid>
-                    <th scope="row">{name}</th>
-                    <td class="steps">{s.steps()}</td>
-                    <td class="collisions">{s.total_collisions()}</td>
-                    <td class="busiest">{s.busiest_per_step().iter().copied().max().unwrap_or(0)}</td>
-                    <td class="time">{q(us)}</td>
-                    <td class="bijective">{if s.coverage().is_bijective() { "yes" } else { "no" }}</td>
-                </tr>
+        let s = match summary.get() {
+            SummaryState::Ready(s) => s,
+            SummaryState::Failed(e) => {
+                return view! { <p class="chart-error" data-testid="swizzle-error">{e}</p> }.into_any()
             }
+            SummaryState::Pending => return ().into_any(),
         };
-        let mut rows = vec![row("this configuration".into(), &run.schedule, "current").into_any()];
-        if run.schedule.config().shift() {
-            rows.push(row("naive order (no rank shift)".into(), &run.naive, "naive").into_any());
+        let mut rows: Vec<_> = s
+            .rows
+            .iter()
+            .map(|r| {
+                view! {
+                    <tr data-row=r.id.clone()>
+                        <th scope="row">{r.label.clone()}</th>
+                        <td class="steps">{r.steps}</td>
+                        <td class="collisions">{r.collisions}</td>
+                        <td class="busiest">{r.busiest}</td>
+                        <td class="time">{r.time_us.clone()}</td>
+                        <td class="bijective">{if r.bijective { "yes" } else { "no" }}</td>
+                    </tr>
+                }
+                .into_any()
+            })
+            .collect();
+        if let Some(e) = s.other_error.clone() {
+            rows.push(view! { <tr><td colspan="6" class="chart-error">{e}</td></tr> }.into_any());
         }
-        match &run.other {
-            Some(Ok((label, other))) => rows.push(row(label.clone(), other, "other").into_any()),
-            Some(Err(e)) => rows.push(
-                view! { <tr><td colspan="6" class="chart-error">{format!("comparison: {e}")}</td></tr> }.into_any(),
-            ),
-            None => {}
-        }
-        let cost = run.cost;
         view! {
             <table class="numbers" data-testid="swizzle-numbers">
-                <caption>{format!("Modelled with latency {} ns, {} GiB/s per link, {} B tiles", q(cost.latency_ns), q(cost.bandwidth_gib_s), cost.tile_bytes)}</caption>
+                <caption>{s.cost_caption.clone()}</caption>
                 <thead><tr><th scope="col">""</th><th scope="col">"steps"</th><th scope="col">"collisions"</th><th scope="col">"max cores on a rank"</th><th scope="col">"time (µs)"</th><th scope="col">"bijective"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>

@@ -62,13 +62,12 @@ pub fn TreeView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let tree = Memo::new(move |_| params.with(|p| p.tree.clone()));
-    let request = Memo::new(move |_| tree.with(crate::state::TreeParams::request));
+    // Derived, not memoised: `tree` is a memo already (each memo type costs ~5 KB of wasm).
+    let request = Signal::derive(move || tree.with(crate::state::TreeParams::request));
     let client = StoredValue::new_local(None::<Client>);
     on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
     let remote = RwSignal::new(TreeState::Pending);
-    let local = Memo::new(move |_| {
-        request.with(|r| if r.heavy() { None } else { Some(r.run().map(Arc::new).map_err(|e| e.to_string())) })
-    });
+
     // Large runs go to the worker (started on first need); a new request supersedes the old.
     Effect::new(move |_| {
         let r = request.get();
@@ -87,10 +86,15 @@ pub fn TreeView(
         });
         client.with_value(|c| c.as_ref().map(|c| c.run(Request::Tree(r), handler))).unwrap_or_default();
     });
-    let state = Memo::new(move |_| match local.get() {
-        Some(Ok(run)) => TreeState::Local(run),
-        Some(Err(e)) => TreeState::Failed(e),
-        None => remote.get(),
+    let state = Memo::new(move |_| {
+        let r = request.get();
+        if r.heavy() {
+            return remote.get();
+        }
+        match r.run() {
+            Ok(run) => TreeState::Local(Arc::new(run)),
+            Err(e) => TreeState::Failed(e.to_string()),
+        }
     });
     let run = Memo::new(move |_| match state.get() {
         TreeState::Local(r) => Ok(r),
@@ -148,7 +152,7 @@ pub fn TreeView(
             .with_value(|c| c.as_ref().map(|c| c.query(Request::DataExport(DataView::Tree, data), handler)))
             .unwrap_or_default();
     });
-    let heavy = Memo::new(move |_| request.with(TreeRequest::heavy));
+    let heavy = Signal::derive(move || request.with(TreeRequest::heavy));
 
     view! {
         <section class="view tree-view" data-testid="tree-view" aria-labelledby="tree-title">

@@ -1,0 +1,236 @@
+//! The swizzle view's run: the schedule, the naive order, an optional
+//! comparison, coverage and the cost model. Small grids are built on the page
+//! (their drawings need the schedule); larger ones in the worker, which
+//! answers with a [`SwizzleSummary`] and keeps the run for captions and
+//! exports. Both paths show the numbers through the same summary.
+
+use crate::ApiError;
+use commlab_core::swizzle::{caption, CoreSplit, CostModel, Coverage, GridShape, Schedule, SwizzleConfig, PRESETS};
+use commlab_plot::swizzle::{collisions_svg, StepAxis};
+use commlab_plot::{format_quantity as q, Theme};
+use serde::{Deserialize, Serialize};
+
+/// Loop indices above which the page leaves a swizzle run to the worker
+/// (the drawn grid and timeline stay far below: 64 × 32 cells, 64 × 160 steps).
+pub const PAGE_LOOPS: u64 = 1 << 14;
+
+/// Every input of the swizzle view.
+#[allow(clippy::struct_excessive_bools, reason = "the view's independent switches")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwizzleRequest {
+    /// `gridShape` `(row, column, rank)`.
+    pub grid: (u32, u32, u32),
+    /// `coreSplit` `(row, column)`.
+    pub cores: (u32, u32),
+    /// `SWIZZLE_DIRECTION`.
+    pub direction: u8,
+    /// `IS_DETERMINISTIC`.
+    pub deterministic: bool,
+    /// The rank shift.
+    pub shift: bool,
+    /// Bytes per tile.
+    pub tile_bytes: u64,
+    /// Cost preset id.
+    pub preset: String,
+    /// Remote reads (else writes).
+    pub read: bool,
+    /// Bandwidth override (GiB/s), 0 for the preset's.
+    pub bandwidth_gib_s: f64,
+    /// Latency override (ns), 0 for the preset's.
+    pub latency_ns: f64,
+    /// Comparison: `none`, `shift`, `deterministic`.
+    pub compare: String,
+    /// Dark theme (the collisions chart).
+    pub dark: bool,
+}
+
+/// One computed configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwizzleRun {
+    /// The schedule shown.
+    pub schedule: Schedule,
+    /// The same without the rank shift (the naive order).
+    pub naive: Schedule,
+    /// The comparison's label and schedule, when one is asked for.
+    pub other: Option<Result<(String, Schedule), String>>,
+    /// Coverage of `schedule`.
+    pub coverage: Coverage,
+    /// The cost model in use.
+    pub cost: CostModel,
+}
+
+impl SwizzleRequest {
+    fn config(&self, deterministic: bool, shift: bool) -> Result<SwizzleConfig, ApiError> {
+        let grid = GridShape { row: self.grid.0, column: self.grid.1, rank: self.grid.2 };
+        let cores = CoreSplit { row: self.cores.0, column: self.cores.1 };
+        Ok(SwizzleConfig::new(grid, cores, self.direction, deterministic, shift)?)
+    }
+
+    /// The cost model: the preset, with the overrides that are non-zero.
+    pub fn cost_model(&self) -> CostModel {
+        let preset = PRESETS.iter().find(|x| x.id == self.preset).unwrap_or(&PRESETS[0]);
+        let rtt = if self.read { preset.read_rtt_ns } else { preset.write_rtt_ns };
+        CostModel {
+            latency_ns: if self.latency_ns > 0.0 { self.latency_ns } else { rtt },
+            bandwidth_gib_s: if self.bandwidth_gib_s > 0.0 { self.bandwidth_gib_s } else { preset.bandwidth_gib_s },
+            tile_bytes: self.tile_bytes,
+        }
+    }
+
+    /// Whether the page must leave this run to the worker (more than
+    /// [`PAGE_LOOPS`] loop indices; an invalid configuration is refused at once on the page).
+    pub fn heavy(&self) -> bool {
+        self.config(self.deterministic, self.shift).is_ok_and(|c| c.loop_count() > PAGE_LOOPS)
+    }
+
+    /// Builds the run.
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn run(&self) -> Result<SwizzleRun, ApiError> {
+        let current = self.config(self.deterministic, self.shift)?;
+        let schedule = Schedule::new(&current);
+        let naive = if self.shift { Schedule::new(&current.with_shift(false)) } else { schedule.clone() };
+        let other = match self.compare.as_str() {
+            "shift" => Some(Ok((
+                if self.shift { "without the rank shift" } else { "with the rank shift" }.to_owned(),
+                Schedule::new(&current.with_shift(!self.shift)),
+            ))),
+            "deterministic" => Some(
+                self.config(!self.deterministic, self.shift)
+                    .map(|c| {
+                        let label = if self.deterministic { "non-deterministic" } else { "deterministic" };
+                        (label.to_owned(), Schedule::new(&c))
+                    })
+                    .map_err(|e| e.to_string()),
+            ),
+            _ => None,
+        };
+        let coverage = schedule.coverage();
+        Ok(SwizzleRun { schedule, naive, other, coverage, cost: self.cost_model() })
+    }
+}
+
+/// One row of the numbers table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwizzleRow {
+    /// What the row is.
+    pub label: String,
+    /// `current`, `naive` or `other` (tests find rows by it).
+    pub id: String,
+    /// Steps.
+    pub steps: usize,
+    /// Rank collisions in all.
+    pub collisions: u64,
+    /// Most cores on one rank in a step.
+    pub busiest: u32,
+    /// Modelled time, formatted (µs).
+    pub time_us: String,
+    /// Every cell visited exactly once.
+    pub bijective: bool,
+}
+
+/// What the swizzle view shows besides the drawings that need the schedule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwizzleSummary {
+    /// Cores, loop indices, steps.
+    pub cores: u32,
+    /// Loop indices.
+    pub loops: usize,
+    /// Steps.
+    pub steps: usize,
+    /// Data rows × ranks of the grid.
+    pub cells: (u32, u32),
+    /// The numbers table.
+    pub rows: Vec<SwizzleRow>,
+    /// Why the comparison could not be built.
+    pub other_error: Option<String>,
+    /// `(title, body)` of the warning when the mapping is not a bijection.
+    pub coverage_warning: Option<(String, String)>,
+    /// The table's caption (the cost model's parameters).
+    pub cost_caption: String,
+    /// The collisions chart and its step axis.
+    pub collisions: (String, StepAxis),
+}
+
+impl SwizzleRun {
+    /// The summary, with the collisions chart in `theme`.
+    pub fn summary(&self, theme: &Theme) -> SwizzleSummary {
+        let row = |label: String, s: &Schedule, id: &str| SwizzleRow {
+            label,
+            id: id.to_owned(),
+            steps: s.steps(),
+            collisions: s.total_collisions(),
+            busiest: s.busiest_per_step().iter().copied().max().unwrap_or(0),
+            time_us: q(self.cost.schedule_ns(s) / 1000.0),
+            bijective: s.coverage().is_bijective(),
+        };
+        let mut rows = vec![row("this configuration".into(), &self.schedule, "current")];
+        if self.schedule.config().shift() {
+            rows.push(row("naive order (no rank shift)".into(), &self.naive, "naive"));
+        }
+        let mut other_error = None;
+        match &self.other {
+            Some(Ok((label, other))) => rows.push(row(label.clone(), other, "other")),
+            Some(Err(e)) => other_error = Some(format!("comparison: {e}")),
+            None => {}
+        }
+        let config = self.schedule.config();
+        let coverage_warning = (!self.coverage.is_bijective()).then(|| {
+            let (rank, column) = (config.grid().rank, config.effective_split().column);
+            let why = if rank % column == 0 {
+                String::new()
+            } else {
+                format!(
+                    " (coreSplit.column = {column} does not divide rank = {rank}, so nStride = {} rounds down)",
+                    rank / column
+                )
+            };
+            let sample: Vec<String> =
+                self.coverage.repeated.iter().take(4).map(|&(d, r, n)| format!("(data {d}, rank {r}) ×{n}")).collect();
+            let missed: Vec<String> =
+                self.coverage.missed.iter().take(4).map(|&(d, r)| format!("(data {d}, rank {r})")).collect();
+            (
+                format!("Not a bijection{why}:"),
+                format!(
+                    "{} cells are visited more than once, e.g. {}; {} cells are never visited, e.g. {}. The grid marks them in red.",
+                    self.coverage.repeated.len(),
+                    sample.join(", "),
+                    self.coverage.missed.len(),
+                    missed.join(", ")
+                ),
+            )
+        });
+        let c = self.cost;
+        SwizzleSummary {
+            cores: self.schedule.core_count(),
+            loops: self.schedule.loop_count(),
+            steps: self.schedule.steps(),
+            cells: (config.grid().data(), config.grid().rank),
+            rows,
+            other_error,
+            coverage_warning,
+            cost_caption: format!(
+                "Modelled with latency {} ns, {} GiB/s per link, {} B tiles",
+                q(c.latency_ns),
+                q(c.bandwidth_gib_s),
+                c.tile_bytes
+            ),
+            collisions: collisions_svg(&self.schedule, &self.naive, theme),
+        }
+    }
+
+    /// The caption of step `step` (1-based; 0 is the start).
+    pub fn caption(&self, step: usize) -> String {
+        if step == 0 {
+            format!(
+                "Start: {} cores, {} loop indices, {} steps. Each step every core takes the next loop index; press play or step forward.",
+                self.schedule.core_count(),
+                self.schedule.loop_count(),
+                self.schedule.steps()
+            )
+        } else {
+            caption(&self.schedule, step - 1)
+        }
+    }
+}
