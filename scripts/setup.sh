@@ -5,7 +5,7 @@
 #   1. the wasm32-unknown-unknown standard library: rustup's target when it is
 #      installed or installable (with a timeout), otherwise Debian's Rust 1.96
 #      (rustc-web, cargo-web, rust-web-src, rust-web-clippy, lld-22) with
-#      build-std, behind a small `cargo` wrapper (see ../shared/toolchain.md);
+#      build-std, behind a small `cargo` wrapper (written below);
 #   2. Trunk 0.21.14 and the wasm-bindgen CLI whose version equals Cargo.lock's,
 #      from crates.io;
 #   3. wasm-opt 132 and playwright-core from npm (versions in tests/e2e/package.json),

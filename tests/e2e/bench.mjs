@@ -142,7 +142,7 @@ const swTimings = await sw.evaluate(async (rounds) => {
 // algorithm on 64 × 64 at 20 % in wasm; the default lab sweep.
 async function meshRedraw(size, rounds) {
   const m = await open(context, server.url, `${server.url}?v=1&view=mesh&size=${size}&rate=0.2&step=40`);
-  await m.waitForSelector('[data-testid="mesh-figure"]');
+  await m.waitForSelector('[data-testid="mesh-figure"][data-step="40"]');
   return m.evaluate(async (rounds) => {
     const seed = document.querySelector('#seed');
     const fig = document.querySelector('[data-testid="mesh-figure"]');
@@ -150,10 +150,15 @@ async function meshRedraw(size, rounds) {
     const out = { dom: [], frame: [] };
     for (let i = 0; i < rounds; i++) {
       const t0 = performance.now();
-      const frame = canvas()?.getAttribute('data-frame');
+      // The run is recorded and drawn in the engine worker: wait for its next frame
+      // (and, on a canvas, for the bitmap to be shown).
+      const frames = fig.getAttribute('data-frames');
+      const paint = canvas()?.getAttribute('data-frame');
       const changed = new Promise((resolve) => {
         const obs = new MutationObserver(() => {
-          if (!canvas() || canvas().getAttribute('data-frame') !== frame) { obs.disconnect(); resolve(); }
+          if (fig.getAttribute('data-frames') !== frames && (!canvas() || canvas().getAttribute('data-frame') !== paint)) {
+            obs.disconnect(); resolve();
+          }
         });
         obs.observe(fig, { childList: true, subtree: true, attributes: true });
       });
@@ -184,14 +189,47 @@ const fps = await anim.evaluate(async () => {
   }
   return frames / ((performance.now() - t0) / 1000);
 });
-const barrier64 = await anim.evaluate(() => {
+// The engine bundle (the worker's wasm, opt-level 3) loaded on this page through
+// the fallback loader, so its benchmark hook can be timed directly.
+const barrier64 = await anim.evaluate(async () => {
+  for (const src of ['./worker.js', './engine-fallback.js']) {
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script'); s.src = src; s.onload = resolve; s.onerror = reject; document.body.append(s);
+    });
+  }
+  const engine = await window.commlabLoadEngine();
   const ids = ['ms', 'tree', 'tournament', 'dissemination', 'dissemination-tree', 'dlct', 'dlct-ms', 'dlct-tree', 'butterfly', 'pairwise', 'combining'];
-  return Object.fromEntries(ids.map((id) => [id, window.wasmBindings.commlab_bench_barrier(id, 64, 0.2, 1)]));
+  engine.commlab_bench_barrier('tree', 64, 0.2, 1); // warm-up
+  return Object.fromEntries(ids.map((id) => [id, engine.commlab_bench_barrier(id, 64, 0.2, 3)]));
 });
-const lab = await open(context, server.url, `${server.url}?v=1&view=lab`);
-await lab.click('[data-testid="run-sweep"]');
-await lab.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 300000 });
-const labStatus = await lab.locator('[data-testid="sweep-status"]').innerText();
+// The default lab sweep on a pool of 1 and of 2 workers (this machine has 2 cores).
+const labSweep = async (workers) => {
+  const lab = await open(context, server.url, `${server.url}?v=1&view=lab&__commlab_workers=${workers}`);
+  await lab.click('[data-testid="run-sweep"]');
+  await lab.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 300000 });
+  const status = await lab.locator('[data-testid="sweep-status"]').innerText();
+  await lab.close();
+  return status;
+};
+const labStatus1 = await labSweep(1);
+const labStatus = await labSweep(2);
+// Longest main-thread task while opening the heavy links (PerformanceObserver, 1.5 s each).
+const heavy = [];
+for (const q of ['view=mesh&size=256&rate=0.5&algorithm=tree', 'view=mesh&size=256&rate=0.5&algorithm=ms',
+  'view=mesh&size=256&rate=0.5&algorithm=combining', 'view=mesh&size=128&rate=0.2&algorithm=ms',
+  'view=mesh&size=128&rate=0.2&algorithm=dissemination', 'view=tree&p=1048576', 'view=tree&p=1048576&collective=allreduce',
+  'view=pipeline&p=1024&m=1024&elements=1024', 'view=swizzle&rows=1024&cols=1&ranks=1024',
+  'view=swizzle&rows=1024&cols=1024&ranks=1024', 'view=model', 'view=mesh', 'view=lab']) {
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${server.url}?v=1&${q}`);
+  await page.waitForTimeout(1500);
+  heavy.push(`${q}: ${Math.round(Math.max(0, ...(await page.evaluate(() => window.__long))))} ms`);
+  await page.close();
+}
 
 console.log(`load to charts:           ${stats(loads)}`);
 console.log(`wasm: reduce schedule + inputs + values, p = 65536: ${wasm.values65536.toFixed(2)} ms (mean of 10)`);
@@ -208,6 +246,8 @@ console.log(`mesh 64x64 seed change -> repainted (canvas): ${stats(mesh64.dom)};
 console.log(`mesh 32x32 playback: ${fps.toFixed(1)} steps/s (one step per frame)`);
 const total = Object.values(barrier64).reduce((a, b) => a + b, 0);
 console.log(`wasm: one barrier on 64x64 at 20 %: ${Object.entries(barrier64).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} ms; total ${total.toFixed(0)} ms`);
-console.log(`lab default sweep: ${labStatus}`);
+console.log(`lab default sweep, 1 worker: ${labStatus1}`);
+console.log(`lab default sweep, 2 workers: ${labStatus}`);
+console.log(`longest main-thread task on opening (0: none over 50 ms):\n  ${heavy.join('\n  ')}`);
 await context.close();
 server.close();

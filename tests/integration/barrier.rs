@@ -1,4 +1,4 @@
-//! The barrier engine against `../shared/spec/barrier.md` and issue 4:
+//! The barrier engine against `docs/barrier-model.md` and issue 4:
 //! fault-free closed forms, every break set of a 3×3 mesh, seeded random
 //! runs, determinism.
 

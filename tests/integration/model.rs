@@ -1,4 +1,4 @@
-//! The runtime model against its definition (`../shared/spec/reduce.md` §4).
+//! The runtime model against its definition (`docs/reduce-model.md`).
 
 use commlab_core::model::{ModelConfig, Optimum};
 use proptest::prelude::*;

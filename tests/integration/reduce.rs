@@ -1,4 +1,4 @@
-//! The reduction family against `../shared/spec/reduce.md` §5: results equal
+//! The reduction family against `docs/reduce-model.md`: results equal
 //! the sequential fold, message and round counts, activity, broadcast delivery,
 //! simulated time equal to the closed forms.
 

@@ -1,4 +1,4 @@
-//! CommSwizzle against `../shared/spec/swizzle.md`: every small shape, with
+//! CommSwizzle against `docs/swizzle.md`: every small shape, with
 //! steps, collisions and coverage recounted directly from `get_coord`.
 
 use commlab_core::swizzle::{get_coord, CoreSplit, GridShape, Schedule, SwizzleConfig};

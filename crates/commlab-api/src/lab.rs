@@ -144,6 +144,8 @@ impl LabRun {
 pub struct UqRequest {
     /// Mesh side.
     pub size: u64,
+    /// Dark theme (the histogram).
+    pub dark: bool,
 }
 
 /// UQ of every conversion, LCT and BST, directed Gather links, S-curve.
@@ -161,6 +163,8 @@ pub struct UqResult {
     pub lct_mean: f64,
     /// Mean of `bst`.
     pub bst_mean: f64,
+    /// The histogram of `lct − bst` as an SVG document.
+    pub histogram: String,
 }
 
 impl UqRequest {
@@ -171,13 +175,9 @@ impl UqRequest {
     pub fn run(&self) -> Result<UqResult, ApiError> {
         let size = lim::UQ_SIZE.check(self.size)?;
         let e = UqExperiment::run(size, Encoding::SCurve, LinkSetDefinition::default())?;
-        Ok(UqResult {
-            size,
-            lct_minus_bst: e.lct_minus_bst(),
-            lct_mean: UqExperiment::mean(&e.lct),
-            bst_mean: UqExperiment::mean(&e.bst),
-            lct: e.lct,
-            bst: e.bst,
-        })
+        let (lct_mean, bst_mean, diff) = (UqExperiment::mean(&e.lct), UqExperiment::mean(&e.bst), e.lct_minus_bst());
+        let theme = if self.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
+        let histogram = commlab_plot::barrier::uq_histogram(&diff, lct_mean, bst_mean, &theme);
+        Ok(UqResult { size, lct_minus_bst: diff, lct_mean, bst_mean, lct: e.lct, bst: e.bst, histogram })
     }
 }

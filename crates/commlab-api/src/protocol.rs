@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 /// What the page asks of the engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Record a mesh run (progress, then [`Response::MeshReady`]); it replaces the session.
-    MeshRun(MeshRequest),
+    /// Record a mesh run (progress, then [`Response::MeshReady`] with the
+    /// asked frame, so a parameter change is one round trip); it replaces the session.
+    MeshRun(MeshRequest, FrameRequest),
     /// Draw a step of the session's run.
     MeshFrame(FrameRequest),
     /// Export the session's run.
@@ -60,7 +61,7 @@ pub enum Response {
         total: u64,
     },
     /// The mesh run is recorded.
-    MeshReady(MeshSummary),
+    MeshReady(MeshSummary, Frame),
     /// A drawn step.
     Frame(Frame),
     /// An export's text.
@@ -111,7 +112,7 @@ impl Response {
 }
 
 enum Task {
-    Mesh(ReplayRun),
+    Mesh(ReplayRun, FrameRequest),
     Lab(LabRun),
 }
 
@@ -141,11 +142,11 @@ impl Engine {
     pub fn begin(&mut self, request: Request) -> Option<Response> {
         self.task = None;
         match request {
-            Request::MeshRun(r) => {
+            Request::MeshRun(r, frame) => {
                 self.session = None;
                 match MeshSession::start(&r) {
                     Ok(run) => {
-                        self.task = Some(Task::Mesh(run));
+                        self.task = Some(Task::Mesh(run, frame));
                         None
                     }
                     Err(e) => Some(Response::Error(e)),
@@ -235,16 +236,17 @@ impl Engine {
     /// while it runs, its result when it ends, `None` when idle.
     pub fn step(&mut self, events: u64) -> Option<Response> {
         match self.task.as_mut()? {
-            Task::Mesh(run) => {
+            Task::Mesh(run, _) => {
                 if !run.advance(events) {
                     let (done, total) = run.progress();
                     return Some(Response::Progress { done, total });
                 }
-                let Some(Task::Mesh(run)) = self.task.take() else { unreachable!() };
-                let session = MeshSession::new(run.finish());
+                let Some(Task::Mesh(run, frame)) = self.task.take() else { unreachable!() };
+                let mut session = MeshSession::new(run.finish());
                 let summary = session.summary();
+                let frame = session.frame(frame);
                 self.session = Some(session);
-                Some(Response::MeshReady(summary))
+                Some(Response::MeshReady(summary, frame))
             }
             Task::Lab(run) => {
                 if !run.advance(events) {

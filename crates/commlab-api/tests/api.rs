@@ -20,12 +20,12 @@ const FRAME: FrameRequest = FrameRequest { step: 0, width: 640.0, pattern: true,
 fn mesh_run_frame_and_exports() {
     let mut engine = Engine::new();
     let mut progress = Vec::new();
-    let ready = engine.serve(Request::MeshRun(MeshRequest::default()), 200, |p| {
+    let ready = engine.serve(Request::MeshRun(MeshRequest::default(), FRAME), 200, |p| {
         if let Response::Progress { done, total } = p {
             progress.push((*done, *total));
         }
     });
-    let Response::MeshReady(summary) = ready else { panic!("{ready:?}") };
+    let Response::MeshReady(summary, first) = ready else { panic!("{ready:?}") };
     assert!(summary.steps > 10 && !summary.bad && !summary.canvas);
     assert_eq!(summary.rows.len(), 3);
     assert_eq!(summary.rows.iter().map(|r| r.barrier).collect::<Vec<_>>(), [1, 2, 3]);
@@ -35,6 +35,8 @@ fn mesh_run_frame_and_exports() {
     assert!(progress.windows(2).all(|w| w[0].0 <= w[1].0), "progress never goes back");
     assert!(progress.iter().all(|&(_, total)| total == 378));
     assert_eq!(summary.rows.iter().map(|r| r.messages).sum::<u64>(), 378);
+    assert_eq!(first.step, 0, "the run comes with its first frame");
+    assert!(first.svg.is_some());
 
     let Response::Frame(f) = serve(&mut engine, Request::MeshFrame(FrameRequest { step: 1_000_000, ..FRAME })) else {
         panic!()
@@ -58,7 +60,7 @@ fn mesh_run_frame_and_exports() {
 fn canvas_meshes_send_no_svg() {
     let mut engine = Engine::new();
     let r = MeshRequest { size: 40, algorithm: "tree".into(), barriers: 1, ..MeshRequest::default() };
-    let Response::MeshReady(s) = serve(&mut engine, Request::MeshRun(r)) else { panic!() };
+    let Response::MeshReady(s, _) = serve(&mut engine, Request::MeshRun(r, FRAME)) else { panic!() };
     assert!(s.canvas);
     let Response::Frame(f) = serve(&mut engine, Request::MeshFrame(FRAME)) else { panic!() };
     assert!(f.svg.is_none());
@@ -71,7 +73,7 @@ fn canvas_meshes_send_no_svg() {
 fn flips_toggle_the_seeded_breaks() {
     let mut engine = Engine::new();
     let json = |engine: &mut Engine, r: MeshRequest| {
-        serve(engine, Request::MeshRun(r));
+        serve(engine, Request::MeshRun(r, FRAME));
         let Response::Export(j) = serve(engine, Request::MeshExport(ExportKind::Json)) else { panic!() };
         serde_json::from_str::<serde_json::Value>(&j).unwrap()["broken_links"].clone()
     };
@@ -119,7 +121,7 @@ fn every_bad_field_is_named_with_its_range() {
     let mut engine = Engine::new();
     for (request, field, expected) in cases {
         // Not through JSON: it has no NaN (serde-wasm-bindgen, the worker's codec, has).
-        let response = engine.serve(Request::MeshRun(request.clone()), 5_000, |_| {});
+        let response = engine.serve(Request::MeshRun(request.clone(), FRAME), 5_000, |_| {});
         let Response::Error(e) = response else { panic!("{request:?} gave {response:?}") };
         assert_eq!(e.field, field, "{request:?}");
         assert!(e.expected.contains(expected), "{e}: expected to mention {expected}");
@@ -143,7 +145,7 @@ fn every_bad_field_is_named_with_its_range() {
     let Response::Error(e) = serve(&mut engine, Request::LabRun { lab, index: 1_000_000 }) else { panic!() };
     assert_eq!(e.field, "index");
     for size in [1, 17] {
-        let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size })) else { panic!() };
+        let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size, dark: false })) else { panic!() };
         assert_eq!((e.field.as_str(), e.expected.as_str()), ("uq_size", "an integer in 2..=16"));
     }
 }
@@ -183,10 +185,11 @@ fn lab_counts_equal_the_plan() {
 #[test]
 fn uq_4x4_matches_the_documented_means() {
     let mut engine = Engine::new();
-    let Response::Uq(u) = serve(&mut engine, Request::Uq(UqRequest { size: 4 })) else { panic!() };
+    let Response::Uq(u) = serve(&mut engine, Request::Uq(UqRequest { size: 4, dark: false })) else { panic!() };
     assert_eq!(u.lct.len(), 256);
     // docs/barrier-model.md: with the identity conversions, mean UQ(LCT) 0.524.
     assert!((u.lct_mean - 0.524).abs() < 5e-4, "{}", u.lct_mean);
+    assert!(u.histogram.starts_with("<svg"));
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! - [`model`]: the BSP runtime model of the pipelined reduction,
 //!   `T(n,p,m) = (T_start + n/m·T_byte)(p+m−2)`, its optimal piece count `m*`,
 //!   the best integer piece count and the binomial-tree reference time
-//!   (`../shared/spec/reduce.md` §4). Build a [`model::ModelConfig`] with
+//!   (`docs/reduce-model.md`). Build a [`model::ModelConfig`] with
 //!   [`model::ModelConfig::new`], which bounds every input; after that nothing
 //!   can fail.
 //! - [`limits`]: the accepted range of every user-facing parameter, shared by

@@ -1,4 +1,4 @@
-//! The BSP runtime model of the pipelined reduction (`../shared/spec/reduce.md` §4).
+//! The BSP runtime model of the pipelined reduction (`docs/reduce-model.md`).
 //!
 //! `T(n, p, m) = (T_start + n/m · T_byte) · (p + m − 2)` for a vector of `n`
 //! bytes cut into `m` pieces travelling down a chain of `p` units, against the

@@ -1,4 +1,4 @@
-//! CommSwizzle (`../shared/spec/swizzle.md`): which remote rank each AI core
+//! CommSwizzle (`docs/swizzle.md`): which remote rank each AI core
 //! talks to at each step.
 //!
 //! [`SwizzleConfig::new`] validates a grid shape, a core split, the direction

@@ -1,6 +1,6 @@
 //! The pipeline's space-time diagram: units × steps, each cell showing the
 //! piece a unit forwards in that step, and the grouping of the vector's
-//! elements into pieces (`../shared/spec/reduce.md` §4).
+//! elements into pieces (`docs/reduce-model.md`).
 
 use crate::svg::{escape, Svg};
 use crate::Theme;

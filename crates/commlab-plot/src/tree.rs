@@ -1,4 +1,4 @@
-//! The classic binomial-tree picture (`../shared/spec/reduce.md` §1): one
+//! The classic binomial-tree picture (`docs/reduce-model.md`): one
 //! vertical line per unit, inputs at the bottom, one row per parallel step,
 //! active and inactive units styled differently, combine edges, current
 //! values. The message-passing variant draws the same edges as arrows

@@ -144,7 +144,7 @@ pub fn set_title(title: &str) {
 /// frozen page.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
+        web_sys::console::error_1(&info.to_string().into());
         let Some(doc) = window().and_then(|w| w.document()) else { return };
         if let Some(banner) = doc.get_element_by_id("panic-banner") {
             if let Some(detail) = doc.get_element_by_id("panic-detail") {
@@ -254,14 +254,26 @@ pub fn show_panic(text: &str) {
     }
 }
 
-/// Whether the query string has `name` (test switches such as `__commlab_no_worker`).
+/// Whether the query string the page was opened with has `name` (test switches such as `__commlab_no_worker`).
 pub fn query_flag(name: &str) -> bool {
-    location_search().trim_start_matches('?').split('&').any(|kv| kv.split('=').next() == Some(name))
+    OPENED_WITH.with(|q| q.trim_start_matches('?').split('&').any(|kv| kv.split('=').next() == Some(name)))
 }
 
-/// The value of `name` in the query string (test and benchmark switches).
+thread_local! {
+    /// The query string the page was opened with: the app rewrites the
+    /// address bar without unknown keys, so switches are read from here.
+    static OPENED_WITH: String = location_search();
+}
+
+/// Remembers the query string the page was opened with (call before mounting).
+pub fn remember_query() {
+    OPENED_WITH.with(|_| ());
+}
+
+/// The value of `name` in the query string the page was opened with (test and benchmark switches).
 pub fn query_value(name: &str) -> Option<String> {
-    location_search()
+    OPENED_WITH
+        .with(Clone::clone)
         .trim_start_matches('?')
         .split('&')
         .find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| v.to_owned()))
@@ -284,13 +296,13 @@ pub fn hardware_concurrency() -> usize {
 pub async fn load_script(src: &str) -> Result<(), String> {
     let doc = window().and_then(|w| w.document()).ok_or("no document")?;
     let script: web_sys::HtmlScriptElement =
-        doc.create_element("script").map_err(|e| format!("{e:?}"))?.unchecked_into();
+        doc.create_element("script").map_err(|e| crate::browser::js_text(&e))?.unchecked_into();
     script.set_src(src);
     let promise = js_sys::Promise::new(&mut |resolve, reject| {
         script.set_onload(Some(&resolve));
         script.set_onerror(Some(&reject));
     });
-    doc.body().ok_or("no body")?.append_child(&script).map_err(|e| format!("{e:?}"))?;
+    doc.body().ok_or("no body")?.append_child(&script).map_err(|e| crate::browser::js_text(&e))?;
     wasm_bindgen_futures::JsFuture::from(promise).await.map(|_| ()).map_err(|_| format!("{src} failed to load"))
 }
 
@@ -303,4 +315,12 @@ pub fn show_bitmap(canvas: &web_sys::HtmlCanvasElement, bitmap: &JsValue) {
         let ctx: web_sys::ImageBitmapRenderingContext = ctx.unchecked_into();
         ctx.transfer_from_image_bitmap(&bitmap);
     }
+}
+
+/// A thrown JavaScript value as text: its `message`, or the value itself when
+/// it is a string (no `Debug` formatting, whose glue costs wasm bytes).
+pub fn js_text(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "an exception without a message".to_owned())
 }

@@ -105,7 +105,7 @@ impl Client {
         let worker = match worker {
             Ok(w) => w,
             Err(e) => {
-                self.fall_back(&format!("{e:?}"));
+                self.fall_back(&crate::browser::js_text(&e));
                 return;
             }
         };
@@ -358,7 +358,7 @@ impl Client {
     fn fallback_deliver(&self, handle: &JsValue, generation: u64, value: &JsValue) {
         let Ok(response) = serde_wasm_bindgen::from_value::<Response>(value.clone()) else { return };
         let bitmap = match &response {
-            Response::Frame(f) if f.svg.is_none() => {
+            Response::Frame(f) | Response::MeshReady(_, f) if f.svg.is_none() => {
                 call(handle, "bitmap", &[browser::pixel_ratio().into()]).ok().filter(|b| !b.is_undefined())
             }
             _ => None,
@@ -377,21 +377,19 @@ fn to_js<T: Serialize>(value: &T) -> JsValue {
 /// `target[name](...args)`, with a thrown exception as text.
 fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
     let f: js_sys::Function = js_sys::Reflect::get(target, &name.into())
-        .map_err(|e| format!("{e:?}"))?
+        .map_err(|e| crate::browser::js_text(&e))?
         .dyn_into()
         .map_err(|_| format!("no {name}"))?;
     let array: js_sys::Array = args.iter().collect();
-    f.apply(target, &array).map_err(|e| {
-        js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| format!("{e:?}"))
-    })
+    f.apply(target, &array).map_err(|e| crate::browser::js_text(&e))
 }
 
 fn new_handle(exports: &JsValue) -> Result<JsValue, String> {
     let ctor: js_sys::Function = js_sys::Reflect::get(exports, &"EngineHandle".into())
-        .map_err(|e| format!("{e:?}"))?
+        .map_err(|e| crate::browser::js_text(&e))?
         .dyn_into()
         .map_err(|_| "the engine bundle has no EngineHandle".to_owned())?;
-    js_sys::Reflect::construct(&ctor, &js_sys::Array::new()).map_err(|e| format!("{e:?}"))
+    js_sys::Reflect::construct(&ctor, &js_sys::Array::new()).map_err(|e| crate::browser::js_text(&e))
 }
 
 /// Loads `worker.js` and `engine-fallback.js` once, then calls `done` with the exports.
@@ -448,12 +446,15 @@ fn load_fallback(done: OnLoaded) {
             browser::load_script("./worker.js").await?;
             browser::load_script("./engine-fallback.js").await?;
             let load: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"commlabLoadEngine".into())
-                .map_err(|e| format!("{e:?}"))?
+                .map_err(|e| crate::browser::js_text(&e))?
                 .dyn_into()
                 .map_err(|_| "engine-fallback.js did not load".to_owned())?;
-            let promise: js_sys::Promise =
-                load.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?.dyn_into().map_err(|_| "not a promise")?;
-            wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{e:?}"))
+            let promise: js_sys::Promise = load
+                .call0(&JsValue::NULL)
+                .map_err(|e| crate::browser::js_text(&e))?
+                .dyn_into()
+                .map_err(|_| "not a promise")?;
+            wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| crate::browser::js_text(&e))
         }
         .await;
         finish(result);

@@ -16,5 +16,6 @@ mod state;
 
 fn main() {
     browser::install_panic_hook();
+    browser::remember_query();
     leptos::mount::mount_to_body(app::App);
 }

@@ -173,6 +173,7 @@ const MESH_FIELDS: &[Field] = &[
     Field::Int(mesh_view::COMPUTE_TICKS, |p| p.mesh.compute_ticks, |p, v| p.mesh.compute_ticks = v),
     Field::Int(mesh_view::SKEW_TICKS, |p| p.mesh.skew_ticks, |p, v| p.mesh.skew_ticks = v),
     Field::Int(mesh_view::BARRIERS, |p| p.mesh.barriers, |p, v| p.mesh.barriers = v),
+    Field::Int(mesh_view::COMBINING_K, |p| p.mesh.combining_k, |p, v| p.mesh.combining_k = v),
     Field::Flag("contention", |p| p.mesh.contention, |p, v| p.mesh.contention = v),
     Field::Flag("connected", |p| p.mesh.connected, |p, v| p.mesh.connected = v),
     Field::Text("flip", mesh_view::FLIPS_TEXT_MAX, |p| p.mesh.flips.as_deref(), |p, v| p.mesh.flips = v),
@@ -194,6 +195,24 @@ const LAB_FIELDS: &[Field] = &[
     Field::Int(lab::BARRIERS, |p| p.lab.barriers, |p, v| p.lab.barriers = v),
     Field::Int(lab::UQ_SIZE, |p| p.lab.uq_size, |p, v| p.lab.uq_size = v),
 ];
+
+/// The accepted `(min, max)` of the numeric URL parameter `name` of `view`:
+/// the views' number fields take their ranges from here, so the codec and the
+/// controls read the same `limits` entry.
+///
+/// # Panics
+/// When `view` has no numeric parameter `name` (a programming error the
+/// browser suite would meet at once).
+pub fn range(view: View, name: &str) -> (f64, f64) {
+    fields(view)
+        .iter()
+        .find_map(|f| match f {
+            Field::Int(r, ..) if r.name == name => Some((r.min as f64, r.max as f64)),
+            Field::Real(r, ..) if r.name == name => Some((r.min, r.max)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no numeric URL parameter {name} in view {}", view.id()))
+}
 
 /// The URL parameters of `view`.
 fn fields(view: View) -> &'static [Field] {
@@ -376,6 +395,52 @@ mod tests {
         assert_eq!(names, expect_notices, "{query}: {notices:?}");
     }
 
+    /// A range is stated once, in `limits`: the codec accepts its ends,
+    /// refuses one step beyond with a notice quoting the range, and the
+    /// controls get the same numbers from [`range`]. Editing a `limits`
+    /// entry moves all three.
+    #[test]
+    fn one_range_table_drives_the_codec_and_the_controls() {
+        use commlab_core::limits::{lab, mesh_view};
+        let table: &[(View, IntRange)] = &[
+            (View::Mesh, mesh_view::SIDE),
+            (View::Mesh, mesh_view::TILE),
+            (View::Mesh, mesh_view::HOP_TICKS),
+            (View::Mesh, mesh_view::OVERHEAD_TICKS),
+            (View::Mesh, mesh_view::COMPUTE_TICKS),
+            (View::Mesh, mesh_view::SKEW_TICKS),
+            (View::Mesh, mesh_view::BARRIERS),
+            (View::Mesh, mesh_view::COMBINING_K),
+            (View::Mesh, mesh_view::UQ_K),
+            (View::Lab, lab::SEEDS),
+            (View::Lab, lab::MAX_SIZE),
+            (View::Lab, lab::BARRIERS),
+            (View::Lab, lab::UQ_SIZE),
+            (View::Tree, UNITS),
+            (View::Tree, ELEMENTS),
+            (View::Pipeline, UNITS),
+            (View::Pipeline, PIECES),
+            (View::Model, MAX_PIECES),
+        ];
+        for &(view, r) in table {
+            assert_eq!(range(view, r.name), (r.min as f64, r.max as f64), "{} {}", view.id(), r.name);
+            let q = |v: u64| format!("v=1&view={}&{}={v}", view.id(), r.name);
+            assert!(from_query(&q(r.max)).1.is_empty(), "{} accepts its maximum", r.name);
+            if r.min > 0 {
+                assert!(from_query(&q(r.min)).1.is_empty(), "{} accepts its minimum", r.name);
+                let (_, notices) = from_query(&q(r.min - 1));
+                assert_eq!(notices.len(), 1, "{} refuses below its minimum", r.name);
+            }
+            if r.max < u64::MAX {
+                let (_, notices) = from_query(&q(r.max + 1));
+                assert_eq!(notices.len(), 1, "{} refuses above its maximum", r.name);
+                assert!(notices[0].message.contains(&r.to_string()), "{}: {}", r.name, notices[0].message);
+            }
+        }
+        assert_eq!(range(View::Mesh, "rate"), (mesh_view::RATE.min, mesh_view::RATE.max));
+        assert_eq!(range(View::Mesh, "threshold"), (mesh_view::THRESHOLD.min, mesh_view::THRESHOLD.max));
+    }
+
     #[test]
     fn defaults_are_omitted() {
         assert_eq!(to_query(&Params::default()), "v=1&view=model");
@@ -529,6 +594,7 @@ mod tests {
                 any::<bool>(),
                 any::<bool>(),
                 proptest::option::of(proptest::collection::vec(0u32..1000, 1..5)),
+                2u64..=64,
             ),
             (any::<bool>(), any::<bool>(), 0u64..=1 << 20, 0usize..3),
         )
@@ -536,7 +602,7 @@ mod tests {
                 |(
                     (size, rate, seed, encoding, algorithm, tile),
                     (judge, threshold, hop_ticks, overhead_ticks, compute_ticks, skew_ticks),
-                    (barriers, contention, connected, flips),
+                    (barriers, contention, connected, flips, combining_k),
                     (pattern, heat, uq_k, links),
                 )| MeshParams {
                     size,
@@ -552,6 +618,7 @@ mod tests {
                     compute_ticks,
                     skew_ticks,
                     barriers,
+                    combining_k,
                     contention,
                     connected,
                     flips: flips.map(|f| f.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")),

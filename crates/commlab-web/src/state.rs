@@ -353,6 +353,8 @@ pub struct MeshParams {
     pub skew_ticks: u64,
     /// Consecutive barriers.
     pub barriers: u64,
+    /// Fan-in of the combining tree.
+    pub combining_k: u64,
     /// One message per directed link per tick.
     pub contention: bool,
     /// Seeded breaks keep the mesh connected.
@@ -386,6 +388,7 @@ impl Default for MeshParams {
             compute_ticks: 500,
             skew_ticks: 0,
             barriers: 3,
+            combining_k: 4,
             contention: true,
             connected: true,
             flips: None,
@@ -512,7 +515,7 @@ impl MeshParams {
             compute_ticks: self.compute_ticks,
             skew_ticks: self.skew_ticks,
             contention: self.contention,
-            combining_k: 4,
+            combining_k: self.combining_k,
         })
     }
 }
@@ -541,8 +544,9 @@ mod tests {
     fn the_default_mesh_adjusts() {
         use commlab_api::protocol::{Engine, Request, Response};
         let mut engine = Engine::new();
-        let ready = engine.serve(Request::MeshRun(MeshParams::default().request().unwrap()), 10_000, |_| {});
-        let Response::MeshReady(summary) = ready else { panic!("{ready:?}") };
+        let frame = commlab_api::mesh::FrameRequest { step: 0, width: 640.0, pattern: true, heat: false, dark: false };
+        let ready = engine.serve(Request::MeshRun(MeshParams::default().request().unwrap(), frame), 10_000, |_| {});
+        let Response::MeshReady(summary, _) = ready else { panic!("{ready:?}") };
         assert!(summary.rows.iter().any(|r| r.k.is_some_and(|k| k > 0)), "the default view should show an adjustment");
     }
 }

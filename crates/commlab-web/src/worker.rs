@@ -91,7 +91,7 @@ fn post(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, response: &Res
 
 /// The bitmap of a canvas frame (a frame without SVG), painted off the page.
 fn painted(engine: &Engine, response: &Response, ratio: f64) -> Option<JsValue> {
-    let Response::Frame(frame) = response else { return None };
+    let (Response::Frame(frame) | Response::MeshReady(_, frame)) = response else { return None };
     if frame.svg.is_some() {
         return None;
     }

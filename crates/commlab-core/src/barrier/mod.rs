@@ -1,4 +1,4 @@
-//! Barriers on a mesh with broken links (`../shared/spec/barrier.md`).
+//! Barriers on a mesh with broken links (`docs/barrier-model.md`).
 //!
 //! [`mesh`]: the mesh, seeded breaks and routing; [`encoding`]: the node
 //! encodings and the LCT/BST structures; [`algorithm`]: the twelve barrier

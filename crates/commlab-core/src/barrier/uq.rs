@@ -1,4 +1,4 @@
-//! The update quantity of an adjustment (`../shared/spec/barrier.md` §5):
+//! The update quantity of an adjustment (`docs/barrier-model.md`, "The update quantity"):
 //! `UQ = 1 − |A ∩ B| / |A ∪ B|` over the link sets in use before (`A`) and
 //! after (`B`) `round(K)`.
 //!

@@ -1,5 +1,5 @@
 //! Binomial-tree reduction, broadcast and allreduce, and the chain pipeline
-//! (`../shared/spec/reduce.md` §1–§4).
+//! (`docs/reduce-model.md`).
 //!
 //! A collective is first a [`Schedule`]: rounds of messages `(from, to)`, each
 //! carrying one piece of the vector, plus the units that go inactive. The

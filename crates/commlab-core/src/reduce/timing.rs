@@ -1,5 +1,5 @@
 //! Event-level timing of a [`Schedule`] under the BSP costs of
-//! `../shared/spec/reduce.md` §4: a message of `b` bytes takes
+//! `docs/reduce-model.md`: a message of `b` bytes takes
 //! `T_start + b · T_byte`.
 //!
 //! Each unit has one send port and one receive port (full duplex: it may send

@@ -36,31 +36,38 @@ pub fn ExportBar(
     /// (the view downloads the answer when it comes).
     #[prop(optional)]
     remote: Option<Callback<ExportFormat>>,
+    /// Use `remote` only while this is true (views whose large runs are in the worker).
+    #[prop(optional, into)]
+    remote_when: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let data_remote = move || remote.filter(|_| remote_when.is_none_or(|w| w.get_untracked()));
+    // Drawings come from the worker only in views that always use it (the mesh);
+    // a large tree, pipeline or swizzle run has no drawing.
+    let drawing_remote = move || remote.filter(|_| remote_when.is_none());
     let status = RwSignal::new(String::new());
     let report = move |result: Result<(), String>| status.set(result.err().unwrap_or_default());
     let on_error = Callback::new(move |e: String| status.set(e));
-    let none = move || remote.is_none() && svg.with(Option::is_none);
-    let save_svg = move |_| match (remote, svg.get_untracked()) {
+    let none = move || drawing_remote().is_none() && svg.with(Option::is_none);
+    let save_svg = move |_| match (drawing_remote(), svg.get_untracked()) {
         (Some(r), _) => r.run(ExportFormat::Svg),
         (None, Some(s)) => {
             report(browser::download_text(&format!("{}.svg", name.get_untracked()), "image/svg+xml", &s))
         }
         (None, None) => status.set("No drawing at this size: export the data instead".into()),
     };
-    let save_png = move |_| match (remote, svg.get_untracked()) {
+    let save_png = move |_| match (drawing_remote(), svg.get_untracked()) {
         (Some(r), _) => r.run(ExportFormat::Png),
         (None, Some(s)) => browser::download_png(&format!("{}.png", name.get_untracked()), &s, on_error),
         (None, None) => status.set("No drawing at this size: export the data instead".into()),
     };
-    let save_csv = move |_| match (remote, csv) {
+    let save_csv = move |_| match (data_remote(), csv) {
         (Some(r), _) => r.run(ExportFormat::Csv),
         (None, Some(c)) => {
             report(browser::download_text(&format!("{}.csv", name.get_untracked()), "text/csv", &c.run(())));
         }
         (None, None) => {}
     };
-    let save_json = move |_| match (remote, json) {
+    let save_json = move |_| match (data_remote(), json) {
         (Some(r), _) => r.run(ExportFormat::Json),
         (None, Some(j)) => {
             report(browser::download_text(&format!("{}.json", name.get_untracked()), "application/json", &j.run(())))

@@ -8,10 +8,11 @@
 
 use crate::browser;
 use crate::components::export_bar::ExportBar;
-use crate::components::number_field::{int_range, NumberField};
+use crate::components::number_field::NumberField;
 use crate::engine::{Client, Handler, Pool};
+use crate::share;
 
-use crate::state::{LabParams, Params};
+use crate::state::{LabParams, Params, View};
 use commlab_api::exports;
 use commlab_api::lab::{LabRequest, UqRequest, UqResult};
 use commlab_api::protocol::{Request, Response};
@@ -19,7 +20,7 @@ use commlab_core::barrier::experiment::{
     aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, DELAY_RATES, RANGE_ALGORITHMS,
 };
 use commlab_core::limits::lab as lim;
-use commlab_plot::barrier::{delay_range, delay_vs_nodes, uq_histogram};
+use commlab_plot::barrier::{delay_range, delay_vs_nodes};
 use commlab_plot::{render_svg, Theme};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -208,13 +209,14 @@ pub fn LabView(
     let uq = RwSignal::new(None::<Result<UqResult, String>>);
     Effect::new(move |_| {
         let size = lab.with(|l| l.uq_size);
+        let dark = dark.get();
         uq.set(None);
         let handler: Handler = Rc::new(move |response, _| match response {
             Response::Uq(u) => uq.set(Some(Ok(u))),
             Response::Error(e) => uq.set(Some(Err(e.to_string()))),
             _ => {}
         });
-        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size }), handler));
+        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, dark }), handler));
     });
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let charts = Memo::new(move |_| {
@@ -236,12 +238,9 @@ pub fn LabView(
             .then(|| render_svg(760, 460, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
             .flatten()
     });
-    let uq_chart = Memo::new(move |_| {
-        uq.with(|u| match u {
-            Some(Ok(u)) => Some(uq_histogram(&u.lct_minus_bst, u.lct_mean, u.bst_mean, &theme())),
-            _ => None,
-        })
-    });
+    // Drawn in the worker with the experiment (it does not depend on the sweep).
+    let uq_chart =
+        Signal::derive(move || uq.with(|u| u.as_ref().and_then(|u| u.as_ref().ok()).map(|u| u.histogram.clone())));
     // Cheap: derived, not memoised (each memo type costs ~5 KB of wasm).
     let claims = Signal::derive(move || delay_claims(&sweep.delay.get()));
     let range_claim_memo = Signal::derive(move || range_claim(&sweep.range.get()));
@@ -284,7 +283,7 @@ pub fn LabView(
         let secs = sweep.elapsed_ms.get() / 1000.0;
         match (sweep.running.get(), total) {
             (_, 0) => "Press “Run sweep”: the results fill in as the runs finish.".to_owned(),
-            (true, _) => format!("Running: {done} of {total} runs on {} workers, {secs:.1} s", sweep.workers.get()),
+            (true, _) => format!("Running: {done} of {total} runs on {}, {secs:.1} s", workers(sweep.workers.get())),
             (false, _) if done == total => {
                 format!("Done: {total} runs in {secs:.1} s on {} workers", sweep.workers.get())
             }
@@ -297,13 +296,13 @@ pub fn LabView(
             <div class="controls" role="group" aria-label="Sweep settings">
                 <h2 id="lab-title">"Barrier lab"</h2>
                 <p class="hint">"The paper's experiments under the documented model: every algorithm, seeded breaks that keep the mesh connected, mean delay over the barriers, seeds averaged, min–max as whiskers."</p>
-                <NumberField id="seeds" label="Seeds per point" integer=true range=int_range(lim::SEEDS) slider=(1.0, 20.0)
+                <NumberField id="seeds" label="Seeds per point" integer=true range=share::range(View::Lab, lim::SEEDS.name) slider=(1.0, 20.0)
                     value=Signal::derive(move || lab.with(|l| l.seeds as f64)) on_change=int(|l, v| l.seeds = v) />
-                <NumberField id="max_size" label="Largest mesh side" integer=true range=int_range(lim::MAX_SIZE) slider=(4.0, 64.0)
+                <NumberField id="max_size" label="Largest mesh side" integer=true range=share::range(View::Lab, lim::MAX_SIZE.name) slider=(4.0, 64.0)
                     value=Signal::derive(move || lab.with(|l| l.max_size as f64)) on_change=int(|l, v| l.max_size = v) />
-                <NumberField id="lab_barriers" label="Barriers per run" integer=true range=int_range(lim::BARRIERS) slider=(1.0, 10.0)
+                <NumberField id="lab_barriers" label="Barriers per run" integer=true range=share::range(View::Lab, lim::BARRIERS.name) slider=(1.0, 10.0)
                     value=Signal::derive(move || lab.with(|l| l.barriers as f64)) on_change=int(|l, v| l.barriers = v) />
-                <NumberField id="uq_size" label="UQ mesh side" integer=true range=int_range(lim::UQ_SIZE) slider=(2.0, 16.0)
+                <NumberField id="uq_size" label="UQ mesh side" integer=true range=share::range(View::Lab, lim::UQ_SIZE.name) slider=(2.0, 16.0)
                     value=Signal::derive(move || lab.with(|l| l.uq_size as f64)) on_change=int(|l, v| l.uq_size = v) />
                 <div class="sweep-buttons">
                     <button type="button" data-testid="run-sweep" on:click=move |_| sweep.start(lab.get_untracked())
@@ -351,6 +350,15 @@ pub fn LabView(
                 </article>
             </div>
         </section>
+    }
+}
+
+/// "1 worker", "2 workers".
+fn workers(n: usize) -> String {
+    if n == 1 {
+        "1 worker".to_owned()
+    } else {
+        format!("{n} workers")
     }
 }
 

@@ -8,11 +8,12 @@
 
 use crate::browser;
 use crate::components::export_bar::{ExportBar, ExportFormat};
-use crate::components::number_field::{int_range, real_range, NumberField};
+use crate::components::number_field::NumberField;
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
-use crate::state::{MeshParams, Params, JUDGES, LINK_SETS};
+use crate::share;
+use crate::state::{MeshParams, Params, View, JUDGES, LINK_SETS};
 use commlab_api::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSummary, RoundPanel, RoundRequest};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::algorithm::Algorithm;
@@ -29,13 +30,15 @@ use wasm_bindgen::JsValue;
 /// Width of the mesh drawing in CSS pixels.
 const DRAW_WIDTH: f64 = 640.0;
 
-/// Where the run of the current inputs stands.
+/// Where the run of the current inputs stands. The last recorded run's
+/// summary and frame stay on screen (marked stale) while a new one records,
+/// so a quick parameter change replaces the drawing once, without flicker.
 #[derive(Debug, Clone, PartialEq)]
 enum RunState {
     /// Being recorded: messages delivered of the run's total.
     Running(u64, u64),
-    /// Recorded.
-    Ready(MeshSummary),
+    /// Recorded (its summary is in `summary`).
+    Ready,
     /// Cancelled by the user after this many of so many messages.
     Cancelled(u64, u64),
     /// Refused (the message names the field and its range).
@@ -57,33 +60,61 @@ pub fn MeshView(
     let mp = Memo::new(move |_| params.with(|p| p.mesh.clone()));
     let request = Memo::new(move |_| mp.with(MeshParams::request));
     let state = RwSignal::new(RunState::Running(0, 0));
+    let summary = RwSignal::new(None::<MeshSummary>);
     let frame = RwSignal::new(None::<Frame>);
+    // The frame last asked for (with its step clipped as the worker clipped it).
+    let asked = StoredValue::new(None::<FrameRequest>);
     let bitmap = StoredValue::new_local(None::<JsValue>);
     // Bumped whenever a new bitmap arrives (the canvas effect paints it).
     let painted = RwSignal::new(0u32);
+    // Frames received: `data-frames` on the figure (tests and the timing harness wait on it).
+    let frames = RwSignal::new(0u32);
 
+    let show_frame = move |f: Frame, bits: Option<JsValue>| {
+        if bits.is_some() {
+            bitmap.set_value(bits);
+            painted.update(|n| *n += 1);
+        }
+        frame.set(Some(f));
+        frames.update(|n| *n += 1);
+    };
     let start = move |r: Result<MeshRequest, String>| match r {
         Ok(r) => {
             state.set(RunState::Running(0, 0));
-            let handler: Handler = Rc::new(move |response, _| match response {
+            let (pattern, heat) = mp.with_untracked(|p| (p.pattern, p.heat));
+            let step = params.with_untracked(|p| usize::try_from(p.step).unwrap_or(usize::MAX));
+            let first = FrameRequest { step, width: DRAW_WIDTH, pattern, heat, dark: dark.get_untracked() };
+            let handler: Handler = Rc::new(move |response, bits| match response {
                 Response::Progress { done, total } => state.set(RunState::Running(done, total)),
-                Response::MeshReady(summary) => state.set(RunState::Ready(summary)),
-                Response::Error(e) => state.set(RunState::Failed(e.to_string())),
+                Response::MeshReady(s, f) => {
+                    asked.set_value(Some(FrameRequest { step: f.step, ..first }));
+                    summary.set(Some(s));
+                    state.set(RunState::Ready);
+                    show_frame(f, bits);
+                }
+                Response::Error(e) => {
+                    summary.set(None);
+                    frame.set(None);
+                    state.set(RunState::Failed(e.to_string()));
+                }
                 _ => {}
             });
-            client.with_value(|c| c.run(Request::MeshRun(r), handler));
+            // The run comes back with its first frame: one round trip per change.
+            client.with_value(|c| c.run(Request::MeshRun(r, first), handler));
         }
         Err(e) => {
             client.with_value(Client::cancel);
+            summary.set(None);
+            frame.set(None);
             state.set(RunState::Failed(e));
         }
     };
     // A new request supersedes the run under way (the worker is restarted if busy).
     Effect::new(move |_| start(request.get()));
 
-    let steps = Signal::derive(move || state.with(|s| if let RunState::Ready(s) = s { s.steps } else { 0 }));
+    let steps = Signal::derive(move || summary.with(|s| s.as_ref().map_or(0, |s| s.steps)));
     let step = Signal::derive(move || params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
-    let ready = Memo::new(move |_| state.with(|s| matches!(s, RunState::Ready(_))));
+    let ready = Memo::new(move |_| state.with(|s| matches!(s, RunState::Ready)));
     let on_canvas = Memo::new(move |_| mp.with(|p| p.size >= u64::from(commlab_plot::mesh::CANVAS_FROM)));
     let frame_request = Memo::new(move |_| {
         ready.get().then(|| {
@@ -91,16 +122,16 @@ pub fn MeshView(
             FrameRequest { step: step.get(), width: DRAW_WIDTH, pattern, heat, dark: dark.get() }
         })
     });
-    // One frame per step, option or theme change; queued behind work in flight.
+    // One frame per step, option or theme change (not the one the run brought); queued behind work in flight.
     Effect::new(move |_| {
         let Some(f) = frame_request.get() else { return };
+        if asked.get_value() == Some(f) {
+            return;
+        }
+        asked.set_value(Some(f));
         let handler: Handler = Rc::new(move |response, bits| {
             if let Response::Frame(f) = response {
-                if bits.is_some() {
-                    bitmap.set_value(bits);
-                    painted.update(|n| *n += 1);
-                }
-                frame.set(Some(f));
+                show_frame(f, bits);
             }
         });
         client.with_value(|c| c.query(Request::MeshFrame(f), handler));
@@ -130,10 +161,8 @@ pub fn MeshView(
     };
 
     let caption = move || match state.get() {
-        RunState::Ready(_) => frame.with(|f| f.as_ref().map(|f| f.caption.clone()).unwrap_or_default()),
-        RunState::Running(..) => "Recording the run…".to_owned(),
-        RunState::Cancelled(..) => "Cancelled.".to_owned(),
         RunState::Failed(e) => e,
+        _ => frame.with(|f| f.as_ref().map_or_else(|| "Recording the run…".to_owned(), |f| f.caption.clone())),
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name = Signal::derive(move || {
@@ -180,9 +209,10 @@ pub fn MeshView(
         <section class="view mesh-view" data-testid="mesh-view" aria-labelledby="mesh-title">
             <MeshControls params=params mp=mp />
             <div class="results">
+                // The progress row shows after 0.2 s (CSS), so quick runs do not flash it.
                 {move || match state.get() {
                     RunState::Running(done, total) => view! {
-                        <div class="run-progress" data-testid="run-progress" role="status">
+                        <div class="run-progress delayed" data-testid="run-progress" role="status">
                             <progress max=total.max(1) value=done data-testid="run-bar" aria-label="Recording progress"></progress>
                             <span>{if total == 0 { "Recording the run…".to_owned() } else { format!("Recording: {done} of {total} messages delivered") }}</span>
                             <button type="button" data-testid="cancel-run" on:click=cancel>"Cancel"</button>
@@ -201,6 +231,7 @@ pub fn MeshView(
                 <Legend />
                 <figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
                     data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
+                    data-frames=move || frames.get().to_string()
                     data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
                     <figcaption>"Click a link to break or repair it."</figcaption>
                     {move || if on_canvas.get() {
@@ -212,7 +243,7 @@ pub fn MeshView(
                         view! { <div class="mesh-svg" data-testid="mesh-svg" on:click=on_click inner_html=move || svg.get().unwrap_or_default()></div> }.into_any()
                     }}
                 </figure>
-                <Metrics state=state />
+                <Metrics state=state summary=summary />
                 <ExportBar name=file_name svg=svg remote=remote />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
                 <RoundPanel mp=mp dark=dark client=client />
@@ -236,15 +267,12 @@ fn Legend() -> impl IntoView {
 
 /// Per-barrier delay, messages, hops, detours, most-loaded link, the checker.
 #[component]
-fn Metrics(state: RwSignal<RunState>) -> impl IntoView {
+fn Metrics(state: RwSignal<RunState>, summary: RwSignal<Option<MeshSummary>>) -> impl IntoView {
     move || {
-        let summary = match state.get() {
-            RunState::Ready(s) => s,
-            RunState::Failed(e) => {
-                return view! { <p class="chart-error" data-testid="mesh-error" role="alert">{e}</p> }.into_any()
-            }
-            _ => return ().into_any(),
-        };
+        if let RunState::Failed(e) = state.get() {
+            return view! { <p class="chart-error" data-testid="mesh-error" role="alert">{e}</p> }.into_any();
+        }
+        let Some(summary) = summary.get() else { return ().into_any() };
         let rows: Vec<_> = summary
             .rows
             .into_iter()
@@ -350,13 +378,13 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
         <div class="controls" role="group" aria-label="Barrier mesh parameters">
             <h2 id="mesh-title">"Barrier on a mesh"</h2>
             <p class="formula">"round(K): ID' = (ID + K) mod N"</p>
-            <NumberField id="size" label="Mesh side" integer=true range=int_range(lim::SIDE) slider=(2.0, 256.0)
+            <NumberField id="size" label="Mesh side" integer=true range=share::range(View::Mesh, lim::SIDE.name) slider=(2.0, 256.0)
                 value=Signal::derive(move || mp.with(|p| p.size as f64)) on_change=int(|p, v| { p.size = v; p.flips = None; }) />
-            <NumberField id="rate" label="Break rate" range=real_range(lim::RATE) slider=(0.01, 0.9)
+            <NumberField id="rate" label="Break rate" range=share::range(View::Mesh, lim::RATE.name) slider=(0.01, 0.9)
                 value=Signal::derive(move || mp.with(|p| p.rate))
                 on_change=Callback::new(move |v: f64| params.update(|p| { p.mesh.rate = v; p.mesh.flips = None; })) />
             <div class="field-row">
-                <NumberField id="seed" label="Seed" integer=true range=int_range(lim::SEED) slider=(1.0, 1_000_000.0)
+                <NumberField id="seed" label="Seed" integer=true range=share::range(View::Mesh, lim::SEED.name) slider=(1.0, 1_000_000.0)
                     value=Signal::derive(move || mp.with(|p| p.seed as f64)) on_change=int(|p, v| { p.seed = v; p.flips = None; }) />
                 <button type="button" class="new-seed" data-testid="new-seed" on:click=new_seed>"new seed"</button>
             </div>
@@ -373,35 +401,37 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
             <SelectField id="encoding" label="Encoding" options=encodings
                 value=Signal::derive(move || mp.with(|p| p.encoding.id()))
                 on_change=Callback::new(move |v: String| if let Ok(e) = v.parse() { params.update(|p| p.mesh.encoding = e) }) />
-            <NumberField id="tile" label="Tile side (two-layer forms)" integer=true range=int_range(lim::TILE) slider=(2.0, 64.0)
+            <NumberField id="tile" label="Tile side (two-layer forms)" integer=true range=share::range(View::Mesh, lim::TILE.name) slider=(2.0, 64.0)
                 value=Signal::derive(move || mp.with(|p| p.tile as f64)) on_change=int(|p, v| p.tile = v) />
             <SelectField id="judge" label="Judge" options=JUDGES.to_vec()
                 value=Signal::derive(move || mp.with(|p| p.judge))
                 on_change=Callback::new(move |v: String| if let Some(j) = JUDGES.iter().find(|j| j.0 == v) { params.update(|p| p.mesh.judge = j.0) }) />
-            <NumberField id="threshold" label="Threshold (fraction)" range=real_range(lim::THRESHOLD) slider=(0.01, 10.0)
+            <NumberField id="threshold" label="Threshold (fraction)" range=share::range(View::Mesh, lim::THRESHOLD.name) slider=(0.01, 10.0)
                 value=Signal::derive(move || mp.with(|p| p.threshold))
                 on_change=Callback::new(move |v: f64| params.update(|p| p.mesh.threshold = v)) />
             <h3>"Timing"</h3>
             <div class="field-row">
-                <NumberField id="barriers" label="Barriers" integer=true range=int_range(lim::BARRIERS) slider=(1.0, 20.0)
+                <NumberField id="barriers" label="Barriers" integer=true range=share::range(View::Mesh, lim::BARRIERS.name) slider=(1.0, 20.0)
                     value=Signal::derive(move || mp.with(|p| p.barriers as f64)) on_change=int(|p, v| p.barriers = v) />
-                <NumberField id="hop_ticks" label="Ticks per hop" integer=true range=int_range(lim::HOP_TICKS) slider=(1.0, 1000.0)
+                <NumberField id="hop_ticks" label="Ticks per hop" integer=true range=share::range(View::Mesh, lim::HOP_TICKS.name) slider=(1.0, 1000.0)
                     value=Signal::derive(move || mp.with(|p| p.hop_ticks as f64)) on_change=int(|p, v| p.hop_ticks = v) />
             </div>
             <div class="field-row">
-                <NumberField id="overhead_ticks" label="Overhead ticks" integer=true range=int_range(lim::OVERHEAD_TICKS) slider=(1.0, 1000.0)
+                <NumberField id="overhead_ticks" label="Overhead ticks" integer=true range=share::range(View::Mesh, lim::OVERHEAD_TICKS.name) slider=(1.0, 1000.0)
                     value=Signal::derive(move || mp.with(|p| p.overhead_ticks as f64)) on_change=int(|p, v| p.overhead_ticks = v) />
-                <NumberField id="compute_ticks" label="Compute ticks" integer=true range=int_range(lim::COMPUTE_TICKS) slider=(1.0, 100_000.0)
+                <NumberField id="compute_ticks" label="Compute ticks" integer=true range=share::range(View::Mesh, lim::COMPUTE_TICKS.name) slider=(1.0, 100_000.0)
                     value=Signal::derive(move || mp.with(|p| p.compute_ticks as f64)) on_change=int(|p, v| p.compute_ticks = v) />
             </div>
-            <NumberField id="skew_ticks" label="Straggler skew (ticks)" integer=true range=int_range(lim::SKEW_TICKS) slider=(1.0, 100_000.0)
+            <NumberField id="skew_ticks" label="Straggler skew (ticks)" integer=true range=share::range(View::Mesh, lim::SKEW_TICKS.name) slider=(1.0, 100_000.0)
                 value=Signal::derive(move || mp.with(|p| p.skew_ticks as f64)) on_change=int(|p, v| p.skew_ticks = v) />
             {check(|p| p.contention, |p, v| p.contention = v, "contention", "link contention (one message per link and tick)")}
+            <NumberField id="combining_k" label="Combining tree fan-in" integer=true range=share::range(View::Mesh, lim::COMBINING_K.name) slider=(2.0, 64.0)
+                value=Signal::derive(move || mp.with(|p| p.combining_k as f64)) on_change=int(|p, v| p.combining_k = v) />
             <h3>"Drawing"</h3>
             {check(|p| p.pattern, |p, v| p.pattern = v, "pattern", "algorithm's pattern (who talks to whom)")}
             {check(|p| p.heat, |p, v| p.heat = v, "heat", "link-load heat")}
             <h3>"Before / after round(K)"</h3>
-            <NumberField id="k" label="K" integer=true range=int_range(lim::UQ_K) slider=(1.0, 1024.0)
+            <NumberField id="k" label="K" integer=true range=share::range(View::Mesh, lim::UQ_K.name) slider=(1.0, 1024.0)
                 value=Signal::derive(move || mp.with(|p| p.uq_k as f64)) on_change=int(|p, v| p.uq_k = v) />
             <SelectField id="links" label="Link set" options=LINK_SETS.to_vec()
                 value=Signal::derive(move || mp.with(|p| p.uq_links))

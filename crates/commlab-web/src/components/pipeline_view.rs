@@ -198,11 +198,7 @@ pub fn PipelineView(
                     }.into_any(),
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}
-                {move || if heavy.get() {
-                    view! { <ExportBar name=file_name svg=svg remote=remote_export /> }.into_any()
-                } else {
-                    view! { <ExportBar name=file_name svg=svg csv=csv json=json /> }.into_any()
-                }}
+                <ExportBar name=file_name svg=svg csv=csv json=json remote=remote_export remote_when=heavy />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

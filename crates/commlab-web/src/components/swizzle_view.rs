@@ -181,11 +181,7 @@ pub fn SwizzleView(
                 </div>
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
                 {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
-                {move || if heavy.get() {
-                    view! { <ExportBar name=file_name svg=grid remote=remote_export /> }.into_any()
-                } else {
-                    view! { <ExportBar name=file_name svg=grid csv=csv json=json /> }.into_any()
-                }}
+                <ExportBar name=file_name svg=grid csv=csv json=json remote=remote_export remote_when=heavy />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

@@ -96,7 +96,8 @@ pub fn TreeView(
             Err(e) => TreeState::Failed(e.to_string()),
         }
     });
-    let run = Memo::new(move |_| match state.get() {
+    // Derived (a clone of an `Arc`): each memo type costs ~5 KB of wasm.
+    let run = Signal::derive(move || match state.get() {
         TreeState::Local(r) => Ok(r),
         TreeState::Failed(e) => Err(e),
         _ => Err(String::new()),
@@ -170,11 +171,7 @@ pub fn TreeView(
                     TreeState::Remote(s) => s.result.clone(),
                     _ => String::new(),
                 }}</p>
-                {move || if heavy.get() {
-                    view! { <ExportBar name=file_name svg=svg remote=remote_export /> }.into_any()
-                } else {
-                    view! { <ExportBar name=file_name svg=svg csv=csv json=json /> }.into_any()
-                }}
+                <ExportBar name=file_name svg=svg csv=csv json=json remote=remote_export remote_when=heavy />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
@@ -277,7 +274,7 @@ fn TreeControls(
 /// enough to draw; the check is here, not in a `<Show>` around it, so a large
 /// run never reaches the row-building code, whatever order effects run in).
 #[component]
-fn ValuesTable(run: Memo<Result<Arc<TreeRun>, String>>, step: Memo<usize>) -> impl IntoView {
+fn ValuesTable(run: Signal<Result<Arc<TreeRun>, String>>, step: Memo<usize>) -> impl IntoView {
     move || {
         let run = match run.get() {
             Ok(run) if run.schedule.drawn_units <= TREE_DRAW_LIMIT => run,
