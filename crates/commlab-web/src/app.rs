@@ -37,7 +37,13 @@ pub fn App() -> impl IntoView {
     // A memo, so that the view is rebuilt only when the view changes, not on
     // every parameter change (which would reset focus and playback).
     let view_id = Memo::new(move |_| params.with(|p| p.view));
+    // The view is mounted in the task after the shell's: instantiating the
+    // wasm, mounting the shell and mounting a view in one task took 50–70 ms,
+    // over the 50 ms a main-thread task may take.
+    let shell_done = RwSignal::new(false);
+    set_timeout(move || shell_done.set(true), std::time::Duration::ZERO);
     let current_view = move || match view_id.get() {
+        _ if !shell_done.get() => ().into_any(),
         View::Model => view! { <ModelView params=params dark=dark /> }.into_any(),
         View::Tree => view! { <TreeView params=params dark=dark /> }.into_any(),
         View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),

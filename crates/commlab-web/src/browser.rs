@@ -254,11 +254,6 @@ pub fn show_panic(text: &str) {
     }
 }
 
-/// Whether the query string the page was opened with has `name` (test switches such as `__commlab_no_worker`).
-pub fn query_flag(name: &str) -> bool {
-    OPENED_WITH.with(|q| q.trim_start_matches('?').split('&').any(|kv| kv.split('=').next() == Some(name)))
-}
-
 thread_local! {
     /// The query string the page was opened with: the app rewrites the
     /// address bar without unknown keys, so switches are read from here.
@@ -270,7 +265,8 @@ pub fn remember_query() {
     OPENED_WITH.with(|_| ());
 }
 
-/// The value of `name` in the query string the page was opened with (test and benchmark switches).
+/// The value of `name` in the query string the page was opened with (test
+/// and benchmark switches such as `__commlab_no_worker=1`).
 pub fn query_value(name: &str) -> Option<String> {
     OPENED_WITH
         .with(Clone::clone)

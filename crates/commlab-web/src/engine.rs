@@ -96,7 +96,7 @@ impl Client {
     }
 
     fn spawn(&self) {
-        let force_fallback = browser::query_flag("__commlab_no_worker");
+        let force_fallback = browser::query_value("__commlab_no_worker").is_some();
         let worker = if force_fallback {
             Err(JsValue::from_str("workers disabled by the page's test switch"))
         } else {

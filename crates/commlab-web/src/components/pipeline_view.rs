@@ -189,9 +189,8 @@ pub fn PipelineView(
                                 PipelineState::Remote(s) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2. p0 ends with {}.",
                                     s.units, s.steps, PIPELINE_DRAW_LIMIT.0, PIPELINE_DRAW_LIMIT.1, s.messages, s.steps,
                                     if s.sum_ok { "the sum of every input ✓" } else { "a vector that differs from the sum of the inputs ✗" }),
-                                PipelineState::Local(r) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2.",
-                                    r.schedule.units, r.schedule.rounds.len(), PIPELINE_DRAW_LIMIT.0, PIPELINE_DRAW_LIMIT.1, r.schedule.message_count(), r.schedule.rounds.len()),
-                                PipelineState::Pending => "Building the run in the engine worker…".to_owned(),
+                                // A run on the page is always drawn (`PipelineRequest::heavy`).
+                                PipelineState::Local(_) | PipelineState::Pending => "Building the run in the engine worker…".to_owned(),
                                 PipelineState::Failed(e) => e,
                             }}
                         </p>

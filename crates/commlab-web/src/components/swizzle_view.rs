@@ -120,7 +120,7 @@ pub fn SwizzleView(
     let caption_text = move || match (run.get(), summary.get()) {
         (Some(Ok(r)), _) => r.caption(step.get()),
         (_, SummaryState::Failed(e)) => e,
-        (_, SummaryState::Pending) => "Building the schedule in the engine worker…".to_owned(),
+        (_, SummaryState::Pending) => "Building the run in the engine worker…".to_owned(),
         (_, SummaryState::Ready(_)) => remote_caption.get(),
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
@@ -171,7 +171,7 @@ pub fn SwizzleView(
                         None => view! { <p class="summary-note" data-testid="swizzle-summary">{move || summary.with(|s| match s {
                             SummaryState::Ready(s) => format!("The grid has {} data rows × {} ranks, more than the {} × {} drawn cell by cell; the numbers above cover every loop index.",
                                 s.cells.0, s.cells.1, GRID_DRAW_LIMIT.0, GRID_DRAW_LIMIT.1),
-                            SummaryState::Pending => "Building the schedule in the engine worker…".to_owned(),
+                            SummaryState::Pending => "Building the run in the engine worker…".to_owned(),
                             SummaryState::Failed(e) => e.clone(),
                         })}</p> }.into_any(),
                     }}

@@ -124,7 +124,7 @@ pub fn TreeView(
             TreeState::Local(r) => caption(&r.schedule, s - 1),
             TreeState::Remote(sum) if s == 0 => start_caption(sum.rows.len()),
             TreeState::Remote(sum) => sum.captions.get(s - 1).cloned().unwrap_or_default(),
-            TreeState::Pending => format!("Building the run of {} units in the engine worker…", tree.with(|t| t.units)),
+            TreeState::Pending => "Building the run in the engine worker…".to_owned(),
             TreeState::Failed(e) => e,
         }
     };
