@@ -25,12 +25,15 @@ pub enum Request {
     MeshExport(ExportKind),
     /// The before/after `round(K)` panel.
     Round(RoundRequest),
-    /// One run of a lab sweep.
-    LabRun {
+    /// Runs `first..first + count` of a lab sweep (a pool hands out such
+    /// batches; one run per message would leave workers idle between runs).
+    LabRuns {
         /// The sweep.
         lab: LabRequest,
-        /// Index in its plan.
-        index: usize,
+        /// First index in its plan.
+        first: usize,
+        /// Runs (at least 1).
+        count: usize,
     },
     /// The UQ experiment.
     Uq(UqRequest),
@@ -68,8 +71,8 @@ pub enum Response {
     Export(String),
     /// The before/after `round(K)` panel.
     Round(RoundPanel),
-    /// A lab run.
-    Lab(LabResult),
+    /// A batch of lab runs, in index order.
+    Lab(Vec<LabResult>),
     /// The UQ experiment.
     Uq(UqResult),
     /// A tree run's summary.
@@ -113,7 +116,13 @@ impl Response {
 
 enum Task {
     Mesh(ReplayRun, FrameRequest),
-    Lab(LabRun),
+    Lab {
+        run: Option<LabRun>,
+        /// The next index to start, and the end of the batch.
+        next: usize,
+        end: usize,
+        done: Vec<LabResult>,
+    },
 }
 
 /// Serves requests; holds the current mesh session and the last lab plan.
@@ -161,7 +170,7 @@ impl Engine {
                 None => Response::Error(no_run()),
             }),
             Request::Round(r) => Some(r.run().map_or_else(Response::Error, Response::Round)),
-            Request::LabRun { lab, index } => {
+            Request::LabRuns { lab, first, count } => {
                 if self.plan.as_ref().is_none_or(|(l, _)| *l != lab) {
                     match lab.plan() {
                         Ok(plan) => self.plan = Some((lab, plan)),
@@ -169,9 +178,14 @@ impl Engine {
                     }
                 }
                 let plan = &self.plan.as_ref().expect("set above").1;
-                match LabRun::start(plan, index) {
+                let end = first.saturating_add(count.max(1));
+                if end > plan.runs.len() {
+                    let range = format!("a batch inside 0..{}", plan.runs.len());
+                    return Some(Response::Error(ApiError::new("index", format!("{first}..{end}"), range)));
+                }
+                match LabRun::start(plan, first) {
                     Ok(run) => {
-                        self.task = Some(Task::Lab(run));
+                        self.task = Some(Task::Lab { run: Some(run), next: first + 1, end, done: Vec::new() });
                         None
                     }
                     Err(e) => Some(Response::Error(e)),
@@ -234,6 +248,9 @@ impl Engine {
 
     /// Advances the task under way by at most `events` events: progress
     /// while it runs, its result when it ends, `None` when idle.
+    ///
+    /// # Panics
+    /// Never: a lab batch keeps its plan and was checked against it when it began.
     pub fn step(&mut self, events: u64) -> Option<Response> {
         match self.task.as_mut()? {
             Task::Mesh(run, _) => {
@@ -248,12 +265,21 @@ impl Engine {
                 self.session = Some(session);
                 Some(Response::MeshReady(summary, frame))
             }
-            Task::Lab(run) => {
-                if !run.advance(events) {
-                    return Some(Response::Progress { done: 0, total: 1 });
+            Task::Lab { run, next, end, done } => {
+                let total = (*end - *next + done.len() + 1) as u64;
+                let current = run.as_mut().expect("a batch always has a run under way");
+                if !current.advance(events) {
+                    return Some(Response::Progress { done: done.len() as u64, total });
                 }
-                let Some(Task::Lab(run)) = self.task.take() else { unreachable!() };
-                Some(Response::Lab(run.finish()))
+                done.push(run.take().expect("checked above").finish());
+                if *next < *end {
+                    let plan = &self.plan.as_ref().expect("a batch has its plan").1;
+                    *run = Some(LabRun::start(plan, *next).expect("checked when the batch began"));
+                    *next += 1;
+                    return Some(Response::Progress { done: done.len() as u64, total });
+                }
+                let Some(Task::Lab { done, .. }) = self.task.take() else { unreachable!() };
+                Some(Response::Lab(done))
             }
         }
     }
@@ -307,11 +333,11 @@ fn no_run() -> ApiError {
     ApiError::new("request", "a frame, caption or export", "the run it is of first (MeshRun, Tree, Pipeline)")
 }
 
-/// Convenience for callers that want `Result`s: the lab result or the error.
+/// Convenience for callers that want `Result`s: the lab results or the error.
 ///
 /// # Errors
 /// Whatever the engine refused.
-pub fn lab_result(response: Response) -> Result<LabResult, ApiError> {
+pub fn lab_results(response: Response) -> Result<Vec<LabResult>, ApiError> {
     match response {
         Response::Lab(r) => Ok(r),
         Response::Error(e) => Err(e),

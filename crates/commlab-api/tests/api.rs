@@ -3,7 +3,7 @@
 
 use commlab_api::lab::{LabRequest, UqRequest};
 use commlab_api::mesh::{ExportKind, FrameRequest, MeshRequest};
-use commlab_api::protocol::{lab_result, Engine, Request, Response};
+use commlab_api::protocol::{lab_results, Engine, Request, Response};
 use commlab_core::barrier::experiment::run_one;
 
 fn round_trip(r: &Request) -> Request {
@@ -139,11 +139,15 @@ fn every_bad_field_is_named_with_its_range() {
         (LabRequest { max_size: 65, ..lab }, "max_size"),
         (LabRequest { barriers: 11, ..lab }, "barriers"),
     ] {
-        let Response::Error(e) = serve(&mut engine, Request::LabRun { lab: bad, index: 0 }) else { panic!() };
+        let Response::Error(e) = serve(&mut engine, Request::LabRuns { lab: bad, first: 0, count: 1 }) else {
+            panic!()
+        };
         assert_eq!(e.field, field);
     }
-    let Response::Error(e) = serve(&mut engine, Request::LabRun { lab, index: 1_000_000 }) else { panic!() };
-    assert_eq!(e.field, "index");
+    for (first, count) in [(1_000_000, 1), (89, 2)] {
+        let Response::Error(e) = serve(&mut engine, Request::LabRuns { lab, first, count }) else { panic!() };
+        assert_eq!(e.field, "index", "batch {first}+{count} of 90 runs");
+    }
     for size in [1, 17] {
         let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size, dark: false })) else { panic!() };
         assert_eq!((e.field.as_str(), e.expected.as_str()), ("uq_size", "an integer in 2..=16"));
@@ -156,15 +160,21 @@ fn lab_runs_through_the_engine_equal_direct_runs_in_grid_order() {
     let plan = lab.plan().unwrap();
     assert_eq!(plan.split, 12 * 2 * 3 * 2, "12 algorithms × sides 4, 8 × 3 rates × 2 seeds");
     let mut engine = Engine::new();
-    // Served out of order, as a pool would finish them.
-    let order: Vec<usize> = (0..plan.runs.len()).rev().step_by(7).collect();
-    for index in order {
-        let got = lab_result(serve(&mut engine, Request::LabRun { lab, index })).unwrap();
-        assert_eq!(got.index, index);
-        let direct = run_one(&plan.runs[index]);
-        assert_eq!(got.mean_delay, direct.mean_delay(), "run {index}");
-        assert_eq!(got.events, direct.report.events);
+    // Served in batches and out of order, as a pool would finish them.
+    let firsts: Vec<usize> = (0..plan.runs.len()).rev().step_by(7).collect();
+    let mut seen = 0;
+    for first in firsts {
+        let count = 3.min(plan.runs.len() - first);
+        let batch = lab_results(serve(&mut engine, Request::LabRuns { lab, first, count })).unwrap();
+        assert_eq!(batch.iter().map(|r| r.index).collect::<Vec<_>>(), (first..first + count).collect::<Vec<_>>());
+        for got in batch {
+            let direct = run_one(&plan.runs[got.index]);
+            assert_eq!(got.mean_delay, direct.mean_delay(), "run {}", got.index);
+            assert_eq!(got.events, direct.report.events);
+            seen += 1;
+        }
     }
+    assert!(seen > 20);
 }
 
 #[test]

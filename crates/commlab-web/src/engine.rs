@@ -76,6 +76,15 @@ struct Inner {
     callbacks: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
 }
 
+impl Drop for Inner {
+    /// A view that goes away takes its worker with it.
+    fn drop(&mut self) {
+        if let Mode::Worker { worker, .. } = &self.mode {
+            worker.terminate();
+        }
+    }
+}
+
 /// One engine worker.
 #[derive(Clone)]
 pub struct Client(Rc<RefCell<Inner>>);
@@ -171,6 +180,17 @@ impl Client {
         let kind = std::mem::discriminant(&request);
         inner.queued.retain(|(_, r, _)| std::mem::discriminant(r) != kind);
         inner.queued.push((generation, request, handler));
+    }
+
+    /// Terminates the worker and forgets every request (a view going away).
+    pub fn close(&self) {
+        let mut inner = self.0.borrow_mut();
+        inner.generation += 1;
+        inner.current = None;
+        inner.queued.clear();
+        if let Mode::Worker { worker, .. } = &inner.mode {
+            worker.terminate();
+        }
     }
 
     fn next_generation(&self) -> u64 {
@@ -484,41 +504,56 @@ impl Pool {
         self.clients.len()
     }
 
-    /// Runs jobs `0..count` (each made into a request by `job`), calling
-    /// `done` with each final response; supersedes any earlier batch.
-    pub fn run(&self, count: usize, job: Rc<dyn Fn(usize) -> Request>, done: Rc<dyn Fn(usize, Response)>) {
+    /// Runs jobs `0..count` in batches of `batch` (`job(first, n)` makes
+    /// the request of jobs `first..first + n`), calling `done` with each
+    /// batch's final response; supersedes any earlier batch. An idle worker
+    /// takes the next batch at once, from inside the previous one's handler.
+    pub fn run(
+        &self,
+        count: usize,
+        batch: usize,
+        job: Rc<dyn Fn(usize, usize) -> Request>,
+        done: Rc<dyn Fn(Response)>,
+    ) {
         let next = Rc::new(std::cell::Cell::new(0usize));
         for client in self.clients.iter() {
             client.cancel();
         }
         for client in self.clients.iter() {
-            Pool::feed(client.clone(), next.clone(), count, job.clone(), done.clone());
+            Pool::feed(client, &next, count, batch.max(1), &job, &done);
         }
     }
 
     fn feed(
-        client: Client,
-        next: Rc<std::cell::Cell<usize>>,
+        client: &Client,
+        next: &Rc<std::cell::Cell<usize>>,
         count: usize,
-        job: Rc<dyn Fn(usize) -> Request>,
-        done: Rc<dyn Fn(usize, Response)>,
+        batch: usize,
+        job: &Rc<dyn Fn(usize, usize) -> Request>,
+        done: &Rc<dyn Fn(Response)>,
     ) {
-        let index = next.get();
-        if index >= count {
+        let first = next.get();
+        if first >= count {
             return;
         }
-        next.set(index + 1);
-        let request = job(index);
-        let again = client.clone();
+        let n = batch.min(count - first);
+        next.set(first + n);
+        let request = job(first, n);
+        let (again, next, job, done) = (client.clone(), next.clone(), job.clone(), done.clone());
         let handler: Handler = Rc::new(move |response: Response, _| {
             if response.is_final() {
-                done(index, response);
-                let (client, next, job, done) = (again.clone(), next.clone(), job.clone(), done.clone());
-                // Send the next job after this handler returns (the client is still delivering).
-                set_timeout(move || Pool::feed(client, next, count, job, done), Duration::ZERO);
+                done(response);
+                Pool::feed(&again, &next, count, batch, &job, &done);
             }
         });
         client.run(request, handler);
+    }
+
+    /// Terminates every worker (the view goes away).
+    pub fn close(&self) {
+        for client in self.clients.iter() {
+            client.close();
+        }
     }
 
     /// Stops every worker's work at once.

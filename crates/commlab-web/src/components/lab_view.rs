@@ -26,6 +26,9 @@ use leptos::prelude::*;
 use std::rc::Rc;
 use std::time::Duration;
 
+/// Runs per request to a pool worker: one run per message left the workers
+/// idle between short runs (a round trip each); 8 keeps the tail short.
+const LAB_BATCH: usize = 8;
 /// Charts are redrawn at most this often while a sweep runs.
 const PUBLISH_MS: f64 = 1000.0;
 
@@ -110,9 +113,9 @@ impl Sweep {
         }));
         let pool = self.pool();
         self.workers.set(pool.size());
-        let job = Rc::new(move |index| Request::LabRun { lab: request, index });
-        let done = Rc::new(move |index, response| self.result(generation, index, response));
-        pool.run(count, job, done);
+        let job = Rc::new(move |first, count| Request::LabRuns { lab: request, first, count });
+        let done = Rc::new(move |response| self.result(generation, response));
+        pool.run(count, LAB_BATCH, job, done);
     }
 
     fn cancel(self) {
@@ -128,16 +131,13 @@ impl Sweep {
         }
     }
 
-    /// Stores a run's result; publishes progress, and the charts at most once a second.
-    fn result(self, generation: u64, index: usize, response: Response) {
+    /// Stores a batch's results; publishes progress, and the charts at most once a second.
+    fn result(self, generation: u64, response: Response) {
         if self.generation.get_value() != generation {
             return;
         }
-        let summary = match response {
-            Response::Lab(r) => match r.summary() {
-                Some(s) => s,
-                None => return,
-            },
+        let results = match response {
+            Response::Lab(r) => r,
             Response::Error(e) => {
                 self.error.set(Some(e.to_string()));
                 return;
@@ -148,8 +148,13 @@ impl Sweep {
         let mut schedule = false;
         self.job.update_value(|job| {
             let Some(job) = job.as_mut().filter(|j| j.generation == generation) else { return };
-            if job.results[index].replace(summary).is_none() {
-                job.done += 1;
+            for r in &results {
+                let Some(summary) = r.summary() else { continue };
+                if let Some(slot) = job.results.get_mut(r.index) {
+                    if slot.replace(summary).is_none() {
+                        job.done += 1;
+                    }
+                }
             }
             finished = job.done == job.results.len();
             if !job.publish_pending {
@@ -202,10 +207,15 @@ pub fn LabView(
 ) -> impl IntoView {
     let lab = Memo::new(move |_| params.with(|p| p.lab));
     let sweep = Sweep::new();
-    on_cleanup(move || sweep.cancel());
+    on_cleanup(move || {
+        sweep.cancel();
+        sweep.pool.try_with_value(|p| p.as_ref().map(Pool::close));
+    });
     // The UQ experiment (16 × 16: 65 536 conversions) runs in its own worker.
     let uq_client = StoredValue::new_local(Client::new());
-    on_cleanup(move || uq_client.with_value(Client::cancel));
+    on_cleanup(move || {
+        uq_client.try_with_value(Client::close);
+    });
     let uq = RwSignal::new(None::<Result<UqResult, String>>);
     Effect::new(move |_| {
         let size = lab.with(|l| l.uq_size);

@@ -56,7 +56,9 @@ pub fn MeshView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let client = StoredValue::new_local(Client::new());
-    on_cleanup(move || client.with_value(Client::cancel));
+    on_cleanup(move || {
+        client.try_with_value(Client::close);
+    });
     let mp = Memo::new(move |_| params.with(|p| p.mesh.clone()));
     let request = Memo::new(move |_| mp.with(MeshParams::request));
     let state = RwSignal::new(RunState::Running(0, 0));

@@ -43,8 +43,11 @@ pub fn PipelineView(
     // Derived, not memoised: `pp` is a memo already (each memo type costs ~5 KB of wasm).
     let request = Signal::derive(move || pp.with(PipelineParams::request));
     let heavy = Signal::derive(move || request.with(PipelineRequest::heavy));
-    let client = StoredValue::new_local(None::<Client>);
-    on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
+    // Started with the view, so its wasm is ready by the first large run.
+    let client = StoredValue::new_local(Some(Client::new()));
+    on_cleanup(move || {
+        client.try_with_value(|c| c.as_ref().map(Client::close));
+    });
     let with_client = move |f: &dyn Fn(&Client)| {
         if client.with_value(Option::is_none) {
             client.set_value(Some(Client::new()));

@@ -64,8 +64,11 @@ pub fn TreeView(
     let tree = Memo::new(move |_| params.with(|p| p.tree.clone()));
     // Derived, not memoised: `tree` is a memo already (each memo type costs ~5 KB of wasm).
     let request = Signal::derive(move || tree.with(crate::state::TreeParams::request));
-    let client = StoredValue::new_local(None::<Client>);
-    on_cleanup(move || client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default());
+    // Started with the view, so its wasm is ready by the first large run.
+    let client = StoredValue::new_local(Some(Client::new()));
+    on_cleanup(move || {
+        client.try_with_value(|c| c.as_ref().map(Client::close));
+    });
     let remote = RwSignal::new(TreeState::Pending);
 
     // Large runs go to the worker (started on first need); a new request supersedes the old.
