@@ -508,6 +508,9 @@ impl Pool {
     /// the request of jobs `first..first + n`), calling `done` with each
     /// batch's final response; supersedes any earlier batch. An idle worker
     /// takes the next batch at once, from inside the previous one's handler.
+    /// Batches are handed out from the end: in the lab's grids the costly
+    /// runs (large meshes, all-pairs algorithms) come late, so they start
+    /// first and the last batches are the cheap ones (a shorter tail).
     pub fn run(
         &self,
         count: usize,
@@ -532,12 +535,14 @@ impl Pool {
         job: &Rc<dyn Fn(usize, usize) -> Request>,
         done: &Rc<dyn Fn(Response)>,
     ) {
-        let first = next.get();
-        if first >= count {
+        // `next` counts the jobs handed out; batches go from the end of the list.
+        let taken = next.get();
+        if taken >= count {
             return;
         }
-        let n = batch.min(count - first);
-        next.set(first + n);
+        let n = batch.min(count - taken);
+        next.set(taken + n);
+        let first = count - taken - n;
         let request = job(first, n);
         let (again, next, job, done) = (client.clone(), next.clone(), job.clone(), done.clone());
         let handler: Handler = Rc::new(move |response: Response, _| {

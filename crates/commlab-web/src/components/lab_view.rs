@@ -27,8 +27,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 /// Runs per request to a pool worker: one run per message left the workers
-/// idle between short runs (a round trip each); 8 keeps the tail short.
-const LAB_BATCH: usize = 8;
+/// idle between short runs (a round trip each); 4 keeps the tail short.
+const LAB_BATCH: usize = 4;
 /// Charts are redrawn at most this often while a sweep runs.
 const PUBLISH_MS: f64 = 1000.0;
 
@@ -295,7 +295,7 @@ pub fn LabView(
             (_, 0) => "Press “Run sweep”: the results fill in as the runs finish.".to_owned(),
             (true, _) => format!("Running: {done} of {total} runs on {}, {secs:.1} s", workers(sweep.workers.get())),
             (false, _) if done == total => {
-                format!("Done: {total} runs in {secs:.1} s on {} workers", sweep.workers.get())
+                format!("Done: {total} runs in {secs:.1} s on {}", workers(sweep.workers.get()))
             }
             (false, _) => format!("Cancelled after {done} of {total} runs ({secs:.1} s)"),
         }
