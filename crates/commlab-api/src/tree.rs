@@ -60,18 +60,41 @@ impl TreeRequest {
     /// # Errors
     /// The first field out of range.
     pub fn run(&self) -> Result<TreeRun, ApiError> {
+        self.run_with(None)
+    }
+
+    /// Builds the run on `given` inputs (the CLI's `--inputs` file) instead
+    /// of the seeded or typed ones.
+    ///
+    /// # Errors
+    /// The first field out of range, or `given` not holding `p × elements`
+    /// values of the operator's type.
+    pub fn run_with(&self, given: Option<Vectors>) -> Result<TreeRun, ApiError> {
         let collective: Collective = parse_id("collective", &self.collective)?;
         let operator: Operator = parse_id("op", &self.operator)?;
         check_size(self.units, self.elements)?;
         let config = CollectiveConfig::new(collective, self.units, self.padded)?;
         let schedule = Schedule::collective(&config);
         let seeded = || random_inputs(self.seed, self.units, self.elements, operator);
-        let (inputs, inputs_error) = match &self.inputs {
-            Some(text) => match parse_inputs(text, self.units, self.elements, operator) {
+        let (inputs, inputs_error) = match (given, &self.inputs) {
+            (Some(v), _) => {
+                let fits = v.len() as u64 == self.units * self.elements
+                    && matches!(v, Vectors::Float(_)) == operator.is_float();
+                if !fits {
+                    let kind = if operator.is_float() { "numbers" } else { "64-bit integers" };
+                    return Err(ApiError::new(
+                        "inputs",
+                        "the given vectors",
+                        format!("{} × {} {kind}", self.units, self.elements),
+                    ));
+                }
+                (v, None)
+            }
+            (None, Some(text)) => match parse_inputs(text, self.units, self.elements, operator) {
                 Ok(v) => (v, None),
                 Err(e) => (seeded()?, Some(e)),
             },
-            None => (seeded()?, None),
+            (None, None) => (seeded()?, None),
         };
         let width = self.elements as usize;
         let trace = ValueTrace::new(&schedule, operator, width, &inputs);

@@ -1,9 +1,10 @@
 //! `commlab reduce | broadcast | allreduce`: the binomial-tree collectives on
 //! seeded or given inputs, with their message schedule.
 
+use commlab_api::tree::TreeRequest;
 use commlab_core::model::ConfigError;
-use commlab_core::reduce::values::{check_size, random_inputs, ValueTrace, Vectors};
-use commlab_core::reduce::{caption, Collective, CollectiveConfig, Operator, Schedule};
+use commlab_core::reduce::values::{check_size, Vectors};
+use commlab_core::reduce::{caption, Collective, Operator};
 use serde_json::{json, Value};
 
 /// Arguments shared by the three collectives.
@@ -68,20 +69,32 @@ fn rows(values: &Vectors, units: usize, width: usize) -> Value {
     Value::Array((0..units).map(row).collect())
 }
 
-/// Runs `collective` and builds the JSON report.
+/// Runs `collective` and builds the JSON report. The run is built by the
+/// engine API's `TreeRequest`, the same builder as the tree view's.
 ///
 /// # Errors
 /// The argument at fault and why.
 pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgError> {
     check_size(args.p, args.elements).map_err(|e| config_error(&e))?;
-    let config = CollectiveConfig::new(collective, args.p, args.padded).map_err(|e| config_error(&e))?;
     let inputs = match &args.inputs {
-        Some(path) => read_inputs(path, args)?,
-        None => random_inputs(args.seed, args.p, args.elements, args.op).map_err(|e| config_error(&e))?,
+        Some(path) => Some(read_inputs(path, args)?),
+        None => None,
     };
-    let schedule = Schedule::collective(&config);
-    let width = args.elements as usize;
-    let trace = ValueTrace::new(&schedule, args.op, width, &inputs);
+    let request = TreeRequest {
+        collective: collective.id().to_owned(),
+        message_passing: true,
+        units: args.p,
+        elements: args.elements,
+        operator: args.op.id().to_owned(),
+        seed: args.seed,
+        padded: args.padded,
+        inputs: None,
+    };
+    let run = request
+        .run_with(inputs)
+        .map_err(|e| (crate::flag_of(&e.field), format!("{} is out of range: expected {}", e.value, e.expected)))?;
+    let (schedule, trace, inputs) = (&run.schedule, &run.trace, &run.inputs);
+    let width = run.width;
     let end = trace.after(trace.round_count());
     let units = args.p as usize;
     let messages: Vec<Value> =
@@ -93,12 +106,12 @@ pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgEr
         "elements": args.elements,
         "op": args.op.id(),
         "padded": args.padded,
-        "inputs": rows(&inputs, units, width),
+        "inputs": rows(inputs, units, width),
         "result": result,
         "final": rows(&end.values, units, width),
         "rounds": schedule.rounds.len(),
         "message_count": messages.len(),
         "messages": messages,
-        "captions": (0..schedule.rounds.len()).map(|r| caption(&schedule, r)).collect::<Vec<_>>(),
+        "captions": (0..schedule.rounds.len()).map(|r| caption(schedule, r)).collect::<Vec<_>>(),
     }))
 }
