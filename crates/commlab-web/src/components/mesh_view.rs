@@ -82,7 +82,12 @@ pub fn MeshView(
     };
     let start = move |r: Result<MeshRequest, String>| match r {
         Ok(r) => {
-            state.set(RunState::Running(0, 0));
+            // A quick run replaces the drawing without showing a "running"
+            // state in between (no extra layout); the worker's first progress
+            // message, after ~50 ms of work, switches to the progress row.
+            if !matches!(state.get_untracked(), RunState::Ready) {
+                state.set(RunState::Running(0, 0));
+            }
             let (pattern, heat) = mp.with_untracked(|p| (p.pattern, p.heat));
             let step = params.with_untracked(|p| usize::try_from(p.step).unwrap_or(usize::MAX));
             let first = FrameRequest { step, width: DRAW_WIDTH, pattern, heat, dark: dark.get_untracked() };
