@@ -89,6 +89,10 @@ impl SwizzleRequest {
     /// The first field out of range.
     pub fn run(&self) -> Result<SwizzleRun, ApiError> {
         let current = self.config(self.deterministic, self.shift)?;
+        if !PRESETS.iter().any(|x| x.id == self.preset) {
+            let ids: Vec<&str> = PRESETS.iter().map(|x| x.id).collect();
+            return Err(ApiError::new("preset", &self.preset, format!("one of: {}", ids.join(", "))));
+        }
         let schedule = Schedule::new(&current);
         let naive = if self.shift { Schedule::new(&current.with_shift(false)) } else { schedule.clone() };
         let other = match self.compare.as_str() {

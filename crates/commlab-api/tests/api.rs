@@ -312,4 +312,7 @@ fn swizzle_summary_is_the_same_on_the_page_and_in_the_worker() {
     assert_eq!(csv.lines().count(), 1 + (1 << 20));
     let Response::Error(e) = serve(&mut engine, Request::Swizzle(swizzle((0, 1, 1)))) else { panic!() };
     assert_eq!(e.field, "grid.row");
+    let unknown = SwizzleRequest { preset: "a9".into(), ..swizzle((4, 2, 8)) };
+    let Response::Error(e) = serve(&mut engine, Request::Swizzle(unknown)) else { panic!() };
+    assert_eq!((e.field.as_str(), e.expected.as_str()), ("preset", "one of: a2, a5"));
 }

@@ -1,7 +1,8 @@
 //! `commlab swizzle`: the CommSwizzle mapping and schedule.
 
 use crate::reduce::ArgError;
-use commlab_core::swizzle::{get_coord, CoreSplit, CostModel, GridShape, Schedule, SwizzleConfig, PRESETS};
+use commlab_api::swizzle::SwizzleRequest;
+use commlab_core::swizzle::get_coord;
 use serde_json::{json, Value};
 
 /// `commlab swizzle`.
@@ -56,30 +57,35 @@ impl SwizzleCommand {
     /// # Errors
     /// The argument at fault.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let grid = GridShape { row: self.grid.0, column: self.grid.1, rank: self.grid.2 };
-        let cores = CoreSplit { row: self.cores.0, column: self.cores.1 };
-        let config =
-            SwizzleConfig::new(grid, cores, self.direction, self.deterministic, !self.no_shift).map_err(|e| {
-                let flag = match e.name.split('.').next().unwrap_or(e.name) {
-                    "grid" | "loops" => "--grid",
-                    "cores" => "--cores",
-                    other => {
-                        return (format!("--{other}"), format!("{} is out of range: expected {}", e.value, e.expected))
-                    }
-                };
-                (flag.to_owned(), format!("{} = {} is out of range: expected {}", e.name, e.value, e.expected))
-            })?;
-        let preset = PRESETS
-            .iter()
-            .find(|p| p.id == self.preset)
-            .ok_or_else(|| ("--preset".to_owned(), format!("{:?} is not a preset: expected a2 or a5", self.preset)))?;
-        let schedule = Schedule::new(&config);
-        let naive = Schedule::new(&config.with_shift(false));
-        let cost = CostModel {
-            latency_ns: preset.write_rtt_ns,
-            bandwidth_gib_s: preset.bandwidth_gib_s,
+        // The run is built by the engine API's `SwizzleRequest`, as in the view.
+        let request = SwizzleRequest {
+            grid: self.grid,
+            cores: self.cores,
+            direction: self.direction,
+            deterministic: self.deterministic,
+            shift: !self.no_shift,
             tile_bytes: self.tile_bytes,
+            preset: self.preset.clone(),
+            read: false,
+            bandwidth_gib_s: 0.0,
+            latency_ns: 0.0,
+            compare: "none".to_owned(),
+            dark: false,
         };
+        let run = request.run().map_err(|e| {
+            let flag = match e.field.split('.').next().unwrap_or(&e.field) {
+                "grid" | "loops" => "--grid".to_owned(),
+                "cores" => "--cores".to_owned(),
+                "preset" => {
+                    return ("--preset".to_owned(), format!("{:?} is not a preset: expected {}", e.value, e.expected))
+                }
+                other => format!("--{other}"),
+            };
+            (flag, format!("{} = {} is out of range: expected {}", e.field, e.value, e.expected))
+        })?;
+        let (schedule, naive, cost) = (&run.schedule, &run.naive, run.cost);
+        let config = *schedule.config();
+        let (grid, cores) = (config.grid(), config.cores());
         let coords: Vec<Value> = (0..config.loop_count())
             .map(|i| get_coord(&config, i).map_or(Value::Null, |c| json!([c.row, c.column, c.rank])))
             .collect();
@@ -98,9 +104,9 @@ impl SwizzleCommand {
             "bijective": coverage.is_bijective(),
             "repeated_cells": coverage.repeated.iter().map(|&(d, r, n)| json!({"data": d, "rank": r, "visits": n})).collect::<Vec<_>>(),
             "missed_cells": coverage.missed.iter().map(|&(d, r)| json!({"data": d, "rank": r})).collect::<Vec<_>>(),
-            "preset": preset.id,
-            "modelled_ns": cost.schedule_ns(&schedule),
-            "naive_modelled_ns": cost.schedule_ns(&naive),
+            "preset": request.preset,
+            "modelled_ns": cost.schedule_ns(schedule),
+            "naive_modelled_ns": cost.schedule_ns(naive),
         }))
     }
 }
