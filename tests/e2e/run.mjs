@@ -276,6 +276,12 @@ test('reduction tree: p = 65536 shows a summary and the page stays responsive', 
   await page.waitForFunction(() => document.querySelector('[data-testid="result"]').innerText.includes('[9'));
   console.log(`     (p = 65536: summary shown ${took} ms after the change)`);
   await shot(page, 'tree-large');
+  // The data of a run kept in the worker is exported from there: every unit after every step.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
+  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'step,unit,state,x0');
+  assert.equal(csv.length, 1 + 2 * 65536, 'first and last step only above 200 000 rows');
+  assert.equal(await page.locator('[data-testid="export-svg"]').isDisabled(), true, 'no drawing to export');
 });
 
 test('pipeline: space-time diagram plays to p + m − 2 steps and p0 ends with the sum', async ({ context, base }) => {

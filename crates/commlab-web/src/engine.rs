@@ -569,6 +569,32 @@ impl Pool {
     }
 }
 
+/// The CSV/JSON buttons of a view whose large runs the worker keeps: each
+/// press asks `client` for the kept run of `view` and downloads the answer
+/// as `name`.csv / .json; problems go to `status`.
+pub fn data_export(
+    client: StoredValue<Client, LocalStorage>,
+    view: commlab_api::protocol::DataView,
+    name: Signal<String>,
+    status: RwSignal<String>,
+) -> Callback<crate::components::export_bar::ExportFormat> {
+    use crate::components::export_bar::ExportFormat;
+    use commlab_api::protocol::DataFormat;
+    Callback::new(move |format: ExportFormat| {
+        let (data, ext, mime) = match format {
+            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
+            _ => (DataFormat::Csv, "csv", "text/csv"),
+        };
+        let file = format!("{}.{ext}", name.get_untracked());
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Export(text) = response {
+                status.set(browser::download_text(&file, mime, &text).err().unwrap_or_default());
+            }
+        });
+        client.with_value(|c| c.query(Request::DataExport(view, data), handler));
+    })
+}
+
 /// Exported to JavaScript for the browser suite: asks a fresh engine worker
 /// to panic, so the test sees the banner.
 #[wasm_bindgen]

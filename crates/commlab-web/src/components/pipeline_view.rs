@@ -1,13 +1,13 @@
 //! View 2: the chain pipeline's space-time diagram with `p + m − 2` steps,
 //! the grouping of elements into pieces, playback and export.
 
-use crate::components::export_bar::{ExportBar, ExportFormat};
+use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
 use crate::engine::{Client, Handler};
 use crate::state::{Params, PipelineParams};
 use commlab_api::exports;
-use commlab_api::protocol::{DataFormat, DataView, Request, Response};
+use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::tree::{PipelineRequest, PipelineRun, PipelineSummary, VALUES_TABLE_UNITS};
 use commlab_core::limits::{ELEMENTS, PIECES, UNITS};
 use commlab_core::reduce::caption;
@@ -44,21 +44,15 @@ pub fn PipelineView(
     let request = Signal::derive(move || pp.with(PipelineParams::request));
     let heavy = Signal::derive(move || request.with(PipelineRequest::heavy));
     // Started with the view, so its wasm is ready by the first large run.
-    let client = StoredValue::new_local(Some(Client::new()));
+    let client = StoredValue::new_local(Client::new());
     on_cleanup(move || {
-        client.try_with_value(|c| c.as_ref().map(Client::close));
+        client.try_with_value(Client::close);
     });
-    let with_client = move |f: &dyn Fn(&Client)| {
-        if client.with_value(Option::is_none) {
-            client.set_value(Some(Client::new()));
-        }
-        client.with_value(|c| c.as_ref().map(f)).unwrap_or_default();
-    };
     let remote = RwSignal::new(PipelineState::Pending);
     Effect::new(move |_| {
         let r = request.get();
         if !r.heavy() {
-            client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default();
+            client.with_value(Client::cancel);
             return;
         }
         remote.set(PipelineState::Pending);
@@ -67,7 +61,7 @@ pub fn PipelineView(
             Response::Error(e) => remote.set(PipelineState::Failed(e.to_string())),
             _ => {}
         });
-        with_client(&|c| c.run(Request::Pipeline(r), handler.clone()));
+        client.with_value(|c| c.run(Request::Pipeline(r), handler));
     });
     let state = Memo::new(move |_| {
         if heavy.get() {
@@ -109,7 +103,7 @@ pub fn PipelineView(
                 remote_caption.set(c);
             }
         });
-        with_client(&|c| c.query(Request::PipelineCaption(s), handler.clone()));
+        client.with_value(|c| c.query(Request::PipelineCaption(s), handler));
     });
     let start = |units: u32, pieces: u64, steps: usize| {
         format!(
@@ -146,19 +140,7 @@ pub fn PipelineView(
         })
     });
     let export_status = RwSignal::new(String::new());
-    let remote_export = Callback::new(move |format: ExportFormat| {
-        let (data, ext, mime) = match format {
-            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
-            _ => (DataFormat::Csv, "csv", "text/csv"),
-        };
-        let name = format!("{}.{ext}", file_name.get_untracked());
-        let handler: Handler = Rc::new(move |response, _| {
-            if let Response::Export(text) = response {
-                export_status.set(crate::browser::download_text(&name, mime, &text).err().unwrap_or_default());
-            }
-        });
-        with_client(&|c| c.query(Request::DataExport(DataView::Pipeline, data), handler.clone()));
-    });
+    let remote_export = crate::engine::data_export(client, DataView::Pipeline, file_name, export_status);
 
     view! {
         <section class="view pipeline-view" data-testid="pipeline-view" aria-labelledby="pipeline-title">

@@ -2,14 +2,14 @@
 //! timeline, collisions per step, coverage warnings, the cost model, and a
 //! side-by-side comparison.
 
-use crate::components::export_bar::{ExportBar, ExportFormat};
+use crate::components::export_bar::ExportBar;
 use crate::components::number_field::NumberField;
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::state::{Compare, Params, SwizzleParams};
 use commlab_api::exports;
-use commlab_api::protocol::{DataFormat, DataView, Request, Response};
+use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::swizzle::{SwizzleRequest, SwizzleSummary};
 use commlab_core::swizzle::{Schedule, PRESETS};
 use commlab_plot::swizzle::{grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
@@ -51,16 +51,10 @@ pub fn SwizzleView(
     let request = Signal::derive(move || sw.with(|p| p.request(dark.get())));
     let heavy = Signal::derive(move || request.with(SwizzleRequest::heavy));
     // Started with the view, so its wasm is ready by the first large run.
-    let client = StoredValue::new_local(Some(Client::new()));
+    let client = StoredValue::new_local(Client::new());
     on_cleanup(move || {
-        client.try_with_value(|c| c.as_ref().map(Client::close));
+        client.try_with_value(Client::close);
     });
-    let with_client = move |f: &dyn Fn(&Client)| {
-        if client.with_value(Option::is_none) {
-            client.set_value(Some(Client::new()));
-        }
-        client.with_value(|c| c.as_ref().map(f)).unwrap_or_default();
-    };
     let run = Memo::new(move |_| {
         if heavy.get() {
             return None;
@@ -71,7 +65,7 @@ pub fn SwizzleView(
     Effect::new(move |_| {
         let r = request.get();
         if !r.heavy() {
-            client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default();
+            client.with_value(Client::cancel);
             return;
         }
         remote.set(SummaryState::Pending);
@@ -80,7 +74,7 @@ pub fn SwizzleView(
             Response::Error(e) => remote.set(SummaryState::Failed(e.to_string())),
             _ => {}
         });
-        with_client(&|c| c.run(Request::Swizzle(r.clone()), handler.clone()));
+        client.with_value(|c| c.run(Request::Swizzle(r.clone()), handler));
     });
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let summary = Memo::new(move |_| match run.get() {
@@ -118,7 +112,7 @@ pub fn SwizzleView(
                 remote_caption.set(c);
             }
         });
-        with_client(&|c| c.query(Request::SwizzleCaption(s), handler.clone()));
+        client.with_value(|c| c.query(Request::SwizzleCaption(s), handler));
     });
     let caption_text = move || match (run.get(), summary.get()) {
         (Some(Ok(r)), _) => r.caption(step.get()),
@@ -146,19 +140,7 @@ pub fn SwizzleView(
         local().map(|r| exports::swizzle_json(&r.schedule, &r.naive, &r.cost)).unwrap_or_default()
     });
     let export_status = RwSignal::new(String::new());
-    let remote_export = Callback::new(move |format: ExportFormat| {
-        let (data, ext, mime) = match format {
-            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
-            _ => (DataFormat::Csv, "csv", "text/csv"),
-        };
-        let name = format!("{}.{ext}", file_name.get_untracked());
-        let handler: Handler = Rc::new(move |response, _| {
-            if let Response::Export(text) = response {
-                export_status.set(crate::browser::download_text(&name, mime, &text).err().unwrap_or_default());
-            }
-        });
-        with_client(&|c| c.query(Request::DataExport(DataView::Swizzle, data), handler.clone()));
-    });
+    let remote_export = crate::engine::data_export(client, DataView::Swizzle, file_name, export_status);
 
     view! {
         <section class="view swizzle-view" data-testid="swizzle-view" aria-labelledby="swizzle-title">

@@ -2,14 +2,14 @@
 //! PRAM or the message-passing picture, with playback, captions, values and
 //! export.
 
-use crate::components::export_bar::{ExportBar, ExportFormat};
+use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::state::Params;
 use commlab_api::exports;
-use commlab_api::protocol::{DataFormat, DataView, Request, Response};
+use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::tree::{TreeRequest, TreeRun, TreeSummary};
 use commlab_core::limits::{ELEMENTS, UNITS};
 use commlab_core::reduce::{caption, Collective, Operator};
@@ -65,21 +65,18 @@ pub fn TreeView(
     // Derived, not memoised: `tree` is a memo already (each memo type costs ~5 KB of wasm).
     let request = Signal::derive(move || tree.with(crate::state::TreeParams::request));
     // Started with the view, so its wasm is ready by the first large run.
-    let client = StoredValue::new_local(Some(Client::new()));
+    let client = StoredValue::new_local(Client::new());
     on_cleanup(move || {
-        client.try_with_value(|c| c.as_ref().map(Client::close));
+        client.try_with_value(Client::close);
     });
     let remote = RwSignal::new(TreeState::Pending);
 
-    // Large runs go to the worker (started on first need); a new request supersedes the old.
+    // Large runs go to the worker; a new request supersedes the old.
     Effect::new(move |_| {
         let r = request.get();
         if !r.heavy() {
-            client.with_value(|c| c.as_ref().map(Client::cancel)).unwrap_or_default();
+            client.with_value(Client::cancel);
             return;
-        }
-        if client.with_value(Option::is_none) {
-            client.set_value(Some(Client::new()));
         }
         remote.set(TreeState::Pending);
         let handler: Handler = Rc::new(move |response, _| match response {
@@ -87,7 +84,7 @@ pub fn TreeView(
             Response::Error(e) => remote.set(TreeState::Failed(e.to_string())),
             _ => {}
         });
-        client.with_value(|c| c.as_ref().map(|c| c.run(Request::Tree(r), handler))).unwrap_or_default();
+        client.with_value(|c| c.run(Request::Tree(r), handler));
     });
     let state = Memo::new(move |_| {
         let r = request.get();
@@ -141,21 +138,7 @@ pub fn TreeView(
         run.with(|r| r.as_ref().map(|r| exports::tree_json(r, &request.get_untracked())).unwrap_or_default())
     });
     let export_status = RwSignal::new(String::new());
-    let remote_export = Callback::new(move |format: ExportFormat| {
-        let (data, ext, mime) = match format {
-            ExportFormat::Json => (DataFormat::Json, "json", "application/json"),
-            _ => (DataFormat::Csv, "csv", "text/csv"),
-        };
-        let name = format!("{}.{ext}", file_name.get_untracked());
-        let handler: Handler = Rc::new(move |response, _| {
-            if let Response::Export(text) = response {
-                export_status.set(crate::browser::download_text(&name, mime, &text).err().unwrap_or_default());
-            }
-        });
-        client
-            .with_value(|c| c.as_ref().map(|c| c.query(Request::DataExport(DataView::Tree, data), handler)))
-            .unwrap_or_default();
-    });
+    let remote_export = crate::engine::data_export(client, DataView::Tree, file_name, export_status);
     let heavy = Signal::derive(move || request.with(TreeRequest::heavy));
 
     view! {
