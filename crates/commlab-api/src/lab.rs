@@ -6,7 +6,7 @@ use crate::ApiError;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{paper_grids, Pending, RunSummary, DELAY_RATES, RANGE_ALGORITHMS, RANGE_RATES};
-use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment};
+use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment, UqRun};
 use commlab_core::limits::lab as lim;
 use serde::{Deserialize, Serialize};
 
@@ -173,11 +173,46 @@ impl UqRequest {
     /// # Errors
     /// The size out of range.
     pub fn run(&self) -> Result<UqResult, ApiError> {
+        let mut build = self.start()?;
+        build.advance(u64::MAX);
+        Ok(build.finish())
+    }
+
+    /// Starts it, to be advanced in slices ([`UqBuild::advance`]).
+    ///
+    /// # Errors
+    /// The size out of range.
+    pub fn start(&self) -> Result<UqBuild, ApiError> {
         let size = lim::UQ_SIZE.check(self.size)?;
-        let e = UqExperiment::run(size, Encoding::SCurve, LinkSetDefinition::default())?;
+        let run = UqRun::start(size, Encoding::SCurve, LinkSetDefinition::default())?;
+        Ok(UqBuild { request: *self, run })
+    }
+}
+
+/// The UQ experiment under way.
+#[derive(Debug, Clone)]
+pub struct UqBuild {
+    request: UqRequest,
+    run: UqRun,
+}
+
+impl UqBuild {
+    /// About `events` more work (`N` per link set or row of conversions); true when done.
+    pub fn advance(&mut self, events: u64) -> bool {
+        self.run.advance(events)
+    }
+
+    /// Items done (link sets and rows of conversions), of `4N`.
+    pub fn progress(&self) -> (u64, u64) {
+        self.run.progress()
+    }
+
+    /// The result with its histogram (once [`UqBuild::advance`] returned true).
+    pub fn finish(self) -> UqResult {
+        let e = self.run.finish();
         let (lct_mean, bst_mean, diff) = (UqExperiment::mean(&e.lct), UqExperiment::mean(&e.bst), e.lct_minus_bst());
-        let theme = if self.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
+        let theme = if self.request.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
         let histogram = commlab_plot::barrier::uq_histogram(&diff, lct_mean, bst_mean, &theme);
-        Ok(UqResult { size, lct_minus_bst: diff, lct_mean, bst_mean, lct: e.lct, bst: e.bst, histogram })
+        UqResult { size: self.request.size, lct_minus_bst: diff, lct_mean, bst_mean, lct: e.lct, bst: e.bst, histogram }
     }
 }

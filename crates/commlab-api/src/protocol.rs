@@ -4,10 +4,12 @@
 //! `Engine::step` in short slices on the main thread. Both give the same
 //! responses for the same requests.
 
-use crate::lab::{LabPlan, LabRequest, LabResult, LabRun, UqRequest, UqResult};
+use crate::lab::{LabPlan, LabRequest, LabResult, LabRun, UqBuild, UqRequest, UqResult};
 use crate::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSession, MeshSummary, RoundPanel, RoundRequest};
 use crate::swizzle::{SwizzleRequest, SwizzleRun, SwizzleSummary};
-use crate::tree::{PipelineRequest, PipelineRun, PipelineSummary, TreeRequest, TreeRun, TreeSummary};
+use crate::tree::{
+    PipelineBuild, PipelineRequest, PipelineRun, PipelineSummary, TreeBuild, TreeRequest, TreeRun, TreeSummary,
+};
 use crate::ApiError;
 use commlab_core::barrier::replay::ReplayRun;
 use commlab_plot::mesh::Scene;
@@ -114,6 +116,10 @@ impl Response {
     }
 }
 
+fn progress((done, total): (u64, u64)) -> Response {
+    Response::Progress { done, total }
+}
+
 enum Task {
     Mesh(ReplayRun, FrameRequest),
     Lab {
@@ -123,6 +129,10 @@ enum Task {
         end: usize,
         done: Vec<LabResult>,
     },
+    /// Value cells replayed are the progress of these three; UQ counts `N` per link set or row.
+    Tree(TreeRequest, TreeBuild),
+    Pipeline(PipelineRequest, PipelineBuild),
+    Uq(UqBuild),
 }
 
 /// Serves requests; holds the current mesh session and the last lab plan.
@@ -191,28 +201,32 @@ impl Engine {
                     Err(e) => Some(Response::Error(e)),
                 }
             }
-            Request::Uq(u) => Some(u.run().map_or_else(Response::Error, Response::Uq)),
+            Request::Uq(u) => match u.start() {
+                Ok(build) => {
+                    self.task = Some(Task::Uq(build));
+                    None
+                }
+                Err(e) => Some(Response::Error(e)),
+            },
             Request::Tree(r) => {
                 self.tree = None;
-                Some(match r.run() {
-                    Ok(run) => {
-                        let summary = run.summary();
-                        self.tree = Some((r, run));
-                        Response::Tree(summary)
+                match r.start_with(None) {
+                    Ok(build) => {
+                        self.task = Some(Task::Tree(r, build));
+                        None
                     }
-                    Err(e) => Response::Error(e),
-                })
+                    Err(e) => Some(Response::Error(e)),
+                }
             }
             Request::Pipeline(r) => {
                 self.pipeline = None;
-                Some(match r.run() {
-                    Ok(run) => {
-                        let summary = run.summary();
-                        self.pipeline = Some((r, run));
-                        Response::Pipeline(summary)
+                match r.start() {
+                    Ok(build) => {
+                        self.task = Some(Task::Pipeline(r, build));
+                        None
                     }
-                    Err(e) => Response::Error(e),
-                })
+                    Err(e) => Some(Response::Error(e)),
+                }
             }
             Request::PipelineCaption(step) => Some(match &self.pipeline {
                 Some((_, run)) if step >= 1 && step <= run.schedule.rounds.len() => {
@@ -280,6 +294,33 @@ impl Engine {
                 }
                 let Some(Task::Lab { done, .. }) = self.task.take() else { unreachable!() };
                 Some(Response::Lab(done))
+            }
+            Task::Tree(_, build) => {
+                if !build.advance(events) {
+                    return Some(progress(build.progress()));
+                }
+                let Some(Task::Tree(request, build)) = self.task.take() else { unreachable!() };
+                let run = build.finish();
+                let summary = run.summary();
+                self.tree = Some((request, run));
+                Some(Response::Tree(summary))
+            }
+            Task::Pipeline(_, build) => {
+                if !build.advance(events) {
+                    return Some(progress(build.progress()));
+                }
+                let Some(Task::Pipeline(request, build)) = self.task.take() else { unreachable!() };
+                let run = build.finish();
+                let summary = run.summary();
+                self.pipeline = Some((request, run));
+                Some(Response::Pipeline(summary))
+            }
+            Task::Uq(build) => {
+                if !build.advance(events) {
+                    return Some(progress(build.progress()));
+                }
+                let Some(Task::Uq(build)) = self.task.take() else { unreachable!() };
+                Some(Response::Uq(build.finish()))
             }
         }
     }

@@ -5,7 +5,9 @@
 //! for captions and exports.
 
 use crate::{parse_id, ApiError};
-use commlab_core::reduce::values::{check_size, parse_inputs, random_inputs, sequential_fold, ValueTrace, Vectors};
+use commlab_core::reduce::values::{
+    check_size, parse_inputs, random_inputs, sequential_fold, ValueReplay, ValueTrace, Vectors,
+};
 use commlab_core::reduce::{caption, Collective, CollectiveConfig, Operator, PipelineConfig, Schedule};
 use commlab_plot::pipeline::PIPELINE_DRAW_LIMIT;
 use commlab_plot::tree::{round_label, TREE_DRAW_LIMIT};
@@ -70,6 +72,16 @@ impl TreeRequest {
     /// The first field out of range, or `given` not holding `p × elements`
     /// values of the operator's type.
     pub fn run_with(&self, given: Option<Vectors>) -> Result<TreeRun, ApiError> {
+        let mut build = self.start_with(given)?;
+        build.advance(u64::MAX);
+        Ok(build.finish())
+    }
+
+    /// Starts the run, to be advanced in slices ([`TreeBuild::advance`]).
+    ///
+    /// # Errors
+    /// As [`TreeRequest::run_with`].
+    pub fn start_with(&self, given: Option<Vectors>) -> Result<TreeBuild, ApiError> {
         let collective: Collective = parse_id("collective", &self.collective)?;
         let operator: Operator = parse_id("op", &self.operator)?;
         check_size(self.units, self.elements)?;
@@ -97,8 +109,36 @@ impl TreeRequest {
             (None, None) => (seeded()?, None),
         };
         let width = self.elements as usize;
-        let trace = ValueTrace::new(&schedule, operator, width, &inputs);
-        Ok(TreeRun { schedule, trace, inputs, width, inputs_error })
+        let replay = ValueReplay::new(&schedule, operator, width, &inputs);
+        Ok(TreeBuild { schedule, replay, inputs, width, inputs_error })
+    }
+}
+
+/// A tree run being built: its value replay advances in slices of cells.
+#[derive(Debug, Clone)]
+pub struct TreeBuild {
+    schedule: Schedule,
+    replay: ValueReplay,
+    inputs: Vectors,
+    width: usize,
+    inputs_error: Option<String>,
+}
+
+impl TreeBuild {
+    /// Replays about `cells` more value cells; true when done.
+    pub fn advance(&mut self, cells: u64) -> bool {
+        self.replay.advance(&self.schedule, cells)
+    }
+
+    /// Cells replayed, of all.
+    pub fn progress(&self) -> (u64, u64) {
+        self.replay.progress()
+    }
+
+    /// The run (once [`TreeBuild::advance`] returned true).
+    pub fn finish(self) -> TreeRun {
+        let TreeBuild { schedule, replay, inputs, width, inputs_error } = self;
+        TreeRun { schedule, trace: replay.finish(), inputs, width, inputs_error }
     }
 }
 
@@ -228,11 +268,45 @@ impl PipelineRequest {
     /// # Errors
     /// The first field out of range (`m ≤ elements` included, see [`PipelineConfig`]).
     pub fn run(&self) -> Result<PipelineRun, ApiError> {
+        let mut build = self.start()?;
+        build.advance(u64::MAX);
+        Ok(build.finish())
+    }
+
+    /// Starts the run, to be advanced in slices ([`PipelineBuild::advance`]).
+    ///
+    /// # Errors
+    /// As [`PipelineRequest::run`].
+    pub fn start(&self) -> Result<PipelineBuild, ApiError> {
         let config = PipelineConfig::new(self.units, self.pieces, self.elements)?;
         let schedule = Schedule::pipeline_of(&config);
         let inputs = random_inputs(self.seed, self.units, self.elements, Operator::Sum)?;
-        let trace = ValueTrace::new(&schedule, Operator::Sum, self.elements as usize, &inputs);
-        Ok(PipelineRun { schedule, trace })
+        let replay = ValueReplay::new(&schedule, Operator::Sum, self.elements as usize, &inputs);
+        Ok(PipelineBuild { schedule, replay })
+    }
+}
+
+/// A pipeline run being built: its value replay advances in slices of cells.
+#[derive(Debug, Clone)]
+pub struct PipelineBuild {
+    schedule: Schedule,
+    replay: ValueReplay,
+}
+
+impl PipelineBuild {
+    /// Replays about `cells` more value cells; true when done.
+    pub fn advance(&mut self, cells: u64) -> bool {
+        self.replay.advance(&self.schedule, cells)
+    }
+
+    /// Cells replayed, of all.
+    pub fn progress(&self) -> (u64, u64) {
+        self.replay.progress()
+    }
+
+    /// The run (once [`PipelineBuild::advance`] returned true).
+    pub fn finish(self) -> PipelineRun {
+        PipelineRun { schedule: self.schedule, trace: self.replay.finish() }
     }
 }
 

@@ -316,3 +316,32 @@ fn swizzle_summary_is_the_same_on_the_page_and_in_the_worker() {
     let Response::Error(e) = serve(&mut engine, Request::Swizzle(unknown)) else { panic!() };
     assert_eq!((e.field.as_str(), e.expected.as_str()), ("preset", "one of: a2, a5"));
 }
+
+/// Tree, pipeline and UQ requests run as tasks: progress that only grows and
+/// ends at its total, then the same result as a run in one piece.
+#[test]
+fn long_runs_report_progress_and_end_as_one_piece_runs() {
+    let pipeline = PipelineRequest { units: 40, pieces: 30, elements: 60, seed: 3 };
+    let uq = UqRequest { size: 6, dark: false };
+    let cases = [
+        (Request::Tree(tree(5000, false)), Response::Tree(tree(5000, false).run().unwrap().summary())),
+        (Request::Pipeline(pipeline), Response::Pipeline(pipeline.run().unwrap().summary())),
+        (Request::Uq(uq), Response::Uq(uq.run().unwrap())),
+    ];
+    for (request, whole) in cases {
+        let mut engine = Engine::new();
+        assert!(engine.begin(request.clone()).is_none(), "{request:?} is a task");
+        let mut seen = Vec::new();
+        let end = loop {
+            match engine.step(500).expect("a task is under way") {
+                Response::Progress { done, total } => seen.push((done, total)),
+                r => break r,
+            }
+        };
+        assert_eq!(end, whole);
+        assert!(seen.len() >= 3, "{request:?}: several slices, saw {seen:?}");
+        assert!(seen.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 == w[1].1), "{seen:?}");
+        assert!(seen.iter().all(|&(d, t)| d < t));
+        assert!(engine.step(500).is_none(), "idle after the end");
+    }
+}

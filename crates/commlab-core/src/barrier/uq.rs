@@ -161,14 +161,9 @@ impl UqExperiment {
         encoding: super::encoding::Encoding,
         def: LinkSetDefinition,
     ) -> Result<UqExperiment, ConfigError> {
-        if !UQ_SIZE.contains(size) {
-            return Err(ConfigError::int(UQ_SIZE, size));
-        }
-        let mesh = Mesh::new(size)?;
-        let numbering = Numbering::of_mesh(&mesh, encoding)?;
-        let lct = all_conversions(&mesh, &numbering, Structure::Lct, def);
-        let bst = all_conversions(&mesh, &numbering, Structure::Bst, def);
-        Ok(UqExperiment { conversions: lct.len(), lct, bst })
+        let mut run = UqRun::start(size, encoding, def)?;
+        run.advance(u64::MAX);
+        Ok(run.finish())
     }
 
     /// Mean of a list.
@@ -179,6 +174,79 @@ impl UqExperiment {
     /// `UQ(LCT) − UQ(BST)` per conversion.
     pub fn lct_minus_bst(&self) -> Vec<f64> {
         self.lct.iter().zip(&self.bst).map(|(a, b)| a - b).collect()
+    }
+}
+
+/// The UQ experiment advanced in slices (the engine worker reports progress
+/// between them): first the `N` link sets of LCT and of BST, then the `N`
+/// rows of conversions of each. It computes exactly [`all_conversions`].
+#[derive(Debug, Clone)]
+pub struct UqRun {
+    numbering: Numbering,
+    def: LinkSetDefinition,
+    router: Router,
+    sets: [Vec<Vec<UsedLink>>; 2],
+    uq: [Vec<f64>; 2],
+    /// Work items done: `4N` in all (sets of LCT, of BST, rows of LCT, of BST).
+    next: u64,
+}
+
+impl UqRun {
+    /// Starts the experiment on a `size × size` mesh.
+    ///
+    /// # Errors
+    /// A size outside [`UQ_SIZE`] or an encoding that does not fit it.
+    pub fn start(size: u64, encoding: super::encoding::Encoding, def: LinkSetDefinition) -> Result<UqRun, ConfigError> {
+        if !UQ_SIZE.contains(size) {
+            return Err(ConfigError::int(UQ_SIZE, size));
+        }
+        let mesh = Mesh::new(size)?;
+        let numbering = Numbering::of_mesh(&mesh, encoding)?;
+        let router = Router::new(mesh, Breaks::none(&mesh));
+        Ok(UqRun { numbering, def, router, sets: [Vec::new(), Vec::new()], uq: [Vec::new(), Vec::new()], next: 0 })
+    }
+
+    fn n(&self) -> u64 {
+        u64::from(self.numbering.len())
+    }
+
+    /// Does about `events` more work (one item, a link set or a row of `N`
+    /// conversions, counts `N` events); true when done.
+    pub fn advance(&mut self, events: u64) -> bool {
+        let n = self.n();
+        let mut items = (events / n.max(1)).max(1);
+        while items > 0 && self.next < 4 * n {
+            let (phase, k) = (self.next / n, (self.next % n) as u32);
+            let s = (phase % 2) as usize;
+            if phase < 2 {
+                let structure = if s == 0 { Structure::Lct } else { Structure::Bst };
+                let set = used_links(&mut self.router, &self.numbering, structure, k, self.def);
+                self.sets[s].push(set);
+            } else {
+                let sets = &self.sets[s];
+                let row =
+                    (0..n as u32).map(|k2| update_quantity(&sets[k as usize], &sets[((k + k2) % n as u32) as usize]));
+                self.uq[s].extend(row);
+            }
+            self.next += 1;
+            items -= 1;
+        }
+        self.next >= 4 * n
+    }
+
+    /// Items done (link sets and rows of conversions), of `4N`.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.next, 4 * self.n())
+    }
+
+    /// The experiment (once [`UqRun::advance`] returned true).
+    ///
+    /// # Panics
+    /// When work is left.
+    pub fn finish(self) -> UqExperiment {
+        assert!(self.next >= 4 * self.n(), "finish the UQ experiment only once it is done");
+        let [lct, bst] = self.uq;
+        UqExperiment { conversions: lct.len(), lct, bst }
     }
 }
 
@@ -226,5 +294,30 @@ mod round_tests {
         // UQ = 1 − 7/37 ≈ 0.811 for LCT and 1 − 15/30 = 0.5 for BST: LCT changes more links.
         assert!((changes[0].uq - 30.0 / 37.0).abs() < 1e-12 && (changes[1].uq - 0.5).abs() < 1e-12);
         assert_eq!(changes[0].note(), "LCT: |A∩B| = 7, |A∪B| = 37, UQ = 0.811");
+    }
+
+    /// Sliced, the experiment computes exactly the one-pass `all_conversions`
+    /// of each structure, whatever the slice size.
+    #[test]
+    fn sliced_experiment_equals_all_conversions() {
+        for size in 2..=6 {
+            let mesh = Mesh::new(size).unwrap();
+            let numbering = Numbering::of_mesh(&mesh, Encoding::SCurve).unwrap();
+            let def = LinkSetDefinition::default();
+            let lct = all_conversions(&mesh, &numbering, Structure::Lct, def);
+            let bst = all_conversions(&mesh, &numbering, Structure::Bst, def);
+            for events in [1, 7, 100, u64::MAX] {
+                let mut run = UqRun::start(size, Encoding::SCurve, def).unwrap();
+                let mut last = 0;
+                while !run.advance(events) {
+                    let (done, total) = run.progress();
+                    assert!(done > last && done < total);
+                    last = done;
+                }
+                let e = run.finish();
+                assert_eq!((e.lct.as_slice(), e.bst.as_slice()), (lct.as_slice(), bst.as_slice()), "size {size}");
+                assert_eq!(e.conversions, (size * size * size * size) as usize);
+            }
+        }
     }
 }

@@ -145,38 +145,196 @@ pub fn piece_range(piece: u32, pieces: u32, width: usize) -> std::ops::Range<usi
     start..((piece as usize + 1) * group).min(width)
 }
 
-/// Writes of one round.
-type Writes<T> = (Vec<(UnitId, u32, u32)>, Vec<T>);
-
-/// Replays all rounds generically; returns each round's writes. Every
-/// message of a round reads the values from before the round (butterfly
-/// partners swap simultaneously): all reads happen before the writes.
-fn replay<T: Copy>(schedule: &Schedule, width: usize, mut current: Vec<T>, op: impl Fn(T, T) -> T) -> Vec<Writes<T>> {
-    let mut out = Vec::with_capacity(schedule.rounds.len());
-    for round in &schedule.rounds {
-        let mut writes = Vec::with_capacity(round.messages.len());
-        let mut values = Vec::new();
-        for m in &round.messages {
-            let range = piece_range(m.piece, schedule.pieces, width);
-            let (lo, hi) = (m.from.min(m.to) as usize, m.from.max(m.to) as usize);
-            writes.push((m.to, range.start as u32, range.len() as u32));
-            values.extend(range.map(|e| {
-                if m.combine {
-                    op(current[lo * width + e], current[hi * width + e])
-                } else {
-                    current[m.from as usize * width + e]
-                }
-            }));
+/// Replays the messages of `round` from index `from` on, for about `budget`
+/// cells (a message's elements, at least one per message): reads use
+/// `current` as it was before the round (its writes are applied only when
+/// the round ends), the written elements go to `values` in message order.
+/// Returns the next message index and the cells done.
+#[allow(clippy::too_many_arguments, reason = "the replay state of one element type, borrowed field by field")]
+fn replay_messages<T: Copy>(
+    round: &super::Round,
+    pieces: u32,
+    width: usize,
+    from: usize,
+    budget: u64,
+    current: &[T],
+    writes: &mut Vec<(UnitId, u32, u32)>,
+    values: &mut Vec<T>,
+    op: impl Fn(T, T) -> T,
+) -> (usize, u64) {
+    let mut cells = 0;
+    let mut next = from;
+    for m in &round.messages[from..] {
+        if cells >= budget {
+            break;
         }
-        let mut offset = 0;
-        for &(u, start, len) in &writes {
-            let (start, len) = (u as usize * width + start as usize, len as usize);
-            current[start..start + len].copy_from_slice(&values[offset..offset + len]);
-            offset += len;
-        }
-        out.push((writes, values));
+        let range = piece_range(m.piece, pieces, width);
+        let (lo, hi) = (m.from.min(m.to) as usize, m.from.max(m.to) as usize);
+        cells += range.len().max(1) as u64;
+        writes.push((m.to, range.start as u32, range.len() as u32));
+        values.extend(range.map(|e| {
+            if m.combine {
+                op(current[lo * width + e], current[hi * width + e])
+            } else {
+                current[m.from as usize * width + e]
+            }
+        }));
+        next += 1;
     }
-    out
+    (next, cells)
+}
+
+/// Applies one round's writes to `current`.
+fn apply<T: Copy>(current: &mut [T], width: usize, writes: &[(UnitId, u32, u32)], values: &[T]) {
+    let mut offset = 0;
+    for &(u, start, len) in writes {
+        let (start, len) = (u as usize * width + start as usize, len as usize);
+        current[start..start + len].copy_from_slice(&values[offset..offset + len]);
+        offset += len;
+    }
+}
+
+/// A [`ValueTrace`] being built, advanced in slices of about a given number
+/// of cells (the engine worker reports progress between slices; the page's
+/// fallback keeps each slice short). Every message of a round reads the
+/// values from before the round (butterfly partners swap simultaneously), so
+/// a slice may stop in the middle of a round.
+#[derive(Debug, Clone)]
+pub struct ValueReplay {
+    operator: Operator,
+    width: usize,
+    units: usize,
+    initial: Vectors,
+    initial_defined: Vec<bool>,
+    current: Vectors,
+    rounds: Vec<RoundUpdate>,
+    /// The round under way and its next message.
+    round: usize,
+    message: usize,
+    /// The round under way's writes so far.
+    writes: Vec<(UnitId, u32, u32)>,
+    values: Vectors,
+    done: u64,
+    total: u64,
+}
+
+impl ValueReplay {
+    /// Starts replaying `schedule` on `inputs` (the real units' vectors,
+    /// `p × width`, matching `operator`'s element type). Virtual units hold
+    /// the identity.
+    ///
+    /// # Panics
+    /// When `inputs` does not hold `p × width` elements of `operator`'s type.
+    pub fn new(schedule: &Schedule, operator: Operator, width: usize, inputs: &Vectors) -> ValueReplay {
+        let (real, drawn) = (schedule.units as usize, schedule.drawn_units as usize);
+        assert_eq!(inputs.len(), real * width, "inputs must hold p × width elements");
+        let initial = match inputs {
+            Vectors::Int(v) => {
+                assert!(!operator.is_float(), "integer inputs need an integer operator");
+                let mut all = v.clone();
+                all.resize(drawn * width, operator.int_identity());
+                Vectors::Int(all)
+            }
+            Vectors::Float(v) => {
+                assert!(operator.is_float(), "float inputs need a float operator");
+                let mut all = v.clone();
+                all.resize(drawn * width, operator.float_identity());
+                Vectors::Float(all)
+            }
+        };
+        let values = match initial {
+            Vectors::Int(_) => Vectors::Int(Vec::new()),
+            Vectors::Float(_) => Vectors::Float(Vec::new()),
+        };
+        let total = schedule
+            .rounds
+            .iter()
+            .flat_map(|r| &r.messages)
+            .map(|m| piece_range(m.piece, schedule.pieces, width).len().max(1) as u64)
+            .sum();
+        ValueReplay {
+            operator,
+            width,
+            units: drawn,
+            current: initial.clone(),
+            initial_defined: (0..drawn).map(|u| !schedule.root_only_input || u == 0).collect(),
+            initial,
+            rounds: Vec::with_capacity(schedule.rounds.len()),
+            round: 0,
+            message: 0,
+            writes: Vec::new(),
+            values,
+            done: 0,
+            total,
+        }
+    }
+
+    /// Replays about `cells` more cells of `schedule` (the one given to
+    /// [`ValueReplay::new`]); true once every round is replayed.
+    pub fn advance(&mut self, schedule: &Schedule, cells: u64) -> bool {
+        let mut budget = cells.max(1);
+        while self.round < schedule.rounds.len() && budget > 0 {
+            let round = &schedule.rounds[self.round];
+            let (pieces, width, from) = (schedule.pieces, self.width, self.message);
+            let (next, spent) = match (&self.current, &mut self.values) {
+                (Vectors::Int(cur), Vectors::Int(vals)) => {
+                    let op = self.operator;
+                    replay_messages(round, pieces, width, from, budget, cur, &mut self.writes, vals, move |a, b| {
+                        op.int(a, b)
+                    })
+                }
+                (Vectors::Float(cur), Vectors::Float(vals)) => {
+                    let op = self.operator;
+                    replay_messages(round, pieces, width, from, budget, cur, &mut self.writes, vals, move |a, b| {
+                        op.float(a, b)
+                    })
+                }
+                _ => unreachable!("one element type per replay"),
+            };
+            self.message = next;
+            self.done += spent;
+            budget = budget.saturating_sub(spent);
+            if next == round.messages.len() {
+                let writes = std::mem::take(&mut self.writes);
+                let values = match (&mut self.current, &mut self.values) {
+                    (Vectors::Int(cur), Vectors::Int(vals)) => {
+                        apply(cur, width, &writes, vals);
+                        Vectors::Int(std::mem::take(vals))
+                    }
+                    (Vectors::Float(cur), Vectors::Float(vals)) => {
+                        apply(cur, width, &writes, vals);
+                        Vectors::Float(std::mem::take(vals))
+                    }
+                    _ => unreachable!("one element type per replay"),
+                };
+                self.rounds.push(RoundUpdate { writes, values });
+                self.round += 1;
+                self.message = 0;
+            }
+        }
+        self.round >= schedule.rounds.len()
+    }
+
+    /// Cells replayed, of all.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.done, self.total)
+    }
+
+    /// The trace (call once [`ValueReplay::advance`] returned true).
+    ///
+    /// # Panics
+    /// When rounds are left to replay.
+    pub fn finish(self) -> ValueTrace {
+        assert!(self.writes.is_empty() && self.message == 0, "finish a replay only once every round is replayed");
+        ValueTrace {
+            operator: self.operator,
+            width: self.width,
+            units: self.units,
+            initial: self.initial,
+            initial_defined: self.initial_defined,
+            rounds: self.rounds,
+        }
+    }
 }
 
 impl ValueTrace {
@@ -186,32 +344,9 @@ impl ValueTrace {
     /// # Panics
     /// When `inputs` does not hold `p × width` elements of `operator`'s type.
     pub fn new(schedule: &Schedule, operator: Operator, width: usize, inputs: &Vectors) -> ValueTrace {
-        let (real, drawn) = (schedule.units as usize, schedule.drawn_units as usize);
-        assert_eq!(inputs.len(), real * width, "inputs must hold p × width elements");
-        let (initial, updates) = match inputs {
-            Vectors::Int(v) => {
-                assert!(!operator.is_float(), "integer inputs need an integer operator");
-                let mut all = v.clone();
-                all.resize(drawn * width, operator.int_identity());
-                let updates = replay(schedule, width, all.clone(), move |a, b| operator.int(a, b));
-                (
-                    Vectors::Int(all),
-                    updates.into_iter().map(|(w, v)| RoundUpdate { writes: w, values: Vectors::Int(v) }).collect(),
-                )
-            }
-            Vectors::Float(v) => {
-                assert!(operator.is_float(), "float inputs need a float operator");
-                let mut all = v.clone();
-                all.resize(drawn * width, operator.float_identity());
-                let updates = replay(schedule, width, all.clone(), move |a, b| operator.float(a, b));
-                (
-                    Vectors::Float(all),
-                    updates.into_iter().map(|(w, v)| RoundUpdate { writes: w, values: Vectors::Float(v) }).collect(),
-                )
-            }
-        };
-        let initial_defined = (0..drawn).map(|u| !schedule.root_only_input || u == 0).collect();
-        ValueTrace { operator, width, units: drawn, initial, initial_defined, rounds: updates }
+        let mut replay = ValueReplay::new(schedule, operator, width, inputs);
+        replay.advance(schedule, u64::MAX);
+        replay.finish()
     }
 
     /// The operator.
@@ -344,5 +479,41 @@ mod tests {
         assert!(parse_inputs("1.5; 2", 2, 1, Operator::Sum).unwrap_err().contains("\"1.5\""));
         assert_eq!(parse_inputs("1.5; -2", 2, 1, Operator::FloatSum).unwrap(), Vectors::Float(vec![1.5, -2.0]));
         assert!(parse_inputs("inf; 2", 2, 1, Operator::FloatMax).is_err());
+    }
+
+    /// A replay stopped anywhere, even mid-round, ends with the same trace as
+    /// one replay to the end; and the final values are the sequential fold
+    /// (an independent computation), so slicing cannot hide a wrong replay.
+    #[test]
+    fn sliced_replay_is_the_whole_replay() {
+        use crate::reduce::{Collective, CollectiveConfig, PipelineConfig};
+        let tree = |c, p| Schedule::collective(&CollectiveConfig::new(c, p, false).unwrap());
+        let cases = [
+            (tree(Collective::Reduce, 13), 3, Operator::Sum),
+            (tree(Collective::Allreduce, 10), 2, Operator::FloatSum),
+            (tree(Collective::Butterfly, 6), 4, Operator::Max),
+            (Schedule::pipeline_of(&PipelineConfig::new(5, 3, 7).unwrap()), 7, Operator::Sum),
+        ];
+        for (schedule, width, op) in cases {
+            let inputs = random_inputs(9, u64::from(schedule.units), width as u64, op).unwrap();
+            let whole = ValueTrace::new(&schedule, op, width, &inputs);
+            for budget in [1, 2, 5, 17, 1000] {
+                let mut replay = ValueReplay::new(&schedule, op, width, &inputs);
+                let mut slices = 0;
+                while !replay.advance(&schedule, budget) {
+                    slices += 1;
+                    assert!(slices < 100_000, "the replay must end");
+                }
+                let (done, total) = replay.progress();
+                assert_eq!(done, total);
+                assert_eq!(replay.finish(), whole, "budget {budget}");
+            }
+            if schedule.root_only_input {
+                continue;
+            }
+            let last = whole.after(whole.round_count());
+            let folded = sequential_fold(&inputs, op, width);
+            assert_eq!(last.values.slice_text(0..width), folded.slice_text(0..width));
+        }
     }
 }

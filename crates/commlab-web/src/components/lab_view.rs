@@ -9,6 +9,7 @@
 use crate::browser;
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::NumberField;
+use crate::components::run_progress::{Progress, RunProgress};
 use crate::engine::{Client, Handler, Pool};
 use crate::share;
 
@@ -217,17 +218,28 @@ pub fn LabView(
         uq_client.try_with_value(Client::close);
     });
     let uq = RwSignal::new(None::<Result<UqResult, String>>);
-    Effect::new(move |_| {
-        let size = lab.with(|l| l.uq_size);
-        let dark = dark.get();
+    let uq_progress = RwSignal::new(Progress::Idle);
+    let start_uq = move |size: u64, dark: bool| {
         uq.set(None);
-        let handler: Handler = Rc::new(move |response, _| match response {
-            Response::Uq(u) => uq.set(Some(Ok(u))),
-            Response::Error(e) => uq.set(Some(Err(e.to_string()))),
-            _ => {}
+        uq_progress.set(Progress::Running(0, 0));
+        let handler: Handler = Rc::new(move |response, _| {
+            match response {
+                Response::Progress { done, total } => return uq_progress.set(Progress::Running(done, total)),
+                Response::Uq(u) => uq.set(Some(Ok(u))),
+                Response::Error(e) => uq.set(Some(Err(e.to_string()))),
+                _ => {}
+            }
+            uq_progress.set(Progress::Idle);
         });
         uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, dark }), handler));
+    };
+    Effect::new(move |_| start_uq(lab.with(|l| l.uq_size), dark.get()));
+    let on_uq_cancel = Callback::new(move |()| {
+        uq_client.with_value(Client::cancel);
+        uq_progress.update(|p| *p = p.cancelled());
+        uq.set(Some(Err("The UQ experiment was cancelled.".into())));
     });
+    let on_uq_rerun = Callback::new(move |()| start_uq(lab.with_untracked(|l| l.uq_size), dark.get_untracked()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let charts = Memo::new(move |_| {
         let points = sweep.delay.get();
@@ -346,6 +358,8 @@ pub fn LabView(
                         svg=Signal::derive(move || range_chart.get()) csv=range_csv json=range_json />
                 </article>
                 <article class="lab-chart" data-testid="uq-chart">
+                    <RunProgress progress=uq_progress label="Computing the UQ" unit="link sets and rows of conversions"
+                        on_cancel=on_uq_cancel on_rerun=on_uq_rerun />
                     {move || match uq.get() {
                         Some(Ok(u)) => view! {
                             <p class="uq-means" data-testid="uq-means">{format!("Mean UQ over all conversions: LCT {:.3}, BST {:.3}.", u.lct_mean, u.bst_mean)}</p>

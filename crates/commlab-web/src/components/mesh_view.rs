@@ -10,6 +10,7 @@ use crate::browser;
 use crate::components::export_bar::{ExportBar, ExportFormat};
 use crate::components::number_field::NumberField;
 use crate::components::playback::Playback;
+use crate::components::run_progress::{Progress, RunProgress};
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::share;
@@ -202,37 +203,26 @@ pub fn MeshView(
         });
         client.with_value(|c| c.query(Request::MeshExport(kind), handler));
     });
-    let cancel = move |_| {
+    let on_cancel = Callback::new(move |()| {
         client.with_value(Client::cancel);
         state.update(|s| {
             if let RunState::Running(done, total) = *s {
                 *s = RunState::Cancelled(done, total);
             }
         });
-    };
-    let rerun = move |_| start(request.get_untracked());
+    });
+    let on_rerun = Callback::new(move |()| start(request.get_untracked()));
+    let progress = Signal::derive(move || match state.get() {
+        RunState::Running(done, total) => Progress::Running(done, total),
+        RunState::Cancelled(done, total) => Progress::Cancelled(done, total),
+        _ => Progress::Idle,
+    });
 
     view! {
         <section class="view mesh-view" data-testid="mesh-view" aria-labelledby="mesh-title">
             <MeshControls params=params mp=mp />
             <div class="results">
-                // The progress row shows after 0.2 s (CSS), so quick runs do not flash it.
-                {move || match state.get() {
-                    RunState::Running(done, total) => view! {
-                        <div class="run-progress delayed" data-testid="run-progress" role="status">
-                            <progress max=total.max(1) value=done data-testid="run-bar" aria-label="Recording progress"></progress>
-                            <span>{if total == 0 { "Recording the run…".to_owned() } else { format!("Recording: {done} of {total} messages delivered") }}</span>
-                            <button type="button" data-testid="cancel-run" on:click=cancel>"Cancel"</button>
-                        </div>
-                    }.into_any(),
-                    RunState::Cancelled(done, total) => view! {
-                        <div class="run-progress" data-testid="run-cancelled" role="status">
-                            <span>{format!("Cancelled after {done} of {total} messages. Change a parameter, or ")}</span>
-                            <button type="button" data-testid="rerun" on:click=rerun>"run again"</button>
-                        </div>
-                    }.into_any(),
-                    _ => ().into_any(),
-                }}
+                <RunProgress progress=progress label="Recording" unit="messages delivered" on_cancel=on_cancel on_rerun=on_rerun />
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
                 <Legend />

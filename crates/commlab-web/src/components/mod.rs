@@ -10,6 +10,7 @@ pub mod notices;
 pub mod number_field;
 pub mod pipeline_view;
 pub mod playback;
+pub mod run_progress;
 pub mod select_field;
 pub mod share_bar;
 pub mod swizzle_view;

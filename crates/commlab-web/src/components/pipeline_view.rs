@@ -4,6 +4,7 @@
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
+use crate::components::run_progress::{Progress, RunProgress};
 use crate::engine::{Client, Handler};
 use crate::state::{Params, PipelineParams};
 use commlab_api::exports;
@@ -49,20 +50,33 @@ pub fn PipelineView(
         client.try_with_value(Client::close);
     });
     let remote = RwSignal::new(PipelineState::Pending);
-    Effect::new(move |_| {
-        let r = request.get();
+    let progress = RwSignal::new(Progress::Idle);
+    let start = move |r: PipelineRequest| {
         if !r.heavy() {
             client.with_value(Client::cancel);
+            progress.set(Progress::Idle);
             return;
         }
         remote.set(PipelineState::Pending);
-        let handler: Handler = Rc::new(move |response, _| match response {
-            Response::Pipeline(s) => remote.set(PipelineState::Remote(s)),
-            Response::Error(e) => remote.set(PipelineState::Failed(e.to_string())),
-            _ => {}
+        progress.set(Progress::Running(0, 0));
+        let handler: Handler = Rc::new(move |response, _| {
+            match response {
+                Response::Progress { done, total } => return progress.set(Progress::Running(done, total)),
+                Response::Pipeline(s) => remote.set(PipelineState::Remote(s)),
+                Response::Error(e) => remote.set(PipelineState::Failed(e.to_string())),
+                _ => {}
+            }
+            progress.set(Progress::Idle);
         });
         client.with_value(|c| c.run(Request::Pipeline(r), handler));
+    };
+    Effect::new(move |_| start(request.get()));
+    let on_cancel = Callback::new(move |()| {
+        client.with_value(Client::cancel);
+        progress.update(|p| *p = p.cancelled());
+        remote.set(PipelineState::Failed("The run was cancelled.".into()));
     });
+    let on_rerun = Callback::new(move |()| start(request.get_untracked()));
     let state = Memo::new(move |_| {
         if heavy.get() {
             remote.get()
@@ -164,6 +178,7 @@ pub fn PipelineView(
                 </p>
             </div>
             <div class="results">
+                <RunProgress progress=progress label="Replaying the values" unit="value cells" on_cancel=on_cancel on_rerun=on_rerun />
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {

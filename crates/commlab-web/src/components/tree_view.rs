@@ -5,6 +5,7 @@
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
+use crate::components::run_progress::{Progress, RunProgress};
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::state::Params;
@@ -70,22 +71,35 @@ pub fn TreeView(
         client.try_with_value(Client::close);
     });
     let remote = RwSignal::new(TreeState::Pending);
+    let progress = RwSignal::new(Progress::Idle);
 
     // Large runs go to the worker; a new request supersedes the old.
-    Effect::new(move |_| {
-        let r = request.get();
+    let start = move |r: TreeRequest| {
         if !r.heavy() {
             client.with_value(Client::cancel);
+            progress.set(Progress::Idle);
             return;
         }
         remote.set(TreeState::Pending);
-        let handler: Handler = Rc::new(move |response, _| match response {
-            Response::Tree(s) => remote.set(TreeState::Remote(Arc::new(s))),
-            Response::Error(e) => remote.set(TreeState::Failed(e.to_string())),
-            _ => {}
+        progress.set(Progress::Running(0, 0));
+        let handler: Handler = Rc::new(move |response, _| {
+            match response {
+                Response::Progress { done, total } => return progress.set(Progress::Running(done, total)),
+                Response::Tree(s) => remote.set(TreeState::Remote(Arc::new(s))),
+                Response::Error(e) => remote.set(TreeState::Failed(e.to_string())),
+                _ => {}
+            }
+            progress.set(Progress::Idle);
         });
         client.with_value(|c| c.run(Request::Tree(r), handler));
+    };
+    Effect::new(move |_| start(request.get()));
+    let on_cancel = Callback::new(move |()| {
+        client.with_value(Client::cancel);
+        progress.update(|p| *p = p.cancelled());
+        remote.set(TreeState::Failed("The run was cancelled.".into()));
     });
+    let on_rerun = Callback::new(move |()| start(request.get_untracked()));
     let state = Memo::new(move |_| {
         let r = request.get();
         if r.heavy() {
@@ -145,6 +159,7 @@ pub fn TreeView(
         <section class="view tree-view" data-testid="tree-view" aria-labelledby="tree-title">
             <TreeControls params=params tree=tree state=state />
             <div class="results">
+                <RunProgress progress=progress label="Replaying the values" unit="value cells" on_cancel=on_cancel on_rerun=on_rerun />
                 <Playback step=step steps=rounds on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {

@@ -1,0 +1,64 @@
+//! The progress row of work done in the engine worker: a determinate bar,
+//! what is counted, and Cancel; after a cancel, "run again". Shared by the
+//! mesh run, large tree and pipeline runs and the UQ experiment.
+
+use leptos::prelude::*;
+
+/// Where a worker run stands, as the row shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Progress {
+    /// Nothing under way (or done): no row.
+    #[default]
+    Idle,
+    /// Under way: so many of so many counted things.
+    Running(u64, u64),
+    /// Cancelled by the user after so many of so many.
+    Cancelled(u64, u64),
+}
+
+impl Progress {
+    /// The cancelled state of a running one (anything else is kept).
+    pub fn cancelled(self) -> Progress {
+        match self {
+            Progress::Running(done, total) => Progress::Cancelled(done, total),
+            other => other,
+        }
+    }
+}
+
+/// The row: shown after 0.2 s of work (CSS `delayed`), so quick runs do not flash it.
+#[component]
+pub fn RunProgress(
+    /// The state shown.
+    #[prop(into)]
+    progress: Signal<Progress>,
+    /// What the work is (`Recording`).
+    label: &'static str,
+    /// What is counted (`messages delivered`).
+    unit: &'static str,
+    /// Cancel pressed.
+    on_cancel: Callback<()>,
+    /// "run again" pressed.
+    on_rerun: Callback<()>,
+) -> impl IntoView {
+    move || {
+        match progress.get() {
+        Progress::Running(done, total) => view! {
+            <div class="run-progress delayed" data-testid="run-progress" role="status">
+                <progress max=total.max(1) value=done data-testid="run-bar" aria-label=format!("{label} progress")></progress>
+                <span>{if total == 0 { format!("{label}…") } else { format!("{label}: {done} of {total} {unit}") }}</span>
+                <button type="button" data-testid="cancel-run" on:click=move |_| on_cancel.run(())>"Cancel"</button>
+            </div>
+        }
+        .into_any(),
+        Progress::Cancelled(done, total) => view! {
+            <div class="run-progress" data-testid="run-cancelled" role="status">
+                <span>{format!("Cancelled after {done} of {total} {unit}. Change a parameter, or ")}</span>
+                <button type="button" data-testid="rerun" on:click=move |_| on_rerun.run(())>"run again"</button>
+            </div>
+        }
+        .into_any(),
+        Progress::Idle => ().into_any(),
+    }
+    }
+}
