@@ -580,6 +580,26 @@ test('mesh: a long run shows progress, Cancel stops it at once, and it can run a
   await page.waitForSelector('[data-testid="run-progress"]');
 });
 
+test('tree: a long run shows its progress in value cells, Cancel stops it, and it can run again', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=1&view=tree&collective=allreduce&p=1048576&elements=4`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-bar"]')?.value > 0, null, { timeout: 20000 });
+  // allreduce = reduce + broadcast: 2 (p − 1) messages of the whole 4-element vector.
+  const total = 2 * (2 ** 20 - 1) * 4;
+  assert.match(await page.locator('[data-testid="run-progress"]').innerText(), new RegExp(`Replaying the values: \\d+ of ${total} value cells`));
+  await shot(page, 'tree-progress');
+  await page.click('[data-testid="cancel-run"]');
+  await page.waitForSelector('[data-testid="run-cancelled"]');
+  assert.match(await page.locator('[data-testid="run-cancelled"]').innerText(), new RegExp(`Cancelled after \\d+ of ${total} value cells`));
+  assert.equal(await page.locator('[data-testid="caption"]').innerText(), 'The run was cancelled.');
+  await shot(page, 'tree-cancelled');
+  await page.waitForTimeout(1000);
+  assert.equal(await page.locator('[data-testid="tree-summary"]').count(), 0, 'no result arrives after Cancel');
+  await page.click('[data-testid="rerun"]');
+  await page.waitForSelector('[data-testid="tree-summary"]', { timeout: 30000 });
+  assert.match(await page.locator('[data-testid="result"]').innerText(), /equals the sequential fold/);
+  assert.equal(await page.locator('[data-testid="run-progress"]').count(), 0, 'the bar goes when the run is done');
+});
+
 test('mesh: a parameter change mid-run shows only the new result', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=1&view=mesh&size=256&rate=0.2&algorithm=ms`);
   await page.waitForSelector('[data-testid="run-progress"]');

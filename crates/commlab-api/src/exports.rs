@@ -7,7 +7,6 @@
 use crate::json::Json as Value;
 use crate::tree::{PipelineRequest, TreeRequest, TreeRun};
 use commlab_core::barrier::experiment::Point;
-use commlab_core::model::ModelConfig;
 use commlab_core::reduce::values::{piece_range, Vectors};
 use commlab_core::reduce::{caption, Schedule};
 use std::fmt::Write;
@@ -136,6 +135,9 @@ pub fn pipeline_json(schedule: &Schedule, params: &PipelineRequest) -> String {
     doc.pretty()
 }
 
+/// Points of the `T(m)` curve in the model's CSV (as drawn).
+pub const MODEL_CURVE_POINTS: usize = 400;
+
 /// One simulated point of the model view.
 pub type SimulatedPoint = (u64, f64);
 
@@ -149,19 +151,24 @@ pub fn model_csv(curve: &[(u64, f64)], simulated: &[SimulatedPoint]) -> String {
     out
 }
 
-/// The model's numbers as JSON.
-pub fn model_json(model: &ModelConfig, simulated: &[SimulatedPoint]) -> String {
+/// The model's numbers as JSON: the view's export and `commlab model --json`
+/// (`m_star` is null where the model has no optimum: unbounded or flat).
+pub fn model_json(run: &crate::model::ModelRun) -> String {
+    let model = &run.config;
     let s = model.summary();
     let doc = json!({
         "n": model.bytes(), "p": model.units(), "t_start": model.t_start(), "t_byte": model.t_byte(),
+        "max_pieces": model.max_pieces(),
         "piece_limit": model.piece_limit(),
         "m_star": s.optimum.pieces(),
         "m_star_note": s.optimum.note(),
         "t_m_star": s.time_at_optimum,
         "m_best": s.best_pieces,
         "t_m_best": s.time_at_best,
+        "steps_m_best": s.steps_at_best,
         "t_binomial": s.binomial_time,
-        "simulated": simulated.iter().map(|&(m, t)| json!({"m": m, "t": t, "t_model": model.time_at(m)})).collect::<Vec<_>>(),
+        "binomial_rounds": s.binomial_rounds,
+        "simulated": run.simulated.iter().map(|&(m, t)| json!({"m": m, "t": t, "t_model": model.time_at(m)})).collect::<Vec<_>>(),
     });
     doc.pretty()
 }

@@ -12,6 +12,7 @@ pub mod json;
 pub mod exports;
 pub mod lab;
 pub mod mesh;
+pub mod model;
 pub mod protocol;
 pub mod report;
 pub mod swizzle;

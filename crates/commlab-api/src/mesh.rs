@@ -385,12 +385,7 @@ impl RoundRequest {
             ));
         }
         let encoding: Encoding = parse_id("encoding", &self.encoding)?;
-        let links = match self.links.as_str() {
-            "directed" => LinkSetDefinition { undirected: false, with_release: false },
-            "undirected" => LinkSetDefinition { undirected: true, with_release: false },
-            "gather-release" => LinkSetDefinition { undirected: false, with_release: true },
-            other => return Err(ApiError::new("links", other, "one of: directed, undirected, gather-release")),
-        };
+        let links: LinkSetDefinition = parse_id("links", &self.links)?;
         let mesh = Mesh::new(self.size)?;
         let numbering = Numbering::of_mesh(&mesh, encoding)?;
         let k = (self.k % u64::from(mesh.nodes())) as u32;

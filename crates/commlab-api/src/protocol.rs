@@ -6,6 +6,7 @@
 
 use crate::lab::{LabPlan, LabRequest, LabResult, LabRun, UqBuild, UqRequest, UqResult};
 use crate::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSession, MeshSummary, RoundPanel, RoundRequest};
+use crate::model::{ModelRequest, ModelRun};
 use crate::swizzle::{SwizzleRequest, SwizzleRun, SwizzleSummary};
 use crate::tree::{
     PipelineBuild, PipelineRequest, PipelineRun, PipelineSummary, TreeBuild, TreeRequest, TreeRun, TreeSummary,
@@ -49,7 +50,10 @@ pub enum Request {
     Swizzle(SwizzleRequest),
     /// The caption of a step of the kept swizzle run.
     SwizzleCaption(usize),
-    /// The kept tree or pipeline run as CSV or JSON.
+    /// Compute the runtime model and keep it for [`Request::DataExport`]
+    /// (the model view draws on the page; its data exports come from here).
+    Model(ModelRequest),
+    /// The kept tree, pipeline, swizzle or model run as CSV or JSON.
     DataExport(DataView, DataFormat),
     /// Panics inside the engine (the browser suite checks the banner).
     SelfTestPanic,
@@ -85,6 +89,8 @@ pub enum Response {
     Swizzle(SwizzleSummary),
     /// A caption.
     Caption(String),
+    /// The run asked for is computed and kept for exports.
+    Kept,
     /// The request was refused.
     Error(ApiError),
 }
@@ -98,6 +104,8 @@ pub enum DataView {
     Pipeline,
     /// The swizzle view's run.
     Swizzle,
+    /// The model view's run.
+    Model,
 }
 
 /// The data format of an export.
@@ -142,6 +150,7 @@ pub struct Engine {
     tree: Option<(TreeRequest, TreeRun)>,
     pipeline: Option<(PipelineRequest, PipelineRun)>,
     swizzle: Option<SwizzleRun>,
+    model: Option<ModelRun>,
     plan: Option<(LabRequest, LabPlan)>,
     task: Option<Task>,
 }
@@ -158,6 +167,7 @@ impl Engine {
     ///
     /// # Panics
     /// On [`Request::SelfTestPanic`], by design.
+    #[allow(clippy::too_many_lines, reason = "one arm per request, each a few lines")]
     pub fn begin(&mut self, request: Request) -> Option<Response> {
         self.task = None;
         match request {
@@ -254,6 +264,16 @@ impl Engine {
             Request::SwizzleCaption(step) => Some(match &self.swizzle {
                 Some(run) => Response::Caption(run.caption(step.min(run.schedule.steps()))),
                 None => Response::Error(no_run()),
+            }),
+            Request::Model(r) => Some(match r.run() {
+                Ok(run) => {
+                    self.model = Some(run);
+                    Response::Kept
+                }
+                Err(e) => {
+                    self.model = None;
+                    Response::Error(e)
+                }
             }),
             Request::DataExport(view, format) => Some(self.data_export(view, format)),
             Request::SelfTestPanic => panic!("self-test panic requested inside the engine"),
@@ -355,6 +375,12 @@ impl Engine {
                 DataFormat::Csv => exports::swizzle_csv(&run.schedule),
                 DataFormat::Json => exports::swizzle_json(&run.schedule, &run.naive, &run.cost),
             }),
+            (DataView::Model, f) => self.model.as_ref().map(|run| match f {
+                DataFormat::Csv => {
+                    exports::model_csv(&run.config.pieces_curve(exports::MODEL_CURVE_POINTS), &run.simulated)
+                }
+                DataFormat::Json => exports::model_json(run),
+            }),
         };
         text.map_or_else(|| Response::Error(no_run()), Response::Export)
     }
@@ -371,7 +397,11 @@ impl Engine {
 }
 
 fn no_run() -> ApiError {
-    ApiError::new("request", "a frame, caption or export", "the run it is of first (MeshRun, Tree, Pipeline)")
+    ApiError::new(
+        "request",
+        "a frame, caption or export",
+        "the run it is of first (MeshRun, Tree, Pipeline, Swizzle, Model)",
+    )
 }
 
 /// Convenience for callers that want `Result`s: the lab results or the error.

@@ -345,3 +345,43 @@ fn long_runs_report_progress_and_end_as_one_piece_runs() {
         assert!(engine.step(500).is_none(), "idle after the end");
     }
 }
+
+/// The model view's data exports come from the run the worker keeps; `m*`
+/// checked against its closed form `√(n·T_byte·(p − 2)/T_start)`.
+#[test]
+fn model_exports_come_from_the_kept_run() {
+    use commlab_api::model::ModelRequest;
+    use commlab_api::protocol::{DataFormat, DataView};
+    let mut engine = Engine::new();
+    let export = |engine: &mut Engine, f| serve(engine, Request::DataExport(DataView::Model, f));
+    assert!(matches!(export(&mut engine, DataFormat::Json), Response::Error(_)), "nothing kept yet");
+    let request = ModelRequest { bytes: 1 << 20, units: 64, t_start: 10.0, t_byte: 0.001, max_pieces: 1024 };
+    assert_eq!(serve(&mut engine, Request::Model(request)), Response::Kept);
+    let Response::Export(json) = export(&mut engine, DataFormat::Json) else { panic!() };
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let m_star = (f64::from(1u32 << 20) * 0.001 * 62.0 / 10.0).sqrt();
+    assert!((v["m_star"].as_f64().unwrap() - m_star).abs() < 1e-9, "{}", v["m_star"]);
+    assert_eq!(v["max_pieces"], 1024);
+    assert_eq!(v["simulated"].as_array().unwrap().len(), request.run().unwrap().simulated.len());
+    let Response::Export(csv) = export(&mut engine, DataFormat::Csv) else { panic!() };
+    assert!(csv.starts_with("m,t_model,t_simulated\n"));
+    // Every row is the closed form T(n,p,m) = (T_start + n/m·T_byte)(p + m − 2), from m = 1 to the limit.
+    let rows: Vec<(f64, f64)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (c[0].parse().unwrap(), c[1].parse().unwrap())
+        })
+        .collect();
+    assert!(rows.len() > 100);
+    assert_eq!((rows[0].0, rows[rows.len() - 1].0), (1.0, 1024.0));
+    for (m, t) in rows {
+        let closed = (10.0 + f64::from(1u32 << 20) / m * 0.001) * (64.0 + m - 2.0);
+        assert!((t - closed).abs() <= 1e-9 * closed, "m = {m}: {t} vs {closed}");
+    }
+    let bad = ModelRequest { units: 0, ..request };
+    let Response::Error(e) = serve(&mut engine, Request::Model(bad)) else { panic!() };
+    assert_eq!(e.field, "p");
+    assert!(matches!(export(&mut engine, DataFormat::Csv), Response::Error(_)), "a refused model is not kept");
+}

@@ -1,10 +1,9 @@
-//! `commlab model` and `commlab pipeline`.
+//! `commlab model` and `commlab pipeline`, built with the engine API's
+//! `ModelRequest` (the runtime-model view's run and its JSON export).
 
 use crate::reduce::ArgError;
-use commlab_core::limits::PIECES;
-use commlab_core::model::{pipeline_steps, ConfigError, ModelConfig, Optimum};
-use commlab_core::reduce::timing::{time, Costs};
-use commlab_core::reduce::Schedule;
+use commlab_api::model::ModelRequest;
+use commlab_api::ApiError;
 use serde_json::{json, Value};
 
 /// The model inputs shared by `model` and `pipeline`.
@@ -50,36 +49,29 @@ pub struct PipelineCommand {
     pub json: bool,
 }
 
-fn config_error(err: &ConfigError) -> ArgError {
-    (crate::flag_of(err.name), format!("{} is out of range: expected {}", err.value, err.expected))
+fn api_error(err: &ApiError) -> ArgError {
+    let field = match err.field.as_str() {
+        "bytes" => "n",
+        "units" => "p",
+        other => other,
+    };
+    (crate::flag_of(field), format!("{} is out of range: expected {}", err.value, err.expected))
+}
+
+impl ModelArgs {
+    fn request(&self, max_pieces: u64) -> ModelRequest {
+        ModelRequest { bytes: self.n, units: self.p, t_start: self.t_start, t_byte: self.t_byte, max_pieces }
+    }
 }
 
 impl ModelCommand {
-    /// Runs the command.
+    /// Runs the command: the same JSON as the model view's export.
     ///
     /// # Errors
     /// The argument at fault.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let a = &self.model;
-        let config = ModelConfig::new(a.n, a.p, a.t_start, a.t_byte, self.max_pieces).map_err(|e| config_error(&e))?;
-        let s = config.summary();
-        let m_star = match s.optimum {
-            Optimum::Unbounded | Optimum::Flat => Value::Null,
-            other => json!(other.pieces()),
-        };
-        Ok(json!({
-            "n": a.n, "p": a.p, "t_start": a.t_start, "t_byte": a.t_byte,
-            "max_pieces": self.max_pieces,
-            "piece_limit": config.piece_limit(),
-            "m_star": m_star,
-            "m_star_note": s.optimum.note(),
-            "t_m_star": s.time_at_optimum,
-            "m_best": s.best_pieces,
-            "t_m_best": s.time_at_best,
-            "steps_m_best": s.steps_at_best,
-            "t_binomial": s.binomial_time,
-            "binomial_rounds": s.binomial_rounds,
-        }))
+        let run = self.model.request(self.max_pieces).run().map_err(|e| api_error(&e))?;
+        Ok(serde_json::from_str(&commlab_api::exports::model_json(&run)).expect("the JSON writer writes JSON"))
     }
 }
 
@@ -90,31 +82,15 @@ impl PipelineCommand {
     /// The argument at fault.
     pub fn run(&self) -> Result<Value, ArgError> {
         let a = &self.model;
-        if !PIECES.contains(self.pieces) {
-            return Err(config_error(&ConfigError {
-                name: PIECES.name,
-                value: self.pieces.to_string(),
-                expected: PIECES.to_string(),
-            }));
-        }
-        if self.pieces > a.n {
-            return Err((
-                "--pieces".into(),
-                format!("{} is more pieces than bytes: expected at most n = {}", self.pieces, a.n),
-            ));
-        }
-        let config = ModelConfig::new(a.n, a.p, a.t_start, a.t_byte, self.pieces).map_err(|e| config_error(&e))?;
-        let costs = Costs::new(a.n, a.t_start, a.t_byte).map_err(|e| config_error(&e))?;
-        let schedule = Schedule::pipeline(a.p, self.pieces).map_err(|e| config_error(&e))?;
-        let simulated = time(&schedule, &costs);
+        let point = a.request(self.pieces).pipeline_point(self.pieces).map_err(|e| api_error(&e))?;
         Ok(json!({
             "n": a.n, "p": a.p, "pieces": self.pieces, "t_start": a.t_start, "t_byte": a.t_byte,
-            "steps": pipeline_steps(a.p, self.pieces),
-            "simulated_steps": schedule.rounds.len(),
-            "messages": simulated.messages,
+            "steps": point.steps,
+            "simulated_steps": point.simulated_steps,
+            "messages": point.messages,
             "bytes_per_piece": a.n as f64 / self.pieces as f64,
-            "time": simulated.finish,
-            "model_time": config.time_at(self.pieces),
+            "time": point.time,
+            "model_time": point.model_time,
         }))
     }
 }

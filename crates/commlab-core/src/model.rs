@@ -191,6 +191,11 @@ impl ModelConfig {
         self.t_byte
     }
 
+    /// The largest piece count asked for (see [`ModelConfig::piece_limit`]).
+    pub fn max_pieces(&self) -> u64 {
+        self.max_pieces
+    }
+
     /// The same configuration with another unit count (inside [`UNITS`]).
     ///
     /// # Errors

@@ -569,11 +569,13 @@ impl Pool {
     }
 }
 
-/// The CSV/JSON buttons of a view whose large runs the worker keeps: each
-/// press asks `client` for the kept run of `view` and downloads the answer
-/// as `name`.csv / .json; problems go to `status`.
+/// The CSV/JSON buttons of a view whose data exports come from the engine
+/// worker: `prepare` gives the request that makes the worker keep the view's
+/// current run (`None` when it already does, a large run it built), then the
+/// worker answers [`Request::DataExport`] and the answer is downloaded.
 pub fn data_export(
-    client: StoredValue<Client, LocalStorage>,
+    client: impl Fn() -> Client + Send + Sync + 'static,
+    prepare: impl Fn() -> Option<Request> + Send + Sync + 'static,
     view: commlab_api::protocol::DataView,
     name: Signal<String>,
     status: RwSignal<String>,
@@ -586,12 +588,21 @@ pub fn data_export(
             _ => (DataFormat::Csv, "csv", "text/csv"),
         };
         let file = format!("{}.{ext}", name.get_untracked());
+        let refused: Handler = Rc::new(move |response, _| {
+            if let Response::Error(e) = response {
+                status.set(e.to_string());
+            }
+        });
         let handler: Handler = Rc::new(move |response, _| {
             if let Response::Export(text) = response {
                 status.set(browser::download_text(&file, mime, &text).err().unwrap_or_default());
             }
         });
-        client.with_value(|c| c.query(Request::DataExport(view, data), handler));
+        let client = client();
+        if let Some(request) = prepare() {
+            client.query(request, refused);
+        }
+        client.query(Request::DataExport(view, data), handler);
     })
 }
 

@@ -8,9 +8,11 @@
 //! newer builds still open); a repeated key takes its last value. Every invalid value yields a [`Notice`] naming the parameter and
 //! its accepted range, and the default is used instead.
 
-use crate::state::{Compare, Params, ThemeChoice, View, JUDGES, LINK_SETS};
+use crate::state::{Compare, Params, ThemeChoice, View};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::Judge;
+use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::limits::{
     lab, mesh_view, IntRange, RealRange, BYTES, ELEMENTS, MAX_PIECES, PIECES, SEED, T_BYTE, T_START, UNITS,
 };
@@ -163,9 +165,9 @@ const MESH_FIELDS: &[Field] = &[
     Field::Int(mesh_view::TILE, |p| p.mesh.tile, |p, v| p.mesh.tile = v),
     Field::Choice(
         "judge",
-        || JUDGES.iter().map(|j| j.0).collect(),
-        |p| p.mesh.judge,
-        |p, id| JUDGES.iter().find(|j| j.0 == id).map(|j| p.mesh.judge = j.0).is_some(),
+        || Judge::ALL.iter().map(|j| j.id()).collect(),
+        |p| p.mesh.judge.id(),
+        |p, id| id.parse().map(|j| p.mesh.judge = j).is_ok(),
     ),
     Field::Real(mesh_view::THRESHOLD, |p| p.mesh.threshold, |p, v| p.mesh.threshold = v),
     Field::Int(mesh_view::HOP_TICKS, |p| p.mesh.hop_ticks, |p, v| p.mesh.hop_ticks = v),
@@ -182,9 +184,9 @@ const MESH_FIELDS: &[Field] = &[
     Field::Int(mesh_view::UQ_K, |p| p.mesh.uq_k, |p, v| p.mesh.uq_k = v),
     Field::Choice(
         "links",
-        || LINK_SETS.iter().map(|l| l.0).collect(),
-        |p| p.mesh.uq_links,
-        |p, id| LINK_SETS.iter().find(|l| l.0 == id).map(|l| p.mesh.uq_links = l.0).is_some(),
+        || LinkSetDefinition::ALL.iter().map(|l| l.id()).collect(),
+        |p| p.mesh.uq_links.id(),
+        |p, id| id.parse().map(|l| p.mesh.uq_links = l).is_ok(),
     ),
     Field::Int(STEP, |p| p.step, |p, v| p.step = v),
 ];
@@ -611,7 +613,7 @@ mod tests {
                     encoding: Encoding::ALL[encoding],
                     algorithm: Algorithm::ALL[algorithm],
                     tile,
-                    judge: JUDGES[judge].0,
+                    judge: Judge::ALL[judge],
                     threshold,
                     hop_ticks,
                     overhead_ticks,
@@ -625,7 +627,7 @@ mod tests {
                     pattern,
                     heat,
                     uq_k,
-                    uq_links: LINK_SETS[links].0,
+                    uq_links: LinkSetDefinition::ALL[links],
                 },
             )
     }
@@ -713,7 +715,7 @@ mod tests {
             let query: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
             let (params, _) = from_query(&query);
             // Whatever was read is a valid configuration.
-            prop_assert!(params.model.config().is_ok());
+            prop_assert!(params.model.request().config().is_ok());
         }
     }
 }

@@ -3,10 +3,12 @@
 //! query string and back.
 
 use commlab_api::mesh::MeshRequest;
+use commlab_api::model::ModelRequest;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::Judge;
 use commlab_core::barrier::mesh::{LinkId, Mesh};
-use commlab_core::model::{ConfigError, ModelConfig};
+use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::reduce::{Collective, Operator};
 
 /// A view of the playground. Only views that exist are listed: later views are
@@ -128,13 +130,15 @@ impl Default for ModelParams {
 }
 
 impl ModelParams {
-    /// The validated core configuration.
-    ///
-    /// # Errors
-    /// The out-of-range parameter (the URL codec and the inputs already reject
-    /// them, so the view only sees this for values typed between checks).
-    pub fn config(&self) -> Result<ModelConfig, ConfigError> {
-        ModelConfig::new(self.bytes, self.units, self.t_start, self.t_byte, self.max_pieces)
+    /// The engine request of this view's run (the chosen `m` is the view's own).
+    pub fn request(&self) -> ModelRequest {
+        ModelRequest {
+            bytes: self.bytes,
+            units: self.units,
+            t_start: self.t_start,
+            t_byte: self.t_byte,
+            max_pieces: self.max_pieces,
+        }
     }
 }
 
@@ -339,8 +343,8 @@ pub struct MeshParams {
     pub algorithm: Algorithm,
     /// Tile side of the two-layer forms.
     pub tile: u64,
-    /// Judge id: `never`, `threshold`, `oracle`.
-    pub judge: &'static str,
+    /// When the DLCT root adjusts (the threshold policy's value is `threshold`).
+    pub judge: Judge,
     /// Threshold of the threshold judge.
     pub threshold: f64,
     /// Ticks per hop.
@@ -367,8 +371,8 @@ pub struct MeshParams {
     pub heat: bool,
     /// `K` of the before/after panel.
     pub uq_k: u64,
-    /// Link-set definition of the panel: `directed`, `undirected`, `gather-release`.
-    pub uq_links: &'static str,
+    /// Link-set definition of the panel.
+    pub uq_links: LinkSetDefinition,
 }
 
 impl Default for MeshParams {
@@ -381,7 +385,7 @@ impl Default for MeshParams {
             encoding: Encoding::SCurve,
             algorithm: Algorithm::Dlct,
             tile: 4,
-            judge: "threshold",
+            judge: Judge::DEFAULT,
             threshold: 0.1,
             hop_ticks: 1,
             overhead_ticks: 0,
@@ -395,21 +399,10 @@ impl Default for MeshParams {
             pattern: true,
             heat: false,
             uq_k: 1,
-            uq_links: "directed",
+            uq_links: LinkSetDefinition::default(),
         }
     }
 }
-
-/// Judge ids with labels.
-pub const JUDGES: [(&str, &str); 3] =
-    [("threshold", "threshold: K = 1 above it"), ("never", "never adjust"), ("oracle", "oracle: best K")];
-
-/// Link-set definitions of the UQ panel, with labels.
-pub const LINK_SETS: [(&str, &str); 3] = [
-    ("directed", "directed links of the Gather"),
-    ("undirected", "undirected links of the Gather"),
-    ("gather-release", "directed links of Gather + Release"),
-];
 
 /// Inputs of the barrier lab view.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -507,7 +500,7 @@ impl MeshParams {
             algorithm: self.algorithm.id().to_owned(),
             encoding: self.encoding.id().to_owned(),
             tile: self.tile,
-            judge: self.judge.to_owned(),
+            judge: self.judge.id().to_owned(),
             threshold: self.threshold,
             barriers: self.barriers,
             hop_ticks: self.hop_ticks,

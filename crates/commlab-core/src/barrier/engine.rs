@@ -45,12 +45,25 @@ impl Judge {
     /// The default threshold policy.
     pub const DEFAULT: Judge = Judge::Threshold(0.1);
 
+    /// Every policy, in the order the mesh view lists them (the threshold's
+    /// value is a parameter of its own there).
+    pub const ALL: [Judge; 3] = [Judge::DEFAULT, Judge::Never, Judge::Oracle];
+
     /// Stable id.
     pub fn id(self) -> &'static str {
         match self {
             Judge::Never => "never",
             Judge::Threshold(_) => "threshold",
             Judge::Oracle => "oracle",
+        }
+    }
+
+    /// Human-readable name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Judge::Never => "never adjust",
+            Judge::Threshold(_) => "threshold: K = 1 above it",
+            Judge::Oracle => "oracle: best K",
         }
     }
 }

@@ -23,6 +23,46 @@ pub struct LinkSetDefinition {
     pub with_release: bool,
 }
 
+impl LinkSetDefinition {
+    /// Every definition the views offer: Gather links directed (the default),
+    /// undirected, and directed Gather + Release links.
+    pub const ALL: [LinkSetDefinition; 3] = [
+        LinkSetDefinition { undirected: false, with_release: false },
+        LinkSetDefinition { undirected: true, with_release: false },
+        LinkSetDefinition { undirected: false, with_release: true },
+    ];
+
+    /// Stable id (URL `links=`, engine requests).
+    pub fn id(self) -> &'static str {
+        match (self.undirected, self.with_release) {
+            (false, false) => "directed",
+            (true, false) => "undirected",
+            (false, true) => "gather-release",
+            (true, true) => "undirected-gather-release",
+        }
+    }
+
+    /// Human-readable name.
+    pub fn label(self) -> &'static str {
+        match (self.undirected, self.with_release) {
+            (false, false) => "directed links of the Gather",
+            (true, false) => "undirected links of the Gather",
+            (false, true) => "directed links of Gather + Release",
+            (true, true) => "undirected links of Gather + Release",
+        }
+    }
+}
+
+impl std::str::FromStr for LinkSetDefinition {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        LinkSetDefinition::ALL.into_iter().find(|d| d.id() == s).ok_or_else(|| {
+            let ids: Vec<&str> = LinkSetDefinition::ALL.iter().map(|d| d.id()).collect();
+            format!("unknown link set {s:?}; expected one of: {}", ids.join(", "))
+        })
+    }
+}
+
 /// A link in use: `(from, to)`, or `(min, max)` when undirected.
 pub type UsedLink = (NodeId, NodeId);
 
@@ -319,5 +359,19 @@ mod round_tests {
                 assert_eq!(e.conversions, (size * size * size * size) as usize);
             }
         }
+    }
+
+    /// Every offered link-set definition parses back from its id; the ids are
+    /// the URL's and the engine's (`links=gather-release`).
+    #[test]
+    fn link_set_ids_round_trip() {
+        let ids: Vec<&str> = LinkSetDefinition::ALL.iter().map(|d| d.id()).collect();
+        assert_eq!(ids, ["directed", "undirected", "gather-release"]);
+        for d in LinkSetDefinition::ALL {
+            assert_eq!(d.id().parse::<LinkSetDefinition>(), Ok(d));
+        }
+        assert_eq!(LinkSetDefinition::ALL[0], LinkSetDefinition::default());
+        let e = "both".parse::<LinkSetDefinition>().unwrap_err();
+        assert!(e.contains("directed, undirected, gather-release"), "{e}");
     }
 }

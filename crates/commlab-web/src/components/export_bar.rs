@@ -32,18 +32,16 @@ pub fn ExportBar(
     /// The data as JSON.
     #[prop(optional)]
     json: Option<Callback<(), String>>,
-    /// Views whose data lives in the engine worker: every button asks it
-    /// (the view downloads the answer when it comes).
+    /// Views whose data exports come from the engine worker: the CSV and
+    /// JSON buttons ask it (the view downloads the answer when it comes).
     #[prop(optional)]
     remote: Option<Callback<ExportFormat>>,
-    /// Use `remote` only while this is true (views whose large runs are in the worker).
-    #[prop(optional, into)]
-    remote_when: Option<Signal<bool>>,
+    /// The drawing comes from the worker too (the mesh, drawn there).
+    #[prop(optional)]
+    remote_drawing: bool,
 ) -> impl IntoView {
-    let data_remote = move || remote.filter(|_| remote_when.is_none_or(|w| w.get_untracked()));
-    // Drawings come from the worker only in views that always use it (the mesh);
-    // a large tree, pipeline or swizzle run has no drawing.
-    let drawing_remote = move || remote.filter(|_| remote_when.is_none());
+    let data_remote = move || remote;
+    let drawing_remote = move || remote.filter(|_| remote_drawing);
     let status = RwSignal::new(String::new());
     let report = move |result: Result<(), String>| status.set(result.err().unwrap_or_default());
     let on_error = Callback::new(move |e: String| status.set(e));

@@ -14,12 +14,14 @@ use crate::components::run_progress::{Progress, RunProgress};
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::share;
-use crate::state::{MeshParams, Params, View, JUDGES, LINK_SETS};
+use crate::state::{MeshParams, Params, View};
 use commlab_api::mesh::{ExportKind, Frame, FrameRequest, MeshRequest, MeshSummary, RoundPanel, RoundRequest};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
+use commlab_core::barrier::engine::Judge;
 use commlab_core::barrier::mesh::Mesh;
+use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::barrier::uq::UQ_SIZE;
 use commlab_core::limits::mesh_view as lim;
 use commlab_plot::mesh::MeshLayout;
@@ -241,7 +243,7 @@ pub fn MeshView(
                     }}
                 </figure>
                 <Metrics state=state summary=summary />
-                <ExportBar name=file_name svg=svg remote=remote />
+                <ExportBar name=file_name svg=svg remote=remote remote_drawing=true />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
                 <RoundPanel mp=mp dark=dark client=client />
             </div>
@@ -320,8 +322,13 @@ fn RoundPanel(
             ))));
             return;
         }
-        let request =
-            RoundRequest { size, encoding: encoding.id().to_owned(), k, links: links.to_owned(), dark: dark.get() };
+        let request = RoundRequest {
+            size,
+            encoding: encoding.id().to_owned(),
+            k,
+            links: links.id().to_owned(),
+            dark: dark.get(),
+        };
         let handler: Handler = Rc::new(move |response, _| match response {
             Response::Round(p) => panel.set(Some(Ok(p))),
             Response::Error(e) => panel.set(Some(Err(e.to_string()))),
@@ -400,9 +407,9 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
                 on_change=Callback::new(move |v: String| if let Ok(e) = v.parse() { params.update(|p| p.mesh.encoding = e) }) />
             <NumberField id="tile" label="Tile side (two-layer forms)" integer=true range=share::range(View::Mesh, lim::TILE.name) slider=(2.0, 64.0)
                 value=Signal::derive(move || mp.with(|p| p.tile as f64)) on_change=int(|p, v| p.tile = v) />
-            <SelectField id="judge" label="Judge" options=JUDGES.to_vec()
-                value=Signal::derive(move || mp.with(|p| p.judge))
-                on_change=Callback::new(move |v: String| if let Some(j) = JUDGES.iter().find(|j| j.0 == v) { params.update(|p| p.mesh.judge = j.0) }) />
+            <SelectField id="judge" label="Judge" options=Judge::ALL.iter().map(|j| (j.id(), j.label())).collect()
+                value=Signal::derive(move || mp.with(|p| p.judge.id()))
+                on_change=Callback::new(move |v: String| if let Ok(j) = v.parse() { params.update(|p| p.mesh.judge = j) }) />
             <NumberField id="threshold" label="Threshold (fraction)" range=share::range(View::Mesh, lim::THRESHOLD.name) slider=(0.01, 10.0)
                 value=Signal::derive(move || mp.with(|p| p.threshold))
                 on_change=Callback::new(move |v: f64| params.update(|p| p.mesh.threshold = v)) />
@@ -430,9 +437,9 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
             <h3>"Before / after round(K)"</h3>
             <NumberField id="k" label="K" integer=true range=share::range(View::Mesh, lim::UQ_K.name) slider=(1.0, 1024.0)
                 value=Signal::derive(move || mp.with(|p| p.uq_k as f64)) on_change=int(|p, v| p.uq_k = v) />
-            <SelectField id="links" label="Link set" options=LINK_SETS.to_vec()
-                value=Signal::derive(move || mp.with(|p| p.uq_links))
-                on_change=Callback::new(move |v: String| if let Some(l) = LINK_SETS.iter().find(|l| l.0 == v) { params.update(|p| p.mesh.uq_links = l.0) }) />
+            <SelectField id="links" label="Link set" options=LinkSetDefinition::ALL.iter().map(|l| (l.id(), l.label())).collect()
+                value=Signal::derive(move || mp.with(|p| p.uq_links.id()))
+                on_change=Callback::new(move |v: String| if let Ok(l) = v.parse() { params.update(|p| p.mesh.uq_links = l) }) />
         </div>
     }
 }

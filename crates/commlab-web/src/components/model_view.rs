@@ -4,31 +4,22 @@ use crate::components::chart::Chart;
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, real_range, NumberField};
 
+use crate::engine::Client;
 use crate::state::{ModelParams, Params};
-use commlab_api::exports;
+use commlab_api::model::units_axis_end;
+use commlab_api::protocol::{DataView, Request};
 use commlab_core::limits::{BYTES, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
 use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
-use commlab_core::reduce::timing::{simulated_binomial, simulated_pieces};
 use commlab_plot::model::{pieces_chart, units_chart, Marker};
 use commlab_plot::{format_quantity as q, render_svg, PlotError, Theme};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Chart size in SVG pixels; CSS scales it to the column width.
 const CHART_SIZE: (u32, u32) = (720, 400);
 
-/// Simulated points per chart.
-const SIMULATED_POINTS: usize = 14;
-
-/// Messages one simulated pipeline point may take: `(p − 1)·m ≤ 2^15` keeps
-/// the 14 simulations of a redraw under a few milliseconds in the browser.
-const SIMULATION_MESSAGES: u64 = 1 << 15;
-
-/// The `T(p)` chart spans `2..=max(4p, 64)`: the current `p` sits well inside.
-fn units_axis_end(units: u64) -> u64 {
-    (units * 4).clamp(64, UNITS.max)
-}
-
 /// The runtime-model view: inputs, two charts, and the numbers in a table.
+#[allow(clippy::too_many_lines, reason = "one component wiring the controls, charts and exports")]
 #[component]
 pub fn ModelView(
     /// App state; the inputs write `params.model`.
@@ -38,44 +29,51 @@ pub fn ModelView(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let model = Memo::new(move |_| params.with(|p| p.model));
-    let config = Memo::new(move |_| model.get().config());
+    // The model with its event simulations (bounded work: 2 × 14 simulations
+    // of at most 2^15 messages), computed here through the engine API.
+    let run = Memo::new(move |_| model.get().request().run().map(Arc::new).map_err(|e| e.to_string()));
+    let config = move || run.get().map(|r| r.config);
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
-    let chosen = move || config.get().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
+    let chosen = move || config().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
 
-    // Event simulations of the same schedules, drawn on top of the analytic curves.
-    let simulated = Memo::new(move |_| {
-        config.get().map(|c| simulated_pieces(&c, SIMULATED_POINTS, SIMULATION_MESSAGES)).unwrap_or_default()
-    });
-    let simulated_tree = Memo::new(move |_| {
-        config.get().map(|c| simulated_binomial(&c, units_axis_end(c.units()), SIMULATED_POINTS)).unwrap_or_default()
-    });
     let markers =
         |points: &[(u64, f64)]| -> Vec<Marker> { points.iter().map(|&(x, y)| Marker { x: x as f64, y }).collect() };
     let pieces_svg = Memo::new(move |_| -> Result<String, PlotError> {
-        let config = config.get().map_err(|e| PlotError(e.to_string()))?;
+        let run = run.get().map_err(PlotError)?;
         let (m, theme) = (chosen(), theme());
-        let sim = simulated.with(|s| markers(s));
-        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| pieces_chart(root, &config, m, &sim, &theme))
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| {
+            pieces_chart(root, &run.config, m, &markers(&run.simulated), &theme)
+        })
     });
     let units_svg = Memo::new(move |_| -> Result<String, PlotError> {
-        let config = config.get().map_err(|e| PlotError(e.to_string()))?;
+        let run = run.get().map_err(PlotError)?;
         let (m, theme) = (chosen(), theme());
-        let end = units_axis_end(config.units());
-        let sim = simulated_tree.with(|s| markers(s));
-        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &config, m, end, &sim, &theme))
+        let end = units_axis_end(run.config.units());
+        let sim = markers(&run.simulated_tree);
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &run.config, m, end, &sim, &theme))
     });
     let file_name = Signal::derive(move || model.with(|m| format!("commlab-model-n{}-p{}", m.bytes, m.units)));
     let export_svg = Signal::derive(move || pieces_svg.get().ok());
-    let csv = Callback::new(move |()| {
-        config
-            .get_untracked()
-            .map(|c| exports::model_csv(&c.pieces_curve(400), &simulated.get_untracked()))
-            .unwrap_or_default()
+    // The data exports come from the engine worker (the same run, kept there),
+    // started on the first export so the view itself never waits for it.
+    let client = StoredValue::new_local(None::<Client>);
+    on_cleanup(move || {
+        client.try_with_value(|c| c.as_ref().map(Client::close));
     });
-    let json = Callback::new(move |()| {
-        config.get_untracked().map(|c| exports::model_json(&c, &simulated.get_untracked())).unwrap_or_default()
-    });
-    let describe_pieces = move || match config.get() {
+    let export_status = RwSignal::new(String::new());
+    let remote_export = crate::engine::data_export(
+        move || {
+            client.update_value(|c| {
+                c.get_or_insert_with(Client::new);
+            });
+            client.with_value(|c| c.clone().expect("set above"))
+        },
+        move || Some(Request::Model(model.get_untracked().request())),
+        DataView::Model,
+        file_name,
+        export_status,
+    );
+    let describe_pieces = move || match config() {
         Ok(c) => {
             let s = c.summary();
             format!(
@@ -85,7 +83,7 @@ pub fn ModelView(
                 q(s.binomial_time)
             )
         }
-        Err(e) => e.to_string(),
+        Err(e) => e,
     };
     let describe_units = move || {
         format!(
@@ -97,8 +95,8 @@ pub fn ModelView(
     let set =
         move |apply: fn(&mut ModelParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.model, v)));
     let use_best = move |_| {
-        if let Ok(c) = config.get_untracked() {
-            params.update(|p| p.model.pieces = c.best_pieces());
+        if let Ok(r) = run.get_untracked() {
+            params.update(|p| p.model.pieces = r.config.best_pieces());
         }
     };
 
@@ -132,10 +130,11 @@ pub fn ModelView(
                 <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" />
             </div>
             <div class="summary">
-                <ExportBar name=file_name svg=export_svg csv=csv json=json />
-                {move || match config.get() {
+                <ExportBar name=file_name svg=export_svg remote=remote_export />
+                <p class="export-status" role="status">{move || export_status.get()}</p>
+                {move || match config() {
                     Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),
-                    Err(e) => view! { <p class="chart-error">{e.to_string()}</p> }.into_any(),
+                    Err(e) => view! { <p class="chart-error">{e}</p> }.into_any(),
                 }}
             </div>
         </section>

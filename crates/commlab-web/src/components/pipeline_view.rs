@@ -7,7 +7,6 @@ use crate::components::playback::Playback;
 use crate::components::run_progress::{Progress, RunProgress};
 use crate::engine::{Client, Handler};
 use crate::state::{Params, PipelineParams};
-use commlab_api::exports;
 use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::tree::{PipelineRequest, PipelineRun, PipelineSummary, VALUES_TABLE_UNITS};
 use commlab_core::limits::{ELEMENTS, PIECES, UNITS};
@@ -141,20 +140,15 @@ pub fn PipelineView(
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name =
         Signal::derive(move || pp.with(|p| format!("commlab-pipeline-p{}-m{}-step{}", p.units, p.pieces, step.get())));
-    let csv = Callback::new(move |()| {
-        run.with(|r| {
-            r.as_ref()
-                .map(|r| exports::pipeline_csv(&r.schedule, pp.get_untracked().elements as usize))
-                .unwrap_or_default()
-        })
-    });
-    let json = Callback::new(move |()| {
-        run.with(|r| {
-            r.as_ref().map(|r| exports::pipeline_json(&r.schedule, &request.get_untracked())).unwrap_or_default()
-        })
-    });
     let export_status = RwSignal::new(String::new());
-    let remote_export = crate::engine::data_export(client, DataView::Pipeline, file_name, export_status);
+    // CSV and JSON come from the worker (a small run is built there first).
+    let remote_export = crate::engine::data_export(
+        move || client.get_value(),
+        move || Some(request.get_untracked()).filter(|r| !r.heavy()).map(Request::Pipeline),
+        DataView::Pipeline,
+        file_name,
+        export_status,
+    );
 
     view! {
         <section class="view pipeline-view" data-testid="pipeline-view" aria-labelledby="pipeline-title">
@@ -197,7 +191,7 @@ pub fn PipelineView(
                     }.into_any(),
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}
-                <ExportBar name=file_name svg=svg csv=csv json=json remote=remote_export remote_when=heavy />
+                <ExportBar name=file_name svg=svg remote=remote_export />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

@@ -8,7 +8,6 @@ use crate::components::playback::Playback;
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::state::{Compare, Params, SwizzleParams};
-use commlab_api::exports;
 use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::swizzle::{SwizzleRequest, SwizzleSummary};
 use commlab_core::swizzle::{Schedule, PRESETS};
@@ -135,12 +134,15 @@ pub fn SwizzleView(
             )
         })
     });
-    let csv = Callback::new(move |()| local().map(|r| exports::swizzle_csv(&r.schedule)).unwrap_or_default());
-    let json = Callback::new(move |()| {
-        local().map(|r| exports::swizzle_json(&r.schedule, &r.naive, &r.cost)).unwrap_or_default()
-    });
     let export_status = RwSignal::new(String::new());
-    let remote_export = crate::engine::data_export(client, DataView::Swizzle, file_name, export_status);
+    // CSV and JSON come from the worker (a small run is built there first).
+    let remote_export = crate::engine::data_export(
+        move || client.get_value(),
+        move || Some(request.get_untracked()).filter(|r| !r.heavy()).map(Request::Swizzle),
+        DataView::Swizzle,
+        file_name,
+        export_status,
+    );
 
     view! {
         <section class="view swizzle-view" data-testid="swizzle-view" aria-labelledby="swizzle-title">
@@ -166,7 +168,7 @@ pub fn SwizzleView(
                 </div>
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
                 {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
-                <ExportBar name=file_name svg=grid csv=csv json=json remote=remote_export remote_when=heavy />
+                <ExportBar name=file_name svg=grid remote=remote_export />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

@@ -9,7 +9,6 @@ use crate::components::run_progress::{Progress, RunProgress};
 use crate::components::select_field::SelectField;
 use crate::engine::{Client, Handler};
 use crate::state::Params;
-use commlab_api::exports;
 use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::tree::{TreeRequest, TreeRun, TreeSummary};
 use commlab_core::limits::{ELEMENTS, UNITS};
@@ -147,13 +146,16 @@ pub fn TreeView(
     let file_name = Signal::derive(move || {
         tree.with(|t| format!("commlab-{}-p{}-{}-step{}", t.collective.id(), t.units, t.operator.id(), step.get()))
     });
-    let csv = Callback::new(move |()| run.with(|r| r.as_ref().map(|r| exports::tree_csv(r)).unwrap_or_default()));
-    let json = Callback::new(move |()| {
-        run.with(|r| r.as_ref().map(|r| exports::tree_json(r, &request.get_untracked())).unwrap_or_default())
-    });
     let export_status = RwSignal::new(String::new());
-    let remote_export = crate::engine::data_export(client, DataView::Tree, file_name, export_status);
-    let heavy = Signal::derive(move || request.with(TreeRequest::heavy));
+    // CSV and JSON come from the worker: a large run is kept there; a small
+    // one (drawn here) is built there first.
+    let remote_export = crate::engine::data_export(
+        move || client.get_value(),
+        move || Some(request.get_untracked()).filter(|r| !r.heavy()).map(Request::Tree),
+        DataView::Tree,
+        file_name,
+        export_status,
+    );
 
     view! {
         <section class="view tree-view" data-testid="tree-view" aria-labelledby="tree-title">
@@ -172,7 +174,7 @@ pub fn TreeView(
                     TreeState::Remote(s) => s.result.clone(),
                     _ => String::new(),
                 }}</p>
-                <ExportBar name=file_name svg=svg csv=csv json=json remote=remote_export remote_when=heavy />
+                <ExportBar name=file_name svg=svg remote=remote_export />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

@@ -1,0 +1,115 @@
+//! The runtime-model view's run (`T(m)`, `T(p)`, `m*`) and `commlab model` /
+//! `commlab pipeline`. The model view computes it on the page (its cost does
+//! not grow with the inputs: at most [`SIMULATED_POINTS`] event simulations
+//! of at most [`SIMULATION_MESSAGES`] messages each); the worker computes the
+//! same run for the CSV/JSON exports, and the CLI prints its JSON.
+
+use crate::ApiError;
+use commlab_core::limits::PIECES;
+use commlab_core::model::{pipeline_steps, ModelConfig};
+use commlab_core::reduce::timing::{simulated_binomial, simulated_pieces, time, Costs};
+use commlab_core::reduce::Schedule;
+use serde::{Deserialize, Serialize};
+
+/// Simulated points per chart.
+pub const SIMULATED_POINTS: usize = 14;
+
+/// Messages one simulated pipeline point may take: `(p − 1)·m ≤ 2^15` keeps
+/// the 14 simulations of a redraw under a few milliseconds in the browser.
+pub const SIMULATION_MESSAGES: u64 = 1 << 15;
+
+/// Every input of the runtime model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ModelRequest {
+    /// Vector size `n` in bytes.
+    pub bytes: u64,
+    /// Units `p`.
+    pub units: u64,
+    /// Start-up cost of a message.
+    pub t_start: f64,
+    /// Cost per byte.
+    pub t_byte: f64,
+    /// Largest piece count considered.
+    pub max_pieces: u64,
+}
+
+/// The `T(p)` chart spans `2..=max(4p, 64)`: the current `p` sits well inside.
+pub fn units_axis_end(units: u64) -> u64 {
+    (units * 4).clamp(64, commlab_core::limits::UNITS.max)
+}
+
+/// A computed model: the validated configuration and the event simulations
+/// drawn on top of the analytic curves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRun {
+    /// The model.
+    pub config: ModelConfig,
+    /// Simulated `T(m)` of the pipeline at sampled piece counts.
+    pub simulated: Vec<(u64, f64)>,
+    /// Simulated binomial-tree times at sampled unit counts.
+    pub simulated_tree: Vec<(u64, f64)>,
+}
+
+/// One pipelined reduction simulated event by event (`commlab pipeline`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PipelinePoint {
+    /// Pieces `m`.
+    pub pieces: u64,
+    /// `p + m − 2` (closed form).
+    pub steps: u64,
+    /// Rounds of the generated schedule.
+    pub simulated_steps: usize,
+    /// Messages.
+    pub messages: usize,
+    /// Finish time of the event simulation.
+    pub time: f64,
+    /// `T(n, p, m)`.
+    pub model_time: f64,
+}
+
+impl ModelRequest {
+    /// The validated model.
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn config(&self) -> Result<ModelConfig, ApiError> {
+        Ok(ModelConfig::new(self.bytes, self.units, self.t_start, self.t_byte, self.max_pieces)?)
+    }
+
+    /// The model with its simulated points.
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn run(&self) -> Result<ModelRun, ApiError> {
+        let config = self.config()?;
+        Ok(ModelRun {
+            simulated: simulated_pieces(&config, SIMULATED_POINTS, SIMULATION_MESSAGES),
+            simulated_tree: simulated_binomial(&config, units_axis_end(config.units()), SIMULATED_POINTS),
+            config,
+        })
+    }
+
+    /// The pipelined reduction in `pieces` pieces, simulated event by event
+    /// next to the model (`max_pieces` is ignored).
+    ///
+    /// # Errors
+    /// The first field out of range; more pieces than bytes.
+    pub fn pipeline_point(&self, pieces: u64) -> Result<PipelinePoint, ApiError> {
+        PIECES.check(pieces)?;
+        if pieces > self.bytes {
+            return Err(ApiError::new("pieces", pieces, format!("at most n = {} (one byte per piece)", self.bytes)));
+        }
+        let config = ModelRequest { max_pieces: pieces, ..*self }.config()?;
+        let costs = Costs::new(self.bytes, self.t_start, self.t_byte)?;
+        let schedule = Schedule::pipeline(self.units, pieces)?;
+        let simulated = time(&schedule, &costs);
+        Ok(PipelinePoint {
+            pieces,
+            steps: pipeline_steps(self.units, pieces),
+            simulated_steps: schedule.rounds.len(),
+            messages: simulated.messages,
+            time: simulated.finish,
+            model_time: config.time_at(pieces),
+        })
+    }
+}
