@@ -1,6 +1,7 @@
 //! commlab integration tests: one binary, one module per area.
 
 mod barrier;
+mod corpus;
 mod model;
 mod plot;
 mod reduce;
