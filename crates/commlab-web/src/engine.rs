@@ -69,6 +69,10 @@ struct Inner {
     generation: u64,
     /// The request in flight: its generation and handler.
     current: Option<(u64, Handler)>,
+    /// Runs already posted to the worker behind `current` (the lab's next
+    /// batch), in order: the worker starts each as soon as it finishes the
+    /// one before, without waiting for the page.
+    ahead: std::collections::VecDeque<(u64, Handler)>,
     /// Requests waiting to be sent, in order (queries behind work in flight,
     /// or anything before the worker is ready); one per kind of request.
     queued: Vec<(u64, Request, Handler)>,
@@ -97,6 +101,7 @@ impl Client {
             panicked: false,
             generation: 0,
             current: None,
+            ahead: std::collections::VecDeque::new(),
             queued: Vec::new(),
             callbacks: Vec::new(),
         })));
@@ -164,6 +169,30 @@ impl Client {
         }
     }
 
+    /// Whether [`Client::run_ahead`] can post another run behind the work in
+    /// flight now (a ready worker that has no run waiting behind it).
+    pub fn can_run_ahead(&self) -> bool {
+        let inner = self.0.borrow();
+        matches!(inner.mode, Mode::Worker { ready: true, .. }) && inner.current.is_some() && inner.ahead.is_empty()
+    }
+
+    /// Posts `request` behind the run in flight without superseding it (see
+    /// [`Client::can_run_ahead`]; otherwise it is a [`Client::run`]).
+    pub fn run_ahead(&self, request: Request, handler: Handler) {
+        if !self.can_run_ahead() {
+            return self.run(request, handler);
+        }
+        let generation = self.next_generation();
+        let mut inner = self.0.borrow_mut();
+        if let Mode::Worker { worker, .. } = &inner.mode {
+            let msg = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&msg, &"gen".into(), &JsValue::from_f64(generation as f64));
+            let _ = js_sys::Reflect::set(&msg, &"req".into(), &to_js(&request));
+            let _ = worker.post_message(&msg);
+        }
+        inner.ahead.push_back((generation, handler));
+    }
+
     /// Stops the work in flight at once; its responses never arrive.
     pub fn cancel(&self) {
         self.next_generation();
@@ -187,6 +216,7 @@ impl Client {
         let mut inner = self.0.borrow_mut();
         inner.generation += 1;
         inner.current = None;
+        inner.ahead.clear();
         inner.queued.clear();
         if let Mode::Worker { worker, .. } = &inner.mode {
             worker.terminate();
@@ -204,6 +234,7 @@ impl Client {
         let worker = {
             let mut inner = self.0.borrow_mut();
             inner.current = None;
+            inner.ahead.clear();
             match &inner.mode {
                 Mode::Worker { worker, .. } => Some(worker.clone()),
                 Mode::Fallback { .. } => None,
@@ -296,11 +327,14 @@ impl Client {
             }
         };
         let last = response.is_final();
+        let mut idle = false;
         if last {
-            self.0.borrow_mut().current = None;
+            let mut inner = self.0.borrow_mut();
+            inner.current = inner.ahead.pop_front();
+            idle = inner.current.is_none();
         }
         handler(response, bitmap);
-        if last {
+        if idle {
             self.send_queued();
         }
     }
@@ -544,14 +578,23 @@ impl Pool {
         next.set(taken + n);
         let first = count - taken - n;
         let request = job(first, n);
-        let (again, next, job, done) = (client.clone(), next.clone(), job.clone(), done.clone());
+        let (again, next_c, job_c, done_c) = (client.clone(), next.clone(), job.clone(), done.clone());
         let handler: Handler = Rc::new(move |response: Response, _| {
             if response.is_final() {
-                done(response);
-                Pool::feed(&again, &next, count, batch, &job, &done);
+                done_c(response);
+                // Keep one batch waiting in the worker behind the one it runs,
+                // so it never idles while the page is busy (chart redraws).
+                Pool::feed(&again, &next_c, count, batch, &job_c, &done_c);
             }
         });
-        client.run(request, handler);
+        if client.can_run_ahead() {
+            client.run_ahead(request, handler);
+        } else {
+            client.run(request, handler);
+        }
+        if client.can_run_ahead() {
+            Pool::feed(client, next, count, batch, job, done);
+        }
     }
 
     /// Terminates every worker (the view goes away).

@@ -28,10 +28,14 @@ use std::rc::Rc;
 use std::time::Duration;
 
 /// Runs per request to a pool worker: one run per message left the workers
-/// idle between short runs (a round trip each); 4 keeps the tail short.
+/// idle between short runs (a round trip each); 4 keeps the tail short (and
+/// each worker holds the next batch already, see `Pool`).
 const LAB_BATCH: usize = 4;
-/// Charts are redrawn at most this often while a sweep runs.
-const PUBLISH_MS: f64 = 1000.0;
+/// Charts are redrawn at most this often while a sweep runs. The four
+/// charts take ~0.3 s of main-thread time per redraw (plotters measures its
+/// labels through the DOM), time the workers lose on a 2-core machine; once a
+/// second cost the 2-worker sweep a fifth of its speed-up.
+const PUBLISH_MS: f64 = 2500.0;
 
 /// A sweep under way: results by index.
 struct Job {
