@@ -500,7 +500,7 @@ test('lab: a sweep fills the charts with progress while the page stays responsiv
     page.locator('[data-testid="delay-chart-0"] [data-testid="export-csv"]').click()]);
   const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
   assert.equal(csv[0], 'algorithm,size,nodes,break_rate,mean_delay_ticks,min_delay_ticks,max_delay_ticks,runs');
-  assert.equal(csv.length, 1 + (11 * 4 + 3) * 3, 'one row per algorithm, size and rate');
+  assert.equal(csv.length, 1 + (14 * 4 + 3) * 3, 'one row per algorithm, size and rate');
   assert.ok(csv.slice(1).every((r) => r.split(',').length === 8 && Number(r.split(',')[4]) > 0));
 });
 

@@ -46,6 +46,61 @@ fn fault_free_closed_forms() {
     }
 }
 
+/// MCS, BST, 2-level and the tournament on intact meshes: 2 (N − 1) messages
+/// per barrier and the hops of their definitions, transcribed here from
+/// `docs/barrier-model.md` (ids, parents and tiles computed directly, not
+/// through the algorithm module): on an intact mesh every message takes a
+/// shortest route, so hops are Manhattan distances.
+#[test]
+fn mcs_bst_two_level_and_tournament_closed_forms() {
+    for size in 2..=9u64 {
+        let n = size * size;
+        let mesh = Mesh::new(size).unwrap();
+        let d = |a: u32, b: u32| u64::from(mesh.distance(a, b));
+        for encoding in [Encoding::SCurve, Encoding::Hilbert] {
+            let Ok(num) = Numbering::of_mesh(&mesh, encoding) else { continue };
+            let node = |id: u32| num.node(id, 0);
+            let ids = 1..mesh.nodes();
+            let bst: u64 = ids.clone().map(|id| 2 * d(node(id), node(id - (1 << id.ilog2())))).sum();
+            let mcs: u64 =
+                ids.clone().map(|id| d(node(id), node((id - 1) / 4)) + d(node(id), node((id - 1) / 2))).sum();
+            // Tournament: row-major ranks are node numbers; loser r reports to r with its lowest bit cleared, rank 0 wakes all.
+            let tournament: u64 = ids.clone().map(|r| d(r, r & (r - 1)) + d(0, r)).sum();
+            for (algorithm, hops) in [(Algorithm::Bst, bst), (Algorithm::Mcs, mcs), (Algorithm::Tournament, tournament)]
+            {
+                let r = run(Scenario { encoding, ..scenario(size, algorithm) });
+                assert!(r.completed && r.safe, "{algorithm} size {size}: {:?}", r.violations);
+                assert_eq!(r.messages, 2 * (n - 1), "{algorithm} size {size} {encoding}: messages");
+                assert_eq!(r.hops, hops, "{algorithm} size {size} {encoding}: hops");
+                assert_eq!(r.detour_hops, 0);
+            }
+            for tile in 2..=4u32 {
+                // Tiles of tile × tile nodes; each tile's leader is its member of smallest id,
+                // the root is the leader of smallest id (id 0).
+                let per_side = (size as u32).div_ceil(tile);
+                let mut leader = vec![u32::MAX; (per_side * per_side) as usize];
+                let tile_of = |v: u32| {
+                    let (x, y) = mesh.coords(v);
+                    ((x / tile) * per_side + y / tile) as usize
+                };
+                for id in 0..mesh.nodes() {
+                    let t = tile_of(node(id));
+                    if leader[t] == u32::MAX {
+                        leader[t] = node(id);
+                    }
+                }
+                let root = node(0);
+                let inside: u64 = (0..mesh.nodes()).map(|v| 2 * d(v, leader[tile_of(v)])).sum();
+                let among: u64 = leader.iter().map(|&l| 2 * d(l, root)).sum();
+                let r = run(Scenario { encoding, tile, ..scenario(size, Algorithm::TwoLevel) });
+                assert!(r.completed && r.safe, "two-level size {size} tile {tile}: {:?}", r.violations);
+                assert_eq!(r.messages, 2 * (n - 1), "two-level size {size} tile {tile}: messages");
+                assert_eq!(r.hops, inside + among, "two-level size {size} tile {tile} {encoding}: hops");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_break_set_of_a_3x3_mesh() {
     let mesh = Mesh::new(3).unwrap();

@@ -144,9 +144,10 @@ fn every_bad_field_is_named_with_its_range() {
         };
         assert_eq!(e.field, field);
     }
-    for (first, count) in [(1_000_000, 1), (89, 2)] {
+    // 15 algorithms × sides 4, 8 × 3 rates + 3 × side 8 × 6 rates = 108 runs.
+    for (first, count) in [(1_000_000, 1), (107, 2)] {
         let Response::Error(e) = serve(&mut engine, Request::LabRuns { lab, first, count }) else { panic!() };
-        assert_eq!(e.field, "index", "batch {first}+{count} of 90 runs");
+        assert_eq!(e.field, "index", "batch {first}+{count} of 108 runs");
     }
     for size in [1, 17] {
         let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size, dark: false })) else { panic!() };
@@ -158,7 +159,7 @@ fn every_bad_field_is_named_with_its_range() {
 fn lab_runs_through_the_engine_equal_direct_runs_in_grid_order() {
     let lab = LabRequest { seeds: 2, max_size: 8, barriers: 2 };
     let plan = lab.plan().unwrap();
-    assert_eq!(plan.split, 12 * 2 * 3 * 2, "12 algorithms × sides 4, 8 × 3 rates × 2 seeds");
+    assert_eq!(plan.split, 15 * 2 * 3 * 2, "15 algorithms × sides 4, 8 × 3 rates × 2 seeds");
     let mut engine = Engine::new();
     // Served in batches and out of order, as a pool would finish them.
     let firsts: Vec<usize> = (0..plan.runs.len()).rev().step_by(7).collect();
@@ -188,8 +189,9 @@ fn lab_counts_equal_the_plan() {
             }
         }
     }
-    // The default sweep of the lab: 975 runs (705 + 270).
-    assert_eq!(LabRequest { seeds: 5, max_size: 32, barriers: 3 }.counts().unwrap(), (975, 705));
+    // The default sweep of the lab: 1155 runs, (14 × 4 sides + all-to-all's 3) × 3 rates × 5 seeds = 885
+    // for the delay charts and 3 × 3 sides × 6 rates × 5 seeds = 270 for the range chart.
+    assert_eq!(LabRequest { seeds: 5, max_size: 32, barriers: 3 }.counts().unwrap(), (1155, 885));
 }
 
 #[test]

@@ -63,7 +63,7 @@ pub fn run_all(label: &str, list: &[Scenario]) -> Vec<Row> {
 /// `commlab sweep`.
 #[derive(clap::Args)]
 pub struct SweepCommand {
-    /// Comma-separated algorithm ids (default: all twelve).
+    /// Comma-separated algorithm ids (default: all fifteen).
     #[arg(long)]
     algorithms: Option<String>,
     /// Comma-separated mesh sides.

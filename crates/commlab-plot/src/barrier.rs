@@ -13,10 +13,18 @@ use commlab_core::barrier::uq::{RoundChange, UsedLink};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// A colour per algorithm (the twelve-colour palette of the swizzle views).
+/// Colours of the algorithms after the twelve of the swizzle palette.
+const MORE: [RGBColor; 3] = [RGBColor(178, 34, 34), RGBColor(119, 221, 119), RGBColor(140, 140, 140)];
+
+/// A colour per algorithm: the twelve-colour palette of the swizzle views,
+/// then three more, so no two algorithms share one.
 pub fn algorithm_color(a: Algorithm) -> RGBColor {
-    let i = Algorithm::ALL.iter().position(|&x| x == a).unwrap_or(0) as u32;
-    crate::swizzle::color(i)
+    let i = Algorithm::ALL.iter().position(|&x| x == a).unwrap_or(0);
+    if i < 12 {
+        crate::swizzle::color(i as u32)
+    } else {
+        MORE[(i - 12) % MORE.len()]
+    }
 }
 
 /// Mean delay vs nodes, one line per algorithm, at break rate `rate`; the

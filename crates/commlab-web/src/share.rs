@@ -589,7 +589,14 @@ mod tests {
 
     fn any_mesh() -> impl Strategy<Value = MeshParams> {
         (
-            (2u64..=mesh_view::SIDE.max, 0.0f64..=0.9, any::<u64>(), 0usize..4, 0usize..12, 2u64..=64),
+            (
+                2u64..=mesh_view::SIDE.max,
+                0.0f64..=0.9,
+                any::<u64>(),
+                0usize..Encoding::ALL.len(),
+                0usize..Algorithm::ALL.len(),
+                2u64..=64,
+            ),
             (0usize..3, 0.0f64..=10.0, 1u64..=1000, 0u64..=1000, 0u64..=100_000, 0u64..=100_000),
             (
                 1u64..=20,

@@ -20,8 +20,11 @@ pub enum Algorithm {
     Ms,
     /// A BFS spanning tree of the intact mesh rooted at ID 0; gather up, release down.
     Tree,
-    /// Tournament: static binomial winners over row-major ids (loser `i` reports to
-    /// `i` with its lowest set bit cleared); the champion wakes everyone down the same tree.
+    /// Tournament: static winners over row-major ids, a binomial arrival tree
+    /// (loser `i` reports to `i` with its lowest set bit cleared, so the
+    /// winner of each match is fixed in advance) and a single-level wake-up:
+    /// the champion releases every node directly (the global flag of the
+    /// shared-memory version).
     Tournament,
     /// Dissemination: round `k`, `i` sends to `(i + 2^k) mod N`.
     Dissemination,
@@ -44,11 +47,21 @@ pub enum Algorithm {
     AllToAll,
     /// Combining tree: a `k`-ary tree over the encoding's ids (parent `(i − 1) / k`).
     Combining,
+    /// The MCS tree barrier (Mellor-Crummey & Scott 1991) over the encoding's
+    /// ids: a 4-ary arrival tree (parent `(i − 1) / 4`) and a binary wake-up
+    /// tree (parent `(i − 1) / 2`).
+    Mcs,
+    /// Binomial structure tree, static: the parent clears the highest set bit
+    /// of the encoding's id (the labelling the paper contrasts with LCT).
+    Bst,
+    /// A 2-level tree: each `t × t` tile's members report to the tile leader,
+    /// the leaders report to the root (the first leader); release in reverse.
+    TwoLevel,
 }
 
 impl Algorithm {
     /// Every algorithm, in menu order.
-    pub const ALL: [Algorithm; 12] = [
+    pub const ALL: [Algorithm; 15] = [
         Algorithm::Ms,
         Algorithm::Tree,
         Algorithm::Tournament,
@@ -61,6 +74,9 @@ impl Algorithm {
         Algorithm::Pairwise,
         Algorithm::AllToAll,
         Algorithm::Combining,
+        Algorithm::Mcs,
+        Algorithm::Bst,
+        Algorithm::TwoLevel,
     ];
 
     /// Stable id.
@@ -78,6 +94,9 @@ impl Algorithm {
             Algorithm::Pairwise => "pairwise",
             Algorithm::AllToAll => "all-to-all",
             Algorithm::Combining => "combining",
+            Algorithm::Mcs => "mcs",
+            Algorithm::Bst => "bst",
+            Algorithm::TwoLevel => "two-level",
         }
     }
 
@@ -128,12 +147,16 @@ impl Group {
 /// How a layer communicates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LayerKind {
-    /// Gather up and release down a fixed tree.
+    /// Gather up a fixed tree and release down a fixed tree with the same
+    /// root (the same tree for most; MCS and the tournament wake up along
+    /// another one).
     Tree {
-        /// `parent[local]`.
+        /// `parent[local]` in the arrival tree.
         parent: Vec<Option<u32>>,
-        /// `children[local]`.
+        /// `children[local]` in the arrival tree.
         children: Vec<Vec<u32>>,
+        /// `release[local]`: the nodes `local` wakes up.
+        release: Vec<Vec<u32>>,
     },
     /// The local continuous tree over local ids shifted by each node's own `K`.
     Dlct,
@@ -162,8 +185,8 @@ fn ordered(nodes: Vec<NodeId>, numbering: &Numbering) -> Group {
     Group { members }
 }
 
-/// A tree from a parent function over local ids `0..n`.
-fn tree_from(n: u32, parent: impl Fn(u32) -> Option<u32>) -> LayerKind {
+/// The children lists of a parent function over local ids `0..n`.
+fn children_of(n: u32, parent: impl Fn(u32) -> Option<u32>) -> (Vec<Option<u32>>, Vec<Vec<u32>>) {
     let parents: Vec<Option<u32>> = (0..n).map(&parent).collect();
     let mut children = vec![Vec::new(); n as usize];
     for (i, p) in parents.iter().enumerate() {
@@ -171,7 +194,20 @@ fn tree_from(n: u32, parent: impl Fn(u32) -> Option<u32>) -> LayerKind {
             children[*p as usize].push(i as u32);
         }
     }
-    LayerKind::Tree { parent: parents, children }
+    (parents, children)
+}
+
+/// A tree from a parent function over local ids `0..n`, used both ways.
+fn tree_from(n: u32, parent: impl Fn(u32) -> Option<u32>) -> LayerKind {
+    let (parent, children) = children_of(n, parent);
+    LayerKind::Tree { parent, release: children.clone(), children }
+}
+
+/// An arrival tree and a wake-up tree over local ids `0..n` (same root).
+fn split_tree(n: u32, arrival: impl Fn(u32) -> Option<u32>, wake: impl Fn(u32) -> Option<u32>) -> LayerKind {
+    let (parent, children) = children_of(n, arrival);
+    let (_, release) = children_of(n, wake);
+    LayerKind::Tree { parent, children, release }
 }
 
 /// BFS spanning tree over members, adjacency given by `adjacent(a, b)` on local ids, from local 0.
@@ -258,20 +294,28 @@ fn kind_for(
         Algorithm::Ms => tree_from(n, |i| (i != 0).then_some(0)),
         Algorithm::Tree => bfs_tree(n, adjacent),
         Algorithm::Tournament => {
-            // Binomial over row-major ranks; mapped back to local ids.
+            // Binomial arrival over row-major ranks, mapped back to local ids;
+            // the champion (rank 0) wakes everyone at once.
             let mut by_rank = vec![0; n as usize];
             for local in 0..n {
                 by_rank[row_major_rank(local) as usize] = local;
             }
-            tree_from(n, |i| Structure::Lct.parent(row_major_rank(i)).map(|r| by_rank[r as usize]))
+            let champion = by_rank.first().copied().unwrap_or(0);
+            split_tree(
+                n,
+                |i| Structure::Lct.parent(row_major_rank(i)).map(|r| by_rank[r as usize]),
+                |i| (i != champion).then_some(champion),
+            )
         }
         Algorithm::Combining => tree_from(n, |i| (i != 0).then(|| (i - 1) / combining_k)),
+        Algorithm::Mcs => split_tree(n, |i| (i != 0).then(|| (i - 1) / 4), |i| (i != 0).then(|| (i - 1) / 2)),
+        Algorithm::Bst => tree_from(n, |i| Structure::Bst.parent(i)),
         Algorithm::Dlct => LayerKind::Dlct,
         Algorithm::Dissemination => dissemination(n),
         Algorithm::Butterfly => butterfly(n),
         Algorithm::Pairwise => pairwise(n),
         Algorithm::AllToAll => all_to_all(n),
-        Algorithm::DisseminationTree | Algorithm::DlctMs | Algorithm::DlctTree => {
+        Algorithm::DisseminationTree | Algorithm::DlctMs | Algorithm::DlctTree | Algorithm::TwoLevel => {
             unreachable!("two-layer forms are split first")
         }
     }
@@ -287,6 +331,7 @@ pub fn layers(mesh: &Mesh, numbering: &Numbering, algorithm: Algorithm, tile: u3
         Algorithm::DisseminationTree => (Algorithm::Dissemination, Some(Algorithm::Tree)),
         Algorithm::DlctMs => (Algorithm::Dlct, Some(Algorithm::Ms)),
         Algorithm::DlctTree => (Algorithm::Dlct, Some(Algorithm::Tree)),
+        Algorithm::TwoLevel => (Algorithm::Ms, Some(Algorithm::Ms)),
         other => (other, None),
     };
     let make = |algorithm: Algorithm, groups: Vec<Group>, adjacency: &Adjacency<'_>| -> Layer {

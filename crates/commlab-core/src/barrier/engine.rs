@@ -602,12 +602,22 @@ impl Stepper {
     }
 }
 
+/// The nodes a node releases in one layer, given its DLCT shift: the
+/// wake-up tree's children (the arrival tree's, except for MCS and the
+/// tournament).
+fn wakes(layer: &Layer, group: u32, local: u32, k: u32) -> Vec<u32> {
+    match &layer.kinds[group as usize] {
+        LayerKind::Tree { release, .. } => release[local as usize].clone(),
+        _ => relatives(layer, group, local, k).1,
+    }
+}
+
 /// Parent and children of a node in one layer, given its DLCT shift.
 fn relatives(layer: &Layer, group: u32, local: u32, k: u32) -> (Option<u32>, Vec<u32>) {
     let g = group as usize;
     let n = layer.groups[g].len();
     match &layer.kinds[g] {
-        LayerKind::Tree { parent, children } => (parent[local as usize], children[local as usize].clone()),
+        LayerKind::Tree { parent, children, .. } => (parent[local as usize], children[local as usize].clone()),
         LayerKind::Dlct => {
             let id = (local + k) % n;
             let to_local = |id: u32| (id + n - k % n) % n;
@@ -960,7 +970,8 @@ impl Run {
     fn release(&mut self, node: NodeId, level: u8, t: u64) -> bool {
         let (group, local) = self.group_of(level, node);
         let k_now = self.nodes[node as usize].k;
-        let (parent, children) = relatives(&self.sim.layers[level as usize], group, local, k_now);
+        let layer = &self.sim.layers[level as usize];
+        let (parent, children) = (relatives(layer, group, local, k_now).0, wakes(layer, group, local, k_now));
         let k = if parent.is_none() {
             self.nodes[node as usize].decided_k
         } else {

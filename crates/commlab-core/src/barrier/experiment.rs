@@ -456,7 +456,7 @@ mod tests {
     #[test]
     fn paper_grids_cap_all_to_all_and_sizes() {
         let (delay, range) = paper_grids(2, 32, &Scenario::default()).unwrap();
-        assert_eq!(delay.len(), (11 * 4 + 3) * 3 * 2);
+        assert_eq!(delay.len(), (14 * 4 + 3) * 3 * 2);
         assert!(delay.iter().filter(|s| s.algorithm == Algorithm::AllToAll).all(|s| s.size <= 16));
         assert_eq!(range.len(), 3 * 3 * 6 * 2);
         assert!(delay.iter().chain(&range).all(|s| s.connected && !s.record));

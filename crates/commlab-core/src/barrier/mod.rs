@@ -1,7 +1,7 @@
 //! Barriers on a mesh with broken links (`docs/barrier-model.md`).
 //!
 //! [`mesh`]: the mesh, seeded breaks and routing; [`encoding`]: the node
-//! encodings and the LCT/BST structures; [`algorithm`]: the twelve barrier
+//! encodings and the LCT/BST structures; [`algorithm`]: the fifteen barrier
 //! algorithms as layers of groups; [`engine`]: the discrete-event simulator
 //! with the DLCT protocol, judges and the checker; [`uq`]: the
 //! update-quantity experiment; [`experiment`]: grids of runs; [`replay`]: a
