@@ -44,8 +44,8 @@ ui_files=(); for f in dist/*.wasm dist/*.js; do case "$(basename "$f")" in worke
 bundle_size "UI bundle" 400 "${ui_files[@]}"
 bundle_size "worker bundle" 500 dist/worker_bg.wasm dist/worker.js dist/worker_loader.js dist/engine-fallback.js
 
-step "native CLI for the browser suite (release-native)"
-cargo build --locked --profile release-native -p commlab-cli
+step "native CLI for the browser suite (release)"
+cargo build --locked --release -p commlab-cli
 
 step "browser E2E (headless Chromium)"
 node tests/e2e/run.mjs

@@ -650,7 +650,7 @@ test('a panic inside the engine worker shows the banner with its message', async
 
 test('lab: the default sweep on the worker pool equals `commlab figures` byte for byte', async ({ context, base }) => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-figures-'));
-  const cli = path.resolve(here, '../../target/release-native/commlab');
+  const cli = path.resolve(here, '../../target/release/commlab');
   execFileSync(cli, ['figures', '--seeds', '5', '--out', out], { stdio: 'pipe' });
   const expected = fs.readFileSync(path.join(out, 'delay-vs-nodes.csv'), 'utf8').trim();
   const page = await open(context, base, `${base}?v=1&view=lab`);

@@ -84,6 +84,49 @@ pub struct SweepCommand {
     /// Output CSV file (default: standard output).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Run only the K-th of N disjoint slices of the grid (`3/8`): run index
+    /// `i` belongs to shard `i mod N + 1`. The output keeps each run's index;
+    /// `commlab merge` joins the N outputs into the single-run CSV.
+    #[arg(long)]
+    shard: Option<Shard>,
+}
+
+/// `K/N`: the K-th (from 1) of N shards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    k: usize,
+    n: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("{s:?}: expected K/N with 1 ≤ K ≤ N ≤ 100000 (e.g. 2/8)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if k == 0 || k > n || n > 100_000 {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+/// First line of a shard's output: which shard, of how many runs, of which grid.
+fn shard_line(shard: Shard, runs: usize, grid: &str) -> String {
+    format!("# commlab sweep shard {}/{} of {runs} runs; grid {grid}", shard.k, shard.n)
+}
+
+/// What identifies a sweep's grid across shards (its arguments, not the shard or output).
+fn grid_text(c: &SweepCommand) -> String {
+    format!(
+        "algorithms={} sizes={} rates={} seeds={} barriers={} encoding={}",
+        c.algorithms.as_deref().unwrap_or("all"),
+        c.sizes,
+        c.rates,
+        c.seeds,
+        c.barriers,
+        c.encoding.id()
+    )
 }
 
 impl SweepCommand {
@@ -105,16 +148,32 @@ impl SweepCommand {
         };
         let list = scenarios(&grid)
             .map_err(|e| (crate::flag_of(e.name), format!("{} is out of range: expected {}", e.value, e.expected)))?;
-        let rows = run_all("sweep", &list);
-        let mut csv = String::from(CSV_HEADER);
-        csv.push('\n');
-        for row in &rows {
-            csv.push_str(&csv_row(row));
-            csv.push('\n');
-        }
+        let (csv, rows) = match self.shard {
+            None => {
+                let rows = run_all("sweep", &list);
+                let mut csv = String::from(CSV_HEADER);
+                csv.push('\n');
+                for row in &rows {
+                    csv.push_str(&csv_row(row));
+                    csv.push('\n');
+                }
+                (csv, rows)
+            }
+            Some(shard) => {
+                let mine: Vec<usize> = (shard.k - 1..list.len()).step_by(shard.n).collect();
+                let part: Vec<Scenario> = mine.iter().map(|&i| list[i].clone()).collect();
+                let rows = run_all(&format!("sweep {}/{}", shard.k, shard.n), &part);
+                let mut csv = shard_line(shard, list.len(), &grid_text(self));
+                let _ = write!(csv, "\nindex,{CSV_HEADER}\n");
+                for (i, row) in mine.iter().zip(&rows) {
+                    let _ = writeln!(csv, "{i},{}", csv_row(row));
+                }
+                (csv, rows)
+            }
+        };
         let Some(path) = &self.out else {
             // The CSV is the output; nothing else goes to standard output.
-            print!("{csv}");
+            crate::out(&csv);
             return Ok(Value::Null);
         };
         std::fs::write(path, &csv)
@@ -122,6 +181,97 @@ impl SweepCommand {
         Ok(
             json!({ "runs": rows.len(), "unsafe": rows.iter().filter(|r| !r.report.safe).count(), "out": self.out.as_ref().map(|p| p.display().to_string()) }),
         )
+    }
+}
+
+/// `commlab merge`.
+#[derive(clap::Args)]
+pub struct MergeCommand {
+    /// The outputs of `commlab sweep --shard K/N`, one per shard, any order.
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// Output CSV file (default: standard output).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl MergeCommand {
+    /// Joins the shards into the CSV the unsharded sweep writes, checking
+    /// that they are the N shards of one grid, each once, with every run.
+    ///
+    /// # Errors
+    /// A missing, repeated or foreign shard, a missing or repeated run, an
+    /// unreadable file.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let bad = |msg: String| ("shards".to_owned(), msg);
+        let mut grid: Option<(usize, usize, String)> = None;
+        let mut seen_shards = std::collections::BTreeSet::new();
+        let mut rows: Vec<Option<String>> = Vec::new();
+        for path in &self.shards {
+            let name = path.display();
+            let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read {name}: {e}")))?;
+            let mut lines = text.lines();
+            let first = lines.next().unwrap_or_default();
+            let parsed = first.strip_prefix("# commlab sweep shard ").and_then(|rest| {
+                let (kn, rest) = rest.split_once(" of ")?;
+                let (runs, grid) = rest.split_once(" runs; grid ")?;
+                let shard: Shard = kn.parse().ok()?;
+                Some((shard, runs.parse::<usize>().ok()?, grid.to_owned()))
+            });
+            let Some((shard, runs, this_grid)) = parsed else {
+                return Err(bad(format!("{name} is not the output of `commlab sweep --shard K/N`")));
+            };
+            match &grid {
+                None => {
+                    grid = Some((shard.n, runs, this_grid));
+                    rows = vec![None; runs];
+                }
+                Some((n, r, g)) if *n == shard.n && *r == runs && *g == this_grid => {}
+                Some((n, r, g)) => return Err(bad(format!(
+                    "{name} is shard {}/{} of {runs} runs ({this_grid}), the others are of {n} shards, {r} runs ({g})",
+                    shard.k, shard.n
+                ))),
+            }
+            if !seen_shards.insert(shard.k) {
+                return Err(bad(format!("shard {}/{} is given twice ({name})", shard.k, shard.n)));
+            }
+            if lines.next() != Some(&format!("index,{CSV_HEADER}")) {
+                return Err(bad(format!("{name}: the second line is not the shard's column header")));
+            }
+            for line in lines {
+                let (index, row) = line.split_once(',').ok_or_else(|| bad(format!("{name}: a line without index")))?;
+                let index: usize = index.parse().map_err(|_| bad(format!("{name}: bad index {index:?}")))?;
+                let slot = rows.get_mut(index).ok_or_else(|| bad(format!("{name}: index {index} out of range")))?;
+                if slot.replace(row.to_owned()).is_some() {
+                    return Err(bad(format!("{name}: run {index} appears twice")));
+                }
+            }
+        }
+        let (n, runs, _) = grid.unwrap_or_default();
+        let missing: Vec<usize> = (1..=n).filter(|k| !seen_shards.contains(k)).collect();
+        if !missing.is_empty() {
+            return Err(bad(format!("missing shard(s) {missing:?} of {n}")));
+        }
+        if let Some(i) = rows.iter().position(Option::is_none) {
+            return Err(bad(format!("run {i} is in no shard")));
+        }
+        let mut csv = String::from(CSV_HEADER);
+        csv.push('\n');
+        for row in rows.into_iter().flatten() {
+            csv.push_str(&row);
+            csv.push('\n');
+        }
+        match &self.out {
+            None => {
+                crate::out(&csv);
+                Ok(Value::Null)
+            }
+            Some(path) => {
+                std::fs::write(path, &csv)
+                    .map_err(|e| ("--out".to_owned(), format!("cannot write {}: {e}", path.display())))?;
+                Ok(json!({ "runs": runs, "shards": n, "out": path.display().to_string() }))
+            }
+        }
     }
 }
 

@@ -55,6 +55,8 @@ enum Command {
     Sweep(experiments::SweepCommand),
     /// The paper's figures as SVG + CSV.
     Figures(experiments::FiguresCommand),
+    /// Joins the outputs of `sweep --shard K/N` into the single-run CSV.
+    Merge(experiments::MergeCommand),
 }
 
 /// Maps a core parameter name to the CLI flag that sets it.
@@ -64,6 +66,20 @@ pub(crate) fn flag_of(name: &str) -> String {
         "m" => "--pieces".to_owned(),
         "break_rate" => "--break-rate".to_owned(),
         _ => format!("--{}", name.replace('_', "-")),
+    }
+}
+
+/// Writes to standard output; a closed pipe (`commlab … | head`) ends the
+/// program quietly instead of panicking.
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
     }
 }
 
@@ -77,7 +93,7 @@ fn print_table(value: &Value) {
             Value::Array(items) if items.len() > 12 => format!("[{} items; use --json for all]", items.len()),
             other => other.to_string(),
         };
-        println!("{key:<width$}  {shown}");
+        out(&format!("{key:<width$}  {shown}\n"));
     }
 }
 
@@ -97,11 +113,12 @@ fn main() -> ExitCode {
         Command::Uq(c) => (c.run(), c.json),
         Command::Sweep(c) => (c.run(), true),
         Command::Figures(c) => (c.run(), true),
+        Command::Merge(c) => (c.run(), true),
     };
     match result {
         Ok(Value::Null) => ExitCode::SUCCESS,
         Ok(value) if as_json => {
-            println!("{value}");
+            out(&format!("{value}\n"));
             ExitCode::SUCCESS
         }
         Ok(value) => {
