@@ -227,10 +227,12 @@ impl MergeCommand {
                     rows = vec![None; runs];
                 }
                 Some((n, r, g)) if *n == shard.n && *r == runs && *g == this_grid => {}
-                Some((n, r, g)) => return Err(bad(format!(
+                Some((n, r, g)) => {
+                    return Err(bad(format!(
                     "{name} is shard {}/{} of {runs} runs ({this_grid}), the others are of {n} shards, {r} runs ({g})",
                     shard.k, shard.n
-                ))),
+                )))
+                }
             }
             if !seen_shards.insert(shard.k) {
                 return Err(bad(format!("shard {}/{} is given twice ({name})", shard.k, shard.n)));
