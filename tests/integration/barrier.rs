@@ -3,6 +3,7 @@
 //! runs, determinism.
 
 use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::checker::{self, Violation};
 use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
 use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
 use commlab_core::barrier::mesh::{Breaks, Mesh};
@@ -115,9 +116,11 @@ fn every_break_set_of_a_3x3_mesh() {
                 breaks: Some(broken.clone()),
                 barriers: 2,
                 tile: 2,
+                record: true,
                 ..Scenario::default()
             });
             assert!(r.safe, "{algorithm} breaks {broken:?}: {:?}", r.violations);
+            assert_eq!(checker::check(3, &r.broken, &r), [], "{algorithm} breaks {broken:?}: the trace checker");
             assert_eq!(r.completed, connected, "{algorithm} breaks {broken:?}: completes iff connected");
             assert_eq!(r.partitioned, !connected);
         }
@@ -142,10 +145,12 @@ fn ten_thousand_seeded_runs_are_all_safe() {
             compute_ticks: rng.gen_range(0..=50),
             skew_ticks: rng.gen_range(0..=20),
             connected: rng.gen_bool(0.5),
+            record: true,
             ..Scenario::default()
         };
         let r = run(s.clone());
         assert!(r.safe, "run {i} {s:?}: {:?}", r.violations);
+        assert_eq!(checker::check(s.size as u32, &r.broken, &r), [], "run {i} {s:?}: the trace checker");
         assert!(r.completed || r.partitioned, "run {i} {s:?}: neither completed nor partitioned");
     }
 }
@@ -399,5 +404,104 @@ fn expected_messages_match_intact_runs() {
                 assert_eq!(got, expected, "{algorithm} on {size}");
             }
         }
+    }
+}
+
+/// The trace checker catches and names each kind of corruption of a real
+/// recorded run, on an intact run and on one whose breaks cut the mesh.
+#[test]
+#[allow(clippy::many_single_char_names, reason = "indices of the corrupted node and messages")]
+fn the_trace_checker_names_corrupted_traces() {
+    let cases = [
+        Scenario {
+            size: 4,
+            algorithm: Algorithm::Dlct,
+            break_rate: 0.2,
+            seed: 3,
+            barriers: 2,
+            skew_ticks: 40,
+            record: true,
+            ..Scenario::default()
+        },
+        // Cut (the corner node 15 loses both links): the part that ran is still checked.
+        Scenario {
+            size: 4,
+            algorithm: Algorithm::Tree,
+            breaks: Some({
+                let mesh = Mesh::new(4).unwrap();
+                let corner = mesh.node(3, 3);
+                vec![mesh.link(corner, mesh.node(2, 3)), mesh.link(corner, mesh.node(3, 2))]
+            }),
+            connected: false,
+            barriers: 2,
+            skew_ticks: 40,
+            record: true,
+            ..Scenario::default()
+        },
+    ];
+    for s in cases {
+        let size = s.size as u32;
+        let r = run(s.clone());
+        assert_eq!(r.partitioned, s.breaks.is_some(), "only the second case is cut");
+        assert_eq!(checker::check(size, &r.broken, &r), [], "{s:?}: clean");
+        let kinds = |v: &[Violation]| -> Vec<&'static str> {
+            v.iter()
+                .map(|v| match v {
+                    Violation::EarlyDeparture { .. } => "early",
+                    Violation::NodeOrder { .. } => "order",
+                    Violation::CrossBarrier { .. } => "cross",
+                    Violation::BadRoute { .. } => "route",
+                    Violation::Count { .. } => "count",
+                })
+                .collect()
+        };
+        // An early departure: a node that arrived leaves before the last arrival.
+        let last = r.arrive.iter().map(|a| a[0]).filter(|&t| t != u64::MAX).max().unwrap();
+        let mut early = r.clone();
+        let n = (0..early.arrive.len()).find(|&n| early.arrive[n][0] < last).unwrap();
+        early.leave[n][0] = last - 1;
+        let v = checker::check(size, &early.broken, &early);
+        assert!(kinds(&v).contains(&"early"), "{v:?}");
+        assert!(v.iter().any(|v| v.to_string().contains(&format!("node {n} left at tick {}", last - 1))), "{v:?}");
+        // A message moved to the next barrier.
+        let mut moved = r.clone();
+        let i = moved.trace.iter().position(|m| m.barrier == 0 && m.consumed.is_some()).unwrap();
+        moved.trace[i].barrier = 1;
+        let v = checker::check(size, &moved.broken, &moved);
+        assert!(kinds(&v).contains(&"cross") && kinds(&v).contains(&"count"), "{v:?}");
+        assert!(v.iter().any(|v| matches!(v, Violation::CrossBarrier { message, .. } if *message == i)));
+        // A dropped message.
+        let mut dropped = r.clone();
+        dropped.trace.remove(i);
+        let v = checker::check(size, &dropped.broken, &dropped);
+        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "messages")), "{v:?}");
+        // A wrong hop count: a route that skips a node.
+        let mut short = r.clone();
+        let j = short.trace.iter().position(|m| !m.path.is_empty()).unwrap();
+        short.trace[j].path.remove(0);
+        short.trace[j].times.remove(0);
+        let v = checker::check(size, &short.broken, &short);
+        assert!(v.iter().any(|v| matches!(v, Violation::BadRoute { message, .. } if *message == j)), "{v:?}");
+        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "hops")), "{v:?}");
+        // A route over a broken link (the checker's own adjacency), when there is one on a used link.
+        if let Some((k, a, b)) = r.trace.iter().enumerate().find_map(|(k, m)| {
+            let (a, b) = (m.from, *m.path.first()?);
+            Some((k, a, b))
+        }) {
+            let mut cut = r.clone();
+            cut.broken.push((a, b));
+            let v = checker::check(size, &cut.broken, &cut);
+            assert!(
+                v.iter().any(
+                    |v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("broken"))
+                ),
+                "{v:?}"
+            );
+        }
+        // A completed flag that does not match.
+        let mut flag = r.clone();
+        flag.completed = !flag.completed;
+        let v = checker::check(size, &flag.broken, &flag);
+        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "completed")), "{v:?}");
     }
 }

@@ -239,6 +239,23 @@ pub struct MessageRecord {
     /// A Gather's summed path length on delivery (the children's sums plus
     /// its own route); 0 for other kinds.
     pub content: u64,
+    /// When the receiver took it from its queue, and the receiver's barrier
+    /// then (`None`: never taken).
+    pub consumed: Option<(u64, u32)>,
+}
+
+/// A send that had no route (the breaks cut the sender from the receiver):
+/// recorded, then dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DroppedSend {
+    /// The sender's barrier.
+    pub barrier: u32,
+    /// Sender.
+    pub from: NodeId,
+    /// Receiver.
+    pub to: NodeId,
+    /// Tick of the send.
+    pub tick: u64,
 }
 
 /// A DLCT root's judge decision at the end of a Gather.
@@ -307,6 +324,10 @@ pub struct RunReport {
     pub events: u64,
     /// Every message, when recording.
     pub trace: Vec<MessageRecord>,
+    /// Every dropped send, when recording.
+    pub dropped: Vec<DroppedSend>,
+    /// The broken links as node pairs, when recording (for the checker).
+    pub broken: Vec<(NodeId, NodeId)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -342,6 +363,10 @@ struct Msg {
     path: Vec<NodeId>,
     times: Vec<u64>,
     sent: u64,
+    /// Tick it was handed to the receiver.
+    delivered: u64,
+    /// Tick and receiver's barrier when taken from the queue.
+    consumed: Option<(u64, u32)>,
 }
 
 /// What a queued message counts as: the literal protocol counts Gather,
@@ -642,6 +667,7 @@ struct Run {
     rng: ChaCha8Rng,
     partitioned: bool,
     unroutable: u64,
+    dropped: Vec<DroppedSend>,
     violations: Vec<String>,
     arrive: Vec<Vec<u64>>,
     leave: Vec<Vec<u64>>,
@@ -681,6 +707,7 @@ impl Run {
             rng: ChaCha8Rng::seed_from_u64(sim.scenario.seed ^ 0x5eed_5eed),
             partitioned: false,
             unroutable: 0,
+            dropped: Vec::new(),
             violations: Vec::new(),
             arrive: vec![vec![u64::MAX; b]; n],
             leave: vec![vec![u64::MAX; b]; n],
@@ -726,6 +753,7 @@ impl Run {
                 Event::Hop(id) => self.hop(id, t),
                 Event::Deliver(id) => {
                     let to = self.msgs[id].to;
+                    self.msgs[id].delivered = t;
                     self.delivered += 1;
                     let state = &mut self.nodes[to as usize];
                     state.queue.push(id);
@@ -738,12 +766,15 @@ impl Run {
     }
 
     fn send(&mut self, from: NodeId, to: NodeId, level: u8, kind: Kind, content: u64, t: u64) {
+        let barrier = self.nodes[from as usize].barrier;
         if !self.sim.router.reachable(from, to) {
             self.partitioned = true;
             self.unroutable += 1;
+            if self.sim.scenario.record {
+                self.dropped.push(DroppedSend { barrier, from, to, tick: t });
+            }
             return;
         }
-        let barrier = self.nodes[from as usize].barrier;
         let id = self.msgs.len();
         self.barrier_messages[barrier as usize] += 1;
         self.msgs.push(Msg {
@@ -759,6 +790,8 @@ impl Run {
             path: Vec::new(),
             times: Vec::new(),
             sent: t,
+            delivered: u64::MAX,
+            consumed: None,
         });
         let depart = t + self.sim.scenario.overhead_ticks;
         if from == to {
@@ -802,7 +835,7 @@ impl Run {
     }
 
     /// Takes `limit` queued messages of `want` (in arrival order), checking their barrier.
-    fn take(&mut self, node: NodeId, limit: usize, want: Slot) -> Vec<usize> {
+    fn take(&mut self, node: NodeId, limit: usize, want: Slot, t: u64) -> Vec<usize> {
         let barrier = self.nodes[node as usize].barrier;
         let mut taken = Vec::with_capacity(limit);
         let msgs = &self.msgs;
@@ -818,7 +851,8 @@ impl Run {
             *c -= taken.len();
         }
         for &id in &taken {
-            let m = &self.msgs[id];
+            let m = &mut self.msgs[id];
+            m.consumed = Some((t, barrier));
             if m.barrier != barrier {
                 self.violations
                     .push(format!("node {node} consumed a message of barrier {} during barrier {barrier}", m.barrier));
@@ -863,10 +897,10 @@ impl Run {
                 Stage::HandUp => self.hand(node, Kind::HandUp, t),
                 Stage::HandDown => self.hand(node, Kind::HandDown, t),
                 Stage::AwaitHandUp => {
-                    self.count(node, Slot::HandUp) > 0 && !self.take(node, 1, Slot::HandUp).is_empty()
+                    self.count(node, Slot::HandUp) > 0 && !self.take(node, 1, Slot::HandUp, t).is_empty()
                 }
                 Stage::AwaitHandDown => {
-                    self.count(node, Slot::HandDown) > 0 && !self.take(node, 1, Slot::HandDown).is_empty()
+                    self.count(node, Slot::HandDown) > 0 && !self.take(node, 1, Slot::HandDown, t).is_empty()
                 }
             };
             if !advanced {
@@ -947,7 +981,7 @@ impl Run {
             return false;
         }
         // Clear the Gather queue before sending to the parent.
-        let taken = self.take(node, children.len(), Slot::Gather(level));
+        let taken = self.take(node, children.len(), Slot::Gather(level), t);
         let sum: u64 = taken.iter().map(|&id| self.msgs[id].content).sum();
         if let Some(p) = parent {
             let to = self.node_at(level, group, p);
@@ -978,7 +1012,7 @@ impl Run {
             if self.count(node, Slot::Release(level)) == 0 {
                 return false;
             }
-            let taken = self.take(node, 1, Slot::Release(level));
+            let taken = self.take(node, 1, Slot::Release(level), t);
             let Some(&id) = taken.first() else { return false };
             match self.msgs[id].kind {
                 Kind::Release(k) => k,
@@ -1025,7 +1059,7 @@ impl Run {
             if self.count(node, this_round) < need {
                 return false;
             }
-            self.take(node, need, this_round);
+            self.take(node, need, this_round, t);
             let state = &mut self.nodes[node as usize];
             state.round += 1;
             state.round_sent = false;
@@ -1042,7 +1076,7 @@ impl Run {
             }
             return true;
         }
-        self.count(node, Slot::Release(level)) > 0 && !self.take(node, 1, Slot::Release(level)).is_empty()
+        self.count(node, Slot::Release(level)) > 0 && !self.take(node, 1, Slot::Release(level), t).is_empty()
     }
 
     /// Summed fault-free distances from every member to its LCT parent under
@@ -1153,10 +1187,11 @@ impl Run {
                     from: m.from,
                     to: m.to,
                     sent: m.sent,
-                    delivered: m.times.last().map_or(m.sent, |&t| t + self.sim.scenario.overhead_ticks),
+                    delivered: m.delivered,
                     path: m.path.clone(),
                     times: m.times.clone(),
                     content: if m.kind == Kind::Gather { m.content } else { 0 },
+                    consumed: m.consumed,
                 })
                 .collect()
         } else {
@@ -1184,6 +1219,12 @@ impl Run {
             leave: self.leave,
             events: self.hop_events,
             trace,
+            dropped: self.dropped,
+            broken: if self.sim.scenario.record {
+                self.sim.router.breaks().links().into_iter().map(|l| self.sim.mesh.endpoints(l)).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 }
