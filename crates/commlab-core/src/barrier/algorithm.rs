@@ -335,18 +335,24 @@ pub fn layers(mesh: &Mesh, numbering: &Numbering, algorithm: Algorithm, tile: u3
         other => (other, None),
     };
     let make = |algorithm: Algorithm, groups: Vec<Group>, adjacency: &Adjacency<'_>| -> Layer {
+        // local_of[node] = local id in the group at hand (u32::MAX: not a
+        // member); one table per layer, set and cleared group by group (a
+        // table per group made 1024 × 1024 meshes with 4 × 4 tiles quadratic).
+        let mut local_of = vec![u32::MAX; mesh.nodes() as usize];
         let kinds = groups
             .iter()
             .map(|g| {
                 let mut by_node: Vec<NodeId> = g.members.clone();
                 by_node.sort_unstable();
                 let rank = |local: u32| by_node.binary_search(&g.members[local as usize]).unwrap_or(0) as u32;
-                // local_of[node] = local id in this group (u32::MAX: not a member).
-                let mut local_of = vec![u32::MAX; mesh.nodes() as usize];
                 for (i, &m) in g.members.iter().enumerate() {
                     local_of[m as usize] = i as u32;
                 }
-                kind_for(algorithm, g, &|l| adjacency(g, &local_of, l), &rank, combining_k)
+                let kind = kind_for(algorithm, g, &|l| adjacency(g, &local_of, l), &rank, combining_k);
+                for &m in &g.members {
+                    local_of[m as usize] = u32::MAX;
+                }
+                kind
             })
             .collect();
         Layer { groups, kinds }
@@ -375,6 +381,11 @@ pub fn layers(mesh: &Mesh, numbering: &Numbering, algorithm: Algorithm, tile: u3
     }
     let tiles: Vec<Group> = members.into_iter().map(|m| ordered(m, numbering)).collect();
     let leaders = ordered(tiles.iter().map(|t| t.members[0]).collect(), numbering);
+    // The leaders group's local id of each tile's leader (one leader per tile).
+    let mut leader_of_tile = vec![u32::MAX; tiles.len()];
+    for (local, &m) in leaders.members.iter().enumerate() {
+        leader_of_tile[tile_of(m) as usize] = local as u32;
+    }
     // Leaders are adjacent when their tiles are.
     let tile_adjacency = |g: &Group, _: &[u32], local: u32| -> Vec<u32> {
         let t = tile_of(g.members[local as usize]);
@@ -383,9 +394,9 @@ pub fn layers(mesh: &Mesh, numbering: &Numbering, algorithm: Algorithm, tile: u3
         for (dx, dy) in super::mesh::DIRECTIONS {
             let (nx, ny) = (i64::from(tx) + i64::from(dx), i64::from(ty) + i64::from(dy));
             if (0..i64::from(tiles_per_side)).contains(&nx) && (0..i64::from(tiles_per_side)).contains(&ny) {
-                let other = nx as u32 * tiles_per_side + ny as u32;
-                if let Some(p) = g.members.iter().position(|&m| tile_of(m) == other) {
-                    out.push(p as u32);
+                let other = leader_of_tile[(nx as u32 * tiles_per_side + ny as u32) as usize];
+                if other != u32::MAX {
+                    out.push(other);
                 }
             }
         }

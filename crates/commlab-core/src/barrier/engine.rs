@@ -807,8 +807,7 @@ impl Run {
         let record = self.sim.scenario.record;
         let msg = &mut self.msgs[id];
         let at = msg.at;
-        let next = self.sim.router.next_hop(at, msg.to, &mut msg.detour);
-        let direction = (0..4).find(|&d| self.sim.router.neighbour(at, d) == next).expect("routes follow links");
+        let (next, direction) = self.sim.router.next_step(at, msg.to, &mut msg.detour);
         let slot = at as usize * 4 + direction;
         let start = if self.sim.scenario.contention { t.max(self.link_free[slot]) } else { t };
         self.link_free[slot] = start + 1;

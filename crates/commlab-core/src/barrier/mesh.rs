@@ -287,6 +287,14 @@ impl Breaks {
     }
 }
 
+/// A node's record in the dead-end search.
+#[derive(Debug, Clone, Copy, Default)]
+struct Visit {
+    stamp: u32,
+    cost: u32,
+    previous: NodeId,
+}
+
 /// Routes messages over the surviving links.
 #[derive(Debug, Clone)]
 pub struct Router {
@@ -299,11 +307,10 @@ pub struct Router {
     next: Vec<[NodeId; 4]>,
     /// `(x, y)` of every node.
     xy: Vec<(u32, u32)>,
-    /// Scratch of the dead-end BFS: a visit stamp and the predecessor per node
-    /// (stamps avoid clearing N entries per search).
-    stamp: Vec<u32>,
-    previous: Vec<NodeId>,
-    cost: Vec<u32>,
+    /// Scratch of the dead-end search, one record per node (one cache line
+    /// holds several): a visit stamp (stamps avoid clearing N entries per
+    /// search), the cost so far and the predecessor.
+    scratch: Vec<Visit>,
     generation: u32,
     /// Scratch of the A* bucket queue, kept between searches.
     buckets: Vec<Vec<(NodeId, u32)>>,
@@ -333,9 +340,7 @@ impl Router {
             next,
             xy,
             component: vec![u32::MAX; n],
-            stamp: vec![0; n],
-            previous: vec![0; n],
-            cost: vec![0; n],
+            scratch: vec![Visit::default(); n],
             generation: 0,
             buckets: Vec::new(),
             cache: std::collections::HashMap::new(),
@@ -394,8 +399,7 @@ impl Router {
     fn shortest(&mut self, from: NodeId, to: NodeId) -> Vec<NodeId> {
         self.generation += 1;
         let generation = self.generation;
-        self.stamp[from as usize] = generation;
-        self.cost[from as usize] = 0;
+        self.scratch[from as usize] = Visit { stamp: generation, cost: 0, previous: from };
         let f0 = self.distance(from, to);
         let mut buckets = std::mem::take(&mut self.buckets);
         buckets.iter_mut().for_each(Vec::clear);
@@ -409,7 +413,7 @@ impl Router {
                 lowest += 1;
                 continue;
             };
-            if g != self.cost[n as usize] {
+            if g != self.scratch[n as usize].cost {
                 continue; // reached more cheaply since this entry was pushed
             }
             if n == to {
@@ -420,10 +424,9 @@ impl Router {
                 if m == NONE {
                     continue;
                 }
-                if self.stamp[m as usize] != generation || g < self.cost[m as usize] {
-                    self.stamp[m as usize] = generation;
-                    self.cost[m as usize] = g;
-                    self.previous[m as usize] = n;
+                let visit = &mut self.scratch[m as usize];
+                if visit.stamp != generation || g < visit.cost {
+                    *visit = Visit { stamp: generation, cost: g, previous: n };
                     let bucket = ((g + self.distance(m, to) - f0) / 2) as usize;
                     if bucket >= buckets.len() {
                         buckets.resize_with(bucket + 1, Vec::new);
@@ -436,7 +439,7 @@ impl Router {
         self.buckets = buckets;
         let mut path = vec![to];
         while let Some(&last) = path.last() {
-            let p = self.previous[last as usize];
+            let p = self.scratch[last as usize].previous;
             if p == from {
                 break;
             }
@@ -478,13 +481,23 @@ impl Router {
         dst: NodeId,
         detour: &mut Option<(std::sync::Arc<[NodeId]>, usize)>,
     ) -> NodeId {
+        self.next_step(at, dst, detour).0
+    }
+
+    /// [`Router::next_hop`] with the direction of the step (index into [`DIRECTIONS`]).
+    pub fn next_step(
+        &mut self,
+        at: NodeId,
+        dst: NodeId,
+        detour: &mut Option<(std::sync::Arc<[NodeId]>, usize)>,
+    ) -> (NodeId, usize) {
         if let Some((path, i)) = detour {
             let next = path[*i];
             *i += 1;
-            return next;
+            return (next, self.direction_to(at, next));
         }
-        if let Some(next) = self.greedy(at, dst) {
-            return next;
+        if let Some(d) = self.greedy_direction(at, dst) {
+            return (self.next[at as usize][d], d);
         }
         let path = if let Some(path) = self.detours.get(&(at, dst)) {
             path.clone()
@@ -495,14 +508,27 @@ impl Router {
         };
         let next = path[0];
         *detour = Some((path, 1));
-        next
+        (next, self.direction_to(at, next))
     }
 
-    /// The surviving neighbour strictly closer to `dst` with the smallest
-    /// distance, ties in the order `+x, −x, +y, −y`.
+    /// The surviving neighbour strictly closer to `dst`, ties in the order
+    /// `+x, −x, +y, −y` (every closer neighbour is one step closer, so the
+    /// first surviving link in a direction towards `dst` is the one).
     fn greedy(&self, at: NodeId, dst: NodeId) -> Option<NodeId> {
-        let here = self.distance(at, dst);
-        self.neighbours(at).filter(|&n| self.distance(n, dst) < here).min_by_key(|&n| self.distance(n, dst))
+        self.greedy_direction(at, dst).map(|d| self.next[at as usize][d])
+    }
+
+    /// The direction (index into [`DIRECTIONS`]) of [`Router::greedy`]'s step.
+    fn greedy_direction(&self, at: NodeId, dst: NodeId) -> Option<usize> {
+        let ((ax, ay), (bx, by)) = (self.xy[at as usize], self.xy[dst as usize]);
+        let next = &self.next[at as usize];
+        let towards = [bx > ax, bx < ax, by > ay, by < ay];
+        (0..4).find(|&d| towards[d] && next[d] != NONE)
+    }
+
+    /// The direction from `at` to its surviving neighbour `next`.
+    fn direction_to(&self, at: NodeId, next: NodeId) -> usize {
+        self.next[at as usize].iter().position(|&m| m == next).expect("routes follow surviving links")
     }
 
     fn compute_route(&mut self, src: NodeId, dst: NodeId) -> Vec<NodeId> {
