@@ -400,24 +400,31 @@ impl Router {
         self.generation += 1;
         let generation = self.generation;
         self.scratch[from as usize] = Visit { stamp: generation, cost: 0, previous: from };
-        let f0 = self.distance(from, to);
+        // A consistent heuristic on a mesh: a node taken from the bucket of
+        // estimate f puts its neighbours in the bucket of f or of f + 2, so two
+        // stacks (this estimate, the next) are the whole bucket queue.
         let mut buckets = std::mem::take(&mut self.buckets);
-        buckets.iter_mut().for_each(Vec::clear);
-        if buckets.is_empty() {
-            buckets.push(Vec::new());
-        }
-        buckets[0].push((from, 0));
-        let mut lowest = 0;
-        'search: while lowest < buckets.len() {
-            let Some((n, g)) = buckets[lowest].pop() else {
-                lowest += 1;
+        buckets.resize_with(2, Vec::new);
+        let [mut current, mut next] = [std::mem::take(&mut buckets[0]), std::mem::take(&mut buckets[1])];
+        current.clear();
+        next.clear();
+        current.push((from, 0));
+        let mut f = self.distance(from, to);
+        let (tx, ty) = self.xy[to as usize];
+        loop {
+            let Some((n, g)) = current.pop() else {
+                if next.is_empty() {
+                    break;
+                }
+                std::mem::swap(&mut current, &mut next);
+                f += 2;
                 continue;
             };
             if g != self.scratch[n as usize].cost {
                 continue; // reached more cheaply since this entry was pushed
             }
             if n == to {
-                break 'search;
+                break;
             }
             let g = g + 1;
             for m in self.next[n as usize] {
@@ -427,15 +434,17 @@ impl Router {
                 let visit = &mut self.scratch[m as usize];
                 if visit.stamp != generation || g < visit.cost {
                     *visit = Visit { stamp: generation, cost: g, previous: n };
-                    let bucket = ((g + self.distance(m, to) - f0) / 2) as usize;
-                    if bucket >= buckets.len() {
-                        buckets.resize_with(bucket + 1, Vec::new);
+                    let (mx, my) = self.xy[m as usize];
+                    if g + mx.abs_diff(tx) + my.abs_diff(ty) == f {
+                        current.push((m, g));
+                    } else {
+                        next.push((m, g));
                     }
-                    buckets[bucket].push((m, g));
-                    lowest = lowest.min(bucket);
                 }
             }
         }
+        buckets[0] = current;
+        buckets[1] = next;
         self.buckets = buckets;
         let mut path = vec![to];
         while let Some(&last) = path.last() {
