@@ -155,8 +155,9 @@ pub enum LayerKind {
         parent: Vec<Option<u32>>,
         /// `children[local]` in the arrival tree.
         children: Vec<Vec<u32>>,
-        /// `release[local]`: the nodes `local` wakes up.
-        release: Vec<Vec<u32>>,
+        /// `release[local]`: the nodes `local` wakes up, when the wake-up tree
+        /// differs from the arrival tree (`None`: the same tree both ways).
+        release: Option<Vec<Vec<u32>>>,
     },
     /// The local continuous tree over local ids shifted by each node's own `K`.
     Dlct,
@@ -200,14 +201,14 @@ fn children_of(n: u32, parent: impl Fn(u32) -> Option<u32>) -> (Vec<Option<u32>>
 /// A tree from a parent function over local ids `0..n`, used both ways.
 fn tree_from(n: u32, parent: impl Fn(u32) -> Option<u32>) -> LayerKind {
     let (parent, children) = children_of(n, parent);
-    LayerKind::Tree { parent, release: children.clone(), children }
+    LayerKind::Tree { parent, children, release: None }
 }
 
 /// An arrival tree and a wake-up tree over local ids `0..n` (same root).
 fn split_tree(n: u32, arrival: impl Fn(u32) -> Option<u32>, wake: impl Fn(u32) -> Option<u32>) -> LayerKind {
     let (parent, children) = children_of(n, arrival);
     let (_, release) = children_of(n, wake);
-    LayerKind::Tree { parent, children, release }
+    LayerKind::Tree { parent, children, release: Some(release) }
 }
 
 /// BFS spanning tree over members, adjacency given by `adjacent(a, b)` on local ids, from local 0.

@@ -359,9 +359,6 @@ struct Msg {
     detour: Option<(std::sync::Arc<[NodeId]>, usize)>,
     /// Hops taken so far.
     hops: u32,
-    /// Nodes visited after `from` and the arrival tick at each (kept only when recording).
-    path: Vec<NodeId>,
-    times: Vec<u64>,
     sent: u64,
     /// Tick it was handed to the receiver.
     delivered: u64,
@@ -380,6 +377,33 @@ enum Slot {
     HandDown,
 }
 
+/// Queued messages per slot of one node: a few slots at a time, so a short
+/// list (a map per node cost ~250 bytes per node on million-node meshes).
+#[derive(Default)]
+struct SlotCounts(Vec<(Slot, usize)>);
+
+impl SlotCounts {
+    fn get(&self, slot: Slot) -> usize {
+        self.0.iter().find(|(s, _)| *s == slot).map_or(0, |&(_, n)| n)
+    }
+
+    fn add(&mut self, slot: Slot) {
+        match self.0.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, n)) => *n += 1,
+            None => self.0.push((slot, 1)),
+        }
+    }
+
+    fn remove(&mut self, slot: Slot, taken: usize) {
+        if let Some(i) = self.0.iter().position(|(s, _)| *s == slot) {
+            self.0[i].1 -= taken;
+            if self.0[i].1 == 0 {
+                self.0.swap_remove(i);
+            }
+        }
+    }
+}
+
 fn slot(m: &Msg) -> Slot {
     match m.kind {
         Kind::Gather => Slot::Gather(m.level),
@@ -392,7 +416,7 @@ fn slot(m: &Msg) -> Slot {
 
 struct NodeState {
     /// Queued messages per slot, so waiting costs O(log) instead of a queue scan.
-    counts: std::collections::BTreeMap<Slot, usize>,
+    counts: SlotCounts,
     stages: Vec<Stage>,
     barrier: u32,
     stage: usize,
@@ -632,7 +656,7 @@ impl Stepper {
 /// tournament).
 fn wakes(layer: &Layer, group: u32, local: u32, k: u32) -> Vec<u32> {
     match &layer.kinds[group as usize] {
-        LayerKind::Tree { release, .. } => release[local as usize].clone(),
+        LayerKind::Tree { release: Some(release), .. } => release[local as usize].clone(),
         _ => relatives(layer, group, local, k).1,
     }
 }
@@ -668,6 +692,8 @@ struct Run {
     partitioned: bool,
     unroutable: u64,
     dropped: Vec<DroppedSend>,
+    /// Each message's route and the tick at each of its nodes, when recording.
+    routes: Vec<(Vec<NodeId>, Vec<u64>)>,
     violations: Vec<String>,
     arrive: Vec<Vec<u64>>,
     leave: Vec<Vec<u64>>,
@@ -688,7 +714,7 @@ impl Run {
         let mut run = Run {
             nodes: (0..n)
                 .map(|_| NodeState {
-                    counts: std::collections::BTreeMap::new(),
+                    counts: SlotCounts::default(),
                     stages: Vec::new(),
                     barrier: 0,
                     stage: 0,
@@ -708,6 +734,7 @@ impl Run {
             partitioned: false,
             unroutable: 0,
             dropped: Vec::new(),
+            routes: Vec::new(),
             violations: Vec::new(),
             arrive: vec![vec![u64::MAX; b]; n],
             leave: vec![vec![u64::MAX; b]; n],
@@ -757,7 +784,7 @@ impl Run {
                     self.delivered += 1;
                     let state = &mut self.nodes[to as usize];
                     state.queue.push(id);
-                    *state.counts.entry(slot(&self.msgs[id])).or_default() += 1;
+                    state.counts.add(slot(&self.msgs[id]));
                     self.progress(to, t);
                 }
             }
@@ -777,6 +804,9 @@ impl Run {
         }
         let id = self.msgs.len();
         self.barrier_messages[barrier as usize] += 1;
+        if self.sim.scenario.record {
+            self.routes.push((Vec::new(), Vec::new()));
+        }
         self.msgs.push(Msg {
             from,
             to,
@@ -787,8 +817,6 @@ impl Run {
             at: from,
             detour: None,
             hops: 0,
-            path: Vec::new(),
-            times: Vec::new(),
             sent: t,
             delivered: u64::MAX,
             consumed: None,
@@ -818,8 +846,11 @@ impl Run {
         msg.at = next;
         self.barrier_hops[msg.barrier as usize] += 1;
         if record {
-            msg.path.push(next);
-            msg.times.push(arrival);
+            // Nodes visited after `from` and the tick at each, kept beside the
+            // messages so unrecorded runs carry no route state per message.
+            let (path, times) = &mut self.routes[id];
+            path.push(next);
+            times.push(arrival);
         }
         if next == msg.to {
             if msg.kind == Kind::Gather {
@@ -846,9 +877,7 @@ impl Run {
             !take
         });
         let state = &mut self.nodes[node as usize];
-        if let Some(c) = state.counts.get_mut(&want) {
-            *c -= taken.len();
-        }
+        state.counts.remove(want, taken.len());
         for &id in &taken {
             let m = &mut self.msgs[id];
             m.consumed = Some((t, barrier));
@@ -862,7 +891,7 @@ impl Run {
     }
 
     fn count(&self, node: NodeId, want: Slot) -> usize {
-        self.nodes[node as usize].counts.get(&want).copied().unwrap_or(0)
+        self.nodes[node as usize].counts.get(want)
     }
 
     fn group_of(&self, level: u8, node: NodeId) -> (u32, u32) {
@@ -1179,7 +1208,8 @@ impl Run {
         let trace = if self.sim.scenario.record {
             self.msgs
                 .iter()
-                .map(|m| MessageRecord {
+                .enumerate()
+                .map(|(i, m)| MessageRecord {
                     barrier: m.barrier,
                     level: m.level,
                     kind: m.kind,
@@ -1187,8 +1217,8 @@ impl Run {
                     to: m.to,
                     sent: m.sent,
                     delivered: m.delivered,
-                    path: m.path.clone(),
-                    times: m.times.clone(),
+                    path: self.routes[i].0.clone(),
+                    times: self.routes[i].1.clone(),
                     content: if m.kind == Kind::Gather { m.content } else { 0 },
                     consumed: m.consumed,
                 })
