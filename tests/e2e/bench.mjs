@@ -198,7 +198,7 @@ const barrier64 = await anim.evaluate(async () => {
     });
   }
   const engine = await window.commlabLoadEngine();
-  const ids = ['ms', 'tree', 'tournament', 'dissemination', 'dissemination-tree', 'dlct', 'dlct-ms', 'dlct-tree', 'butterfly', 'pairwise', 'combining'];
+  const ids = ['ms', 'tree', 'tournament', 'dissemination', 'dissemination-tree', 'dlct', 'dlct-ms', 'dlct-tree', 'butterfly', 'pairwise', 'combining', 'mcs', 'bst', 'two-level'];
   engine.commlab_bench_barrier('tree', 64, 0.2, 1); // warm-up
   return Object.fromEntries(ids.map((id) => [id, engine.commlab_bench_barrier(id, 64, 0.2, 3)]));
 });

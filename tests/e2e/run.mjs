@@ -600,6 +600,16 @@ test('tree: a long run shows its progress in value cells, Cancel stops it, and i
   assert.equal(await page.locator('[data-testid="run-progress"]').count(), 0, 'the bar goes when the run is done');
 });
 
+test('mesh: a run over the recording cap runs unrecorded and says so', async ({ context, base }) => {
+  // 8 barriers of a 256 × 256 tree are estimated at 2.1 M messages: more than a recorded run may hold.
+  const page = await open(context, base, `${base}?v=1&view=mesh&size=256&rate=0&algorithm=tree&barriers=8`);
+  await page.waitForSelector('[data-testid="mesh-verdict"]', { timeout: 60000 });
+  assert.match(await verdict(page), /^Not animated: 1048560 messages are more than the 2000000 .*Checker: safe/s);
+  assert.equal(await page.locator('[data-testid="mesh-metrics"] tbody tr').count(), 8);
+  await shot(page, 'mesh-unrecorded');
+  assert.deepEqual(page.problems, []);
+});
+
 test('mesh: a parameter change mid-run shows only the new result', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=1&view=mesh&size=256&rate=0.2&algorithm=ms`);
   await page.waitForSelector('[data-testid="run-progress"]');

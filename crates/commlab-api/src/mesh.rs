@@ -115,7 +115,25 @@ impl MeshRequest {
             combining_k: lim::COMBINING_K.check(self.combining_k)? as u32,
             record: true,
         };
-        scenario.check_message_cap()?;
+        // Recorded (animated) up to the engine's recording cap; beyond it, up
+        // to the view's own cap, simulated without recording (metrics only).
+        if scenario.check_message_cap().is_err() {
+            let nodes = size * size;
+            let expected = algorithm.messages_per_barrier(nodes).saturating_mul(scenario.barriers.into());
+            if expected > lim::UNRECORDED_MESSAGES {
+                return Err(ApiError::new(
+                    "size",
+                    size,
+                    format!(
+                        "a run of at most {} messages in the view ({} when every message is recorded for the animation): {algorithm} sends about {} per barrier on {nodes} nodes; pick a smaller size or fewer barriers, or use the CLI",
+                        lim::UNRECORDED_MESSAGES,
+                        commlab_core::barrier::engine::RECORDED_MESSAGES,
+                        algorithm.messages_per_barrier(nodes),
+                    ),
+                ));
+            }
+            scenario.record = false;
+        }
         let mesh = Mesh::new(size)?;
         let links = mesh.link_count();
         if let Some(&bad) = self.flips.iter().find(|&&l| l >= links) {
@@ -238,7 +256,8 @@ impl MeshSession {
     /// # Errors
     /// The first field out of range.
     pub fn start(request: &MeshRequest) -> Result<ReplayRun, ApiError> {
-        Ok(ReplayRun::start(request.scenario()?)?)
+        let scenario = request.scenario()?;
+        Ok(if scenario.record { ReplayRun::start(scenario)? } else { ReplayRun::start_unrecorded(scenario)? })
     }
 
     /// A session of a finished run.
@@ -279,6 +298,15 @@ impl MeshSession {
                 k: s.k,
             })
             .collect();
+        let unrecorded = if r.scenario.record {
+            String::new()
+        } else {
+            format!(
+                "Not animated: {} messages are more than the {} a run recorded for the animation may hold, so this run was simulated without recording (nodes arrive and leave on the drawing, no messages move; no per-message CSV). ",
+                report.messages,
+                commlab_core::barrier::engine::RECORDED_MESSAGES
+            )
+        };
         let verdict = if report.partitioned {
             format!(
                 "Partitioned: the broken links cut the mesh. {} messages had no route and were dropped; the nodes waiting for them never leave, so the barrier cannot complete. Step through to see which part of the mesh got stuck.",
@@ -295,7 +323,7 @@ impl MeshSession {
         MeshSummary {
             steps: r.steps(),
             rows,
-            verdict,
+            verdict: unrecorded + &verdict,
             bad: report.partitioned || !report.safe,
             canvas: mesh.size() >= CANVAS_FROM,
         }

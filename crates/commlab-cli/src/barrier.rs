@@ -106,7 +106,26 @@ impl BarrierCommand {
         let scenario = self.scenario();
         let sim = Simulation::new(scenario.clone()).map_err(|e| config_error(&e))?;
         let breaks = sim.breaks().clone();
-        let report = sim.run();
+        let expected = sim.expected_messages().max(1);
+        // Long runs (all-to-all on 64 × 64: 720 M hop events) show their
+        // progress on stderr once they take more than a second; Ctrl-C stops them.
+        let started = std::time::Instant::now();
+        let mut shown = false;
+        let mut stepper = sim.start();
+        while !stepper.advance(2_000_000) {
+            if started.elapsed().as_secs_f64() > 1.0 {
+                let done = stepper.delivered().min(expected);
+                eprint!(
+                    "\rbarrier: {done} of {expected} messages delivered ({:.0} %)",
+                    done as f64 * 100.0 / expected as f64
+                );
+                shown = true;
+            }
+        }
+        if shown {
+            eprintln!("\rbarrier: done in {:.1} s{}", started.elapsed().as_secs_f64(), " ".repeat(40));
+        }
+        let report = stepper.finish();
         Ok(report_json(&scenario, &breaks, &report))
     }
 }

@@ -167,6 +167,11 @@ pub mod mesh_view {
     pub const UQ_K: IntRange = IntRange { name: "k", min: 0, max: 1 << 20 };
     /// Length of the hand-flipped link list in a link (characters).
     pub const FLIPS_TEXT_MAX: usize = 40_000;
+    /// Messages of a run the view simulates without recording (metrics and
+    /// node states, no messages on the drawing), when it has more than the
+    /// 2 000 000 a recorded run may hold: ~100 bytes each in the worker's
+    /// 4 GB of wasm memory (all-to-all on 64 × 64 sends 16.8 M).
+    pub const UNRECORDED_MESSAGES: u64 = 20_000_000;
 }
 
 /// Ranges of the barrier lab.

@@ -206,6 +206,23 @@ impl Replay {
 
     /// Statistics of every barrier.
     pub fn barrier_stats(&self) -> Vec<BarrierStats> {
+        if !self.scenario.record {
+            // A run too large to record: the engine's own counts per barrier,
+            // no link loads (they come from the routes).
+            let r = &self.report;
+            let at = |v: &[u64], b: u32| v.get(b as usize).copied().unwrap_or(0);
+            return (0..self.scenario.barriers)
+                .map(|b| BarrierStats {
+                    delay: r.delay_ticks.get(b as usize).copied(),
+                    messages: at(&r.barrier_messages, b),
+                    hops: at(&r.barrier_hops, b),
+                    detour_hops: at(&r.barrier_detour_hops, b),
+                    max_load: 0,
+                    max_link: None,
+                    k: r.decisions.iter().find(|d| d.barrier == b).map(|d| d.k),
+                })
+                .collect();
+        }
         (0..self.scenario.barriers)
             .map(|b| {
                 let msgs = self.report.trace.iter().filter(|m| m.barrier == b);
@@ -317,7 +334,20 @@ impl ReplayRun {
     /// The first parameter out of range (the message cap is checked before
     /// any break or structure is computed).
     pub fn start(scenario: Scenario) -> Result<ReplayRun, ConfigError> {
-        let scenario = Scenario { record: true, ..scenario };
+        ReplayRun::begin(Scenario { record: true, ..scenario })
+    }
+
+    /// Starts `scenario` without recording its messages (runs too large to
+    /// record): the replay has node states and per-barrier counts, no
+    /// messages.
+    ///
+    /// # Errors
+    /// The first parameter out of range.
+    pub fn start_unrecorded(scenario: Scenario) -> Result<ReplayRun, ConfigError> {
+        ReplayRun::begin(Scenario { record: false, ..scenario })
+    }
+
+    fn begin(scenario: Scenario) -> Result<ReplayRun, ConfigError> {
         let sim = Simulation::new(scenario)?;
         let expected = sim.expected_messages().max(1);
         Ok(ReplayRun { stepper: sim.start(), expected })

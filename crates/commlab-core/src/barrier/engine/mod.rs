@@ -313,6 +313,8 @@ pub struct RunReport {
     pub barrier_messages: Vec<u64>,
     /// Per barrier: hops.
     pub barrier_hops: Vec<u64>,
+    /// Per barrier: hops beyond the Manhattan distances.
+    pub barrier_detour_hops: Vec<u64>,
     /// Tick the last node left the last barrier.
     pub total_ticks: u64,
     /// Most traversals of one link (both directions).
@@ -499,6 +501,7 @@ struct Run {
     leave: Vec<Vec<u64>>,
     barrier_messages: Vec<u64>,
     barrier_hops: Vec<u64>,
+    barrier_detour_hops: Vec<u64>,
     detour_hops: u64,
     hop_events: u64,
     adjustments: Vec<(u32, u32, u32)>,
@@ -540,6 +543,7 @@ impl Run {
             leave: vec![vec![u64::MAX; b]; n],
             barrier_messages: vec![0; b],
             barrier_hops: vec![0; b],
+            barrier_detour_hops: vec![0; b],
             detour_hops: 0,
             hop_events: 0,
             adjustments: Vec::new(),

@@ -77,6 +77,7 @@ impl Run {
             delay_ticks,
             barrier_messages: self.barrier_messages,
             barrier_hops: self.barrier_hops,
+            barrier_detour_hops: self.barrier_detour_hops,
             total_ticks: if completed { self.leave.iter().map(|l| l[barriers - 1]).max().unwrap_or(0) } else { 0 },
             max_link_load,
             max_link,

@@ -139,7 +139,9 @@ impl Run {
             if msg.kind == Kind::Gather {
                 msg.content += u64::from(msg.hops);
             }
-            self.detour_hops += u64::from(msg.hops - mesh.distance(msg.from, msg.to));
+            let detour = u64::from(msg.hops - mesh.distance(msg.from, msg.to));
+            self.detour_hops += detour;
+            self.barrier_detour_hops[msg.barrier as usize] += detour;
             let done = arrival + self.sim.scenario.overhead_ticks;
             self.push(done, Event::Deliver(id));
         } else {
