@@ -69,15 +69,16 @@ struct Inner {
     generation: u64,
     /// The request in flight: its generation and handler.
     current: Option<(u64, Handler)>,
-    /// Runs already posted to the worker behind `current` (the lab's next
-    /// batch), in order: the worker starts each as soon as it finishes the
-    /// one before, without waiting for the page.
-    ahead: std::collections::VecDeque<(u64, Handler)>,
     /// Requests waiting to be sent, in order (queries behind work in flight,
     /// or anything before the worker is ready); one per kind of request.
     queued: Vec<(u64, Request, Handler)>,
     /// Keeps the worker's callbacks alive.
     callbacks: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    /// The engine bundle's handle on the page, for runs small enough to do
+    /// at once ([`Client::run_small`]), once loaded.
+    local: Option<JsValue>,
+    /// The last run was done on the page: its frames and exports are asked there.
+    session_here: bool,
 }
 
 impl Drop for Inner {
@@ -101,9 +102,10 @@ impl Client {
             panicked: false,
             generation: 0,
             current: None,
-            ahead: std::collections::VecDeque::new(),
             queued: Vec::new(),
             callbacks: Vec::new(),
+            local: None,
+            session_here: false,
         })));
         client.spawn();
         client
@@ -148,6 +150,7 @@ impl Client {
 
     /// Heavy work: supersedes whatever is in flight (terminating a busy worker).
     pub fn run(&self, request: Request, handler: Handler) {
+        self.0.borrow_mut().session_here = false;
         let generation = self.next_generation();
         let busy = self.0.borrow().current.is_some();
         if busy {
@@ -160,6 +163,9 @@ impl Client {
 
     /// A quick question (a frame, an export): waits behind work in flight.
     pub fn query(&self, request: Request, handler: Handler) {
+        if self.0.borrow().session_here && matches!(request, Request::MeshFrame(_) | Request::MeshExport(_)) {
+            return self.here(&request, handler);
+        }
         let generation = self.next_generation();
         let busy = self.0.borrow().current.is_some();
         if busy {
@@ -169,28 +175,44 @@ impl Client {
         }
     }
 
-    /// Whether [`Client::run_ahead`] can post another run behind the work in
-    /// flight now (a ready worker that has no run waiting behind it).
-    pub fn can_run_ahead(&self) -> bool {
-        let inner = self.0.borrow();
-        matches!(inner.mode, Mode::Worker { ready: true, .. }) && inner.current.is_some() && inner.ahead.is_empty()
+    /// Loads the engine bundle on the page too (in the background), so that
+    /// [`Client::run_small`] can answer small runs without the round trip to
+    /// the worker.
+    pub fn load_here(&self) {
+        let weak = Rc::downgrade(&self.0);
+        load_fallback(Box::new(move |exports| {
+            if let (Some(inner), Ok(handle)) = (weak.upgrade(), exports.and_then(|e| new_handle(&e))) {
+                inner.borrow_mut().local = Some(handle);
+            }
+        }));
     }
 
-    /// Posts `request` behind the run in flight without superseding it (see
-    /// [`Client::can_run_ahead`]; otherwise it is a [`Client::run`]).
-    pub fn run_ahead(&self, request: Request, handler: Handler) {
-        if !self.can_run_ahead() {
+    /// A run whose cost is bounded (`small`: the caller's closed-form check)
+    /// is done at once on the page once the engine is loaded there; anything
+    /// else is a [`Client::run`].
+    pub fn run_small(&self, request: Request, handler: Handler, small: bool) {
+        let ready = matches!(self.0.borrow().mode, Mode::Worker { .. }) && self.0.borrow().local.is_some();
+        if !(small && ready) {
             return self.run(request, handler);
         }
-        let generation = self.next_generation();
-        let mut inner = self.0.borrow_mut();
-        if let Mode::Worker { worker, .. } = &inner.mode {
-            let msg = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&msg, &"gen".into(), &JsValue::from_f64(generation as f64));
-            let _ = js_sys::Reflect::set(&msg, &"req".into(), &to_js(&request));
-            let _ = worker.post_message(&msg);
+        // Whatever the worker was doing is stale now.
+        self.cancel();
+        self.0.borrow_mut().session_here = true;
+        self.here(&request, handler);
+    }
+
+    /// Serves `request` on the page's engine at once and hands the answer
+    /// to `handler`.
+    fn here(&self, request: &Request, handler: Handler) {
+        let Some(handle) = self.0.borrow().local.clone() else { return };
+        let mut answer = call(&handle, "begin", &[to_js(request)]);
+        while matches!(&answer, Ok(r) if r.is_undefined()) {
+            answer = call(&handle, "step", &[JsValue::from_f64(f64::MAX)]);
         }
-        inner.ahead.push_back((generation, handler));
+        match answer.map(serde_wasm_bindgen::from_value::<Response>) {
+            Ok(Ok(r)) => handler(r, None),
+            _ => browser::show_panic("inside the engine on the page: no answer"),
+        }
     }
 
     /// Stops the work in flight at once; its responses never arrive.
@@ -216,7 +238,6 @@ impl Client {
         let mut inner = self.0.borrow_mut();
         inner.generation += 1;
         inner.current = None;
-        inner.ahead.clear();
         inner.queued.clear();
         if let Mode::Worker { worker, .. } = &inner.mode {
             worker.terminate();
@@ -234,7 +255,6 @@ impl Client {
         let worker = {
             let mut inner = self.0.borrow_mut();
             inner.current = None;
-            inner.ahead.clear();
             match &inner.mode {
                 Mode::Worker { worker, .. } => Some(worker.clone()),
                 Mode::Fallback { .. } => None,
@@ -327,14 +347,11 @@ impl Client {
             }
         };
         let last = response.is_final();
-        let mut idle = false;
         if last {
-            let mut inner = self.0.borrow_mut();
-            inner.current = inner.ahead.pop_front();
-            idle = inner.current.is_none();
+            self.0.borrow_mut().current = None;
         }
         handler(response, bitmap);
-        if idle {
+        if last {
             self.send_queued();
         }
     }
@@ -582,19 +599,10 @@ impl Pool {
         let handler: Handler = Rc::new(move |response: Response, _| {
             if response.is_final() {
                 done_c(response);
-                // Keep one batch waiting in the worker behind the one it runs,
-                // so it never idles while the page is busy (chart redraws).
                 Pool::feed(&again, &next_c, count, batch, &job_c, &done_c);
             }
         });
-        if client.can_run_ahead() {
-            client.run_ahead(request, handler);
-        } else {
-            client.run(request, handler);
-        }
-        if client.can_run_ahead() {
-            Pool::feed(client, next, count, batch, job, done);
-        }
+        client.run(request, handler);
     }
 
     /// Terminates every worker (the view goes away).

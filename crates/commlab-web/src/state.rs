@@ -485,6 +485,17 @@ impl MeshParams {
         (!flips.is_empty()).then(|| flips.iter().map(ToString::to_string).collect::<Vec<_>>().join(","))
     }
 
+    /// Whether the run is small enough to do on the page at once: drawn as
+    /// SVG (under 32 × 32), and at most 4096 messages by the closed-form
+    /// upper estimate (the default 8 × 8 DLCT: 768; 16 × 16 DLCT, 3 barriers:
+    /// 3072). The first such run also compiles the engine's code on the page
+    /// (~40 ms), so the bound keeps that run under the 50 ms a task may take.
+    pub fn small(&self) -> bool {
+        let nodes = self.size * self.size;
+        self.size < u64::from(commlab_plot::mesh::CANVAS_FROM)
+            && self.algorithm.messages_per_barrier(nodes).saturating_mul(self.barriers) <= 4096
+    }
+
     /// The engine request of this view's run.
     ///
     /// # Errors
@@ -531,6 +542,17 @@ mod tests {
         assert_eq!(back.flips, None);
         let bad = MeshParams { flips: Some("3,x".into()), ..p };
         assert!(bad.request().unwrap_err().starts_with("flip:"));
+    }
+
+    #[test]
+    fn small_runs_are_bounded() {
+        let m = |size, algorithm, barriers| MeshParams { size, algorithm, barriers, ..MeshParams::default() };
+        assert!(MeshParams::default().small());
+        assert!(m(16, Algorithm::Dlct, 3).small());
+        assert!(m(16, Algorithm::Ms, 4).small());
+        assert!(!m(16, Algorithm::Ms, 5).small(), "4 · 256 · 5 > 4096");
+        assert!(!m(16, Algorithm::Dissemination, 3).small());
+        assert!(!m(32, Algorithm::Dlct, 1).small(), "canvas meshes go to the worker");
     }
 
     #[test]

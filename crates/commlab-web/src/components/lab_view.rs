@@ -28,8 +28,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 /// Runs per request to a pool worker: one run per message left the workers
-/// idle between short runs (a round trip each); 4 keeps the tail short (and
-/// each worker holds the next batch already, see `Pool`).
+/// idle between short runs (a round trip each); 4 keeps the tail short.
 const LAB_BATCH: usize = 4;
 /// Charts are redrawn at most this often while a sweep runs. The four
 /// charts take ~0.3 s of main-thread time per redraw (plotters measures its

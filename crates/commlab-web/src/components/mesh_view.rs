@@ -62,6 +62,8 @@ pub fn MeshView(
     on_cleanup(move || {
         client.try_with_value(Client::close);
     });
+    // The engine on the page too, for small runs (loaded after the first paint).
+    client.with_value(Client::load_here);
     let mp = Memo::new(move |_| params.with(|p| p.mesh.clone()));
     let request = Memo::new(move |_| mp.with(MeshParams::request));
     let state = RwSignal::new(RunState::Running(0, 0));
@@ -109,8 +111,10 @@ pub fn MeshView(
                 }
                 _ => {}
             });
-            // The run comes back with its first frame: one round trip per change.
-            client.with_value(|c| c.run(Request::MeshRun(r, first), handler));
+            // The run comes back with its first frame: one round trip per
+            // change; a small run (bounded work) is done on the page at once.
+            let small = mp.with_untracked(MeshParams::small);
+            client.with_value(|c| c.run_small(Request::MeshRun(r, first), handler, small));
         }
         Err(e) => {
             client.with_value(Client::cancel);

@@ -52,8 +52,12 @@ pub fn PipelineView(
     let progress = RwSignal::new(Progress::Idle);
     let start = move |r: PipelineRequest| {
         if !r.heavy() {
-            client.with_value(Client::cancel);
-            progress.set(Progress::Idle);
+            // Small runs are built here; a run in the worker is stale (no
+            // signal is set when nothing changes: a redraw costs more).
+            if progress.get_untracked() != Progress::Idle {
+                client.with_value(Client::cancel);
+                progress.set(Progress::Idle);
+            }
             return;
         }
         remote.set(PipelineState::Pending);

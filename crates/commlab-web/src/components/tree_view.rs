@@ -75,8 +75,12 @@ pub fn TreeView(
     // Large runs go to the worker; a new request supersedes the old.
     let start = move |r: TreeRequest| {
         if !r.heavy() {
-            client.with_value(Client::cancel);
-            progress.set(Progress::Idle);
+            // Small runs are built here; a run in the worker is stale (no
+            // signal is set when nothing changes: a redraw costs more).
+            if progress.get_untracked() != Progress::Idle {
+                client.with_value(Client::cancel);
+                progress.set(Progress::Idle);
+            }
             return;
         }
         remote.set(TreeState::Pending);
