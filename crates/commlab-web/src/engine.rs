@@ -179,6 +179,9 @@ impl Client {
     /// [`Client::run_small`] can answer small runs without the round trip to
     /// the worker.
     pub fn load_here(&self) {
+        if self.0.borrow().local.is_some() {
+            return;
+        }
         let weak = Rc::downgrade(&self.0);
         load_fallback(Box::new(move |exports| {
             if let (Some(inner), Ok(handle)) = (weak.upgrade(), exports.and_then(|e| new_handle(&e))) {

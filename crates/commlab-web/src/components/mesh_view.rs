@@ -62,8 +62,6 @@ pub fn MeshView(
     on_cleanup(move || {
         client.try_with_value(Client::close);
     });
-    // The engine on the page too, for small runs (loaded after the first paint).
-    client.with_value(Client::load_here);
     let mp = Memo::new(move |_| params.with(|p| p.mesh.clone()));
     let request = Memo::new(move |_| mp.with(MeshParams::request));
     let state = RwSignal::new(RunState::Running(0, 0));
@@ -99,6 +97,9 @@ pub fn MeshView(
             let handler: Handler = Rc::new(move |response, bits| match response {
                 Response::Progress { done, total } => state.set(RunState::Running(done, total)),
                 Response::MeshReady(s, f) => {
+                    // The engine on the page too, for small runs: loaded once
+                    // the first run is on screen, so it never competes with it.
+                    client.with_value(Client::load_here);
                     asked.set_value(Some(FrameRequest { step: f.step, ..first }));
                     summary.set(Some(s));
                     state.set(RunState::Ready);
