@@ -2,7 +2,7 @@
 //! pool of workers can share a sweep and its results stay in grid order),
 //! and the UQ experiment.
 
-use crate::ApiError;
+use crate::{parse_id, ApiError};
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{paper_grids, Pending, RunSummary, DELAY_RATES, RANGE_ALGORITHMS, RANGE_RATES};
@@ -140,12 +140,18 @@ impl LabRun {
 }
 
 /// The UQ experiment's settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UqRequest {
     /// Mesh side.
     pub size: u64,
     /// Dark theme (the histogram).
     pub dark: bool,
+    /// Encoding id (`None`: the paper's S-curve).
+    #[serde(default)]
+    pub encoding: Option<String>,
+    /// Link-set definition id (`None`: directed Gather links).
+    #[serde(default)]
+    pub links: Option<String>,
 }
 
 /// UQ of every conversion, LCT and BST, directed Gather links, S-curve.
@@ -184,8 +190,11 @@ impl UqRequest {
     /// The size out of range.
     pub fn start(&self) -> Result<UqBuild, ApiError> {
         let size = lim::UQ_SIZE.check(self.size)?;
-        let run = UqRun::start(size, Encoding::SCurve, LinkSetDefinition::default())?;
-        Ok(UqBuild { request: *self, run })
+        let encoding: Encoding = self.encoding.as_deref().map_or(Ok(Encoding::SCurve), |e| parse_id("encoding", e))?;
+        let links: LinkSetDefinition =
+            self.links.as_deref().map_or(Ok(LinkSetDefinition::default()), |l| parse_id("links", l))?;
+        let run = UqRun::start(size, encoding, links)?;
+        Ok(UqBuild { request: self.clone(), run })
     }
 }
 

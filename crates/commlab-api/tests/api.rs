@@ -154,7 +154,11 @@ fn every_bad_field_is_named_with_its_range() {
         assert_eq!(e.field, "index", "batch {first}+{count} of 108 runs");
     }
     for size in [1, 17] {
-        let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size, dark: false })) else { panic!() };
+        let Response::Error(e) =
+            serve(&mut engine, Request::Uq(UqRequest { size, dark: false, encoding: None, links: None }))
+        else {
+            panic!()
+        };
         assert_eq!((e.field.as_str(), e.expected.as_str()), ("uq_size", "an integer in 2..=16"));
     }
 }
@@ -201,7 +205,11 @@ fn lab_counts_equal_the_plan() {
 #[test]
 fn uq_4x4_matches_the_documented_means() {
     let mut engine = Engine::new();
-    let Response::Uq(u) = serve(&mut engine, Request::Uq(UqRequest { size: 4, dark: false })) else { panic!() };
+    let Response::Uq(u) =
+        serve(&mut engine, Request::Uq(UqRequest { size: 4, dark: false, encoding: None, links: None }))
+    else {
+        panic!()
+    };
     assert_eq!(u.lct.len(), 256);
     // docs/barrier-model.md: with the identity conversions, mean UQ(LCT) 0.524.
     assert!((u.lct_mean - 0.524).abs() < 5e-4, "{}", u.lct_mean);
@@ -328,11 +336,11 @@ fn swizzle_summary_is_the_same_on_the_page_and_in_the_worker() {
 #[test]
 fn long_runs_report_progress_and_end_as_one_piece_runs() {
     let pipeline = PipelineRequest { units: 40, pieces: 30, elements: 60, seed: 3 };
-    let uq = UqRequest { size: 6, dark: false };
+    let uq = UqRequest { size: 6, dark: false, encoding: None, links: None };
     let cases = [
         (Request::Tree(tree(5000, false)), Response::Tree(tree(5000, false).run().unwrap().summary())),
         (Request::Pipeline(pipeline), Response::Pipeline(pipeline.run().unwrap().summary())),
-        (Request::Uq(uq), Response::Uq(uq.run().unwrap())),
+        (Request::Uq(uq.clone()), Response::Uq(uq.run().unwrap())),
     ];
     for (request, whole) in cases {
         let mut engine = Engine::new();

@@ -1,12 +1,13 @@
 //! `commlab barrier` and `commlab uq`.
 
 use crate::reduce::ArgError;
+use commlab_api::lab::UqRequest;
 use commlab_api::report::RunJson;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
 use commlab_core::barrier::mesh::Breaks;
-use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment};
+use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::model::ConfigError;
 use serde_json::{json, Value};
 
@@ -162,16 +163,25 @@ impl UqCommand {
     /// # Errors
     /// The argument at fault.
     pub fn run(&self) -> Result<Value, ArgError> {
+        // The engine API's UqRequest, as the lab's UQ chart.
         let def =
             LinkSetDefinition { undirected: self.links == "undirected", with_release: self.phases == "gather-release" };
-        let e = UqExperiment::run(self.size, self.encoding, def).map_err(|e| config_error(&e))?;
-        let diff = e.lct_minus_bst();
+        let request = UqRequest {
+            size: self.size,
+            dark: false,
+            encoding: Some(self.encoding.id().to_owned()),
+            links: Some(def.id().to_owned()),
+        };
+        let e = request
+            .run()
+            .map_err(|e| (crate::flag_of(&e.field), format!("{} is out of range: expected {}", e.value, e.expected)))?;
+        let diff = e.lct_minus_bst;
         let nonzero: Vec<f64> = diff.iter().copied().filter(|d| d.abs() > 1e-12).collect();
         Ok(json!({
             "size": self.size, "encoding": self.encoding.id(), "links": self.links, "phases": self.phases,
-            "conversions": e.conversions,
-            "lct_mean": UqExperiment::mean(&e.lct),
-            "bst_mean": UqExperiment::mean(&e.bst),
+            "conversions": diff.len(),
+            "lct_mean": e.lct_mean,
+            "bst_mean": e.bst_mean,
             "lct_greater": diff.iter().filter(|&&d| d > 1e-12).count(),
             "bst_greater": diff.iter().filter(|&&d| d < -1e-12).count(),
             "equal": diff.len() - nonzero.len(),

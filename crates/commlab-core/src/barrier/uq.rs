@@ -56,7 +56,11 @@ impl LinkSetDefinition {
 impl std::str::FromStr for LinkSetDefinition {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        LinkSetDefinition::ALL.into_iter().find(|d| d.id() == s).ok_or_else(|| {
+        // The views offer three definitions; undirected Gather + Release links (the CLI's
+        // `--links undirected --phases gather-release`) parse too.
+        let all =
+            LinkSetDefinition::ALL.into_iter().chain([LinkSetDefinition { undirected: true, with_release: true }]);
+        all.into_iter().find(|d| d.id() == s).ok_or_else(|| {
             let ids: Vec<&str> = LinkSetDefinition::ALL.iter().map(|d| d.id()).collect();
             format!("unknown link set {s:?}; expected one of: {}", ids.join(", "))
         })

@@ -234,7 +234,7 @@ pub fn LabView(
             }
             uq_progress.set(Progress::Idle);
         });
-        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, dark }), handler));
+        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, dark, encoding: None, links: None }), handler));
     };
     Effect::new(move |_| start_uq(lab.with(|l| l.uq_size), dark.get()));
     let on_uq_cancel = Callback::new(move |()| {
