@@ -44,7 +44,7 @@ test('changing p redraws the chart, updates the URL, and a reload restores it', 
   assert.match(after, /p = 1000/);
   await waitForUrl(page, () => location.search.includes('p=1000'));
   const url = page.url();
-  assert.match(url, /[?&]v=1&view=model&p=1000(&|$)/);
+  assert.match(url, /[?&]v=2&view=model&p=1000(&|$)/);
   const best = await cell(page, 'm-best', 'pieces');
   const reopened = await open(context, base, url);
   assert.equal(await reopened.inputValue('#p'), '1000');
@@ -84,7 +84,7 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('.app-header').count(), 0, 'no header in embed mode');
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
-  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/\?v=1&view=model&p=256$/);
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/\?v=2&view=model&p=256$/);
   await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -147,11 +147,11 @@ test('Share copies the link and Embed copies an iframe snippet', async ({ page, 
   await page.click('[data-testid="share"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('copied'));
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(link, /\?v=1&view=model&p=512$/);
+  assert.match(link, /\?v=2&view=model&p=512$/);
   await page.click('[data-testid="embed"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('Embed code'));
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=1&amp;view=model&amp;p=512&amp;embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=2&amp;view=model&amp;p=512&amp;embed=1"/);
   const reopened = await open(context, base, link);
   assert.equal(await reopened.inputValue('#p'), '512');
 });

@@ -1,7 +1,7 @@
 //! The versioned URL codec: [`to_query`] and [`from_query`], pure functions
 //! between [`Params`] and a query string.
 //!
-//! Format `v=1`: `v=1&view=<id>` first, then only the current view's
+//! Format `v=2` (`docs/links.md`): `v=2&view=<id>` first, then only the current view's
 //! parameters that differ from their defaults (names are scoped by the view:
 //! `p` is the model's `p` in `view=model` and the tree's in `view=tree`), then
 //! `embed=1` and `theme=<id>` when set. Unknown keys are ignored (links from
@@ -20,8 +20,9 @@ use commlab_core::reduce::values::INPUTS_TEXT_MAX;
 use commlab_core::reduce::{Collective, Operator};
 use commlab_core::swizzle::PRESETS;
 
-/// The link format this build writes and reads.
-pub const VERSION: &str = "1";
+/// The link format this build writes. It reads `v=1` links too, with a
+/// notice where their outcome changed (`docs/links.md`, "Versioning").
+pub const VERSION: &str = "2";
 
 /// A problem found while reading a link, shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -349,6 +350,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     };
     let query = query.strip_prefix('?').unwrap_or(query);
     let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    let mut old = false;
     // The view decides what the other names mean, so it is read first.
     for (key, value) in pairs.iter().filter(|(k, _)| k == "view") {
         if let Some(view) = View::from_id(value) {
@@ -361,7 +363,8 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     for (key, value) in &pairs {
         let (key, value) = (key.as_str(), value.as_str());
         match key {
-            "v" if value != VERSION => reject("v", value, "a link version this build reads (v=1)", "v=1"),
+            "v" if value == "1" => old = true,
+            "v" if value != VERSION => reject("v", value, "a link version this build reads (v=1 or v=2)", "v=2"),
             "view" | "v" => {}
             "embed" => match value {
                 "1" | "true" => params.embed = true,
@@ -380,6 +383,18 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                 }
             }
         }
+    }
+    // v=1 links made before the tournament barrier followed the spec.
+    let tournament = match params.view {
+        View::Mesh => params.mesh.algorithm == Algorithm::Tournament,
+        View::Lab => true,
+        _ => false,
+    };
+    if old && tournament {
+        notices.push(Notice {
+            param: "v".to_owned(),
+            message: "this v=1 link is older than 2026-11-30: the tournament barrier now wakes every node from the champion directly (a single-level wake-up) instead of down its binomial tree, so its messages, hops and delays differ from what the link showed".to_owned(),
+        });
     }
     (params, notices)
 }
@@ -426,7 +441,7 @@ mod tests {
         ];
         for &(view, r) in table {
             assert_eq!(range(view, r.name), (r.min as f64, r.max as f64), "{} {}", view.id(), r.name);
-            let q = |v: u64| format!("v=1&view={}&{}={v}", view.id(), r.name);
+            let q = |v: u64| format!("v={VERSION}&view={}&{}={v}", view.id(), r.name);
             assert!(from_query(&q(r.max)).1.is_empty(), "{} accepts its maximum", r.name);
             if r.min > 0 {
                 assert!(from_query(&q(r.min)).1.is_empty(), "{} accepts its minimum", r.name);
@@ -445,13 +460,13 @@ mod tests {
 
     #[test]
     fn defaults_are_omitted() {
-        assert_eq!(to_query(&Params::default()), "v=1&view=model");
+        assert_eq!(to_query(&Params::default()), "v=2&view=model");
         let mut p = Params::default();
         p.model.units = 128;
         p.model.t_byte = 0.0005;
         p.embed = true;
         p.theme = ThemeChoice::Dark;
-        assert_eq!(to_query(&p), "v=1&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
+        assert_eq!(to_query(&p), "v=2&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
     }
 
     #[test]
@@ -493,6 +508,31 @@ mod tests {
         assert!(notices[0].message.starts_with("\"\\\"\\n<b>\""), "{}", notices[0].message);
     }
 
+    /// A v=1 link opens in this build; where its outcome changed (the
+    /// tournament's wake-up, in the mesh view and the lab's charts) a notice
+    /// says exactly what changed; elsewhere it opens silently.
+    #[test]
+    fn v1_links_open_and_say_what_changed() {
+        for (query, changed) in [
+            ("v=1&view=mesh&algorithm=tournament&size=12", true),
+            ("v=1&view=lab&seeds=2", true),
+            ("v=1&view=mesh&algorithm=ms&size=12", false),
+            ("v=1&view=tree&p=12", false),
+            ("v=2&view=mesh&algorithm=tournament", false),
+        ] {
+            let (p, notices) = from_query(query);
+            assert_eq!(notices.len(), usize::from(changed), "{query}: {notices:?}");
+            if changed {
+                assert_eq!(notices[0].param, "v");
+                assert!(notices[0].message.contains("single-level wake-up"), "{}", notices[0].message);
+            }
+            assert!(to_query(&p).starts_with("v=2&"), "the page writes the current version");
+        }
+        let (_, notices) = from_query("v=3&view=tree");
+        assert_eq!(notices[0].param, "v");
+        assert!(notices[0].message.contains("v=1 or v=2"), "{}", notices[0].message);
+    }
+
     #[test]
     fn tree_and_pipeline_links() {
         let (p, notices) = from_query(
@@ -507,7 +547,7 @@ mod tests {
         assert_eq!(p.model, crate::state::ModelParams::default(), "model's p untouched");
         assert_eq!(
             to_query(&p),
-            "v=1&view=tree&collective=allreduce-butterfly&mode=mp&p=12&elements=3&op=fmax&seed=9&padded=1&step=3"
+            "v=2&view=tree&collective=allreduce-butterfly&mode=mp&p=12&elements=3&op=fmax&seed=9&padded=1&step=3"
         );
         let (p, notices) = from_query("view=pipeline&p=7&m=4&elements=8&step=2&op=sum");
         assert!(notices.is_empty(), "op is not a pipeline parameter and is ignored: {notices:?}");
