@@ -1,4 +1,5 @@
-//! The link notices: which URL parameters were invalid and what was used.
+//! The link notices: which URL parameters were invalid and what was used,
+//! and what changed since an older link was made.
 
 use crate::share::Notice;
 use leptos::prelude::*;
@@ -12,8 +13,8 @@ pub fn Notices(
 ) -> impl IntoView {
     view! {
         <Show when=move || notices.with(|n| !n.is_empty())>
-            <section class="notices" role="status" data-testid="notices" aria-label="Problems with this link">
-                <p class="notices-title">"Some link parameters were invalid; defaults were used:"</p>
+            <section class="notices" role="status" data-testid="notices" aria-label="About this link">
+                <p class="notices-title">"About this link:"</p>
                 <ul>
                     {move || {
                         notices
