@@ -482,7 +482,11 @@ test('lab: a sweep fills the charts with progress while the page stays responsiv
   await page.waitForFunction(() => /Running/.test(document.querySelector('[data-testid="sweep-status"]').innerText));
   // Input still reacts during the sweep: the UQ side changes the histogram at once.
   await page.fill('#uq_size', '3');
-  await page.waitForFunction(() => !/LCT 0\.524/.test(document.querySelector('[data-testid="uq-means"]').innerText));
+  // The new histogram replaces the pending note (a worker task with its own progress row).
+  await page.waitForFunction(() => {
+    const means = document.querySelector('[data-testid="uq-means"]');
+    return means !== null && !/LCT 0\.524/.test(means.innerText);
+  });
   const midway = await progress();
   assert.match(await page.locator('[data-testid="sweep-status"]').innerText(), /Running/, 'still running while the input reacted');
   await page.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 60000 });
