@@ -573,7 +573,7 @@ test('mesh: a long run shows progress, Cancel stops it at once, and it can run a
   await page.waitForFunction(() => document.querySelector('[data-testid="run-bar"]')?.value > 0);
   const first = await bar();
   await page.waitForFunction((v) => document.querySelector('[data-testid="run-bar"]')?.value > v, first);
-  assert.match(await page.locator('[data-testid="run-progress"]').innerText(), /Recording: \d+ of 393210 messages delivered/);
+  assert.match(await page.locator('[data-testid="run-progress"]').innerText(), /Simulating: \d+ of 393210 messages delivered/);
   await shot(page, 'mesh-progress');
   await page.click('[data-testid="cancel-run"]');
   await page.waitForSelector('[data-testid="run-cancelled"]');

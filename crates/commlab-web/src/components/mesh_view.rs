@@ -177,7 +177,7 @@ pub fn MeshView(
 
     let caption = move || match state.get() {
         RunState::Failed(e) => e,
-        _ => frame.with(|f| f.as_ref().map_or_else(|| "Recording the run…".to_owned(), |f| f.caption.clone())),
+        _ => frame.with(|f| f.as_ref().map_or_else(|| "Simulating the run…".to_owned(), |f| f.caption.clone())),
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name = Signal::derive(move || {
@@ -229,7 +229,7 @@ pub fn MeshView(
         <section class="view mesh-view" data-testid="mesh-view" aria-labelledby="mesh-title">
             <MeshControls params=params mp=mp />
             <div class="results">
-                <RunProgress progress=progress label="Recording" unit="messages delivered" on_cancel=on_cancel on_rerun=on_rerun />
+                <RunProgress progress=progress label="Simulating" unit="messages delivered" on_cancel=on_cancel on_rerun=on_rerun />
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
                 <Legend />

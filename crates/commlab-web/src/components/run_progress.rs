@@ -32,7 +32,7 @@ pub fn RunProgress(
     /// The state shown.
     #[prop(into)]
     progress: Signal<Progress>,
-    /// What the work is (`Recording`).
+    /// What the work is (`Simulating`).
     label: &'static str,
     /// What is counted (`messages delivered`).
     unit: &'static str,
