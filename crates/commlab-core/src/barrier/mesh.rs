@@ -478,22 +478,13 @@ impl Router {
     }
 
     /// The next node of a message at `at` bound for `dst` (`at ≠ dst`,
-    /// reachable): the greedy step, or the next node of the dead-end detour
-    /// it follows (`detour`, set here at the dead end). Following [`route`]
-    /// hop by hop without building the route: `route(src, dst)` is exactly the
-    /// sequence of `next_hop` results from `src`.
+    /// reachable), and the direction of that step (index into
+    /// [`DIRECTIONS`]): the greedy step, or the next node of the dead-end
+    /// detour it follows (`detour`, set here at the dead end). Following
+    /// [`route`] hop by hop without building the route: `route(src, dst)` is
+    /// exactly the sequence of `next_step` nodes from `src`.
     ///
     /// [`route`]: Router::route
-    pub fn next_hop(
-        &mut self,
-        at: NodeId,
-        dst: NodeId,
-        detour: &mut Option<(std::sync::Arc<[NodeId]>, usize)>,
-    ) -> NodeId {
-        self.next_step(at, dst, detour).0
-    }
-
-    /// [`Router::next_hop`] with the direction of the step (index into [`DIRECTIONS`]).
     pub fn next_step(
         &mut self,
         at: NodeId,
@@ -650,6 +641,16 @@ mod tests {
                         at = next;
                     }
                     assert_eq!(at, dst);
+                    // Hop by hop (the engine's way) is the same route, and each
+                    // step's direction leads to its node.
+                    let (mut at, mut detour, mut steps) = (src, None, Vec::new());
+                    while at != dst {
+                        let (next, d) = r.next_step(at, dst, &mut detour);
+                        assert_eq!(r.neighbour(at, d), next, "direction of the step {at}->{next}");
+                        steps.push(next);
+                        at = next;
+                    }
+                    assert_eq!(steps, path.to_vec(), "next_step from {src} to {dst}");
                 }
             }
         }

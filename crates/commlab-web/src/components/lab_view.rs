@@ -9,8 +9,8 @@
 use crate::browser;
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::NumberField;
-use crate::components::run_progress::{Progress, RunProgress};
-use crate::engine::{Client, Handler, Pool};
+use crate::components::run_progress::{tracked, Progress, RunProgress};
+use crate::engine::{Client, Pool};
 use crate::share;
 
 use crate::state::{LabParams, Params, View};
@@ -224,15 +224,10 @@ pub fn LabView(
     let uq_progress = RwSignal::new(Progress::Idle);
     let start_uq = move |size: u64, dark: bool| {
         uq.set(None);
-        uq_progress.set(Progress::Running(0, 0));
-        let handler: Handler = Rc::new(move |response, _| {
-            match response {
-                Response::Progress { done, total } => return uq_progress.set(Progress::Running(done, total)),
-                Response::Uq(u) => uq.set(Some(Ok(u))),
-                Response::Error(e) => uq.set(Some(Err(e.to_string()))),
-                _ => {}
-            }
-            uq_progress.set(Progress::Idle);
+        let handler = tracked(uq_progress, move |response| match response {
+            Response::Uq(u) => uq.set(Some(Ok(u))),
+            Response::Error(e) => uq.set(Some(Err(e.to_string()))),
+            _ => {}
         });
         uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, dark, encoding: None, links: None }), handler));
     };

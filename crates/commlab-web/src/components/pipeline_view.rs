@@ -4,7 +4,7 @@
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
-use crate::components::run_progress::{Progress, RunProgress};
+use crate::components::run_progress::{tracked, Progress, RunProgress};
 use crate::engine::{Client, Handler};
 use crate::state::{Params, PipelineParams};
 use commlab_api::protocol::{DataView, Request, Response};
@@ -61,15 +61,10 @@ pub fn PipelineView(
             return;
         }
         remote.set(PipelineState::Pending);
-        progress.set(Progress::Running(0, 0));
-        let handler: Handler = Rc::new(move |response, _| {
-            match response {
-                Response::Progress { done, total } => return progress.set(Progress::Running(done, total)),
-                Response::Pipeline(s) => remote.set(PipelineState::Remote(s)),
-                Response::Error(e) => remote.set(PipelineState::Failed(e.to_string())),
-                _ => {}
-            }
-            progress.set(Progress::Idle);
+        let handler = tracked(progress, move |response| match response {
+            Response::Pipeline(s) => remote.set(PipelineState::Remote(s)),
+            Response::Error(e) => remote.set(PipelineState::Failed(e.to_string())),
+            _ => {}
         });
         client.with_value(|c| c.run(Request::Pipeline(r), handler));
     };

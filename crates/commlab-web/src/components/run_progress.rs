@@ -2,7 +2,10 @@
 //! what is counted, and Cancel; after a cancel, "run again". Shared by the
 //! mesh run, large tree and pipeline runs and the UQ experiment.
 
+use crate::engine::Handler;
+use commlab_api::protocol::Response;
 use leptos::prelude::*;
+use std::rc::Rc;
 
 /// Where a worker run stands, as the row shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,6 +27,19 @@ impl Progress {
             other => other,
         }
     }
+}
+
+/// The handler of a worker run shown by a [`RunProgress`] row: progress
+/// messages move the bar; the final response goes to `done` and the row goes.
+pub fn tracked(progress: RwSignal<Progress>, done: impl Fn(Response) + 'static) -> Handler {
+    progress.set(Progress::Running(0, 0));
+    Rc::new(move |response, _| {
+        if let Response::Progress { done, total } = response {
+            return progress.set(Progress::Running(done, total));
+        }
+        done(response);
+        progress.set(Progress::Idle);
+    })
 }
 
 /// The row: shown after 0.2 s of work (CSS `delayed`), so quick runs do not flash it.

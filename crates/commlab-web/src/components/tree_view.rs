@@ -5,9 +5,9 @@
 use crate::components::export_bar::ExportBar;
 use crate::components::number_field::{int_range, NumberField};
 use crate::components::playback::Playback;
-use crate::components::run_progress::{Progress, RunProgress};
+use crate::components::run_progress::{tracked, Progress, RunProgress};
 use crate::components::select_field::SelectField;
-use crate::engine::{Client, Handler};
+use crate::engine::Client;
 use crate::state::Params;
 use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::tree::{TreeRequest, TreeRun, TreeSummary};
@@ -16,7 +16,6 @@ use commlab_core::reduce::{caption, Collective, Operator};
 use commlab_plot::tree::{tree_svg, TreePicture, TREE_DRAW_LIMIT};
 use commlab_plot::Theme;
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// The run of the current inputs: built here when it is small enough to draw
@@ -84,15 +83,10 @@ pub fn TreeView(
             return;
         }
         remote.set(TreeState::Pending);
-        progress.set(Progress::Running(0, 0));
-        let handler: Handler = Rc::new(move |response, _| {
-            match response {
-                Response::Progress { done, total } => return progress.set(Progress::Running(done, total)),
-                Response::Tree(s) => remote.set(TreeState::Remote(Arc::new(s))),
-                Response::Error(e) => remote.set(TreeState::Failed(e.to_string())),
-                _ => {}
-            }
-            progress.set(Progress::Idle);
+        let handler = tracked(progress, move |response| match response {
+            Response::Tree(s) => remote.set(TreeState::Remote(Arc::new(s))),
+            Response::Error(e) => remote.set(TreeState::Failed(e.to_string())),
+            _ => {}
         });
         client.with_value(|c| c.run(Request::Tree(r), handler));
     };
