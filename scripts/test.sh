@@ -47,6 +47,9 @@ bundle_size "worker bundle" 500 dist/worker_bg.wasm dist/worker.js dist/worker_l
 step "native CLI for the browser suite (release)"
 cargo build --locked --release -p commlab-cli
 
+step "URL codec soak: 10^6 random and mutated links (release)"
+cargo test --locked --release -q -p commlab-web soak -- --ignored
+
 step "browser E2E (headless Chromium)"
 node tests/e2e/run.mjs
 

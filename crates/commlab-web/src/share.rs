@@ -4,8 +4,9 @@
 //! Format `v=2` (`docs/links.md`): `v=2&view=<id>` first, then only the current view's
 //! parameters that differ from their defaults (names are scoped by the view:
 //! `p` is the model's `p` in `view=model` and the tree's in `view=tree`), then
-//! `embed=1` and `theme=<id>` when set. Unknown keys are ignored (links from
-//! newer builds still open); a repeated key takes its last value. Every invalid value yields a [`Notice`] naming the parameter and
+//! `embed=1` and `theme=<id>` when set. Keys no view reads are ignored with one
+//! notice naming them (a mistyped link is noticed; the page still opens);
+//! other views' keys stay quiet. A repeated key takes its last value. Every invalid value yields a [`Notice`] naming the parameter and
 //! its accepted range, and the default is used instead.
 
 use crate::state::{Compare, Params, ThemeChoice, View};
@@ -239,14 +240,13 @@ impl Field {
     }
 
     /// The field's value as URL text, when it differs from the default.
-    fn encode(&self, params: &Params) -> Option<String> {
-        let defaults = Params::default();
+    fn encode(&self, params: &Params, defaults: &Params) -> Option<String> {
         match self {
-            Field::Int(_, get, _) => (get(params) != get(&defaults)).then(|| get(params).to_string()),
-            Field::Real(_, get, _) => (get(params) != get(&defaults)).then(|| get(params).to_string()),
-            Field::Choice(_, _, get, _) => (get(params) != get(&defaults)).then(|| get(params).to_owned()),
+            Field::Int(_, get, _) => (get(params) != get(defaults)).then(|| get(params).to_string()),
+            Field::Real(_, get, _) => (get(params) != get(defaults)).then(|| get(params).to_string()),
+            Field::Choice(_, _, get, _) => (get(params) != get(defaults)).then(|| get(params).to_owned()),
             Field::Flag(_, get, _) => {
-                (get(params) != get(&defaults)).then(|| if get(params) { "1" } else { "0" }.to_owned())
+                (get(params) != get(defaults)).then(|| if get(params) { "1" } else { "0" }.to_owned())
             }
             Field::Text(_, _, get, _) => get(params).map(str::to_owned),
         }
@@ -312,8 +312,9 @@ pub fn to_query(params: &Params) -> String {
     let mut out = form_urlencoded::Serializer::new(String::new());
     out.append_pair("v", VERSION);
     out.append_pair("view", params.view.id());
+    let defaults = Params::default();
     for field in fields(params.view) {
-        if let Some(text) = field.encode(params) {
+        if let Some(text) = field.encode(params, &defaults) {
             out.append_pair(field.name(), &text);
         }
     }
@@ -351,6 +352,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     let query = query.strip_prefix('?').unwrap_or(query);
     let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
     let mut old = false;
+    let mut unknown: Vec<String> = Vec::new();
     // The view decides what the other names mean, so it is read first.
     for (key, value) in pairs.iter().filter(|(k, _)| k == "view") {
         if let Some(view) = View::from_id(value) {
@@ -380,9 +382,24 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                     if let Err(expected) = field.decode(&mut params, value) {
                         reject(key, value, &expected, &field.default_text());
                     }
+                } else if !View::ALL.iter().any(|&v| fields(v).iter().any(|f| f.name() == key)) {
+                    // A key no view reads is most likely mistyped; another view's keys stay quiet.
+                    unknown.push(key.to_owned());
                 }
             }
         }
+    }
+    if !unknown.is_empty() {
+        let mut seen = Vec::new();
+        unknown.retain(|k| if seen.contains(k) { false } else { seen.push(k.clone()); true });
+        let shown: Vec<String> = unknown.iter().take(5).map(|k| quoted(k)).collect();
+        let more = if unknown.len() > 5 { format!(" and {} more", unknown.len() - 5) } else { String::new() };
+        let plural = if unknown.len() > 1 { "s" } else { "" };
+        // One notice names them all; the name column holds the first.
+        notices.push(Notice {
+            param: unknown[0].chars().take(40).collect(),
+            message: format!("ignored unknown parameter{plural} {}{more}", shown.join(", ")),
+        });
     }
     // v=1 links made before the tournament barrier followed the spec.
     let tournament = match params.view {
@@ -475,7 +492,12 @@ mod tests {
         p.model.units = 8;
         p.model.bytes = 4096;
         check("?v=1&view=model&p=8&n=4096", &p, &[]);
-        check("p=8&n=4096&utm_source=x&future_param=7", &p, &[]);
+        check("p=8&n=4096&rows=4&algorithm=ms", &p, &[]);
+        let (read, notices) = from_query("p=8&n=4096&grid=3&future_param=7&grid=4");
+        assert_eq!((read.model.units, read.model.bytes), (8, 4096));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].param, "grid");
+        assert_eq!(notices[0].message, "ignored unknown parameters \"grid\", \"future_param\"");
         check("p=3&p=8&n=4096", &p, &[]);
     }
 
@@ -764,5 +786,188 @@ mod tests {
             // Whatever was read is a valid configuration.
             prop_assert!(params.model.request().config().is_ok());
         }
+    }
+}
+
+/// The codec's soak test: 10^6 random and mutated queries (`scripts/test.sh`
+/// runs it in release: `cargo test --release -p commlab-web soak -- --ignored`).
+/// `COMMLAB_SOAK_SEED` and `COMMLAB_SOAK_QUERIES` override the defaults; a
+/// failure prints the seed and the query.
+#[cfg(test)]
+mod soak {
+    use super::*;
+
+    /// splitmix64: a tiny seeded generator, so the test needs no crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+        fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+            &items[self.below(items.len())]
+        }
+    }
+
+    const JUNK: &[&str] = &[
+        "", " ", "abc", "NaN", "nan", "inf", "-inf", "1e309", "-0", "+3", " 5 ", "0x10", "1_000", "1.5", "-1",
+        "18446744073709551616", "99999999999999999999999", "%", "%zz", "\u{0}", "<script>alert(1)</script>",
+        "ü", "日本", "🦀", "1,2,3", "true", "false", "0", "1", "2", "yes", "&", "=", "==", "a=b",
+    ];
+
+    /// A value for `field`: valid, at or just past an end, or junk.
+    fn value(rng: &mut Rng, field: &Field) -> String {
+        match (field, rng.below(4)) {
+            (_, 0) => (*rng.pick(JUNK)).to_owned(),
+            (Field::Int(r, ..), _) => match rng.below(5) {
+                0 => r.min.to_string(),
+                1 => r.max.to_string(),
+                2 => r.min.saturating_sub(1).to_string(),
+                3 => r.max.saturating_add(1).to_string(),
+                _ => (r.min + rng.next() % (r.max - r.min).saturating_add(1)).to_string(),
+            },
+            (Field::Real(r, ..), _) => match rng.below(5) {
+                0 => r.min.to_string(),
+                1 => r.max.to_string(),
+                2 => (r.min - 1e-9 - r.min.abs() * 1e-9).to_string(),
+                3 => (r.max * 1.000_001 + 1e-9).to_string(),
+                _ => (r.min + (r.max - r.min) * (rng.next() % 1000) as f64 / 999.0).to_string(),
+            },
+            (Field::Choice(_, ids, ..), k) => {
+                let ids = ids();
+                let id = (*rng.pick(&ids)).to_owned();
+                if k == 1 { id.to_uppercase() } else { id }
+            }
+            (Field::Flag(..), _) => (*rng.pick(&["0", "1", "true", "false", "on", "TRUE"])).to_owned(),
+            (Field::Text(_, max, ..), _) => {
+                let n = match rng.below(64) { 0 => *max, 1 => max + 1, _ => rng.below(40) };
+                let alphabet: Vec<char> = "0123456789,- x;ü".chars().collect();
+                (0..n).map(|_| *rng.pick(&alphabet)).collect()
+            }
+        }
+    }
+
+    /// Whether `text` is a valid value of `field`: the test's own reading of
+    /// the rules (`docs/links.md`), not the codec's `decode`.
+    fn valid(field: &Field, text: &str) -> bool {
+        match field {
+            Field::Int(r, ..) => text.trim().parse::<u64>().is_ok_and(|v| v >= r.min && v <= r.max),
+            Field::Real(r, ..) => text.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v >= r.min && v <= r.max),
+            Field::Choice(_, ids, ..) => ids().contains(&text),
+            Field::Flag(..) => matches!(text, "0" | "1" | "true" | "false"),
+            Field::Text(_, max, ..) => text.chars().count() <= *max,
+        }
+    }
+
+    /// One query: either built from fields (with the pairs it holds), or a
+    /// valid query with its bytes mutated (no pairs to judge).
+    fn query(rng: &mut Rng) -> (String, Vec<(String, String)>) {
+        let view = *rng.pick(&View::ALL);
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        if rng.below(8) != 0 {
+            pairs.push(("v".into(), (*rng.pick(&["2", "2", "1", "3", ""])).into()));
+        }
+        pairs.push(("view".into(), if rng.below(20) == 0 { "grid".into() } else { view.id().into() }));
+        let own = fields(view);
+        for _ in 0..rng.below(own.len() + 3) {
+            let field = rng.pick(own);
+            pairs.push((field.name().into(), value(rng, field)));
+        }
+        if rng.below(4) == 0 {
+            let other = fields(*rng.pick(&View::ALL));
+            let field = rng.pick(other);
+            pairs.push((field.name().into(), value(rng, field)));
+        }
+        if rng.below(6) == 0 {
+            pairs.push(((*rng.pick(&["grid", "utm_source", "P", "size ", ""])).into(), "1".into()));
+        }
+        if rng.below(6) == 0 {
+            pairs.push(("embed".into(), (*rng.pick(&["1", "0", "true", "x"])).into()));
+        }
+        if rng.below(6) == 0 {
+            pairs.push(("theme".into(), (*rng.pick(&["dark", "light", "auto", "blue"])).into()));
+        }
+        let mut out = form_urlencoded::Serializer::new(String::new());
+        for (k, v) in &pairs {
+            out.append_pair(k, v);
+        }
+        let mut text = out.finish();
+        if rng.below(5) == 0 {
+            // Byte-level mutation of the encoded query: judge only the invariants.
+            let mut bytes = text.into_bytes();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(bytes.len() + 1);
+                match rng.below(3) {
+                    0 if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    1 => bytes.insert(at, *rng.pick(b"&=%+?#0a\xff")),
+                    _ if at < bytes.len() => bytes[at] = rng.next() as u8,
+                    _ => {}
+                }
+            }
+            text = String::from_utf8_lossy(&bytes).into_owned();
+            return (text, Vec::new());
+        }
+        (text, pairs)
+    }
+
+    fn check(text: &str, pairs: &[(String, String)]) -> Result<(), String> {
+        let (params, notices) = from_query(text);
+        let canonical = to_query(&params);
+        let (again, again_notices) = from_query(&canonical);
+        if again != params || !again_notices.is_empty() || to_query(&again) != canonical {
+            return Err(format!("re-encoding is not canonical: {canonical} gives {again_notices:?}"));
+        }
+        let named = |key: &str| notices.iter().any(|n| n.param == key);
+        let view = pairs.iter().filter(|(k, _)| k == "view").last().and_then(|(_, v)| View::from_id(v));
+        for (key, value) in pairs {
+            let field = fields(view.unwrap_or_default()).iter().find(|f| f.name() == key);
+            let invalid = match key.as_str() {
+                "v" => !matches!(value.as_str(), "1" | "2"),
+                "view" => View::from_id(value).is_none(),
+                "embed" => !matches!(value.as_str(), "0" | "1" | "true" | "false"),
+                "theme" => ThemeChoice::from_id(value).is_none(),
+                _ => match field {
+                    Some(field) => !valid(field, value),
+                    None => !View::ALL.iter().any(|&v| fields(v).iter().any(|f| f.name() == key)),
+                },
+            };
+            if invalid && !named(key) {
+                return Err(format!("{key}={value:?} is invalid but no notice names {key:?}: {notices:?}"));
+            }
+            // (A v=1 link may get a version note on `v`: not a rejection.)
+            let note = key == "v" && value == "1";
+            if !invalid && !note && named(key) && !pairs.iter().any(|(k, v)| k == key && v != value) {
+                return Err(format!("{key}={value:?} is valid but a notice names it: {notices:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    #[ignore = "soak: scripts/test.sh runs it in release"]
+    fn a_million_random_and_mutated_queries() {
+        let seed = std::env::var("COMMLAB_SOAK_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_u64);
+        let count: u64 =
+            std::env::var("COMMLAB_SOAK_QUERIES").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+        let mut rng = Rng(seed);
+        let started = std::time::Instant::now();
+        for i in 0..count {
+            let (text, pairs) = query(&mut rng);
+            let outcome = std::panic::catch_unwind(|| check(&text, &pairs));
+            match outcome {
+                Ok(Ok(())) => {}
+                Ok(Err(why)) => panic!("seed {seed}, query {i}: {text:?}: {why}"),
+                Err(_) => panic!("seed {seed}, query {i}: {text:?} panicked"),
+            }
+        }
+        eprintln!("{count} queries in {:.1} s (seed {seed})", started.elapsed().as_secs_f64());
     }
 }

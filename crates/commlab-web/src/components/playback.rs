@@ -61,13 +61,14 @@ pub fn Playback(
     };
     view! {
         <div class="playback" role="group" aria-label="Playback">
-            <button type="button" aria-label="First step" data-testid="first" on:click=move |_| go(0)>"« start"</button>
-            <button type="button" aria-label="Step back" data-testid="back" on:click=move |_| go(step.get_untracked().saturating_sub(1))>"‹ back"</button>
-            <button type="button" class="play" data-testid="play" aria-label=move || if playing.get() { "Pause" } else { "Play" } on:click=toggle>
-                {move || if playing.get() { "❚❚ pause" } else { "▶ play" }}
+            <button type="button" title="First step" data-testid="first" on:click=move |_| go(0)><span aria-hidden="true">"« "</span>"start"</button>
+            <button type="button" title="Step back" data-testid="back" on:click=move |_| go(step.get_untracked().saturating_sub(1))><span aria-hidden="true">"‹ "</span>"back"</button>
+            <button type="button" class="play" data-testid="play" on:click=toggle>
+                <span aria-hidden="true">{move || if playing.get() { "❚❚ " } else { "▶ " }}</span>
+                {move || if playing.get() { "pause" } else { "play" }}
             </button>
-            <button type="button" aria-label="Step forward" data-testid="forward" on:click=move |_| go(step.get_untracked() + 1)>"next ›"</button>
-            <button type="button" aria-label="Last step" data-testid="last" on:click=move |_| go(steps.get_untracked())>"end »"</button>
+            <button type="button" title="Step forward" data-testid="forward" on:click=move |_| go(step.get_untracked() + 1)>"next"<span aria-hidden="true">" ›"</span></button>
+            <button type="button" title="Last step" data-testid="last" on:click=move |_| go(steps.get_untracked())>"end"<span aria-hidden="true">" »"</span></button>
             <input
                 type="range"
                 class="scrubber"
