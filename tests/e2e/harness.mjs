@@ -11,11 +11,16 @@ const TYPES = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
 };
 
-/** Serves `dir` on 127.0.0.1 (a free port); resolves to { url, close }. */
-export function serveDir(dir) {
+/**
+ * Serves `dir` on 127.0.0.1 (a free port) under `prefix` (as a documentation
+ * site hosts it under a subpath: anything outside the prefix is a 404);
+ * resolves to { url, close }, `url` ending in the prefix.
+ */
+export function serveDir(dir, prefix = '/') {
   const server = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = path.join(dir, pathname.endsWith('/') ? pathname + 'index.html' : pathname);
+    const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const pathname = full.startsWith(prefix) ? '/' + full.slice(prefix.length) : null;
+    let file = pathname === null ? '' : path.join(dir, pathname.endsWith('/') ? pathname + 'index.html' : pathname);
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       return res.end('not found');
@@ -24,7 +29,7 @@ export function serveDir(dir) {
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() });
+    resolve({ url: `http://127.0.0.1:${server.address().port}${prefix}`, close: () => server.close() });
   }));
 }
 

@@ -84,12 +84,25 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('.app-header').count(), 0, 'no header in embed mode');
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
-  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/\?v=2&view=model&p=256$/);
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=2&view=model&p=256$/);
   await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   assert.ok(height <= 800, `embed fits the snippet's frame (${height} px tall)`);
   assert.deepEqual(page.problems, []);
+});
+
+test('under a subpath every view opens from its tab and loads only files under that path', async ({ page, base }) => {
+  assert.match(base, /\/commlab\/$/);
+  for (const name of ['Reduction tree', 'Pipeline', 'Runtime model', 'Barrier mesh', 'Barrier lab', 'Swizzle schedule']) {
+    await page.click(`.view-switcher button:has-text("${name}")`);
+    await page.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
+    await waitForUrl(page, () => location.pathname === '/commlab/');
+  }
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.ok(loaded.some((u) => u.endsWith('.wasm')), 'the wasm loaded');
+  for (const u of loaded) assert.ok(u.startsWith(base), `${u} is under ${base}`);
+  await shot(page, 'subpath-swizzle');
 });
 
 test('the embed example page frames the playground', async ({ context, base }) => {
@@ -151,7 +164,7 @@ test('Share copies the link and Embed copies an iframe snippet', async ({ page, 
   await page.click('[data-testid="embed"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('Embed code'));
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=2&amp;view=model&amp;p=512&amp;embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=2&amp;view=model&amp;p=512&amp;embed=1"/);
   const reopened = await open(context, base, link);
   assert.equal(await reopened.inputValue('#p'), '512');
 });
@@ -477,7 +490,9 @@ test('mesh: large meshes are painted on a canvas and clicks still break links; b
 test('lab: a sweep fills the charts with progress while the page stays responsive; CSV export', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=1&view=lab&seeds=1&max_size=32&barriers=1`);
   const progress = () => page.locator('[data-testid="sweep-progress"]').evaluate((e) => e.value);
-  assert.match(await page.locator('[data-testid="uq-means"]').innerText(), /LCT 0\.524, BST 0\.505/);
+  const means = await page.locator('[data-testid="uq-means"]').innerText();
+  assert.match(means, /LCT 0\.524 \(0\.559 without the 16 identity conversions\), BST 0\.505/);
+  assert.match(means, /Paper: LCT 0\.5527 over the 256 conversions/, 'the paper\'s number beside ours');
   await page.click('[data-testid="run-sweep"]');
   await page.waitForFunction(() => /Running/.test(document.querySelector('[data-testid="sweep-status"]').innerText));
   // Input still reacts during the sweep: the UQ side changes the histogram at once.
@@ -647,7 +662,7 @@ test('workers unavailable: the page says so and runs the same requests on the ma
   assert.equal(await withWorker.locator('[data-testid="engine-notice"]').count(), 0);
   // The lab's UQ and a small sweep run in the fallback too (the test switch stands for a blocked worker).
   await page.goto(`${base}?v=1&view=lab&seeds=1&max_size=4&barriers=1&__commlab_no_worker=1`);
-  assert.match(await page.locator('[data-testid="uq-means"]').innerText(), /LCT 0\.524, BST 0\.505/);
+  assert.match(await page.locator('[data-testid="uq-means"]').innerText(), /LCT 0\.524 \(0\.559 [^)]*\), BST 0\.505/);
   await page.click('[data-testid="run-sweep"]');
   await page.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 60000 });
   assert.deepEqual(page.problems, []);
@@ -679,7 +694,9 @@ test('lab: the default sweep on the worker pool equals `commlab figures` byte fo
 
 // ---------------------------------------------------------------------------
 const filter = process.argv[2] ?? '';
-const server = await serveDir(dist);
+// The whole suite runs with dist/ under a subpath, as documentation sites and
+// project pages host it: an absolute asset URL would be a 404 (a console error).
+const server = await serveDir(dist, '/commlab/');
 const context = await launch(fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-e2e-')));
 let failed = 0;
 for (const t of tests.filter((t) => t.name.includes(filter))) {

@@ -22,8 +22,10 @@ fn hand_computed_optima() {
     // The playground's defaults: n = 1 MiB, p = 64, T_start = 10, T_byte = 0.001.
     // m* = sqrt(1048576·62·0.001/10) = 80.63; T(80) = 3281.9, T(81) = 3281.84 → 81.
     check(1 << 20, 64, 10.0, 0.001, 1024, 81, (10.0 + 1_048_576.0 / 81.0 * 0.001) * 143.0);
-    // Clipped by max_pieces: m* = 80.6 but only 50 allowed.
-    check(1 << 20, 64, 10.0, 0.001, 50, 50, (10.0 + 1_048_576.0 / 50.0 * 0.001) * 112.0);
+    // max_pieces bounds the chart only: the best m is still 81, and the
+    // chart's best is the range's end.
+    check(1 << 20, 64, 10.0, 0.001, 50, 81, (10.0 + 1_048_576.0 / 81.0 * 0.001) * 143.0);
+    assert_eq!(ModelConfig::new(1 << 20, 64, 10.0, 0.001, 50).unwrap().best_pieces_up_to(50), 50);
     // p = 2: one piece, T = T_start + n·T_byte.
     check(100, 2, 1.0, 1.0, 100, 1, 101.0);
     // p = 1: nothing to send.
@@ -37,9 +39,12 @@ fn brute_force_agrees_on_a_grid() {
             for (t_start, t_byte) in [(1.0, 1.0), (10.0, 0.001), (0.5, 3.0), (100.0, 1e-6), (0.0, 1.0), (1.0, 0.0)] {
                 let model = ModelConfig::new(n, p, t_start, t_byte, 300).unwrap();
                 let limit = model.piece_limit();
-                let brute = (1..=limit).map(|m| model.time_at(m)).fold(f64::INFINITY, f64::min);
+                let brute = (1..=n).map(|m| model.time_at(m)).fold(f64::INFINITY, f64::min);
                 let best = model.best_pieces();
                 assert!(close(model.time_at(best), brute), "n={n} p={p} ts={t_start} tb={t_byte}: best {best}");
+                let in_range = (1..=limit).map(|m| model.time_at(m)).fold(f64::INFINITY, f64::min);
+                let best_in_range = model.best_pieces_up_to(limit);
+                assert!(best_in_range <= limit && close(model.time_at(best_in_range), in_range), "n={n} p={p}");
             }
         }
     }
@@ -70,8 +75,13 @@ proptest! {
         max_pieces in 1u64..=4096,
     ) {
         let model = ModelConfig::new(n, p, t_start, t_byte, max_pieces).unwrap();
-        let limit = model.piece_limit();
+        // The best m is sought in 1..=n; max_pieces only bounds the chart.
+        let limit = n;
         let best = model.best_pieces();
+        let chart = model.piece_limit();
+        // T is convex in m: below the best it falls, so the chart's best is
+        // the best itself or the chart's last m.
+        prop_assert_eq!(model.best_pieces_up_to(chart), best.min(chart));
         prop_assert!((1..=limit).contains(&best));
         let summary = model.summary();
         prop_assert!(summary.time_at_best.is_finite() && summary.time_at_optimum.is_finite());

@@ -250,7 +250,9 @@ pub fn uq_csv(lct: &[f64], bst: &[f64], numberings: usize) -> String {
 
 /// The UQ experiment as JSON.
 pub fn uq_json(u: &crate::lab::UqResult) -> String {
-    json!({"size": u.size, "encoding": "s-curve", "links": "directed gather",
-        "lct_mean": u.lct_mean, "bst_mean": u.bst_mean, "lct": &u.lct, "bst": &u.bst, "lct_minus_bst": &u.lct_minus_bst})
+    json!({"size": u.size, "encoding": u.encoding.as_str(), "links": u.links.as_str(),
+        "lct_mean": u.lct_mean, "lct_mean_without_identity": u.lct_mean_without_identity, "bst_mean": u.bst_mean,
+        "paper_lct_mean": commlab_core::barrier::uq::PAPER_LCT_MEAN, "means_note": u.means_note.as_str(),
+        "lct": &u.lct, "bst": &u.bst, "lct_minus_bst": &u.lct_minus_bst})
     .pretty()
 }

@@ -169,6 +169,14 @@ pub struct UqResult {
     pub lct_mean: f64,
     /// Mean of `bst`.
     pub bst_mean: f64,
+    /// Mean of `lct` without the identity conversions (`k2 = 0`, UQ 0).
+    pub lct_mean_without_identity: f64,
+    /// Encoding id.
+    pub encoding: String,
+    /// Link-set definition id.
+    pub links: String,
+    /// The means in one sentence, with the paper's number next to ours on 4 × 4.
+    pub means_note: String,
     /// The histogram of `lct − bst` as an SVG document.
     pub histogram: String,
 }
@@ -218,10 +226,27 @@ impl UqBuild {
 
     /// The result with its histogram (once [`UqBuild::advance`] returned true).
     pub fn finish(self) -> UqResult {
+        let (encoding, links) = (self.run.encoding(), self.run.definition());
         let e = self.run.finish();
         let (lct_mean, bst_mean, diff) = (UqExperiment::mean(&e.lct), UqExperiment::mean(&e.bst), e.lct_minus_bst());
+        let size = self.request.size;
+        let means_note = commlab_core::barrier::uq::means_note(size, encoding, links, &e);
+        let lct_mean_without_identity =
+            commlab_core::barrier::uq::mean_without_identity(&e.lct, (size * size) as usize);
         let theme = if self.request.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
         let histogram = commlab_plot::barrier::uq_histogram(&diff, lct_mean, bst_mean, &theme);
-        UqResult { size: self.request.size, lct_minus_bst: diff, lct_mean, bst_mean, lct: e.lct, bst: e.bst, histogram }
+        UqResult {
+            size,
+            lct_minus_bst: diff,
+            lct_mean,
+            bst_mean,
+            lct_mean_without_identity,
+            encoding: encoding.id().to_owned(),
+            links: links.id().to_owned(),
+            means_note,
+            lct: e.lct,
+            bst: e.bst,
+            histogram,
+        }
     }
 }

@@ -419,9 +419,8 @@ impl RoundRequest {
         let k = (self.k % u64::from(mesh.nodes())) as u32;
         let theme = if self.dark { Theme::DARK } else { Theme::LIGHT };
         let changes = round_changes(&mesh, &numbering, k, links);
-        Ok(RoundPanel {
-            svg: round_figure(&mesh, &numbering, k, &changes, &theme),
-            notes: changes.iter().map(RoundChange::note).collect(),
-        })
+        let mut notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
+        notes.extend(commlab_core::barrier::uq::paper_round_note(self.size, encoding, k, &changes));
+        Ok(RoundPanel { svg: round_figure(&mesh, &numbering, k, &changes, &theme), notes })
     }
 }

@@ -348,6 +348,7 @@ impl FiguresCommand {
             "figures": files,
             "runs": rows.len() + list.len(),
             "uq_lct_mean": lct_mean,
+            "uq_paper_lct_mean": commlab_core::barrier::uq::PAPER_LCT_MEAN,
             "uq_bst_mean": bst_mean,
             "uq_lct_greater": diffs.iter().filter(|&&d| d > 1e-12).count(),
             "uq_bst_greater": diffs.iter().filter(|&&d| d < -1e-12).count(),
@@ -368,6 +369,11 @@ fn worked_example(theme: &Theme) -> (String, String) {
     let mut csv = String::from("structure,intersection,union,uq\n");
     for c in &changes {
         let _ = writeln!(csv, "{},{},{},{}", c.name, c.both, c.either, c.uq);
+    }
+    // The paper's numbers beside ours (it gives no BST counts).
+    for (name, counts, uq) in commlab_core::barrier::uq::PAPER_ROUND1 {
+        let (both, either) = counts.map_or((String::new(), String::new()), |(b, e)| (b.to_string(), e.to_string()));
+        let _ = writeln!(csv, "{name} (paper),{both},{either},{uq}");
     }
     (round_figure(&mesh, &num, 1, &changes, theme), csv)
 }

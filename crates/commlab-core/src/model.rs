@@ -102,7 +102,8 @@ pub struct Summary {
     pub optimum: Optimum,
     /// `T` at the real `m*` (its infimum for [`Optimum::Unbounded`] / [`Optimum::Zero`]).
     pub time_at_optimum: f64,
-    /// The best integer piece count in `1..=piece_limit`.
+    /// The best integer piece count in `1..=n` (it may lie beyond the chart's
+    /// `piece_limit`).
     pub best_pieces: u64,
     /// `T` at [`Summary::best_pieces`].
     pub time_at_best: f64,
@@ -263,9 +264,16 @@ impl ModelConfig {
         }
     }
 
-    /// The best integer piece count in `1..=piece_limit`; ties go to fewer pieces.
+    /// The best integer piece count in `1..=n` (a piece holds at least one
+    /// byte; `max_pieces` bounds only the chart); ties go to fewer pieces.
     pub fn best_pieces(&self) -> u64 {
-        let limit = self.piece_limit();
+        self.best_pieces_up_to(self.bytes)
+    }
+
+    /// The best integer piece count in `1..=limit` (`T` is convex in `m`, so
+    /// it is the true best clipped to the range, or its neighbour).
+    pub fn best_pieces_up_to(&self, limit: u64) -> u64 {
+        let limit = limit.clamp(1, self.bytes);
         match self.optimum() {
             Optimum::OnePiece | Optimum::Zero | Optimum::Flat => 1,
             Optimum::Unbounded => limit,
@@ -300,10 +308,10 @@ impl ModelConfig {
 
     /// `(m, T(m))` for integer `m` in `1..=piece_limit`: every `m` when there
     /// are at most `max_points`, otherwise log-spaced samples that always
-    /// include `1`, the limit and the best integer `m`.
+    /// include `1`, the limit and the best integer `m` in that range.
     pub fn pieces_curve(&self, max_points: usize) -> Vec<(u64, f64)> {
         let mut ms = log_samples(1, self.piece_limit(), max_points);
-        let best = self.best_pieces();
+        let best = self.best_pieces_up_to(self.piece_limit());
         if let Err(at) = ms.binary_search(&best) {
             ms.insert(at, best);
         }
@@ -394,13 +402,28 @@ mod tests {
     fn degenerate_costs_are_named_not_nan() {
         let unbounded = cfg(1 << 20, 64, 0.0, 1.0, 1000);
         assert_eq!(unbounded.optimum(), Optimum::Unbounded);
-        assert_eq!(unbounded.best_pieces(), 1000);
+        assert_eq!(unbounded.best_pieces(), 1 << 20, "one byte per piece");
+        assert_eq!(unbounded.best_pieces_up_to(1000), 1000);
         assert_eq!(cfg(1 << 20, 64, 1.0, 0.0, 1000).best_pieces(), 1);
         assert_eq!(cfg(1 << 20, 64, 0.0, 0.0, 1000).optimum(), Optimum::Flat);
         for c in [unbounded, cfg(1 << 20, 64, 1.0, 0.0, 1000), cfg(1 << 20, 64, 0.0, 0.0, 1000)] {
             let s = c.summary();
             assert!(s.time_at_optimum.is_finite() && s.time_at_best.is_finite(), "{s:?}");
         }
+    }
+
+    /// `max_pieces` bounds the chart, not the answer: n = 1 MiB, p = 1481,
+    /// T_start = 1, T_byte = 0.05 has m* ≈ 8806 although the chart stops at
+    /// 1024. Checked against a brute force over every m in 1..=n.
+    #[test]
+    fn best_pieces_is_the_true_integer_optimum_beyond_the_chart() {
+        let c = cfg(1 << 20, 1481, 1.0, 0.05, 1024);
+        let brute = (1..=1u64 << 20).min_by(|&a, &b| c.time_at(a).total_cmp(&c.time_at(b))).unwrap();
+        assert_eq!(c.best_pieces(), brute);
+        assert!((8805..=8807).contains(&brute), "{brute}");
+        assert_eq!(c.best_pieces_up_to(c.piece_limit()), 1024);
+        assert_eq!(c.summary().best_pieces, brute);
+        assert!(c.pieces_curve(400).iter().all(|&(m, _)| m <= 1024));
     }
 
     #[test]

@@ -128,17 +128,12 @@ where
 /// Histogram of `UQ(LCT) − UQ(BST)` over all conversions, 20 bins on `[−1, 1]`,
 /// bars above the axis; LCT-larger bins in the primary colour.
 pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) -> String {
-    const BINS: usize = 20;
-    let mut counts = [0usize; BINS];
-    for &d in diffs {
-        // Position of d in [−1, 1] as a fraction of the range.
-        let fraction = (d - -1.0) / 2.0;
-        let bin = (fraction * BINS as f64).floor().clamp(0.0, (BINS - 1) as f64) as usize;
-        counts[bin] += 1;
-    }
+    let counts = uq_bins(diffs);
+    let (bst_larger, equal, lct_larger) =
+        (counts[..HALF].iter().sum::<usize>(), counts[HALF], counts[HALF + 1..].iter().sum::<usize>());
     let peak = counts.iter().copied().max().unwrap_or(1).max(1);
     let (left, top, w, h) = (50.0, 40.0, 640.0, 240.0);
-    let mut svg = Svg::new(left + w + 20.0, top + h + 60.0, theme.background, "UQ(LCT) − UQ(BST) over all conversions");
+    let mut svg = Svg::new(left + w + 20.0, top + h + 76.0, theme.background, "UQ(LCT) − UQ(BST) over all conversions");
     svg.text(
         (left, 20.0),
         &format!(
@@ -152,17 +147,20 @@ pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) 
         "start",
         r#"font-weight="600""#,
     );
-    let bar = w / BINS as f64;
+    let bar = w / counts.len() as f64;
     for (i, &c) in counts.iter().enumerate() {
         let bh = h * c as f64 / peak as f64;
-        let centre = -1.0 + (i as f64 + 0.5) * 2.0 / BINS as f64;
-        let fill = if centre > 0.0 { theme.primary } else { theme.reference };
-        svg.rect((left + bar * i as f64 + 1.0, top + h - bh), (bar - 2.0, bh), fill, "");
+        let fill = match i.cmp(&HALF) {
+            std::cmp::Ordering::Less => theme.reference,
+            std::cmp::Ordering::Equal => theme.grid,
+            std::cmp::Ordering::Greater => theme.primary,
+        };
+        svg.rect((left + bar * i as f64 + 1.0, top + h - bh), (bar - 2.0, bh), fill, &format!(r#"data-count="{c}""#));
         if c > 0 {
             svg.text(
                 (left + bar * (i as f64 + 0.5), top + h - bh - 4.0),
                 &c.to_string(),
-                10.0,
+                12.0,
                 theme.foreground,
                 "middle",
                 "",
@@ -170,19 +168,71 @@ pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) 
         }
     }
     svg.line((left, top + h), (left + w, top + h), theme.foreground, 1.0, "");
-    svg.line((left + w / 2.0, top), (left + w / 2.0, top + h), theme.grid, 1.0, r#"stroke-dasharray="4 3""#);
+    // Axis: −1 … 0 over the left bins, the zero bar in the middle, 0 … 1 over the right bins.
+    let at = |v: f64| {
+        let slot = if v < 0.0 {
+            (v + 1.0) * HALF as f64
+        } else if v > 0.0 {
+            HALF as f64 + 1.0 + v * HALF as f64
+        } else {
+            HALF as f64 + 0.5
+        };
+        left + bar * slot
+    };
     for (v, label) in [(-1.0, "−1"), (-0.5, "−0.5"), (0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
-        svg.text((left + w * (v + 1.0) / 2.0, top + h + 16.0), label, 11.0, theme.foreground, "middle", "");
+        svg.text((at(v), top + h + 16.0), label, 12.0, theme.foreground, "middle", "");
     }
     svg.text(
-        (left, top + h + 40.0),
-        "right of 0 (blue): the adjustment changes more links under LCT than under BST",
-        11.0,
+        (left, top + h + 38.0),
+        &format!("LCT changes more links in {lct_larger} (right), BST in {bst_larger} (left), both the same share in {equal} (the middle bar, exactly 0)"),
+        12.0,
         theme.foreground,
         "start",
         "",
     );
     svg.finish()
+}
+
+/// Bins of the UQ histogram: `HALF` bins of width 0.1 over `[−1, 0)`, one bar
+/// of the differences that are exactly 0 (within 1e-12), `HALF` over `(0, 1]`.
+const HALF: usize = 10;
+
+/// Counts per bar of [`uq_histogram`] (left to right).
+pub fn uq_bins(diffs: &[f64]) -> [usize; 2 * HALF + 1] {
+    let mut counts = [0usize; 2 * HALF + 1];
+    for &d in diffs {
+        let bin = if d.abs() <= 1e-12 {
+            HALF
+        } else if d < 0.0 {
+            (((d + 1.0) * HALF as f64).floor() as usize).min(HALF - 1)
+        } else {
+            HALF + 1 + ((d * HALF as f64).floor() as usize).min(HALF - 1)
+        };
+        counts[bin] += 1;
+    }
+    counts
+}
+
+#[cfg(test)]
+mod histogram_tests {
+    use super::*;
+
+    #[test]
+    fn zero_differences_have_their_own_bar() {
+        let counts = uq_bins(&[0.0, 1e-15, -0.05, 0.05, 1.0, -1.0, 0.1, -0.1, 0.0]);
+        assert_eq!(counts[HALF], 3, "exact zeros (and rounding noise) in the middle bar");
+        assert_eq!(counts[HALF + 1], 1, "0.05 is in (0, 0.1)");
+        assert_eq!(counts[HALF - 1], 2, "−0.05 and −0.1 are in [−0.1, 0)");
+        assert_eq!(counts[2 * HALF], 1, "1 in the last bin");
+        assert_eq!(counts[0], 1, "−1 in the first bin");
+        assert_eq!(counts[HALF + 2], 1, "0.1 opens the second positive bin");
+        assert_eq!(counts.iter().sum::<usize>(), 9);
+        let svg = uq_histogram(&[0.0, 0.2, -0.3], 0.5, 0.4, &Theme::LIGHT);
+        assert!(
+            svg.contains("LCT changes more links in 1 (right), BST in 1 (left), both the same share in 1"),
+            "{svg}"
+        );
+    }
 }
 
 /// One panel of the worked example: the mesh with node ids and the used links bold.

@@ -293,7 +293,14 @@ where
         }
         let best = summary.best_pieces;
         f.marker((chosen as f64, model.time_at(chosen)), &format!("m = {chosen}"), theme.chosen.filled(), &label)?;
-        f.marker((best as f64, summary.time_at_best), &format!("best m = {best}"), theme.best.filled(), &label)?;
+        if best <= limit {
+            f.marker((best as f64, summary.time_at_best), &format!("best m = {best}"), theme.best.filled(), &label)?;
+        } else {
+            // The true best lies beyond the chart: mark the range's best and say where it is.
+            let edge = model.best_pieces_up_to(limit);
+            let text = format!("best m = {best} (beyond max pieces)");
+            f.marker((edge as f64, model.time_at(edge)), &text, theme.best.filled(), &label)?;
+        }
         Ok(())
     })?;
     Ok(())

@@ -391,7 +391,14 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     }
     if !unknown.is_empty() {
         let mut seen = Vec::new();
-        unknown.retain(|k| if seen.contains(k) { false } else { seen.push(k.clone()); true });
+        unknown.retain(|k| {
+            if seen.contains(k) {
+                false
+            } else {
+                seen.push(k.clone());
+                true
+            }
+        });
         let shown: Vec<String> = unknown.iter().take(5).map(|k| quoted(k)).collect();
         let more = if unknown.len() > 5 { format!(" and {} more", unknown.len() - 5) } else { String::new() };
         let plural = if unknown.len() > 1 { "s" } else { "" };
@@ -816,9 +823,41 @@ mod soak {
     }
 
     const JUNK: &[&str] = &[
-        "", " ", "abc", "NaN", "nan", "inf", "-inf", "1e309", "-0", "+3", " 5 ", "0x10", "1_000", "1.5", "-1",
-        "18446744073709551616", "99999999999999999999999", "%", "%zz", "\u{0}", "<script>alert(1)</script>",
-        "ü", "日本", "🦀", "1,2,3", "true", "false", "0", "1", "2", "yes", "&", "=", "==", "a=b",
+        "",
+        " ",
+        "abc",
+        "NaN",
+        "nan",
+        "inf",
+        "-inf",
+        "1e309",
+        "-0",
+        "+3",
+        " 5 ",
+        "0x10",
+        "1_000",
+        "1.5",
+        "-1",
+        "18446744073709551616",
+        "99999999999999999999999",
+        "%",
+        "%zz",
+        "\u{0}",
+        "<script>alert(1)</script>",
+        "ü",
+        "日本",
+        "🦀",
+        "1,2,3",
+        "true",
+        "false",
+        "0",
+        "1",
+        "2",
+        "yes",
+        "&",
+        "=",
+        "==",
+        "a=b",
     ];
 
     /// A value for `field`: valid, at or just past an end, or junk.
@@ -842,11 +881,19 @@ mod soak {
             (Field::Choice(_, ids, ..), k) => {
                 let ids = ids();
                 let id = (*rng.pick(&ids)).to_owned();
-                if k == 1 { id.to_uppercase() } else { id }
+                if k == 1 {
+                    id.to_uppercase()
+                } else {
+                    id
+                }
             }
             (Field::Flag(..), _) => (*rng.pick(&["0", "1", "true", "false", "on", "TRUE"])).to_owned(),
             (Field::Text(_, max, ..), _) => {
-                let n = match rng.below(64) { 0 => *max, 1 => max + 1, _ => rng.below(40) };
+                let n = match rng.below(64) {
+                    0 => *max,
+                    1 => max + 1,
+                    _ => rng.below(40),
+                };
                 let alphabet: Vec<char> = "0123456789,- x;ü".chars().collect();
                 (0..n).map(|_| *rng.pick(&alphabet)).collect()
             }
@@ -955,8 +1002,7 @@ mod soak {
     #[ignore = "soak: scripts/test.sh runs it in release"]
     fn a_million_random_and_mutated_queries() {
         let seed = std::env::var("COMMLAB_SOAK_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_u64);
-        let count: u64 =
-            std::env::var("COMMLAB_SOAK_QUERIES").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+        let count: u64 = std::env::var("COMMLAB_SOAK_QUERIES").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
         let mut rng = Rng(seed);
         let started = std::time::Instant::now();
         for i in 0..count {

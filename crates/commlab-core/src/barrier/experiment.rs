@@ -302,72 +302,102 @@ fn pending(paper: &'static str) -> Claim {
 
 /// "Close" in the paper's sense: within 25 % of each other.
 const CLOSE: f64 = 0.25;
-/// "Clearly faster": at least 10 % less delay.
-const CLEARLY: f64 = 0.10;
+/// The paper's band for "faster": the two-layer forms take 30–50 % less delay than Tree.
+pub const FASTER_BAND: (f64, f64) = (0.30, 0.50);
 
-const CLOSE_TEXT: &str = "With intact links, Tree and DLCT have close delays.";
-const GROWTH_TEXT: &str = "Tree's delay grows fastest as links break.";
-const TWO_LAYER_TEXT: &str = "Under breaks the two-layer DLCT forms are clearly faster than Tree.";
+const CLOSE_TEXT: &str = "With intact links, ID1 (DLCT+MS) and ID2 (DLCT+Tree) have delays close to Tree's.";
+const FASTER_TEXT: &str = "Under breaks, ID1 (DLCT+MS) and ID2 (DLCT+Tree) are 30–50 % faster than Tree.";
+const GROWTH_TEXT: &str =
+    "Tree's delay grows fastest as links break: of Tree, ID1 and ID2, its delay range over the break rates is the widest.";
 
-/// The paper's claims on the delay-vs-nodes figure, at the largest side measured.
+/// `1 − id / tree`: how much less delay than Tree, as a fraction.
+fn less_than(tree: f64, id: f64) -> f64 {
+    1.0 - id / tree.max(1.0)
+}
+
+/// The paper's claims under the three delay-vs-nodes charts, one per chart
+/// (0 %, 10 %, 20 %): the paper compares ID1 = DLCT+MS and ID2 = DLCT+Tree
+/// with Tree, at every size it measured.
 pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
-    let largest = |rate: f64| {
-        points.iter().filter(|p| (p.rate - rate).abs() < 1e-9 && p.algorithm == Algorithm::Tree).map(|p| p.size).max()
+    let sizes = |rate: f64| {
+        let mut s: Vec<u64> = points
+            .iter()
+            .filter(|p| (p.rate - rate).abs() < 1e-9 && p.algorithm == Algorithm::Tree)
+            .map(|p| p.size)
+            .filter(|&s| {
+                point(points, Algorithm::DlctMs, s, rate).is_some()
+                    && point(points, Algorithm::DlctTree, s, rate).is_some()
+            })
+            .collect();
+        s.sort_unstable();
+        s
+    };
+    // (size, tree, id1, id2) at `rate`.
+    let rows = |rate: f64| -> Vec<(u64, f64, f64, f64)> {
+        sizes(rate)
+            .into_iter()
+            .filter_map(|s| {
+                let at = |a| point(points, a, s, rate).map(|p| p.mean);
+                Some((s, at(Algorithm::Tree)?, at(Algorithm::DlctMs)?, at(Algorithm::DlctTree)?))
+            })
+            .collect()
     };
     let mut claims = Vec::new();
-    claims.push(match largest(0.0).and_then(|s| Some((s, point(points, Algorithm::Tree, s, 0.0)?, point(points, Algorithm::Dlct, s, 0.0)?))) {
-        Some((s, tree, dlct)) => {
-            let gap = (dlct.mean - tree.mean).abs() / tree.mean.max(1.0);
-            Claim {
-                paper: CLOSE_TEXT,
-                measured: format!(
-                    "At {} nodes and 0 %: tree {:.1} ticks, dlct {:.1} ticks ({:.0} % apart; close means within {:.0} %).",
-                    s * s, tree.mean, dlct.mean, gap * 100.0, CLOSE * 100.0
-                ),
-                agrees: Some(gap <= CLOSE),
-            }
-        }
-        None => pending(CLOSE_TEXT),
-    });
-    let growth = |a: Algorithm, s: u64| Some(point(points, a, s, 0.2)?.mean / point(points, a, s, 0.0)?.mean.max(1.0));
-    claims.push(match largest(0.2) {
-        Some(s) if growth(Algorithm::Tree, s).is_some() => {
-            let mut all: Vec<(Algorithm, f64)> =
-                Algorithm::ALL.into_iter().filter_map(|a| Some((a, growth(a, s)?))).collect();
-            all.sort_by(|x, y| y.1.total_cmp(&x.1));
-            let tree = growth(Algorithm::Tree, s).unwrap_or(1.0);
-            let rank = all.iter().position(|x| x.0 == Algorithm::Tree).unwrap_or(0) + 1;
-            Claim {
-                paper: GROWTH_TEXT,
-                measured: format!(
-                    "At {} nodes, 0 % → 20 %: tree's delay grows ×{tree:.2}, rank {rank} of {}; fastest is {} (×{:.2}).",
-                    s * s, all.len(), all[0].0, all[0].1
-                ),
-                agrees: Some(rank == 1),
-            }
-        }
-        _ => pending(GROWTH_TEXT),
-    });
-    claims.push(match largest(0.2).and_then(|s| {
-        Some((s, point(points, Algorithm::Tree, s, 0.2)?, point(points, Algorithm::DlctMs, s, 0.2)?, point(points, Algorithm::DlctTree, s, 0.2)?))
-    }) {
-        Some((s, tree, ms, tr)) => Claim {
-            paper: TWO_LAYER_TEXT,
+    let intact = rows(0.0);
+    claims.push(if intact.is_empty() {
+        pending(CLOSE_TEXT)
+    } else {
+        let worst = intact
+            .iter()
+            .map(|&(_, t, a, b)| less_than(t, a).abs().max(less_than(t, b).abs()))
+            .fold(0.0, f64::max);
+        let &(s, t, a, b) = intact.last().expect("not empty");
+        Claim {
+            paper: CLOSE_TEXT,
             measured: format!(
-                "At {} nodes and 20 %: tree {:.1}, dlct-ms {:.1} ({:+.0} %), dlct-tree {:.1} ({:+.0} %) ticks; clearly means at least {:.0} % less.",
-                s * s, tree.mean, ms.mean, (ms.mean / tree.mean.max(1.0) - 1.0) * 100.0, tr.mean, (tr.mean / tree.mean.max(1.0) - 1.0) * 100.0, CLEARLY * 100.0
+                "At {} nodes and 0 %: Tree {t:.1}, ID1 {a:.1} ({:+.0} %), ID2 {b:.1} ({:+.0} %) ticks; at most {:.0} % apart over {} sizes (close means within {:.0} %).",
+                s * s,
+                (a / t.max(1.0) - 1.0) * 100.0,
+                (b / t.max(1.0) - 1.0) * 100.0,
+                worst * 100.0,
+                intact.len(),
+                CLOSE * 100.0
             ),
-            agrees: Some(ms.mean <= (1.0 - CLEARLY) * tree.mean && tr.mean <= (1.0 - CLEARLY) * tree.mean),
-        },
-        None => pending(TWO_LAYER_TEXT),
+            agrees: Some(worst <= CLOSE),
+        }
     });
+    for &rate in &DELAY_RATES[1..] {
+        let broken = rows(rate);
+        claims.push(if broken.is_empty() {
+            pending(FASTER_TEXT)
+        } else {
+            let per_size: Vec<String> = broken
+                .iter()
+                .map(|&(s, t, a, b)| format!("{} nodes {:.0} % / {:.0} %", s * s, less_than(t, a) * 100.0, less_than(t, b) * 100.0))
+                .collect();
+            let inside = |f: f64| (FASTER_BAND.0..=FASTER_BAND.1).contains(&f);
+            let within = broken.iter().filter(|&&(_, t, a, b)| inside(less_than(t, a)) && inside(less_than(t, b))).count();
+            Claim {
+                paper: FASTER_TEXT,
+                measured: format!(
+                    "At {:.0} % broken links, less delay than Tree for ID1 / ID2: {}. Inside the paper's {:.0}–{:.0} % band at {within} of {} sizes.",
+                    rate * 100.0,
+                    per_size.join(", "),
+                    FASTER_BAND.0 * 100.0,
+                    FASTER_BAND.1 * 100.0,
+                    broken.len()
+                ),
+                agrees: Some(within == broken.len()),
+            }
+        });
+    }
     claims
 }
 
-/// The paper's claim on the delay-range figure: Tree's range over the break
-/// rates is the widest, at every side measured.
+/// The paper's claim on the delay-range figure: of Tree, ID1 and ID2, Tree's
+/// delay grows fastest as links break, i.e. its range over the break rates
+/// is the widest, at every size measured.
 pub fn range_claim(points: &[Point]) -> Claim {
-    const TEXT: &str = "Tree's delay range over 0–50 % breaks is wider than the two-layer DLCT forms'.";
     let range = |a: Algorithm, s: u64| {
         let at: Vec<f64> = points.iter().filter(|p| p.algorithm == a && p.size == s).map(|p| p.mean).collect();
         (at.len() >= 2)
@@ -383,16 +413,14 @@ pub fn range_claim(points: &[Point]) -> Claim {
         })
         .collect();
     if rows.is_empty() {
-        return pending(TEXT);
+        return pending(GROWTH_TEXT);
     }
     let wider = rows.iter().filter(|r| r.1 > r.2 && r.1 > r.3).count();
-    let parts: Vec<String> = rows
-        .iter()
-        .map(|r| format!("{} nodes: tree {:.0}, dlct-ms {:.0}, dlct-tree {:.0}", r.0 * r.0, r.1, r.2, r.3))
-        .collect();
+    let parts: Vec<String> =
+        rows.iter().map(|r| format!("{} nodes: Tree {:.0}, ID1 {:.0}, ID2 {:.0}", r.0 * r.0, r.1, r.2, r.3)).collect();
     Claim {
-        paper: TEXT,
-        measured: format!("Range in ticks — {}; tree widest at {wider} of {} sizes.", parts.join("; "), rows.len()),
+        paper: GROWTH_TEXT,
+        measured: format!("Range in ticks — {}; Tree widest at {wider} of {} sizes.", parts.join("; "), rows.len()),
         agrees: Some(wider == rows.len()),
     }
 }
@@ -430,24 +458,41 @@ mod tests {
     #[test]
     fn claims_follow_the_numbers() {
         assert!(delay_claims(&[]).iter().all(|c| c.agrees.is_none()));
-        let good = [
-            p(Algorithm::Tree, 8, 0.0, 100.0),
-            p(Algorithm::Dlct, 8, 0.0, 110.0),
-            p(Algorithm::DlctMs, 8, 0.0, 100.0),
-            p(Algorithm::DlctTree, 8, 0.0, 100.0),
-            p(Algorithm::Tree, 8, 0.2, 300.0),
-            p(Algorithm::Dlct, 8, 0.2, 150.0),
-            p(Algorithm::DlctMs, 8, 0.2, 120.0),
-            p(Algorithm::DlctTree, 8, 0.2, 130.0),
-        ];
-        assert!(delay_claims(&good).iter().all(|c| c.agrees == Some(true)), "{:?}", delay_claims(&good));
-        let mut bad = good;
-        bad[1].mean = 200.0; // DLCT far from Tree when intact
-        bad[5].mean = 900.0; // DLCT grows fastest
-        bad[6].mean = 295.0; // dlct-ms barely faster
-        assert!(delay_claims(&bad).iter().all(|c| c.agrees == Some(false)), "{:?}", delay_claims(&bad));
+        // Tree 100 intact; ID1/ID2 within 25 %; at 10 % and 20 % they take 40 % and
+        // 35 % less than Tree (inside 30–50 %).
+        let mut good = Vec::new();
+        for (rate, tree, id1, id2) in
+            [(0.0, 100.0, 110.0, 95.0), (0.1, 200.0, 120.0, 130.0), (0.2, 300.0, 180.0, 195.0)]
+        {
+            good.extend([
+                p(Algorithm::Tree, 8, rate, tree),
+                p(Algorithm::DlctMs, 8, rate, id1),
+                p(Algorithm::DlctTree, 8, rate, id2),
+                p(Algorithm::Dlct, 8, rate, 1000.0),
+            ]);
+        }
+        let claims = delay_claims(&good);
+        assert!(claims.iter().all(|c| c.agrees == Some(true)), "{claims:?}");
+        assert!(claims[1].measured.contains("64 nodes 40 % / 35 %"), "{}", claims[1].measured);
+        assert!(
+            claims[2].measured.contains("Inside the paper's 30–50 % band at 1 of 1 sizes"),
+            "{}",
+            claims[2].measured
+        );
+        // Plain DLCT plays no part: ID1 and ID2 are what the paper compares.
+        assert!(claims[0].measured.contains("ID1 110.0 (+10 %)"), "{}", claims[0].measured);
+        let mut bad = good.clone();
+        bad[1].mean = 200.0; // ID1 twice Tree's delay when intact
+        bad[5].mean = 60.0; // ID1 70 % faster at 10 %: outside the band, above it
+        bad[9].mean = 285.0; // ID1 barely faster at 20 %: outside the band, below it
+        let claims = delay_claims(&bad);
+        assert!(claims.iter().all(|c| c.agrees == Some(false)), "{claims:?}");
         assert_eq!(range_claim(&good).agrees, Some(true));
-        assert_eq!(range_claim(&bad[..4]).agrees, None);
+        let mut flat_tree = good.clone();
+        flat_tree[8].mean = 120.0; // Tree's range is now 100 (100 … 200)
+        flat_tree[10].mean = 400.0; // and ID2's 305 (95 … 400): ID2 grows fastest
+        assert_eq!(range_claim(&flat_tree).agrees, Some(false));
+        assert_eq!(range_claim(&good[..4]).agrees, None);
         assert_eq!(uq_claim(&[0.1, 0.2, 0.3, -0.1]).agrees, Some(true));
         assert_eq!(uq_claim(&[0.1, -0.2, 0.0]).agrees, Some(false));
         assert_eq!(uq_claim(&[]).agrees, None);

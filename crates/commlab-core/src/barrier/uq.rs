@@ -221,12 +221,106 @@ impl UqExperiment {
     }
 }
 
+/// The paper's mean `UQ(LCT)` over the 256 conversions of the 4 × 4 mesh
+/// (S-curve numbering).
+pub const PAPER_LCT_MEAN: f64 = 0.5527;
+
+/// Every link-set definition the CLI accepts: the views' three and
+/// undirected Gather + Release.
+pub const EVERY_DEFINITION: [LinkSetDefinition; 4] = [
+    LinkSetDefinition::ALL[0],
+    LinkSetDefinition::ALL[1],
+    LinkSetDefinition::ALL[2],
+    LinkSetDefinition { undirected: true, with_release: true },
+];
+
+/// Mean over the conversions that change the numbering (`k2 ≠ 0`): the
+/// `N` identity conversions have UQ 0 and pull the plain mean down.
+pub fn mean_without_identity(values: &[f64], numberings: usize) -> f64 {
+    let n = numberings.max(1);
+    let kept: Vec<f64> = values.iter().enumerate().filter(|(i, _)| i % n != 0).map(|(_, &v)| v).collect();
+    UqExperiment::mean(&kept)
+}
+
+/// `UQ(LCT)` means on 4 × 4 (S-curve) under every definition: `(definition,
+/// mean over all 256 conversions, mean over the 240 that change something)`.
+pub fn paper_means() -> Vec<(LinkSetDefinition, f64, f64)> {
+    let mesh = Mesh::new(4).expect("4 is a valid side");
+    let numbering = Numbering::of_mesh(&mesh, super::encoding::Encoding::SCurve).expect("S-curve fits 4 × 4");
+    EVERY_DEFINITION
+        .iter()
+        .map(|&def| {
+            let lct = all_conversions(&mesh, &numbering, Structure::Lct, def);
+            (def, UqExperiment::mean(&lct), mean_without_identity(&lct, 16))
+        })
+        .collect()
+}
+
+/// One sentence on the means of an experiment, with the paper's 0.5527 next
+/// to ours on 4 × 4 S-curve (the paper's setting) and what every definition gives.
+pub fn means_note(size: u64, encoding: super::encoding::Encoding, def: LinkSetDefinition, e: &UqExperiment) -> String {
+    let n = (size * size) as usize;
+    let mut note = format!(
+        "Mean UQ over all {} conversions: LCT {:.3} ({:.3} without the {n} identity conversions), BST {:.3}.",
+        e.conversions,
+        UqExperiment::mean(&e.lct),
+        mean_without_identity(&e.lct, n),
+        UqExperiment::mean(&e.bst),
+    );
+    if size == 4 && encoding == super::encoding::Encoding::SCurve {
+        let parts: Vec<String> = paper_means()
+            .iter()
+            .map(|(d, with, without)| {
+                let here = if *d == def { " (shown)" } else { "" };
+                format!("{}{here} {with:.3} / {without:.3}", d.label())
+            })
+            .collect();
+        let _ = std::fmt::Write::write_fmt(
+            &mut note,
+            format_args!(
+                " Paper: LCT {PAPER_LCT_MEAN} over the 256 conversions. Ours, with / without the identities: {}. No definition we tried gives {PAPER_LCT_MEAN}; the paper does not say which links it counts.",
+                parts.join("; ")
+            ),
+        );
+    }
+    note
+}
+
+/// The paper's worked example (4 × 4, S-curve, `round(1)`): LCT keeps 7 of
+/// 26 links in use (UQ 73.1 %), BST has UQ 18.2 %.
+pub const PAPER_ROUND1: [(&str, Option<(usize, usize)>, f64); 2] =
+    [("LCT", Some((7, 26)), 0.731), ("BST", None, 0.182)];
+
+/// Beside the panel of the paper's worked example (4 × 4, S-curve, `K = 1`):
+/// the paper's numbers next to ours and why they cannot be the same count.
+pub fn paper_round_note(
+    size: u64,
+    encoding: super::encoding::Encoding,
+    k: u32,
+    changes: &[RoundChange],
+) -> Option<String> {
+    if size != 4 || encoding != super::encoding::Encoding::SCurve || k != 1 || changes.len() != 2 {
+        return None;
+    }
+    let (lct, bst) = (&changes[0], &changes[1]);
+    Some(format!(
+        "Paper (4 × 4, S-curve, round(1)): LCT UQ 73.1 % (7 of 26 links kept), BST UQ 18.2 %. Here: LCT {:.1} % ({} of {}), BST {:.1} % ({} of {}). The paper's 26 exceeds the 24 undirected links of a 4 × 4 mesh, so it does not count undirected links; it does not say what it counts, and no link set we tried gives 7 of 26.",
+        lct.uq * 100.0,
+        lct.both,
+        lct.either,
+        bst.uq * 100.0,
+        bst.both,
+        bst.either
+    ))
+}
+
 /// The UQ experiment advanced in slices (the engine worker reports progress
 /// between them): first the `N` link sets of LCT and of BST, then the `N`
 /// rows of conversions of each. It computes exactly [`all_conversions`].
 #[derive(Debug, Clone)]
 pub struct UqRun {
     numbering: Numbering,
+    encoding: super::encoding::Encoding,
     def: LinkSetDefinition,
     router: Router,
     sets: [Vec<Vec<UsedLink>>; 2],
@@ -247,11 +341,29 @@ impl UqRun {
         let mesh = Mesh::new(size)?;
         let numbering = Numbering::of_mesh(&mesh, encoding)?;
         let router = Router::new(mesh, Breaks::none(&mesh));
-        Ok(UqRun { numbering, def, router, sets: [Vec::new(), Vec::new()], uq: [Vec::new(), Vec::new()], next: 0 })
+        Ok(UqRun {
+            numbering,
+            encoding,
+            def,
+            router,
+            sets: [Vec::new(), Vec::new()],
+            uq: [Vec::new(), Vec::new()],
+            next: 0,
+        })
     }
 
     fn n(&self) -> u64 {
         u64::from(self.numbering.len())
+    }
+
+    /// The encoding of the numberings.
+    pub fn encoding(&self) -> super::encoding::Encoding {
+        self.encoding
+    }
+
+    /// The link-set definition.
+    pub fn definition(&self) -> LinkSetDefinition {
+        self.def
     }
 
     /// Does about `events` more work (one item, a link set or a row of `N`
@@ -338,6 +450,18 @@ mod round_tests {
         // UQ = 1 − 7/37 ≈ 0.811 for LCT and 1 − 15/30 = 0.5 for BST: LCT changes more links.
         assert!((changes[0].uq - 30.0 / 37.0).abs() < 1e-12 && (changes[1].uq - 0.5).abs() < 1e-12);
         assert_eq!(changes[0].note(), "LCT: |A∩B| = 7, |A∪B| = 37, UQ = 0.811");
+        let note = paper_round_note(4, Encoding::SCurve, 1, &changes).unwrap();
+        assert!(note.contains("LCT UQ 73.1 % (7 of 26 links kept), BST UQ 18.2 %"), "{note}");
+        assert!(note.contains("Here: LCT 81.1 % (7 of 37), BST 50.0 % (15 of 30)"), "{note}");
+        assert_eq!(Mesh::new(4).unwrap().link_count(), 24, "26 > 24 undirected links");
+        assert!((1.0 - 7.0 / 26.0 - PAPER_ROUND1[0].2).abs() < 5e-4, "7/26 kept is UQ 73.1 %");
+        // No definition gives 7 of 26.
+        for def in EVERY_DEFINITION {
+            let c = round_changes(&mesh, &numbering, 1, def);
+            assert_ne!((c[0].both, c[0].either), (7, 26), "{}", def.id());
+        }
+        assert!(paper_round_note(4, Encoding::SCurve, 2, &changes).is_none());
+        assert!(paper_round_note(4, Encoding::Hilbert, 1, &changes).is_none());
     }
 
     /// Sliced, the experiment computes exactly the one-pass `all_conversions`
@@ -377,5 +501,34 @@ mod round_tests {
         assert_eq!(LinkSetDefinition::ALL[0], LinkSetDefinition::default());
         let e = "both".parse::<LinkSetDefinition>().unwrap_err();
         assert!(e.contains("directed, undirected, gather-release"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod paper_tests {
+    use super::*;
+
+    /// The recount: 0.524 with the 16 identity conversions, 0.559
+    /// without, for directed Gather links; no definition gives the paper's 0.5527.
+    #[test]
+    fn paper_mean_next_to_ours() {
+        let means = paper_means();
+        let (def, with, without) = means[0];
+        assert_eq!(def, LinkSetDefinition::default());
+        assert!((with - 0.524).abs() < 5e-4 && (without - 0.559).abs() < 5e-4, "{with} {without}");
+        // The mean without identities is the full mean scaled by 256/240 (they are all 0).
+        assert!((without - with * 256.0 / 240.0).abs() < 1e-12);
+        for (d, with, without) in &means {
+            assert!((with - PAPER_LCT_MEAN).abs() > 1e-3 && (without - PAPER_LCT_MEAN).abs() > 1e-3, "{}", d.id());
+        }
+        let e = UqExperiment::run(4, crate::barrier::encoding::Encoding::SCurve, LinkSetDefinition::default()).unwrap();
+        let note = means_note(4, crate::barrier::encoding::Encoding::SCurve, LinkSetDefinition::default(), &e);
+        assert!(note.contains("LCT 0.524 (0.559 without the 16 identity conversions)"), "{note}");
+        assert!(note.contains("Paper: LCT 0.5527"), "{note}");
+        assert!(note.contains("directed links of the Gather (shown) 0.524 / 0.559"), "{note}");
+        let other =
+            UqExperiment::run(5, crate::barrier::encoding::Encoding::SCurve, LinkSetDefinition::default()).unwrap();
+        let note5 = means_note(5, crate::barrier::encoding::Encoding::SCurve, LinkSetDefinition::default(), &other);
+        assert!(!note5.contains("Paper"), "the paper's number belongs to 4 × 4 only: {note5}");
     }
 }

@@ -92,7 +92,7 @@ pub fn time(schedule: &Schedule, costs: &Costs) -> Timing {
 pub fn simulated_pieces(model: &ModelConfig, max_points: usize, message_budget: u64) -> Vec<(u64, f64)> {
     let costs = Costs { bytes: model.bytes() as f64, t_start: model.t_start(), t_byte: model.t_byte() };
     let mut ms = log_samples(1, model.piece_limit(), max_points);
-    ms.push(model.best_pieces());
+    ms.push(model.best_pieces_up_to(model.piece_limit()));
     ms.sort_unstable();
     ms.dedup();
     ms.into_iter()

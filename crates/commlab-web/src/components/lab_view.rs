@@ -360,7 +360,7 @@ pub fn LabView(
                         on_cancel=on_uq_cancel on_rerun=on_uq_rerun />
                     {move || match uq.get() {
                         Some(Ok(u)) => view! {
-                            <p class="uq-means" data-testid="uq-means">{format!("Mean UQ over all conversions: LCT {:.3}, BST {:.3}.", u.lct_mean, u.bst_mean)}</p>
+                            <p class="uq-means" data-testid="uq-means">{u.means_note}</p>
                             <div class="diagram" inner_html=move || uq_chart.get().unwrap_or_default()></div>
                         }.into_any(),
                         Some(Err(e)) => view! { <p class="chart-error">{e}</p> }.into_any(),
