@@ -153,3 +153,70 @@ proptest! {
         }
     }
 }
+
+/// 2 × 2 matrices over wrapping u64 arithmetic: associative, not commutative.
+type Matrix = [u64; 4];
+
+fn mul(a: Matrix, b: Matrix) -> Matrix {
+    let f = |x: u64, y: u64, z: u64, w: u64| x.wrapping_mul(y).wrapping_add(z.wrapping_mul(w));
+    [f(a[0], b[0], a[1], b[2]), f(a[0], b[1], a[1], b[3]), f(a[2], b[0], a[3], b[2]), f(a[2], b[1], a[3], b[3])]
+}
+
+const IDENTITY: Matrix = [1, 0, 0, 1];
+
+fn matrices(p: usize, width: usize, seed: u64) -> Vec<Matrix> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % 7 + 1
+    };
+    (0..p * width).map(|_| [next(), next(), next(), next()]).collect()
+}
+
+/// `v_0 ⊕ v_1 ⊕ … ⊕ v_{p−1}` element by element, in index order.
+fn ordered_product(inputs: &[Matrix], p: usize, width: usize) -> Vec<Matrix> {
+    (0..width).map(|e| (0..p).fold(IDENTITY, |acc, u| mul(acc, inputs[u * width + e]))).collect()
+}
+
+/// With a non-commutative ⊕ the result must be `v_0 ⊕ v_1 ⊕ … ⊕ v_{p−1}` in
+/// that order (§1: `x_i ← x_i ⊕ x_{i+2^k}`; §4: the chain from `p_{p−1}` to
+/// `p_0`), for every p ≤ 64, padded or not, and the pipeline for every m ≤ 8.
+#[test]
+fn operand_order_with_a_non_commutative_operator() {
+    use commlab_core::reduce::values::replay_with;
+    for p in 1..=64usize {
+        for padded in [false, true] {
+            let inputs = matrices(p, 1, p as u64 * 2 + u64::from(padded));
+            let want = ordered_product(&inputs, p, 1)[0];
+            let order_matters = (0..p).rev().fold(IDENTITY, |acc, u| mul(acc, inputs[u])) != want;
+            assert!(p < 3 || order_matters, "p={p}: the inputs must tell the orders apart");
+            for c in [Collective::Reduce, Collective::Allreduce] {
+                let s = schedule(c, p as u64, padded);
+                let end = replay_with(&s, 1, &inputs, IDENTITY, mul);
+                let holders = if c == Collective::Reduce { 1 } else { p };
+                for (u, got) in end.iter().enumerate().take(holders) {
+                    assert_eq!(*got, want, "{c} p={p} padded={padded}: unit {u}");
+                }
+            }
+            let s = schedule(Collective::Broadcast, p as u64, padded);
+            let end = replay_with(&s, 1, &inputs, IDENTITY, mul);
+            assert!(end[..p].iter().all(|&m| m == inputs[0]), "broadcast p={p}");
+            if p.is_power_of_two() {
+                // Recursive doubling keeps the order when partners' blocks are adjacent
+                // halves; with the fold for other p it does not (fine for the
+                // commutative operators the views offer).
+                let s = schedule(Collective::Butterfly, p as u64, padded);
+                let end = replay_with(&s, 1, &inputs, IDENTITY, mul);
+                assert!(end[..p].iter().all(|&m| m == want), "butterfly p={p}");
+            }
+        }
+        for m in 1..=8usize {
+            let s = Schedule::pipeline(p as u64, m as u64).unwrap();
+            let inputs = matrices(p, m, 1000 + p as u64 * 8 + m as u64);
+            let end = replay_with(&s, m, &inputs, IDENTITY, mul);
+            assert_eq!(end[..m].to_vec(), ordered_product(&inputs, p, m), "pipeline p={p} m={m}");
+        }
+    }
+}

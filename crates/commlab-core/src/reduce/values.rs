@@ -194,6 +194,35 @@ fn apply<T: Copy>(current: &mut [T], width: usize, writes: &[(UnitId, u32, u32)]
     }
 }
 
+/// Replays `schedule` on `p × width` elements of any type with any
+/// associative `op` and returns every drawn unit's final vector (virtual
+/// units start from `identity`). Same message rule as [`ValueReplay`]: a
+/// combining receiver computes `x_lo ⊕ x_hi` (the lower unit's value on the
+/// left). The tests run it with a non-commutative operator to check the
+/// operand order the spec defines.
+///
+/// # Panics
+/// When `inputs` does not hold `p × width` elements.
+pub fn replay_with<T: Copy>(
+    schedule: &Schedule,
+    width: usize,
+    inputs: &[T],
+    identity: T,
+    op: impl Fn(T, T) -> T + Copy,
+) -> Vec<T> {
+    assert_eq!(inputs.len(), schedule.units as usize * width, "inputs must hold p × width elements");
+    let mut current = inputs.to_vec();
+    current.resize(schedule.drawn_units as usize * width, identity);
+    let (mut writes, mut values) = (Vec::new(), Vec::new());
+    for round in &schedule.rounds {
+        writes.clear();
+        values.clear();
+        replay_messages(round, schedule.pieces, width, 0, u64::MAX, &current, &mut writes, &mut values, op);
+        apply(&mut current, width, &writes, &values);
+    }
+    current
+}
+
 /// A [`ValueTrace`] being built, advanced in slices of about a given number
 /// of cells (the engine worker reports progress between slices; the page's
 /// fallback keeps each slice short). Every message of a round reads the
