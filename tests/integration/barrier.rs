@@ -505,3 +505,93 @@ fn the_trace_checker_names_corrupted_traces() {
         assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "completed")), "{v:?}");
     }
 }
+
+/// The paper's worked example recounted by hand: the S-curve on 4 × 4, the
+/// two binomial trees and the routing rule (`+x, −x, +y, −y`: on an intact
+/// mesh, along x first, then along y), written here without the engine's
+/// numbering, trees or router.
+mod worked_example_recount {
+    use commlab_core::barrier::encoding::{Encoding, Numbering};
+    use commlab_core::barrier::mesh::Mesh;
+    use commlab_core::barrier::uq::{round_changes, LinkSetDefinition};
+    use std::collections::BTreeSet;
+
+    type Link = ((u32, u32), (u32, u32));
+
+    /// S-curve: row x left to right when x is even, right to left when odd.
+    fn cell_of(id: u32) -> (u32, u32) {
+        let (x, y) = (id / 4, id % 4);
+        (x, if x % 2 == 0 { y } else { 3 - y })
+    }
+
+    /// The directed links of the route `from → to` on the intact mesh.
+    fn route(from: (u32, u32), to: (u32, u32)) -> Vec<Link> {
+        let (mut at, mut links) = (from, Vec::new());
+        while at != to {
+            let next = if at.0 != to.0 {
+                (if to.0 > at.0 { at.0 + 1 } else { at.0 - 1 }, at.1)
+            } else {
+                (at.0, if to.1 > at.1 { at.1 + 1 } else { at.1 - 1 })
+            };
+            links.push((at, next));
+            at = next;
+        }
+        links
+    }
+
+    /// Gather links of one barrier after `round(k)`: every id's message to its parent.
+    fn used(parent: fn(u32) -> u32, k: u32) -> BTreeSet<Link> {
+        // After round(k) the node that held number n holds id (n + k) mod 16.
+        let node_of_id = |id: u32| cell_of((id + 16 - k) % 16);
+        (1..16).flat_map(|id| route(node_of_id(id), node_of_id(parent(id)))).collect()
+    }
+
+    fn lct(id: u32) -> u32 {
+        id & (id - 1)
+    }
+
+    fn bst(id: u32) -> u32 {
+        id & !(1 << (31 - id.leading_zeros()))
+    }
+
+    #[test]
+    fn both_trees_before_and_after_round_one() {
+        // LCT before, listed: each child's route to its parent (x first).
+        let lct_before: BTreeSet<Link> = [
+            ((0, 1), (0, 0)),
+            ((0, 2), (0, 1)),
+            ((0, 3), (0, 2)),
+            ((1, 3), (0, 3)),
+            ((1, 2), (1, 3)),
+            ((1, 1), (1, 2)),
+            ((1, 0), (1, 1)),
+            ((2, 0), (1, 0)),
+            ((1, 0), (0, 0)),
+            ((2, 1), (2, 0)),
+            ((2, 2), (2, 1)),
+            ((2, 3), (2, 2)),
+            ((3, 3), (2, 3)),
+            ((3, 2), (3, 3)),
+            ((3, 1), (3, 2)),
+            ((3, 0), (3, 1)),
+        ]
+        .into();
+        assert_eq!(used(lct, 0), lct_before);
+        let count = |a: &BTreeSet<Link>, b: &BTreeSet<Link>| (a.intersection(b).count(), a.union(b).count());
+        let recount = [count(&used(lct, 0), &used(lct, 1)), count(&used(bst, 0), &used(bst, 1))];
+        assert_eq!(recount, [(7, 37), (15, 30)], "LCT keeps 7 of 37, BST 15 of 30");
+        assert_eq!([used(lct, 1).len(), used(bst, 0).len(), used(bst, 1).len()], [28, 18, 27]);
+
+        // The engine's counts and link sets are the same.
+        let mesh = Mesh::new(4).unwrap();
+        let numbering = Numbering::of_mesh(&mesh, Encoding::SCurve).unwrap();
+        let changes = round_changes(&mesh, &numbering, 1, LinkSetDefinition::default());
+        let as_cells = |links: &[(u32, u32)]| -> BTreeSet<Link> {
+            links.iter().map(|&(a, b)| ((a / 4, a % 4), (b / 4, b % 4))).collect()
+        };
+        for (change, parent) in changes.iter().zip([lct as fn(u32) -> u32, bst]) {
+            assert_eq!(as_cells(&change.before), used(parent, 0), "{} before", change.name);
+            assert_eq!(as_cells(&change.after), used(parent, 1), "{} after", change.name);
+        }
+    }
+}
