@@ -54,12 +54,13 @@ test('changing p redraws the chart, updates the URL, and a reload restores it', 
 });
 
 test('every input moves the model; sliders work from the keyboard', async ({ page }) => {
-  const snapshot = () => page.locator('[data-testid="numbers"]').innerText();
-  let last = await snapshot();
+  // The numbers and the T(m) chart (max_pieces bounds the chart only, not m_best).
+  const state = () => document.querySelector('[data-testid="numbers"]').innerText + document.querySelector('[data-testid="chart-pieces"] svg').outerHTML;
+  let last = await page.evaluate(state);
   for (const [id, value] of [['n', '4096'], ['t_start', '2.5'], ['t_byte', '0.01'], ['max_pieces', '20'], ['m', '3']]) {
     await page.fill(`#${id}`, value);
-    await page.waitForFunction((prev) => document.querySelector('[data-testid="numbers"]').innerText !== prev, last);
-    last = await snapshot();
+    await page.waitForFunction((prev) => document.querySelector('[data-testid="numbers"]').innerText + document.querySelector('[data-testid="chart-pieces"] svg').outerHTML !== prev, last);
+    last = await page.evaluate(state);
   }
   await waitForUrl(page, () => location.search.includes('m=3'));
   assert.match(page.url(), /n=4096&p?.*t_start=2.5&t_byte=0.01&max_pieces=20&m=3/);
