@@ -106,6 +106,23 @@ test('under a subpath every view opens from its tab and loads only files under t
   await shot(page, 'subpath-swizzle');
 });
 
+test('embed at 1280 px: every input and slider stays inside its field, in every view', async ({ context, base }) => {
+  for (const view of ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle']) {
+    const page = await open(context, base, `${base}?v=2&view=${view}&embed=1`);
+    await page.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
+    const outside = await page.evaluate(() => [...document.querySelectorAll('.field input, .field select')].flatMap((el) => {
+      const r = el.getBoundingClientRect();
+      const f = el.closest('.field').getBoundingClientRect();
+      const inside = r.left >= f.left - 1 && r.right <= f.right + 1 && r.top >= f.top - 1 && r.bottom <= f.bottom + 1;
+      return inside || r.width === 0 ? [] : [`${el.id || el.className} at ${Math.round(r.left)}..${Math.round(r.right)} in ${Math.round(f.left)}..${Math.round(f.right)}`];
+    }));
+    assert.deepEqual(outside, [], `${view}: controls outside their field`);
+    if (view === 'mesh') await shot(page, 'mesh-embed');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+});
+
 test('the embed example page frames the playground', async ({ context, base }) => {
   const page = await context.newPage();
   await page.goto(`${base}embed-example.html`);
