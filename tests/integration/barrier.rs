@@ -528,10 +528,10 @@ mod worked_example_recount {
     fn route(from: (u32, u32), to: (u32, u32)) -> Vec<Link> {
         let (mut at, mut links) = (from, Vec::new());
         while at != to {
-            let next = if at.0 != to.0 {
-                (if to.0 > at.0 { at.0 + 1 } else { at.0 - 1 }, at.1)
-            } else {
+            let next = if at.0 == to.0 {
                 (at.0, if to.1 > at.1 { at.1 + 1 } else { at.1 - 1 })
+            } else {
+                (if to.0 > at.0 { at.0 + 1 } else { at.0 - 1 }, at.1)
             };
             links.push((at, next));
             at = next;
@@ -551,7 +551,7 @@ mod worked_example_recount {
     }
 
     fn bst(id: u32) -> u32 {
-        id & !(1 << (31 - id.leading_zeros()))
+        id & !(1 << id.ilog2())
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn model_json_has_the_headline_numbers() {
 }
 
 /// `--max-pieces` bounds the chart, not `m_best`: n = 1 MiB, p = 1481,
-/// T_start = 1, T_byte = 0.05 has m* ≈ 8806 (a brute force over every m ≤ n here).
+/// `T_start` = 1, `T_byte` = 0.05 has m* ≈ 8806 (a brute force over every m ≤ n here).
 #[test]
 fn model_m_best_is_not_capped_by_the_chart() {
     let v = json(&["model", "--n", "1048576", "--p", "1481", "--t-start", "1", "--t-byte", "0.05", "--json"]);

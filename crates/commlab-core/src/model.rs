@@ -413,7 +413,7 @@ mod tests {
     }
 
     /// `max_pieces` bounds the chart, not the answer: n = 1 MiB, p = 1481,
-    /// T_start = 1, T_byte = 0.05 has m* ≈ 8806 although the chart stops at
+    /// `T_start` = 1, `T_byte` = 0.05 has m* ≈ 8806 although the chart stops at
     /// 1024. Checked against a brute force over every m in 1..=n.
     #[test]
     fn best_pieces_is_the_true_integer_optimum_beyond_the_chart() {

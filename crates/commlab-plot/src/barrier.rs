@@ -213,28 +213,6 @@ pub fn uq_bins(diffs: &[f64]) -> [usize; 2 * HALF + 1] {
     counts
 }
 
-#[cfg(test)]
-mod histogram_tests {
-    use super::*;
-
-    #[test]
-    fn zero_differences_have_their_own_bar() {
-        let counts = uq_bins(&[0.0, 1e-15, -0.05, 0.05, 1.0, -1.0, 0.1, -0.1, 0.0]);
-        assert_eq!(counts[HALF], 3, "exact zeros (and rounding noise) in the middle bar");
-        assert_eq!(counts[HALF + 1], 1, "0.05 is in (0, 0.1)");
-        assert_eq!(counts[HALF - 1], 2, "−0.05 and −0.1 are in [−0.1, 0)");
-        assert_eq!(counts[2 * HALF], 1, "1 in the last bin");
-        assert_eq!(counts[0], 1, "−1 in the first bin");
-        assert_eq!(counts[HALF + 2], 1, "0.1 opens the second positive bin");
-        assert_eq!(counts.iter().sum::<usize>(), 9);
-        let svg = uq_histogram(&[0.0, 0.2, -0.3], 0.5, 0.4, &Theme::LIGHT);
-        assert!(
-            svg.contains("LCT changes more links in 1 (right), BST in 1 (left), both the same share in 1"),
-            "{svg}"
-        );
-    }
-}
-
 /// One panel of the worked example: the mesh with node ids and the used links bold.
 pub struct ExamplePanel<'a> {
     /// Title (`LCT, before round(1)`).
@@ -302,4 +280,26 @@ pub fn round_figure(mesh: &Mesh, numbering: &Numbering, k: u32, changes: &[Round
         .collect();
     let notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
     uq_example(mesh, &panels, &notes, theme)
+}
+
+#[cfg(test)]
+mod histogram_tests {
+    use super::*;
+
+    #[test]
+    fn zero_differences_have_their_own_bar() {
+        let counts = uq_bins(&[0.0, 1e-15, -0.05, 0.05, 1.0, -1.0, 0.1, -0.1, 0.0]);
+        assert_eq!(counts[HALF], 3, "exact zeros (and rounding noise) in the middle bar");
+        assert_eq!(counts[HALF + 1], 1, "0.05 is in (0, 0.1)");
+        assert_eq!(counts[HALF - 1], 2, "−0.05 and −0.1 are in [−0.1, 0)");
+        assert_eq!(counts[2 * HALF], 1, "1 in the last bin");
+        assert_eq!(counts[0], 1, "−1 in the first bin");
+        assert_eq!(counts[HALF + 2], 1, "0.1 opens the second positive bin");
+        assert_eq!(counts.iter().sum::<usize>(), 9);
+        let svg = uq_histogram(&[0.0, 0.2, -0.3], 0.5, 0.4, &Theme::LIGHT);
+        assert!(
+            svg.contains("LCT changes more links in 1 (right), BST in 1 (left), both the same share in 1"),
+            "{svg}"
+        );
+    }
 }

@@ -7,6 +7,13 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// Chart text size in plotters' units: 15 is written as 12 px in the SVG, so
+/// labels stay at least 12 px wherever a chart is drawn at its own width or wider.
+pub(crate) const TEXT: u32 = 15;
+
+/// Width of the legend strip right of the plotting area.
+const LEGEND_WIDTH: u32 = 200;
+
 /// Samples drawn for a curve: enough for a smooth line at any chart width.
 const CURVE_POINTS: usize = 400;
 
@@ -102,7 +109,18 @@ pub(crate) trait FrameOps<DB: DrawingBackend> {
 
 struct Chart<'c, 'a, DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
     &'c mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    /// The legend entries, drawn beside the plotting area once the series are.
+    Vec<(String, Glyph, ShapeStyle)>,
 );
+
+/// How a legend entry shows its series.
+#[derive(Clone, Copy)]
+enum Glyph {
+    Line,
+    Dashed,
+    Tick,
+    Dot(u32),
+}
 
 impl<DB, X, Y> FrameOps<DB> for Chart<'_, '_, DB, X, Y>
 where
@@ -112,18 +130,14 @@ where
     Y: Ranged<ValueType = f64>,
 {
     fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
-        self.0
-            .draw_series(LineSeries::new(points.iter().copied(), style))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        self.0.draw_series(LineSeries::new(points.iter().copied(), style))?;
+        self.1.push((label.to_owned(), Glyph::Line, style));
         Ok(())
     }
 
     fn segments(&mut self, segments: &[Segment], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
-        self.0
-            .draw_series(segments.iter().map(|&(a, b)| PathElement::new(vec![a, b], style)))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x + 9, y - 6), (x + 9, y + 6)], style));
+        self.0.draw_series(segments.iter().map(|&(a, b)| PathElement::new(vec![a, b], style)))?;
+        self.1.push((label.to_owned(), Glyph::Tick, style));
         Ok(())
     }
 
@@ -133,18 +147,14 @@ where
     }
 
     fn dashed(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
-        self.0
-            .draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        self.0.draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?;
+        self.1.push((label.to_owned(), Glyph::Dashed, style));
         Ok(())
     }
 
     fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle, label: &str) -> Result<(), PlotError> {
-        self.0
-            .draw_series(points.iter().map(|&p| Circle::new(p, radius, style)))?
-            .label(label)
-            .legend(move |(x, y)| Circle::new((x + 9, y), radius, style));
+        self.0.draw_series(points.iter().map(|&p| Circle::new(p, radius, style)))?;
+        self.1.push((label.to_owned(), Glyph::Dot(radius), style));
         Ok(())
     }
 
@@ -157,14 +167,12 @@ where
     ) -> Result<(), PlotError> {
         let label = text.to_owned();
         let (tx, ty) = marker_offset(self.0.as_coord_spec().translate(&at), self.0.plotting_area().get_pixel_range());
-        self.0
-            .draw_series(std::iter::once(
-                EmptyElement::at(at)
-                    + Circle::new((0, 0), 6, style)
-                    + Text::new(label.clone(), (tx, ty), text_style.clone()),
-            ))?
-            .label(label)
-            .legend(move |(x, y)| Circle::new((x + 9, y), 5, style));
+        self.0.draw_series(std::iter::once(
+            EmptyElement::at(at)
+                + Circle::new((0, 0), 6, style)
+                + Text::new(label.clone(), (tx, ty), text_style.clone()),
+        ))?;
+        self.1.push((label, Glyph::Dot(5), style));
         Ok(())
     }
 
@@ -211,13 +219,16 @@ where
     YS::CoordDescType: ValueFormatter<f64>,
     F: FnOnce(&mut dyn FrameOps<DB>) -> Result<(), PlotError>,
 {
+    // The legend goes right of the data, never over a curve: a strip of
+    // LEGEND_WIDTH pixels beside the plotting area.
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .caption(caption, font(theme, 16))
+        .margin_right(LEGEND_WIDTH + 12)
+        .caption(caption, font(theme, 19))
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(xs, ys)?;
-    let axis_text = font(theme, 12);
+    let axis_text = font(theme, TEXT);
     chart
         .configure_mesh()
         .axis_style(theme.foreground)
@@ -232,14 +243,27 @@ where
         .x_label_formatter(&|v| tick_label(*v, x_log))
         .y_label_formatter(&|v| tick_label(*v, y_log))
         .draw()?;
-    body(&mut Chart(&mut chart))?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(font(theme, 12))
-        .draw()?;
+    let mut frame = Chart(&mut chart, Vec::new());
+    body(&mut frame)?;
+    let legend = frame.1;
+    // The legend, in the strip right of the plotting area (drawn on the root
+    // area: the plotting area clips what lies outside it).
+    let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
+    let (x0, mut y) = (plot_x.end + 14, plot_y.start + 10);
+    let text = font(theme, TEXT);
+    for (label, glyph, style) in legend {
+        match glyph {
+            Glyph::Line => root.draw(&PathElement::new(vec![(x0, y), (x0 + 18, y)], style))?,
+            Glyph::Dashed => {
+                root.draw(&PathElement::new(vec![(x0, y), (x0 + 7, y)], style))?;
+                root.draw(&PathElement::new(vec![(x0 + 11, y), (x0 + 18, y)], style))?;
+            }
+            Glyph::Tick => root.draw(&PathElement::new(vec![(x0 + 9, y - 6), (x0 + 9, y + 6)], style))?,
+            Glyph::Dot(r) => root.draw(&Circle::new((x0 + 9, y), r.min(6), style))?,
+        }
+        root.draw(&Text::new(label, (x0 + 26, y - 7), text.clone()))?;
+        y += 20;
+    }
     Ok(())
 }
 
@@ -269,7 +293,7 @@ where
     let x = Span::units(1, limit);
     let y = Span::of(curve.iter().map(|p| p.1).chain([summary.binomial_time]));
     let caption = format!("Pipelined reduction: T(m) for n = {}, p = {}", format_bytes(model.bytes()), model.units());
-    let label = font(theme, 13);
+    let label = font(theme, TEXT);
     with_axes(root, [&caption, "pieces m", "time T"], theme, (&x, &y), |f| {
         f.line(&curve, theme.primary.stroke_width(2), "pipeline T(m)")?;
         f.dashed(
@@ -334,7 +358,7 @@ where
     let x = Span::units(2, points.last().map_or(2, |u| u.units));
     let y = Span::of(at_chosen.iter().chain(&at_best).chain(&binomial).map(|p| p.1));
     let caption = format!("Pipeline vs binomial tree: T(p) for n = {}", format_bytes(model.bytes()));
-    let label = font(theme, 13);
+    let label = font(theme, TEXT);
     with_axes(root, [&caption, "units p", "time T"], theme, (&x, &y), |f| {
         f.line(&binomial, theme.reference.stroke_width(2), "binomial tree")?;
         f.line(&at_chosen, theme.chosen.stroke_width(2), &format!("pipeline, m = {chosen}"))?;

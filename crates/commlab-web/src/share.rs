@@ -948,7 +948,7 @@ mod soak {
         if rng.below(5) == 0 {
             // Byte-level mutation of the encoded query: judge only the invariants.
             let mut bytes = text.into_bytes();
-            for _ in 0..1 + rng.below(3) {
+            for _ in 0..=rng.below(3) {
                 let at = rng.below(bytes.len() + 1);
                 match rng.below(3) {
                     0 if at < bytes.len() => {
@@ -973,7 +973,7 @@ mod soak {
             return Err(format!("re-encoding is not canonical: {canonical} gives {again_notices:?}"));
         }
         let named = |key: &str| notices.iter().any(|n| n.param == key);
-        let view = pairs.iter().filter(|(k, _)| k == "view").last().and_then(|(_, v)| View::from_id(v));
+        let view = pairs.iter().rev().find(|(k, _)| k == "view").and_then(|(_, v)| View::from_id(v));
         for (key, value) in pairs {
             let field = fields(view.unwrap_or_default()).iter().find(|f| f.name() == key);
             let invalid = match key.as_str() {
@@ -1011,7 +1011,10 @@ mod soak {
             match outcome {
                 Ok(Ok(())) => {}
                 Ok(Err(why)) => panic!("seed {seed}, query {i}: {text:?}: {why}"),
-                Err(_) => panic!("seed {seed}, query {i}: {text:?} panicked"),
+                Err(payload) => {
+                    let why = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+                    panic!("seed {seed}, query {i}: {text:?} panicked: {why}")
+                }
             }
         }
         eprintln!("{count} queries in {:.1} s (seed {seed})", started.elapsed().as_secs_f64());

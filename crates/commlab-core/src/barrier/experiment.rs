@@ -310,6 +310,16 @@ const FASTER_TEXT: &str = "Under breaks, ID1 (DLCT+MS) and ID2 (DLCT+Tree) are 3
 const GROWTH_TEXT: &str =
     "Tree's delay grows fastest as links break: of Tree, ID1 and ID2, its delay range over the break rates is the widest.";
 
+/// A relative change as a signed percentage: `+67 %`, `−35 %`.
+fn signed(fraction: f64) -> String {
+    let pct = (fraction * 100.0).round();
+    if pct < 0.0 {
+        format!("−{:.0} %", -pct)
+    } else {
+        format!("+{pct:.0} %")
+    }
+}
+
 /// `1 − id / tree`: how much less delay than Tree, as a fraction.
 fn less_than(tree: f64, id: f64) -> f64 {
     1.0 - id / tree.max(1.0)
@@ -351,7 +361,7 @@ pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
             .iter()
             .map(|&(_, t, a, b)| less_than(t, a).abs().max(less_than(t, b).abs()))
             .fold(0.0, f64::max);
-        let &(s, t, a, b) = intact.last().expect("not empty");
+        let (s, t, a, b) = intact[intact.len() - 1];
         Claim {
             paper: CLOSE_TEXT,
             measured: format!(
@@ -373,14 +383,14 @@ pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
         } else {
             let per_size: Vec<String> = broken
                 .iter()
-                .map(|&(s, t, a, b)| format!("{} nodes {:.0} % / {:.0} %", s * s, less_than(t, a) * 100.0, less_than(t, b) * 100.0))
+                .map(|&(s, t, a, b)| format!("{} nodes {} / {}", s * s, signed(-less_than(t, a)), signed(-less_than(t, b))))
                 .collect();
             let inside = |f: f64| (FASTER_BAND.0..=FASTER_BAND.1).contains(&f);
             let within = broken.iter().filter(|&&(_, t, a, b)| inside(less_than(t, a)) && inside(less_than(t, b))).count();
             Claim {
                 paper: FASTER_TEXT,
                 measured: format!(
-                    "At {:.0} % broken links, less delay than Tree for ID1 / ID2: {}. Inside the paper's {:.0}–{:.0} % band at {within} of {} sizes.",
+                    "At {:.0} % broken links, delay of ID1 / ID2 relative to Tree: {}. The paper's band is −{:.0} to −{:.0} %; inside it at {within} of {} sizes.",
                     rate * 100.0,
                     per_size.join(", "),
                     FASTER_BAND.0 * 100.0,
@@ -473,9 +483,9 @@ mod tests {
         }
         let claims = delay_claims(&good);
         assert!(claims.iter().all(|c| c.agrees == Some(true)), "{claims:?}");
-        assert!(claims[1].measured.contains("64 nodes 40 % / 35 %"), "{}", claims[1].measured);
+        assert!(claims[1].measured.contains("64 nodes −40 % / −35 %"), "{}", claims[1].measured);
         assert!(
-            claims[2].measured.contains("Inside the paper's 30–50 % band at 1 of 1 sizes"),
+            claims[2].measured.contains("The paper's band is −30 to −50 %; inside it at 1 of 1 sizes"),
             "{}",
             claims[2].measured
         );

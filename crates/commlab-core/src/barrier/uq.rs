@@ -244,6 +244,9 @@ pub fn mean_without_identity(values: &[f64], numberings: usize) -> f64 {
 
 /// `UQ(LCT)` means on 4 × 4 (S-curve) under every definition: `(definition,
 /// mean over all 256 conversions, mean over the 240 that change something)`.
+///
+/// # Panics
+/// Never: 4 is a valid side and the S-curve numbers any square mesh.
 pub fn paper_means() -> Vec<(LinkSetDefinition, f64, f64)> {
     let mesh = Mesh::new(4).expect("4 is a valid side");
     let numbering = Numbering::of_mesh(&mesh, super::encoding::Encoding::SCurve).expect("S-curve fits 4 × 4");
@@ -286,10 +289,13 @@ pub fn means_note(size: u64, encoding: super::encoding::Encoding, def: LinkSetDe
     note
 }
 
+/// One structure of the paper's worked example: name, `(|A∩B|, |A∪B|)` when
+/// the paper gives them, and UQ.
+pub type PaperRound = (&'static str, Option<(usize, usize)>, f64);
+
 /// The paper's worked example (4 × 4, S-curve, `round(1)`): LCT keeps 7 of
 /// 26 links in use (UQ 73.1 %), BST has UQ 18.2 %.
-pub const PAPER_ROUND1: [(&str, Option<(usize, usize)>, f64); 2] =
-    [("LCT", Some((7, 26)), 0.731), ("BST", None, 0.182)];
+pub const PAPER_ROUND1: [PaperRound; 2] = [("LCT", Some((7, 26)), 0.731), ("BST", None, 0.182)];
 
 /// Beside the panel of the paper's worked example (4 × 4, S-curve, `K = 1`):
 /// the paper's numbers next to ours and why they cannot be the same count.

@@ -246,7 +246,7 @@ pub fn LabView(
             .iter()
             .map(|&rate| {
                 (!points.is_empty())
-                    .then(|| render_svg(760, 460, |root| delay_vs_nodes(root, &points, rate, &theme)).ok())
+                    .then(|| render_svg(900, 500, |root| delay_vs_nodes(root, &points, rate, &theme)).ok())
                     .flatten()
             })
             .collect::<Vec<_>>()
@@ -255,7 +255,7 @@ pub fn LabView(
         let points = sweep.range.get();
         let theme = theme();
         (!points.is_empty())
-            .then(|| render_svg(760, 460, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
+            .then(|| render_svg(900, 500, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
             .flatten()
     });
     // Drawn in the worker with the experiment (it does not depend on the sweep).

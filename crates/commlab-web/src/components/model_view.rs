@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 /// Chart size in SVG pixels; CSS scales it to the column width.
-const CHART_SIZE: (u32, u32) = (720, 400);
+const CHART_SIZE: (u32, u32) = (900, 420);
 
 /// The runtime-model view: inputs, two charts, and the numbers in a table.
 #[allow(clippy::too_many_lines, reason = "one component wiring the controls, charts and exports")]
