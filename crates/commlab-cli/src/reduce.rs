@@ -59,14 +59,60 @@ fn read_inputs(path: &std::path::Path, args: &CollectiveArgs) -> Result<Vectors,
     }
 }
 
-fn rows(values: &Vectors, units: usize, width: usize) -> Value {
-    let row = |u: usize| -> Value {
+/// Unit `u`'s vector, serialised in place.
+struct Row<'a>(&'a Vectors, usize, usize);
+
+impl serde::Serialize for Row<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Row(values, u, width) = *self;
         match values {
-            Vectors::Int(v) => json!(v[u * width..(u + 1) * width]),
-            Vectors::Float(v) => json!(v[u * width..(u + 1) * width]),
+            Vectors::Int(v) => s.collect_seq(&v[u * width..(u + 1) * width]),
+            Vectors::Float(v) => s.collect_seq(&v[u * width..(u + 1) * width]),
         }
-    };
-    Value::Array((0..units).map(row).collect())
+    }
+}
+
+/// The first `units` vectors, serialised one at a time (no JSON tree of p rows).
+struct Rows<'a>(&'a Vectors, usize, usize);
+
+impl serde::Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..self.1).map(|u| Row(self.0, u, self.2)))
+    }
+}
+
+#[derive(serde::Serialize)]
+struct MessageJson {
+    from: u32,
+    round: usize,
+    to: u32,
+}
+
+/// The real messages, serialised one at a time.
+struct Messages<'a>(&'a commlab_core::reduce::Schedule);
+
+impl serde::Serialize for Messages<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.real_messages().map(|(round, m)| MessageJson { from: m.from, round, to: m.to }))
+    }
+}
+
+/// The report, keys in alphabetical order (as `serde_json::Value` prints them).
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    captions: Vec<String>,
+    collective: &'static str,
+    elements: u64,
+    #[serde(rename = "final")]
+    final_values: Rows<'a>,
+    inputs: Rows<'a>,
+    message_count: usize,
+    messages: Messages<'a>,
+    op: &'static str,
+    p: u64,
+    padded: bool,
+    result: Row<'a>,
+    rounds: usize,
 }
 
 /// Runs `collective` and builds the JSON report. The run is built by the
@@ -97,21 +143,67 @@ pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgEr
     let width = run.width;
     let end = trace.after(trace.round_count());
     let units = args.p as usize;
-    let messages: Vec<Value> =
-        schedule.real_messages().map(|(round, m)| json!({ "round": round, "from": m.from, "to": m.to })).collect();
-    let result = rows(&end.values, 1, width)[0].clone();
+    let report = Report {
+        captions: (0..schedule.rounds.len()).map(|r| caption(schedule, r)).collect(),
+        collective: collective.id(),
+        elements: args.elements,
+        final_values: Rows(&end.values, units, width),
+        inputs: Rows(inputs, units, width),
+        message_count: schedule.real_messages().count(),
+        messages: Messages(schedule),
+        op: args.op.id(),
+        p: args.p,
+        padded: args.padded,
+        result: Row(&end.values, 0, width),
+        rounds: schedule.rounds.len(),
+    };
+    if args.json {
+        // Streamed: p = 2^20 would be gigabytes as a JSON tree.
+        let stdout = std::io::stdout().lock();
+        let mut writer = std::io::BufWriter::with_capacity(1 << 16, stdout);
+        let written = serde_json::to_writer(&mut writer, &report).map_err(std::io::Error::from).and_then(|()| {
+            use std::io::Write;
+            writer.write_all(b"\n")?;
+            writer.flush()
+        });
+        return match written {
+            Ok(()) => Ok(Value::Null),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Value::Null),
+            Err(e) => Err(("output".to_owned(), format!("cannot write the output: {e}"))),
+        };
+    }
+    // The table shows long lists as counts: build only the short ones.
+    let short = |n: usize, value: &dyn erased::ToValue| {
+        if n > 12 {
+            json!(format!("[{n} items; use --json for all]"))
+        } else {
+            value.to_value()
+        }
+    };
     Ok(json!({
-        "collective": collective.id(),
-        "p": args.p,
-        "elements": args.elements,
-        "op": args.op.id(),
-        "padded": args.padded,
-        "inputs": rows(inputs, units, width),
-        "result": result,
-        "final": rows(&end.values, units, width),
-        "rounds": schedule.rounds.len(),
-        "message_count": messages.len(),
-        "messages": messages,
-        "captions": (0..schedule.rounds.len()).map(|r| caption(schedule, r)).collect::<Vec<_>>(),
+        "captions": report.captions,
+        "collective": report.collective,
+        "elements": report.elements,
+        "final": short(units, &report.final_values),
+        "inputs": short(units, &report.inputs),
+        "message_count": report.message_count,
+        "messages": short(report.message_count, &report.messages),
+        "op": report.op,
+        "p": report.p,
+        "padded": report.padded,
+        "result": short(0, &report.result),
+        "rounds": report.rounds,
     }))
+}
+
+mod erased {
+    /// Serialises to a `serde_json::Value` behind a trait object.
+    pub trait ToValue {
+        fn to_value(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> ToValue for T {
+        fn to_value(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        }
+    }
 }

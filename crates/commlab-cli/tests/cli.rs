@@ -327,3 +327,17 @@ fn sharded_sweep_merges_into_the_single_run_csv() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// p = 2^20 streams its JSON (BENCHMARKS.md: ~75 MB peak instead of 1.8 GB);
+/// the result is the sum of the inputs it printed.
+#[test]
+fn reduce_with_a_million_units_streams_a_consistent_report() {
+    let v = json(&["reduce", "--p", "1048576", "--json"]);
+    let inputs = v["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 1 << 20);
+    let sum: i64 = inputs.iter().map(|row| row[0].as_i64().unwrap()).sum();
+    assert_eq!(v["result"][0].as_i64().unwrap(), sum);
+    assert_eq!(v["message_count"], (1 << 20) - 1);
+    assert_eq!(v["messages"].as_array().unwrap().len(), (1 << 20) - 1);
+    assert_eq!(v["rounds"], 20);
+}
