@@ -1,0 +1,74 @@
+//! The README's command-line examples cannot go stale: every command of the
+//! checked block that shows output is run, and its output (JSON compacted
+//! with sorted keys) must match the text shown, where `…` stands for anything.
+
+use std::process::Command;
+
+/// `(command arguments, expected template)` of the README's checked block.
+fn examples() -> Vec<(Vec<String>, String)> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let start = readme.find("<!-- cli-examples:").expect("the README marks its checked block");
+    let block = &readme[start..];
+    let body = &block[block.find("```text\n").unwrap() + 8..];
+    let body = &body[..body.find("```").unwrap()];
+    let mut out: Vec<(Vec<String>, String)> = Vec::new();
+    for line in body.lines() {
+        if let Some(command) = line.strip_prefix("$ ") {
+            let args = command.split(" -- ").nth(1).expect("cargo run … -- ARGS").split_whitespace();
+            out.push((args.map(str::to_owned).collect(), String::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push_str(line);
+            last.1.push('\n');
+        }
+    }
+    out
+}
+
+/// Whether `text` matches `template`: the pieces between `…` appear in order,
+/// the first at the start and the last at the end unless `…` stands there.
+fn matches(template: &str, text: &str) -> bool {
+    let pieces: Vec<&str> = template.split('…').collect();
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if pieces.len() == 1 {
+        return template == text;
+    }
+    if !text.starts_with(first) || !text.ends_with(last) || first.len() + last.len() > text.len() {
+        return false;
+    }
+    let (mut at, end) = (first.len(), text.len() - last.len());
+    for piece in &pieces[1..pieces.len() - 1] {
+        let Some(found) = text[at..end].find(piece) else { return false };
+        at += found + piece.len();
+    }
+    true
+}
+
+#[test]
+fn every_shown_output_is_what_the_command_prints() {
+    let examples = examples();
+    assert!(examples.len() >= 8, "the block has its commands");
+    let mut checked = 0;
+    for (args, expected) in examples.iter().filter(|(_, e)| !e.is_empty()) {
+        let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let shown = if args.contains(&"--json".to_owned()) {
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            format!("{value}\n")
+        } else {
+            text
+        };
+        assert!(matches(expected, &shown), "README shows for {args:?}:\n{expected}\nbut the command prints:\n{shown}");
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}
+
+#[test]
+fn the_matcher_can_fail() {
+    assert!(matches("{\"a\":1,…}\n", "{\"a\":1,\"b\":2}\n"));
+    assert!(!matches("{\"a\":2,…}\n", "{\"a\":1,\"b\":2}\n"));
+    assert!(!matches("\"m_star\":80.6225…", "\"m_star\":80.6298"));
+    assert!(matches("…\"b\":2}\n", "{\"a\":1,\"b\":2}\n"));
+    assert!(!matches("{\"a\":1}\n", "{\"a\":1,\"b\":2}\n"));
+}
