@@ -76,3 +76,74 @@ fn mesh_scene_marks_breaks_and_clicks_find_links() {
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
     assert!(svg.contains("messages under way"));
 }
+
+/// The values written under the tree's nodes (`font-family="monospace"`), in document order.
+fn node_values(svg: &str) -> Vec<String> {
+    svg.split("<text ")
+        .filter(|t| t.contains(r#"font-family="monospace""#))
+        .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_owned())
+        .collect()
+}
+
+/// The tree picture carries the values: at every step of a p = 12 reduce (PRAM
+/// and message passing), the numbers under the nodes are those of the spec's
+/// loop `x_i ← x_i ⊕ x_{i+2^k}` for every unit still active, recomputed here.
+#[test]
+fn tree_picture_labels_are_the_replayed_values() {
+    use commlab_core::reduce::values::{ValueTrace, Vectors};
+    use commlab_core::reduce::{Collective, CollectiveConfig, Operator, Schedule};
+    use commlab_plot::tree::{tree_svg, TreePicture};
+    let p = 12usize;
+    let inputs: Vec<i64> = (0..p as i64).map(|i| 3 * i * i + 1).collect();
+    let schedule = Schedule::collective(&CollectiveConfig::new(Collective::Reduce, p as u64, false).unwrap());
+    let trace = ValueTrace::new(&schedule, Operator::Sum, 1, &Vectors::Int(inputs.clone()));
+    // The spec's loop, row by row: (value, active) per unit.
+    let mut rows = vec![inputs.iter().map(|&v| (v, true)).collect::<Vec<_>>()];
+    for k in 0..4 {
+        let mut next = rows[k].clone();
+        for i in 0..p {
+            if next[i].1 {
+                if i & (1 << k) != 0 {
+                    next[i].1 = false;
+                } else if i + (1 << k) < p {
+                    next[i].0 += rows[k][i + (1 << k)].0;
+                }
+            }
+        }
+        rows.push(next);
+    }
+    assert_eq!(rows[4][0].0, inputs.iter().sum::<i64>());
+    for message_passing in [false, true] {
+        for step in 0..=4 {
+            let svg =
+                tree_svg(&TreePicture { schedule: &schedule, trace: &trace, step, message_passing }, &Theme::LIGHT);
+            let expected: Vec<String> = rows[..=step]
+                .iter()
+                .flat_map(|row| row.iter().filter(|(_, active)| *active).map(|(v, _)| v.to_string()))
+                .collect();
+            assert_eq!(node_values(&svg), expected, "step {step}, message passing {message_passing}");
+        }
+    }
+}
+
+/// The T(m) chart marks the best m that a brute force over every m ≤ n finds,
+/// inside the chart's range and beyond it.
+#[test]
+fn pieces_chart_marks_the_brute_force_best() {
+    for (n, p, ts, tb, max) in
+        [(1u64 << 20, 64, 10.0, 0.001, 1024), (1 << 20, 1481, 1.0, 0.05, 1024), (4096, 9, 3.0, 0.5, 64)]
+    {
+        let model = ModelConfig::new(n, p, ts, tb, max).unwrap();
+        let t = |m: u64| (ts + n as f64 / m as f64 * tb) * (p as f64 + m as f64 - 2.0);
+        let best = (1..=n).min_by(|&a, &b| t(a).total_cmp(&t(b))).unwrap();
+        let svg = pieces_svg(&model, 3);
+        // (plotters ends a text with a newline before `</text>`.)
+        let label = if best <= max {
+            format!("best m = {best}\n</text>")
+        } else {
+            format!("best m = {best} (beyond max pieces)")
+        };
+        let at = svg.find("best m").map_or(String::new(), |i| format!("{:?}", &svg[i..(i + 30).min(svg.len())]));
+        assert!(svg.contains(&label), "n={n} p={p}: {label:?} not in the chart: {at}");
+    }
+}
