@@ -1,0 +1,122 @@
+//! The CSV/JSON exports (`exports.rs`), natively: each file's rows checked
+//! against numbers worked out here from the spec, and every JSON parsed.
+
+use commlab_api::exports;
+use commlab_api::model::ModelRequest;
+use commlab_api::swizzle::SwizzleRequest;
+use commlab_api::tree::{PipelineRequest, TreeRequest};
+use serde_json::Value;
+
+fn tree(collective: &str, p: u64, inputs: &str) -> TreeRequest {
+    TreeRequest {
+        collective: collective.into(),
+        message_passing: true,
+        units: p,
+        elements: 1,
+        operator: "sum".into(),
+        seed: 1,
+        padded: false,
+        inputs: Some(inputs.into()),
+    }
+}
+
+/// p = 5, inputs 1…5: the spec's loop leaves 1+2 at unit 0 and 3+4 at unit 2
+/// after step 1, 1+…+4 at unit 0 after step 2 and 15 after step 3.
+#[test]
+fn tree_csv_and_json_hold_the_spec_values() {
+    let request = tree("reduce", 5, "1; 2; 3; 4; 5");
+    let run = request.run().unwrap();
+    let csv = exports::tree_csv(&run);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "step,unit,state,x0");
+    assert_eq!(lines.len(), 1 + 4 * 5, "every unit after every step, inputs included");
+    for row in ["0,0,active,1", "1,0,active,3", "1,1,inactive,2", "1,2,active,7", "2,0,active,10", "3,0,active,15", "3,4,inactive,5"] {
+        assert!(lines.contains(&row), "{row} missing from\n{csv}");
+    }
+    let json: Value = serde_json::from_str(&exports::tree_json(&run, &request)).unwrap();
+    assert_eq!(json["final"][0][0], 15);
+    assert_eq!(json["inputs"], serde_json::json!([[1], [2], [3], [4], [5]]));
+    let pairs: Vec<Vec<(u64, u64)>> = json["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["messages"].as_array().unwrap().iter().map(|m| (m["from"].as_u64().unwrap(), m["to"].as_u64().unwrap())).collect())
+        .collect();
+    assert_eq!(pairs, [vec![(1, 0), (3, 2)], vec![(2, 0)], vec![(4, 0)]]);
+}
+
+/// p = 4, m = 3 pieces of 6 elements: (p − 1)·m = 9 messages over p + m − 2 = 5
+/// steps, piece j covering elements 2j and 2j + 1.
+#[test]
+fn pipeline_csv_lists_every_piece_message() {
+    let request = PipelineRequest { units: 4, pieces: 3, elements: 6, seed: 1 };
+    let run = request.run().unwrap();
+    let csv = exports::pipeline_csv(&run.schedule, 6);
+    let rows: Vec<Vec<u64>> = csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 9);
+    assert_eq!(rows.iter().map(|r| r[0]).max(), Some(5));
+    for r in &rows {
+        let (from, to, piece) = (r[1], r[2], r[3]);
+        assert_eq!(from, to + 1, "the chain sends p_i+1 → p_i");
+        assert_eq!((r[4], r[5]), (2 * piece, 2 * piece + 1));
+    }
+    let json: Value = serde_json::from_str(&exports::pipeline_json(&run.schedule, &request)).unwrap();
+    assert_eq!(json["steps"], 5);
+}
+
+/// The seed's worked table, (2, 2, 4) on (2, 2) cores, as CSV rows.
+#[test]
+fn swizzle_csv_is_the_seeds_table() {
+    let request = SwizzleRequest {
+        grid: (2, 2, 4),
+        cores: (2, 2),
+        direction: 0,
+        deterministic: false,
+        shift: true,
+        tile_bytes: 4096,
+        preset: "a2".into(),
+        read: false,
+        bandwidth_gib_s: 0.0,
+        latency_ns: 0.0,
+        compare: "none".into(),
+        dark: false,
+    };
+    let run = request.run().unwrap();
+    let csv = exports::swizzle_csv(&run.schedule);
+    let lines: Vec<&str> = csv.lines().take(5).collect();
+    assert_eq!(lines, ["loop,core,step,row,column,rank", "0,0,0,0,0,0", "1,1,0,0,1,1", "2,2,0,0,0,2", "3,3,0,0,1,3"]);
+    assert_eq!(csv.lines().count(), 1 + 16);
+    let json: Value = serde_json::from_str(&exports::swizzle_json(&run.schedule, &run.naive, &run.cost)).unwrap();
+    assert_eq!(json["steps"], 4);
+    assert_eq!(json["bijective"], true);
+}
+
+/// T(m) rows are the closed form; m_best is the brute-force best.
+#[test]
+fn model_csv_and_json_follow_the_closed_form() {
+    let request = ModelRequest { bytes: 4096, units: 9, t_start: 3.0, t_byte: 0.5, max_pieces: 64 };
+    let run = request.run().unwrap();
+    let t = |m: f64| (3.0 + 4096.0 / m * 0.5) * (9.0 + m - 2.0);
+    let csv = exports::model_csv(&run.config.pieces_curve(exports::MODEL_CURVE_POINTS), &run.simulated);
+    let mut rows = 0;
+    for line in csv.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let m: f64 = cells[0].parse().unwrap();
+        let model: f64 = cells[1].parse().unwrap();
+        assert!((model - t(m)).abs() < 1e-9 * model, "m = {m}");
+        if let Ok(simulated) = cells[2].parse::<f64>() {
+            assert!((simulated - model).abs() < 1e-6 * model, "simulated m = {m}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 64, "every m of 1..=64");
+    let json: Value = serde_json::from_str(&exports::model_json(&run)).unwrap();
+    let best = (1..=4096u64).min_by(|&a, &b| t(a as f64).total_cmp(&t(b as f64))).unwrap();
+    assert_eq!(json["m_best"], best);
+}
+
+#[test]
+fn uq_csv_walks_k1_then_k2() {
+    let csv = exports::uq_csv(&[0.0, 0.5, 0.25, 0.0], &[0.0, 0.25, 0.5, 0.0], 2);
+    assert_eq!(csv, "k1,k2,uq_lct,uq_bst,lct_minus_bst\n0,0,0,0,0\n0,1,0.5,0.25,0.25\n1,0,0.25,0.5,-0.25\n1,1,0,0,0\n");
+}
