@@ -123,6 +123,29 @@ test('embed at 1280 px: every input and slider stays inside its field, in every 
   }
 });
 
+test('sources: the header links the page; each source number beside ours; every worked example opens', async ({ page, context, base }) => {
+  await page.click('[data-testid="sources-link"]');
+  await page.waitForSelector('[data-testid="source-row"]');
+  assert.equal(page.url(), `${base}sources.html`);
+  const rows = await page.locator('[data-testid="source-row"]').allInnerTexts();
+  assert.equal(rows.length, 10);
+  const text = rows.join('\n');
+  for (const expected of [/0\.5527\s+0\.524 with the 16 identity conversions, 0\.559 without/, /LCT 73\.1 % \(7 of 26 links kept\), BST 18\.2 %\s+LCT 81\.1 % \(7 of 37\)/,
+    /6 steps, 8 with deterministic mode\s+6 steps, 8 with deterministic mode/, /m\* = 80\.63; best integer m = 81/, /30–50 % faster/]) {
+    assert.match(text, expected);
+  }
+  await shot(page, 'sources');
+  const links = await page.locator('[data-testid="source-row"] a').evaluateAll((as) => as.map((a) => a.href));
+  for (const link of [...new Set(links)]) {
+    assert.ok(link.startsWith(`${base}?v=2&view=`), `${link} opens a view under ${base}`);
+    const opened = await open(context, base, link);
+    await opened.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
+    assert.equal(await opened.locator('[data-testid="notices"]').count(), 0, `${link} opens without notices`);
+    assert.deepEqual(opened.problems, []);
+    await opened.close();
+  }
+});
+
 test('the embed example page frames the playground', async ({ context, base }) => {
   const page = await context.newPage();
   await page.goto(`${base}embed-example.html`);

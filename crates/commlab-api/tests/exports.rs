@@ -30,7 +30,15 @@ fn tree_csv_and_json_hold_the_spec_values() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "step,unit,state,x0");
     assert_eq!(lines.len(), 1 + 4 * 5, "every unit after every step, inputs included");
-    for row in ["0,0,active,1", "1,0,active,3", "1,1,inactive,2", "1,2,active,7", "2,0,active,10", "3,0,active,15", "3,4,inactive,5"] {
+    for row in [
+        "0,0,active,1",
+        "1,0,active,3",
+        "1,1,inactive,2",
+        "1,2,active,7",
+        "2,0,active,10",
+        "3,0,active,15",
+        "3,4,inactive,5",
+    ] {
         assert!(lines.contains(&row), "{row} missing from\n{csv}");
     }
     let json: Value = serde_json::from_str(&exports::tree_json(&run, &request)).unwrap();
@@ -40,7 +48,14 @@ fn tree_csv_and_json_hold_the_spec_values() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["messages"].as_array().unwrap().iter().map(|m| (m["from"].as_u64().unwrap(), m["to"].as_u64().unwrap())).collect())
+        .map(|r| {
+            r["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| (m["from"].as_u64().unwrap(), m["to"].as_u64().unwrap()))
+                .collect()
+        })
         .collect();
     assert_eq!(pairs, [vec![(1, 0), (3, 2)], vec![(2, 0)], vec![(4, 0)]]);
 }

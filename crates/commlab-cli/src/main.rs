@@ -57,6 +57,18 @@ enum Command {
     Figures(experiments::FiguresCommand),
     /// Joins the outputs of `sweep --shard K/N` into the single-run CSV.
     Merge(experiments::MergeCommand),
+    /// The source documents' numbers beside commlab's, with why they differ.
+    Sources {
+        /// One JSON array instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// A Markdown table (the README's Sources section).
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
+        /// The app's Sources page (web/sources.html).
+        #[arg(long, conflicts_with_all = ["json", "markdown"])]
+        html: bool,
+    },
 }
 
 /// Maps a core parameter name to the CLI flag that sets it.
@@ -114,6 +126,27 @@ fn main() -> ExitCode {
         Command::Sweep(c) => (c.run(), true),
         Command::Figures(c) => (c.run(), true),
         Command::Merge(c) => (c.run(), true),
+        Command::Sources { json, markdown, html } => {
+            let rows = commlab_api::sources::rows();
+            if *html {
+                out(&commlab_api::sources::html(&rows));
+                return ExitCode::SUCCESS;
+            }
+            if *markdown {
+                out(&commlab_api::sources::markdown(&rows));
+                return ExitCode::SUCCESS;
+            }
+            if !*json {
+                for r in &rows {
+                    out(&format!(
+                        "{} — {}\n  theirs: {}\n  ours:   {}\n  {}: {}\n\n",
+                        r.source, r.item, r.theirs, r.ours, r.verdict, r.why
+                    ));
+                }
+                return ExitCode::SUCCESS;
+            }
+            (Ok(serde_json::to_value(&rows).expect("rows are plain data")), true)
+        }
     };
     match result {
         Ok(Value::Null) => ExitCode::SUCCESS,

@@ -72,3 +72,25 @@ fn the_matcher_can_fail() {
     assert!(matches("…\"b\":2}\n", "{\"a\":1,\"b\":2}\n"));
     assert!(!matches("{\"a\":1}\n", "{\"a\":1,\"b\":2}\n"));
 }
+
+/// The README's Sources section is exactly what `commlab sources --markdown` prints.
+#[test]
+fn the_sources_section_is_the_generated_table() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let start = readme.find("<!-- sources:begin -->\n").expect("marked section") + "<!-- sources:begin -->\n".len();
+    let end = readme.find("<!-- sources:end -->").expect("marked section");
+    let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(["sources", "--markdown"]).output().unwrap();
+    assert_eq!(
+        &readme[start..end],
+        String::from_utf8(out.stdout).unwrap(),
+        "regenerate with `commlab sources --markdown`"
+    );
+}
+
+/// The app's Sources page is exactly what `commlab sources --html` writes.
+#[test]
+fn the_sources_page_is_current() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/sources.html")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(["sources", "--html"]).output().unwrap();
+    assert_eq!(page, String::from_utf8(out.stdout).unwrap(), "regenerate: commlab sources --html > web/sources.html");
+}

@@ -41,6 +41,8 @@ pub fn Header(
             </div>
             <nav class="view-switcher" aria-label="Views">{views}</nav>
             <div class="header-tools">
+                // A static page beside the app (`commlab sources --html`): text costs the UI bundle nothing.
+                <a class="sources-link" href="./sources.html" data-testid="sources-link">"Sources"</a>
                 <label class="theme-choice">
                     "Theme "
                     <select
