@@ -94,7 +94,7 @@ fn tree_picture_labels_are_the_replayed_values() {
     use commlab_core::reduce::{Collective, CollectiveConfig, Operator, Schedule};
     use commlab_plot::tree::{tree_svg, TreePicture};
     let p = 12usize;
-    let inputs: Vec<i64> = (0..p as i64).map(|i| 3 * i * i + 1).collect();
+    let inputs: Vec<i64> = (0..12i64).map(|i| 3 * i * i + 1).collect();
     let schedule = Schedule::collective(&CollectiveConfig::new(Collective::Reduce, p as u64, false).unwrap());
     let trace = ValueTrace::new(&schedule, Operator::Sum, 1, &Vectors::Int(inputs.clone()));
     // The spec's loop, row by row: (value, active) per unit.

@@ -106,7 +106,7 @@ fn swizzle_csv_is_the_seeds_table() {
     assert_eq!(json["bijective"], true);
 }
 
-/// T(m) rows are the closed form; m_best is the brute-force best.
+/// T(m) rows are the closed form; `m_best` is the brute-force best.
 #[test]
 fn model_csv_and_json_follow_the_closed_form() {
     let request = ModelRequest { bytes: 4096, units: 9, t_start: 3.0, t_byte: 0.5, max_pieces: 64 };
