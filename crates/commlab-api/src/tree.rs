@@ -6,7 +6,7 @@
 
 use crate::{parse_id, ApiError};
 use commlab_core::reduce::values::{
-    check_size, parse_inputs, random_inputs, sequential_fold, ValueReplay, ValueTrace, Vectors,
+    check_native_size, check_size, parse_inputs, random_inputs, sequential_fold, ValueReplay, ValueTrace, Vectors,
 };
 use commlab_core::reduce::{caption, Collective, CollectiveConfig, Operator, PipelineConfig, Schedule};
 use commlab_plot::pipeline::PIPELINE_DRAW_LIMIT;
@@ -82,10 +82,30 @@ impl TreeRequest {
     /// # Errors
     /// As [`TreeRequest::run_with`].
     pub fn start_with(&self, given: Option<Vectors>) -> Result<TreeBuild, ApiError> {
+        self.start_in(given, false)
+    }
+
+    /// [`TreeRequest::run_with`] under the command line's limits (`p` up to
+    /// 2^24, `p × elements` up to 2^24 cells).
+    ///
+    /// # Errors
+    /// As [`TreeRequest::run_with`], against the native limits.
+    pub fn run_native_with(&self, given: Option<Vectors>) -> Result<TreeRun, ApiError> {
+        let mut build = self.start_in(given, true)?;
+        build.advance(u64::MAX);
+        Ok(build.finish())
+    }
+
+    fn start_in(&self, given: Option<Vectors>, native: bool) -> Result<TreeBuild, ApiError> {
         let collective: Collective = parse_id("collective", &self.collective)?;
         let operator: Operator = parse_id("op", &self.operator)?;
-        check_size(self.units, self.elements)?;
-        let config = CollectiveConfig::new(collective, self.units, self.padded)?;
+        let config = if native {
+            check_native_size(self.units, self.elements)?;
+            CollectiveConfig::native(collective, self.units, self.padded)?
+        } else {
+            check_size(self.units, self.elements)?;
+            CollectiveConfig::new(collective, self.units, self.padded)?
+        };
         let schedule = Schedule::collective(&config);
         let seeded = || random_inputs(self.seed, self.units, self.elements, operator);
         let (inputs, inputs_error) = match (given, &self.inputs) {

@@ -3,7 +3,7 @@
 
 use commlab_api::tree::TreeRequest;
 use commlab_core::model::ConfigError;
-use commlab_core::reduce::values::{check_size, Vectors};
+use commlab_core::reduce::values::{check_native_size, Vectors};
 use commlab_core::reduce::{caption, Collective, Operator};
 use serde_json::{json, Value};
 
@@ -121,7 +121,7 @@ struct Report<'a> {
 /// # Errors
 /// The argument at fault and why.
 pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgError> {
-    check_size(args.p, args.elements).map_err(|e| config_error(&e))?;
+    check_native_size(args.p, args.elements).map_err(|e| config_error(&e))?;
     let inputs = match &args.inputs {
         Some(path) => Some(read_inputs(path, args)?),
         None => None,
@@ -137,7 +137,7 @@ pub fn run(collective: Collective, args: &CollectiveArgs) -> Result<Value, ArgEr
         inputs: None,
     };
     let run = request
-        .run_with(inputs)
+        .run_native_with(inputs)
         .map_err(|e| (crate::flag_of(&e.field), format!("{} is out of range: expected {}", e.value, e.expected)))?;
     let (schedule, trace, inputs) = (&run.schedule, &run.trace, &run.inputs);
     let width = run.width;

@@ -141,7 +141,7 @@ fn reduce_arguments_are_checked() {
     for (args, needle) in [
         (vec!["reduce", "--p", "0"], "--p"),
         (vec!["reduce", "--p", "4", "--elements", "5000"], "--elements"),
-        (vec!["reduce", "--p", "1048576", "--elements", "8"], "--elements"),
+        (vec!["reduce", "--p", "4194304", "--elements", "8"], "--elements"),
         (vec!["reduce", "--p", "4", "--op", "median"], "median"),
     ] {
         let out = run(&args);
@@ -340,4 +340,16 @@ fn reduce_with_a_million_units_streams_a_consistent_report() {
     assert_eq!(v["message_count"], (1 << 20) - 1);
     assert_eq!(v["messages"].as_array().unwrap().len(), (1 << 20) - 1);
     assert_eq!(v["rounds"], 20);
+}
+
+/// Natively p reaches 2^24; one more is refused by name with the range.
+#[test]
+fn reduce_accepts_p_up_to_two_to_the_24() {
+    let out = run(&["reduce", "--p", "16777217"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--p") && err.contains("1..=16777216"), "{err}");
+    let out = run(&["reduce", "--p", "4194304", "--elements", "8"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("p × elements ≤ 16777216"), "{err}");
 }

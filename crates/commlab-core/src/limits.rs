@@ -81,6 +81,14 @@ impl fmt::Display for RealRange {
 /// schedule in well under a second).
 pub const UNITS: IntRange = IntRange { name: "p", min: 1, max: 1 << 20 };
 
+/// `p` of the command line's collectives: natively there is no page to keep
+/// responsive, only memory, which stays O(p · elements).
+pub const NATIVE_UNITS: IntRange = IntRange { name: "p", min: 1, max: 1 << 24 };
+
+/// Upper bound of `p × elements` natively (2^24 cells: ~1 GB peak for the
+/// streamed report of `commlab reduce`).
+pub const NATIVE_VALUE_CELLS: u64 = 1 << 24;
+
 /// Message size `n` in bytes (1 TiB: far past any collective, still exact in f64).
 pub const BYTES: IntRange = IntRange { name: "n", min: 1, max: 1 << 40 };
 

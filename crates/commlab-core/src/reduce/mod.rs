@@ -16,7 +16,7 @@ pub mod values;
 
 pub use operator::Operator;
 
-use crate::limits::{PIECES, UNITS};
+use crate::limits::{NATIVE_UNITS, PIECES, UNITS};
 use crate::model::{binomial_rounds, ConfigError};
 use std::fmt;
 use std::str::FromStr;
@@ -137,6 +137,17 @@ impl CollectiveConfig {
     pub fn new(collective: Collective, units: u64, padded: bool) -> Result<Self, ConfigError> {
         if !UNITS.contains(units) {
             return Err(ConfigError::int(UNITS, units));
+        }
+        Ok(Self { collective, units: units as u32, padded })
+    }
+
+    /// Checks `p` against the command line's [`NATIVE_UNITS`].
+    ///
+    /// # Errors
+    /// When `units` is out of range.
+    pub fn native(collective: Collective, units: u64, padded: bool) -> Result<Self, ConfigError> {
+        if !NATIVE_UNITS.contains(units) {
+            return Err(ConfigError::int(NATIVE_UNITS, units));
         }
         Ok(Self { collective, units: units as u32, padded })
     }

@@ -7,7 +7,7 @@
 //! rebuilds any round by replay.
 
 use super::{Operator, Schedule, UnitId};
-use crate::limits::{ELEMENTS, SEED, UNITS, VALUE_CELLS};
+use crate::limits::{IntRange, ELEMENTS, NATIVE_UNITS, NATIVE_VALUE_CELLS, SEED, UNITS, VALUE_CELLS};
 use crate::model::ConfigError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -64,17 +64,30 @@ fn float_text(x: f64) -> String {
 /// # Errors
 /// When `width` is outside [`ELEMENTS`] or `p × width` exceeds [`VALUE_CELLS`].
 pub fn check_size(units: u64, width: u64) -> Result<(), ConfigError> {
-    if !UNITS.contains(units) {
-        return Err(ConfigError::int(UNITS, units));
+    check_size_within(units, width, UNITS, VALUE_CELLS)
+}
+
+/// [`check_size`] against the command line's limits ([`NATIVE_UNITS`],
+/// [`NATIVE_VALUE_CELLS`]).
+///
+/// # Errors
+/// As [`check_size`].
+pub fn check_native_size(units: u64, width: u64) -> Result<(), ConfigError> {
+    check_size_within(units, width, NATIVE_UNITS, NATIVE_VALUE_CELLS)
+}
+
+fn check_size_within(units: u64, width: u64, unit_range: IntRange, cells: u64) -> Result<(), ConfigError> {
+    if !unit_range.contains(units) {
+        return Err(ConfigError::int(unit_range, units));
     }
     if !ELEMENTS.contains(width) {
         return Err(ConfigError::int(ELEMENTS, width));
     }
-    if units * width > VALUE_CELLS {
+    if units * width > cells {
         return Err(ConfigError {
             name: ELEMENTS.name,
             value: width.to_string(),
-            expected: format!("p × elements ≤ {VALUE_CELLS} (here p = {units})"),
+            expected: format!("p × elements ≤ {cells} (here p = {units})"),
         });
     }
     Ok(())
@@ -86,9 +99,10 @@ pub fn check_size(units: u64, width: u64) -> Result<(), ConfigError> {
 /// seeded with `seed`: the same seed gives the same inputs on every platform.
 ///
 /// # Errors
-/// As [`check_size`].
+/// As [`check_native_size`] (the loosest bound; callers check their own
+/// limits first, as the views' requests do with [`check_size`]).
 pub fn random_inputs(seed: u64, units: u64, width: u64, operator: Operator) -> Result<Vectors, ConfigError> {
-    check_size(units, width)?;
+    check_native_size(units, width)?;
     debug_assert!(SEED.contains(seed));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let n = (units * width) as usize;
