@@ -382,7 +382,9 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                     if let Err(expected) = field.decode(&mut params, value) {
                         reject(key, value, &expected, &field.default_text());
                     }
-                } else if !View::ALL.iter().any(|&v| fields(v).iter().any(|f| f.name() == key)) {
+                } else if !key.starts_with("__commlab_")
+                    && !View::ALL.iter().any(|&v| fields(v).iter().any(|f| f.name() == key))
+                {
                     // A key no view reads is most likely mistyped; another view's keys stay quiet.
                     unknown.push(key.to_owned());
                 }
@@ -499,7 +501,7 @@ mod tests {
         p.model.units = 8;
         p.model.bytes = 4096;
         check("?v=1&view=model&p=8&n=4096", &p, &[]);
-        check("p=8&n=4096&rows=4&algorithm=ms", &p, &[]);
+        check("p=8&n=4096&rows=4&algorithm=ms&__commlab_no_worker=1", &p, &[]);
         let (read, notices) = from_query("p=8&n=4096&grid=3&future_param=7&grid=4");
         assert_eq!((read.model.units, read.model.bytes), (8, 4096));
         assert_eq!(notices.len(), 1, "{notices:?}");
@@ -983,7 +985,10 @@ mod soak {
                 "theme" => ThemeChoice::from_id(value).is_none(),
                 _ => match field {
                     Some(field) => !valid(field, value),
-                    None => !View::ALL.iter().any(|&v| fields(v).iter().any(|f| f.name() == key)),
+                    None => {
+                        !key.starts_with("__commlab_")
+                            && !View::ALL.iter().any(|&v| fields(v).iter().any(|f| f.name() == key))
+                    }
                 },
             };
             if invalid && !named(key) {
