@@ -135,7 +135,10 @@ test('sources: the header links the page; each source number beside ours; every 
     assert.match(text, expected);
   }
   await shot(page, 'sources');
-  const links = await page.locator('[data-testid="source-row"] a').evaluateAll((as) => as.map((a) => a.href));
+  const presets = await page.locator('[data-testid="preset"]').allInnerTexts();
+  assert.ok(presets.includes('catccos: 12 cores on 4 × 4 × 4, with and without deterministic mode'), presets.join('\n'));
+  assert.ok(presets.includes('Binomial article: reduction on p = 8'));
+  const links = await page.locator('[data-testid="source-row"] a, [data-testid="preset"]').evaluateAll((as) => as.map((a) => a.href));
   for (const link of [...new Set(links)]) {
     assert.ok(link.startsWith(`${base}?v=2&view=`), `${link} opens a view under ${base}`);
     const opened = await open(context, base, link);

@@ -94,7 +94,7 @@ fn article_rows() -> Vec<SourceRow> {
     let trace = ValueTrace::new(&schedule, Operator::Sum, 1, &inputs);
     let root = trace.vector_text(&trace.after(trace.round_count()), 0).join(",");
     out.push(row(
-        ARTICLE,
+        &format!("{ARTICLE}: PRAM binomial-tree reduction and its p = 8 picture"),
         "Binomial-tree reduction, p = 8",
         "ceil(log2 8) = 3 steps; p0 ends with v0 ⊕ … ⊕ v7".into(),
         format!(
@@ -118,7 +118,7 @@ fn article_rows() -> Vec<SourceRow> {
     let costs = Costs::new(1 << 20, 10.0, 0.001).expect("valid");
     let simulated = time(&Schedule::pipeline(64, m_best).expect("valid"), &costs).finish;
     out.push(row(
-        ARTICLE,
+        &format!("{ARTICLE}: pipelined reduction, BSP runtime model"),
         "Pipelined reduction, n = 1 MiB, p = 64, T_start = 10, T_byte = 0.001",
         "T(n,p,m) = (T_start + n/m·T_byte)(p + m − 2); m* = √(n(p − 2)·T_byte / T_start)".into(),
         format!(
@@ -143,7 +143,7 @@ fn paper_rows() -> Vec<SourceRow> {
     let (paper_lct, paper_bst) = (PAPER_ROUND1[0], PAPER_ROUND1[1]);
     let (kept, union) = paper_lct.1.unwrap_or((0, 0));
     out.push(row(
-        PAPER,
+        &format!("{PAPER}: worked example of round(1)"),
         "round(1) on 4 × 4, S-curve: UQ of LCT and BST",
         format!("LCT {:.1} % ({kept} of {union} links kept), BST {:.1} %", paper_lct.2 * 100.0, paper_bst.2 * 100.0),
         format!(
@@ -165,7 +165,7 @@ fn paper_rows() -> Vec<SourceRow> {
     let listed: Vec<String> =
         means.iter().map(|(d, with, without)| format!("{} {with:.3} / {without:.3}", d.id())).collect();
     out.push(row(
-        PAPER,
+        &format!("{PAPER}: UQ experiment, all conversions of 4 × 4"),
         "Mean UQ(LCT) over the 256 conversions of 4 × 4",
         format!("{PAPER_LCT_MEAN}"),
         format!(
@@ -187,7 +187,7 @@ fn paper_rows() -> Vec<SourceRow> {
     let larger = diffs.iter().filter(|&&d| d > 1e-12).count();
     let smaller = diffs.iter().filter(|&&d| d < -1e-12).count();
     out.push(row(
-        PAPER,
+        &format!("{PAPER}: UQ experiment, histogram of UQ(LCT) − UQ(BST)"),
         "UQ(LCT) − UQ(BST) over the 256 conversions",
         "LCT's update quantity is larger in the great majority of conversions".into(),
         format!(
@@ -206,7 +206,7 @@ fn paper_rows() -> Vec<SourceRow> {
         ("Tree's delay as links break, against ID1 and ID2", "grows fastest"),
     ] {
         out.push(row(
-            PAPER,
+            &format!("{PAPER}: delay figures (vs nodes at 0, 10, 20 %; range over 0–50 %)"),
             item,
             theirs.into(),
             "measured by the Barrier lab's sweep, per size and break rate, under each chart (also `commlab figures`)".into(),
@@ -230,7 +230,7 @@ fn catccos_rows() -> Vec<SourceRow> {
         .map(|c| format!("({}, {}, {})", c.row, c.column, c.rank))
         .collect();
     out.push(row(
-        CATCCOS,
+        &format!("{CATCCOS}: GetCoord, worked table"),
         "GetCoord, grid (2, 2, 4), cores (2, 2), loop indices 0 … 3",
         "(0, 0, 0), (0, 1, 1), (0, 0, 2), (0, 1, 3)".into(),
         coords.join(", "),
@@ -252,7 +252,7 @@ fn catccos_rows() -> Vec<SourceRow> {
         SwizzleSchedule::new(&c).steps()
     };
     out.push(row(
-        CATCCOS,
+        &format!("{CATCCOS}: deterministic mode"),
         "12 cores on a 4 × 4 × 4 grid, steps without and with deterministic mode",
         "6 steps, 8 with deterministic mode".into(),
         format!("{} steps, {} with deterministic mode", steps(false), steps(true)),
@@ -266,7 +266,9 @@ fn catccos_rows() -> Vec<SourceRow> {
 /// The rows as a Markdown table (the README's "Sources" section).
 pub fn markdown(rows: &[SourceRow]) -> String {
     let cell = |s: &str| s.replace('|', "\\|");
-    let mut out = String::from("| source | item | theirs | ours | verdict | why |\n|---|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| source, where it appears | item | theirs | ours | verdict | why |\n|---|---|---|---|---|---|\n",
+    );
     for r in rows {
         let _ = writeln!(
             out,
@@ -290,6 +292,15 @@ fn escape(text: &str) -> String {
 /// The rows as the app's Sources page: a static HTML document whose "open"
 /// links (`./?v=2&view=…`) open each worked example in the playground.
 pub fn html(rows: &[SourceRow]) -> String {
+    let mut examples = String::new();
+    for (label, query) in PRESETS {
+        let _ = writeln!(
+            examples,
+            "<li><a href=\"./?{}\" data-testid=\"preset\">{}</a></li>",
+            escape(query),
+            escape(label)
+        );
+    }
     let mut body = String::new();
     for r in rows {
         let _ = writeln!(
@@ -329,8 +340,12 @@ tr.verdict-differs td.verdict {{ color: #d55e00; }}
 <p><a href="./">← commlab</a></p>
 <h1>The sources beside our numbers</h1>
 <p>Each headline number of the binomial-tree article, the DLCT barrier paper and the catccos CommSwizzle note, next to what commlab computes; where they differ, why. “lab” rows are measured by the Barrier lab's sweep, which prints our numbers against the paper's under each chart. “open” shows the worked example in the playground. The same table: <code>commlab sources</code>, and the README's Sources section.</p>
+<h2>Worked examples</h2>
+<ul>
+{examples}</ul>
+<h2>Numbers</h2>
 <table>
-<thead><tr><th>source</th><th>item</th><th>theirs</th><th>ours</th><th>verdict</th><th>why</th><th></th></tr></thead>
+<thead><tr><th>source, where it appears</th><th>item</th><th>theirs</th><th>ours</th><th>verdict</th><th>why</th><th></th></tr></thead>
 <tbody>
 {body}</tbody>
 </table>
