@@ -8,7 +8,7 @@
 #      build-std, behind a small `cargo` wrapper (written below);
 #   2. Trunk 0.21.14 and the wasm-bindgen CLI whose version equals Cargo.lock's,
 #      from crates.io;
-#   3. wasm-opt 132 and playwright-core from npm (versions in tests/e2e/package.json),
+#   3. wasm-opt 132, playwright-core and axe-core from npm (versions in tests/e2e/package.json),
 #      Chromium and ChromeDriver from Debian (never a downloaded browser);
 #   4. every crate, with `cargo fetch` (Trunk builds offline).
 # It writes .toolchain/env, which the other scripts source.
@@ -122,9 +122,9 @@ else
 fi
 
 # --- 3. npm tools and the browser ---------------------------------------------
-step "npm tools: binaryen (wasm-opt) and playwright-core"
+step "npm tools: binaryen (wasm-opt), playwright-core and axe-core"
 command -v npm >/dev/null || apt_install nodejs npm
-if [ -d tests/e2e/node_modules/playwright-core ] && [ -d tests/e2e/node_modules/binaryen ] \
+if [ -d tests/e2e/node_modules/playwright-core ] && [ -d tests/e2e/node_modules/binaryen ] && [ -d tests/e2e/node_modules/axe-core ] \
    && [ tests/e2e/node_modules/.package-lock.json -nt tests/e2e/package-lock.json ]; then
   note "installed"
 else

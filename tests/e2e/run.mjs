@@ -149,6 +149,21 @@ test('sources: the header links the page; each source number beside ours; every 
   }
 });
 
+test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
+  const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
+  for (const url of [...pages.map((q) => `${base}?v=2&${q}`), `${base}sources.html`]) {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('main svg, main canvas, table') !== null);
+    await page.waitForTimeout(300);
+    await page.evaluate(axe); // through the debugger protocol: the pages' CSP forbids injected scripts
+    const violations = await page.evaluate(async () => (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`));
+    assert.deepEqual(violations, [], url);
+    await page.close();
+  }
+});
+
 test('the embed example page frames the playground', async ({ context, base }) => {
   const page = await context.newPage();
   await page.goto(`${base}embed-example.html`);

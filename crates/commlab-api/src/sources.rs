@@ -333,11 +333,13 @@ body {{ font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; max-width: 7
 table {{ border-collapse: collapse; }}
 th, td {{ border-bottom: 1px solid #8888; padding: 0.4rem 0.5rem; text-align: left; vertical-align: top; }}
 td.verdict {{ font-weight: 600; white-space: nowrap; }}
-tr.verdict-differs td.verdict {{ color: #d55e00; }}
+tr.verdict-differs td.verdict {{ color: #b3261e; }}
+@media (prefers-color-scheme: dark) {{ tr.verdict-differs td.verdict {{ color: #ff8a80; }} }}
 </style>
 </head>
 <body>
-<p><a href="./">← commlab</a></p>
+<nav><a href="./">← commlab</a></nav>
+<main>
 <h1>The sources beside our numbers</h1>
 <p>Each headline number of the binomial-tree article, the DLCT barrier paper and the catccos CommSwizzle note, next to what commlab computes; where they differ, why. “lab” rows are measured by the Barrier lab's sweep, which prints our numbers against the paper's under each chart. “open” shows the worked example in the playground. The same table: <code>commlab sources</code>, and the README's Sources section.</p>
 <h2>Worked examples</h2>
@@ -345,10 +347,11 @@ tr.verdict-differs td.verdict {{ color: #d55e00; }}
 {examples}</ul>
 <h2>Numbers</h2>
 <table>
-<thead><tr><th>source, where it appears</th><th>item</th><th>theirs</th><th>ours</th><th>verdict</th><th>why</th><th></th></tr></thead>
+<thead><tr><th>source, where it appears</th><th>item</th><th>theirs</th><th>ours</th><th>verdict</th><th>why</th><th>example</th></tr></thead>
 <tbody>
 {body}</tbody>
 </table>
+</main>
 </body>
 </html>
 "#

@@ -58,7 +58,13 @@ pub fn App() -> impl IntoView {
             </Show>
             <Notices notices=notices />
             {move || crate::engine::engine_notice().get().map(|n| view! { <p class="notice engine-notice" data-testid="engine-notice" role="status">{n}</p> })}
-            <main>{current_view}</main>
+            <main>
+                // In embed mode the header is hidden: the page keeps one heading, for screen readers.
+                <Show when=embed>
+                    <h1 class="visually-hidden">{move || format!("commlab: {}", params.with(|p| p.view.label()))}</h1>
+                </Show>
+                {current_view}
+            </main>
             <Show when=embed>
                 <footer class="embed-footer">
                     <a href=move || params.with(share_link) target="_blank" rel="noopener" data-testid="open-in-commlab">

@@ -164,7 +164,7 @@ fn NumbersTable(
         <table class="numbers" data-testid="numbers">
             <caption>"Numbers (times in µs)"</caption>
             <thead>
-                <tr><th scope="col">""</th><th scope="col">"pieces"</th><th scope="col">"time T"</th><th scope="col">"steps"</th></tr>
+                <tr><th scope="col">"quantity"</th><th scope="col">"pieces"</th><th scope="col">"time T"</th><th scope="col">"steps"</th></tr>
             </thead>
             <tbody>
                 {rows

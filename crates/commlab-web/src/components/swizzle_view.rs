@@ -326,7 +326,7 @@ fn SwizzleNumbers(summary: Memo<SummaryState>) -> impl IntoView {
         view! {
             <table class="numbers" data-testid="swizzle-numbers">
                 <caption>{s.cost_caption.clone()}</caption>
-                <thead><tr><th scope="col">""</th><th scope="col">"steps"</th><th scope="col">"collisions"</th><th scope="col">"max cores on a rank"</th><th scope="col">"time (µs)"</th><th scope="col">"bijective"</th></tr></thead>
+                <thead><tr><th scope="col">"schedule"</th><th scope="col">"steps"</th><th scope="col">"collisions"</th><th scope="col">"max cores on a rank"</th><th scope="col">"time (µs)"</th><th scope="col">"bijective"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         }
