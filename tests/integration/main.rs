@@ -2,6 +2,7 @@
 
 mod barrier;
 mod corpus;
+mod goal;
 mod model;
 mod plot;
 mod reduce;

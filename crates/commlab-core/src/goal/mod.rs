@@ -1,0 +1,129 @@
+//! Schedules as data: LogGOPSim's GOAL format (`docs/loggops.md`).
+//!
+//! [`Schedule`] is a GOAL-shaped schedule in flat arrays: per rank a range of
+//! operations (send, recv, calc, each with its cpu and nic), and the
+//! dependency lines as two adjacency lists (`requires`: after completion,
+//! `irequires`: after start) in line order. [`parse`] reads GOAL text,
+//! [`write`] writes it as LogGOPSim's `txt2bin` accepts it, and [`sim`]
+//! simulates a schedule under LogGOPS exactly as LogGOPSim does.
+
+mod parse;
+pub mod sim;
+mod write;
+
+pub use parse::{parse, ParseError};
+pub use write::write;
+
+/// "Any source" / "any tag" (`-1` in GOAL text).
+pub const ANY: u32 = u32::MAX;
+
+/// Largest `cpu` or `nic` index.
+pub const MAX_UNIT: u8 = 254;
+
+/// Ranks accepted natively.
+pub const MAX_RANKS: u32 = 1 << 24;
+
+/// What an operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// `send S b to R`.
+    Send,
+    /// `recv S b from R` (`R` may be [`ANY`]).
+    Recv,
+    /// `calc D` (a duration in ns).
+    Calc,
+}
+
+/// One operation of a rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Op {
+    /// Send, receive or computation.
+    pub kind: Kind,
+    /// Bytes (send, recv) or nanoseconds (calc).
+    pub size: u64,
+    /// Destination (send), source (recv, maybe [`ANY`]); 0 for calc.
+    pub peer: u32,
+    /// Tag (maybe [`ANY`]); 0 for calc.
+    pub tag: u32,
+    /// CPU index.
+    pub cpu: u8,
+    /// NIC index (0 for calc).
+    pub nic: u8,
+}
+
+/// A whole schedule: `ranks` blocks of operations with their dependencies.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Schedule {
+    /// Operations of all ranks, rank by rank, each rank's in file order.
+    pub ops: Vec<Op>,
+    /// `ops[first[r]..first[r + 1]]` are rank `r`'s (`ranks + 1` entries).
+    pub first: Vec<u32>,
+    /// Label of each op (empty when unlabelled), for reports and the writer.
+    pub labels: Vec<String>,
+    /// Dependency lines in file order: `(dependent, prerequisite, on start)`,
+    /// global op indices; `on start` is `irequires`.
+    pub deps: Vec<(u32, u32, bool)>,
+}
+
+impl Schedule {
+    /// Number of ranks.
+    pub fn ranks(&self) -> u32 {
+        self.first.len().saturating_sub(1) as u32
+    }
+
+    /// Rank `r`'s operations as a global index range.
+    pub fn range(&self, r: u32) -> std::ops::Range<usize> {
+        self.first[r as usize] as usize..self.first[r as usize + 1] as usize
+    }
+
+    /// The rank owning global op `i`.
+    pub fn rank_of(&self, i: u32) -> u32 {
+        (self.first.partition_point(|&f| f <= i) - 1) as u32
+    }
+
+    /// Appends `op` to rank `r` and returns its global index. Ranks are
+    /// filled in order; [`Schedule::close`] ends the last.
+    ///
+    /// # Panics
+    /// When a later rank already has operations.
+    pub fn push(&mut self, r: u32, op: Op, label: &str) -> u32 {
+        assert!(self.first.len() <= r as usize + 1, "ranks are filled in order");
+        while self.first.len() <= r as usize {
+            self.first.push(self.ops.len() as u32);
+        }
+        let i = self.ops.len() as u32;
+        self.ops.push(op);
+        self.labels.push(label.to_owned());
+        i
+    }
+
+    /// Ends the schedule at `ranks` ranks (ranks without operations included).
+    pub fn close(&mut self, ranks: u32) {
+        while self.first.len() <= ranks as usize {
+            self.first.push(self.ops.len() as u32);
+        }
+    }
+
+    /// `dependent requires prerequisite` (or `irequires` when `on_start`).
+    pub fn depend(&mut self, dependent: u32, prerequisite: u32, on_start: bool) {
+        self.deps.push((dependent, prerequisite, on_start));
+    }
+
+    /// How op `i` reads in a report: its label, or `#k` (its index in its rank) and what it is.
+    pub fn describe(&self, i: u32) -> String {
+        let r = self.rank_of(i);
+        let k = i - self.first[r as usize];
+        let op = self.ops[i as usize];
+        let what = match op.kind {
+            Kind::Send => format!("send {}b to {}", op.size, op.peer),
+            Kind::Recv => {
+                format!("recv {}b from {}", op.size, if op.peer == ANY { "-1".into() } else { op.peer.to_string() })
+            }
+            Kind::Calc => format!("calc {}", op.size),
+        };
+        match self.labels[i as usize].as_str() {
+            "" => format!("#{k} ({what})"),
+            l => format!("{l} ({what})"),
+        }
+    }
+}

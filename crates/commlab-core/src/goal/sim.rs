@@ -1,0 +1,544 @@
+//! LogGOPS simulation of a GOAL [`Schedule`], following LogGOPSim's default
+//! `LogGP` backend rule by rule (`docs/loggops.md`): the event queue ordered
+//! by `(time, seq)`, resources put back without a new `seq`, posted and
+//! unexpected queues searched from the oldest entry, eager and rendezvous
+//! messages, ready lists queued in ascending rank order and ordered by kind.
+
+#![allow(clippy::many_single_char_names, reason = "the rule names of docs/loggops.md: t, r, c, n, p, q")]
+
+use super::{Kind, Schedule, ANY};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The LogGOPS parameters (ns and bytes); defaults are LogGOPSim's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Params {
+    /// Latency.
+    pub l: u64,
+    /// CPU overhead per message.
+    pub o: u64,
+    /// NIC gap per message.
+    pub g: u64,
+    /// NIC gap per byte after the first.
+    pub big_g: u64,
+    /// CPU overhead per byte after the first.
+    pub big_o: u64,
+    /// Largest eager message; larger ones use rendezvous.
+    pub s: u64,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params { l: 2500, o: 1500, g: 1000, big_g: 6, big_o: 0, s: 65535 }
+    }
+}
+
+/// How a ready list is ordered by kind (sends, receives, calcs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// A stable sort: file order within a kind (commlab's rule).
+    #[default]
+    Stable,
+    /// GCC libstdc++'s `std::sort`, as LogGOPSim compiled with it orders
+    /// (differs from stable above 16 entries).
+    Libstdcxx,
+}
+
+/// One operation's span in the trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpSpan {
+    /// Rank.
+    pub rank: u32,
+    /// Global op index.
+    pub op: u32,
+    /// When it started (ns).
+    pub start: u64,
+    /// When it completed (ns).
+    pub end: u64,
+}
+
+/// One message: from its send's start to the end of its receive's CPU work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageSpan {
+    /// Sending rank.
+    pub from: u32,
+    /// Receiving rank.
+    pub to: u32,
+    /// The send op.
+    pub send: u32,
+    /// The receive op that took it.
+    pub recv: u32,
+    /// The send's start.
+    pub start: u64,
+    /// When the receiver's CPU is done with it.
+    pub end: u64,
+    /// Bytes.
+    pub size: u64,
+}
+
+/// What a simulation gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Per rank, the largest CPU "free from" time (NIC time does not count).
+    pub finish: Vec<u64>,
+    /// Ops that became ready plus messages sent (LogGOPSim's event count).
+    pub events: u64,
+    /// Per rank, the posted receives and unexpected messages left at the end
+    /// (empty everywhere when the run completes).
+    pub unmatched: Vec<Vec<String>>,
+    /// With [`simulate`]'s `trace`: every op's span, in completion order.
+    pub ops: Vec<OpSpan>,
+    /// With `trace`: every matched message.
+    pub messages: Vec<MessageSpan>,
+}
+
+impl Outcome {
+    /// Whether every posted receive and every message was matched.
+    pub fn completes(&self) -> bool {
+        self.unmatched.iter().all(Vec::is_empty)
+    }
+
+    /// `(max finish time, lowest rank with it)`.
+    pub fn max(&self) -> (u64, u32) {
+        let mut best = (0, 0);
+        for (r, &t) in self.finish.iter().enumerate() {
+            if t > best.0 {
+                best = (t, r as u32);
+            }
+        }
+        best
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Message {
+    from: u32,
+    to: u32,
+    tag: u32,
+    size: u64,
+    send: u32,
+    cpu: u8,
+    nic: u8,
+    start: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Item {
+    Op(u32),
+    Message(u32),
+}
+
+struct Sim<'a> {
+    s: &'a Schedule,
+    p: Params,
+    order: Order,
+    cpus: usize,
+    nics: usize,
+    cpu: Vec<u64>,
+    nout: Vec<u64>,
+    nin: Vec<u64>,
+    /// Dependents of each op, in dependency-line order: `(dependent, on start)`.
+    after_first: Vec<u32>,
+    after: Vec<(u32, bool)>,
+    waiting: Vec<i64>,
+    released: Vec<bool>,
+    queue: BinaryHeap<Reverse<(u64, u64, Item)>>,
+    seq: u64,
+    messages: Vec<Message>,
+    prq: Vec<Vec<u32>>,
+    uq: Vec<Vec<u32>>,
+    /// Ops freed by the current handler, `(rank, op)` in release order.
+    freed: Vec<(u32, u32)>,
+    started: Vec<u64>,
+    trace: bool,
+    spans: Vec<OpSpan>,
+    message_spans: Vec<MessageSpan>,
+}
+
+fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
+    (recv_source == ANY || recv_source == from) && (recv_tag == ANY || tag == ANY || recv_tag == tag)
+}
+
+/// Simulates `s` under `p`. `trace` keeps every op's span and every message.
+pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
+    let ranks = s.ranks() as usize;
+    let cpus = 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
+    let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
+    let n = s.ops.len();
+    let mut after_first = vec![0u32; n + 1];
+    let mut waiting = vec![0i64; n];
+    for &(dependent, prerequisite, _) in &s.deps {
+        after_first[prerequisite as usize + 1] += 1;
+        waiting[dependent as usize] += 1;
+    }
+    for i in 0..n {
+        after_first[i + 1] += after_first[i];
+    }
+    let mut fill = after_first.clone();
+    let mut after = vec![(0u32, false); s.deps.len()];
+    for &(dependent, prerequisite, on_start) in &s.deps {
+        after[fill[prerequisite as usize] as usize] = (dependent, on_start);
+        fill[prerequisite as usize] += 1;
+    }
+    let mut sim = Sim {
+        s,
+        p,
+        order,
+        cpus,
+        nics,
+        cpu: vec![0; ranks * cpus],
+        nout: vec![0; ranks * nics],
+        nin: vec![0; ranks * nics],
+        after_first,
+        after,
+        waiting,
+        released: vec![false; n],
+        queue: BinaryHeap::new(),
+        seq: 0,
+        messages: Vec::new(),
+        prq: vec![Vec::new(); ranks],
+        uq: vec![Vec::new(); ranks],
+        freed: Vec::new(),
+        started: if trace { vec![0; n] } else { Vec::new() },
+        trace,
+        spans: Vec::new(),
+        message_spans: Vec::new(),
+    };
+    for r in 0..ranks as u32 {
+        let mut ready: Vec<u32> = s.range(r).map(|i| i as u32).filter(|&i| sim.waiting[i as usize] == 0).collect();
+        for &i in &ready {
+            sim.released[i as usize] = true;
+        }
+        sim.sort(&mut ready);
+        for i in ready {
+            sim.push(0, Item::Op(i));
+        }
+    }
+    while let Some(Reverse((t, seq, item))) = sim.queue.pop() {
+        match item {
+            Item::Op(i) => sim.op(t, seq, i),
+            Item::Message(m) => sim.message(t, seq, m),
+        }
+        sim.queue_freed();
+    }
+    let finish = (0..ranks).map(|r| sim.cpu[r * cpus..(r + 1) * cpus].iter().copied().max().unwrap_or(0)).collect();
+    let unmatched = (0..ranks)
+        .map(|r| {
+            let posted = sim.prq[r].iter().map(|&i| format!("posted receive {}", s.describe(i)));
+            let unexpected = sim.uq[r].iter().map(|&m| {
+                let msg = sim.messages[m as usize];
+                format!("unexpected message from rank {}: {}", msg.from, s.describe(msg.send))
+            });
+            posted.chain(unexpected).collect()
+        })
+        .collect();
+    Outcome { finish, events: sim.seq, unmatched, ops: sim.spans, messages: sim.message_spans }
+}
+
+impl Sim<'_> {
+    fn push(&mut self, t: u64, item: Item) {
+        self.queue.push(Reverse((t, self.seq, item)));
+        self.seq += 1;
+    }
+
+    fn sort(&self, ops: &mut [u32]) {
+        let kind = |&i: &u32| self.s.ops[i as usize].kind;
+        match self.order {
+            Order::Stable => ops.sort_by_key(kind),
+            Order::Libstdcxx => libstdcxx_sort(ops, &|a, b| kind(a) < kind(b)),
+        }
+    }
+
+    fn visit(&mut self, x: u32, on_start: bool) {
+        let (from, to) = (self.after_first[x as usize] as usize, self.after_first[x as usize + 1] as usize);
+        for k in from..to {
+            let (y, start_line) = self.after[k];
+            if start_line != on_start {
+                continue;
+            }
+            self.waiting[y as usize] -= 1;
+            if self.waiting[y as usize] == 0 && !self.released[y as usize] {
+                self.released[y as usize] = true;
+                self.freed.push((self.s.rank_of(y), y));
+            }
+        }
+    }
+
+    fn start(&mut self, x: u32, t: u64) {
+        if self.trace {
+            self.started[x as usize] = t;
+        }
+        self.visit(x, true);
+    }
+
+    fn complete(&mut self, x: u32, t: u64) {
+        if self.trace {
+            self.spans.push(OpSpan { rank: self.s.rank_of(x), op: x, start: self.started[x as usize], end: t });
+        }
+        self.visit(x, false);
+    }
+
+    /// After a handler: the freed ops, rank by rank in ascending order, each
+    /// rank's ordered by kind, queued at the time their resources free up.
+    fn queue_freed(&mut self) {
+        if self.freed.is_empty() {
+            return;
+        }
+        let mut freed = std::mem::take(&mut self.freed);
+        freed.sort_by_key(|&(r, _)| r); // stable: release order kept within a rank
+        let mut at = 0;
+        while at < freed.len() {
+            let r = freed[at].0;
+            let end = at + freed[at..].iter().take_while(|f| f.0 == r).count();
+            let mut ops: Vec<u32> = freed[at..end].iter().map(|f| f.1).collect();
+            self.sort(&mut ops);
+            for i in ops {
+                let op = self.s.ops[i as usize];
+                let c = r as usize * self.cpus + usize::from(op.cpu);
+                let time = match op.kind {
+                    Kind::Send => self.cpu[c].max(self.nout[r as usize * self.nics + usize::from(op.nic)]),
+                    Kind::Recv | Kind::Calc => self.cpu[c],
+                };
+                self.push(time, Item::Op(i));
+            }
+            at = end;
+        }
+        freed.clear();
+        self.freed = freed;
+    }
+
+    fn op(&mut self, t: u64, seq: u64, i: u32) {
+        let op = self.s.ops[i as usize];
+        let r = self.s.rank_of(i) as usize;
+        let c = r * self.cpus + usize::from(op.cpu);
+        let nc = r * self.nics + usize::from(op.nic);
+        let p = self.p;
+        match op.kind {
+            Kind::Calc => {
+                if self.cpu[c] > t {
+                    self.queue.push(Reverse((self.cpu[c], seq, Item::Op(i))));
+                    return;
+                }
+                self.cpu[c] = t.wrapping_add(op.size);
+                self.start(i, t);
+                self.complete(i, t.wrapping_add(op.size));
+            }
+            Kind::Send => {
+                let a = self.cpu[c].max(self.nout[nc]);
+                if a > t {
+                    self.queue.push(Reverse((a, seq, Item::Op(i))));
+                    return;
+                }
+                self.start(i, t);
+                let bytes = op.size.wrapping_sub(1);
+                self.cpu[c] = t.wrapping_add(p.o).wrapping_add(bytes.wrapping_mul(p.big_o));
+                self.nout[nc] = t.wrapping_add(p.g).wrapping_add(bytes.wrapping_mul(p.big_g));
+                let m = self.messages.len() as u32;
+                self.messages.push(Message {
+                    from: r as u32,
+                    to: op.peer,
+                    tag: op.tag,
+                    size: op.size,
+                    send: i,
+                    cpu: op.cpu,
+                    nic: op.nic,
+                    start: t,
+                });
+                self.push(t.wrapping_add(p.o).wrapping_add(p.l), Item::Message(m));
+                if op.size <= p.s {
+                    self.complete(i, t);
+                }
+            }
+            Kind::Recv => {
+                self.start(i, t);
+                let found = self.uq[r].iter().position(|&m| {
+                    let msg = self.messages[m as usize];
+                    matches(op.peer, op.tag, msg.from, msg.tag)
+                });
+                match found {
+                    Some(k) => {
+                        let m = self.uq[r].remove(k);
+                        let msg = self.messages[m as usize];
+                        if op.size > p.s {
+                            // Rendezvous: the send completes now; its rank's CPU and
+                            // NIC (this receive's indices) wait until now.
+                            self.complete(msg.send, t);
+                            let q = msg.from as usize;
+                            let (qc, qn) = (q * self.cpus + usize::from(op.cpu), q * self.nics + usize::from(op.nic));
+                            self.cpu[qc] = self.cpu[qc].max(t);
+                            self.nout[qn] = self.nout[qn].max(t);
+                        }
+                        self.matched(msg, i, t);
+                        self.complete(i, t);
+                    }
+                    None => self.prq[r].push(i),
+                }
+            }
+        }
+    }
+
+    fn message(&mut self, t: u64, seq: u64, m: u32) {
+        let msg = self.messages[m as usize];
+        let r = msg.to as usize;
+        let c = r * self.cpus + usize::from(msg.cpu);
+        let nc = r * self.nics + usize::from(msg.nic);
+        let a = self.cpu[c].max(self.nin[nc]);
+        if a > t {
+            self.queue.push(Reverse((a, seq, Item::Message(m))));
+            return;
+        }
+        let p = self.p;
+        let bytes = msg.size.wrapping_sub(1);
+        self.cpu[c] = t.wrapping_add(p.o).wrapping_add(bytes.wrapping_mul(p.big_o).max(bytes.wrapping_mul(p.big_g)));
+        self.nin[nc] = t.wrapping_add(p.g).wrapping_add(bytes.wrapping_mul(p.big_g));
+        let found = self.prq[r].iter().position(|&i| {
+            let op = self.s.ops[i as usize];
+            matches(op.peer, op.tag, msg.from, msg.tag)
+        });
+        match found {
+            Some(k) => {
+                let i = self.prq[r].remove(k);
+                if msg.size > p.s {
+                    self.complete(msg.send, t);
+                    let q = msg.from as usize;
+                    let (qc, qn) = (q * self.cpus + usize::from(msg.cpu), q * self.nics + usize::from(msg.nic));
+                    self.cpu[qc] = self.cpu[qc].max(t);
+                    self.nout[qn] = self.nout[qn].max(t);
+                }
+                self.matched(msg, i, self.cpu[c]);
+                self.complete(i, t);
+            }
+            None => self.uq[r].push(m),
+        }
+    }
+
+    fn matched(&mut self, msg: Message, recv: u32, end: u64) {
+        if self.trace {
+            self.message_spans.push(MessageSpan {
+                from: msg.from,
+                to: msg.to,
+                send: msg.send,
+                recv,
+                start: msg.start,
+                end,
+                size: msg.size,
+            });
+        }
+    }
+}
+
+/// GCC libstdc++'s `std::sort` (introsort with the final insertion sort of
+/// 16 elements), transcribed from `docs/loggops.md` §7: LogGOPSim's ready
+/// lists in bit-exact mode.
+pub fn libstdcxx_sort<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
+    let n = v.len();
+    if n < 2 {
+        return;
+    }
+    intro(v, 0, n, 2 * n.ilog2() as usize, less);
+    if n > 16 {
+        insertion(v, 0, 16, less);
+        for i in 16..n {
+            sift(v, i, less);
+        }
+    } else {
+        insertion(v, 0, n, less);
+    }
+}
+
+fn intro<T: Copy>(v: &mut [T], lo: usize, mut hi: usize, mut depth: usize, less: &dyn Fn(&T, &T) -> bool) {
+    while hi - lo > 16 {
+        if depth == 0 {
+            heapsort(&mut v[lo..hi], less);
+            return;
+        }
+        depth -= 1;
+        median_to(v, lo, lo + 1, lo + (hi - lo) / 2, hi - 1, less);
+        let cut = partition(v, lo + 1, hi, lo, less);
+        intro(v, cut, hi, depth, less);
+        hi = cut;
+    }
+}
+
+fn median_to<T: Copy>(v: &mut [T], r: usize, a: usize, b: usize, c: usize, less: &dyn Fn(&T, &T) -> bool) {
+    let m = if less(&v[a], &v[b]) {
+        if less(&v[b], &v[c]) {
+            b
+        } else if less(&v[a], &v[c]) {
+            c
+        } else {
+            a
+        }
+    } else if less(&v[a], &v[c]) {
+        a
+    } else if less(&v[b], &v[c]) {
+        c
+    } else {
+        b
+    };
+    v.swap(r, m);
+}
+
+fn partition<T: Copy>(v: &mut [T], mut i: usize, mut j: usize, p: usize, less: &dyn Fn(&T, &T) -> bool) -> usize {
+    loop {
+        while less(&v[i], &v[p]) {
+            i += 1;
+        }
+        j -= 1;
+        while less(&v[p], &v[j]) {
+            j -= 1;
+        }
+        if i >= j {
+            return i;
+        }
+        v.swap(i, j);
+        i += 1;
+    }
+}
+
+fn insertion<T: Copy>(v: &mut [T], lo: usize, hi: usize, less: &dyn Fn(&T, &T) -> bool) {
+    for i in lo + 1..hi {
+        if less(&v[i], &v[lo]) {
+            let x = v[i];
+            v.copy_within(lo..i, lo + 1);
+            v[lo] = x;
+        } else {
+            sift(v, i, less);
+        }
+    }
+}
+
+fn sift<T: Copy>(v: &mut [T], mut i: usize, less: &dyn Fn(&T, &T) -> bool) {
+    let x = v[i];
+    while less(&x, &v[i - 1]) {
+        v[i] = v[i - 1];
+        i -= 1;
+    }
+    v[i] = x;
+}
+
+/// Heapsort for the depth limit (not reached with three keys in practice).
+fn heapsort<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
+    let n = v.len();
+    let down = |v: &mut [T], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            break;
+        }
+        if child + 1 < end && less(&v[child], &v[child + 1]) {
+            child += 1;
+        }
+        if !less(&v[root], &v[child]) {
+            break;
+        }
+        v.swap(root, child);
+        root = child;
+    };
+    for i in (0..n / 2).rev() {
+        down(v, i, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        down(v, 0, end);
+    }
+}
