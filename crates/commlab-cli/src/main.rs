@@ -11,6 +11,7 @@
 
 mod barrier;
 mod experiments;
+mod goal;
 mod model;
 mod reduce;
 mod swizzle;
@@ -57,6 +58,9 @@ enum Command {
     Figures(experiments::FiguresCommand),
     /// Joins the outputs of `sweep --shard K/N` into the single-run CSV.
     Merge(experiments::MergeCommand),
+    /// GOAL schedules under LogGOPS (LogGOPSim's rules).
+    #[command(subcommand)]
+    Goal(goal::GoalCommand),
     /// The source documents' numbers beside commlab's, with why they differ.
     Sources {
         /// One JSON array instead of a table.
@@ -126,6 +130,7 @@ fn main() -> ExitCode {
         Command::Sweep(c) => (c.run(), true),
         Command::Figures(c) => (c.run(), true),
         Command::Merge(c) => (c.run(), true),
+        Command::Goal(goal::GoalCommand::Sim(a)) => (a.run(), a.json),
         Command::Sources { json, markdown, html } => {
             let rows = commlab_api::sources::rows();
             if *html {

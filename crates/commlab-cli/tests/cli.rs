@@ -353,3 +353,32 @@ fn reduce_accepts_p_up_to_two_to_the_24() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("p × elements ≤ 16777216"), "{err}");
 }
+
+/// `goal sim` prints LogGOPSim's numbers for its own schedules, reads stdin
+/// and gzip, writes a Chrome trace, and names the line of a GOAL error.
+#[test]
+fn goal_sim_matches_loggopsim_and_writes_a_chrome_trace() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/loggops");
+    let v = json(&["goal", "sim", &format!("{data}/binomialtreereduce_p8_1024.goal"), "--json"]);
+    assert_eq!(v["finish_times"], serde_json::json!([34914, 24776, 13138, 13138, 1500, 1500, 1500, 1500]));
+    assert_eq!((v["max_time"].as_u64(), v["events"].as_u64()), (Some(34914), Some(21)));
+    // LogGOPSim's flags: a larger L delays every hop.
+    let slow = json(&["goal", "sim", &format!("{data}/binomialtreereduce_p8_1024.goal"), "-L", "5000", "--json"]);
+    assert_eq!(slow["max_time"], 34914 + 3 * 2500);
+    let dead = json(&["goal", "sim", &format!("{data}/hand_deadlock.goal"), "--json"]);
+    assert_eq!(dead["completes"], false);
+    assert_eq!(dead["unmatched"].as_array().unwrap().len(), 2);
+    let dir = std::env::temp_dir().join(format!("commlab-goal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("trace.json");
+    json(&["goal", "sim", &format!("{data}/hand_wildcards_tags.goal"), "--json", "--trace", trace.to_str().unwrap()]);
+    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let events = t["traceEvents"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["ph"] == "X") && events.iter().any(|e| e["ph"] == "s"));
+    let bad = dir.join("bad.goal");
+    std::fs::write(&bad, "num_ranks 1\nrank 0 {\nsend 10b to 3\n}\n").unwrap();
+    let out = run(&["goal", "sim", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3, column") && err.contains("outside num_ranks 1"), "{err}");
+}

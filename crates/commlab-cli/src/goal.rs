@@ -1,0 +1,132 @@
+//! `commlab goal sim FILE`: LogGOPS simulation of a GOAL schedule, as
+//! LogGOPSim computes it (`docs/loggops.md`), with LogGOPSim's short flags.
+
+use crate::reduce::ArgError;
+use commlab_core::goal::sim::{simulate, Order, Outcome, Params};
+use commlab_core::goal::{parse, Schedule};
+use serde_json::{json, Value};
+use std::io::Read;
+
+/// `commlab goal …`.
+#[derive(clap::Subcommand)]
+pub enum GoalCommand {
+    /// Simulate a GOAL schedule under LogGOPS: finish time per rank, events, unmatched ops.
+    Sim(SimArgs),
+}
+
+/// `commlab goal sim`.
+#[derive(clap::Args)]
+pub struct SimArgs {
+    /// The GOAL file (`-` for standard input; `.gz` files are read gzipped).
+    file: String,
+    /// Latency L (ns).
+    #[arg(short = 'L', long = "latency", default_value_t = 2500)]
+    l: u64,
+    /// CPU overhead o per message (ns).
+    #[arg(short = 'o', long = "overhead", default_value_t = 1500)]
+    o: u64,
+    /// NIC gap g per message (ns).
+    #[arg(short = 'g', long = "gap", default_value_t = 1000)]
+    g: u64,
+    /// NIC gap G per byte after the first (ns).
+    #[arg(short = 'G', long = "gap-per-byte", default_value_t = 6)]
+    big_g: u64,
+    /// CPU overhead O per byte after the first (ns).
+    #[arg(short = 'O', long = "overhead-per-byte", default_value_t = 0)]
+    big_o: u64,
+    /// Largest eager message S (bytes); larger ones use rendezvous.
+    #[arg(short = 'S', long = "eager-limit", default_value_t = 65535)]
+    s: u64,
+    /// Ready-list order: `stable` (commlab's rule) or `libstdcxx` (LogGOPSim bit for bit).
+    #[arg(long, default_value = "stable")]
+    order: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a Chrome trace (open it in Perfetto) of every op and message to this file.
+    #[arg(long)]
+    trace: Option<std::path::PathBuf>,
+}
+
+fn read(file: &str) -> Result<String, ArgError> {
+    let bad = |e: std::io::Error| ("FILE".to_owned(), format!("cannot read {file}: {e}"));
+    let mut bytes = Vec::new();
+    if file == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(bad)?;
+    } else {
+        bytes = std::fs::read(file).map_err(bad)?;
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut text = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut text).map_err(bad)?;
+        bytes = text;
+    }
+    String::from_utf8(bytes).map_err(|_| ("FILE".to_owned(), format!("{file} is not UTF-8 text")))
+}
+
+/// The Chrome trace-event JSON of a traced run: one track per rank (its ops
+/// as complete events, µs) and an arrow per message (flow events).
+pub fn chrome_trace(s: &Schedule, out: &Outcome) -> Value {
+    let us = |ns: u64| ns as f64 / 1000.0;
+    let mut events: Vec<Value> = (0..s.ranks())
+        .map(|r| json!({"ph": "M", "name": "thread_name", "pid": 0, "tid": r, "args": {"name": format!("rank {r}")}}))
+        .collect();
+    for span in &out.ops {
+        events.push(json!({"ph": "X", "name": s.describe(span.op), "cat": "op", "pid": 0, "tid": span.rank,
+            "ts": us(span.start), "dur": us(span.end.saturating_sub(span.start))}));
+    }
+    for (id, m) in out.messages.iter().enumerate() {
+        events.push(json!({"ph": "s", "name": format!("{} B", m.size), "cat": "message", "id": id, "pid": 0, "tid": m.from, "ts": us(m.start)}));
+        events.push(json!({"ph": "f", "bp": "e", "name": format!("{} B", m.size), "cat": "message", "id": id, "pid": 0, "tid": m.to, "ts": us(m.end)}));
+    }
+    json!({"traceEvents": events, "displayTimeUnit": "ns"})
+}
+
+impl SimArgs {
+    /// Runs the simulation.
+    ///
+    /// # Errors
+    /// An unreadable file, a GOAL error (with its line and column), a bad flag.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let order = match self.order.as_str() {
+            "stable" => Order::Stable,
+            "libstdcxx" => Order::Libstdcxx,
+            other => return Err(("--order".into(), format!("{other:?} is not one of: stable, libstdcxx"))),
+        };
+        let text = read(&self.file)?;
+        let started = std::time::Instant::now();
+        let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
+        let parsed = started.elapsed().as_secs_f64();
+        let params = Params { l: self.l, o: self.o, g: self.g, big_g: self.big_g, big_o: self.big_o, s: self.s };
+        let started = std::time::Instant::now();
+        let out = simulate(&schedule, params, order, self.trace.is_some());
+        let seconds = started.elapsed().as_secs_f64();
+        if let Some(path) = &self.trace {
+            std::fs::write(path, chrome_trace(&schedule, &out).to_string())
+                .map_err(|e| ("--trace".to_owned(), format!("cannot write {}: {e}", path.display())))?;
+        }
+        let (max_time, max_rank) = out.max();
+        let completes = out.completes();
+        let unmatched: Vec<Value> = out
+            .unmatched
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| !u.is_empty())
+            .map(|(r, u)| json!({"rank": r, "left": u}))
+            .collect();
+        Ok(json!({
+            "ranks": schedule.ranks(),
+            "ops": schedule.ops.len(),
+            "completes": completes,
+            "finish_times": if completes { json!(out.finish) } else { Value::Null },
+            "max_time": if completes { json!(max_time) } else { Value::Null },
+            "max_rank": if completes { json!(max_rank) } else { Value::Null },
+            "events": out.events,
+            "events_per_second": (out.events as f64 / seconds.max(1e-9)).round(),
+            "parse_mb_per_second": (text.len() as f64 / 1e6 / parsed.max(1e-9) * 10.0).round() / 10.0,
+            "unmatched": unmatched,
+            "params": {"L": self.l, "o": self.o, "g": self.g, "G": self.big_g, "O": self.big_o, "S": self.s},
+            "order": self.order,
+        }))
+    }
+}
