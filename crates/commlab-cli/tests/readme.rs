@@ -49,7 +49,8 @@ fn every_shown_output_is_what_the_command_prints() {
     assert!(examples.len() >= 8, "the block has its commands");
     let mut checked = 0;
     for (args, expected) in examples.iter().filter(|(_, e)| !e.is_empty()) {
-        let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(args).output().unwrap();
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(args).current_dir(root).output().unwrap();
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8(out.stdout).unwrap();
         let shown = if args.contains(&"--json".to_owned()) {
@@ -61,7 +62,7 @@ fn every_shown_output_is_what_the_command_prints() {
         assert!(matches(expected, &shown), "README shows for {args:?}:\n{expected}\nbut the command prints:\n{shown}");
         checked += 1;
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 9);
 }
 
 #[test]
