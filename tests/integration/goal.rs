@@ -256,3 +256,48 @@ fn trace_spans_are_consistent() {
         assert!(m.end >= m.start + 1500 + 2500, "{m:?}");
     }
 }
+
+/// Generated collectives: the BST-labelled binomial reduce on 8 ranks is
+/// Schedgen's `binomialtreereduce`, so it must give LogGOPSim's times for it;
+/// every collective on every p ≤ 64 completes with one receive per send.
+#[test]
+fn generated_collectives_complete_and_match_schedgen() {
+    use commlab_core::goal::generate::collective;
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{DATA}/binomialtreereduce_p8_1024.json")).unwrap())
+            .unwrap();
+    let want: Vec<u64> = expected["finish_times"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap()).collect();
+    let ours = simulate(&collective("reduce-bst", 8, 1024, 1).unwrap(), Params::default(), Order::Stable, false);
+    assert_eq!(ours.finish, want);
+    assert_eq!(ours.events, 21);
+    for id in [
+        "reduce",
+        "broadcast",
+        "allreduce",
+        "allreduce-butterfly",
+        "reduce-bst",
+        "broadcast-bst",
+        "allreduce-bst",
+        "pipeline",
+    ] {
+        for p in 1..=64u64 {
+            let s = collective(id, p, 4096, 4).unwrap();
+            let sends = s.ops.iter().filter(|o| o.kind == commlab_core::goal::Kind::Send).count();
+            let recvs = s.ops.iter().filter(|o| o.kind == commlab_core::goal::Kind::Recv).count();
+            assert_eq!(sends, recvs, "{id} p={p}");
+            let out = simulate(&s, Params::default(), Order::Stable, false);
+            assert!(out.completes(), "{id} p={p}: {:?}", out.unmatched);
+            let expected_sends = match id {
+                "reduce" | "broadcast" | "reduce-bst" | "broadcast-bst" => p - 1,
+                "allreduce" | "allreduce-bst" => 2 * (p - 1),
+                "pipeline" => 4 * (p - 1),
+                _ => sends as u64,
+            };
+            assert_eq!(sends as u64, expected_sends, "{id} p={p}");
+            // Through the writer and back: the same simulation.
+            let again = parse(&write(&s)).unwrap();
+            assert_eq!(simulate(&again, Params::default(), Order::Stable, false).finish, out.finish, "{id} p={p}");
+        }
+    }
+    assert!(collective("ring", 8, 1, 1).unwrap_err().contains("unknown collective"));
+}

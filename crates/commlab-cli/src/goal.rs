@@ -12,6 +12,48 @@ use std::io::Read;
 pub enum GoalCommand {
     /// Simulate a GOAL schedule under LogGOPS: finish time per rank, events, unmatched ops.
     Sim(SimArgs),
+    /// Write a collective commlab draws as GOAL.
+    Gen(GenArgs),
+}
+
+/// `commlab goal gen`.
+#[derive(clap::Args)]
+pub struct GenArgs {
+    /// reduce, broadcast, allreduce, allreduce-butterfly (LCT trees), reduce-bst,
+    /// broadcast-bst, allreduce-bst (Schedgen's trees), pipeline.
+    collective: String,
+    /// Ranks.
+    #[arg(long)]
+    p: u64,
+    /// Bytes per message (the whole vector; the pipeline cuts it into pieces).
+    #[arg(long)]
+    bytes: u64,
+    /// Pieces of the pipeline.
+    #[arg(long, default_value_t = 1)]
+    pieces: u64,
+    /// Output file (standard output when absent).
+    #[arg(short = 'o', long = "out")]
+    out: Option<std::path::PathBuf>,
+}
+
+impl GenArgs {
+    /// Writes the GOAL text.
+    ///
+    /// # Errors
+    /// An unknown collective, a size out of range, an unwritable file.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let schedule = commlab_core::goal::generate::collective(&self.collective, self.p, self.bytes, self.pieces)
+            .map_err(|e| ("COLLECTIVE".to_owned(), e))?;
+        let text = commlab_core::goal::write(&schedule);
+        match &self.out {
+            Some(path) => {
+                std::fs::write(path, text)
+                    .map_err(|e| ("--out".to_owned(), format!("cannot write {}: {e}", path.display())))?;
+            }
+            None => crate::out(&text),
+        }
+        Ok(Value::Null)
+    }
 }
 
 /// `commlab goal sim`.

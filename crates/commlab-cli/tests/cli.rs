@@ -375,6 +375,12 @@ fn goal_sim_matches_loggopsim_and_writes_a_chrome_trace() {
     let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
     let events = t["traceEvents"].as_array().unwrap();
     assert!(events.iter().any(|e| e["ph"] == "X") && events.iter().any(|e| e["ph"] == "s"));
+    // goal gen: Schedgen's binomial tree (BST labelling) gives LogGOPSim's times.
+    let generated = dir.join("reduce.goal");
+    let out = run(&["goal", "gen", "reduce-bst", "--p", "8", "--bytes", "1024", "-o", generated.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let g = json(&["goal", "sim", generated.to_str().unwrap(), "--json"]);
+    assert_eq!(g["finish_times"], v["finish_times"]);
     let bad = dir.join("bad.goal");
     std::fs::write(&bad, "num_ranks 1\nrank 0 {\nsend 10b to 3\n}\n").unwrap();
     let out = run(&["goal", "sim", bad.to_str().unwrap()]);

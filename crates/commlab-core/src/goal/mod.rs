@@ -7,6 +7,7 @@
 //! [`write`] writes it as LogGOPSim's `txt2bin` accepts it, and [`sim`]
 //! simulates a schedule under LogGOPS exactly as LogGOPSim does.
 
+pub mod generate;
 mod parse;
 pub mod sim;
 mod write;

@@ -1,0 +1,130 @@
+//! Collectives as GOAL schedules: the reduction family commlab draws (both
+//! binomial labellings), the butterfly and the pipelined chain.
+//!
+//! A collective is a list of rounds of messages `(from, to, bytes)`. Each
+//! rank's operations follow the rounds: a receive for every message it
+//! takes, a send for every message it gives, and every send `requires` the
+//! rank's receives of earlier rounds not yet required, and its previous send
+//! (a rank forwards only what it has received; its sends keep their order). Receives need
+//! nothing: posting is free in LogGOPS, and the sender's order decides.
+
+use super::{Kind, Op, Schedule};
+use crate::reduce::{Collective, CollectiveConfig, Schedule as Rounds};
+
+/// A message of a round: sender, receiver, bytes.
+pub type Message = (u32, u32, u64);
+
+/// The rounds as a GOAL schedule on `ranks` ranks (rule in the module docs).
+pub fn from_rounds(ranks: u32, rounds: &[Vec<Message>]) -> Schedule {
+    // Per rank, its operations in round order; built rank by rank afterwards.
+    let mut per_rank: Vec<Vec<(Op, String, usize)>> = vec![Vec::new(); ranks as usize];
+    for (k, round) in rounds.iter().enumerate() {
+        // Receives of a round before its sends: a butterfly partner posts, then sends.
+        for &(from, to, bytes) in round {
+            per_rank[to as usize].push((
+                Op { kind: Kind::Recv, size: bytes, peer: from, tag: k as u32, cpu: 0, nic: 0 },
+                format!("r{k}_{from}"),
+                k,
+            ));
+        }
+        for &(from, to, bytes) in round {
+            per_rank[from as usize].push((
+                Op { kind: Kind::Send, size: bytes, peer: to, tag: k as u32, cpu: 0, nic: 0 },
+                format!("s{k}_{to}"),
+                k,
+            ));
+        }
+    }
+    let mut s = Schedule::default();
+    for (r, ops) in per_rank.into_iter().enumerate() {
+        // Receives not yet required by a send, with their round: a send needs
+        // those of earlier rounds (its own round's arrive from its partner).
+        let mut pending: Vec<(u32, usize)> = Vec::new();
+        let mut last_send: Option<u32> = None;
+        for (op, label, round) in ops {
+            let i = s.push(r as u32, op, &label);
+            if op.kind == Kind::Recv {
+                pending.push((i, round));
+            } else {
+                for &(recv, _) in pending.iter().filter(|&&(_, k)| k < round) {
+                    s.depend(i, recv, false);
+                }
+                pending.retain(|&(_, k)| k >= round);
+                if let Some(prev) = last_send {
+                    s.depend(i, prev, false);
+                }
+                last_send = Some(i);
+            }
+        }
+    }
+    s.close(ranks);
+    s
+}
+
+/// commlab's reduction-family schedule (LCT labelling: the parent clears the
+/// lowest set bit) with `bytes` per message (`bytes / m` per piece for the
+/// pipeline, the last piece taking the rest); virtual units are left out.
+pub fn from_reduce(schedule: &Rounds, bytes: u64) -> Schedule {
+    let m = u64::from(schedule.pieces.max(1));
+    let piece = |j: u32| bytes / m + u64::from(u64::from(j) == m - 1) * (bytes % m);
+    let rounds: Vec<Vec<Message>> = schedule
+        .rounds
+        .iter()
+        .map(|r| {
+            r.messages
+                .iter()
+                .filter(|msg| msg.from < schedule.units && msg.to < schedule.units)
+                .map(|msg| (msg.from, msg.to, piece(msg.piece)))
+                .collect()
+        })
+        .collect();
+    from_rounds(schedule.units, &rounds)
+}
+
+/// The binomial tree of the BST labelling (the parent clears the highest set
+/// bit), as LogGOPSim's Schedgen draws it: for each bit `b` from the highest
+/// down, ranks `2^b ≤ i < 2^(b+1)` send to `i − 2^b` (reduce); broadcast is
+/// the reverse.
+pub fn bst_rounds(ranks: u32, bytes: u64, broadcast: bool) -> Vec<Vec<Message>> {
+    let bits = if ranks <= 1 { 0 } else { (ranks - 1).ilog2() + 1 };
+    let mut rounds: Vec<Vec<Message>> = (0..bits)
+        .rev()
+        .map(|b| {
+            let step = 1u32 << b;
+            (step..(2 * step).min(ranks))
+                .map(|i| if broadcast { (i - step, i, bytes) } else { (i, i - step, bytes) })
+                .collect()
+        })
+        .collect();
+    if broadcast {
+        rounds.reverse();
+    }
+    rounds
+}
+
+/// A collective by id: `reduce`, `broadcast`, `allreduce`, `allreduce-butterfly`
+/// (commlab's LCT trees), `reduce-bst`, `broadcast-bst`, `allreduce-bst`, or
+/// `pipeline` (the chain with `pieces` pieces).
+///
+/// # Errors
+/// An unknown id, or `p` / `pieces` outside the reduction views' limits.
+pub fn collective(id: &str, ranks: u64, bytes: u64, pieces: u64) -> Result<Schedule, String> {
+    let units = u32::try_from(ranks).map_err(|_| format!("p = {ranks} is too large"))?;
+    let bst = |broadcast| bst_rounds(units, bytes, broadcast);
+    match id {
+        "reduce-bst" => Ok(from_rounds(units, &bst(false))),
+        "broadcast-bst" => Ok(from_rounds(units, &bst(true))),
+        "allreduce-bst" => Ok(from_rounds(units, &[bst(false), bst(true)].concat())),
+        "pipeline" => {
+            let s = Rounds::pipeline(ranks, pieces).map_err(|e| e.to_string())?;
+            Ok(from_reduce(&s, bytes))
+        }
+        _ => {
+            let c: Collective = id.parse().map_err(|_| {
+                format!("unknown collective {id:?}; expected one of: reduce, broadcast, allreduce, allreduce-butterfly, reduce-bst, broadcast-bst, allreduce-bst, pipeline")
+            })?;
+            let config = CollectiveConfig::new(c, ranks, false).map_err(|e| e.to_string())?;
+            Ok(from_reduce(&Rounds::collective(&config), bytes))
+        }
+    }
+}
