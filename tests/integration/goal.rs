@@ -301,3 +301,165 @@ fn generated_collectives_complete_and_match_schedgen() {
     }
     assert!(collective("ring", 8, 1, 1).unwrap_err().contains("unknown collective"));
 }
+
+/// With o = g = O = 0 every hop of a binomial reduce costs L + (s − 1)·G and,
+/// for p a power of two, the levels follow one another: ⌈log₂ p⌉·(L + (s − 1)·G),
+/// both labellings. For other p some senders are leaves that send at once,
+/// so the root's receives only queue: between one hop plus ⌈log₂ p⌉ − 1 byte
+/// times and the closed form.
+#[test]
+fn binomial_reduce_meets_its_closed_form() {
+    use commlab_core::goal::generate::collective;
+    let p0 = Params { l: 2500, o: 0, g: 0, big_g: 6, big_o: 0, s: 65535 };
+    for p in 1..=64u64 {
+        let levels = if p == 1 { 0 } else { (p - 1).ilog2() + 1 };
+        for id in ["reduce", "reduce-bst"] {
+            let out = simulate(&collective(id, p, 1024, 1).unwrap(), p0, Order::Stable, false);
+            let closed = u64::from(levels) * (2500 + 1023 * 6);
+            if p.is_power_of_two() {
+                assert_eq!(out.finish[0], closed, "{id} p={p}");
+            } else {
+                let floor = 2500 + u64::from(levels) * 1023 * 6;
+                assert!((floor..=closed).contains(&out.finish[0]), "{id} p={p}: {}", out.finish[0]);
+            }
+        }
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use std::fmt::Write as _;
+
+    /// A random small schedule as GOAL text: `label(r, k)` names op k of rank r,
+    /// dependencies point backwards (no cycles); `late` puts every dependency
+    /// line at the end of its block instead of right after its op.
+    fn text(
+        ranks: &[Vec<(u8, u8, u8, u8)>],
+        deps: &[Vec<(usize, usize, bool)>],
+        label: &dyn Fn(usize, usize) -> String,
+        late: bool,
+    ) -> String {
+        let mut out = format!("num_ranks {}\n", ranks.len());
+        for (r, ops) in ranks.iter().enumerate() {
+            let _ = writeln!(out, "rank {r} {{");
+            let mut tail = String::new();
+            for (k, &(kind, peer, tag, size)) in ops.iter().enumerate() {
+                let peer = peer as usize % ranks.len();
+                let size = [0u64, 1, 8, 1024, 70000][size as usize % 5];
+                let tag = if tag % 4 == 3 { "-1".to_owned() } else { (tag % 4).to_string() };
+                let op = match kind % 3 {
+                    0 => format!("send {size}b to {peer} tag {}", if tag == "-1" { "0" } else { &tag }),
+                    1 => format!(
+                        "recv {size}b from {} tag {tag}",
+                        if k % 3 == 0 { "-1".to_owned() } else { peer.to_string() }
+                    ),
+                    _ => format!("calc {}", size % 5000),
+                };
+                let _ = writeln!(out, "{}: {op}", label(r, k));
+                for &(a, b, on_start) in deps[r].iter().filter(|d| d.0 == k) {
+                    let line = format!(
+                        "{} {} {}\n",
+                        label(r, a),
+                        if on_start { "irequires" } else { "requires" },
+                        label(r, b)
+                    );
+                    if late {
+                        tail.push_str(&line);
+                    } else {
+                        out.push_str(&line);
+                    }
+                }
+            }
+            out.push_str(&tail);
+            out.push_str("}\n");
+        }
+        out
+    }
+
+    /// Per rank, its ops as `(kind, peer, tag, size)` seeds.
+    type Ranks = Vec<Vec<(u8, u8, u8, u8)>>;
+    /// Per rank, `(dependent, prerequisite, irequires)`.
+    type Deps = Vec<Vec<(usize, usize, bool)>>;
+
+    fn schedules() -> impl Strategy<Value = (Ranks, Deps)> {
+        proptest::collection::vec(proptest::collection::vec(any::<(u8, u8, u8, u8)>(), 0..6), 1..5).prop_flat_map(
+            |ranks| {
+                let deps = ranks
+                    .iter()
+                    .map(|ops| {
+                        let n = ops.len();
+                        proptest::collection::vec((0..n.max(1), 0..n.max(1), any::<bool>()), 0..n + 1)
+                            .prop_map(move |d| d.into_iter().filter(|&(a, b, _)| a > b && a < n).collect::<Vec<_>>())
+                    })
+                    .collect::<Vec<_>>();
+                (Just(ranks), deps)
+            },
+        )
+    }
+
+    proptest! {
+        /// Label names and where a dependency line stands (after both labels)
+        /// change nothing; the writer's text reads back to the same schedule.
+        #[test]
+        fn labels_and_line_positions_do_not_matter((ranks, deps) in schedules()) {
+            let plain = text(&ranks, &deps, &|r, k| format!("l{r}_{k}"), false);
+            let renamed = text(&ranks, &deps, &|_, k| format!("Zq{}x", 97 - k), true);
+            let (a, b) = (parse(&plain).unwrap(), parse(&renamed).unwrap());
+            prop_assert_eq!(&a.ops, &b.ops);
+            let d = Params::default();
+            let (x, y) = (simulate(&a, d, Order::Stable, false), simulate(&b, d, Order::Stable, false));
+            prop_assert_eq!((&x.finish, x.events, x.completes()), (&y.finish, y.events, y.completes()));
+            let again = parse(&write(&a)).unwrap();
+            prop_assert_eq!((&again.ops, &again.first, &again.deps), (&a.ops, &a.first, &a.deps));
+        }
+    }
+
+    /// 10^4 mutated GOAL files: the parser never panics, and whatever it
+    /// accepts survives the writer.
+    #[test]
+    fn parser_survives_ten_thousand_mutations() {
+        let seeds: Vec<String> = std::fs::read_dir(DATA)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "goal"))
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut accepted = 0;
+        for i in 0..10_000 {
+            let mut bytes = seeds[i % seeds.len()].clone().into_bytes();
+            for _ in 0..=next() % 4 {
+                let at = (next() as usize) % (bytes.len() + 1);
+                match next() % 4 {
+                    0 if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    1 => bytes.insert(at, b" \n:-/*{}0123456789abrst"[(next() % 23) as usize]),
+                    2 if at < bytes.len() => bytes[at] = (next() % 128) as u8,
+                    _ => bytes.truncate(at),
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let outcome = std::panic::catch_unwind(|| parse(&text).map(|s| parse(&write(&s)).unwrap().ops == s.ops));
+            match outcome {
+                Ok(Ok(same)) => {
+                    assert!(same, "mutation {i}: the writer changed the schedule");
+                    accepted += 1;
+                }
+                Ok(Err(e)) => assert!(e.line >= 1 && e.column >= 1),
+                Err(payload) => {
+                    let why = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+                    panic!("mutation {i} panicked the parser ({why}):\n{text}")
+                }
+            }
+        }
+        assert!(accepted > 0);
+    }
+}
