@@ -253,7 +253,19 @@ fn trace_spans_are_consistent() {
     assert_eq!(out.messages.len(), 7);
     assert!(out.ops.iter().all(|o| o.start <= o.end));
     for m in &out.messages {
-        assert!(m.end >= m.start + 1500 + 2500, "{m:?}");
+        assert!(m.arrived >= m.start + 1500 + 2500 && m.matched >= m.start, "{m:?}");
+    }
+    // A CPU's busy spans never overlap, and they end where the rank finishes.
+    let mut spans = out.cpu.clone();
+    spans.sort_by_key(|c| (c.rank, c.cpu, c.start));
+    for w in spans.windows(2) {
+        if (w[0].rank, w[0].cpu) == (w[1].rank, w[1].cpu) {
+            assert!(w[0].end <= w[1].start, "{w:?}");
+        }
+    }
+    for r in 0..8 {
+        let last = spans.iter().filter(|c| c.rank == r).map(|c| c.end).max().unwrap_or(0);
+        assert_eq!(last, out.finish[r as usize], "rank {r}");
     }
 }
 

@@ -106,20 +106,42 @@ fn read(file: &str) -> Result<String, ArgError> {
     String::from_utf8(bytes).map_err(|_| ("FILE".to_owned(), format!("{file} is not UTF-8 text")))
 }
 
-/// The Chrome trace-event JSON of a traced run: one track per rank (its ops
-/// as complete events, µs) and an arrow per message (flow events).
+/// The Chrome trace-event JSON of a traced run (µs): a process per rank, a
+/// thread per CPU with its busy spans (which never overlap), each posted
+/// receive's wait as an async span, and an arrow (flow) per message from the
+/// send's CPU span to the receiver's arrival span.
 pub fn chrome_trace(s: &Schedule, out: &Outcome) -> Value {
+    use commlab_core::goal::sim::Work;
     let us = |ns: u64| ns as f64 / 1000.0;
-    let mut events: Vec<Value> = (0..s.ranks())
-        .map(|r| json!({"ph": "M", "name": "thread_name", "pid": 0, "tid": r, "args": {"name": format!("rank {r}")}}))
-        .collect();
-    for span in &out.ops {
-        events.push(json!({"ph": "X", "name": s.describe(span.op), "cat": "op", "pid": 0, "tid": span.rank,
+    let mut events: Vec<Value> = Vec::new();
+    let mut threads = std::collections::BTreeSet::new();
+    for span in &out.cpu {
+        threads.insert((span.rank, span.cpu));
+        let name = match span.work {
+            Work::Op(i) => s.describe(i),
+            Work::Arrival(send) => format!("arrival from rank {}", s.rank_of(send)),
+        };
+        events.push(json!({"ph": "X", "name": name, "cat": "cpu", "pid": span.rank, "tid": span.cpu,
             "ts": us(span.start), "dur": us(span.end.saturating_sub(span.start))}));
     }
+    for r in 0..s.ranks() {
+        events.push(json!({"ph": "M", "name": "process_name", "pid": r, "args": {"name": format!("rank {r}")}}));
+    }
+    for (r, c) in threads {
+        events
+            .push(json!({"ph": "M", "name": "thread_name", "pid": r, "tid": c, "args": {"name": format!("cpu {c}")}}));
+    }
+    for span in
+        out.ops.iter().filter(|o| s.ops[o.op as usize].kind == commlab_core::goal::Kind::Recv && o.end > o.start)
+    {
+        let name = format!("waiting: {}", s.describe(span.op));
+        events.push(json!({"ph": "b", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.start)}));
+        events.push(json!({"ph": "e", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.end)}));
+    }
     for (id, m) in out.messages.iter().enumerate() {
-        events.push(json!({"ph": "s", "name": format!("{} B", m.size), "cat": "message", "id": id, "pid": 0, "tid": m.from, "ts": us(m.start)}));
-        events.push(json!({"ph": "f", "bp": "e", "name": format!("{} B", m.size), "cat": "message", "id": id, "pid": 0, "tid": m.to, "ts": us(m.end)}));
+        let name = format!("{} B", m.size);
+        events.push(json!({"ph": "s", "name": name, "cat": "message", "id": id, "pid": m.from, "tid": m.cpu, "ts": us(m.start)}));
+        events.push(json!({"ph": "f", "bp": "e", "name": name, "cat": "message", "id": id, "pid": m.to, "tid": m.cpu, "ts": us(m.arrived)}));
     }
     json!({"traceEvents": events, "displayTimeUnit": "ns"})
 }

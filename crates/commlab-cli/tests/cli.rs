@@ -371,10 +371,10 @@ fn goal_sim_matches_loggopsim_and_writes_a_chrome_trace() {
     let dir = std::env::temp_dir().join(format!("commlab-goal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("trace.json");
-    json(&["goal", "sim", &format!("{data}/hand_wildcards_tags.goal"), "--json", "--trace", trace.to_str().unwrap()]);
-    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
-    let events = t["traceEvents"].as_array().unwrap();
-    assert!(events.iter().any(|e| e["ph"] == "X") && events.iter().any(|e| e["ph"] == "s"));
+    for file in ["hand_wildcards_tags", "allreduce_recdoub_p16_4096", "hand_rendezvous_plain"] {
+        json(&["goal", "sim", &format!("{data}/{file}.goal"), "--json", "--trace", trace.to_str().unwrap()]);
+        check_chrome_trace(&std::fs::read_to_string(&trace).unwrap(), file);
+    }
     // goal gen: Schedgen's binomial tree (BST labelling) gives LogGOPSim's times.
     let generated = dir.join("reduce.goal");
     let out = run(&["goal", "gen", "reduce-bst", "--p", "8", "--bytes", "1024", "-o", generated.to_str().unwrap()]);
@@ -387,4 +387,47 @@ fn goal_sim_matches_loggopsim_and_writes_a_chrome_trace() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 3, column") && err.contains("outside num_ranks 1"), "{err}");
+}
+
+/// A Chrome trace is valid: JSON; per (pid, tid) the complete events nest
+/// (here: never overlap); every flow and every async span has both ends, the
+/// end not before the start.
+fn check_chrome_trace(text: &str, what: &str) {
+    use std::collections::HashMap;
+    let t: Value = serde_json::from_str(text).unwrap();
+    let events = t["traceEvents"].as_array().unwrap();
+    let mut lanes: HashMap<(u64, u64), Vec<(f64, f64)>> = HashMap::new();
+    let mut opened: HashMap<(String, u64), (usize, f64)> = HashMap::new();
+    for e in events {
+        let ph = e["ph"].as_str().unwrap();
+        let ts = e["ts"].as_f64().unwrap_or(0.0);
+        match ph {
+            "X" => lanes
+                .entry((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap()))
+                .or_default()
+                .push((ts, ts + e["dur"].as_f64().unwrap())),
+            "s" | "b" => {
+                let key =
+                    (format!("{}{}", e["cat"], if ph == "s" { "flow" } else { "async" }), e["id"].as_u64().unwrap());
+                assert!(opened.insert(key, (1, ts)).is_none(), "{what}: id opened twice");
+            }
+            "f" | "e" => {
+                let key =
+                    (format!("{}{}", e["cat"], if ph == "f" { "flow" } else { "async" }), e["id"].as_u64().unwrap());
+                let (n, start) = opened.get_mut(&key).unwrap_or_else(|| panic!("{what}: {e} ends what never began"));
+                assert!(*n == 1 && ts >= *start, "{what}: {e}");
+                *n = 2;
+            }
+            "M" => {}
+            other => panic!("{what}: unexpected phase {other}"),
+        }
+    }
+    assert!(opened.values().all(|(n, _)| *n == 2), "{what}: every flow and wait has both ends");
+    assert!(!lanes.is_empty(), "{what}: CPU spans");
+    for (lane, mut spans) in lanes {
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for w in spans.windows(2) {
+            assert!(w[0].1 <= w[1].0 + 1e-9, "{what}: spans overlap on {lane:?}: {w:?}");
+        }
+    }
 }

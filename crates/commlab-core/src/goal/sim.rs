@@ -57,7 +57,7 @@ pub struct OpSpan {
     pub end: u64,
 }
 
-/// One message: from its send's start to the end of its receive's CPU work.
+/// One message: sent, taken in by the receiver's CPU, matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MessageSpan {
     /// Sending rank.
@@ -68,12 +68,41 @@ pub struct MessageSpan {
     pub send: u32,
     /// The receive op that took it.
     pub recv: u32,
-    /// The send's start.
+    /// The send's start (its CPU span on the sender begins here).
     pub start: u64,
-    /// When the receiver's CPU is done with it.
-    pub end: u64,
+    /// When the receiver's CPU began taking it in (its arrival span).
+    pub arrived: u64,
+    /// When it met its receive.
+    pub matched: u64,
     /// Bytes.
     pub size: u64,
+    /// The CPU index it uses on both sides (the send's).
+    pub cpu: u8,
+}
+
+/// What a CPU was busy with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// Op `i` (a calc, or a send's overhead).
+    Op(u32),
+    /// Taking in the message sent by op `i`.
+    Arrival(u32),
+}
+
+/// A stretch of time one CPU of one rank was busy (never overlapping another
+/// span of the same CPU).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CpuSpan {
+    /// Rank.
+    pub rank: u32,
+    /// CPU index.
+    pub cpu: u8,
+    /// Start (ns).
+    pub start: u64,
+    /// End (ns).
+    pub end: u64,
+    /// What it did.
+    pub work: Work,
 }
 
 /// What a simulation gives.
@@ -90,6 +119,8 @@ pub struct Outcome {
     pub ops: Vec<OpSpan>,
     /// With `trace`: every matched message.
     pub messages: Vec<MessageSpan>,
+    /// With `trace`: every CPU's busy spans.
+    pub cpu: Vec<CpuSpan>,
 }
 
 impl Outcome {
@@ -153,6 +184,9 @@ struct Sim<'a> {
     trace: bool,
     spans: Vec<OpSpan>,
     message_spans: Vec<MessageSpan>,
+    cpu_spans: Vec<CpuSpan>,
+    /// Per message, when the receiver's CPU began taking it in.
+    arrived: Vec<u64>,
 }
 
 fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
@@ -203,6 +237,8 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
         trace,
         spans: Vec::new(),
         message_spans: Vec::new(),
+        cpu_spans: Vec::new(),
+        arrived: Vec::new(),
     };
     for r in 0..ranks as u32 {
         let mut ready: Vec<u32> = s.range(r).map(|i| i as u32).filter(|&i| sim.waiting[i as usize] == 0).collect();
@@ -232,7 +268,7 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
             posted.chain(unexpected).collect()
         })
         .collect();
-    Outcome { finish, events: sim.seq, unmatched, ops: sim.spans, messages: sim.message_spans }
+    Outcome { finish, events: sim.seq, unmatched, ops: sim.spans, messages: sim.message_spans, cpu: sim.cpu_spans }
 }
 
 impl Sim<'_> {
@@ -320,6 +356,7 @@ impl Sim<'_> {
                     return;
                 }
                 self.cpu[c] = t.wrapping_add(op.size);
+                self.busy(r, op.cpu, t, self.cpu[c], Work::Op(i));
                 self.start(i, t);
                 self.complete(i, t.wrapping_add(op.size));
             }
@@ -333,6 +370,7 @@ impl Sim<'_> {
                 let bytes = op.size.wrapping_sub(1);
                 self.cpu[c] = t.wrapping_add(p.o).wrapping_add(bytes.wrapping_mul(p.big_o));
                 self.nout[nc] = t.wrapping_add(p.g).wrapping_add(bytes.wrapping_mul(p.big_g));
+                self.busy(r, op.cpu, t, self.cpu[c], Work::Op(i));
                 let m = self.messages.len() as u32;
                 self.messages.push(Message {
                     from: r as u32,
@@ -368,7 +406,7 @@ impl Sim<'_> {
                             self.cpu[qc] = self.cpu[qc].max(t);
                             self.nout[qn] = self.nout[qn].max(t);
                         }
-                        self.matched(msg, i, t);
+                        self.matched(m, i, t);
                         self.complete(i, t);
                     }
                     None => self.prq[r].push(i),
@@ -391,6 +429,11 @@ impl Sim<'_> {
         let bytes = msg.size.wrapping_sub(1);
         self.cpu[c] = t.wrapping_add(p.o).wrapping_add(bytes.wrapping_mul(p.big_o).max(bytes.wrapping_mul(p.big_g)));
         self.nin[nc] = t.wrapping_add(p.g).wrapping_add(bytes.wrapping_mul(p.big_g));
+        if self.trace {
+            self.busy(r, msg.cpu, t, self.cpu[c], Work::Arrival(msg.send));
+            self.arrived.resize(self.messages.len(), 0);
+            self.arrived[m as usize] = t;
+        }
         let found = self.prq[r].iter().position(|&i| {
             let op = self.s.ops[i as usize];
             matches(op.peer, op.tag, msg.from, msg.tag)
@@ -405,23 +448,32 @@ impl Sim<'_> {
                     self.cpu[qc] = self.cpu[qc].max(t);
                     self.nout[qn] = self.nout[qn].max(t);
                 }
-                self.matched(msg, i, self.cpu[c]);
+                self.matched(m, i, t);
                 self.complete(i, t);
             }
             None => self.uq[r].push(m),
         }
     }
 
-    fn matched(&mut self, msg: Message, recv: u32, end: u64) {
+    fn busy(&mut self, rank: usize, cpu: u8, start: u64, end: u64, work: Work) {
         if self.trace {
+            self.cpu_spans.push(CpuSpan { rank: rank as u32, cpu, start, end, work });
+        }
+    }
+
+    fn matched(&mut self, m: u32, recv: u32, t: u64) {
+        if self.trace {
+            let msg = self.messages[m as usize];
             self.message_spans.push(MessageSpan {
                 from: msg.from,
                 to: msg.to,
                 send: msg.send,
                 recv,
                 start: msg.start,
-                end,
+                arrived: self.arrived.get(m as usize).copied().unwrap_or(t),
+                matched: t,
                 size: msg.size,
+                cpu: msg.cpu,
             });
         }
     }
