@@ -15,39 +15,54 @@ use crate::reduce::{Collective, CollectiveConfig, Schedule as Rounds};
 pub type Message = (u32, u32, u64);
 
 /// The rounds as a GOAL schedule on `ranks` ranks (rule in the module docs).
+/// Built in two passes over the messages (count per rank, then place), so
+/// memory is the schedule itself: no list per rank.
 pub fn from_rounds(ranks: u32, rounds: &[Vec<Message>]) -> Schedule {
-    // Per rank, its operations in round order; built rank by rank afterwards.
-    let mut per_rank: Vec<Vec<(Op, String, usize)>> = vec![Vec::new(); ranks as usize];
+    let n = ranks as usize;
+    let mut count = vec![0u32; n + 1];
+    for &(from, to, _) in rounds.iter().flatten() {
+        count[from as usize + 1] += 1;
+        count[to as usize + 1] += 1;
+    }
+    for r in 0..n {
+        count[r + 1] += count[r];
+    }
+    let total = count[n] as usize;
+    let blank = Op { kind: Kind::Calc, size: 0, peer: 0, tag: 0, cpu: 0, nic: 0, rank: 0 };
+    let mut ops = vec![(blank, 0u32); total];
+    let mut fill = count.clone();
     for (k, round) in rounds.iter().enumerate() {
         // Receives of a round before its sends: a butterfly partner posts, then sends.
         for &(from, to, bytes) in round {
-            per_rank[to as usize].push((
-                Op { kind: Kind::Recv, size: bytes, peer: from, tag: k as u32, cpu: 0, nic: 0 },
-                format!("r{k}_{from}"),
-                k,
-            ));
+            let at = &mut fill[to as usize];
+            ops[*at as usize] =
+                (Op { kind: Kind::Recv, size: bytes, peer: from, tag: k as u32, cpu: 0, nic: 0, rank: to }, k as u32);
+            *at += 1;
         }
         for &(from, to, bytes) in round {
-            per_rank[from as usize].push((
-                Op { kind: Kind::Send, size: bytes, peer: to, tag: k as u32, cpu: 0, nic: 0 },
-                format!("s{k}_{to}"),
-                k,
-            ));
+            let at = &mut fill[from as usize];
+            ops[*at as usize] =
+                (Op { kind: Kind::Send, size: bytes, peer: to, tag: k as u32, cpu: 0, nic: 0, rank: from }, k as u32);
+            *at += 1;
         }
     }
     let mut s = Schedule::default();
-    for (r, ops) in per_rank.into_iter().enumerate() {
-        // Receives not yet required by a send, with their round: a send needs
-        // those of earlier rounds (its own round's arrive from its partner).
-        let mut pending: Vec<(u32, usize)> = Vec::new();
+    s.ops.reserve_exact(total);
+    // Receives not yet required by a send, with their round: a send needs
+    // those of earlier rounds (its own round's arrive from its partner).
+    let mut pending: Vec<(u32, u32)> = Vec::new();
+    for r in 0..n {
+        pending.clear();
         let mut last_send: Option<u32> = None;
-        for (op, label, round) in ops {
-            let i = s.push(r as u32, op, &label);
+        for &(op, round) in &ops[count[r] as usize..count[r + 1] as usize] {
+            let i = s.push(r as u32, op, "");
             if op.kind == Kind::Recv {
                 pending.push((i, round));
             } else {
-                for &(recv, _) in pending.iter().filter(|&&(_, k)| k < round) {
-                    s.depend(i, recv, false);
+                for &(recv, k) in &pending {
+                    if k < round {
+                        s.depend(i, recv, false);
+                    }
                 }
                 pending.retain(|&(_, k)| k >= round);
                 if let Some(prev) = last_send {

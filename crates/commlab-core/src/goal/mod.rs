@@ -50,6 +50,8 @@ pub struct Op {
     pub cpu: u8,
     /// NIC index (0 for calc).
     pub nic: u8,
+    /// The rank it belongs to (set by [`Schedule::push`]).
+    pub rank: u32,
 }
 
 /// A whole schedule: `ranks` blocks of operations with their dependencies.
@@ -59,8 +61,10 @@ pub struct Schedule {
     pub ops: Vec<Op>,
     /// `ops[first[r]..first[r + 1]]` are rank `r`'s (`ranks + 1` entries).
     pub first: Vec<u32>,
-    /// Label of each op (empty when unlabelled), for reports and the writer.
-    pub labels: Vec<String>,
+    /// The labels, one text; `label_ends[i]` ends op `i`'s (ops past the end
+    /// of `label_ends` are unlabelled: generated schedules store none).
+    label_text: String,
+    label_ends: Vec<u32>,
     /// Dependency lines in file order: `(dependent, prerequisite, on start)`,
     /// global op indices; `on start` is `irequires`.
     pub deps: Vec<(u32, u32, bool)>,
@@ -79,7 +83,7 @@ impl Schedule {
 
     /// The rank owning global op `i`.
     pub fn rank_of(&self, i: u32) -> u32 {
-        (self.first.partition_point(|&f| f <= i) - 1) as u32
+        self.ops[i as usize].rank
     }
 
     /// Appends `op` to rank `r` and returns its global index. Ranks are
@@ -93,9 +97,24 @@ impl Schedule {
             self.first.push(self.ops.len() as u32);
         }
         let i = self.ops.len() as u32;
-        self.ops.push(op);
-        self.labels.push(label.to_owned());
+        self.ops.push(Op { rank: r, ..op });
+        if !label.is_empty() {
+            let end = self.label_text.len() as u32;
+            self.label_ends.resize(i as usize, end);
+            self.label_text.push_str(label);
+            self.label_ends.push(self.label_text.len() as u32);
+        }
         i
+    }
+
+    /// Op `i`'s label (empty when it has none).
+    pub fn label(&self, i: u32) -> &str {
+        let i = i as usize;
+        if i >= self.label_ends.len() {
+            return "";
+        }
+        let start = if i == 0 { 0 } else { self.label_ends[i - 1] as usize };
+        &self.label_text[start..self.label_ends[i] as usize]
     }
 
     /// Ends the schedule at `ranks` ranks (ranks without operations included).
@@ -122,7 +141,7 @@ impl Schedule {
             }
             Kind::Calc => format!("calc {}", op.size),
         };
-        match self.labels[i as usize].as_str() {
+        match self.label(i) {
             "" => format!("#{k} ({what})"),
             l => format!("{l} ({what})"),
         }

@@ -244,12 +244,12 @@ fn statement<'a>(c: &mut Cursor<'a>, ranks: u32) -> Result<Statement<'a>> {
         if c.eat("nic") {
             nic = unit(c, "nic")?;
         }
-        Op { kind, size, peer: peer.map_or(ANY, |p| p as u32), tag, cpu, nic }
+        Op { kind, size, peer: peer.map_or(ANY, |p| p as u32), tag, cpu, nic, rank: 0 }
     } else if c.eat("calc") {
         let size = c.uint("a duration in ns")?;
         c.blanks();
         let cpu = if c.eat("cpu") { unit(c, "cpu")? } else { 0 };
-        Op { kind: Kind::Calc, size, peer: 0, tag: 0, cpu, nic: 0 }
+        Op { kind: Kind::Calc, size, peer: 0, tag: 0, cpu, nic: 0, rank: 0 }
     } else {
         return Err(c.error("expected a statement: `send`, `recv`, `calc`, `LABEL:`, `A requires B` or `}`"));
     };

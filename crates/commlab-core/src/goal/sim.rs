@@ -159,6 +159,59 @@ enum Item {
     Message(u32),
 }
 
+/// The event queue: entries ordered by `(time, seq)`. Many events share a
+/// time, so entries sit in buckets per time (an ordered map). A new entry has
+/// the largest `seq` so far, so a bucket's new entries form a FIFO in `seq`
+/// order; only entries put back (older `seq`) need a small heap. A pop then
+/// compares two candidates instead of sifting a heap of every entry.
+#[derive(Default)]
+struct Queue {
+    buckets: std::collections::BTreeMap<u64, Bucket>,
+    /// Emptied buckets, reused (their allocations kept).
+    spare: Vec<Bucket>,
+}
+
+#[derive(Default)]
+struct Bucket {
+    fresh: std::collections::VecDeque<(u64, Item)>,
+    put_back: BinaryHeap<Reverse<(u64, Item)>>,
+}
+
+impl Queue {
+    /// A new entry (`seq` larger than every earlier one).
+    fn push(&mut self, time: u64, seq: u64, item: Item) {
+        let spare = &mut self.spare;
+        self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).fresh.push_back((seq, item));
+    }
+
+    /// An entry put back with its old `seq`.
+    fn put_back(&mut self, time: u64, seq: u64, item: Item) {
+        let spare = &mut self.spare;
+        self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).put_back.push(Reverse((seq, item)));
+    }
+
+    fn pop(&mut self) -> Option<(u64, u64, Item)> {
+        let mut first = self.buckets.first_entry()?;
+        let time = *first.key();
+        let bucket = first.get_mut();
+        let from_heap = match (bucket.fresh.front(), bucket.put_back.peek()) {
+            (Some(f), Some(Reverse(h))) => h.0 < f.0,
+            (None, _) => true,
+            (Some(_), None) => false,
+        };
+        let (seq, item) = if from_heap {
+            bucket.put_back.pop().expect("one side has an entry").0
+        } else {
+            bucket.fresh.pop_front().expect("checked")
+        };
+        if bucket.fresh.is_empty() && bucket.put_back.is_empty() {
+            let bucket = first.remove();
+            self.spare.push(bucket);
+        }
+        Some((time, seq, item))
+    }
+}
+
 struct Sim<'a> {
     s: &'a Schedule,
     p: Params,
@@ -173,7 +226,7 @@ struct Sim<'a> {
     after: Vec<(u32, bool)>,
     waiting: Vec<i64>,
     released: Vec<bool>,
-    queue: BinaryHeap<Reverse<(u64, u64, Item)>>,
+    queue: Queue,
     seq: u64,
     messages: Vec<Message>,
     prq: Vec<Vec<u32>>,
@@ -227,7 +280,7 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
         after,
         waiting,
         released: vec![false; n],
-        queue: BinaryHeap::new(),
+        queue: Queue::default(),
         seq: 0,
         messages: Vec::new(),
         prq: vec![Vec::new(); ranks],
@@ -250,7 +303,7 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
             sim.push(0, Item::Op(i));
         }
     }
-    while let Some(Reverse((t, seq, item))) = sim.queue.pop() {
+    while let Some((t, seq, item)) = sim.queue.pop() {
         match item {
             Item::Op(i) => sim.op(t, seq, i),
             Item::Message(m) => sim.message(t, seq, m),
@@ -273,7 +326,7 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
 
 impl Sim<'_> {
     fn push(&mut self, t: u64, item: Item) {
-        self.queue.push(Reverse((t, self.seq, item)));
+        self.queue.push(t, self.seq, item);
         self.seq += 1;
     }
 
@@ -352,7 +405,7 @@ impl Sim<'_> {
         match op.kind {
             Kind::Calc => {
                 if self.cpu[c] > t {
-                    self.queue.push(Reverse((self.cpu[c], seq, Item::Op(i))));
+                    self.queue.put_back(self.cpu[c], seq, Item::Op(i));
                     return;
                 }
                 self.cpu[c] = t.wrapping_add(op.size);
@@ -363,7 +416,7 @@ impl Sim<'_> {
             Kind::Send => {
                 let a = self.cpu[c].max(self.nout[nc]);
                 if a > t {
-                    self.queue.push(Reverse((a, seq, Item::Op(i))));
+                    self.queue.put_back(a, seq, Item::Op(i));
                     return;
                 }
                 self.start(i, t);
@@ -422,7 +475,7 @@ impl Sim<'_> {
         let nc = r * self.nics + usize::from(msg.nic);
         let a = self.cpu[c].max(self.nin[nc]);
         if a > t {
-            self.queue.push(Reverse((a, seq, Item::Message(m))));
+            self.queue.put_back(a, seq, Item::Message(m));
             return;
         }
         let p = self.p;

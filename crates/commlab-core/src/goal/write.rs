@@ -18,8 +18,9 @@ fn labels(s: &Schedule, r: u32) -> Vec<String> {
     };
     let mut seen: HashSet<String> = HashSet::new();
     let mut own: Vec<Option<String>> = Vec::with_capacity(range.len());
-    for l in &s.labels[range.clone()] {
-        own.push((valid(l) && seen.insert(l.clone())).then(|| l.clone()));
+    for i in range {
+        let l = s.label(i as u32);
+        own.push((valid(l) && seen.insert(l.to_owned())).then(|| l.to_owned()));
     }
     own.into_iter()
         .enumerate()
