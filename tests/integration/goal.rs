@@ -282,6 +282,12 @@ fn generated_collectives_complete_and_match_schedgen() {
     let ours = simulate(&collective("reduce-bst", 8, 1024, 1).unwrap(), Params::default(), Order::Stable, false);
     assert_eq!(ours.finish, want);
     assert_eq!(ours.events, 21);
+    // The dissemination barrier's pattern is Schedgen's `dissemination`.
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{DATA}/dissemination_p13_1024.json")).unwrap()).unwrap();
+    let want: Vec<u64> = expected["finish_times"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap()).collect();
+    let ours = simulate(&collective("dissemination", 13, 1024, 1).unwrap(), Params::default(), Order::Stable, false);
+    assert_eq!((ours.finish, ours.events), (want, expected["events"].as_u64().unwrap()));
     for id in [
         "reduce",
         "broadcast",
@@ -303,6 +309,7 @@ fn generated_collectives_complete_and_match_schedgen() {
                 "reduce" | "broadcast" | "reduce-bst" | "broadcast-bst" => p - 1,
                 "allreduce" | "allreduce-bst" => 2 * (p - 1),
                 "pipeline" => 4 * (p - 1),
+                "dissemination" => p * u64::from(if p == 1 { 0 } else { (p - 1).ilog2() + 1 }),
                 _ => sends as u64,
             };
             assert_eq!(sends as u64, expected_sends, "{id} p={p}");

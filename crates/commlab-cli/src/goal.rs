@@ -20,7 +20,7 @@ pub enum GoalCommand {
 #[derive(clap::Args)]
 pub struct GenArgs {
     /// reduce, broadcast, allreduce, allreduce-butterfly (LCT trees), reduce-bst,
-    /// broadcast-bst, allreduce-bst (Schedgen's trees), pipeline.
+    /// broadcast-bst, allreduce-bst (Schedgen's trees), dissemination (the barrier's pattern), pipeline.
     collective: String,
     /// Ranks.
     #[arg(long)]

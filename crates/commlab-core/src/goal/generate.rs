@@ -117,9 +117,18 @@ pub fn bst_rounds(ranks: u32, bytes: u64, broadcast: bool) -> Vec<Vec<Message>> 
     rounds
 }
 
+/// The dissemination barrier's pattern (fault-free): in round `k` every rank
+/// `i` sends to `(i + 2^k) mod p`, for `⌈log₂ p⌉` rounds; Schedgen's
+/// `dissemination`.
+pub fn dissemination_rounds(ranks: u32, bytes: u64) -> Vec<Vec<Message>> {
+    let rounds = if ranks <= 1 { 0 } else { (ranks - 1).ilog2() + 1 };
+    (0..rounds).map(|k| (0..ranks).map(|i| (i, (i + (1 << k)) % ranks, bytes)).collect()).collect()
+}
+
 /// A collective by id: `reduce`, `broadcast`, `allreduce`, `allreduce-butterfly`
-/// (commlab's LCT trees), `reduce-bst`, `broadcast-bst`, `allreduce-bst`, or
-/// `pipeline` (the chain with `pieces` pieces).
+/// (commlab's LCT trees), `reduce-bst`, `broadcast-bst`, `allreduce-bst`,
+/// `dissemination` (the barrier's pattern), or `pipeline` (the chain with
+/// `pieces` pieces).
 ///
 /// # Errors
 /// An unknown id, or `p` / `pieces` outside the reduction views' limits.
@@ -130,13 +139,14 @@ pub fn collective(id: &str, ranks: u64, bytes: u64, pieces: u64) -> Result<Sched
         "reduce-bst" => Ok(from_rounds(units, &bst(false))),
         "broadcast-bst" => Ok(from_rounds(units, &bst(true))),
         "allreduce-bst" => Ok(from_rounds(units, &[bst(false), bst(true)].concat())),
+        "dissemination" => Ok(from_rounds(units, &dissemination_rounds(units, bytes))),
         "pipeline" => {
             let s = Rounds::pipeline(ranks, pieces).map_err(|e| e.to_string())?;
             Ok(from_reduce(&s, bytes))
         }
         _ => {
             let c: Collective = id.parse().map_err(|_| {
-                format!("unknown collective {id:?}; expected one of: reduce, broadcast, allreduce, allreduce-butterfly, reduce-bst, broadcast-bst, allreduce-bst, pipeline")
+                format!("unknown collective {id:?}; expected one of: reduce, broadcast, allreduce, allreduce-butterfly, reduce-bst, broadcast-bst, allreduce-bst, dissemination, pipeline")
             })?;
             let config = CollectiveConfig::new(c, ranks, false).map_err(|e| e.to_string())?;
             Ok(from_reduce(&Rounds::collective(&config), bytes))
