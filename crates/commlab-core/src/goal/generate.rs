@@ -28,45 +28,47 @@ pub fn from_rounds(ranks: u32, rounds: &[Vec<Message>]) -> Schedule {
         count[r + 1] += count[r];
     }
     let total = count[n] as usize;
+    // The ops go straight into the schedule's array, rank by rank (the
+    // counts are its `first`); `round` is kept beside them for the dependencies.
     let blank = Op { kind: Kind::Calc, size: 0, peer: 0, tag: 0, cpu: 0, nic: 0, rank: 0 };
-    let mut ops = vec![(blank, 0u32); total];
-    let mut fill = count.clone();
+    let mut s = Schedule { ops: vec![blank; total], first: count.clone(), ..Schedule::default() };
+    let mut round_of = vec![0u32; total];
+    let mut fill = count;
     for (k, round) in rounds.iter().enumerate() {
         // Receives of a round before its sends: a butterfly partner posts, then sends.
         for &(from, to, bytes) in round {
-            let at = &mut fill[to as usize];
-            ops[*at as usize] =
-                (Op { kind: Kind::Recv, size: bytes, peer: from, tag: k as u32, cpu: 0, nic: 0, rank: to }, k as u32);
-            *at += 1;
+            let at = fill[to as usize] as usize;
+            s.ops[at] = Op { kind: Kind::Recv, size: bytes, peer: from, tag: k as u32, cpu: 0, nic: 0, rank: to };
+            round_of[at] = k as u32;
+            fill[to as usize] += 1;
         }
         for &(from, to, bytes) in round {
-            let at = &mut fill[from as usize];
-            ops[*at as usize] =
-                (Op { kind: Kind::Send, size: bytes, peer: to, tag: k as u32, cpu: 0, nic: 0, rank: from }, k as u32);
-            *at += 1;
+            let at = fill[from as usize] as usize;
+            s.ops[at] = Op { kind: Kind::Send, size: bytes, peer: to, tag: k as u32, cpu: 0, nic: 0, rank: from };
+            round_of[at] = k as u32;
+            fill[from as usize] += 1;
         }
     }
-    let mut s = Schedule::default();
-    s.ops.reserve_exact(total);
+    drop(fill);
     // Receives not yet required by a send, with their round: a send needs
     // those of earlier rounds (its own round's arrive from its partner).
     let mut pending: Vec<(u32, u32)> = Vec::new();
     for r in 0..n {
         pending.clear();
         let mut last_send: Option<u32> = None;
-        for &(op, round) in &ops[count[r] as usize..count[r + 1] as usize] {
-            let i = s.push(r as u32, op, "");
+        for i in s.first[r]..s.first[r + 1] {
+            let (op, round) = (s.ops[i as usize], round_of[i as usize]);
             if op.kind == Kind::Recv {
                 pending.push((i, round));
             } else {
                 for &(recv, k) in &pending {
                     if k < round {
-                        s.depend(i, recv, false);
+                        s.deps.push((i, recv, false));
                     }
                 }
                 pending.retain(|&(_, k)| k >= round);
                 if let Some(prev) = last_send {
-                    s.depend(i, prev, false);
+                    s.deps.push((i, prev, false));
                 }
                 last_send = Some(i);
             }

@@ -141,6 +141,70 @@ impl Outcome {
     }
 }
 
+/// FIFO lists per rank threaded through one array (no allocation per rank):
+/// `head`/`tail` per rank, `next` per item.
+struct Fifos {
+    head: Vec<u32>,
+    tail: Vec<u32>,
+    next: Vec<u32>,
+}
+
+const NIL: u32 = u32::MAX;
+
+impl Fifos {
+    fn new(ranks: usize, items: usize) -> Fifos {
+        Fifos { head: vec![NIL; ranks], tail: vec![NIL; ranks], next: vec![NIL; items] }
+    }
+
+    fn push(&mut self, r: usize, x: u32) {
+        if self.next.len() <= x as usize {
+            self.next.resize(x as usize + 1, NIL);
+        }
+        self.next[x as usize] = NIL;
+        match self.tail[r] {
+            NIL => self.head[r] = x,
+            t => self.next[t as usize] = x,
+        }
+        self.tail[r] = x;
+    }
+
+    /// Removes and returns the oldest item of rank `r` that `wanted` accepts.
+    fn take_first(&mut self, r: usize, wanted: impl Fn(u32) -> bool) -> Option<u32> {
+        let (mut prev, mut at) = (NIL, self.head[r]);
+        while at != NIL {
+            if wanted(at) {
+                let after = self.next[at as usize];
+                if prev == NIL {
+                    self.head[r] = after;
+                } else {
+                    self.next[prev as usize] = after;
+                }
+                if self.tail[r] == at {
+                    self.tail[r] = prev;
+                }
+                return Some(at);
+            }
+            prev = at;
+            at = self.next[at as usize];
+        }
+        None
+    }
+
+    /// Rank `r`'s items, oldest first.
+    fn items(&self, r: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut at = self.head[r];
+        while at != NIL {
+            out.push(at);
+            at = self.next[at as usize];
+        }
+        out
+    }
+}
+
+/// `waiting` of an op already made ready: far below 0, so later decrements never reach 0.
+const RELEASED: i32 = i32::MIN / 2;
+
 #[derive(Clone, Copy)]
 struct Message {
     from: u32,
@@ -224,13 +288,16 @@ struct Sim<'a> {
     /// Dependents of each op, in dependency-line order: `(dependent, on start)`.
     after_first: Vec<u32>,
     after: Vec<(u32, bool)>,
-    waiting: Vec<i64>,
-    released: Vec<bool>,
+    /// Unsatisfied dependency lines per op; [`RELEASED`] once it was made ready
+    /// (a second completion of an eager send then never releases it again).
+    waiting: Vec<i32>,
     queue: Queue,
     seq: u64,
     messages: Vec<Message>,
-    prq: Vec<Vec<u32>>,
-    uq: Vec<Vec<u32>>,
+    /// Posted receives per rank (op indices), oldest first.
+    prq: Fifos,
+    /// Unexpected messages per rank (message indices), oldest first.
+    uq: Fifos,
     /// Ops freed by the current handler, `(rank, op)` in release order.
     freed: Vec<(u32, u32)>,
     started: Vec<u64>,
@@ -253,7 +320,7 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
     let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
     let n = s.ops.len();
     let mut after_first = vec![0u32; n + 1];
-    let mut waiting = vec![0i64; n];
+    let mut waiting = vec![0i32; n];
     for &(dependent, prerequisite, _) in &s.deps {
         after_first[prerequisite as usize + 1] += 1;
         waiting[dependent as usize] += 1;
@@ -279,12 +346,11 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
         after_first,
         after,
         waiting,
-        released: vec![false; n],
         queue: Queue::default(),
         seq: 0,
         messages: Vec::new(),
-        prq: vec![Vec::new(); ranks],
-        uq: vec![Vec::new(); ranks],
+        prq: Fifos::new(ranks, n),
+        uq: Fifos::new(ranks, 0),
         freed: Vec::new(),
         started: if trace { vec![0; n] } else { Vec::new() },
         trace,
@@ -296,7 +362,7 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
     for r in 0..ranks as u32 {
         let mut ready: Vec<u32> = s.range(r).map(|i| i as u32).filter(|&i| sim.waiting[i as usize] == 0).collect();
         for &i in &ready {
-            sim.released[i as usize] = true;
+            sim.waiting[i as usize] = RELEASED;
         }
         sim.sort(&mut ready);
         for i in ready {
@@ -313,8 +379,8 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
     let finish = (0..ranks).map(|r| sim.cpu[r * cpus..(r + 1) * cpus].iter().copied().max().unwrap_or(0)).collect();
     let unmatched = (0..ranks)
         .map(|r| {
-            let posted = sim.prq[r].iter().map(|&i| format!("posted receive {}", s.describe(i)));
-            let unexpected = sim.uq[r].iter().map(|&m| {
+            let posted = sim.prq.items(r).into_iter().map(|i| format!("posted receive {}", s.describe(i)));
+            let unexpected = sim.uq.items(r).into_iter().map(|m| {
                 let msg = sim.messages[m as usize];
                 format!("unexpected message from rank {}: {}", msg.from, s.describe(msg.send))
             });
@@ -346,8 +412,8 @@ impl Sim<'_> {
                 continue;
             }
             self.waiting[y as usize] -= 1;
-            if self.waiting[y as usize] == 0 && !self.released[y as usize] {
-                self.released[y as usize] = true;
+            if self.waiting[y as usize] == 0 {
+                self.waiting[y as usize] = RELEASED;
                 self.freed.push((self.s.rank_of(y), y));
             }
         }
@@ -442,13 +508,13 @@ impl Sim<'_> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let found = self.uq[r].iter().position(|&m| {
-                    let msg = self.messages[m as usize];
+                let messages = &self.messages;
+                let found = self.uq.take_first(r, |m| {
+                    let msg = messages[m as usize];
                     matches(op.peer, op.tag, msg.from, msg.tag)
                 });
                 match found {
-                    Some(k) => {
-                        let m = self.uq[r].remove(k);
+                    Some(m) => {
                         let msg = self.messages[m as usize];
                         if op.size > p.s {
                             // Rendezvous: the send completes now; its rank's CPU and
@@ -462,7 +528,7 @@ impl Sim<'_> {
                         self.matched(m, i, t);
                         self.complete(i, t);
                     }
-                    None => self.prq[r].push(i),
+                    None => self.prq.push(r, i),
                 }
             }
         }
@@ -487,13 +553,13 @@ impl Sim<'_> {
             self.arrived.resize(self.messages.len(), 0);
             self.arrived[m as usize] = t;
         }
-        let found = self.prq[r].iter().position(|&i| {
-            let op = self.s.ops[i as usize];
+        let ops = &self.s.ops;
+        let found = self.prq.take_first(r, |i| {
+            let op = ops[i as usize];
             matches(op.peer, op.tag, msg.from, msg.tag)
         });
         match found {
-            Some(k) => {
-                let i = self.prq[r].remove(k);
+            Some(i) => {
                 if msg.size > p.s {
                     self.complete(msg.send, t);
                     let q = msg.from as usize;
@@ -504,7 +570,9 @@ impl Sim<'_> {
                 self.matched(m, i, t);
                 self.complete(i, t);
             }
-            None => self.uq[r].push(m),
+            None => {
+                self.uq.push(r, m);
+            }
         }
     }
 
