@@ -19,6 +19,7 @@ use commlab_core::reduce::timing::{time, Costs};
 use commlab_core::reduce::values::{ValueTrace, Vectors};
 use commlab_core::reduce::{Collective, CollectiveConfig, Operator, Schedule};
 use commlab_core::swizzle::{get_coord, CoreSplit, GridShape, Schedule as SwizzleSchedule, SwizzleConfig};
+use commlab_plot::svg::escape;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -282,11 +283,6 @@ pub fn markdown(rows: &[SourceRow]) -> String {
         );
     }
     out
-}
-
-/// Escapes text for HTML.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The rows as the app's Sources page: a static HTML document whose "open"

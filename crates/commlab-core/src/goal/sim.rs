@@ -360,12 +360,13 @@ pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
         arrived: Vec::new(),
     };
     for r in 0..ranks as u32 {
-        let mut ready: Vec<u32> = s.range(r).map(|i| i as u32).filter(|&i| sim.waiting[i as usize] == 0).collect();
-        for &i in &ready {
+        let mut ready: Vec<(u32, u32)> =
+            s.range(r).map(|i| (r, i as u32)).filter(|&(_, i)| sim.waiting[i as usize] == 0).collect();
+        for &(_, i) in &ready {
             sim.waiting[i as usize] = RELEASED;
         }
         sim.sort(&mut ready);
-        for i in ready {
+        for (_, i) in ready {
             sim.push(0, Item::Op(i));
         }
     }
@@ -396,8 +397,9 @@ impl Sim<'_> {
         self.seq += 1;
     }
 
-    fn sort(&self, ops: &mut [u32]) {
-        let kind = |&i: &u32| self.s.ops[i as usize].kind;
+    /// Orders `(rank, op)` entries by the op's kind (§7).
+    fn sort(&self, ops: &mut [(u32, u32)]) {
+        let kind = |&(_, i): &(u32, u32)| self.s.ops[i as usize].kind;
         match self.order {
             Order::Stable => ops.sort_by_key(kind),
             Order::Libstdcxx => libstdcxx_sort(ops, &|a, b| kind(a) < kind(b)),
@@ -445,9 +447,8 @@ impl Sim<'_> {
         while at < freed.len() {
             let r = freed[at].0;
             let end = at + freed[at..].iter().take_while(|f| f.0 == r).count();
-            let mut ops: Vec<u32> = freed[at..end].iter().map(|f| f.1).collect();
-            self.sort(&mut ops);
-            for i in ops {
+            self.sort(&mut freed[at..end]);
+            for &(_, i) in &freed[at..end] {
                 let op = self.s.ops[i as usize];
                 let c = r as usize * self.cpus + usize::from(op.cpu);
                 let time = match op.kind {
@@ -514,20 +515,8 @@ impl Sim<'_> {
                     matches(op.peer, op.tag, msg.from, msg.tag)
                 });
                 match found {
-                    Some(m) => {
-                        let msg = self.messages[m as usize];
-                        if op.size > p.s {
-                            // Rendezvous: the send completes now; its rank's CPU and
-                            // NIC (this receive's indices) wait until now.
-                            self.complete(msg.send, t);
-                            let q = msg.from as usize;
-                            let (qc, qn) = (q * self.cpus + usize::from(op.cpu), q * self.nics + usize::from(op.nic));
-                            self.cpu[qc] = self.cpu[qc].max(t);
-                            self.nout[qn] = self.nout[qn].max(t);
-                        }
-                        self.matched(m, i, t);
-                        self.complete(i, t);
-                    }
+                    // At a posted receive the receive's size and indices decide (§4.1).
+                    Some(m) => self.match_made(m, i, op.size, (op.cpu, op.nic), t),
                     None => self.prq.push(r, i),
                 }
             }
@@ -559,21 +548,27 @@ impl Sim<'_> {
             matches(op.peer, op.tag, msg.from, msg.tag)
         });
         match found {
-            Some(i) => {
-                if msg.size > p.s {
-                    self.complete(msg.send, t);
-                    let q = msg.from as usize;
-                    let (qc, qn) = (q * self.cpus + usize::from(msg.cpu), q * self.nics + usize::from(msg.nic));
-                    self.cpu[qc] = self.cpu[qc].max(t);
-                    self.nout[qn] = self.nout[qn].max(t);
-                }
-                self.matched(m, i, t);
-                self.complete(i, t);
-            }
-            None => {
-                self.uq.push(r, m);
-            }
+            // At an arrival the message's size and the send's indices decide.
+            Some(i) => self.match_made(m, i, msg.size, (msg.cpu, msg.nic), t),
+            None => self.uq.push(r, m),
         }
+    }
+
+    /// Message `m` meets receive `i` at `t`. Above the eager limit (`size`,
+    /// the receive's or the message's as the path says) the send completes now
+    /// and its rank's CPU and NIC (`units`: cpu and nic indices, again as the
+    /// path says) wait until now; then the receive completes.
+    fn match_made(&mut self, m: u32, i: u32, size: u64, (cpu, nic): (u8, u8), t: u64) {
+        let msg = self.messages[m as usize];
+        if size > self.p.s {
+            self.complete(msg.send, t);
+            let q = msg.from as usize;
+            let (qc, qn) = (q * self.cpus + usize::from(cpu), q * self.nics + usize::from(nic));
+            self.cpu[qc] = self.cpu[qc].max(t);
+            self.nout[qn] = self.nout[qn].max(t);
+        }
+        self.matched(m, i, t);
+        self.complete(i, t);
     }
 
     fn busy(&mut self, rank: usize, cpu: u8, start: u64, end: u64, work: Work) {
