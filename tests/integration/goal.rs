@@ -345,6 +345,112 @@ fn binomial_reduce_meets_its_closed_form() {
     }
 }
 
+/// Each barrier's fault-free pattern as GOAL sends exactly the messages the
+/// barrier engine sends in one barrier on the intact mesh (the engine's
+/// recorded `(from, to)` pairs, a separate implementation of the same
+/// protocol), and completes under LogGOPS.
+#[test]
+fn barrier_patterns_send_what_the_engine_sends() {
+    use commlab_core::barrier::algorithm::Algorithm;
+    use commlab_core::barrier::encoding::Encoding;
+    use commlab_core::barrier::engine::{Scenario, Simulation};
+    use commlab_core::goal::patterns::barrier;
+    use commlab_core::goal::Kind;
+    let mut checked = 0;
+    for size in [2u32, 3, 4, 5, 8] {
+        for encoding in [Encoding::SCurve, Encoding::Hilbert, Encoding::RowMajor] {
+            for algorithm in Algorithm::ALL {
+                let Ok(s) = barrier(size, encoding, algorithm, 2, 4, 8) else { continue };
+                let scenario = Scenario {
+                    size: u64::from(size),
+                    algorithm,
+                    encoding,
+                    barriers: 1,
+                    tile: 2,
+                    combining_k: 4,
+                    record: true,
+                    ..Scenario::default()
+                };
+                let sim = Simulation::new(scenario).expect("an intact mesh runs every algorithm");
+                checked += 1;
+                let report = sim.run();
+                let mut engine: Vec<(u32, u32)> = report.trace.iter().map(|m| (m.from, m.to)).collect();
+                let mut ours: Vec<(u32, u32)> =
+                    s.ops.iter().filter(|o| o.kind == Kind::Send).map(|o| (o.rank, o.peer)).collect();
+                engine.sort_unstable();
+                ours.sort_unstable();
+                assert_eq!(ours, engine, "{algorithm} {encoding} size {size}");
+                let out = simulate(&s, Params::default(), Order::Stable, false);
+                assert!(out.completes(), "{algorithm} {encoding} size {size}: {:?}", out.unmatched);
+            }
+        }
+    }
+    // Hilbert needs a power-of-two side: sizes 3 and 5 skip it.
+    assert_eq!(checked, 13 * Algorithm::ALL.len(), "every combination ran");
+}
+
+/// The swizzle schedule as GOAL: one message per remote tile per rank, each
+/// core's ops in step order, and it completes; the catccos 12-core case has
+/// 8 steps, so every rank's core 0 moves at most 8 tiles.
+#[test]
+fn swizzle_pattern_moves_every_remote_tile_once() {
+    use commlab_core::goal::patterns::swizzle;
+    use commlab_core::goal::Kind;
+    use commlab_core::swizzle::{CoreSplit, GridShape, SwizzleConfig};
+    for (grid, cores) in [((4, 4, 4), (3, 4)), ((2, 3, 5), (2, 2)), ((1, 1, 1), (1, 1))] {
+        let config = SwizzleConfig::new(
+            GridShape { row: grid.0, column: grid.1, rank: grid.2 },
+            CoreSplit { row: cores.0, column: cores.1 },
+            0,
+            false,
+            true,
+        )
+        .unwrap();
+        for read in [true, false] {
+            let s = swizzle(&config, 4096, read);
+            let sends = s.ops.iter().filter(|o| o.kind == Kind::Send).count() as u32;
+            // Every rank reads every (data, q) tile with q != itself exactly once.
+            let ranks = grid.2;
+            assert_eq!(sends, ranks * grid.0 * grid.1 * (ranks - 1), "{grid:?} read={read}");
+            let out = simulate(&s, Params::default(), Order::Stable, true);
+            assert!(out.completes(), "{:?}", out.unmatched);
+        }
+    }
+}
+
+/// The critical path of a binomial reduce with o = g = 0 runs through one
+/// message per level into rank 0, ends at the receive that ends the run, and
+/// each step completes no later than the next.
+#[test]
+fn critical_path_of_a_binomial_reduce() {
+    use commlab_core::goal::critical::critical_path;
+    use commlab_core::goal::generate::collective;
+    use commlab_core::goal::Kind;
+    let p0 = Params { l: 2500, o: 0, g: 0, big_g: 6, big_o: 0, s: 65535 };
+    let s = collective("reduce", 16, 1024, 1).unwrap();
+    let out = simulate(&s, p0, Order::Stable, true);
+    let path = critical_path(&s, &out);
+    let sends: Vec<u32> = path.iter().filter(|&&i| s.ops[i as usize].kind == Kind::Send).copied().collect();
+    assert_eq!(sends.len(), 4, "one message per level: {:?}", path.iter().map(|&i| s.describe(i)).collect::<Vec<_>>());
+    let last = *path.last().unwrap();
+    assert_eq!(s.ops[last as usize].rank, 0);
+    // It is the receive of the last level's message (rank 8 → 0), whose
+    // taking-in ends the run: match + (s − 1)·G.
+    assert_eq!((s.ops[last as usize].kind, s.ops[last as usize].peer), (Kind::Recv, 8));
+    let end = out.ops.iter().find(|o| o.op == last).unwrap().end;
+    assert_eq!(end + 1023 * 6, out.finish[0]);
+    // Each step completes no later than the next (a receive is posted early and completes at its match).
+    let end_of = |i: u32| out.ops.iter().find(|o| o.op == i).unwrap().end;
+    for w in path.windows(2) {
+        assert!(end_of(w[0]) <= end_of(w[1]), "{w:?}");
+    }
+    // With the default overheads a sender's CPU is part of the path too: still ends at rank 0's last op.
+    let out = simulate(&s, Params::default(), Order::Stable, true);
+    let path = critical_path(&s, &out);
+    assert_eq!(s.ops[*path.last().unwrap() as usize].rank, 0);
+    assert!(path.iter().any(|&i| s.ops[i as usize].rank == 8), "the deepest subtree's root sends on the path");
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;

@@ -15,6 +15,7 @@ pub mod mesh;
 pub mod model;
 pub mod protocol;
 pub mod report;
+pub mod schedule;
 pub mod sources;
 pub mod swizzle;
 pub mod tree;

@@ -2,8 +2,9 @@
 //! LogGOPSim computes it (`docs/loggops.md`), with LogGOPSim's short flags.
 
 use crate::reduce::ArgError;
-use commlab_core::goal::sim::{simulate, Order, Outcome, Params};
-use commlab_core::goal::{parse, Schedule};
+use commlab_core::goal::parse;
+use commlab_core::goal::sim::{simulate, Order, Params};
+use commlab_api::schedule::{run_json, GenerateRequest, LogGops};
 use serde_json::{json, Value};
 use std::io::Read;
 
@@ -14,23 +15,86 @@ pub enum GoalCommand {
     Sim(SimArgs),
     /// Write a collective commlab draws as GOAL.
     Gen(GenArgs),
+    /// Read a GOAL file and report its problems (line, column, what was expected) or its size.
+    Check(CheckArgs),
+}
+
+/// `commlab goal check`.
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The GOAL file (`-` for standard input; `.gz` files are read gzipped).
+    file: String,
+}
+
+impl CheckArgs {
+    /// Parses the file.
+    ///
+    /// # Errors
+    /// An unreadable file, or the first GOAL error with its line and column.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let text = read(&self.file)?;
+        let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
+        let count = |k| schedule.ops.iter().filter(|o| o.kind == k).count();
+        use commlab_core::goal::Kind;
+        Ok(json!({
+            "file": self.file,
+            "ok": true,
+            "ranks": schedule.ranks(),
+            "ops": schedule.ops.len(),
+            "sends": count(Kind::Send),
+            "recvs": count(Kind::Recv),
+            "calcs": count(Kind::Calc),
+            "dependencies": schedule.deps.len(),
+        }))
+    }
 }
 
 /// `commlab goal gen`.
 #[derive(clap::Args)]
 pub struct GenArgs {
     /// reduce, broadcast, allreduce, allreduce-butterfly (LCT trees), reduce-bst,
-    /// broadcast-bst, allreduce-bst (Schedgen's trees), dissemination (the barrier's pattern), pipeline.
+    /// broadcast-bst, allreduce-bst (Schedgen's trees), dissemination, pipeline,
+    /// barrier (a barrier algorithm's fault-free pattern on a mesh), swizzle (every rank's CommSwizzle steps).
     collective: String,
-    /// Ranks.
-    #[arg(long)]
+    /// Ranks (reduction family and dissemination).
+    #[arg(long, default_value_t = 8)]
     p: u64,
-    /// Bytes per message (the whole vector; the pipeline cuts it into pieces).
+    /// Bytes per message (the whole vector; the pipeline cuts it into pieces; a tile for swizzle).
     #[arg(long)]
     bytes: u64,
     /// Pieces of the pipeline.
     #[arg(long, default_value_t = 1)]
     pieces: u64,
+    /// barrier: mesh side (ranks = side²).
+    #[arg(long, default_value_t = 4)]
+    mesh: u32,
+    /// barrier: algorithm id (as `commlab barrier --algorithm`).
+    #[arg(long, default_value = "dlct")]
+    algorithm: String,
+    /// barrier: encoding id.
+    #[arg(long, default_value = "s-curve")]
+    encoding: String,
+    /// barrier: two-layer tile side.
+    #[arg(long, default_value_t = 4)]
+    tile: u32,
+    /// barrier: combining-tree arity.
+    #[arg(long, default_value_t = 4)]
+    combining_k: u32,
+    /// swizzle: grid `ROW,COLUMN,RANK`.
+    #[arg(long, default_value = "4,4,4")]
+    grid: String,
+    /// swizzle: core split `ROW,COLUMN`.
+    #[arg(long, default_value = "3,4")]
+    cores: String,
+    /// swizzle: remote writes instead of reads.
+    #[arg(long)]
+    write: bool,
+    /// swizzle: no rank shift.
+    #[arg(long)]
+    no_shift: bool,
+    /// swizzle: deterministic mode.
+    #[arg(long)]
+    deterministic: bool,
     /// Output file (standard output when absent).
     #[arg(short = 'o', long = "out")]
     out: Option<std::path::PathBuf>,
@@ -42,8 +106,40 @@ impl GenArgs {
     /// # Errors
     /// An unknown collective, a size out of range, an unwritable file.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let schedule = commlab_core::goal::generate::collective(&self.collective, self.p, self.bytes, self.pieces)
-            .map_err(|e| ("COLLECTIVE".to_owned(), e))?;
+        let numbers = |flag: &str, text: &str| -> Result<Vec<u32>, ArgError> {
+            text.split(',')
+                .map(|x| x.trim().parse::<u32>().map_err(|_| (flag.to_owned(), format!("{text:?} is not a list of numbers"))))
+                .collect()
+        };
+        let grid = numbers("--grid", &self.grid)?;
+        let cores = numbers("--cores", &self.cores)?;
+        let (&[row, column, rank], &[core_row, core_column]) = (grid.as_slice(), cores.as_slice()) else {
+            return Err(("--grid".to_owned(), "--grid takes ROW,COLUMN,RANK and --cores ROW,COLUMN".to_owned()));
+        };
+        let request = GenerateRequest {
+            collective: self.collective.clone(),
+            p: self.p,
+            bytes: self.bytes,
+            pieces: self.pieces,
+            mesh: self.mesh,
+            encoding: self.encoding.clone(),
+            algorithm: self.algorithm.clone(),
+            tile: self.tile,
+            combining_k: self.combining_k,
+            grid: (row, column, rank),
+            cores: (core_row, core_column),
+            direction: 0,
+            deterministic: self.deterministic,
+            shift: !self.no_shift,
+            read: !self.write,
+        };
+        let schedule = if ["barrier", "swizzle"].contains(&self.collective.as_str()) {
+            request.build().map_err(|e| (format!("--{}", e.field), e.to_string()))?
+        } else {
+            // Natively p goes up to 2^24 (the browser's limit is lower).
+            commlab_core::goal::generate::collective(&self.collective, self.p, self.bytes, self.pieces)
+                .map_err(|e| ("COLLECTIVE".to_owned(), e))?
+        };
         let text = commlab_core::goal::write(&schedule);
         match &self.out {
             Some(path) => {
@@ -106,45 +202,7 @@ fn read(file: &str) -> Result<String, ArgError> {
     String::from_utf8(bytes).map_err(|_| ("FILE".to_owned(), format!("{file} is not UTF-8 text")))
 }
 
-/// The Chrome trace-event JSON of a traced run (µs): a process per rank, a
-/// thread per CPU with its busy spans (which never overlap), each posted
-/// receive's wait as an async span, and an arrow (flow) per message from the
-/// send's CPU span to the receiver's arrival span.
-pub fn chrome_trace(s: &Schedule, out: &Outcome) -> Value {
-    use commlab_core::goal::sim::Work;
-    let us = |ns: u64| ns as f64 / 1000.0;
-    let mut events: Vec<Value> = Vec::new();
-    let mut threads = std::collections::BTreeSet::new();
-    for span in &out.cpu {
-        threads.insert((span.rank, span.cpu));
-        let name = match span.work {
-            Work::Op(i) => s.describe(i),
-            Work::Arrival(send) => format!("arrival from rank {}", s.rank_of(send)),
-        };
-        events.push(json!({"ph": "X", "name": name, "cat": "cpu", "pid": span.rank, "tid": span.cpu,
-            "ts": us(span.start), "dur": us(span.end.saturating_sub(span.start))}));
-    }
-    for r in 0..s.ranks() {
-        events.push(json!({"ph": "M", "name": "process_name", "pid": r, "args": {"name": format!("rank {r}")}}));
-    }
-    for (r, c) in threads {
-        events
-            .push(json!({"ph": "M", "name": "thread_name", "pid": r, "tid": c, "args": {"name": format!("cpu {c}")}}));
-    }
-    for span in
-        out.ops.iter().filter(|o| s.ops[o.op as usize].kind == commlab_core::goal::Kind::Recv && o.end > o.start)
-    {
-        let name = format!("waiting: {}", s.describe(span.op));
-        events.push(json!({"ph": "b", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.start)}));
-        events.push(json!({"ph": "e", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.end)}));
-    }
-    for (id, m) in out.messages.iter().enumerate() {
-        let name = format!("{} B", m.size);
-        events.push(json!({"ph": "s", "name": name, "cat": "message", "id": id, "pid": m.from, "tid": m.cpu, "ts": us(m.start)}));
-        events.push(json!({"ph": "f", "bp": "e", "name": name, "cat": "message", "id": id, "pid": m.to, "tid": m.cpu, "ts": us(m.arrived)}));
-    }
-    json!({"traceEvents": events, "displayTimeUnit": "ns"})
-}
+pub use commlab_api::schedule::chrome_trace;
 
 impl SimArgs {
     /// Runs the simulation.
@@ -169,28 +227,10 @@ impl SimArgs {
             std::fs::write(path, chrome_trace(&schedule, &out).to_string())
                 .map_err(|e| ("--trace".to_owned(), format!("cannot write {}: {e}", path.display())))?;
         }
-        let (max_time, max_rank) = out.max();
-        let completes = out.completes();
-        let unmatched: Vec<Value> = out
-            .unmatched
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| !u.is_empty())
-            .map(|(r, u)| json!({"rank": r, "left": u}))
-            .collect();
-        Ok(json!({
-            "ranks": schedule.ranks(),
-            "ops": schedule.ops.len(),
-            "completes": completes,
-            "finish_times": if completes { json!(out.finish) } else { Value::Null },
-            "max_time": if completes { json!(max_time) } else { Value::Null },
-            "max_rank": if completes { json!(max_rank) } else { Value::Null },
-            "events": out.events,
-            "events_per_second": (out.events as f64 / seconds.max(1e-9)).round(),
-            "parse_mb_per_second": (text.len() as f64 / 1e6 / parsed.max(1e-9) * 10.0).round() / 10.0,
-            "unmatched": unmatched,
-            "params": {"L": self.l, "o": self.o, "g": self.g, "G": self.big_g, "O": self.big_o, "S": self.s},
-            "order": self.order,
-        }))
+        let p = LogGops { l: self.l, o: self.o, g: self.g, big_g: self.big_g, big_o: self.big_o, s: self.s };
+        let mut v = run_json(&schedule, &out, &p, &self.order);
+        v["events_per_second"] = json!((out.events as f64 / seconds.max(1e-9)).round());
+        v["parse_mb_per_second"] = json!((text.len() as f64 / 1e6 / parsed.max(1e-9) * 10.0).round() / 10.0);
+        Ok(v)
     }
 }

@@ -132,6 +132,7 @@ fn main() -> ExitCode {
         Command::Merge(c) => (c.run(), true),
         Command::Goal(goal::GoalCommand::Sim(a)) => (a.run(), a.json),
         Command::Goal(goal::GoalCommand::Gen(a)) => (a.run(), true),
+        Command::Goal(goal::GoalCommand::Check(a)) => (a.run(), true),
         Command::Sources { json, markdown, html } => {
             let rows = commlab_api::sources::rows();
             if *html {

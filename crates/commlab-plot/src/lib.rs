@@ -17,6 +17,7 @@ pub mod model;
 pub mod pipeline;
 pub mod svg;
 pub mod swizzle;
+pub mod timeline;
 pub mod tree;
 
 use plotters::prelude::*;

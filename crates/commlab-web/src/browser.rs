@@ -155,13 +155,6 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Panics on purpose, so the browser suite can check that a panic shows the
-/// banner. Exported to JavaScript as `wasmBindings.commlab_selftest_panic()`.
-#[wasm_bindgen]
-pub fn commlab_selftest_panic() {
-    panic!("self-test panic requested from JavaScript");
-}
-
 /// Offers `content` as a file download named `filename`.
 ///
 /// # Errors

@@ -660,10 +660,9 @@ pub fn data_export(
     })
 }
 
-/// Exported to JavaScript for the browser suite: asks a fresh engine worker
-/// to panic, so the test sees the banner.
-#[wasm_bindgen]
-pub fn commlab_selftest_worker_panic() {
+/// For the browser suite (exported by the UI bundle's `main.rs`): asks a
+/// fresh engine worker to panic, so the test sees the banner.
+pub fn selftest_worker_panic() {
     let client = Client::new();
     let keep = client.clone();
     client.run(

@@ -1,21 +1,29 @@
-//! `commlab-web`: the commlab playground, a Leptos client-side app.
-//!
-//! `main` only installs the panic banner and mounts [`app::App`]. The app
-//! state is one [`state::Params`] value, serialised to the URL by
-//! [`share`]; [`browser`] is the only module touching `web_sys`; each view and
-//! control lives in its own file under [`components`].
+//! `commlab-web`: the UI bundle. `main` only installs the panic banner and
+//! mounts [`commlab_web::app::App`] (see the library's docs). The JavaScript
+//! exports of the browser suite live here, in the UI bundle only (an export
+//! in the library would be kept alive in every bundle that links it).
+#![allow(missing_docs, reason = "wasm_bindgen exports")]
 
-mod app;
 #[cfg(feature = "bench")]
 mod bench;
-mod browser;
-mod components;
-mod engine;
-mod share;
-mod state;
+
+use wasm_bindgen::prelude::*;
 
 fn main() {
-    browser::install_panic_hook();
-    browser::remember_query();
-    leptos::mount::mount_to_body(app::App);
+    commlab_web::browser::install_panic_hook();
+    commlab_web::browser::remember_query();
+    leptos::mount::mount_to_body(commlab_web::app::App);
+}
+
+/// Panics on purpose, so the browser suite can check that a panic shows the
+/// banner. Exported to JavaScript as `wasmBindings.commlab_selftest_panic()`.
+#[wasm_bindgen]
+pub fn commlab_selftest_panic() {
+    panic!("self-test panic requested from JavaScript");
+}
+
+/// Asks a fresh engine worker to panic (the browser suite checks the banner).
+#[wasm_bindgen]
+pub fn commlab_selftest_worker_panic() {
+    commlab_web::engine::selftest_worker_panic();
 }

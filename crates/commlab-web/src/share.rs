@@ -227,6 +227,7 @@ fn fields(view: View) -> &'static [Field] {
         View::Swizzle => SWIZZLE_FIELDS,
         View::Mesh => MESH_FIELDS,
         View::Lab => LAB_FIELDS,
+        View::Schedule => &[],
     }
 }
 
@@ -318,6 +319,9 @@ pub fn to_query(params: &Params) -> String {
             out.append_pair(field.name(), &text);
         }
     }
+    for (k, v) in &params.lazy {
+        out.append_pair(k, v);
+    }
     if params.embed {
         out.append_pair("embed", "1");
     }
@@ -377,6 +381,8 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                 Some(theme) => params.theme = theme,
                 None => reject("theme", value, "one of: auto, light, dark", "auto"),
             },
+            // A lazy view's pairs go to its bundle, which reports their problems.
+            _ if params.view == View::Schedule => params.lazy.push((key.to_owned(), value.to_owned())),
             _ => {
                 if let Some(field) = fields(params.view).iter().find(|f| f.name() == key) {
                     if let Err(expected) = field.decode(&mut params, value) {

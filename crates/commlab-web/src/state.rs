@@ -28,11 +28,15 @@ pub enum View {
     Lab,
     /// CommSwizzle schedule (view 6).
     Swizzle,
+    /// A GOAL schedule simulated under LogGOPS, as a timeline (view 7; in
+    /// the lazy bundle, see [`crate::lazy`]).
+    Schedule,
 }
 
 impl View {
     /// Every view, in the order of the view switcher.
-    pub const ALL: [View; 6] = [View::Tree, View::Pipeline, View::Model, View::Mesh, View::Lab, View::Swizzle];
+    pub const ALL: [View; 7] =
+        [View::Tree, View::Pipeline, View::Model, View::Mesh, View::Lab, View::Swizzle, View::Schedule];
 
     /// Stable id used in URLs (`view=model`).
     pub fn id(self) -> &'static str {
@@ -43,6 +47,7 @@ impl View {
             View::Mesh => "mesh",
             View::Lab => "lab",
             View::Swizzle => "swizzle",
+            View::Schedule => "schedule",
         }
     }
 
@@ -55,6 +60,7 @@ impl View {
             View::Mesh => "Barrier mesh",
             View::Lab => "Barrier lab",
             View::Swizzle => "Swizzle schedule",
+            View::Schedule => "Schedule timeline",
         }
     }
 
@@ -447,6 +453,9 @@ pub struct Params {
     pub lab: LabParams,
     /// The animation step shown by the animated views (clipped to the run's length).
     pub step: u64,
+    /// A lazy view's own URL pairs, kept verbatim: the lazy bundle reads and
+    /// checks them, and reports them back as they change.
+    pub lazy: Vec<(String, String)>,
 }
 
 impl MeshParams {

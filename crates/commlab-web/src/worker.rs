@@ -14,12 +14,11 @@
 #![allow(missing_docs, reason = "wasm_bindgen exports")]
 
 use commlab_api::protocol::{Engine, Request, Response};
-use commlab_plot::mesh::{Scene, Shape};
-use commlab_plot::svg::hex;
+use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleResponse};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, OffscreenCanvas, OffscreenCanvasRenderingContext2d};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 /// Events per slice between progress checks in the worker.
 const SLICE_EVENTS: u64 = 50_000;
@@ -36,9 +35,17 @@ fn main() {
         }
     }));
     let mut engine = Engine::new();
+    let mut schedules = ScheduleEngine::new();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
         let generation = js_sys::Reflect::get(&data, &"gen".into()).unwrap_or(JsValue::UNDEFINED);
+        // The Schedule view's queries (`{gen, sched}`), answered `{gen, sres}`.
+        if let Ok(query) = js_sys::Reflect::get(&data, &"sched".into()) {
+            if !query.is_undefined() {
+                serve_schedule(&mut schedules, &generation, query);
+                return;
+            }
+        }
         let request = js_sys::Reflect::get(&data, &"req".into()).unwrap_or(JsValue::UNDEFINED);
         let ratio = js_sys::Reflect::get(&data, &"ratio".into()).ok().and_then(|r| r.as_f64()).unwrap_or(1.0);
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -70,6 +77,53 @@ fn main() {
     let _ = scope.post_message(&ready);
 }
 
+/// Events per slice of a schedule simulation between progress checks.
+const SCHEDULE_SLICE_EVENTS: u64 = 200_000;
+
+fn serve_schedule(engine: &mut ScheduleEngine, generation: &JsValue, query: JsValue) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let query: ScheduleQuery = match serde_wasm_bindgen::from_value(query) {
+        Ok(q) => q,
+        Err(e) => {
+            let err = commlab_api::ApiError::new("query", e, "a commlab_api::schedule::ScheduleQuery");
+            post_schedule(&scope, generation, &ScheduleResponse::Error(err));
+            return;
+        }
+    };
+    let now = || js_sys::global().unchecked_into::<web_sys::WorkerGlobalScope>().performance().map_or(0.0, |p| p.now());
+    let mut last = now();
+    let response = engine.serve(query, SCHEDULE_SLICE_EVENTS, &mut |progress| {
+        let t = now();
+        if t - last >= PROGRESS_MS {
+            last = t;
+            post_schedule(&scope, generation, progress);
+        }
+    });
+    post_schedule(&scope, generation, &response);
+}
+
+/// Posts `{gen, sres}`; a result's timeline goes as transferred `Float64Array`s (`timeline`).
+fn post_schedule(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, response: &ScheduleResponse) {
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"gen".into(), generation);
+    let _ = js_sys::Reflect::set(&msg, &"sres".into(), &to_js(response));
+    let transfer = js_sys::Array::new();
+    if let ScheduleResponse::Ready(result) = response {
+        if let Some(t) = &result.timeline {
+            let arrays = commlab_web::schedule::timeline_to_js(t);
+            for name in commlab_web::schedule::TIMELINE_ARRAYS {
+                if let Ok(a) = js_sys::Reflect::get(&arrays, &name.into()) {
+                    if let Some(buffer) = a.dyn_ref::<js_sys::Float64Array>().map(js_sys::Float64Array::buffer) {
+                        transfer.push(&buffer);
+                    }
+                }
+            }
+            let _ = js_sys::Reflect::set(&msg, &"timeline".into(), &arrays);
+        }
+    }
+    let _ = scope.post_message_with_transfer(&msg, &transfer);
+}
+
 /// The codec of both directions: `u64` as `BigInt` when large (seeds), plain objects.
 fn to_js<T: Serialize>(value: &T) -> JsValue {
     value
@@ -96,75 +150,7 @@ fn painted(engine: &Engine, response: &Response, ratio: f64) -> Option<JsValue> 
         return None;
     }
     let scene = engine.scene()?;
-    paint(&scene, ratio).ok()
-}
-
-/// Paints `scene` on an `OffscreenCanvas` `ratio` times its CSS size and
-/// returns the `ImageBitmap`.
-fn paint(scene: &Scene, ratio: f64) -> Result<JsValue, JsValue> {
-    let ratio = ratio.clamp(1.0, 3.0);
-    let (width, height) = ((scene.width * ratio).ceil() as u32, (scene.height * ratio).ceil() as u32);
-    let canvas = OffscreenCanvas::new(width.max(1), height.max(1))?;
-    let ctx: OffscreenCanvasRenderingContext2d =
-        canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2d context"))?.unchecked_into();
-    ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)?;
-    ctx.set_fill_style_str(&hex(scene.background));
-    ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
-    let no_dash = js_sys::Array::new();
-    // Consecutive lines of one style are stroked as one path.
-    let mut run: Option<Shape> = None;
-    let flush = |ctx: &OffscreenCanvasRenderingContext2d, run: &mut Option<Shape>| {
-        if let Some(Shape::Line { dashed, opacity, .. }) = run.take() {
-            ctx.stroke();
-            if dashed {
-                let _ = ctx.set_line_dash(&no_dash);
-            }
-            if opacity < 1.0 {
-                ctx.set_global_alpha(1.0);
-            }
-        }
-    };
-    for shape in &scene.shapes {
-        match shape {
-            Shape::Line { from, to, color, width, dashed, opacity } => {
-                let same = matches!(&run, Some(Shape::Line { color: c, width: w, dashed: d, opacity: o, .. })
-                    if c == color && w == width && d == dashed && o == opacity);
-                if !same {
-                    flush(&ctx, &mut run);
-                    ctx.set_global_alpha(*opacity);
-                    ctx.set_stroke_style_str(&hex(*color));
-                    ctx.set_line_width(*width);
-                    if *dashed {
-                        let dash = js_sys::Array::of2(&(width * 2.5).into(), &(width * 1.5).into());
-                        let _ = ctx.set_line_dash(&dash);
-                    }
-                    ctx.begin_path();
-                    run = Some(shape.clone());
-                }
-                ctx.move_to(from.0, from.1);
-                ctx.line_to(to.0, to.1);
-            }
-            Shape::Circle { at, r, fill, stroke, stroke_width } => {
-                flush(&ctx, &mut run);
-                ctx.begin_path();
-                let _ = ctx.arc(at.0, at.1, *r, 0.0, std::f64::consts::TAU);
-                ctx.set_fill_style_str(&hex(*fill));
-                ctx.fill();
-                ctx.set_stroke_style_str(&hex(*stroke));
-                ctx.set_line_width(*stroke_width);
-                ctx.stroke();
-            }
-            Shape::Text { at, text, size, color } => {
-                flush(&ctx, &mut run);
-                ctx.set_font(&format!("{size:.1}px sans-serif"));
-                ctx.set_text_align("center");
-                ctx.set_fill_style_str(&hex(*color));
-                let _ = ctx.fill_text(text, at.0, at.1);
-            }
-        }
-    }
-    flush(&ctx, &mut run);
-    Ok(canvas.transfer_to_image_bitmap()?.into())
+    commlab_web::paint::paint(&scene, ratio).ok()
 }
 
 /// The engine on the page's main thread, when workers are unavailable:
@@ -197,7 +183,7 @@ impl EngineHandle {
 
     /// The bitmap of the last canvas frame (as the worker would send it).
     pub fn bitmap(&self, ratio: f64) -> JsValue {
-        self.engine.scene().and_then(|s| paint(&s, ratio).ok()).unwrap_or(JsValue::UNDEFINED)
+        self.engine.scene().and_then(|s| commlab_web::paint::paint(&s, ratio).ok()).unwrap_or(JsValue::UNDEFINED)
     }
 }
 

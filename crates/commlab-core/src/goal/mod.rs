@@ -7,12 +7,14 @@
 //! [`write`] writes it as LogGOPSim's `txt2bin` accepts it, and [`sim`]
 //! simulates a schedule under LogGOPS exactly as LogGOPSim does.
 
+pub mod critical;
 pub mod generate;
+pub mod patterns;
 mod parse;
 pub mod sim;
 mod write;
 
-pub use parse::{parse, ParseError};
+pub use parse::{parse, parse_with, ParseError};
 pub use write::write;
 
 /// "Any source" / "any tag" (`-1` in GOAL text).

@@ -267,6 +267,20 @@ fn unit(c: &mut Cursor<'_>, what: &str) -> Result<u8> {
 /// # Errors
 /// The first problem, with its line and column.
 pub fn parse(text: &str) -> std::result::Result<Schedule, ParseError> {
+    parse_with(text, usize::MAX, &mut |_| {})
+}
+
+/// [`parse`] with a cap on operations (an error at the first op beyond
+/// `max_ops`) and `progress(bytes read)` after every rank block (a worker
+/// reports it; it is called once per block, so keep it cheap).
+///
+/// # Errors
+/// The first problem, with its line and column.
+pub fn parse_with(
+    text: &str,
+    max_ops: usize,
+    progress: &mut dyn FnMut(usize),
+) -> std::result::Result<Schedule, ParseError> {
     let mut c = Cursor { text: text.as_bytes(), at: 0, line: 1, line_start: 0 };
     c.gaps()?;
     if !c.eat("num_ranks") {
@@ -309,6 +323,13 @@ pub fn parse(text: &str) -> std::result::Result<Schedule, ParseError> {
             match statement(&mut c, ranks)? {
                 Statement::End => break,
                 Statement::Op(label, op) => {
+                    if schedule.ops.len() >= max_ops {
+                        return Err(ParseError {
+                            line,
+                            column: 1,
+                            message: format!("more than {max_ops} operations (the limit here)"),
+                        });
+                    }
                     let i = schedule.push(r, op, label.unwrap_or(""));
                     if let Some(l) = label {
                         labels.entry(l).or_insert(i);
@@ -329,6 +350,7 @@ pub fn parse(text: &str) -> std::result::Result<Schedule, ParseError> {
         }
         schedule.close(r + 1);
         check_cycles(&schedule, base, first_dep, &lines, r)?;
+        progress(c.at);
     }
     Ok(schedule)
 }

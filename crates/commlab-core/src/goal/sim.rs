@@ -7,6 +7,7 @@
 #![allow(clippy::many_single_char_names, reason = "the rule names of docs/loggops.md: t, r, c, n, p, q")]
 
 use super::{Kind, Schedule, ANY};
+use std::borrow::Borrow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -105,6 +106,24 @@ pub struct CpuSpan {
     pub work: Work,
 }
 
+/// A stretch of time one NIC of one rank was busy sending (`out`) or
+/// receiving a message (never overlapping another span of the same side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NicSpan {
+    /// Rank.
+    pub rank: u32,
+    /// NIC index.
+    pub nic: u8,
+    /// The send side (else the receive side).
+    pub out: bool,
+    /// Start (ns).
+    pub start: u64,
+    /// End (ns).
+    pub end: u64,
+    /// The send op of the message.
+    pub send: u32,
+}
+
 /// What a simulation gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
@@ -121,6 +140,8 @@ pub struct Outcome {
     pub messages: Vec<MessageSpan>,
     /// With `trace`: every CPU's busy spans.
     pub cpu: Vec<CpuSpan>,
+    /// With `trace`: every NIC's busy spans.
+    pub nic: Vec<NicSpan>,
 }
 
 impl Outcome {
@@ -276,8 +297,8 @@ impl Queue {
     }
 }
 
-struct Sim<'a> {
-    s: &'a Schedule,
+struct Sim<S: Borrow<Schedule>> {
+    s: S,
     p: Params,
     order: Order,
     cpus: usize,
@@ -305,8 +326,11 @@ struct Sim<'a> {
     spans: Vec<OpSpan>,
     message_spans: Vec<MessageSpan>,
     cpu_spans: Vec<CpuSpan>,
+    nic_spans: Vec<NicSpan>,
     /// Per message, when the receiver's CPU began taking it in.
     arrived: Vec<u64>,
+    /// Events of a run that completes.
+    expected: u64,
 }
 
 fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
@@ -315,83 +339,132 @@ fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
 
 /// Simulates `s` under `p`. `trace` keeps every op's span and every message.
 pub fn simulate(s: &Schedule, p: Params, order: Order, trace: bool) -> Outcome {
-    let ranks = s.ranks() as usize;
-    let cpus = 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
-    let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
-    let n = s.ops.len();
-    let mut after_first = vec![0u32; n + 1];
-    let mut waiting = vec![0i32; n];
-    for &(dependent, prerequisite, _) in &s.deps {
-        after_first[prerequisite as usize + 1] += 1;
-        waiting[dependent as usize] += 1;
-    }
-    for i in 0..n {
-        after_first[i + 1] += after_first[i];
-    }
-    let mut fill = after_first.clone();
-    let mut after = vec![(0u32, false); s.deps.len()];
-    for &(dependent, prerequisite, on_start) in &s.deps {
-        after[fill[prerequisite as usize] as usize] = (dependent, on_start);
-        fill[prerequisite as usize] += 1;
-    }
-    let mut sim = Sim {
-        s,
-        p,
-        order,
-        cpus,
-        nics,
-        cpu: vec![0; ranks * cpus],
-        nout: vec![0; ranks * nics],
-        nin: vec![0; ranks * nics],
-        after_first,
-        after,
-        waiting,
-        queue: Queue::default(),
-        seq: 0,
-        messages: Vec::new(),
-        prq: Fifos::new(ranks, n),
-        uq: Fifos::new(ranks, 0),
-        freed: Vec::new(),
-        started: if trace { vec![0; n] } else { Vec::new() },
-        trace,
-        spans: Vec::new(),
-        message_spans: Vec::new(),
-        cpu_spans: Vec::new(),
-        arrived: Vec::new(),
-    };
-    for r in 0..ranks as u32 {
-        let mut ready: Vec<(u32, u32)> =
-            s.range(r).map(|i| (r, i as u32)).filter(|&(_, i)| sim.waiting[i as usize] == 0).collect();
-        for &(_, i) in &ready {
-            sim.waiting[i as usize] = RELEASED;
-        }
-        sim.sort(&mut ready);
-        for (_, i) in ready {
-            sim.push(0, Item::Op(i));
-        }
-    }
-    while let Some((t, seq, item)) = sim.queue.pop() {
-        match item {
-            Item::Op(i) => sim.op(t, seq, i),
-            Item::Message(m) => sim.message(t, seq, m),
-        }
-        sim.queue_freed();
-    }
-    let finish = (0..ranks).map(|r| sim.cpu[r * cpus..(r + 1) * cpus].iter().copied().max().unwrap_or(0)).collect();
-    let unmatched = (0..ranks)
-        .map(|r| {
-            let posted = sim.prq.items(r).into_iter().map(|i| format!("posted receive {}", s.describe(i)));
-            let unexpected = sim.uq.items(r).into_iter().map(|m| {
-                let msg = sim.messages[m as usize];
-                format!("unexpected message from rank {}: {}", msg.from, s.describe(msg.send))
-            });
-            posted.chain(unexpected).collect()
-        })
-        .collect();
-    Outcome { finish, events: sim.seq, unmatched, ops: sim.spans, messages: sim.message_spans, cpu: sim.cpu_spans }
+    let mut run = Simulation::new(s, p, order, trace);
+    while !run.advance(u64::MAX) {}
+    run.finish().0
 }
 
-impl Sim<'_> {
+/// A simulation advanced in slices of events ([`Simulation::advance`]), so a
+/// worker can report progress and a page can run it between frames. It owns
+/// or borrows its schedule (`S` is `Schedule` or `&Schedule`).
+pub struct Simulation<S: Borrow<Schedule>>(Sim<S>);
+
+impl<S: Borrow<Schedule>> Simulation<S> {
+    /// Prepares the run: dependency lists, the ops ready at time 0.
+    pub fn new(schedule: S, p: Params, order: Order, trace: bool) -> Simulation<S> {
+        let s = schedule.borrow();
+        let ranks = s.ranks() as usize;
+        let cpus = 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
+        let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
+        let n = s.ops.len();
+        let mut after_first = vec![0u32; n + 1];
+        let mut waiting = vec![0i32; n];
+        for &(dependent, prerequisite, _) in &s.deps {
+            after_first[prerequisite as usize + 1] += 1;
+            waiting[dependent as usize] += 1;
+        }
+        for i in 0..n {
+            after_first[i + 1] += after_first[i];
+        }
+        let mut fill = after_first.clone();
+        let mut after = vec![(0u32, false); s.deps.len()];
+        for &(dependent, prerequisite, on_start) in &s.deps {
+            after[fill[prerequisite as usize] as usize] = (dependent, on_start);
+            fill[prerequisite as usize] += 1;
+        }
+        let expected = n as u64 + s.ops.iter().filter(|o| o.kind == Kind::Send).count() as u64;
+        let mut sim = Sim {
+            s: schedule,
+            p,
+            order,
+            cpus,
+            nics,
+            cpu: vec![0; ranks * cpus],
+            nout: vec![0; ranks * nics],
+            nin: vec![0; ranks * nics],
+            after_first,
+            after,
+            waiting,
+            queue: Queue::default(),
+            seq: 0,
+            messages: Vec::new(),
+            prq: Fifos::new(ranks, n),
+            uq: Fifos::new(ranks, 0),
+            freed: Vec::new(),
+            started: if trace { vec![0; n] } else { Vec::new() },
+            trace,
+            spans: Vec::new(),
+            message_spans: Vec::new(),
+            cpu_spans: Vec::new(),
+            nic_spans: Vec::new(),
+            arrived: Vec::new(),
+            expected,
+        };
+        for r in 0..ranks as u32 {
+            let s = sim.s.borrow();
+            let mut ready: Vec<(u32, u32)> =
+                s.range(r).map(|i| (r, i as u32)).filter(|&(_, i)| sim.waiting[i as usize] == 0).collect();
+            for &(_, i) in &ready {
+                sim.waiting[i as usize] = RELEASED;
+            }
+            sim.sort(&mut ready);
+            for (_, i) in ready {
+                sim.push(0, Item::Op(i));
+            }
+        }
+        Simulation(sim)
+    }
+
+    /// Handles at most `events` queue entries; `true` once the queue is empty.
+    pub fn advance(&mut self, events: u64) -> bool {
+        let sim = &mut self.0;
+        for _ in 0..events {
+            let Some((t, seq, item)) = sim.queue.pop() else { return true };
+            match item {
+                Item::Op(i) => sim.op(t, seq, i),
+                Item::Message(m) => sim.message(t, seq, m),
+            }
+            sim.queue_freed();
+        }
+        sim.queue.buckets.is_empty()
+    }
+
+    /// `(events so far, events of a run that completes)`: every op once, every send's message once.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.0.seq.min(self.0.expected), self.0.expected)
+    }
+
+    /// The outcome (call once [`Simulation::advance`] returned `true`), and the schedule back.
+    pub fn finish(self) -> (Outcome, S) {
+        let sim = self.0;
+        let s = sim.s.borrow();
+        let ranks = s.ranks() as usize;
+        let cpus = sim.cpus;
+        let finish = (0..ranks).map(|r| sim.cpu[r * cpus..(r + 1) * cpus].iter().copied().max().unwrap_or(0)).collect();
+        let unmatched = (0..ranks)
+            .map(|r| {
+                let posted = sim.prq.items(r).into_iter().map(|i| format!("posted receive {}", s.describe(i)));
+                let unexpected = sim.uq.items(r).into_iter().map(|m| {
+                    let msg = sim.messages[m as usize];
+                    format!("unexpected message from rank {}: {}", msg.from, s.describe(msg.send))
+                });
+                posted.chain(unexpected).collect()
+            })
+            .collect();
+        let outcome = Outcome {
+            finish,
+            events: sim.seq,
+            unmatched,
+            ops: sim.spans,
+            messages: sim.message_spans,
+            cpu: sim.cpu_spans,
+            nic: sim.nic_spans,
+        };
+        (outcome, sim.s)
+    }
+}
+
+impl<S: Borrow<Schedule>> Sim<S> {
     fn push(&mut self, t: u64, item: Item) {
         self.queue.push(t, self.seq, item);
         self.seq += 1;
@@ -399,7 +472,7 @@ impl Sim<'_> {
 
     /// Orders `(rank, op)` entries by the op's kind (§7).
     fn sort(&self, ops: &mut [(u32, u32)]) {
-        let kind = |&(_, i): &(u32, u32)| self.s.ops[i as usize].kind;
+        let kind = |&(_, i): &(u32, u32)| self.s.borrow().ops[i as usize].kind;
         match self.order {
             Order::Stable => ops.sort_by_key(kind),
             Order::Libstdcxx => libstdcxx_sort(ops, &|a, b| kind(a) < kind(b)),
@@ -416,7 +489,7 @@ impl Sim<'_> {
             self.waiting[y as usize] -= 1;
             if self.waiting[y as usize] == 0 {
                 self.waiting[y as usize] = RELEASED;
-                self.freed.push((self.s.rank_of(y), y));
+                self.freed.push((self.s.borrow().rank_of(y), y));
             }
         }
     }
@@ -430,7 +503,7 @@ impl Sim<'_> {
 
     fn complete(&mut self, x: u32, t: u64) {
         if self.trace {
-            self.spans.push(OpSpan { rank: self.s.rank_of(x), op: x, start: self.started[x as usize], end: t });
+            self.spans.push(OpSpan { rank: self.s.borrow().rank_of(x), op: x, start: self.started[x as usize], end: t });
         }
         self.visit(x, false);
     }
@@ -449,7 +522,7 @@ impl Sim<'_> {
             let end = at + freed[at..].iter().take_while(|f| f.0 == r).count();
             self.sort(&mut freed[at..end]);
             for &(_, i) in &freed[at..end] {
-                let op = self.s.ops[i as usize];
+                let op = self.s.borrow().ops[i as usize];
                 let c = r as usize * self.cpus + usize::from(op.cpu);
                 let time = match op.kind {
                     Kind::Send => self.cpu[c].max(self.nout[r as usize * self.nics + usize::from(op.nic)]),
@@ -464,8 +537,8 @@ impl Sim<'_> {
     }
 
     fn op(&mut self, t: u64, seq: u64, i: u32) {
-        let op = self.s.ops[i as usize];
-        let r = self.s.rank_of(i) as usize;
+        let op = self.s.borrow().ops[i as usize];
+        let r = self.s.borrow().rank_of(i) as usize;
         let c = r * self.cpus + usize::from(op.cpu);
         let nc = r * self.nics + usize::from(op.nic);
         let p = self.p;
@@ -491,6 +564,10 @@ impl Sim<'_> {
                 self.cpu[c] = t.wrapping_add(p.o).wrapping_add(bytes.wrapping_mul(p.big_o));
                 self.nout[nc] = t.wrapping_add(p.g).wrapping_add(bytes.wrapping_mul(p.big_g));
                 self.busy(r, op.cpu, t, self.cpu[c], Work::Op(i));
+                if self.trace {
+                    let (rank, nic, end) = (r as u32, op.nic, self.nout[nc]);
+                    self.nic_spans.push(NicSpan { rank, nic, out: true, start: t, end, send: i });
+                }
                 let m = self.messages.len() as u32;
                 self.messages.push(Message {
                     from: r as u32,
@@ -539,10 +616,12 @@ impl Sim<'_> {
         self.nin[nc] = t.wrapping_add(p.g).wrapping_add(bytes.wrapping_mul(p.big_g));
         if self.trace {
             self.busy(r, msg.cpu, t, self.cpu[c], Work::Arrival(msg.send));
+            let (rank, nic, end) = (r as u32, msg.nic, self.nin[nc]);
+            self.nic_spans.push(NicSpan { rank, nic, out: false, start: t, end, send: msg.send });
             self.arrived.resize(self.messages.len(), 0);
             self.arrived[m as usize] = t;
         }
-        let ops = &self.s.ops;
+        let ops = &self.s.borrow().ops;
         let found = self.prq.take_first(r, |i| {
             let op = ops[i as usize];
             matches(op.peer, op.tag, msg.from, msg.tag)

@@ -1,0 +1,308 @@
+//! The schedule timeline as a [`Scene`]: ranks as rows (each with a lane
+//! per CPU and per NIC side), time as x; busy spans as bars, messages as
+//! lines from the send to the arrival, the critical path drawn over them.
+//! The same scene is painted on the page's canvas and written as SVG.
+//!
+//! Inputs are the flat arrays of `commlab_api::schedule::Timeline` (bars of
+//! 6 values: rank, lane, start, end, kind, op; messages of 8: from, to,
+//! start, arrived, matched, send op, receive op, bytes).
+
+use crate::mesh::{Scene, Shape};
+use crate::Theme;
+use plotters::style::RGBColor;
+
+/// Values per bar.
+const BAR: usize = 6;
+/// Values per message.
+const MESSAGE: usize = 8;
+/// Height of one lane (px).
+pub const LANE: f64 = 7.0;
+/// Space between ranks (px).
+pub const RANK_GAP: f64 = 5.0;
+/// Left margin for the rank labels (px).
+pub const LEFT: f64 = 64.0;
+/// Top margin (px).
+pub const TOP: f64 = 8.0;
+/// Bottom margin for the time axis (px).
+pub const BOTTOM: f64 = 34.0;
+/// Right margin (px).
+pub const RIGHT: f64 = 12.0;
+
+/// What is drawn and where.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Layout {
+    /// Lanes per rank (CPUs, then two per NIC).
+    pub lanes: u32,
+    /// CPUs per rank.
+    pub cpus: u32,
+    /// First rank shown.
+    pub first_rank: u32,
+    /// Ranks shown.
+    pub ranks: u32,
+    /// Time window `[t0, t1)` (ns).
+    pub t0: f64,
+    /// End of the window.
+    pub t1: f64,
+    /// Width of the drawing (px).
+    pub width: f64,
+}
+
+impl Layout {
+    /// Height of one rank's row.
+    pub fn row(&self) -> f64 {
+        f64::from(self.lanes) * LANE + RANK_GAP
+    }
+
+    /// Height of the drawing.
+    pub fn height(&self) -> f64 {
+        TOP + f64::from(self.ranks) * self.row() + BOTTOM
+    }
+
+    /// x of time `t`.
+    pub fn x(&self, t: f64) -> f64 {
+        LEFT + (t - self.t0) / (self.t1 - self.t0).max(1e-9) * (self.width - LEFT - RIGHT)
+    }
+
+    /// Time at x.
+    pub fn time(&self, x: f64) -> f64 {
+        self.t0 + (x - LEFT) / (self.width - LEFT - RIGHT).max(1.0) * (self.t1 - self.t0)
+    }
+
+    /// Centre y of `lane` of `rank` (`None` when the rank is not shown).
+    pub fn y(&self, rank: u32, lane: u32) -> Option<f64> {
+        let k = rank.checked_sub(self.first_rank).filter(|&k| k < self.ranks)?;
+        Some(TOP + f64::from(k) * self.row() + (f64::from(lane) + 0.5) * LANE)
+    }
+
+    /// `(rank, lane)` under y.
+    pub fn lane_at(&self, y: f64) -> Option<(u32, u32)> {
+        let k = ((y - TOP) / self.row()).floor();
+        if k < 0.0 || k >= f64::from(self.ranks) {
+            return None;
+        }
+        let within = y - TOP - k * self.row();
+        let lane = (within / LANE).floor();
+        (lane < f64::from(self.lanes)).then(|| (self.first_rank + k as u32, lane as u32))
+    }
+}
+
+/// Colour of a bar kind (0 send, 1 arrival, 2 calc, 3 NIC out, 4 NIC in).
+pub fn bar_color(kind: u32, theme: &Theme) -> RGBColor {
+    match kind {
+        0 => theme.primary,
+        1 => theme.best,
+        2 => theme.grid,
+        3 => theme.reference,
+        _ => theme.optimum,
+    }
+}
+
+/// Names of the bar kinds, for legends and hover text.
+pub const BAR_NAMES: [&str; 5] = ["send overhead", "taking in a message", "calc", "NIC sending", "NIC receiving"];
+
+/// Draws the timeline. `on_path[op]` marks the critical path's ops (may be
+/// empty); `focus` is an op to outline. Bars and messages outside the
+/// window or the shown ranks are left out; bars narrower than a pixel are
+/// drawn a pixel wide.
+pub fn scene(
+    layout: &Layout,
+    bars: &[f64],
+    messages: &[f64],
+    on_path: &[bool],
+    focus: Option<u32>,
+    theme: &Theme,
+    title: &str,
+) -> Scene {
+    let mut shapes = Vec::new();
+    let right = layout.width - RIGHT;
+    let bottom = layout.height() - BOTTOM;
+    let critical = RGBColor(200, 30, 45);
+    let path = |op: f64| on_path.get(op as usize).copied().unwrap_or(false);
+    // Rank rows: label and a faint baseline per lane group.
+    for k in 0..layout.ranks {
+        let r = layout.first_rank + k;
+        let top = TOP + f64::from(k) * layout.row();
+        shapes.push(Shape::Line {
+            from: (LEFT, top + f64::from(layout.lanes) * LANE + RANK_GAP / 2.0),
+            to: (right, top + f64::from(layout.lanes) * LANE + RANK_GAP / 2.0),
+            color: theme.grid,
+            width: 0.5,
+            dashed: false,
+            opacity: 1.0,
+        });
+        shapes.push(Shape::Text {
+            at: (LEFT / 2.0, top + f64::from(layout.lanes) * LANE / 2.0 + 4.0),
+            text: format!("rank {r}"),
+            size: 11.0,
+            color: theme.foreground,
+        });
+    }
+    // Time axis with about eight ticks.
+    let span = (layout.t1 - layout.t0).max(1.0);
+    let step = nice_step(span / 8.0);
+    let mut t = (layout.t0 / step).ceil() * step;
+    while t <= layout.t1 + step * 1e-9 {
+        let x = layout.x(t);
+        shapes.push(Shape::Line { from: (x, TOP), to: (x, bottom), color: theme.grid, width: 0.5, dashed: true, opacity: 0.7 });
+        shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
+        t += step;
+    }
+    shapes.push(Shape::Text {
+        at: ((LEFT + right) / 2.0, bottom + 29.0),
+        text: "time".into(),
+        size: 11.0,
+        color: theme.foreground,
+    });
+    let visible = |start: f64, end: f64| end >= layout.t0 && start <= layout.t1;
+    let clip = |x: f64| x.clamp(LEFT, right);
+    let mut highlighted = Vec::new();
+    for b in bars.chunks_exact(BAR) {
+        let (rank, lane, start, end, kind, op) = (b[0] as u32, b[1] as u32, b[2], b[3], b[4] as u32, b[5]);
+        let Some(y) = layout.y(rank, lane) else { continue };
+        if !visible(start, end) {
+            continue;
+        }
+        let (x0, mut x1) = (clip(layout.x(start)), clip(layout.x(end)));
+        if x1 - x0 < 1.0 {
+            x1 = (x0 + 1.0).min(right.max(x0 + 1.0));
+        }
+        let on = path(op) && lane < layout.cpus;
+        let bar = Shape::Line {
+            from: (x0, y),
+            to: (x1, y),
+            color: bar_color(kind, theme),
+            width: LANE - 1.5,
+            dashed: false,
+            opacity: 1.0,
+        };
+        if on || focus == Some(op as u32) {
+            highlighted.push((x0, x1, y, focus == Some(op as u32)));
+        }
+        shapes.push(bar);
+    }
+    for m in messages.chunks_exact(MESSAGE) {
+        let (from, to, start, arrived) = (m[0] as u32, m[1] as u32, m[2], m[3]);
+        let (Some(y0), Some(y1)) = (layout.y(from, 0), layout.y(to, 0)) else { continue };
+        if !visible(start, arrived) {
+            continue;
+        }
+        let on = path(m[5]) && path(m[6]);
+        shapes.push(Shape::Line {
+            from: (layout.x(start), y0),
+            to: (layout.x(arrived), y1),
+            color: if on { critical } else { theme.foreground },
+            width: if on { 1.6 } else { 0.6 },
+            dashed: false,
+            opacity: if on { 1.0 } else { 0.45 },
+        });
+    }
+    for (x0, x1, y, focused) in highlighted {
+        let h = LANE / 2.0;
+        let color = if focused { theme.foreground } else { critical };
+        for (a, b) in [((x0, y - h), (x1, y - h)), ((x0, y + h), (x1, y + h)), ((x0, y - h), (x0, y + h)), ((x1, y - h), (x1, y + h))] {
+            shapes.push(Shape::Line { from: a, to: b, color, width: if focused { 2.0 } else { 1.4 }, dashed: false, opacity: 1.0 });
+        }
+    }
+    Scene { width: layout.width, height: layout.height(), background: theme.background, shapes, title: title.to_owned() }
+}
+
+/// A round tick step (1, 2 or 5 × 10^k) near `raw`.
+pub fn nice_step(raw: f64) -> f64 {
+    let raw = raw.max(1e-9);
+    let p = 10f64.powf(raw.log10().floor());
+    let f = raw / p;
+    p * if f < 1.5 {
+        1.0
+    } else if f < 3.5 {
+        2.0
+    } else if f < 7.5 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+/// Nanoseconds in the unit that reads best: `850 ns`, `12.5 µs`, `3.2 ms`, `1.5 s`.
+pub fn format_ns(t: f64) -> String {
+    let (v, unit) = if t.abs() >= 1e9 {
+        (t / 1e9, "s")
+    } else if t.abs() >= 1e6 {
+        (t / 1e6, "ms")
+    } else if t.abs() >= 1e3 {
+        (t / 1e3, "µs")
+    } else {
+        (t, "ns")
+    };
+    let text = format!("{v:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} {unit}")
+}
+
+/// A histogram of per-rank finish times as a scene: `counts` per bin of
+/// `bin_width` ns from `min` (the view shows it above the timeline's limit).
+pub fn histogram(counts: &[u64], min: f64, bin_width: f64, width: f64, theme: &Theme, title: &str) -> Scene {
+    let height = 240.0;
+    let (left, right, top, bottom) = (56.0, width - 12.0, 10.0, height - 40.0);
+    let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let mut shapes = Vec::new();
+    let bw = (right - left) / counts.len().max(1) as f64;
+    for (i, &c) in counts.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let x = left + (i as f64 + 0.5) * bw;
+        let y = bottom - c as f64 / most * (bottom - top);
+        shapes.push(Shape::Line { from: (x, bottom), to: (x, y), color: theme.primary, width: (bw - 1.0).max(1.0), dashed: false, opacity: 1.0 });
+    }
+    shapes.push(Shape::Line { from: (left, bottom), to: (right, bottom), color: theme.foreground, width: 1.0, dashed: false, opacity: 1.0 });
+    let end = min + bin_width * counts.len() as f64;
+    for (x, t) in [(left, min), ((left + right) / 2.0, (min + end) / 2.0), (right, end)] {
+        shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
+    }
+    shapes.push(Shape::Text { at: ((left + right) / 2.0, bottom + 30.0), text: "finish time".into(), size: 11.0, color: theme.foreground });
+    shapes.push(Shape::Text { at: (left / 2.0, top + 8.0), text: format!("{most}"), size: 11.0, color: theme.foreground });
+    shapes.push(Shape::Text { at: (left / 2.0, bottom), text: "0".into(), size: 11.0, color: theme.foreground });
+    shapes.push(Shape::Text { at: (left / 2.0, (top + bottom) / 2.0), text: "ranks".into(), size: 11.0, color: theme.foreground });
+    Scene { width, height, background: theme.background, shapes, title: title.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_maps_time_and_lanes_both_ways() {
+        let l = Layout { lanes: 3, cpus: 1, first_rank: 2, ranks: 4, t0: 1000.0, t1: 2000.0, width: 1076.0 };
+        assert!((l.x(1000.0) - LEFT).abs() < 1e-9);
+        assert!((l.x(2000.0) - (1076.0 - RIGHT)).abs() < 1e-9);
+        assert!((l.time(l.x(1234.0)) - 1234.0).abs() < 1e-6);
+        assert_eq!(l.y(1, 0), None);
+        assert_eq!(l.y(6, 0), None);
+        let y = l.y(3, 2).unwrap();
+        assert_eq!(l.lane_at(y), Some((3, 2)));
+    }
+
+    #[test]
+    fn ticks_and_units_read_well() {
+        assert_eq!(nice_step(0.9e3), 1e3);
+        assert_eq!(nice_step(2.7e3), 2e3);
+        assert_eq!(nice_step(4.0), 5.0);
+        assert_eq!(format_ns(850.0), "850 ns");
+        assert_eq!(format_ns(12_500.0), "12.5 µs");
+        assert_eq!(format_ns(3_200_000.0), "3.2 ms");
+    }
+
+    #[test]
+    fn scene_draws_visible_bars_and_marks_the_path() {
+        let l = Layout { lanes: 3, cpus: 1, first_rank: 0, ranks: 2, t0: 0.0, t1: 10_000.0, width: 600.0 };
+        // Rank 0 sends (op 0) 0–1500; rank 1 takes it in 4000–5500; a bar of rank 5 is off screen.
+        let bars = [0.0, 0.0, 0.0, 1500.0, 0.0, 0.0, 1.0, 0.0, 4000.0, 5500.0, 1.0, 0.0, 5.0, 0.0, 0.0, 1.0, 2.0, 9.0];
+        let messages = [0.0, 1.0, 0.0, 4000.0, 4000.0, 0.0, 1.0, 8.0];
+        let plain = scene(&l, &bars, &messages, &[], None, &Theme::LIGHT, "t");
+        let marked = scene(&l, &bars, &messages, &[true, true], None, &Theme::LIGHT, "t");
+        let thick = |s: &Scene| s.shapes.iter().filter(|x| matches!(x, Shape::Line { width, .. } if (*width - (LANE - 1.5)).abs() < 1e-9)).count();
+        assert_eq!(thick(&plain), 2, "two bars on the shown ranks");
+        // The path outlines both bars (4 edges each) and draws the message red.
+        assert_eq!(marked.shapes.len(), plain.shapes.len() + 8);
+    }
+}

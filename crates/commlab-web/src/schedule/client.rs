@@ -1,0 +1,244 @@
+//! The Schedule view's engine worker: the same engine bundle as the other
+//! views (`worker_loader.js`), spoken to with `{gen, sched}` messages and
+//! answered `{gen, sres, timeline}` (see `worker.rs`).
+//!
+//! - A new run supersedes: a busy worker is terminated at once and a fresh
+//!   one started, so no stale result arrives; answers of older generations
+//!   are dropped.
+//! - Cancel terminates the worker.
+//! - The worker keeps the last schedule, so new LogGOPS parameters re-run it
+//!   without sending an opened file again ([`ScheduleClient::holds_run`]).
+//! - Without workers the same engine runs on the page in slices of ~8 ms.
+
+use crate::browser;
+use crate::schedule::timeline_from_js;
+use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleResponse, Timeline};
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Receives each answer of the current query (progress, then the final one).
+pub type OnResponse = Rc<dyn Fn(ScheduleResponse, Option<Timeline>)>;
+
+/// Work per page slice when there is no worker.
+const SLICE_MS: f64 = 8.0;
+
+struct Inner {
+    worker: Option<web_sys::Worker>,
+    ready: bool,
+    busy: bool,
+    /// The worker holds a finished run.
+    holds_run: bool,
+    generation: u64,
+    queued: Option<JsValue>,
+    handler: Option<OnResponse>,
+    on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    /// The engine on the page when workers are unavailable.
+    local: Option<Rc<RefCell<ScheduleEngine>>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(w) = &self.worker {
+            w.terminate();
+        }
+    }
+}
+
+/// The view's worker.
+#[derive(Clone)]
+pub struct ScheduleClient(Rc<RefCell<Inner>>);
+
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true))
+        .unwrap_or(JsValue::NULL)
+}
+
+impl ScheduleClient {
+    /// Starts the worker (or prepares the page fallback).
+    pub fn new() -> ScheduleClient {
+        let client = ScheduleClient(Rc::new(RefCell::new(Inner {
+            worker: None,
+            ready: false,
+            busy: false,
+            holds_run: false,
+            generation: 0,
+            queued: None,
+            handler: None,
+            on_message: None,
+            local: None,
+        })));
+        client.spawn();
+        client
+    }
+
+    /// Whether the engine holds a finished run (for [`ScheduleQuery::Resimulate`]).
+    pub fn holds_run(&self) -> bool {
+        self.0.borrow().holds_run
+    }
+
+    /// Whether runs happen on the page (no worker could start).
+    pub fn on_page(&self) -> bool {
+        self.0.borrow().local.is_some()
+    }
+
+    fn spawn(&self) {
+        let disabled = browser::query_value("__commlab_no_worker").is_some();
+        let worker = if disabled { Err(JsValue::NULL) } else { web_sys::Worker::new("./worker_loader.js") };
+        let mut inner = self.0.borrow_mut();
+        inner.ready = false;
+        inner.busy = false;
+        inner.holds_run = false;
+        let Ok(worker) = worker else {
+            inner.local = Some(Rc::new(RefCell::new(ScheduleEngine::new())));
+            return;
+        };
+        let weak = Rc::downgrade(&self.0);
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let Some(inner) = weak.upgrade() else { return };
+            let data = ev.data();
+            let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).unwrap_or(JsValue::UNDEFINED);
+            if get("ready").is_truthy() {
+                let queued = {
+                    let mut i = inner.borrow_mut();
+                    i.ready = true;
+                    i.queued.take()
+                };
+                if let (Some(msg), Some(w)) = (queued, inner.borrow().worker.clone()) {
+                    let _ = w.post_message(&msg);
+                }
+                return;
+            }
+            if let Some(text) = get("panic").as_string() {
+                browser::show_panic(&text);
+                return;
+            }
+            let generation = get("gen").as_f64().unwrap_or(-1.0) as u64;
+            let (current, handler) = {
+                let i = inner.borrow();
+                (i.generation, i.handler.clone())
+            };
+            if generation != current {
+                return;
+            }
+            let response = serde_wasm_bindgen::from_value::<ScheduleResponse>(get("sres")).unwrap_or_else(|e| {
+                ScheduleResponse::Error(commlab_api::ApiError::new("response", e, "a ScheduleResponse"))
+            });
+            let timeline = timeline_from_js(&get("timeline"));
+            if response.is_final() {
+                let mut i = inner.borrow_mut();
+                i.busy = false;
+                if let ScheduleResponse::Ready(_) = response {
+                    i.holds_run = true;
+                }
+            }
+            if let Some(h) = handler {
+                h(response, timeline);
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        inner.worker = Some(worker);
+        inner.on_message = Some(on_message);
+        inner.local = None;
+    }
+
+    fn restart(&self) {
+        let old = self.0.borrow_mut().worker.take();
+        if let Some(w) = old {
+            w.terminate();
+            self.spawn();
+        }
+    }
+
+    /// Sends `query`; `handler` gets its answers. A run under way is dropped
+    /// (its worker terminated) unless `query` only exports.
+    pub fn send(&self, query: ScheduleQuery, handler: OnResponse) {
+        let run = !matches!(query, ScheduleQuery::Export(_));
+        if run && self.0.borrow().busy {
+            self.restart();
+        }
+        let generation = {
+            let mut i = self.0.borrow_mut();
+            i.generation += 1;
+            i.handler = Some(handler);
+            if run {
+                i.busy = true;
+            }
+            i.generation
+        };
+        let local = self.0.borrow().local.clone();
+        if let Some(engine) = local {
+            self.run_here(&engine, query, generation);
+            return;
+        }
+        let msg = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&msg, &"gen".into(), &(generation as f64).into());
+        let _ = js_sys::Reflect::set(&msg, &"sched".into(), &to_js(&query));
+        let msg: JsValue = msg.into();
+        let mut i = self.0.borrow_mut();
+        match (&i.worker, i.ready) {
+            (Some(w), true) => {
+                let _ = w.post_message(&msg);
+            }
+            _ => i.queued = Some(msg),
+        }
+    }
+
+    /// Stops the run under way.
+    pub fn cancel(&self) {
+        self.0.borrow_mut().generation += 1;
+        self.restart();
+    }
+
+    /// The page fallback: the engine in slices between frames.
+    fn run_here(&self, engine: &Rc<RefCell<ScheduleEngine>>, query: ScheduleQuery, generation: u64) {
+        let deliver = {
+            let inner = self.0.clone();
+            move |r: ScheduleResponse| {
+                let (current, handler) = {
+                    let i = inner.borrow();
+                    (i.generation, i.handler.clone())
+                };
+                if generation != current {
+                    return false;
+                }
+                let timeline = match &r {
+                    ScheduleResponse::Ready(result) => result.timeline.clone(),
+                    _ => None,
+                };
+                if r.is_final() {
+                    let mut i = inner.borrow_mut();
+                    i.busy = false;
+                    i.holds_run |= matches!(r, ScheduleResponse::Ready(_));
+                }
+                if let Some(h) = handler {
+                    h(r, timeline);
+                }
+                true
+            }
+        };
+        if let Some(done) = engine.borrow_mut().begin(query) {
+            deliver(done);
+            return;
+        }
+        fn slice(engine: Rc<RefCell<ScheduleEngine>>, deliver: Rc<dyn Fn(ScheduleResponse) -> bool>) {
+            let started = browser::now_ms();
+            loop {
+                let Some(r) = engine.borrow_mut().step(20_000) else { return };
+                let last = r.is_final();
+                if !deliver(r) || last {
+                    return;
+                }
+                if browser::now_ms() - started > SLICE_MS {
+                    break;
+                }
+            }
+            leptos::prelude::set_timeout(move || slice(engine, deliver), Duration::ZERO);
+        }
+        slice(engine.clone(), Rc::new(deliver));
+    }
+}

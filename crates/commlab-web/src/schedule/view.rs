@@ -1,0 +1,729 @@
+//! The Schedule view: pick a collective (or open, drop or paste a GOAL
+//! file), set LogGOPS parameters, and watch the simulated timeline — CPU and
+//! NIC occupancy per rank, message arrows, the critical path — with zoom,
+//! pan, hover and keyboard focus; above [`TIMELINE_OPS`] operations, the
+//! finish-time histogram and the critical path only.
+
+use super::client::ScheduleClient;
+use super::params::ScheduleParams;
+use super::store;
+use crate::browser;
+use crate::components::number_field::{int_range, NumberField};
+use commlab_api::schedule::{
+    GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleResult,
+    ScheduleSource, Timeline, BYTES, MESH, OP, P, PARAM, PRESETS, TIMELINE_OPS,
+};
+use commlab_core::barrier::algorithm::Algorithm;
+use commlab_core::barrier::encoding::Encoding;
+use commlab_core::limits::{self, IntRange};
+use commlab_plot::mesh::scene_svg;
+use commlab_plot::timeline::{self, format_ns, Layout, BAR_NAMES};
+use commlab_plot::Theme;
+use leptos::prelude::*;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+/// Ranks drawn at once (the rest are a scroll away).
+const ROWS: u32 = 24;
+
+/// The collectives offered, with their labels.
+const COLLECTIVE_LABELS: [(&str, &str); 11] = [
+    ("reduce", "Binomial reduce (LCT: clear lowest bit)"),
+    ("broadcast", "Binomial broadcast (LCT)"),
+    ("allreduce", "Allreduce: reduce + broadcast (LCT)"),
+    ("allreduce-butterfly", "Allreduce: butterfly"),
+    ("reduce-bst", "Binomial reduce (BST: clear highest bit, Schedgen's)"),
+    ("broadcast-bst", "Binomial broadcast (BST)"),
+    ("allreduce-bst", "Allreduce: reduce + broadcast (BST)"),
+    ("pipeline", "Pipelined chain reduction (m pieces)"),
+    ("dissemination", "Dissemination barrier on p ranks"),
+    ("barrier", "Barrier on a mesh (fault-free pattern)"),
+    ("swizzle", "CommSwizzle: every rank's steps"),
+];
+
+/// What the view shows of a finished run.
+#[derive(Clone)]
+struct Shown {
+    result: Rc<ScheduleResult>,
+    timeline: Option<Rc<Timeline>>,
+    /// `on_path[op]`: the op is on the critical path.
+    on_path: Rc<Vec<bool>>,
+}
+
+/// The opened file.
+#[derive(Clone)]
+struct OpenedFile {
+    name: String,
+    text: Rc<String>,
+}
+
+/// Where the run stands.
+#[derive(Clone, PartialEq)]
+enum Status {
+    Idle,
+    Running(String, u64, u64),
+    Cancelled,
+    Failed(String),
+}
+
+fn describe_op(t: &Timeline, op: usize) -> String {
+    let Some(v) = t.ops.get(op * OP..op * OP + OP) else { return format!("op {op}") };
+    let peer = |x: f64| if x < 0.0 { "any".to_owned() } else { format!("{x}") };
+    match v[0] as u32 {
+        0 => format!("send {} B to {} (tag {})", v[1], peer(v[2]), peer(v[3])),
+        1 => format!("recv {} B from {} (tag {})", v[1], peer(v[2]), peer(v[3])),
+        _ => format!("calc {}", format_ns(v[1])),
+    }
+}
+
+/// The lanes of a rank, in words.
+fn lane_name(lane: u32, cpus: u32) -> String {
+    if lane < cpus {
+        format!("cpu {lane}")
+    } else {
+        let k = lane - cpus;
+        format!("nic {} {}", k / 2, if k % 2 == 0 { "out" } else { "in" })
+    }
+}
+
+/// The bar under `(rank, lane)` at time `t` (± `slack` ns): its index in the bars.
+fn bar_at(t: &Timeline, rank: u32, lane: u32, at: f64, slack: f64) -> Option<usize> {
+    t.bars
+        .chunks_exact(commlab_api::schedule::BAR)
+        .position(|b| b[0] as u32 == rank && b[1] as u32 == lane && b[2] - slack <= at && at <= b[3] + slack)
+}
+
+fn bar_text(t: &Timeline, bar: usize) -> String {
+    let b = &t.bars[bar * 6..bar * 6 + 6];
+    let what = BAR_NAMES.get(b[4] as usize).copied().unwrap_or("busy");
+    format!(
+        "rank {} {}: {} — {}, {} → {} ({})",
+        b[0],
+        lane_name(b[1] as u32, t.cpus),
+        what,
+        describe_op(t, b[5] as usize),
+        format_ns(b[2]),
+        format_ns(b[3]),
+        format_ns(b[3] - b[2])
+    )
+}
+
+/// The Schedule view. `report` receives the view's URL pairs as they change.
+#[allow(clippy::too_many_lines, reason = "one view: controls, run, timeline, exports")]
+#[component]
+pub fn ScheduleView(
+    /// The view's URL pairs when it opened.
+    initial: Vec<(String, String)>,
+    /// Dark theme.
+    dark: RwSignal<bool>,
+    /// Embed mode.
+    embed: bool,
+    /// Receives the view's URL pairs (as a query string) on every change.
+    report: Rc<dyn Fn(String)>,
+) -> impl IntoView {
+    let (start, first_notices) = ScheduleParams::from_pairs(&initial);
+    let params = RwSignal::new(start);
+    let notices = RwSignal::new(first_notices);
+    let file = RwSignal::new_local(None::<OpenedFile>);
+    let kept_note = RwSignal::new(None::<String>);
+    let status = RwSignal::new(Status::Idle);
+    let shown = RwSignal::new_local(None::<Shown>);
+    let hover = RwSignal::new(String::new());
+    let focus = RwSignal::new(None::<usize>);
+    let paste = RwSignal::new(String::new());
+    let export_status = RwSignal::new(String::new());
+    let client = StoredValue::new_local(ScheduleClient::new());
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let frame = NodeRef::<leptos::html::Div>::new();
+    let started = StoredValue::new(0.0f64);
+    let took = RwSignal::new(0.0f64);
+
+    Effect::new(move |_| {
+        let query = form_urlencoded::Serializer::new(String::new()).extend_pairs(params.get().to_pairs()).finish();
+        report(query);
+    });
+
+    // What a run depends on: the source and the simulation parameters (not the window).
+    let run_key = Memo::new(move |_| {
+        params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx))
+    });
+    let on_response = move || -> super::client::OnResponse {
+        Rc::new(move |r: ScheduleResponse, timeline: Option<Timeline>| match r {
+            ScheduleResponse::Progress { phase, done, total } => status.set(Status::Running(phase, done, total)),
+            ScheduleResponse::Ready(result) => {
+                took.set(browser::now_ms() - started.get_value());
+                let mut on_path = Vec::new();
+                if let Some(t) = &timeline {
+                    on_path = vec![false; t.ops.len() / OP];
+                    for &i in &t.critical {
+                        if let Some(x) = on_path.get_mut(i as usize) {
+                            *x = true;
+                        }
+                    }
+                }
+                focus.set(None);
+                shown.set(Some(Shown { result: Rc::new(result), timeline: timeline.map(Rc::new), on_path: Rc::new(on_path) }));
+                status.set(Status::Idle);
+            }
+            ScheduleResponse::Export(name, text) => {
+                let mime = if name.ends_with(".csv") { "text/csv" } else if name.ends_with(".goal") { "text/plain" } else { "application/json" };
+                export_status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
+            }
+            ScheduleResponse::Error(e) => {
+                if status.get_untracked() == Status::Idle {
+                    export_status.set(e.to_string());
+                } else {
+                    shown.set(None);
+                    status.set(Status::Failed(e.to_string()));
+                }
+            }
+        })
+    };
+    let run = move || {
+        let (is_file, generate, loggops, libstdcxx) = run_key.get_untracked();
+        let c = client.get_value();
+        let query = if is_file {
+            let Some(f) = file.get_untracked() else { return };
+            if c.holds_run() && shown.with_untracked(|s| s.is_some()) && status.get_untracked() == Status::Idle {
+                ScheduleQuery::Resimulate(loggops, libstdcxx)
+            } else {
+                let source = ScheduleSource::Text((*f.text).clone());
+                ScheduleQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx })
+            }
+        } else {
+            ScheduleQuery::Run(ScheduleRequest { source: ScheduleSource::Generate(generate), params: loggops, libstdcxx })
+        };
+        started.set_value(browser::now_ms());
+        status.set(Status::Running("starting".into(), 0, 0));
+        c.send(query, on_response());
+    };
+    // A file source whose file changed must be read again, not re-simulated.
+    let run_file = move || {
+        shown.set(None);
+        run();
+    };
+    Effect::new(move |_| {
+        run_key.track();
+        run();
+    });
+
+    // The kept file: restored on open when the link asks for it.
+    if params.with_untracked(|p| p.file) {
+        leptos::task::spawn_local(async move {
+            match store::load().await {
+                Ok(Some((name, text))) => {
+                    kept_note.set(Some(format!(
+                        "Restored {name} ({}) from this browser's storage.",
+                        commlab_plot::format_bytes(text.len() as u64)
+                    )));
+                    file.set(Some(OpenedFile { name, text: Rc::new(text) }));
+                    run_file();
+                }
+                Ok(None) => {
+                    notices.update(|n| n.push("src: this link shows an opened GOAL file, but none is kept in this browser; showing a generated collective".into()));
+                    params.update(|p| p.file = false);
+                }
+                Err(e) => {
+                    notices.update(|n| n.push(format!("src: the opened file could not be restored: {e}")));
+                    params.update(|p| p.file = false);
+                }
+            }
+        });
+    }
+    let open_text = move |name: String, text: String| {
+        let text = Rc::new(text);
+        file.set(Some(OpenedFile { name: name.clone(), text: text.clone() }));
+        kept_note.set(None);
+        leptos::task::spawn_local(async move {
+            let note = match store::save(&name, &text).await {
+                Ok(()) => format!("{name} is kept in this browser's storage (never uploaded) until you forget it."),
+                Err(e) => format!("{name} could not be kept in this browser's storage ({e}): a reload will lose it."),
+            };
+            kept_note.set(Some(note));
+        });
+        if params.with_untracked(|p| p.file) {
+            run_file();
+        } else {
+            shown.set(None);
+            params.update(|p| p.file = true);
+        }
+    };
+    let read_file = move |f: web_sys::File| {
+        let name = f.name();
+        status.set(Status::Running("reading the file".into(), 0, 0));
+        leptos::task::spawn_local(async move {
+            let text = async {
+                let window = web_sys::window().ok_or("no window")?;
+                let read: js_sys::Function = js_sys::Reflect::get(&window, &"commlabReadFile".into())
+                    .ok()
+                    .and_then(|f| f.dyn_into().ok())
+                    .ok_or("no file reader")?;
+                let promise: js_sys::Promise = read.call1(&window, &f).map_err(|e| browser::js_text(&e))?.into();
+                let v = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| browser::js_text(&e))?;
+                v.as_string().ok_or_else(|| "the file is not text".to_owned())
+            };
+            match text.await {
+                Ok(t) => open_text(name, t),
+                Err(e) => status.set(Status::Failed(format!("{name}: {e}"))),
+            }
+        });
+    };
+    let on_pick = move |ev: web_sys::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            read_file(f);
+        }
+        input.set_value("");
+    };
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
+            read_file(f);
+        }
+    };
+    let forget = move |_| {
+        leptos::task::spawn_local(async move {
+            let note = match store::forget().await {
+                Ok(()) => "Forgotten: nothing of the file is kept in this browser.".to_owned(),
+                Err(e) => format!("Could not forget the file: {e}"),
+            };
+            file.set(None);
+            kept_note.set(Some(note));
+            params.update(|p| p.file = false);
+        });
+    };
+
+    // Controls.
+    let gen = move |f: fn(&mut GenerateRequest, f64)| Callback::new(move |v: f64| params.update(|p| f(&mut p.generate, v)));
+    let lg = move |f: fn(&mut LogGops, u64)| {
+        Callback::new(move |v: f64| {
+            params.update(|p| {
+                f(&mut p.loggops, v as u64);
+                p.preset = "custom".into();
+            });
+        })
+    };
+    let gval = move |f: fn(&GenerateRequest) -> f64| Signal::derive(move || params.with(|p| f(&p.generate)));
+    let lval = move |f: fn(&LogGops) -> u64| Signal::derive(move || params.with(|p| f(&p.loggops) as f64));
+    let collective = move || params.with(|p| p.generate.collective.clone());
+    let is = move |ids: &'static [&'static str]| move || ids.contains(&collective().as_str());
+    let param_range = |name: &'static str| int_range(IntRange { name, ..PARAM });
+
+    // The timeline's layout for the current result, window and rows.
+    let layout = Memo::new(move |_| {
+        let width = frame.get().map_or(900.0, |f| f64::from(f.client_width()).max(480.0));
+        shown.with(|s| {
+            let s = s.as_ref()?;
+            let t = s.timeline.as_ref()?;
+            let ranks = s.result.ranks;
+            let (window, first) = params.with(|p| (p.window, p.first_rank.min(ranks.saturating_sub(1))));
+            let end = (s.result.max_time as f64).max(1.0);
+            let (t0, t1) = window.unwrap_or((0.0, end * 1.02));
+            Some(Layout {
+                lanes: t.cpus + 2 * t.nics,
+                cpus: t.cpus,
+                first_rank: first,
+                ranks: ROWS.min(ranks - first),
+                t0,
+                t1,
+                width,
+            })
+        })
+    });
+    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let scene = Memo::new(move |_| {
+        let l = layout.get()?;
+        let th = theme();
+        let f = focus.get();
+        shown.with(|s| {
+            let s = s.as_ref()?;
+            let t = s.timeline.as_ref()?;
+            let focus_op = f.map(|b| t.bars[b * 6 + 5] as u32);
+            let title = format!("Timeline of {} ranks", s.result.ranks);
+            Some(timeline::scene(&l, &t.bars, &t.messages, &s.on_path, focus_op, &th, &title))
+        })
+    });
+    Effect::new(move |_| {
+        let Some(c) = canvas.get() else { return };
+        let Some(sc) = scene.get() else { return };
+        let ratio = browser::pixel_ratio();
+        if let Ok(bitmap) = crate::paint::paint(&sc, ratio) {
+            browser::show_bitmap(&c, &bitmap);
+            let style = web_sys::HtmlElement::style(&c);
+            let _ = style.set_property("width", &format!("{}px", sc.width));
+            let _ = style.set_property("height", &format!("{}px", sc.height));
+        }
+    });
+
+    // Zoom, pan, scroll.
+    let full = move || shown.with_untracked(|s| s.as_ref().map_or(1.0, |s| (s.result.max_time as f64).max(1.0) * 1.02));
+    let zoom = move |factor: f64, at: Option<f64>| {
+        let Some(l) = layout.get_untracked() else { return };
+        let centre = at.unwrap_or((l.t0 + l.t1) / 2.0);
+        let span = ((l.t1 - l.t0) * factor).clamp(2.0, full() * 4.0);
+        let t0 = (centre - (centre - l.t0) * span / (l.t1 - l.t0)).max(-full());
+        params.update(|p| p.window = if span >= full() && factor > 1.0 { None } else { Some((t0.max(0.0), t0.max(0.0) + span)) });
+    };
+    let scroll = move |rows: i64| {
+        let ranks = shown.with_untracked(|s| s.as_ref().map_or(1, |s| s.result.ranks));
+        params.update(|p| {
+            let max = i64::from(ranks.saturating_sub(ROWS));
+            p.first_rank = (i64::from(p.first_rank) + rows).clamp(0, max.max(0)) as u32;
+        });
+    };
+    let drag = StoredValue::new(None::<(f64, f64)>);
+    let point = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
+        let c = canvas.get_untracked()?;
+        let rect = c.get_bounding_client_rect();
+        Some((f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top()))
+    };
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let (Some((x, y)), Some(l)) = (point(&ev), layout.get_untracked()) else { return };
+        if let Some((x0, t0)) = drag.get_value() {
+            let dt = (x0 - x) / (l.width - timeline::LEFT - timeline::RIGHT) * (l.t1 - l.t0);
+            let span = l.t1 - l.t0;
+            let start = (t0 + dt).max(0.0);
+            params.update(|p| p.window = Some((start, start + span)));
+            return;
+        }
+        let text = shown.with_untracked(|s| {
+            let t = s.as_ref()?.timeline.as_ref()?;
+            let (rank, lane) = l.lane_at(y)?;
+            let slack = 2.0 / (l.width - timeline::LEFT) * (l.t1 - l.t0);
+            bar_at(t, rank, lane, l.time(x), slack).map(|b| bar_text(t, b))
+        });
+        hover.set(text.unwrap_or_default());
+    };
+    let on_down = move |ev: web_sys::MouseEvent| {
+        if let (Some((x, _)), Some(l)) = (point(&ev), layout.get_untracked()) {
+            drag.set_value(Some((x, l.t0)));
+        }
+    };
+    let on_up = move |_| drag.set_value(None);
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        ev.prevent_default();
+        if ev.shift_key() {
+            scroll(if ev.delta_y() > 0.0 { 3 } else { -3 });
+            return;
+        }
+        let at = point(&ev).zip(layout.get_untracked()).map(|((x, _), l)| l.time(x));
+        zoom(if ev.delta_y() > 0.0 { 1.25 } else { 0.8 }, at);
+    };
+    // Keyboard: ←/→ the previous/next bar of the focused rank, ↑/↓ another rank, +/− zoom, 0 the whole run.
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let key = ev.key();
+        let step = |forward: bool, other_rank: i64| {
+            shown.with_untracked(|s| {
+                let t = s.as_ref()?.timeline.as_ref()?;
+                let bars: Vec<&[f64]> = t.bars.chunks_exact(6).collect();
+                let current = focus.get_untracked().map(|b| (bars[b][0] as i64, bars[b][2], b));
+                let rank = current.map_or(i64::from(params.with_untracked(|p| p.first_rank)), |c| c.0) + other_rank;
+                let time = current.map_or(-1.0, |c| c.1);
+                let mut on_rank: Vec<usize> = (0..bars.len()).filter(|&b| bars[b][0] as i64 == rank).collect();
+                on_rank.sort_by(|&a, &b| bars[a][2].total_cmp(&bars[b][2]).then(a.cmp(&b)));
+                let at = on_rank.iter().position(|&b| Some(b) == current.map(|c| c.2));
+                let next = match (other_rank, at, forward) {
+                    (0, Some(i), true) => on_rank.get(i + 1),
+                    (0, Some(i), false) => i.checked_sub(1).and_then(|i| on_rank.get(i)),
+                    _ => on_rank.iter().find(|&&b| bars[b][2] >= time).or(on_rank.last()),
+                };
+                next.copied()
+            })
+        };
+        let moved = match key.as_str() {
+            "ArrowRight" => step(true, 0),
+            "ArrowLeft" => step(false, 0),
+            "ArrowDown" => step(true, 1),
+            "ArrowUp" => step(true, -1),
+            "+" | "=" => {
+                zoom(0.8, None);
+                None
+            }
+            "-" => {
+                zoom(1.25, None);
+                None
+            }
+            "0" => {
+                params.update(|p| p.window = None);
+                None
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        if let Some(b) = moved {
+            focus.set(Some(b));
+            shown.with_untracked(|s| {
+                if let Some(t) = s.as_ref().and_then(|s| s.timeline.as_ref()) {
+                    let (rank, start, end) = (t.bars[b * 6] as u32, t.bars[b * 6 + 2], t.bars[b * 6 + 3]);
+                    hover.set(bar_text(t, b));
+                    let Some(l) = layout.get_untracked() else { return };
+                    params.update(|p| {
+                        if rank < l.first_rank || rank >= l.first_rank + l.ranks {
+                            p.first_rank = rank.saturating_sub(ROWS / 2);
+                        }
+                        if end < l.t0 || start > l.t1 {
+                            let span = l.t1 - l.t0;
+                            let t0 = (start - span / 2.0).max(0.0);
+                            p.window = Some((t0, t0 + span));
+                        }
+                    });
+                }
+            });
+        }
+    };
+
+    let export = move |kind: ScheduleExport| {
+        export_status.set(String::new());
+        client.get_value().send(ScheduleQuery::Export(kind), on_response());
+    };
+    let drawing_svg = move || scene.get_untracked().map(|s| scene_svg(&s));
+    let histogram_svg = move || {
+        let th = theme();
+        shown.with(|s| {
+            let r = &s.as_ref()?.result;
+            Some(scene_svg(&timeline::histogram(&r.histogram, r.min_time as f64, r.bin_width as f64, 900.0, &th, "Finish time per rank")))
+        })
+    };
+    let file_stem = move || format!("commlab-{}-timeline", params.with_untracked(|p| if p.file { "file".to_owned() } else { p.generate.collective.clone() }));
+    let save_svg = move |_| match drawing_svg().or_else(histogram_svg) {
+        Some(svg) => export_status.set(browser::download_text(&format!("{}.svg", file_stem()), "image/svg+xml", &svg).err().unwrap_or_default()),
+        None => export_status.set("Nothing drawn yet".into()),
+    };
+    let save_png = move |_| match drawing_svg().or_else(histogram_svg) {
+        Some(svg) => browser::download_png(&format!("{}.png", file_stem()), &svg, Callback::new(move |e: String| export_status.set(e))),
+        None => export_status.set("Nothing drawn yet".into()),
+    };
+
+    let source_controls = move || {
+        if params.with(|p| p.file) {
+            view! {
+                <p class="schedule-file" data-testid="schedule-file">
+                    {move || file.with(|f| f.as_ref().map_or_else(|| "No file opened yet.".to_owned(), |f| format!("Simulating {} ({})", f.name, commlab_plot::format_bytes(f.text.len() as u64))))}
+                </p>
+                <button type="button" data-testid="use-generated" on:click=move |_| params.update(|p| p.file = false)>"Use a generated collective"</button>
+            }
+            .into_any()
+        } else {
+            view! {
+                <div class="field">
+                    <label for="coll">"Collective"</label>
+                    <select id="coll" data-testid="collective" prop:value=collective on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        params.update(|p| p.generate.collective = v);
+                    }>
+                        {COLLECTIVE_LABELS.iter().map(|&(id, label)| view! { <option value=id selected=move || collective() == id>{label}</option> }).collect_view()}
+                    </select>
+                </div>
+                <Show when=is(&["reduce", "broadcast", "allreduce", "allreduce-butterfly", "reduce-bst", "broadcast-bst", "allreduce-bst", "pipeline", "dissemination"])>
+                    <NumberField id="p" label="Ranks p" integer=true range=int_range(P) slider=(1.0, 1_048_576.0)
+                        value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
+                </Show>
+                <Show when=is(&["pipeline"])>
+                    <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=(1.0, 4096.0)
+                        value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
+                </Show>
+                <NumberField id="bytes" label="Bytes per message" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                    value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
+                <Show when=is(&["barrier"])>
+                    <NumberField id="mesh" label="Mesh side" integer=true range=int_range(MESH) slider=(2.0, 256.0)
+                        value=gval(|g| f64::from(g.mesh)) on_change=gen(|g, v| g.mesh = v as u32) />
+                    <div class="field">
+                        <label for="alg">"Barrier algorithm"</label>
+                        <select id="alg" prop:value=move || params.with(|p| p.generate.algorithm.clone()) on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            params.update(|p| p.generate.algorithm = v);
+                        }>
+                            {Algorithm::ALL.iter().map(|a| { let id = a.id(); view! { <option value=id selected=move || params.with(|p| p.generate.algorithm == id)>{id}</option> } }).collect_view()}
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="enc">"Encoding"</label>
+                        <select id="enc" prop:value=move || params.with(|p| p.generate.encoding.clone()) on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            params.update(|p| p.generate.encoding = v);
+                        }>
+                            {Encoding::ALL.iter().map(|e| { let id = e.id(); view! { <option value=id selected=move || params.with(|p| p.generate.encoding == id)>{id}</option> } }).collect_view()}
+                        </select>
+                    </div>
+                    <NumberField id="tile" label="Tile side (two-layer)" integer=true range=int_range(limits::mesh_view::TILE) slider=(2.0, 64.0)
+                        value=gval(|g| f64::from(g.tile)) on_change=gen(|g, v| g.tile = v as u32) />
+                </Show>
+                <Show when=is(&["swizzle"])>
+                    <NumberField id="grid-rank" label="Ranks" integer=true range=int_range(limits::RANKS) slider=(1.0, 4096.0)
+                        value=gval(|g| f64::from(g.grid.2)) on_change=gen(|g, v| g.grid.2 = v as u32) />
+                    <NumberField id="grid-row" label="Tile rows" integer=true range=int_range(limits::GRID_EXTENT) slider=(1.0, 1024.0)
+                        value=gval(|g| f64::from(g.grid.0)) on_change=gen(|g, v| g.grid.0 = v as u32) />
+                    <NumberField id="grid-col" label="Tile columns" integer=true range=int_range(limits::GRID_EXTENT) slider=(1.0, 1024.0)
+                        value=gval(|g| f64::from(g.grid.1)) on_change=gen(|g, v| g.grid.1 = v as u32) />
+                    <NumberField id="cores-row" label="Core rows" integer=true range=int_range(limits::CORE_EXTENT) slider=(1.0, 64.0)
+                        value=gval(|g| f64::from(g.cores.0)) on_change=gen(|g, v| g.cores.0 = v as u32) />
+                    <NumberField id="cores-col" label="Core columns" integer=true range=int_range(limits::CORE_EXTENT) slider=(1.0, 64.0)
+                        value=gval(|g| f64::from(g.cores.1)) on_change=gen(|g, v| g.cores.1 = v as u32) />
+                    <label class="check"><input type="checkbox" prop:checked=move || params.with(|p| !p.generate.read)
+                        on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.generate.read = !on); } />" remote writes (else reads)"</label>
+                    <label class="check"><input type="checkbox" prop:checked=move || params.with(|p| p.generate.shift)
+                        on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.generate.shift = on); } />" rank shift"</label>
+                </Show>
+            }
+            .into_any()
+        }
+    };
+
+    let preset_source = move || {
+        params.with(|p| PRESETS.iter().find(|x| x.id == p.preset).map_or("your own values".to_owned(), |x| x.source.to_owned()))
+    };
+    let summary = move || {
+        shown.with(|s| {
+            let s = s.as_ref()?;
+            let r = &s.result;
+            let verdict = if r.completes {
+                format!("every rank finishes; the last is rank {} at {}", r.max_rank, format_ns(r.max_time as f64))
+            } else {
+                format!("deadlock: {} rank(s) have unmatched operations", r.unmatched_ranks)
+            };
+            Some(view! {
+                <p class="schedule-summary" data-testid="schedule-summary">
+                    {format!("{} ranks, {} operations, {} messages, {} events: {verdict}. First rank done at {}.", r.ranks, r.ops, r.messages, r.events, format_ns(r.min_time as f64))}
+                    <span class="timing">{move || format!(" Built and simulated in {:.0} ms.", took.get())}</span>
+                </p>
+                {(!r.unmatched.is_empty()).then(|| view! {
+                    <div class="deadlock" data-testid="deadlock" role="alert">
+                        <p>"Left unmatched at the end:"</p>
+                        <ul>{r.unmatched.iter().map(|(rank, left)| view! { <li>{format!("rank {rank}: {}", left.join("; "))}</li> }).collect_view()}</ul>
+                    </div>
+                })}
+            })
+        })
+    };
+    let critical_table = move || {
+        shown.with(|s| {
+            let open = s.as_ref()?.timeline.is_none();
+            let r = s.as_ref()?.result.clone();
+            let rows = r.critical.len().min(300);
+            Some(view! {
+                <details class="critical" data-testid="critical-path" open=open>
+                    <summary>{format!("Critical path: {} steps{}", r.critical_steps, if r.traced { "" } else { " (not traced: too many operations)" })}</summary>
+                    <table class="numbers">
+                        <thead><tr><th scope="col">"rank"</th><th scope="col">"operation"</th><th scope="col">"start"</th><th scope="col">"end"</th></tr></thead>
+                        <tbody>
+                            {r.critical[r.critical.len() - rows..].iter().map(|x| view! {
+                                <tr><td>{x.rank}</td><td>{x.what.clone()}</td><td>{format_ns(x.start as f64)}</td><td>{format_ns(x.end as f64)}</td></tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    {(r.critical.len() > rows).then(|| view! { <p>{format!("The last {rows} steps are listed; the JSON export has them all.")}</p> })}
+                </details>
+            })
+        })
+    };
+
+    view! {
+        <section class="view schedule-view" data-testid="schedule-view" aria-labelledby="schedule-title"
+            on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <Show when=move || notices.with(|n| !n.is_empty())>
+                <section class="notices" role="status" data-testid="notices" aria-label="About this link">
+                    <p class="notices-title">"About this link:"</p>
+                    <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    <button type="button" class="dismiss" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
+                </section>
+            </Show>
+            <div class="controls" role="group" aria-label="Schedule">
+                <h2 id="schedule-title">"Schedule timeline (LogGOPS)"</h2>
+                {source_controls}
+                <div class="field file-field">
+                    <label for="goal-file">"Open a GOAL file (or drop one here; .gz too)"</label>
+                    <input id="goal-file" type="file" accept=".goal,.txt,.gz" data-testid="goal-file" on:change=on_pick />
+                </div>
+                <div class="field paste-field">
+                    <label for="goal-text">"Or paste GOAL text"</label>
+                    <textarea id="goal-text" rows="4" spellcheck="false" data-testid="goal-text" prop:value=move || paste.get()
+                        on:input=move |ev| paste.set(event_target_value(&ev))></textarea>
+                    <button type="button" data-testid="simulate-pasted" disabled=move || paste.with(String::is_empty)
+                        on:click=move |_| open_text("pasted.goal".into(), paste.get_untracked())>"Simulate the pasted text"</button>
+                </div>
+                {move || kept_note.get().map(|n| view! { <p class="kept-note" data-testid="kept-note" role="status">{n}
+                    {file.with(Option::is_some).then(|| view! { " " <button type="button" data-testid="forget-file" on:click=forget>"Forget"</button> })}</p> })}
+                <h3>"LogGOPS parameters"</h3>
+                <div class="field">
+                    <label for="preset">"Preset"</label>
+                    <select id="preset" data-testid="preset" prop:value=move || params.with(|p| p.preset.clone()) on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        params.update(|p| if let Some(x) = PRESETS.iter().find(|x| x.id == v) { p.preset = x.id.into(); p.loggops = x.params; });
+                    }>
+                        {PRESETS.iter().map(|x| { let id = x.id; view! { <option value=id selected=move || params.with(|p| p.preset == id)>{x.label}</option> } }).collect_view()}
+                        <option value="custom" disabled=true selected=move || params.with(|p| p.preset == "custom")>"custom"</option>
+                    </select>
+                </div>
+                <p class="preset-source" data-testid="preset-source">{preset_source}</p>
+                <NumberField id="L" label="Latency L" unit="ns" integer=true range=param_range("L") slider=(1.0, 1e7) value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
+                <NumberField id="o" label="Overhead o" unit="ns" integer=true range=param_range("o") slider=(1.0, 1e7) value=lval(|l| l.o) on_change=lg(|l, v| l.o = v) />
+                <NumberField id="g" label="Gap g" unit="ns" integer=true range=param_range("g") slider=(1.0, 1e7) value=lval(|l| l.g) on_change=lg(|l, v| l.g = v) />
+                <NumberField id="G" label="Gap per byte G" unit="ns/B" integer=true range=param_range("G") slider=(1.0, 1e4) value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
+                <NumberField id="O" label="Overhead per byte O" unit="ns/B" integer=true range=param_range("O") slider=(1.0, 1e4) value=lval(|l| l.big_o) on_change=lg(|l, v| l.big_o = v) />
+                <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=(1.0, 1e9) value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
+                <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
+                    on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
+            </div>
+            <div class="results">
+                {move || match status.get() {
+                    Status::Running(phase, done, total) => view! {
+                        <div class="run-progress delayed" data-testid="run-progress" role="status">
+                            <progress max=total.max(1) value=done data-testid="run-bar" aria-label="Schedule progress"></progress>
+                            <span>{if total == 0 { format!("{phase}…") } else { format!("{phase}: {done} of {total}") }}</span>
+                            <button type="button" data-testid="cancel-run" on:click=move |_| { client.get_value().cancel(); status.set(Status::Cancelled); }>"Cancel"</button>
+                        </div>
+                    }.into_any(),
+                    Status::Cancelled => view! {
+                        <div class="run-progress" data-testid="run-cancelled" role="status">
+                            <span>"Cancelled. Change a parameter, or "</span>
+                            <button type="button" data-testid="rerun" on:click=move |_| run()>"run again"</button>
+                        </div>
+                    }.into_any(),
+                    Status::Failed(e) => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{e}</p> }.into_any(),
+                    Status::Idle => ().into_any(),
+                }}
+                {summary}
+                {move || params.with(|p| p.file).then(|| view! {
+                    <p class="share-note" data-testid="share-note">"A link to this view holds the parameters, not the opened file (it stays in this browser): to share the schedule itself, export it as GOAL."</p>
+                })}
+                <div class="timeline-frame" node_ref=frame>
+                    {move || shown.with(|s| match s {
+                        Some(s) if s.timeline.is_some() => view! {
+                            <div class="timeline-tools" role="group" aria-label="Timeline">
+                                <button type="button" data-testid="zoom-in" on:click=move |_| zoom(0.5, None)>"Zoom in"</button>
+                                <button type="button" data-testid="zoom-out" on:click=move |_| zoom(2.0, None)>"Zoom out"</button>
+                                <button type="button" data-testid="zoom-reset" on:click=move |_| params.update(|p| p.window = None)>"Whole run"</button>
+                                <button type="button" data-testid="ranks-up" on:click=move |_| scroll(-i64::from(ROWS))>"Ranks ▲"</button>
+                                <button type="button" data-testid="ranks-down" on:click=move |_| scroll(i64::from(ROWS))>"Ranks ▼"</button>
+                                <span class="timeline-range">{move || layout.get().map(|l| format!("ranks {}–{} of {}; {} – {}", l.first_rank, l.first_rank + l.ranks - 1, shown.with(|s| s.as_ref().map_or(0, |s| s.result.ranks)), format_ns(l.t0), format_ns(l.t1)))}</span>
+                            </div>
+                            <canvas node_ref=canvas class="timeline" data-testid="timeline" tabindex="0"
+                                aria-label="Timeline: arrow keys move between operations, + and − zoom, 0 shows the whole run; the operation in focus is described below"
+                                on:mousemove=on_move on:mousedown=on_down on:mouseup=on_up on:mouseleave=move |_| { drag.set_value(None); }
+                                on:wheel=on_wheel on:keydown=on_key></canvas>
+                            <p class="timeline-hover" data-testid="timeline-hover" aria-live="polite">{move || hover.get()}</p>
+                            <p class="timeline-legend">"Bars: blue send overhead, green taking in a message, grey calc, orange NIC sending, yellow NIC receiving; lines: messages (send → arrival); red: the critical path. Drag to pan, wheel to zoom, shift + wheel to scroll ranks."</p>
+                        }.into_any(),
+                        Some(s) => view! {
+                            <p data-testid="large-note">{format!("{} operations: above {TIMELINE_OPS}, the view shows the finish-time histogram and the critical path instead of every bar.", s.result.ops)}</p>
+                            <div class="diagram" data-testid="finish-histogram" inner_html=histogram_svg().unwrap_or_default()></div>
+                        }.into_any(),
+                        None => ().into_any(),
+                    })}
+                </div>
+                {critical_table}
+                <div class="export-bar" role="group" aria-label="Export">
+                    <span class="export-label">"Export"</span>
+                    <button type="button" data-testid="export-goal" on:click=move |_| export(ScheduleExport::Goal)>"GOAL"</button>
+                    <button type="button" data-testid="export-trace" on:click=move |_| export(ScheduleExport::ChromeTrace)>"Chrome trace"</button>
+                    <button type="button" data-testid="export-csv" on:click=move |_| export(ScheduleExport::Csv)>"CSV"</button>
+                    <button type="button" data-testid="export-json" on:click=move |_| export(ScheduleExport::Json)>"JSON"</button>
+                    <button type="button" data-testid="export-svg" on:click=save_svg>"SVG"</button>
+                    <button type="button" data-testid="export-png" on:click=save_png>"PNG"</button>
+                    <span class="export-status" role="status" data-testid="export-status">{move || export_status.get()}</span>
+                </div>
+                {(!embed).then(|| view! { <p class="schedule-docs">"The model, the GOAL format and how the simulator follows LogGOPSim: docs/loggops.md in the repository."</p> })}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,47 @@
+// The lazy views of commlab (views.js + views_bg.wasm: the Schedule
+// timeline). The page loads this file when such a view is opened; the UI
+// bundle then calls `commlabLoadViews()` and mounts the view with the
+// module's `mount_view`. Nothing here runs on pages that never open them.
+window.commlabLoadViews = (() => {
+  let loading = null;
+  return () => {
+    loading = loading || import('./views.js').then(async (m) => {
+      await m.default({ module_or_path: './views_bg.wasm' });
+      return m;
+    });
+    return loading;
+  };
+})();
+
+// The Schedule view's opened file, kept in this browser's IndexedDB (never
+// uploaded): one entry {name, text, saved} under the key "schedule".
+window.commlabStore = (() => {
+  const open = () => new Promise((resolve, reject) => {
+    if (!self.indexedDB) { reject(new Error('this browser offers no IndexedDB')); return; }
+    const request = indexedDB.open('commlab', 1);
+    request.onupgradeneeded = () => request.result.createObjectStore('files');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const run = (mode, work) => open().then((db) => new Promise((resolve, reject) => {
+    const tx = db.transaction('files', mode);
+    const request = work(tx.objectStore('files'));
+    tx.oncomplete = () => { db.close(); resolve(request.result); };
+    tx.onerror = tx.onabort = () => { db.close(); reject(tx.error || new Error('storage transaction failed')); };
+  }));
+  return {
+    put: (name, text) => run('readwrite', (s) => s.put({ name, text, saved: Date.now() }, 'schedule')),
+    get: () => run('readonly', (s) => s.get('schedule')),
+    forget: () => run('readwrite', (s) => s.delete('schedule')),
+  };
+})();
+
+// A dropped or opened file's text; gzip files (LogGOPSim's schedules often
+// are) are unpacked by the browser's own DecompressionStream.
+window.commlabReadFile = async (file) => {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    return await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  }
+  return await file.text();
+};
