@@ -752,6 +752,128 @@ test('lab: the default sweep on the worker pool equals `commlab figures` byte fo
 });
 
 // ---------------------------------------------------------------------------
+const loggops = path.resolve(here, '../data/loggops');
+const summaryText = (page) => page.locator('[data-testid="schedule-summary"]').innerText();
+const download = async (page, testid) => {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${testid}"]`)]);
+  return { name: d.suggestedFilename(), text: fs.readFileSync(await d.path(), 'utf8') };
+};
+
+test('schedule: a LogGOPSim schedule opened as a file gives LogGOPSim\'s finish times; reload restores it; forget', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule`);
+  await page.waitForSelector('[data-testid="timeline"]');
+  const expected = JSON.parse(fs.readFileSync(path.join(loggops, 'binomialtreereduce_p8_1024.json'), 'utf8'));
+  await page.setInputFiles('[data-testid="goal-file"]', path.join(loggops, 'binomialtreereduce_p8_1024.goal'));
+  await page.waitForSelector('[data-testid="schedule-file"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('21 events'));
+  assert.match(await summaryText(page), /8 ranks, 14 operations, 7 messages, 21 events: every rank finishes; the last is rank 0 at 34\.914 µs/);
+  const csv = await download(page, 'export-csv');
+  const times = csv.text.trim().split('\n').slice(1).map((r) => Number(r.split(',')[1]));
+  assert.deepEqual(times, expected.finish_times, 'CSV finish times = LogGOPSim\'s');
+  await waitForUrl(page, () => location.search.includes('src=file'));
+  await page.waitForSelector('[data-testid="kept-note"]');
+  assert.match(await page.locator('[data-testid="share-note"]').innerText(), /export it as GOAL/);
+  // A reload (or a closed tab reopened) finds the file in this browser's storage.
+  const again = await open(context, base, page.url());
+  await again.waitForSelector('[data-testid="kept-note"]');
+  assert.match(await again.locator('[data-testid="kept-note"]').innerText(), /Restored binomialtreereduce_p8_1024\.goal/);
+  await again.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('34.914 µs'));
+  // New parameters re-simulate the kept schedule: with o = g = 0 it is ⌈log₂ 8⌉·(L + 1023·G) = 3·8638.
+  await again.selectOption('[data-testid="preset"]', 'hops');
+  await again.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('25.914 µs'));
+  await again.click('[data-testid="forget-file"]');
+  await again.waitForFunction(() => document.querySelector('[data-testid="kept-note"]')?.innerText.includes('Forgotten'));
+  const third = await open(context, base, page.url());
+  await third.waitForSelector('[data-testid="notices"]');
+  assert.match(await third.locator('[data-testid="notices"]').innerText(), /none is kept in this browser/);
+  await shot(again, 'schedule-file');
+});
+
+test('schedule: hover and keyboard name the op; zoom; the link keeps the window; exports', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule&coll=reduce&p=8&bytes=1024`);
+  const canvas = page.locator('[data-testid="timeline"]');
+  await canvas.waitFor();
+  const box = await canvas.boundingBox();
+  // Rank 0's CPU lane (first row), near the end of the run: rank 0 taking in rank 4's message.
+  let named = '';
+  for (let x = box.width - 30; x > box.width / 2 && !named.includes('rank 0 cpu 0'); x -= 10) {
+    await page.mouse.move(box.x + x, box.y + 8 + 3.5);
+    named = await page.locator('[data-testid="timeline-hover"]').innerText();
+  }
+  assert.match(named, /rank 0 cpu 0: taking in a message — recv 1024 B from 4/);
+  await canvas.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.locator('[data-testid="timeline-hover"]').innerText(), /^rank 0 cpu 0: taking in a message — recv 1024 B from 1/);
+  await page.keyboard.press('ArrowDown');
+  assert.match(await page.locator('[data-testid="timeline-hover"]').innerText(), /^rank 1 /);
+  await page.click('[data-testid="zoom-in"]');
+  await waitForUrl(page, () => location.search.includes('t0=') && location.search.includes('t1='));
+  const zoomed = await page.locator('.timeline-range').innerText();
+  const reopened = await open(context, base, page.url());
+  await reopened.waitForSelector('[data-testid="timeline"]');
+  assert.equal(await reopened.locator('.timeline-range').innerText(), zoomed, 'the link reproduces the window');
+  const goal = await download(page, 'export-goal');
+  assert.equal(goal.name, 'commlab-reduce-p8.goal');
+  const cli = execFileSync(path.resolve(here, '../../target/release/commlab'), ['goal', 'gen', 'reduce', '--p', '8', '--bytes', '1024'], { encoding: 'utf8' });
+  assert.equal(goal.text, cli, 'the page writes the GOAL the CLI writes');
+  const trace = JSON.parse((await download(page, 'export-trace')).text);
+  const threads = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => e.args.name);
+  assert.ok(threads.includes('cpu 0') && threads.includes('nic 0 out') && threads.includes('nic 0 in'), threads.join());
+  assert.equal(trace.traceEvents.filter((e) => e.ph === 's').length, 7, 'one flow per message');
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  assert.equal(json.max_time, 34914);
+  assert.ok(json.critical_path.length >= 4);
+  const svg = await download(page, 'export-svg');
+  assert.match(svg.text, /^<svg xmlns/);
+  assert.match(svg.text, />rank 7</);
+  await shot(page, 'schedule-timeline');
+});
+
+test('schedule: pasted GOAL with a deadlock names what is left; a syntax error names line and column', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule`);
+  await page.waitForSelector('[data-testid="timeline"]');
+  await page.fill('[data-testid="goal-text"]', fs.readFileSync(path.join(loggops, 'hand_deadlock.goal'), 'utf8'));
+  await page.click('[data-testid="simulate-pasted"]');
+  await page.waitForSelector('[data-testid="deadlock"]');
+  assert.match(await page.locator('[data-testid="deadlock"]').innerText(), /rank 0: posted receive/);
+  await page.fill('[data-testid="goal-text"]', 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl1 requires l9\n}\n');
+  await page.click('[data-testid="simulate-pasted"]');
+  await page.waitForSelector('[data-testid="schedule-error"]');
+  assert.match(await page.locator('[data-testid="schedule-error"]').innerText(), /line 4, column \d+.*unknown label `l9`/);
+});
+
+test('schedule: barrier and swizzle patterns; bad values are named; p = 65536 dissemination runs in the worker with progress', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule&coll=barrier&mesh=4&alg=dissemination-tree&tile=2&bytes=8`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('16 ranks, 100 operations, 50 messages'));
+  const sw = await open(context, base, `${base}?view=schedule&coll=swizzle&grid=4,4,4&cores=3,4`);
+  await sw.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('4 ranks, 384 operations, 192 messages'));
+  const bad = await open(context, base, `${base}?view=schedule&p=0&coll=ring&L=-1`);
+  await bad.waitForSelector('[data-testid="notices"]');
+  const notes = await bad.locator('[data-testid="notices"]').innerText();
+  assert.match(notes, /p: "0" is not an integer in 1\.\.=1048576/);
+  assert.match(notes, /coll: "ring" is not one of: reduce/);
+  const big = await openObserved(context, base, `${base}?view=schedule&coll=dissemination&p=65536&bytes=8`);
+  const started = Date.now();
+  await big.waitForSelector('[data-testid="run-progress"]', { timeout: 20000 });
+  await big.waitForSelector('[data-testid="finish-histogram"] svg', { timeout: 120000 });
+  console.log(`     p = 65536 dissemination: ${Date.now() - started} ms to the histogram; ${await summaryText(big)}`);
+  assert.match(await summaryText(big), /65536 ranks, 2097152 operations, 1048576 messages/);
+  assert.ok((await longest(big)) <= 200, `longest main-thread task ${await longest(big)} ms`);
+  await shot(big, 'schedule-large');
+});
+
+test('lab and schedule load lazily: the first paint does not fetch their bundle', async ({ page, base }) => {
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${base}?view=model`);
+  await page.waitForSelector('[data-testid="model-view"]');
+  await page.waitForTimeout(500);
+  assert.ok(!requests.some((u) => u.includes('views')), 'no lazy bundle on the model view');
+  await page.goto(`${base}?view=lab`);
+  await page.waitForSelector('[data-testid="run-sweep"]');
+  assert.ok(requests.some((u) => u.includes('views_bg.wasm')), 'the lab fetched the lazy bundle');
+});
+
 const filter = process.argv[2] ?? '';
 // The whole suite runs with dist/ under a subpath, as documentation sites and
 // project pages host it: an absolute asset URL would be a 404 (a console error).

@@ -322,7 +322,8 @@ pub struct Timeline {
     pub nics: u32,
     /// Busy spans, [`BAR`] values each: rank, lane (CPU `c` is lane `c`, NIC
     /// `k` send side is `cpus + 2k`, receive side `cpus + 2k + 1`), start,
-    /// end, [`BarKind`] as a number, op.
+    /// end, [`BarKind`] as a number, op (for taking in a message, the
+    /// receive that matched it).
     pub bars: Vec<f64>,
     /// Messages, [`MESSAGE`] values each: from, to, start, arrived, matched, send op, receive op, bytes.
     pub messages: Vec<f64>,
@@ -636,11 +637,17 @@ fn timeline(k: &Kept, span_of: &[(u64, u64)]) -> Timeline {
     let cpus = 1 + s.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0);
     let nics = 1 + s.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0);
     let mut t = Timeline { cpus, nics, ..Timeline::default() };
+    // Taking in a message is shown as the receive that matched it (the send when none did).
+    let mut recv_of_send = std::collections::HashMap::new();
+    for m in &out.messages {
+        recv_of_send.insert(m.send, m.recv);
+    }
+    let receiver_side = |send: u32| recv_of_send.get(&send).copied().unwrap_or(send);
     for c in &out.cpu {
         let (kind, op) = match c.work {
             Work::Op(i) if s.ops[i as usize].kind == Kind::Send => (BarKind::Send, i),
             Work::Op(i) => (BarKind::Calc, i),
-            Work::Arrival(i) => (BarKind::Arrival, i),
+            Work::Arrival(i) => (BarKind::Arrival, receiver_side(i)),
         };
         t.bars.extend([c.rank, c.cpu.into(), 0, 0, kind as u32, op].map(f64::from));
         let n = t.bars.len();
@@ -648,8 +655,8 @@ fn timeline(k: &Kept, span_of: &[(u64, u64)]) -> Timeline {
     }
     for x in &out.nic {
         let lane = cpus + 2 * u32::from(x.nic) + u32::from(!x.out);
-        let kind = if x.out { BarKind::NicOut } else { BarKind::NicIn };
-        t.bars.extend([f64::from(x.rank), f64::from(lane), x.start as f64, x.end as f64, f64::from(kind as u32), f64::from(x.send)]);
+        let (kind, op) = if x.out { (BarKind::NicOut, x.send) } else { (BarKind::NicIn, receiver_side(x.send)) };
+        t.bars.extend([f64::from(x.rank), f64::from(lane), x.start as f64, x.end as f64, f64::from(kind as u32), f64::from(op)]);
     }
     for m in &out.messages {
         t.messages.extend([

@@ -6,7 +6,6 @@ use crate::browser;
 use crate::components::header::Header;
 use crate::lazy::LazyView;
 
-use crate::components::lab_view::LabView;
 use crate::components::mesh_view::MeshView;
 use crate::components::model_view::ModelView;
 use crate::components::notices::Notices;
@@ -50,8 +49,7 @@ pub fn App() -> impl IntoView {
         View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),
         View::Swizzle => view! { <SwizzleView params=params dark=dark /> }.into_any(),
         View::Mesh => view! { <MeshView params=params dark=dark /> }.into_any(),
-        View::Lab => view! { <LabView params=params dark=dark /> }.into_any(),
-        View::Schedule => view! { <LazyView params=params dark=dark /> }.into_any(),
+        View::Lab | View::Schedule => view! { <LazyView params=params dark=dark /> }.into_any(),
     };
     view! {
         <div class="app" class:embed=embed data-testid="app">

@@ -345,6 +345,16 @@ fn quoted(text: &str) -> String {
 /// problem becomes a [`Notice`] and the default is used for that parameter.
 /// Parameter names are read in the scope of the link's `view`.
 pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
+    from_query_with(query, true)
+}
+
+/// [`from_query`] for the lazy bundle: a lazy view's own parameters are read
+/// too (the shell only passes them through).
+pub fn from_query_in_view(query: &str) -> (Params, Vec<Notice>) {
+    from_query_with(query, false)
+}
+
+fn from_query_with(query: &str, pass_lazy: bool) -> (Params, Vec<Notice>) {
     let mut params = Params::default();
     let mut notices = Vec::new();
     let mut reject = |param: &str, value: &str, expected: &str, used: &str| {
@@ -382,7 +392,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                 None => reject("theme", value, "one of: auto, light, dark", "auto"),
             },
             // A lazy view's pairs go to its bundle, which reports their problems.
-            _ if params.view == View::Schedule => params.lazy.push((key.to_owned(), value.to_owned())),
+            _ if pass_lazy && params.view.is_lazy() => params.lazy.push((key.to_owned(), value.to_owned())),
             _ => {
                 if let Some(field) = fields(params.view).iter().find(|f| f.name() == key) {
                     if let Err(expected) = field.decode(&mut params, value) {
@@ -419,7 +429,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     // v=1 links made before the tournament barrier followed the spec.
     let tournament = match params.view {
         View::Mesh => params.mesh.algorithm == Algorithm::Tournament,
-        View::Lab => true,
+        View::Lab => !pass_lazy,
         _ => false,
     };
     if old && tournament {

@@ -64,6 +64,12 @@ impl View {
         }
     }
 
+    /// Whether the view lives in the lazy bundle ([`crate::lazy`]): the
+    /// shell passes its URL pairs through and the bundle reads them.
+    pub fn is_lazy(self) -> bool {
+        matches!(self, View::Lab | View::Schedule)
+    }
+
     /// The view with URL id `id`.
     pub fn from_id(id: &str) -> Option<View> {
         View::ALL.into_iter().find(|v| v.id() == id)

@@ -3,7 +3,10 @@
 //! see `commlab_web::lazy` for the page's side.
 #![allow(missing_docs, reason = "wasm_bindgen exports")]
 
+use commlab_web::components::lab_view::LabView;
+use commlab_web::components::notices::Notices;
 use commlab_web::schedule::view::ScheduleView;
+use commlab_web::share;
 use leptos::prelude::*;
 use std::any::Any;
 use std::rc::Rc;
@@ -33,6 +36,34 @@ impl ViewHandle {
     }
 }
 
+fn query_of(pairs: &[(String, String)]) -> String {
+    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
+}
+
+/// The barrier lab with the shell's app state rebuilt from its pairs: the
+/// same component and URL codec as before it moved here; its notices are
+/// shown here, and its pairs (without the shell's `v`, `view`, `embed`,
+/// `theme`) go back to the shell.
+fn lab(query: String, embed: bool, dark: RwSignal<bool>, report: Rc<dyn Fn(String)>) -> impl IntoView {
+    let (mut start, first) = share::from_query_in_view(&format!("view=lab&{query}"));
+    start.embed = embed;
+    let params = RwSignal::new(start);
+    let notices = RwSignal::new(first);
+    let dark = Memo::new(move |_| dark.get());
+    Effect::new(move |_| {
+        let all = params.with(share::to_query);
+        let own: Vec<(String, String)> = form_urlencoded::parse(all.as_bytes())
+            .into_owned()
+            .filter(|(k, _)| !["v", "view", "embed", "theme"].contains(&k.as_str()))
+            .collect();
+        report(query_of(&own));
+    });
+    view! {
+        <Notices notices=notices />
+        <LabView params=params dark=dark />
+    }
+}
+
 /// Mounts lazy view `view` (its URL pairs in `query`) into `element`;
 /// `on_query(text)` receives its URL pairs as they change.
 #[wasm_bindgen]
@@ -46,6 +77,7 @@ pub fn mount_view(element: web_sys::HtmlElement, view: &str, query: &str, embed:
         "schedule" => Some(Box::new(leptos::mount::mount_to(element, move || {
             view! { <ScheduleView initial=initial dark=dark embed=embed report=report /> }
         }))),
+        "lab" => Some(Box::new(leptos::mount::mount_to(element, move || lab(query_of(&initial), embed, dark, report)))),
         _ => None,
     };
     ViewHandle { mounted, dark }

@@ -68,12 +68,20 @@ pub fn critical_path(s: &Schedule, out: &Outcome) -> Vec<u32> {
         fill[dependent as usize] += 1;
     }
     // Busy spans per (rank, cpu) and per (rank, nic out), by end time.
+    // A CPU busy taking in a message stands for the receive that matched it
+    // (the walk then goes on to the message's send).
+    let mut recv_of_send = vec![u32::MAX; n];
+    for m in &out.messages {
+        recv_of_send[m.send as usize] = m.recv;
+    }
     let mut cpu_ends: Vec<(u32, u8, u64, u32)> = out
         .cpu
         .iter()
         .map(|c| {
             let op = match c.work {
-                Work::Op(i) | Work::Arrival(i) => i,
+                Work::Op(i) => i,
+                Work::Arrival(send) if recv_of_send[send as usize] != u32::MAX => recv_of_send[send as usize],
+                Work::Arrival(send) => send,
             };
             (c.rank, c.cpu, c.end, op)
         })

@@ -631,7 +631,7 @@ pub fn ScheduleView(
                 <h2 id="schedule-title">"Schedule timeline (LogGOPS)"</h2>
                 {source_controls}
                 <div class="field file-field">
-                    <label for="goal-file">"Open a GOAL file (or drop one here; .gz too)"</label>
+                    <label for="goal-file">"Open a GOAL file (.goal, .gz; or drop it on the view)"</label>
                     <input id="goal-file" type="file" accept=".goal,.txt,.gz" data-testid="goal-file" on:change=on_pick />
                 </div>
                 <div class="field paste-field">
