@@ -16,6 +16,7 @@ use commlab_core::goal::{self, Kind, Schedule};
 use commlab_core::limits::{self, IntRange};
 use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
+use std::fmt::Write as _;
 
 /// Ranks of a generated reduction-family collective in the browser.
 pub const P: IntRange = IntRange { name: "p", min: 1, max: 1 << 20 };
@@ -139,7 +140,11 @@ impl GenerateRequest {
                 // Every rank moves every remote tile once: ranks × loops messages, two ops each.
                 let ops = 2 * u64::from(rank) * config.loop_count();
                 if ops > OPS as u64 {
-                    return Err(ApiError::new("grid", format!("{row}×{column}×{rank}"), format!("at most {OPS} operations (2 × ranks × loops = {ops})")));
+                    return Err(ApiError::new(
+                        "grid",
+                        format!("{row}×{column}×{rank}"),
+                        format!("at most {OPS} operations (2 × ranks × loops = {ops})"),
+                    ));
                 }
                 Ok(goal::patterns::swizzle(&config, self.bytes, self.read))
             }
@@ -147,7 +152,11 @@ impl GenerateRequest {
                 P.check(self.p).map_err(ApiError::from)?;
                 let ops = estimated_ops(id, self.p, self.pieces);
                 if ops > OPS as u64 {
-                    return Err(ApiError::new("p", self.p, format!("a schedule of at most {OPS} operations (this one: about {ops})")));
+                    return Err(ApiError::new(
+                        "p",
+                        self.p,
+                        format!("a schedule of at most {OPS} operations (this one: about {ops})"),
+                    ));
                 }
                 goal::generate::collective(id, self.p, self.bytes, self.pieces).map_err(|e| {
                     if e.starts_with("unknown collective") {
@@ -204,7 +213,9 @@ impl LogGops {
     /// # Errors
     /// The first parameter out of range.
     pub fn params(&self) -> Result<Params, ApiError> {
-        for (name, v) in [("L", self.l), ("o", self.o), ("g", self.g), ("G", self.big_g), ("O", self.big_o), ("S", self.s)] {
+        for (name, v) in
+            [("L", self.l), ("o", self.o), ("g", self.g), ("G", self.big_g), ("O", self.big_o), ("S", self.s)]
+        {
             IntRange { name, ..PARAM }.check(v).map_err(ApiError::from)?;
         }
         Ok(Params { l: self.l, o: self.o, g: self.g, big_g: self.big_g, big_o: self.big_o, s: self.s })
@@ -494,7 +505,7 @@ impl ScheduleEngine {
                         let mut last = 0u64;
                         let mut report = |at: usize| {
                             // About a hundred reports for any size.
-                            if at as u64 >= last + total / 100 + 1 {
+                            if at as u64 > last + total / 100 {
                                 last = at as u64;
                                 progress(last, total);
                             }
@@ -534,6 +545,9 @@ impl ScheduleEngine {
     }
 
     /// Advances the run by at most `events` events: progress, then the result.
+    ///
+    /// # Panics
+    /// Never: the run taken is the one checked just before.
     pub fn step(&mut self, events: u64) -> Option<ScheduleResponse> {
         let running = self.running.as_mut()?;
         if !running.sim.advance(events) {
@@ -656,7 +670,14 @@ fn timeline(k: &Kept, span_of: &[(u64, u64)]) -> Timeline {
     for x in &out.nic {
         let lane = cpus + 2 * u32::from(x.nic) + u32::from(!x.out);
         let (kind, op) = if x.out { (BarKind::NicOut, x.send) } else { (BarKind::NicIn, receiver_side(x.send)) };
-        t.bars.extend([f64::from(x.rank), f64::from(lane), x.start as f64, x.end as f64, f64::from(kind as u32), f64::from(op)]);
+        t.bars.extend([
+            f64::from(x.rank),
+            f64::from(lane),
+            x.start as f64,
+            x.end as f64,
+            f64::from(kind as u32),
+            f64::from(op),
+        ]);
     }
     for m in &out.messages {
         t.messages.extend([
@@ -693,7 +714,11 @@ fn export(k: &Kept, kind: ScheduleExport) -> ScheduleResponse {
         ScheduleExport::Goal => ScheduleResponse::Export(format!("{base}.goal"), goal::write(&k.schedule)),
         ScheduleExport::ChromeTrace => {
             if k.outcome.cpu.is_empty() && !k.schedule.ops.is_empty() {
-                let e = ApiError::new("trace", k.schedule.ops.len(), format!("a schedule of at most {TRACE_OPS} operations"));
+                let e = ApiError::new(
+                    "trace",
+                    k.schedule.ops.len(),
+                    format!("a schedule of at most {TRACE_OPS} operations"),
+                );
                 return ScheduleResponse::Error(e);
             }
             ScheduleResponse::Export(format!("{base}.trace.json"), chrome_trace(&k.schedule, &k.outcome).to_string())
@@ -701,7 +726,7 @@ fn export(k: &Kept, kind: ScheduleExport) -> ScheduleResponse {
         ScheduleExport::Csv => {
             let mut text = String::from("rank,finish_ns\n");
             for (r, t) in k.outcome.finish.iter().enumerate() {
-                text.push_str(&format!("{r},{t}\n"));
+                let _ = writeln!(text, "{r},{t}");
             }
             ScheduleResponse::Export(format!("{base}-finish.csv"), text)
         }
@@ -760,7 +785,8 @@ pub fn chrome_trace(s: &Schedule, out: &Outcome) -> Value {
             "ts": us(span.start), "dur": us(span.end.saturating_sub(span.start))}));
     }
     for span in &out.nic {
-        let (tid, side) = if span.out { (1000 + u32::from(span.nic), "out") } else { (2000 + u32::from(span.nic), "in") };
+        let (tid, side) =
+            if span.out { (1000 + u32::from(span.nic), "out") } else { (2000 + u32::from(span.nic), "in") };
         threads.insert((span.rank, tid), format!("nic {} {side}", span.nic));
         let name = if span.out {
             format!("sending to rank {}", s.ops[span.send as usize].peer)
@@ -779,11 +805,15 @@ pub fn chrome_trace(s: &Schedule, out: &Outcome) -> Value {
     for span in out.ops.iter().filter(|o| s.ops[o.op as usize].kind == Kind::Recv && o.end > o.start) {
         let name = format!("waiting: {}", s.describe(span.op));
         events.push(j!({"ph": "b", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.start)}));
-        events.push(j!({"ph": "e", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.end)}));
+        events.push(
+            j!({"ph": "e", "name": name, "cat": "recv", "id": span.op, "pid": span.rank, "tid": 0, "ts": us(span.end)}),
+        );
     }
     for (id, m) in out.messages.iter().enumerate() {
         let name = format!("{} B", m.size);
-        events.push(j!({"ph": "s", "name": name, "cat": "message", "id": id, "pid": m.from, "tid": m.cpu, "ts": us(m.start)}));
+        events.push(
+            j!({"ph": "s", "name": name, "cat": "message", "id": id, "pid": m.from, "tid": m.cpu, "ts": us(m.start)}),
+        );
         events.push(j!({"ph": "f", "bp": "e", "name": name, "cat": "message", "id": id, "pid": m.to, "tid": m.cpu, "ts": us(m.arrived)}));
     }
     j!({"traceEvents": events, "displayTimeUnit": "ns"})

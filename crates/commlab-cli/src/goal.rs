@@ -2,9 +2,9 @@
 //! LogGOPSim computes it (`docs/loggops.md`), with LogGOPSim's short flags.
 
 use crate::reduce::ArgError;
+use commlab_api::schedule::{run_json, GenerateRequest, LogGops};
 use commlab_core::goal::parse;
 use commlab_core::goal::sim::{simulate, Order, Params};
-use commlab_api::schedule::{run_json, GenerateRequest, LogGops};
 use serde_json::{json, Value};
 use std::io::Read;
 
@@ -32,10 +32,10 @@ impl CheckArgs {
     /// # Errors
     /// An unreadable file, or the first GOAL error with its line and column.
     pub fn run(&self) -> Result<Value, ArgError> {
+        use commlab_core::goal::Kind;
         let text = read(&self.file)?;
         let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
         let count = |k| schedule.ops.iter().filter(|o| o.kind == k).count();
-        use commlab_core::goal::Kind;
         Ok(json!({
             "file": self.file,
             "ok": true,
@@ -108,7 +108,9 @@ impl GenArgs {
     pub fn run(&self) -> Result<Value, ArgError> {
         let numbers = |flag: &str, text: &str| -> Result<Vec<u32>, ArgError> {
             text.split(',')
-                .map(|x| x.trim().parse::<u32>().map_err(|_| (flag.to_owned(), format!("{text:?} is not a list of numbers"))))
+                .map(|x| {
+                    x.trim().parse::<u32>().map_err(|_| (flag.to_owned(), format!("{text:?} is not a list of numbers")))
+                })
                 .collect()
         };
         let grid = numbers("--grid", &self.grid)?;

@@ -104,6 +104,7 @@ pub const BAR_NAMES: [&str; 5] = ["send overhead", "taking in a message", "calc"
 /// empty); `focus` is an op to outline. Bars and messages outside the
 /// window or the shown ranks are left out; bars narrower than a pixel are
 /// drawn a pixel wide.
+#[allow(clippy::too_many_lines, reason = "rows, axis, bars, messages, outlines: one drawing in paint order")]
 pub fn scene(
     layout: &Layout,
     bars: &[f64],
@@ -143,12 +144,19 @@ pub fn scene(
     let mut t = (layout.t0 / step).ceil() * step;
     while t <= layout.t1 + step * 1e-9 {
         let x = layout.x(t);
-        shapes.push(Shape::Line { from: (x, TOP), to: (x, bottom), color: theme.grid, width: 0.5, dashed: true, opacity: 0.7 });
+        shapes.push(Shape::Line {
+            from: (x, TOP),
+            to: (x, bottom),
+            color: theme.grid,
+            width: 0.5,
+            dashed: true,
+            opacity: 0.7,
+        });
         shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
         t += step;
     }
     shapes.push(Shape::Text {
-        at: ((LEFT + right) / 2.0, bottom + 29.0),
+        at: (f64::midpoint(LEFT, right), bottom + 29.0),
         text: "time".into(),
         size: 11.0,
         color: theme.foreground,
@@ -199,11 +207,29 @@ pub fn scene(
     for (x0, x1, y, focused) in highlighted {
         let h = LANE / 2.0;
         let color = if focused { theme.foreground } else { critical };
-        for (a, b) in [((x0, y - h), (x1, y - h)), ((x0, y + h), (x1, y + h)), ((x0, y - h), (x0, y + h)), ((x1, y - h), (x1, y + h))] {
-            shapes.push(Shape::Line { from: a, to: b, color, width: if focused { 2.0 } else { 1.4 }, dashed: false, opacity: 1.0 });
+        for (a, b) in [
+            ((x0, y - h), (x1, y - h)),
+            ((x0, y + h), (x1, y + h)),
+            ((x0, y - h), (x0, y + h)),
+            ((x1, y - h), (x1, y + h)),
+        ] {
+            shapes.push(Shape::Line {
+                from: a,
+                to: b,
+                color,
+                width: if focused { 2.0 } else { 1.4 },
+                dashed: false,
+                opacity: 1.0,
+            });
         }
     }
-    Scene { width: layout.width, height: layout.height(), background: theme.background, shapes, title: title.to_owned() }
+    Scene {
+        width: layout.width,
+        height: layout.height(),
+        background: theme.background,
+        shapes,
+        title: title.to_owned(),
+    }
 }
 
 /// A round tick step (1, 2 or 5 × 10^k) near `raw`.
@@ -252,17 +278,46 @@ pub fn histogram(counts: &[u64], min: f64, bin_width: f64, width: f64, theme: &T
         }
         let x = left + (i as f64 + 0.5) * bw;
         let y = bottom - c as f64 / most * (bottom - top);
-        shapes.push(Shape::Line { from: (x, bottom), to: (x, y), color: theme.primary, width: (bw - 1.0).max(1.0), dashed: false, opacity: 1.0 });
+        shapes.push(Shape::Line {
+            from: (x, bottom),
+            to: (x, y),
+            color: theme.primary,
+            width: (bw - 1.0).max(1.0),
+            dashed: false,
+            opacity: 1.0,
+        });
     }
-    shapes.push(Shape::Line { from: (left, bottom), to: (right, bottom), color: theme.foreground, width: 1.0, dashed: false, opacity: 1.0 });
+    shapes.push(Shape::Line {
+        from: (left, bottom),
+        to: (right, bottom),
+        color: theme.foreground,
+        width: 1.0,
+        dashed: false,
+        opacity: 1.0,
+    });
     let end = min + bin_width * counts.len() as f64;
-    for (x, t) in [(left, min), ((left + right) / 2.0, (min + end) / 2.0), (right, end)] {
+    for (x, t) in [(left, min), (f64::midpoint(left, right), f64::midpoint(min, end)), (right, end)] {
         shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
     }
-    shapes.push(Shape::Text { at: ((left + right) / 2.0, bottom + 30.0), text: "finish time".into(), size: 11.0, color: theme.foreground });
-    shapes.push(Shape::Text { at: (left / 2.0, top + 8.0), text: format!("{most}"), size: 11.0, color: theme.foreground });
+    shapes.push(Shape::Text {
+        at: (f64::midpoint(left, right), bottom + 30.0),
+        text: "finish time".into(),
+        size: 11.0,
+        color: theme.foreground,
+    });
+    shapes.push(Shape::Text {
+        at: (left / 2.0, top + 8.0),
+        text: format!("{most}"),
+        size: 11.0,
+        color: theme.foreground,
+    });
     shapes.push(Shape::Text { at: (left / 2.0, bottom), text: "0".into(), size: 11.0, color: theme.foreground });
-    shapes.push(Shape::Text { at: (left / 2.0, (top + bottom) / 2.0), text: "ranks".into(), size: 11.0, color: theme.foreground });
+    shapes.push(Shape::Text {
+        at: (left / 2.0, f64::midpoint(top, bottom)),
+        text: "ranks".into(),
+        size: 11.0,
+        color: theme.foreground,
+    });
     Scene { width, height, background: theme.background, shapes, title: title.to_owned() }
 }
 
@@ -300,7 +355,12 @@ mod tests {
         let messages = [0.0, 1.0, 0.0, 4000.0, 4000.0, 0.0, 1.0, 8.0];
         let plain = scene(&l, &bars, &messages, &[], None, &Theme::LIGHT, "t");
         let marked = scene(&l, &bars, &messages, &[true, true], None, &Theme::LIGHT, "t");
-        let thick = |s: &Scene| s.shapes.iter().filter(|x| matches!(x, Shape::Line { width, .. } if (*width - (LANE - 1.5)).abs() < 1e-9)).count();
+        let thick = |s: &Scene| {
+            s.shapes
+                .iter()
+                .filter(|x| matches!(x, Shape::Line { width, .. } if (*width - (LANE - 1.5)).abs() < 1e-9))
+                .count()
+        };
         assert_eq!(thick(&plain), 2, "two bars on the shown ranks");
         // The path outlines both bars (4 edges each) and draws the message red.
         assert_eq!(marked.shapes.len(), plain.shapes.len() + 8);

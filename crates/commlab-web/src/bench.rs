@@ -2,10 +2,10 @@
 //! criterion benchmarks, timed inside the browser, so BENCHMARKS.md can state
 //! the wasm-to-native ratio. Exported to JavaScript; the app never calls them.
 
-use commlab_web::browser::now_ms;
 use commlab_core::reduce::timing::{time, Costs};
 use commlab_core::reduce::values::{random_inputs, ValueTrace};
 use commlab_core::reduce::{Collective, CollectiveConfig, Operator, Schedule};
+use commlab_web::browser::now_ms;
 use wasm_bindgen::prelude::*;
 
 fn mean_ms(repeats: u32, mut work: impl FnMut() -> f64) -> f64 {

@@ -96,6 +96,7 @@ pub struct Client(Rc<RefCell<Inner>>);
 
 impl Client {
     /// Starts a worker (or the fallback when workers are unavailable).
+    #[allow(clippy::new_without_default, reason = "new starts a worker: not a plain value")]
     pub fn new() -> Client {
         let client = Client(Rc::new(RefCell::new(Inner {
             mode: Mode::Fallback { handle: None },
@@ -545,6 +546,7 @@ pub struct Pool {
 impl Pool {
     /// `navigator.hardwareConcurrency` clients, at least 1, at most 8 (the
     /// benchmark's `__commlab_workers=N` switch overrides the count).
+    #[allow(clippy::new_without_default, reason = "new starts workers: not a plain value")]
     pub fn new() -> Pool {
         let n = browser::query_value("__commlab_workers")
             .and_then(|v| v.parse().ok())

@@ -45,7 +45,10 @@ pub fn LazyView(
         leptos::task::spawn_local(async move {
             let exports = match load().await {
                 Ok(e) => e,
-                Err(e) => return status.set(Some(format!("This view could not be loaded ({e}). Reload the page to try again."))),
+                Err(e) => {
+                    return status
+                        .set(Some(format!("This view could not be loaded ({e}). Reload the page to try again.")))
+                }
             };
             let report = Closure::<dyn Fn(String)>::new(move |query: String| {
                 let pairs = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
@@ -56,7 +59,13 @@ pub fn LazyView(
                 q.extend_pairs(&p.lazy);
                 (p.view.id(), q.finish(), p.embed)
             });
-            let args = js_sys::Array::of5(&el.into(), &view.into(), &query.into(), &embed.into(), &dark.get_untracked().into());
+            let args = js_sys::Array::of5(
+                &el.into(),
+                &view.into(),
+                &query.into(),
+                &embed.into(),
+                &dark.get_untracked().into(),
+            );
             args.push(report.as_ref());
             match call(&exports, "mount_view", &args) {
                 Ok(h) => {

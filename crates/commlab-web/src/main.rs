@@ -17,6 +17,9 @@ fn main() {
 
 /// Panics on purpose, so the browser suite can check that a panic shows the
 /// banner. Exported to JavaScript as `wasmBindings.commlab_selftest_panic()`.
+///
+/// # Panics
+/// Always, by design.
 #[wasm_bindgen]
 pub fn commlab_selftest_panic() {
     panic!("self-test panic requested from JavaScript");

@@ -78,4 +78,3 @@ pub fn paint(scene: &Scene, ratio: f64) -> Result<JsValue, JsValue> {
     flush(&ctx, &mut run);
     Ok(canvas.transfer_to_image_bitmap()?.into())
 }
-

@@ -67,7 +67,14 @@ fn lab(query: String, embed: bool, dark: RwSignal<bool>, report: Rc<dyn Fn(Strin
 /// Mounts lazy view `view` (its URL pairs in `query`) into `element`;
 /// `on_query(text)` receives its URL pairs as they change.
 #[wasm_bindgen]
-pub fn mount_view(element: web_sys::HtmlElement, view: &str, query: &str, embed: bool, dark: bool, on_query: js_sys::Function) -> ViewHandle {
+pub fn mount_view(
+    element: web_sys::HtmlElement,
+    view: &str,
+    query: &str,
+    embed: bool,
+    dark: bool,
+    on_query: js_sys::Function,
+) -> ViewHandle {
     let dark = RwSignal::new(dark);
     let initial: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
     let report: Rc<dyn Fn(String)> = Rc::new(move |q: String| {

@@ -19,6 +19,11 @@ const NONE: u64 = u64::MAX;
 
 /// The ops on the critical path, first to last (empty when nothing ran).
 /// `out` must come from a traced simulation of `s`.
+#[allow(
+    clippy::many_single_char_names,
+    reason = "s, n, x, t, j: the schedule, op count and the walk's op, time, prerequisite"
+)]
+#[allow(clippy::too_many_lines, reason = "one walk with its tables; split, the tables would travel as arguments")]
 pub fn critical_path(s: &Schedule, out: &Outcome) -> Vec<u32> {
     let n = s.ops.len();
     let mut start = vec![NONE; n];

@@ -9,8 +9,8 @@
 
 pub mod critical;
 pub mod generate;
-pub mod patterns;
 mod parse;
+pub mod patterns;
 pub mod sim;
 mod write;
 

@@ -39,6 +39,7 @@ impl Builder {
         Builder { ops: vec![Vec::new(); ranks as usize], deps: Vec::new() }
     }
 
+    #[allow(clippy::too_many_arguments, reason = "the fields of one GOAL statement")]
     fn op(&mut self, rank: u32, kind: Kind, size: u64, peer: u32, tag: u32, cpu: u8, after: &[u32]) -> u32 {
         let list = &mut self.ops[rank as usize];
         let at = list.len() as u32;
@@ -114,11 +115,10 @@ pub fn barrier(
         let one_phase = matches!(layers[0].kinds[group as usize], LayerKind::Rounds { .. });
         let stages: &[Stage] = match (layers.len(), one_phase, local == 0) {
             (1, true, _) => &[Stage::Rounds(0)],
-            (1, false, _) => &[Stage::Gather(0), Stage::Release(0)],
             (_, true, true) => &[Stage::Rounds(0), Stage::Gather(1), Stage::Release(1), Stage::Direct],
             (_, true, false) => &[Stage::Rounds(0), Stage::Direct],
             (_, false, true) => &[Stage::Gather(0), Stage::Gather(1), Stage::Release(1), Stage::Release(0)],
-            (_, false, false) => &[Stage::Gather(0), Stage::Release(0)],
+            (1, false, _) | (_, false, false) => &[Stage::Gather(0), Stage::Release(0)],
         };
         let mut frontier: Vec<u32> = Vec::new();
         for &stage in stages {
@@ -173,20 +173,17 @@ struct Tree {
 }
 
 fn tree(kind: &LayerKind, derived: &Derived, local: u32, n: u32) -> Tree {
-    match kind {
-        LayerKind::Tree { parent, children, release } => {
-            let wakes = release.as_ref().map_or(&children[local as usize], |r| &r[local as usize]).clone();
-            let woken_by = match release {
-                None => parent[local as usize],
-                Some(_) => derived.woken_by[local as usize],
-            };
-            Tree { up: parent[local as usize], from_below: children[local as usize].clone(), woken_by, wakes }
-        }
-        _ => {
-            let children = Structure::Lct.children(local, n);
-            let parent = Structure::Lct.parent(local);
-            Tree { up: parent, from_below: children.clone(), woken_by: parent, wakes: children }
-        }
+    if let LayerKind::Tree { parent, children, release } = kind {
+        let wakes = release.as_ref().map_or(&children[local as usize], |r| &r[local as usize]).clone();
+        let woken_by = match release {
+            None => parent[local as usize],
+            Some(_) => derived.woken_by[local as usize],
+        };
+        Tree { up: parent[local as usize], from_below: children[local as usize].clone(), woken_by, wakes }
+    } else {
+        let children = Structure::Lct.children(local, n);
+        let parent = Structure::Lct.parent(local);
+        Tree { up: parent, from_below: children.clone(), woken_by: parent, wakes: children }
     }
 }
 
@@ -230,8 +227,11 @@ fn emit(
             if let Some(p) = t.woken_by {
                 before.push(b.op(node, Kind::Recv, bytes, members[p as usize], tag_of(20), 0, &[]));
             }
-            let sends: Vec<u32> =
-                t.wakes.iter().map(|&c| b.op(node, Kind::Send, bytes, members[c as usize], tag_of(20), 0, &before)).collect();
+            let sends: Vec<u32> = t
+                .wakes
+                .iter()
+                .map(|&c| b.op(node, Kind::Send, bytes, members[c as usize], tag_of(20), 0, &before))
+                .collect();
             if sends.is_empty() {
                 before
             } else {
@@ -240,11 +240,10 @@ fn emit(
         }
         Stage::Rounds(_) => {
             let LayerKind::Rounds { sends, .. } = kind else { unreachable!("one-phase stages run on rounds layers") };
-            let rounds = sends.first().map_or(0, Vec::len);
             let mut before = frontier.to_vec();
-            for k in 0..rounds {
+            for (k, targets) in sends[local as usize].iter().enumerate() {
                 let tag = 100 * (level as u32 + 1) + k as u32;
-                let mut next: Vec<u32> = sends[local as usize][k]
+                let mut next: Vec<u32> = targets
                     .iter()
                     .map(|&to| b.op(node, Kind::Send, bytes, members[to as usize], tag, 0, &before))
                     .collect();

@@ -503,7 +503,12 @@ impl<S: Borrow<Schedule>> Sim<S> {
 
     fn complete(&mut self, x: u32, t: u64) {
         if self.trace {
-            self.spans.push(OpSpan { rank: self.s.borrow().rank_of(x), op: x, start: self.started[x as usize], end: t });
+            self.spans.push(OpSpan {
+                rank: self.s.borrow().rank_of(x),
+                op: x,
+                start: self.started[x as usize],
+                end: t,
+            });
         }
         self.visit(x, false);
     }

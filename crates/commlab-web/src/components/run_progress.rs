@@ -21,6 +21,7 @@ pub enum Progress {
 
 impl Progress {
     /// The cancelled state of a running one (anything else is kept).
+    #[must_use]
     pub fn cancelled(self) -> Progress {
         match self {
             Progress::Running(done, total) => Progress::Cancelled(done, total),

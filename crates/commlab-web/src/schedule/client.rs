@@ -48,6 +48,22 @@ impl Drop for Inner {
     }
 }
 
+/// Runs the page engine for about [`SLICE_MS`], then yields to the page and goes on.
+fn slice(engine: Rc<RefCell<ScheduleEngine>>, deliver: Rc<dyn Fn(ScheduleResponse) -> bool>) {
+    let started = browser::now_ms();
+    loop {
+        let Some(r) = engine.borrow_mut().step(20_000) else { return };
+        let last = r.is_final();
+        if !deliver(r) || last {
+            return;
+        }
+        if browser::now_ms() - started > SLICE_MS {
+            break;
+        }
+    }
+    leptos::prelude::set_timeout(move || slice(engine, deliver), Duration::ZERO);
+}
+
 /// The view's worker.
 #[derive(Clone)]
 pub struct ScheduleClient(Rc<RefCell<Inner>>);
@@ -60,6 +76,7 @@ fn to_js<T: Serialize>(value: &T) -> JsValue {
 
 impl ScheduleClient {
     /// Starts the worker (or prepares the page fallback).
+    #[allow(clippy::new_without_default, reason = "new starts a worker: not a plain value")]
     pub fn new() -> ScheduleClient {
         let client = ScheduleClient(Rc::new(RefCell::new(Inner {
             worker: None,
@@ -224,20 +241,6 @@ impl ScheduleClient {
         if let Some(done) = engine.borrow_mut().begin(query) {
             deliver(done);
             return;
-        }
-        fn slice(engine: Rc<RefCell<ScheduleEngine>>, deliver: Rc<dyn Fn(ScheduleResponse) -> bool>) {
-            let started = browser::now_ms();
-            loop {
-                let Some(r) = engine.borrow_mut().step(20_000) else { return };
-                let last = r.is_final();
-                if !deliver(r) || last {
-                    return;
-                }
-                if browser::now_ms() - started > SLICE_MS {
-                    break;
-                }
-            }
-            leptos::prelude::set_timeout(move || slice(engine, deliver), Duration::ZERO);
         }
         slice(engine.clone(), Rc::new(deliver));
     }

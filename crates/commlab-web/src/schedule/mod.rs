@@ -4,7 +4,7 @@
 //! - [`params`]: the view's URL parameters (read, checked, written);
 //! - [`client`]: the view's worker (`{gen, sched}` messages, the schedule
 //!   protocol of `commlab_api::schedule`), with the page fallback;
-//! - [`store`]: the opened file kept in the browser's IndexedDB;
+//! - [`store`]: the opened file kept in the browser's `IndexedDB`;
 //! - [`view`]: the component.
 //!
 //! This module's wire helpers are shared with the worker: a result's

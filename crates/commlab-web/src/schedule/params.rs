@@ -49,11 +49,8 @@ fn int(range: IntRange, value: &str) -> Result<u64, String> {
 
 fn list(range: IntRange, value: &str, n: usize) -> Result<Vec<u32>, String> {
     let expected = || format!("{n} integers in {}..={} separated by commas", range.min, range.max);
-    let v: Vec<u32> = value
-        .split(',')
-        .map(|x| int(range, x).map(|v| v as u32))
-        .collect::<Result<_, _>>()
-        .map_err(|_| expected())?;
+    let v: Vec<u32> =
+        value.split(',').map(|x| int(range, x).map(|v| v as u32)).collect::<Result<_, _>>().map_err(|_| expected())?;
     if v.len() == n {
         Ok(v)
     } else {
@@ -84,6 +81,7 @@ fn quoted(text: &str) -> String {
 
 impl ScheduleParams {
     /// Reads the view's pairs; never fails: each problem is a notice and the default stays.
+    #[allow(clippy::too_many_lines, clippy::assigning_clones, reason = "one arm per URL key, each a line")]
     pub fn from_pairs(pairs: &[(String, String)]) -> (ScheduleParams, Vec<String>) {
         let mut p = ScheduleParams::default();
         let mut notices = Vec::new();
@@ -93,26 +91,44 @@ impl ScheduleParams {
             let g = &mut p.generate;
             let result: Result<(), String> = match key.as_str() {
                 "src" => match value.as_str() {
-                    "file" => Ok(p.file = true),
-                    "gen" => Ok(p.file = false),
+                    "file" => {
+                        let _: () = p.file = true;
+                        Ok(())
+                    }
+                    "gen" => {
+                        let _: () = p.file = false;
+                        Ok(())
+                    }
                     _ => Err("gen or file".into()),
                 },
                 "coll" => match COLLECTIVES.iter().find(|c| *c == value) {
-                    Some(c) => Ok(g.collective = (*c).to_owned()),
+                    Some(c) => {
+                        let _: () = g.collective = (*c).to_owned();
+                        Ok(())
+                    }
                     None => Err(format!("one of: {}", COLLECTIVES.join(", "))),
                 },
                 "p" => int(P, value).map(|v| g.p = v),
                 "bytes" => int(BYTES, value).map(|v| g.bytes = v),
                 "pieces" => int(limits::PIECES, value).map(|v| g.pieces = v),
                 "mesh" => int(MESH, value).map(|v| g.mesh = v as u32),
-                "enc" => value.parse::<Encoding>().map(|e| g.encoding = e.id().to_owned()).map_err(|e| e.rsplit("expected ").next().unwrap_or(&e).to_owned()),
-                "alg" => value.parse::<Algorithm>().map(|a| g.algorithm = a.id().to_owned()).map_err(|e| e.rsplit("expected ").next().unwrap_or(&e).to_owned()),
+                "enc" => value
+                    .parse::<Encoding>()
+                    .map(|e| g.encoding = e.id().to_owned())
+                    .map_err(|e| e.rsplit("expected ").next().unwrap_or(&e).to_owned()),
+                "alg" => value
+                    .parse::<Algorithm>()
+                    .map(|a| g.algorithm = a.id().to_owned())
+                    .map_err(|e| e.rsplit("expected ").next().unwrap_or(&e).to_owned()),
                 "tile" => int(limits::mesh_view::TILE, value).map(|v| g.tile = v as u32),
                 "k" => int(limits::mesh_view::COMBINING_K, value).map(|v| g.combining_k = v as u32),
                 "grid" => list(limits::GRID_EXTENT, value, 3).map(|v| g.grid = (v[0], v[1], v[2])),
                 "cores" => list(limits::CORE_EXTENT, value, 2).map(|v| g.cores = (v[0], v[1])),
                 "dir" => match value.as_str() {
-                    "0" | "1" => Ok(g.direction = u8::from(value == "1")),
+                    "0" | "1" => {
+                        let _: () = g.direction = u8::from(value == "1");
+                        Ok(())
+                    }
                     _ => Err("0 or 1".into()),
                 },
                 "det" => flag(value).map(|v| g.deterministic = v),
@@ -121,9 +137,13 @@ impl ScheduleParams {
                 "preset" => match PRESETS.iter().find(|x| x.id == value) {
                     Some(x) => {
                         p.loggops = x.params;
-                        Ok(p.preset = x.id.to_owned())
+                        let _: () = p.preset = x.id.to_owned();
+                        Ok(())
                     }
-                    None if value == "custom" => Ok(custom = true),
+                    None if value == "custom" => {
+                        let _: () = custom = true;
+                        Ok(())
+                    }
                     None => Err(format!("one of: {}, custom", PRESETS.map(|x| x.id).join(", "))),
                 },
                 "L" | "o" | "g" | "G" | "O" | "S" => int(PARAM, value).map(|v| {
@@ -139,13 +159,20 @@ impl ScheduleParams {
                     } = v;
                 }),
                 "order" => match value.as_str() {
-                    "libstdcxx" => Ok(p.libstdcxx = true),
-                    "stable" => Ok(p.libstdcxx = false),
+                    "libstdcxx" => {
+                        let _: () = p.libstdcxx = true;
+                        Ok(())
+                    }
+                    "stable" => {
+                        let _: () = p.libstdcxx = false;
+                        Ok(())
+                    }
                     _ => Err("stable or libstdcxx".into()),
                 },
                 "t0" => time(value).map(|t| t0 = Some(t)),
                 "t1" => time(value).map(|t| t1 = Some(t)),
-                "r0" => int(IntRange { name: "r0", min: 0, max: u64::from(u32::MAX) }, value).map(|v| p.first_rank = v as u32),
+                "r0" => int(IntRange { name: "r0", min: 0, max: u64::from(u32::MAX) }, value)
+                    .map(|v| p.first_rank = v as u32),
                 _ if key.starts_with("__commlab_") => Ok(()),
                 _ => {
                     notices.push(format!("ignored unknown parameter {}", quoted(key)));

@@ -1,4 +1,4 @@
-//! The opened GOAL file in the browser's own storage (IndexedDB, through
+//! The opened GOAL file in the browser's own storage (`IndexedDB`, through
 //! `window.commlabStore` of `views-loader.js`), so a reload or an accidental
 //! close loses nothing. Nothing is ever uploaded.
 
@@ -9,8 +9,9 @@ use wasm_bindgen::JsCast;
 async fn call(name: &str, args: &js_sys::Array) -> Result<JsValue, String> {
     let window = web_sys::window().ok_or("no window")?;
     let store = js_sys::Reflect::get(&window, &"commlabStore".into()).map_err(|e| js_text(&e))?;
-    let f: js_sys::Function =
-        js_sys::Reflect::get(&store, &name.into()).and_then(JsCast::dyn_into).map_err(|_| "no storage helper".to_owned())?;
+    let f: js_sys::Function = js_sys::Reflect::get(&store, &name.into())
+        .and_then(JsCast::dyn_into)
+        .map_err(|_| "no storage helper".to_owned())?;
     let promise: js_sys::Promise = f.apply(&store, args).map_err(|e| js_text(&e))?.into();
     wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| {
         let text = js_text(&e);

@@ -144,9 +144,7 @@ pub fn ScheduleView(
     });
 
     // What a run depends on: the source and the simulation parameters (not the window).
-    let run_key = Memo::new(move |_| {
-        params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx))
-    });
+    let run_key = Memo::new(move |_| params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx)));
     let on_response = move || -> super::client::OnResponse {
         Rc::new(move |r: ScheduleResponse, timeline: Option<Timeline>| match r {
             ScheduleResponse::Progress { phase, done, total } => status.set(Status::Running(phase, done, total)),
@@ -162,11 +160,20 @@ pub fn ScheduleView(
                     }
                 }
                 focus.set(None);
-                shown.set(Some(Shown { result: Rc::new(result), timeline: timeline.map(Rc::new), on_path: Rc::new(on_path) }));
+                shown.set(Some(Shown {
+                    result: Rc::new(result),
+                    timeline: timeline.map(Rc::new),
+                    on_path: Rc::new(on_path),
+                }));
                 status.set(Status::Idle);
             }
             ScheduleResponse::Export(name, text) => {
-                let mime = if name.ends_with(".csv") { "text/csv" } else if name.ends_with(".goal") { "text/plain" } else { "application/json" };
+                let extension = std::path::Path::new(&name).extension().and_then(|e| e.to_str()).unwrap_or("");
+                let mime = match extension {
+                    "csv" => "text/csv",
+                    "goal" => "text/plain",
+                    _ => "application/json",
+                };
                 export_status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
             }
             ScheduleResponse::Error(e) => {
@@ -184,14 +191,21 @@ pub fn ScheduleView(
         let c = client.get_value();
         let query = if is_file {
             let Some(f) = file.get_untracked() else { return };
-            if c.holds_run() && shown.with_untracked(|s| s.is_some()) && status.get_untracked() == Status::Idle {
+            if c.holds_run()
+                && shown.with_untracked(std::option::Option::is_some)
+                && status.get_untracked() == Status::Idle
+            {
                 ScheduleQuery::Resimulate(loggops, libstdcxx)
             } else {
                 let source = ScheduleSource::Text((*f.text).clone());
                 ScheduleQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx })
             }
         } else {
-            ScheduleQuery::Run(ScheduleRequest { source: ScheduleSource::Generate(generate), params: loggops, libstdcxx })
+            ScheduleQuery::Run(ScheduleRequest {
+                source: ScheduleSource::Generate(generate),
+                params: loggops,
+                libstdcxx,
+            })
         };
         started.set_value(browser::now_ms());
         status.set(Status::Running("starting".into(), 0, 0));
@@ -294,7 +308,8 @@ pub fn ScheduleView(
     };
 
     // Controls.
-    let gen = move |f: fn(&mut GenerateRequest, f64)| Callback::new(move |v: f64| params.update(|p| f(&mut p.generate, v)));
+    let gen =
+        move |f: fn(&mut GenerateRequest, f64)| Callback::new(move |v: f64| params.update(|p| f(&mut p.generate, v)));
     let lg = move |f: fn(&mut LogGops, u64)| {
         Callback::new(move |v: f64| {
             params.update(|p| {
@@ -359,10 +374,12 @@ pub fn ScheduleView(
     let full = move || shown.with_untracked(|s| s.as_ref().map_or(1.0, |s| (s.result.max_time as f64).max(1.0) * 1.02));
     let zoom = move |factor: f64, at: Option<f64>| {
         let Some(l) = layout.get_untracked() else { return };
-        let centre = at.unwrap_or((l.t0 + l.t1) / 2.0);
+        let centre = at.unwrap_or(f64::midpoint(l.t0, l.t1));
         let span = ((l.t1 - l.t0) * factor).clamp(2.0, full() * 4.0);
         let t0 = (centre - (centre - l.t0) * span / (l.t1 - l.t0)).max(-full());
-        params.update(|p| p.window = if span >= full() && factor > 1.0 { None } else { Some((t0.max(0.0), t0.max(0.0) + span)) });
+        params.update(|p| {
+            p.window = if span >= full() && factor > 1.0 { None } else { Some((t0.max(0.0), t0.max(0.0) + span)) }
+        });
     };
     let scroll = move |rows: i64| {
         let ranks = shown.with_untracked(|s| s.as_ref().map_or(1, |s| s.result.ranks));
@@ -481,16 +498,34 @@ pub fn ScheduleView(
         let th = theme();
         shown.with(|s| {
             let r = &s.as_ref()?.result;
-            Some(scene_svg(&timeline::histogram(&r.histogram, r.min_time as f64, r.bin_width as f64, 900.0, &th, "Finish time per rank")))
+            Some(scene_svg(&timeline::histogram(
+                &r.histogram,
+                r.min_time as f64,
+                r.bin_width as f64,
+                900.0,
+                &th,
+                "Finish time per rank",
+            )))
         })
     };
-    let file_stem = move || format!("commlab-{}-timeline", params.with_untracked(|p| if p.file { "file".to_owned() } else { p.generate.collective.clone() }));
+    let file_stem = move || {
+        format!(
+            "commlab-{}-timeline",
+            params.with_untracked(|p| if p.file { "file".to_owned() } else { p.generate.collective.clone() })
+        )
+    };
     let save_svg = move |_| match drawing_svg().or_else(histogram_svg) {
-        Some(svg) => export_status.set(browser::download_text(&format!("{}.svg", file_stem()), "image/svg+xml", &svg).err().unwrap_or_default()),
+        Some(svg) => export_status.set(
+            browser::download_text(&format!("{}.svg", file_stem()), "image/svg+xml", &svg).err().unwrap_or_default(),
+        ),
         None => export_status.set("Nothing drawn yet".into()),
     };
     let save_png = move |_| match drawing_svg().or_else(histogram_svg) {
-        Some(svg) => browser::download_png(&format!("{}.png", file_stem()), &svg, Callback::new(move |e: String| export_status.set(e))),
+        Some(svg) => browser::download_png(
+            &format!("{}.png", file_stem()),
+            &svg,
+            Callback::new(move |e: String| export_status.set(e)),
+        ),
         None => export_status.set("Nothing drawn yet".into()),
     };
 
@@ -570,7 +605,9 @@ pub fn ScheduleView(
     };
 
     let preset_source = move || {
-        params.with(|p| PRESETS.iter().find(|x| x.id == p.preset).map_or("your own values".to_owned(), |x| x.source.to_owned()))
+        params.with(|p| {
+            PRESETS.iter().find(|x| x.id == p.preset).map_or("your own values".to_owned(), |x| x.source.to_owned())
+        })
     };
     let summary = move || {
         shown.with(|s| {
