@@ -862,6 +862,24 @@ test('schedule: barrier and swizzle patterns; bad values are named; p = 65536 di
   await shot(big, 'schedule-large');
 });
 
+test('every view that draws a schedule opens it in the timeline and exports it as GOAL', async ({ context, base }) => {
+  const cli = (args) => execFileSync(path.resolve(here, '../../target/release/commlab'), ['goal', 'gen', ...args], { encoding: 'utf8' });
+  const cases = [
+    ['view=tree&p=8&elements=2', ['reduce', '--p', '8', '--bytes', '16'], '8 ranks, 14 operations'],
+    ['view=pipeline&p=4&m=3', ['pipeline', '--p', '4', '--pieces', '3', '--bytes', '48'], '4 ranks'],
+    ['view=mesh&size=4&algorithm=mcs', ['barrier', '--mesh', '4', '--algorithm', 'mcs', '--bytes', '8'], '16 ranks'],
+    ['view=swizzle', ['swizzle', '--grid', '4,2,8', '--cores', '4,2', '--write', '--bytes', '65536'], '8 ranks'],
+  ];
+  for (const [q, args, summary] of cases) {
+    const page = await open(context, base, `${base}?v=2&${q}`);
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-goal"]')]);
+    assert.equal(fs.readFileSync(await d.path(), 'utf8'), cli(args), `${q}: Export GOAL = commlab goal gen ${args.join(' ')}`);
+    await page.click('[data-testid="open-timeline"]');
+    await page.waitForFunction((s) => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes(s), summary);
+    await page.close();
+  }
+});
+
 test('lab and schedule load lazily: the first paint does not fetch their bundle', async ({ page, base }) => {
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));

@@ -306,6 +306,9 @@ pub enum ScheduleQuery {
     Resimulate(LogGops, bool),
     /// An export of the kept run.
     Export(ScheduleExport),
+    /// A generated collective as GOAL text, without simulating it (the other
+    /// views' "Export GOAL").
+    Goal(GenerateRequest),
 }
 
 /// One step of the critical path.
@@ -470,6 +473,10 @@ impl ScheduleEngine {
     pub fn begin_with(&mut self, query: ScheduleQuery, progress: &mut dyn FnMut(u64, u64)) -> Option<ScheduleResponse> {
         self.running = None;
         match query {
+            ScheduleQuery::Goal(g) => Some(match g.build() {
+                Ok(s) => ScheduleResponse::Export(format!("commlab-{}-p{}.goal", g.collective, s.ranks()), goal::write(&s)),
+                Err(e) => ScheduleResponse::Error(e),
+            }),
             ScheduleQuery::Export(kind) => Some(match &self.kept {
                 Some(k) => export(k, kind),
                 None => ScheduleResponse::Error(ApiError::new("export", "nothing", "a run first")),

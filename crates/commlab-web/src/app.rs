@@ -4,7 +4,7 @@
 
 use crate::browser;
 use crate::components::header::Header;
-use crate::lazy::LazyView;
+use crate::lazy::{LazyView, ScheduleLinks};
 
 use crate::components::mesh_view::MeshView;
 use crate::components::model_view::ModelView;
@@ -64,6 +64,7 @@ pub fn App() -> impl IntoView {
                     <h1 class="visually-hidden">{move || format!("commlab: {}", params.with(|p| p.view.label()))}</h1>
                 </Show>
                 {current_view}
+                <ScheduleLinks query=Signal::derive(move || params.with(share::schedule_query)) />
             </main>
             <Show when=embed>
                 <footer class="embed-footer">

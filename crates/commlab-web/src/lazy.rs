@@ -28,6 +28,43 @@ async fn load() -> Result<JsValue, String> {
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await.map_err(|e| browser::js_text(&e))
 }
 
+/// "Open in timeline" (a link to the Schedule view with this view's
+/// schedule) and "Export GOAL" (the lazy bundle writes the GOAL in a worker
+/// and downloads it), under every view that draws a schedule.
+#[component]
+pub fn ScheduleLinks(
+    /// The Schedule view's pairs for the current view's schedule.
+    #[prop(into)]
+    query: Signal<Option<String>>,
+) -> impl IntoView {
+    let status = RwSignal::new(String::new());
+    let export = move |_| {
+        let Some(q) = query.get_untracked() else { return };
+        status.set("Writing the GOAL…".into());
+        leptos::task::spawn_local(async move {
+            let result = async {
+                let exports = load().await?;
+                let promise = call(&exports, "export_goal", &js_sys::Array::of1(&q.into())).map_err(|e| browser::js_text(&e))?;
+                wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await.map_err(|e| browser::js_text(&e))
+            }
+            .await;
+            status.set(result.err().unwrap_or_default());
+        });
+    };
+    move || {
+        query.get().map(|q| {
+            view! {
+                <p class="schedule-links" role="group" aria-label="Schedule">
+                    <a href=format!("?v=2&view=schedule&{q}") data-testid="open-timeline">"Open in timeline"</a>
+                    " "
+                    <button type="button" data-testid="export-goal" on:click=export>"Export GOAL"</button>
+                    <span class="export-status" role="status">{move || status.get()}</span>
+                </p>
+            }
+        })
+    }
+}
+
 /// The element a lazy view is mounted into.
 #[component]
 pub fn LazyView(

@@ -331,6 +331,47 @@ pub fn to_query(params: &Params) -> String {
     out.finish()
 }
 
+/// The Schedule view's pairs for the schedule `params`' view draws (its
+/// "Open in timeline" link and "Export GOAL"), or `None` for views without
+/// one (the lab compares many algorithms; the lazy views have their own).
+/// Elements are 8 bytes; a barrier's messages are 8 bytes.
+pub fn schedule_query(params: &Params) -> Option<String> {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    match params.view {
+        View::Tree => {
+            let t = &params.tree;
+            q.append_pair("coll", t.collective.id()).append_pair("p", &t.units.to_string());
+            q.append_pair("bytes", &(t.elements * 8).to_string())
+        }
+        View::Pipeline => {
+            let t = &params.pipeline;
+            q.append_pair("coll", "pipeline").append_pair("p", &t.units.to_string());
+            q.append_pair("pieces", &t.pieces.to_string()).append_pair("bytes", &(t.elements * 8).to_string())
+        }
+        View::Model => {
+            let m = &params.model;
+            q.append_pair("coll", "pipeline").append_pair("p", &m.units.to_string());
+            q.append_pair("pieces", &m.pieces.to_string()).append_pair("bytes", &m.bytes.to_string())
+        }
+        View::Mesh => {
+            let m = &params.mesh;
+            q.append_pair("coll", "barrier").append_pair("mesh", &m.size.to_string()).append_pair("bytes", "8");
+            q.append_pair("alg", m.algorithm.id()).append_pair("enc", m.encoding.id());
+            q.append_pair("tile", &m.tile.to_string()).append_pair("k", &m.combining_k.to_string())
+        }
+        View::Swizzle => {
+            let s = &params.swizzle;
+            let (r, c, k) = s.grid;
+            q.append_pair("coll", "swizzle").append_pair("grid", &format!("{r},{c},{k}"));
+            q.append_pair("cores", &format!("{},{}", s.cores.0, s.cores.1)).append_pair("dir", &s.direction.to_string());
+            q.append_pair("det", if s.deterministic { "1" } else { "0" }).append_pair("shift", if s.shift { "1" } else { "0" });
+            q.append_pair("write", if s.read { "0" } else { "1" }).append_pair("bytes", &s.tile_bytes.to_string())
+        }
+        View::Lab | View::Schedule => return None,
+    };
+    Some(q.finish())
+}
+
 /// Shows at most 40 characters of a rejected value, quoted and escaped, so a
 /// hostile link cannot flood or spoof the notice.
 fn quoted(text: &str) -> String {

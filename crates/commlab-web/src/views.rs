@@ -6,7 +6,10 @@
 use commlab_web::components::lab_view::LabView;
 use commlab_web::components::notices::Notices;
 use commlab_web::schedule::view::ScheduleView;
+use commlab_web::schedule::client::ScheduleClient;
+use commlab_web::schedule::params::ScheduleParams;
 use commlab_web::share;
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use leptos::prelude::*;
 use std::any::Any;
 use std::rc::Rc;
@@ -62,6 +65,37 @@ fn lab(query: String, embed: bool, dark: RwSignal<bool>, report: Rc<dyn Fn(Strin
         <Notices notices=notices />
         <LabView params=params dark=dark />
     }
+}
+
+/// Writes the generated collective of the Schedule view's pairs `query` as
+/// GOAL (in a worker) and downloads it; the promise fails with the reason
+/// (a size over the limits, a refused download).
+#[wasm_bindgen]
+pub fn export_goal(query: &str) -> js_sys::Promise {
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    let generate = ScheduleParams::from_pairs(&pairs).0.generate;
+    let client = ScheduleClient::new();
+    js_sys::Promise::new(&mut move |resolve, reject| {
+        // The worker lives until it answered.
+        let keep = std::cell::RefCell::new(Some(client.clone()));
+        client.send(
+            ScheduleQuery::Goal(generate.clone()),
+            Rc::new(move |response, _| {
+                let outcome = match response {
+                    ScheduleResponse::Export(name, text) => {
+                        commlab_web::browser::download_text(&name, "text/plain", &text).map_err(JsValue::from)
+                    }
+                    ScheduleResponse::Error(e) => Err(JsValue::from(e.to_string())),
+                    ScheduleResponse::Progress { .. } | ScheduleResponse::Ready(_) => return,
+                };
+                let _ = match outcome {
+                    Ok(()) => resolve.call0(&JsValue::NULL),
+                    Err(e) => reject.call1(&JsValue::NULL, &e),
+                };
+                keep.borrow_mut().take();
+            }),
+        );
+    })
 }
 
 /// Mounts lazy view `view` (its URL pairs in `query`) into `element`;

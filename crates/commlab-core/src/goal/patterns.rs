@@ -115,10 +115,10 @@ pub fn barrier(
         let one_phase = matches!(layers[0].kinds[group as usize], LayerKind::Rounds { .. });
         let stages: &[Stage] = match (layers.len(), one_phase, local == 0) {
             (1, true, _) => &[Stage::Rounds(0)],
+            (1, false, _) | (_, false, false) => &[Stage::Gather(0), Stage::Release(0)],
             (_, true, true) => &[Stage::Rounds(0), Stage::Gather(1), Stage::Release(1), Stage::Direct],
             (_, true, false) => &[Stage::Rounds(0), Stage::Direct],
             (_, false, true) => &[Stage::Gather(0), Stage::Gather(1), Stage::Release(1), Stage::Release(0)],
-            (1, false, _) | (_, false, false) => &[Stage::Gather(0), Stage::Release(0)],
         };
         let mut frontier: Vec<u32> = Vec::new();
         for &stage in stages {

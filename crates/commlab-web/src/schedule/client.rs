@@ -174,7 +174,7 @@ impl ScheduleClient {
     /// Sends `query`; `handler` gets its answers. A run under way is dropped
     /// (its worker terminated) unless `query` only exports.
     pub fn send(&self, query: ScheduleQuery, handler: OnResponse) {
-        let run = !matches!(query, ScheduleQuery::Export(_));
+        let run = !matches!(query, ScheduleQuery::Export(_) | ScheduleQuery::Goal(_));
         if run && self.0.borrow().busy {
             self.restart();
         }

@@ -1,4 +1,4 @@
-//! The Schedule view's URL parameters (`docs/url-format.md`, "Schedule").
+//! The Schedule view's URL parameters (`docs/links.md`, "Lazy views").
 //! Only values that differ from the defaults are written; every value read is
 //! checked against the same ranges as the engine's, and a rejected one
 //! becomes a notice naming the parameter and what is accepted.
