@@ -474,7 +474,9 @@ impl ScheduleEngine {
         self.running = None;
         match query {
             ScheduleQuery::Goal(g) => Some(match g.build() {
-                Ok(s) => ScheduleResponse::Export(format!("commlab-{}-p{}.goal", g.collective, s.ranks()), goal::write(&s)),
+                Ok(s) => {
+                    ScheduleResponse::Export(format!("commlab-{}-p{}.goal", g.collective, s.ranks()), goal::write(&s))
+                }
                 Err(e) => ScheduleResponse::Error(e),
             }),
             ScheduleQuery::Export(kind) => Some(match &self.kept {

@@ -44,8 +44,11 @@ pub fn ScheduleLinks(
         leptos::task::spawn_local(async move {
             let result = async {
                 let exports = load().await?;
-                let promise = call(&exports, "export_goal", &js_sys::Array::of1(&q.into())).map_err(|e| browser::js_text(&e))?;
-                wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await.map_err(|e| browser::js_text(&e))
+                let promise =
+                    call(&exports, "export_goal", &js_sys::Array::of1(&q.into())).map_err(|e| browser::js_text(&e))?;
+                wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
+                    .await
+                    .map_err(|e| browser::js_text(&e))
             }
             .await;
             status.set(result.err().unwrap_or_default());

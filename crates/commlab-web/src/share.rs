@@ -363,8 +363,10 @@ pub fn schedule_query(params: &Params) -> Option<String> {
             let s = &params.swizzle;
             let (r, c, k) = s.grid;
             q.append_pair("coll", "swizzle").append_pair("grid", &format!("{r},{c},{k}"));
-            q.append_pair("cores", &format!("{},{}", s.cores.0, s.cores.1)).append_pair("dir", &s.direction.to_string());
-            q.append_pair("det", if s.deterministic { "1" } else { "0" }).append_pair("shift", if s.shift { "1" } else { "0" });
+            q.append_pair("cores", &format!("{},{}", s.cores.0, s.cores.1))
+                .append_pair("dir", &s.direction.to_string());
+            q.append_pair("det", if s.deterministic { "1" } else { "0" })
+                .append_pair("shift", if s.shift { "1" } else { "0" });
             q.append_pair("write", if s.read { "0" } else { "1" }).append_pair("bytes", &s.tile_bytes.to_string())
         }
         View::Lab | View::Schedule => return None,

@@ -3,13 +3,13 @@
 //! see `commlab_web::lazy` for the page's side.
 #![allow(missing_docs, reason = "wasm_bindgen exports")]
 
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_web::components::lab_view::LabView;
 use commlab_web::components::notices::Notices;
-use commlab_web::schedule::view::ScheduleView;
 use commlab_web::schedule::client::ScheduleClient;
 use commlab_web::schedule::params::ScheduleParams;
+use commlab_web::schedule::view::ScheduleView;
 use commlab_web::share;
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use leptos::prelude::*;
 use std::any::Any;
 use std::rc::Rc;
