@@ -361,8 +361,8 @@ pub fn schedule_query(params: &Params) -> Option<String> {
         }
         View::Swizzle => {
             let s = &params.swizzle;
-            let (r, c, k) = s.grid;
-            q.append_pair("coll", "swizzle").append_pair("grid", &format!("{r},{c},{k}"));
+            let (rows, columns, ranks) = s.grid;
+            q.append_pair("coll", "swizzle").append_pair("grid", &format!("{rows},{columns},{ranks}"));
             q.append_pair("cores", &format!("{},{}", s.cores.0, s.cores.1))
                 .append_pair("dir", &s.direction.to_string());
             q.append_pair("det", if s.deterministic { "1" } else { "0" })
