@@ -487,6 +487,24 @@ fn from_query_with(query: &str, pass_lazy: bool) -> (Params, Vec<Notice>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The whole codec, as the lazy bundle reads a lazy view's pairs; the
+    // shell's pass-through is tested on its own below.
+    use super::from_query_in_view as from_query;
+
+    #[test]
+    fn the_shell_passes_lazy_views_pairs_through() {
+        let (p, notices) = super::from_query("v=2&view=lab&seeds=2&zz=1&theme=dark");
+        assert!(notices.is_empty(), "the lazy bundle reports its own: {notices:?}");
+        assert_eq!(p.lazy, vec![("seeds".to_owned(), "2".to_owned()), ("zz".to_owned(), "1".to_owned())]);
+        assert_eq!(p.lab, LabParams::default(), "the shell does not read them");
+        assert_eq!(to_query(&p), "v=2&view=lab&seeds=2&zz=1&theme=dark");
+        let (p, _) = super::from_query("view=schedule&coll=barrier&mesh=8");
+        assert_eq!(to_query(&p), "v=2&view=schedule&coll=barrier&mesh=8");
+        // A view on the page reads its own keys as before.
+        let (p, _) = super::from_query("view=tree&p=9");
+        assert!(p.lazy.is_empty());
+        assert_eq!(p.tree.units, 9);
+    }
     use crate::state::{LabParams, MeshParams, ModelParams, PipelineParams, SwizzleParams, TreeParams};
     use proptest::prelude::*;
 

@@ -269,7 +269,7 @@ mod tests {
         let (p, notices) =
             ScheduleParams::from_pairs(&pairs("p=0&coll=ring&grid=1,2&preset=fast&t0=5&t1=1&L=-3&zzz=1&dir=2"));
         assert_eq!(p, ScheduleParams::default());
-        assert_eq!(notices.len(), 9, "{notices:?}");
+        assert_eq!(notices.len(), 8, "{notices:?}");
         assert!(notices[0].starts_with("p: \"0\" is not an integer in 1..=1048576"), "{}", notices[0]);
         assert!(notices.iter().any(|n| n.contains("ignored unknown parameter \"zzz\"")));
     }
