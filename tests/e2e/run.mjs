@@ -26,7 +26,7 @@ const waitForUrl = (page, pred) => page.waitForFunction(pred, null, { timeout: 3
 test('loads with the model view, its numbers and no console error', async ({ page }) => {
   assert.equal(await page.locator('.brand h1').innerText(), 'commlab');
   const tabs = await page.locator('.view-switcher button').allInnerTexts();
-  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model', 'Barrier mesh', 'Barrier lab', 'Swizzle schedule']);
+  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model', 'Barrier mesh', 'Barrier lab', 'Swizzle schedule', 'Schedule timeline']);
   assert.equal(await cell(page, 'm-best', 'pieces'), '81');
   assert.equal(await cell(page, 'm-star', 'pieces'), '80.6');
   assert.equal(await cell(page, 'binomial', 'time'), '6351');
@@ -618,6 +618,9 @@ test('heavy links never freeze the tab (no main-thread task over 200 ms)', async
   const links = [];
   for (const a of ALGORITHMS) links.push(`view=mesh&size=256&rate=0.5&algorithm=${a}`, `view=mesh&size=128&rate=0.2&algorithm=${a}`);
   links.push('view=tree&p=1048576', 'view=swizzle&rows=1024&cols=1024&ranks=1024', 'embed=1&view=mesh&size=256&rate=0.2&algorithm=combining');
+  // The Schedule view at its limits: the largest reduce, a barrier over the op cap, all-pairs on the largest mesh.
+  links.push('view=schedule&coll=reduce&p=1048576', 'view=schedule&coll=barrier&mesh=256&alg=all-to-all',
+    'view=schedule&coll=barrier&mesh=256&alg=dissemination', 'view=schedule&coll=swizzle&grid=1024,1024,4096&cores=64,64');
   const worst = [];
   for (const q of links) {
     const page = await openObserved(context, base, `${base}?v=1&${q}`);
@@ -878,6 +881,13 @@ test('every view that draws a schedule opens it in the timeline and exports it a
     await page.waitForFunction((s) => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes(s), summary);
     await page.close();
   }
+});
+
+test('schedule: without workers the same run happens on the page, in slices', async ({ context, base }) => {
+  const page = await openObserved(context, base, `${base}?view=schedule&coll=dissemination&p=4096&__commlab_no_worker=1`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('4096 ranks'), null, { timeout: 60000 });
+  assert.match(await summaryText(page), /4096 ranks, 98304 operations, 49152 messages/);
+  assert.ok((await longest(page)) <= 200, `longest main-thread task ${await longest(page)} ms`);
 });
 
 test('lab and schedule load lazily: the first paint does not fetch their bundle', async ({ page, base }) => {

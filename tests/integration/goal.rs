@@ -588,3 +588,42 @@ mod properties {
         assert!(accepted > 0);
     }
 }
+
+/// Closed forms of the generated collectives with o = g = O = 0 and one
+/// message size s, where every hop costs L + (s − 1)·G (the sender's NIC and
+/// the receiver's CPU are each busy (s − 1)·G per message): dissemination
+/// takes ⌈log₂ p⌉ hops on any p; the binomial broadcast (both labellings)
+/// ⌈log₂ p⌉ hops for p a power of two; the chain pipeline with m pieces of
+/// s bytes takes (p − 1) hops for the first piece and (s − 1)·G for each
+/// further one — at most the seed's BSP model `T(n, p, m) = (T_start + n/m ·
+/// T_byte)(p + m − 2)` with `T_start = L` and `T_byte = G`, which charges
+/// `T_start` on every step (LogGOPS overlaps L with the next piece's bytes).
+#[test]
+fn generated_collectives_meet_their_closed_forms() {
+    use commlab_core::goal::generate::collective;
+    let p0 = Params { l: 2500, o: 0, g: 0, big_g: 6, big_o: 0, s: 1 << 30 };
+    let hop = |s: u64| 2500 + (s - 1) * 6;
+    let max = |out: &commlab_core::goal::sim::Outcome| out.max().0;
+    for p in 2..=64u64 {
+        let levels = u64::from((p - 1).ilog2() + 1);
+        let out = simulate(&collective("dissemination", p, 1024, 1).unwrap(), p0, Order::Stable, false);
+        assert_eq!(max(&out), levels * hop(1024), "dissemination p={p}");
+        if p.is_power_of_two() {
+            for id in ["broadcast", "broadcast-bst"] {
+                let out = simulate(&collective(id, p, 1024, 1).unwrap(), p0, Order::Stable, false);
+                assert_eq!(max(&out), levels * hop(1024), "{id} p={p}");
+            }
+        }
+        for m in [1u64, 2, 4, 8] {
+            let out = simulate(&collective("pipeline", p, 4096, m).unwrap(), p0, Order::Stable, false);
+            // LogGOPS overlaps L with the next piece's bytes: the first piece
+            // takes p − 1 hops, then one piece arrives per (s − 1)·G. The seed's
+            // BSP model charges T_start on every one of its p + m − 2 steps instead.
+            let s = 4096 / m;
+            let loggops = (p - 1) * hop(s) + (m - 1) * (s - 1) * 6;
+            assert_eq!(max(&out), loggops, "pipeline p={p} m={m}");
+            let bsp = (p + m - 2) * hop(s);
+            assert!(max(&out) <= bsp, "pipeline p={p} m={m}: within the BSP model's bound");
+        }
+    }
+}

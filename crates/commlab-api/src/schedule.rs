@@ -123,7 +123,18 @@ impl GenerateRequest {
                 limits::mesh_view::TILE.check(u64::from(self.tile)).map_err(ApiError::from)?;
                 limits::mesh_view::COMBINING_K.check(u64::from(self.combining_k)).map_err(ApiError::from)?;
                 let encoding = crate::parse_id("encoding", &self.encoding)?;
-                let algorithm = crate::parse_id("algorithm", &self.algorithm)?;
+                let algorithm: commlab_core::barrier::algorithm::Algorithm =
+                    crate::parse_id("algorithm", &self.algorithm)?;
+                // Checked before anything is built: all-to-all on 256 × 256 would be 4.3 G messages.
+                let nodes = u64::from(self.mesh) * u64::from(self.mesh);
+                let ops = 2 * algorithm.messages_per_barrier(nodes);
+                if ops > OPS as u64 {
+                    return Err(ApiError::new(
+                        "mesh",
+                        self.mesh,
+                        format!("a {algorithm} barrier of at most {OPS} operations (2 per message; {nodes} nodes give up to {ops})"),
+                    ));
+                }
                 goal::patterns::barrier(self.mesh, encoding, algorithm, self.tile, self.combining_k, self.bytes)
                     .map_err(|e| ApiError::new("mesh", self.mesh, e))
             }

@@ -64,7 +64,8 @@ pub fn App() -> impl IntoView {
                     <h1 class="visually-hidden">{move || format!("commlab: {}", params.with(|p| p.view.label()))}</h1>
                 </Show>
                 {current_view}
-                <ScheduleLinks query=Signal::derive(move || params.with(share::schedule_query)) />
+                // Not in embed mode: an embedded view stays compact (its "open in commlab" link leads there).
+                <ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { share::schedule_query(p) })) />
             </main>
             <Show when=embed>
                 <footer class="embed-footer">

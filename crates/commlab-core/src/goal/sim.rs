@@ -226,6 +226,15 @@ impl Fifos {
 /// `waiting` of an op already made ready: far below 0, so later decrements never reach 0.
 const RELEASED: i32 = i32::MIN / 2;
 
+/// A message as stored: its send op and when it was sent (16 bytes; the
+/// rest is the send op's, see [`Sim::msg`]).
+#[derive(Clone, Copy)]
+struct Sent {
+    send: u32,
+    start: u64,
+}
+
+/// A message with the send op's fields, built on demand.
 #[derive(Clone, Copy)]
 struct Message {
     from: u32,
@@ -314,7 +323,7 @@ struct Sim<S: Borrow<Schedule>> {
     waiting: Vec<i32>,
     queue: Queue,
     seq: u64,
-    messages: Vec<Message>,
+    messages: Vec<Sent>,
     /// Posted receives per rank (op indices), oldest first.
     prq: Fifos,
     /// Unexpected messages per rank (message indices), oldest first.
@@ -372,7 +381,8 @@ impl<S: Borrow<Schedule>> Simulation<S> {
             after[fill[prerequisite as usize] as usize] = (dependent, on_start);
             fill[prerequisite as usize] += 1;
         }
-        let expected = n as u64 + s.ops.iter().filter(|o| o.kind == Kind::Send).count() as u64;
+        let sends = s.ops.iter().filter(|o| o.kind == Kind::Send).count();
+        let expected = (n + sends) as u64;
         let mut sim = Sim {
             s: schedule,
             p,
@@ -387,7 +397,7 @@ impl<S: Borrow<Schedule>> Simulation<S> {
             waiting,
             queue: Queue::default(),
             seq: 0,
-            messages: Vec::new(),
+            messages: Vec::with_capacity(sends),
             prq: Fifos::new(ranks, n),
             uq: Fifos::new(ranks, 0),
             freed: Vec::new(),
@@ -446,7 +456,7 @@ impl<S: Borrow<Schedule>> Simulation<S> {
                 let posted = sim.prq.items(r).into_iter().map(|i| format!("posted receive {}", s.describe(i)));
                 let unexpected = sim.uq.items(r).into_iter().map(|m| {
                     let msg = sim.messages[m as usize];
-                    format!("unexpected message from rank {}: {}", msg.from, s.describe(msg.send))
+                    format!("unexpected message from rank {}: {}", s.rank_of(msg.send), s.describe(msg.send))
                 });
                 posted.chain(unexpected).collect()
             })
@@ -574,16 +584,7 @@ impl<S: Borrow<Schedule>> Sim<S> {
                     self.nic_spans.push(NicSpan { rank, nic, out: true, start: t, end, send: i });
                 }
                 let m = self.messages.len() as u32;
-                self.messages.push(Message {
-                    from: r as u32,
-                    to: op.peer,
-                    tag: op.tag,
-                    size: op.size,
-                    send: i,
-                    cpu: op.cpu,
-                    nic: op.nic,
-                    start: t,
-                });
+                self.messages.push(Sent { send: i, start: t });
                 self.push(t.wrapping_add(p.o).wrapping_add(p.l), Item::Message(m));
                 if op.size <= p.s {
                     self.complete(i, t);
@@ -591,10 +592,10 @@ impl<S: Borrow<Schedule>> Sim<S> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let messages = &self.messages;
+                let (messages, ops) = (&self.messages, &self.s.borrow().ops);
                 let found = self.uq.take_first(r, |m| {
-                    let msg = messages[m as usize];
-                    matches(op.peer, op.tag, msg.from, msg.tag)
+                    let send = ops[messages[m as usize].send as usize];
+                    matches(op.peer, op.tag, send.rank, send.tag)
                 });
                 match found {
                     // At a posted receive the receive's size and indices decide (§4.1).
@@ -605,8 +606,15 @@ impl<S: Borrow<Schedule>> Sim<S> {
         }
     }
 
+    /// Message `m` with its send op's fields.
+    fn msg(&self, m: u32) -> Message {
+        let Sent { send, start } = self.messages[m as usize];
+        let op = self.s.borrow().ops[send as usize];
+        Message { from: op.rank, to: op.peer, tag: op.tag, size: op.size, send, cpu: op.cpu, nic: op.nic, start }
+    }
+
     fn message(&mut self, t: u64, seq: u64, m: u32) {
-        let msg = self.messages[m as usize];
+        let msg = self.msg(m);
         let r = msg.to as usize;
         let c = r * self.cpus + usize::from(msg.cpu);
         let nc = r * self.nics + usize::from(msg.nic);
@@ -643,7 +651,7 @@ impl<S: Borrow<Schedule>> Sim<S> {
     /// and its rank's CPU and NIC (`units`: cpu and nic indices, again as the
     /// path says) wait until now; then the receive completes.
     fn match_made(&mut self, m: u32, i: u32, size: u64, (cpu, nic): (u8, u8), t: u64) {
-        let msg = self.messages[m as usize];
+        let msg = self.msg(m);
         if size > self.p.s {
             self.complete(msg.send, t);
             let q = msg.from as usize;
@@ -663,7 +671,7 @@ impl<S: Borrow<Schedule>> Sim<S> {
 
     fn matched(&mut self, m: u32, recv: u32, t: u64) {
         if self.trace {
-            let msg = self.messages[m as usize];
+            let msg = self.msg(m);
             self.message_spans.push(MessageSpan {
                 from: msg.from,
                 to: msg.to,
