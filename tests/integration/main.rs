@@ -1,6 +1,7 @@
 //! commlab integration tests: one binary, one module per area.
 
 mod barrier;
+mod choose;
 mod corpus;
 mod goal;
 mod model;

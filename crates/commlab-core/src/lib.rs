@@ -14,6 +14,7 @@
 //!   three report the same range.
 
 pub mod barrier;
+pub mod choose;
 pub mod goal;
 pub mod limits;
 pub mod model;

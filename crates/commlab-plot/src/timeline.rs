@@ -195,9 +195,13 @@ pub fn scene(
             continue;
         }
         let on = path(m[5]) && path(m[6]);
+        // Clipped to the plotting area (a message may start or end outside the window).
+        let (xa, xb) = (layout.x(start), layout.x(arrived));
+        let at = |x: f64| if (xb - xa).abs() < 1e-9 { y0 } else { y0 + (y1 - y0) * (x - xa) / (xb - xa) };
+        let (ca, cb) = (clip(xa), clip(xb));
         shapes.push(Shape::Line {
-            from: (layout.x(start), y0),
-            to: (layout.x(arrived), y1),
+            from: (ca, at(ca)),
+            to: (cb, at(cb)),
             color: if on { critical } else { theme.foreground },
             width: if on { 1.6 } else { 0.6 },
             dashed: false,
@@ -296,7 +300,8 @@ pub fn histogram(counts: &[u64], min: f64, bin_width: f64, width: f64, theme: &T
         opacity: 1.0,
     });
     let end = min + bin_width * counts.len() as f64;
-    for (x, t) in [(left, min), (f64::midpoint(left, right), f64::midpoint(min, end)), (right, end)] {
+    // The last label sits inside the drawing (centred on the axis end it would be cut).
+    for (x, t) in [(left + 20.0, min), (f64::midpoint(left, right), f64::midpoint(min, end)), (right - 30.0, end)] {
         shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
     }
     shapes.push(Shape::Text {

@@ -1,0 +1,279 @@
+//! A collective algorithm as data: rounds of transfers of blocks, with what
+//! each transfer does to the receiver's copy (replace, or combine with ⊕).
+//!
+//! The vector is cut into `blocks` blocks (near-equal bytes, the first
+//! `n mod blocks` one byte longer). For all-to-all, block `i·p + j` is what
+//! rank `i` sends to rank `j`, `n / p` bytes (rank `i`'s whole send buffer
+//! is `n`).
+//!
+//! [`Plan::replay`] checks a plan by value: every (rank, block) holds the set
+//! of ranks whose input it contains (a 64-bit mask, so `p ≤ 64`). A round's
+//! transfers all read the state at the round's start. A combining transfer
+//! must add contributions the receiver does not have yet (no input counted
+//! twice); a copy replaces. At the end every rank must hold exactly what
+//! the collective defines.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which collective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Collective {
+    /// Rank 0's vector to every rank.
+    Broadcast,
+    /// The ⊕ of every rank's vector at rank 0.
+    Reduce,
+    /// The ⊕ of every rank's vector at every rank.
+    Allreduce,
+    /// Every rank's block at every rank (`n` is the gathered size).
+    Allgather,
+    /// Block `r` of the ⊕ at rank `r`.
+    ReduceScatter,
+    /// Block `i·p + j` from rank `i` to rank `j`.
+    AllToAll,
+}
+
+impl Collective {
+    /// Every collective.
+    pub const ALL: [Collective; 6] = [
+        Collective::Broadcast,
+        Collective::Reduce,
+        Collective::Allreduce,
+        Collective::Allgather,
+        Collective::ReduceScatter,
+        Collective::AllToAll,
+    ];
+
+    /// Stable id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Collective::Broadcast => "broadcast",
+            Collective::Reduce => "reduce",
+            Collective::Allreduce => "allreduce",
+            Collective::Allgather => "allgather",
+            Collective::ReduceScatter => "reduce-scatter",
+            Collective::AllToAll => "all-to-all",
+        }
+    }
+}
+
+impl FromStr for Collective {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::limits::parse_id(&Collective::ALL, Collective::id, "collective", s)
+    }
+}
+
+impl fmt::Display for Collective {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// One message of a round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transfer {
+    /// Sender.
+    pub from: u32,
+    /// Receiver.
+    pub to: u32,
+    /// The blocks it carries.
+    pub blocks: Vec<u32>,
+    /// The receiver combines them with its own (⊕); else it takes them.
+    pub combine: bool,
+}
+
+/// An algorithm's schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The collective it performs.
+    pub collective: Collective,
+    /// Ranks.
+    pub ranks: u32,
+    /// Blocks the vector is cut into.
+    pub blocks: u32,
+    /// Rounds of transfers.
+    pub rounds: Vec<Vec<Transfer>>,
+}
+
+/// Bytes of block `b` when `n` bytes are cut into `blocks` blocks.
+pub fn block_bytes(n: u64, blocks: u32, b: u32) -> u64 {
+    let k = u64::from(blocks.max(1));
+    n / k + u64::from(u64::from(b) < n % k)
+}
+
+/// The α–β–γ parameters: α per message, β per byte moved, γ per byte combined.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AlphaBeta {
+    /// Per message (start-up).
+    pub alpha: f64,
+    /// Per byte moved.
+    pub beta: f64,
+    /// Per byte combined with ⊕.
+    pub gamma: f64,
+}
+
+/// The cost of a plan split into its terms.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Cost {
+    /// Latency: α times the messages on the critical path.
+    pub latency: f64,
+    /// Bandwidth: β times the bytes on the critical path.
+    pub bandwidth: f64,
+    /// Compute: γ times the bytes combined on the critical path.
+    pub compute: f64,
+}
+
+impl Cost {
+    /// The total.
+    pub fn total(&self) -> f64 {
+        self.latency + self.bandwidth + self.compute
+    }
+}
+
+impl Plan {
+    /// Bytes of one transfer for a vector of `n` bytes.
+    pub fn transfer_bytes(&self, t: &Transfer, n: u64) -> u64 {
+        if self.collective == Collective::AllToAll {
+            t.blocks.iter().map(|&b| block_bytes(n, self.ranks, b % self.ranks)).sum()
+        } else {
+            t.blocks.iter().map(|&b| block_bytes(n, self.blocks, b)).sum()
+        }
+    }
+
+    /// The α–β–γ cost for a vector of `n` bytes: rounds follow one another;
+    /// in a round every rank sends and receives concurrently (full duplex),
+    /// its own sends one after another and its receives one after another,
+    /// each message α + β·bytes (+ γ·bytes when combined at the receiver);
+    /// the round lasts as long as its busiest rank.
+    pub fn cost(&self, n: u64, ab: AlphaBeta) -> Cost {
+        let mut total = Cost::default();
+        let p = self.ranks as usize;
+        let mut send = vec![Cost::default(); p];
+        let mut recv = vec![Cost::default(); p];
+        for round in &self.rounds {
+            for c in send.iter_mut().chain(recv.iter_mut()) {
+                *c = Cost::default();
+            }
+            for t in round {
+                let bytes = self.transfer_bytes(t, n) as f64;
+                let s = &mut send[t.from as usize];
+                s.latency += ab.alpha;
+                s.bandwidth += ab.beta * bytes;
+                let r = &mut recv[t.to as usize];
+                r.latency += ab.alpha;
+                r.bandwidth += ab.beta * bytes;
+                if t.combine {
+                    r.compute += ab.gamma * bytes;
+                }
+            }
+            let busiest = send.iter().chain(recv.iter()).copied().max_by(|a, b| a.total().total_cmp(&b.total()));
+            if let Some(b) = busiest {
+                total.latency += b.latency;
+                total.bandwidth += b.bandwidth;
+                total.compute += b.compute;
+            }
+        }
+        total
+    }
+
+    /// Messages `(from, to, bytes)` per round, for a GOAL schedule.
+    pub fn messages(&self, n: u64) -> Vec<Vec<(u32, u32, u64)>> {
+        self.rounds.iter().map(|r| r.iter().map(|t| (t.from, t.to, self.transfer_bytes(t, n))).collect()).collect()
+    }
+
+    /// Replays the plan by value (module docs).
+    ///
+    /// # Errors
+    /// The first transfer that sends nothing or counts an input twice, a rank
+    /// or block out of range, or a rank that ends without what the collective
+    /// defines; each names the round, ranks and block.
+    pub fn replay(&self) -> Result<(), String> {
+        let p = self.ranks as usize;
+        if p == 0 || p > 64 {
+            return Err(format!("replay needs 1 ≤ p ≤ 64 (p = {p})"));
+        }
+        let blocks = self.blocks as usize;
+        let full: u64 = if p == 64 { u64::MAX } else { (1u64 << p) - 1 };
+        let bit = |r: usize| 1u64 << r;
+        let mut state = vec![0u64; p * blocks];
+        for r in 0..p {
+            for b in 0..blocks {
+                state[r * blocks + b] = match self.collective {
+                    Collective::Broadcast => {
+                        if r == 0 {
+                            bit(0)
+                        } else {
+                            0
+                        }
+                    }
+                    Collective::Reduce | Collective::Allreduce | Collective::ReduceScatter => bit(r),
+                    Collective::Allgather => {
+                        if b == r {
+                            bit(r)
+                        } else {
+                            0
+                        }
+                    }
+                    Collective::AllToAll => {
+                        if b / p == r {
+                            bit(r)
+                        } else {
+                            0
+                        }
+                    }
+                };
+            }
+        }
+        for (k, round) in self.rounds.iter().enumerate() {
+            let before = state.clone();
+            for t in round {
+                let (from, to) = (t.from as usize, t.to as usize);
+                if from >= p || to >= p || from == to {
+                    return Err(format!("round {k}: transfer {from} → {to} is not between two ranks of 0..{p}"));
+                }
+                for &b in &t.blocks {
+                    let b = b as usize;
+                    if b >= blocks {
+                        return Err(format!("round {k}: block {b} of {from} → {to} is beyond {blocks} blocks"));
+                    }
+                    let src = before[from * blocks + b];
+                    if src == 0 {
+                        return Err(format!("round {k}: {from} sends block {b} to {to} before it holds any of it"));
+                    }
+                    let dst = &mut state[to * blocks + b];
+                    if t.combine {
+                        if *dst & src != 0 {
+                            return Err(format!(
+                                "round {k}: {from} → {to} block {b} counts an input twice ({src:#x} into {:#x})",
+                                *dst
+                            ));
+                        }
+                        *dst |= src;
+                    } else {
+                        *dst = src;
+                    }
+                }
+            }
+        }
+        for r in 0..p {
+            for b in 0..blocks {
+                let want = match self.collective {
+                    Collective::Broadcast => Some(bit(0)),
+                    Collective::Reduce => (r == 0).then_some(full),
+                    Collective::Allreduce => Some(full),
+                    Collective::Allgather => Some(bit(b)),
+                    Collective::ReduceScatter => (b == r).then_some(full),
+                    Collective::AllToAll => (b % p == r).then_some(bit(b / p)),
+                };
+                if let Some(w) = want {
+                    let got = state[r * blocks + b];
+                    if got != w {
+                        return Err(format!("rank {r} ends with block {b} = {got:#x}, expected {w:#x}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,135 @@
+//! The chooser's algorithms (issue 14): every plan replayed by value for every
+//! p ≤ 64 (each rank ends with exactly what the collective defines, no input
+//! counted twice), their α–β–γ costs against textbook closed forms written
+//! here with their sources, and every plan as GOAL completing under LogGOPS.
+
+use commlab_core::choose::{goal, of, plan, AlphaBeta, Collective, ALGORITHMS};
+use commlab_core::goal::sim::{simulate, Order, Params};
+
+#[test]
+fn every_algorithm_is_correct_by_value_for_every_p_up_to_64() {
+    for a in ALGORITHMS {
+        for p in 1..=64u32 {
+            for pieces in if a.pipelined { vec![1, 3, 8] } else { vec![1] } {
+                let plan =
+                    plan(a.collective, a.id, p, pieces).unwrap_or_else(|e| panic!("{} {}: {e}", a.collective, a.id));
+                plan.replay().unwrap_or_else(|e| panic!("{} {} p={p} m={pieces}: {e}", a.collective, a.id));
+            }
+        }
+    }
+}
+
+#[test]
+fn replay_catches_wrong_plans() {
+    // A ring allreduce without its last allgather step leaves ranks short.
+    let mut bad = plan(Collective::Allreduce, "ring", 4, 1).unwrap();
+    bad.rounds.pop();
+    assert!(bad.replay().unwrap_err().contains("expected"));
+    // Combining the same input twice is caught.
+    let mut twice = plan(Collective::Reduce, "linear", 3, 1).unwrap();
+    let again = twice.rounds[0][0].clone();
+    twice.rounds.push(vec![again]);
+    assert!(twice.replay().unwrap_err().contains("twice"));
+    assert!(plan(Collective::Allreduce, "bogus", 4, 1).unwrap_err().contains("expected one of: reduce-broadcast"));
+}
+
+const AB: AlphaBeta = AlphaBeta { alpha: 3.0, beta: 0.25, gamma: 0.125 };
+
+fn close(got: f64, want: f64, what: &str) {
+    assert!((got - want).abs() <= 1e-9 * want.abs().max(1.0), "{what}: plan {got}, closed form {want}");
+}
+
+/// Textbook costs (α per message, β per byte, γ per byte reduced; n divisible
+/// by p, p a power of two where the source assumes it). Sources: Thakur,
+/// Rabenseifner and Gropp, "Optimization of Collective Communication
+/// Operations in MPICH" (IJHPCA 2005), §3–4; Chan et al., "Collective
+/// communication: theory, practice, and experience" (CCPE 2007); the seed's
+/// BSP model `T(n,p,m) = (T_start + n/m·T_byte)(p + m − 2)` for the chain.
+#[test]
+#[allow(clippy::many_single_char_names, reason = "α, β, γ, p, n as in the formulas")]
+fn costs_equal_textbook_closed_forms() {
+    let (a, b, g) = (AB.alpha, AB.beta, AB.gamma);
+    for k in 1..=6u32 {
+        let p = 1u32 << k;
+        let (pf, lg) = (f64::from(p), f64::from(k));
+        let n = 4096u64 * u64::from(p);
+        let nf = n as f64;
+        let frac = (pf - 1.0) / pf;
+        let cost = |c: Collective, id: &str, m: u32| plan(c, id, p, m).unwrap().cost(n, AB).total();
+        // MPICH §4: ring allreduce = 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ.
+        close(
+            cost(Collective::Allreduce, "ring", 1),
+            2.0 * (pf - 1.0) * a + 2.0 * frac * nf * b + frac * nf * g,
+            "ring allreduce",
+        );
+        // Rabenseifner: 2·log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ.
+        close(
+            cost(Collective::Allreduce, "rabenseifner", 1),
+            2.0 * lg * a + 2.0 * frac * nf * b + frac * nf * g,
+            "rabenseifner",
+        );
+        // Recursive doubling: log p·(α + nβ + nγ).
+        close(cost(Collective::Allreduce, "recursive-doubling", 1), lg * (a + nf * b + nf * g), "recursive doubling");
+        // Binomial reduce: log p·(α + nβ + nγ); binomial broadcast log p·(α + nβ).
+        close(cost(Collective::Reduce, "binomial", 1), lg * (a + nf * b + nf * g), "binomial reduce");
+        close(cost(Collective::Broadcast, "binomial", 1), lg * (a + nf * b), "binomial broadcast");
+        // Van de Geijn broadcast: (log p + p − 1)α + 2(p−1)/p·nβ.
+        close(
+            cost(Collective::Broadcast, "scatter-allgather", 1),
+            (lg + pf - 1.0) * a + 2.0 * frac * nf * b,
+            "scatter-allgather",
+        );
+        // Allgather: ring (p−1)α + (p−1)/p·nβ; recursive doubling and Bruck log p·α + (p−1)/p·nβ.
+        close(cost(Collective::Allgather, "ring", 1), (pf - 1.0) * a + frac * nf * b, "ring allgather");
+        close(cost(Collective::Allgather, "recursive-doubling", 1), lg * a + frac * nf * b, "rd allgather");
+        close(cost(Collective::Allgather, "bruck", 1), lg * a + frac * nf * b, "bruck allgather");
+        // Reduce-scatter: ring and pairwise (p−1)α + (p−1)/p·n(β + γ); recursive halving log p·α + (p−1)/p·n(β + γ).
+        close(cost(Collective::ReduceScatter, "ring", 1), (pf - 1.0) * a + frac * nf * (b + g), "ring reduce-scatter");
+        close(
+            cost(Collective::ReduceScatter, "pairwise", 1),
+            (pf - 1.0) * a + frac * nf * (b + g),
+            "pairwise reduce-scatter",
+        );
+        close(
+            cost(Collective::ReduceScatter, "recursive-halving", 1),
+            lg * a + frac * nf * (b + g),
+            "halving reduce-scatter",
+        );
+        // Pairwise all-to-all: (p−1)(α + n/p·β).
+        close(cost(Collective::AllToAll, "pairwise", 1), (pf - 1.0) * (a + nf / pf * b), "pairwise all-to-all");
+        // Linear: (p−1)(α + nβ) at the root (plus γ for reduce).
+        close(cost(Collective::Broadcast, "linear", 1), (pf - 1.0) * (a + nf * b), "linear broadcast");
+        close(cost(Collective::Reduce, "linear", 1), (pf - 1.0) * (a + nf * b + nf * g), "linear reduce");
+        // The seed's chain: (α + n/m·β)(p + m − 2).
+        for m in [1u32, 2, 4, 16] {
+            let mf = f64::from(m);
+            close(cost(Collective::Broadcast, "chain", m), (a + nf / mf * b) * (pf + mf - 2.0), "chain broadcast");
+            close(cost(Collective::Reduce, "chain", m), (a + nf / mf * (b + g)) * (pf + mf - 2.0), "chain reduce");
+        }
+    }
+    // Ring allreduce sends 2(p − 1) messages per rank and moves 2(p − 1)/p·n bytes.
+    for p in 2..=16u32 {
+        let n = 960u64 * u64::from(p);
+        let ring = plan(Collective::Allreduce, "ring", p, 1).unwrap();
+        let sends = ring.rounds.iter().flatten().filter(|t| t.from == 0).count() as u32;
+        assert_eq!(sends, 2 * (p - 1));
+        let bytes: u64 = ring.rounds.iter().flatten().filter(|t| t.from == 0).map(|t| ring.transfer_bytes(t, n)).sum();
+        assert_eq!(bytes, 2 * u64::from(p - 1) * n / u64::from(p));
+    }
+}
+
+/// Every plan as GOAL completes under LogGOPS (no deadlock), with one
+/// receive per send.
+#[test]
+fn every_plan_runs_as_goal() {
+    for c in Collective::ALL {
+        for a in of(c) {
+            for p in [1u32, 2, 3, 5, 8, 13, 16] {
+                let plan = plan(c, a.id, p, 4).unwrap();
+                let s = goal(&plan, 1 << 16);
+                let out = simulate(&s, Params::default(), Order::Stable, false);
+                assert!(out.completes(), "{c} {} p={p}: {:?}", a.id, out.unmatched);
+            }
+        }
+    }
+}
