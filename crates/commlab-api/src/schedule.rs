@@ -34,6 +34,8 @@ pub const TIMELINE_OPS: usize = 100_000;
 pub const PATH_STEPS: usize = 20_000;
 /// Bins of the finish-time histogram.
 pub const HISTOGRAM_BINS: usize = 40;
+/// Ranks of a chooser algorithm's schedule (`collective/algorithm`).
+pub const CHOOSER_P: IntRange = IntRange { name: "p", min: 1, max: 4096 };
 /// A LogGOPS parameter (ns or bytes).
 pub const PARAM: IntRange = IntRange { name: "parameter", min: 0, max: 1 << 40 };
 
@@ -158,6 +160,37 @@ impl GenerateRequest {
                     ));
                 }
                 Ok(goal::patterns::swizzle(&config, self.bytes, self.read))
+            }
+            id if id.contains('/') => {
+                // A chooser algorithm, `collective/algorithm` (`allreduce/ring`).
+                use commlab_core::choose;
+                let (c, a) = id.split_once('/').unwrap_or_default();
+                let collective: choose::Collective = crate::parse_id("collective", c)?;
+                if !choose::of(collective).any(|x| x.id == a) {
+                    let ids: Vec<&str> = choose::of(collective).map(|x| x.id).collect();
+                    return Err(ApiError::new(
+                        "collective",
+                        id,
+                        format!("{c}/ followed by one of: {}", ids.join(", ")),
+                    ));
+                }
+                CHOOSER_P.check(self.p).map_err(ApiError::from)?;
+                limits::PIECES.check(self.pieces).map_err(ApiError::from)?;
+                let (p, m) = (self.p, self.pieces.min(1 << 16));
+                let log = u64::from(64 - p.saturating_sub(1).leading_zeros());
+                // Messages, generously: the all-pairs algorithms send p² of them.
+                let messages =
+                    if ["ring", "pairwise", "linear"].contains(&a) { 2 * p * p } else { 2 * p * (log + 2 + m) };
+                if 2 * messages > OPS as u64 {
+                    return Err(ApiError::new(
+                        "p",
+                        p,
+                        format!("a {id} schedule of at most {OPS} operations (this one: up to {})", 2 * messages),
+                    ));
+                }
+                let plan =
+                    choose::plan(collective, a, p as u32, m as u32).map_err(|e| ApiError::new("collective", id, e))?;
+                Ok(choose::goal(&plan, self.bytes))
             }
             id => {
                 P.check(self.p).map_err(ApiError::from)?;

@@ -10,6 +10,7 @@
 //! its accepted range.
 
 mod barrier;
+mod choose;
 mod experiments;
 mod goal;
 mod model;
@@ -61,6 +62,8 @@ enum Command {
     /// GOAL schedules under LogGOPS (LogGOPSim's rules).
     #[command(subcommand)]
     Goal(goal::GoalCommand),
+    /// Which algorithm for a collective, per message size: α–β–γ times, the winner, crossovers (issue 14).
+    Choose(choose::ChooseArgs),
     /// The source documents' numbers beside commlab's, with why they differ.
     Sources {
         /// One JSON array instead of a table.
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
         Command::Goal(goal::GoalCommand::Sim(a)) => (a.run(), a.json),
         Command::Goal(goal::GoalCommand::Gen(a)) => (a.run(), true),
         Command::Goal(goal::GoalCommand::Check(a)) => (a.run(), true),
+        Command::Choose(a) => (a.run(), a.json),
         Command::Sources { json, markdown, html } => {
             let rows = commlab_api::sources::rows();
             if *html {

@@ -431,3 +431,53 @@ fn check_chrome_trace(text: &str, what: &str) {
         }
     }
 }
+
+#[test]
+fn choose_lists_times_winners_and_crossovers() {
+    let v = json(&["choose", "--collective", "allreduce", "--p", "13", "--bytes", "1K..1M", "--simulate", "--json"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 11, "powers of two from 1 KiB to 1 MiB");
+    let algorithms: Vec<&str> = v["algorithms"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(
+        algorithms,
+        ["reduce-broadcast", "recursive-doubling", "ring", "rabenseifner", "double-binary-tree", "chain-up-down"]
+    );
+    let mut winners = Vec::new();
+    for row in rows {
+        let times = row["times"].as_object().unwrap();
+        let (best, _) = times.iter().min_by(|a, b| a.1.as_f64().unwrap().total_cmp(&b.1.as_f64().unwrap())).unwrap();
+        assert_eq!(row["winner"], best.as_str(), "the winner is the fastest");
+        assert_eq!(row["simulated"].as_object().unwrap().len(), 6, "every algorithm simulated");
+        assert!(row["pieces"]["chain-up-down"].as_u64().unwrap() >= 1);
+        winners.push(row["winner"].as_str().unwrap().to_owned());
+    }
+    // A crossover is listed at the smallest size where the winner changes.
+    let crossovers = v["crossovers"].as_array().unwrap();
+    let changes = winners.windows(2).filter(|w| w[0] != w[1]).count();
+    assert_eq!(crossovers.len(), changes);
+    for c in crossovers {
+        let at = rows.iter().position(|r| r["bytes"] == c["bytes"]).unwrap();
+        assert_eq!(rows[at]["winner"], c["to"]);
+        assert_eq!(rows[at - 1]["winner"], c["from"]);
+    }
+    // Ring allreduce at 1 MiB on 13 ranks, by its closed form with ragged blocks:
+    // 24 messages of ⌈n/13⌉ or ⌊n/13⌋ bytes on the busiest path; here it is within a block of 2·12/13·n·β + 24α.
+    let ring = rows[10]["times"]["ring"].as_f64().unwrap();
+    let closed = 24.0 + 2.0 * 12.0 / 13.0 * 1_048_576.0 * 0.001;
+    assert!((ring - closed).abs() < 2.0 * 0.001 * 2.0 * 12.0, "ring {ring} vs {closed}");
+}
+
+#[test]
+fn choose_refuses_bad_input_by_name() {
+    for (args, flag) in [
+        (vec!["choose", "--collective", "gossip", "--p", "4"], "--collective"),
+        (vec!["choose", "--collective", "reduce", "--p", "0"], "--p"),
+        (vec!["choose", "--collective", "reduce", "--p", "4", "--bytes", "9..3"], "--bytes"),
+        (vec!["choose", "--collective", "reduce", "--p", "4", "--algorithms", "ring"], "--algorithms"),
+        (vec!["choose", "--collective", "reduce", "--p", "4", "--alpha=-1"], "--alpha"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("error: {flag}:")), "{args:?}");
+    }
+}

@@ -27,7 +27,7 @@ const fn alg(id: &'static str, collective: Collective, pipelined: bool) -> Algor
 }
 
 /// Every algorithm, by collective.
-pub const ALGORITHMS: [Algorithm; 26] = [
+pub const ALGORITHMS: [Algorithm; 28] = [
     alg("binomial", Collective::Broadcast, false),
     alg("binary-tree", Collective::Broadcast, false),
     alg("chain", Collective::Broadcast, true),
@@ -53,7 +53,9 @@ pub const ALGORITHMS: [Algorithm; 26] = [
     alg("ring", Collective::ReduceScatter, false),
     alg("recursive-halving", Collective::ReduceScatter, false),
     alg("pairwise", Collective::ReduceScatter, false),
+    alg("linear", Collective::AllToAll, false),
     alg("pairwise", Collective::AllToAll, false),
+    alg("bruck", Collective::AllToAll, false),
 ];
 
 /// The algorithms of `collective`.
@@ -218,6 +220,14 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
                 .collect();
             return Ok(one(collective, p, p, r));
         }
+        (Collective::AllToAll, "linear") => {
+            let r = vec![(0..p)
+                .flat_map(|i| (1..p).map(move |s| (i, (i + s) % p)))
+                .map(|(i, j)| Transfer { from: i, to: j, blocks: vec![i * p + j], combine: false })
+                .collect()];
+            return Ok(one(collective, p, p * p, r));
+        }
+        (Collective::AllToAll, "bruck") => return Ok(one(collective, p, p * p, bruck_all_to_all(p))),
         (Collective::AllToAll, "pairwise") => {
             let pow2 = p.is_power_of_two();
             let r = (1..p)
@@ -246,6 +256,40 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
 
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {
     Plan { collective, ranks, blocks, rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect() }
+}
+
+/// Bruck's all-to-all: ⌈log₂ p⌉ steps; at step `k` every rank forwards to
+/// `r + 2^k` each block it holds whose remaining distance to its destination
+/// has bit `k` set (blocks travel by the binary digits of their distance).
+fn bruck_all_to_all(p: u32) -> Vec<Vec<Transfer>> {
+    // holder[i·p + j]: the rank holding block i → j now.
+    let mut holder: Vec<u32> = (0..p * p).map(|b| b / p).collect();
+    let mut out = Vec::new();
+    let mut k = 1u32;
+    while k < p {
+        let mut by_rank: Vec<Vec<u32>> = vec![Vec::new(); p as usize];
+        for b in 0..p * p {
+            let (h, dest) = (holder[b as usize], b % p);
+            let distance = (dest + p - h) % p;
+            if distance & k != 0 {
+                by_rank[h as usize].push(b);
+            }
+        }
+        let round: Vec<Transfer> = by_rank
+            .into_iter()
+            .enumerate()
+            .filter(|(_, blocks)| !blocks.is_empty())
+            .map(|(r, blocks)| Transfer { from: r as u32, to: (r as u32 + k) % p, blocks, combine: false })
+            .collect();
+        for t in &round {
+            for &b in &t.blocks {
+                holder[b as usize] = t.to;
+            }
+        }
+        out.push(round);
+        k <<= 1;
+    }
+    out
 }
 
 /// Binomial broadcast of `blocks` from rank 0: round k, ranks `i < 2^k` send to `i + 2^k`.

@@ -58,6 +58,13 @@ fn list(range: IntRange, value: &str, n: usize) -> Result<Vec<u32>, String> {
     }
 }
 
+/// A chooser algorithm's id, `collective/algorithm` (`allreduce/ring`).
+pub fn chooser_id(value: &str) -> bool {
+    value.split_once('/').is_some_and(|(c, a)| {
+        c.parse::<commlab_core::choose::Collective>().is_ok_and(|c| commlab_core::choose::of(c).any(|x| x.id == a))
+    })
+}
+
 fn flag(value: &str) -> Result<bool, String> {
     match value {
         "1" | "true" => Ok(true),
@@ -92,21 +99,25 @@ impl ScheduleParams {
             let result: Result<(), String> = match key.as_str() {
                 "src" => match value.as_str() {
                     "file" => {
-                        let _: () = p.file = true;
+                        p.file = true;
                         Ok(())
                     }
                     "gen" => {
-                        let _: () = p.file = false;
+                        p.file = false;
                         Ok(())
                     }
                     _ => Err("gen or file".into()),
                 },
                 "coll" => match COLLECTIVES.iter().find(|c| *c == value) {
                     Some(c) => {
-                        let _: () = g.collective = (*c).to_owned();
+                        g.collective = (*c).to_owned();
                         Ok(())
                     }
-                    None => Err(format!("one of: {}", COLLECTIVES.join(", "))),
+                    None if chooser_id(value) => {
+                        g.collective.clone_from(value);
+                        Ok(())
+                    }
+                    None => Err(format!("one of: {}, or collective/algorithm of the chooser", COLLECTIVES.join(", "))),
                 },
                 "p" => int(P, value).map(|v| g.p = v),
                 "bytes" => int(BYTES, value).map(|v| g.bytes = v),
@@ -126,7 +137,7 @@ impl ScheduleParams {
                 "cores" => list(limits::CORE_EXTENT, value, 2).map(|v| g.cores = (v[0], v[1])),
                 "dir" => match value.as_str() {
                     "0" | "1" => {
-                        let _: () = g.direction = u8::from(value == "1");
+                        g.direction = u8::from(value == "1");
                         Ok(())
                     }
                     _ => Err("0 or 1".into()),
@@ -137,11 +148,11 @@ impl ScheduleParams {
                 "preset" => match PRESETS.iter().find(|x| x.id == value) {
                     Some(x) => {
                         p.loggops = x.params;
-                        let _: () = p.preset = x.id.to_owned();
+                        p.preset = x.id.to_owned();
                         Ok(())
                     }
                     None if value == "custom" => {
-                        let _: () = custom = true;
+                        custom = true;
                         Ok(())
                     }
                     None => Err(format!("one of: {}, custom", PRESETS.map(|x| x.id).join(", "))),
@@ -160,11 +171,11 @@ impl ScheduleParams {
                 }),
                 "order" => match value.as_str() {
                     "libstdcxx" => {
-                        let _: () = p.libstdcxx = true;
+                        p.libstdcxx = true;
                         Ok(())
                     }
                     "stable" => {
-                        let _: () = p.libstdcxx = false;
+                        p.libstdcxx = false;
                         Ok(())
                     }
                     _ => Err("stable or libstdcxx".into()),

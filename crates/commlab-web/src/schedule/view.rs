@@ -547,13 +547,26 @@ pub fn ScheduleView(
                         params.update(|p| p.generate.collective = v);
                     }>
                         {COLLECTIVE_LABELS.iter().map(|&(id, label)| view! { <option value=id selected=move || collective() == id>{label}</option> }).collect_view()}
+                        {commlab_core::choose::Collective::ALL.iter().map(|&c| view! {
+                            <optgroup label=format!("Chooser: {c}")>
+                                {commlab_core::choose::of(c).map(|a| {
+                                    let id = format!("{c}/{}", a.id);
+                                    let selected = id.clone();
+                                    view! { <option value=id.clone() selected=move || collective() == selected>{format!("{c}: {}", a.id)}</option> }
+                                }).collect_view()}
+                            </optgroup>
+                        }).collect_view()}
                     </select>
                 </div>
                 <Show when=is(&["reduce", "broadcast", "allreduce", "allreduce-butterfly", "reduce-bst", "broadcast-bst", "allreduce-bst", "pipeline", "dissemination"])>
                     <NumberField id="p" label="Ranks p" integer=true range=int_range(P) slider=(1.0, 1_048_576.0)
                         value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
                 </Show>
-                <Show when=is(&["pipeline"])>
+                <Show when=move || collective().contains('/')>
+                    <NumberField id="p-chooser" label="Ranks p" integer=true range=int_range(commlab_api::schedule::CHOOSER_P) slider=(1.0, 4096.0)
+                        value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
+                </Show>
+                <Show when=move || is(&["pipeline"])() || collective().contains('/')>
                     <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=(1.0, 4096.0)
                         value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
                 </Show>
