@@ -26,6 +26,9 @@ pub const MAX_UNIT: u8 = 254;
 /// Ranks accepted natively.
 pub const MAX_RANKS: u32 = 1 << 24;
 
+/// Operations of one schedule (op indices are `u32`; the simulator keeps one bit).
+pub const MAX_OPS: usize = (1 << 31) - 1;
+
 /// What an operation does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {

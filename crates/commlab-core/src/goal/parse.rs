@@ -323,11 +323,11 @@ pub fn parse_with(
             match statement(&mut c, ranks)? {
                 Statement::End => break,
                 Statement::Op(label, op) => {
-                    if schedule.ops.len() >= max_ops {
+                    if schedule.ops.len() >= max_ops.min(super::MAX_OPS) {
                         return Err(ParseError {
                             line,
                             column: 1,
-                            message: format!("more than {max_ops} operations (the limit here)"),
+                            message: format!("more than {} operations (the limit here)", max_ops.min(super::MAX_OPS)),
                         });
                     }
                     let i = schedule.push(r, op, label.unwrap_or(""));

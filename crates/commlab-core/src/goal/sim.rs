@@ -223,6 +223,9 @@ impl Fifos {
     }
 }
 
+/// Marks an `irequires` dependent in [`Sim::after`] (op indices stay below 2^31).
+const ON_START: u32 = 1 << 31;
+
 /// `waiting` of an op already made ready: far below 0, so later decrements never reach 0.
 const RELEASED: i32 = i32::MIN / 2;
 
@@ -317,7 +320,9 @@ struct Sim<S: Borrow<Schedule>> {
     nin: Vec<u64>,
     /// Dependents of each op, in dependency-line order: `(dependent, on start)`.
     after_first: Vec<u32>,
-    after: Vec<(u32, bool)>,
+    /// Per op, its `irequires` dependents first (marked with [`ON_START`]),
+    /// then its `requires` dependents, each group in dependency-line order.
+    after: Vec<u32>,
     /// Unsatisfied dependency lines per op; [`RELEASED`] once it was made ready
     /// (a second completion of an eager send then never releases it again).
     waiting: Vec<i32>,
@@ -375,12 +380,22 @@ impl<S: Borrow<Schedule>> Simulation<S> {
         for i in 0..n {
             after_first[i + 1] += after_first[i];
         }
-        let mut fill = after_first.clone();
-        let mut after = vec![(0u32, false); s.deps.len()];
+        // On-start dependents go first: count them, then place both groups in line order.
+        let mut fill_start = after_first.clone();
+        let mut starts = vec![0u32; n];
+        for &(_, prerequisite, on_start) in &s.deps {
+            starts[prerequisite as usize] += u32::from(on_start);
+        }
+        let mut fill_done: Vec<u32> = (0..n).map(|i| after_first[i] + starts[i]).collect();
+        drop(starts);
+        let mut after = vec![0u32; s.deps.len()];
         for &(dependent, prerequisite, on_start) in &s.deps {
-            after[fill[prerequisite as usize] as usize] = (dependent, on_start);
+            let fill = if on_start { &mut fill_start } else { &mut fill_done };
+            after[fill[prerequisite as usize] as usize] = dependent | if on_start { ON_START } else { 0 };
             fill[prerequisite as usize] += 1;
         }
+        drop(fill_start);
+        drop(fill_done);
         let sends = s.ops.iter().filter(|o| o.kind == Kind::Send).count();
         let expected = (n + sends) as u64;
         let mut sim = Sim {
@@ -492,10 +507,14 @@ impl<S: Borrow<Schedule>> Sim<S> {
     fn visit(&mut self, x: u32, on_start: bool) {
         let (from, to) = (self.after_first[x as usize] as usize, self.after_first[x as usize + 1] as usize);
         for k in from..to {
-            let (y, start_line) = self.after[k];
-            if start_line != on_start {
+            let entry = self.after[k];
+            if (entry & ON_START != 0) != on_start {
+                if on_start {
+                    break; // the on-start group is over
+                }
                 continue;
             }
+            let y = entry & !ON_START;
             self.waiting[y as usize] -= 1;
             if self.waiting[y as usize] == 0 {
                 self.waiting[y as usize] = RELEASED;
