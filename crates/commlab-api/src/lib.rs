@@ -9,6 +9,7 @@
 
 #[macro_use]
 pub mod json;
+pub mod chooser;
 pub mod exports;
 pub mod lab;
 pub mod mesh;

@@ -428,3 +428,64 @@ fn runs_over_the_recording_cap_run_unrecorded() {
     let Response::Export(csv) = serve(&mut engine, Request::MeshExport(ExportKind::Csv)) else { panic!() };
     assert_eq!(csv.lines().count(), 1, "no recorded messages: the CSV header only");
 }
+
+/// The winner map agrees with the per-p comparison cell by cell, and its
+/// margins are the runner-up's time over the winner's.
+#[test]
+fn winner_map_agrees_with_the_comparison() {
+    use commlab_api::chooser::{sizes, winner_map, ChooseRequest};
+    use commlab_core::choose::AlphaBeta;
+    let ab = AlphaBeta { alpha: 1.0, beta: 0.001, gamma: 0.0005 };
+    let ps: Vec<u32> = vec![2, 3, 7, 16, 33];
+    let sizes = sizes(8, 1 << 24);
+    let map = winner_map("allreduce", &[], &ps, &sizes, ab).unwrap();
+    for (i, &p) in ps.iter().enumerate() {
+        let request = ChooseRequest {
+            collective: "allreduce".into(),
+            p: u64::from(p),
+            min_bytes: 8,
+            max_bytes: 1 << 24,
+            alpha: ab.alpha,
+            beta: ab.beta,
+            gamma: ab.gamma,
+            algorithms: Vec::new(),
+            simulate: false,
+        };
+        let result = request.run().unwrap();
+        for (j, row) in result.rows.iter().enumerate() {
+            let cell = i * sizes.len() + j;
+            assert_eq!(usize::from(map.winner[cell]), row.winner, "p={p} bytes={}", row.bytes);
+            let best = row.costs[row.winner].total();
+            let runner_up = row
+                .costs
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != row.winner)
+                .map(|(_, c)| c.total())
+                .fold(f64::INFINITY, f64::min);
+            assert!((map.margin[cell] - runner_up / best).abs() < 1e-12);
+            assert_eq!(map.pieces[cell], row.pieces[row.winner]);
+        }
+    }
+    assert!(winner_map("allreduce", &["gossip".into()], &ps, &sizes, ab)
+        .unwrap_err()
+        .to_string()
+        .contains("algorithms"));
+    assert!(winner_map("allreduce", &[], &[2000], &sizes, ab).is_err(), "p beyond 1024");
+}
+
+#[test]
+#[ignore = "timing, printed for BENCHMARKS.md"]
+fn winner_map_timing() {
+    use commlab_api::chooser::winner_map;
+    use commlab_core::choose::AlphaBeta;
+    let ab = AlphaBeta { alpha: 1.0, beta: 0.001, gamma: 0.0 };
+    let ps: Vec<u32> = (2..=65).collect();
+    // 64 sizes from 1 B to 1 TiB (some repeat: the budget is per cell).
+    let sizes: Vec<u64> = (0..64u32).map(|k| 1u64 << (k * 40 / 63)).collect();
+    for collective in ["broadcast", "reduce", "allreduce", "allgather", "reduce-scatter", "all-to-all"] {
+        let started = std::time::Instant::now();
+        let map = winner_map(collective, &[], &ps, &sizes, ab).unwrap();
+        println!("{collective}: {} cells in {:.1} ms", map.winner.len(), started.elapsed().as_secs_f64() * 1e3);
+    }
+}
