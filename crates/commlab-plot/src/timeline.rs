@@ -25,8 +25,8 @@ pub const LEFT: f64 = 64.0;
 pub const TOP: f64 = 8.0;
 /// Bottom margin for the time axis (px).
 pub const BOTTOM: f64 = 34.0;
-/// Right margin (px).
-pub const RIGHT: f64 = 12.0;
+/// Right margin (px): room for half of the last tick's label.
+pub const RIGHT: f64 = 28.0;
 
 /// What is drawn and where.
 #[derive(Debug, Clone, Copy, PartialEq)]

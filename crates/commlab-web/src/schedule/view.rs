@@ -76,6 +76,14 @@ fn describe_op(t: &Timeline, op: usize) -> String {
     }
 }
 
+/// Whether `id` is a pipelined chooser algorithm (`broadcast/chain`): it takes a piece count.
+fn pipelined_chooser(id: &str) -> bool {
+    id.split_once('/').is_some_and(|(c, a)| {
+        c.parse::<commlab_core::choose::Collective>()
+            .is_ok_and(|c| commlab_core::choose::of(c).any(|x| x.id == a && x.pipelined))
+    })
+}
+
 /// The lanes of a rank, in words.
 fn lane_name(lane: u32, cpus: u32) -> String {
     if lane < cpus {
@@ -566,7 +574,7 @@ pub fn ScheduleView(
                     <NumberField id="p-chooser" label="Ranks p" integer=true range=int_range(commlab_api::schedule::CHOOSER_P) slider=(1.0, 4096.0)
                         value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
                 </Show>
-                <Show when=move || is(&["pipeline"])() || collective().contains('/')>
+                <Show when=move || is(&["pipeline"])() || pipelined_chooser(&collective())>
                     <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=(1.0, 4096.0)
                         value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
                 </Show>
