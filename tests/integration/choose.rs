@@ -98,6 +98,12 @@ fn costs_equal_textbook_closed_forms() {
         // All-to-all: pairwise and linear (p−1)(α + n/p·β); Bruck log p·α + log p·n/2·β (Thakur et al. §3.3).
         close(cost(Collective::AllToAll, "linear", 1), (pf - 1.0) * (a + nf / pf * b), "linear all-to-all");
         close(cost(Collective::AllToAll, "bruck", 1), lg * a + lg * nf / 2.0 * b, "bruck all-to-all");
+        // The swizzle order is a shifted pairwise exchange: (p−1)(α + n/p·β).
+        close(
+            cost(Collective::AllToAll, "swizzle-order", 1),
+            (pf - 1.0) * (a + nf / pf * b),
+            "swizzle-order all-to-all",
+        );
         // Pairwise all-to-all: (p−1)(α + n/p·β).
         close(cost(Collective::AllToAll, "pairwise", 1), (pf - 1.0) * (a + nf / pf * b), "pairwise all-to-all");
         // Linear: (p−1)(α + nβ) at the root (plus γ for reduce).
@@ -192,5 +198,23 @@ fn simulation_against_the_model() {
     }
     for (name, ratio) in &worst {
         println!("     {name}: worst LogGOPS/model {ratio:.3}");
+    }
+}
+
+/// The swizzle order comes from `GetCoord` with the rank shift: at step s
+/// rank i sends to (s + i) mod p, so no rank receives twice in a step (the
+/// naive order would send everyone to rank s).
+#[test]
+fn swizzle_order_is_the_shifted_latin_square() {
+    for p in 1..=40u32 {
+        let plan = plan(Collective::AllToAll, "swizzle-order", p, 1).unwrap();
+        for (s, round) in plan.rounds.iter().enumerate() {
+            let mut seen = vec![false; p as usize];
+            for t in round {
+                // Step 0 is every rank's own block (no message), so round k is step k + 1.
+                assert_eq!(t.to, (t.from + s as u32 + 1) % p, "p={p} step {}", s + 1);
+                assert!(!std::mem::replace(&mut seen[t.to as usize], true), "p={p}: rank {} receives twice", t.to);
+            }
+        }
     }
 }

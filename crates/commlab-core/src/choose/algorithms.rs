@@ -27,7 +27,7 @@ const fn alg(id: &'static str, collective: Collective, pipelined: bool) -> Algor
 }
 
 /// Every algorithm, by collective.
-pub const ALGORITHMS: [Algorithm; 28] = [
+pub const ALGORITHMS: [Algorithm; 29] = [
     alg("binomial", Collective::Broadcast, false),
     alg("binary-tree", Collective::Broadcast, false),
     alg("chain", Collective::Broadcast, true),
@@ -56,6 +56,7 @@ pub const ALGORITHMS: [Algorithm; 28] = [
     alg("linear", Collective::AllToAll, false),
     alg("pairwise", Collective::AllToAll, false),
     alg("bruck", Collective::AllToAll, false),
+    alg("swizzle-order", Collective::AllToAll, false),
 ];
 
 /// The algorithms of `collective`.
@@ -228,6 +229,7 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
             return Ok(one(collective, p, p * p, r));
         }
         (Collective::AllToAll, "bruck") => return Ok(one(collective, p, p * p, bruck_all_to_all(p))),
+        (Collective::AllToAll, "swizzle-order") => return Ok(one(collective, p, p * p, swizzle_order(p)?)),
         (Collective::AllToAll, "pairwise") => {
             let pow2 = p.is_power_of_two();
             let r = (1..p)
@@ -256,6 +258,29 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
 
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {
     Plan { collective, ranks, blocks, rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect() }
+}
+
+/// The CommSwizzle rank shift as an all-to-all step order: each rank is a
+/// core of the swizzle (grid `p × 1 × p`, `p × 1` cores, direction 0, rank
+/// shift on), so at step `s` rank `i` sends to the rank `GetCoord` gives its
+/// core, `(s + i) mod p` — a Latin square, where the unshifted order would
+/// send every rank to rank `s` at once. The step that targets the rank
+/// itself moves nothing.
+fn swizzle_order(p: u32) -> Result<Vec<Vec<Transfer>>, String> {
+    use crate::swizzle::{get_coord, CoreSplit, GridShape, SwizzleConfig};
+    let config =
+        SwizzleConfig::new(GridShape { row: p, column: 1, rank: p }, CoreSplit { row: p, column: 1 }, 0, false, true)
+            .map_err(|e| format!("swizzle-order needs a swizzle of p cores: {e}"))?;
+    Ok((0..u64::from(p))
+        .map(|s| {
+            (0..p)
+                .filter_map(|i| {
+                    let to = get_coord(&config, s * u64::from(p) + u64::from(i))?.rank;
+                    (to != i).then(|| Transfer { from: i, to, blocks: vec![i * p + to], combine: false })
+                })
+                .collect()
+        })
+        .collect())
 }
 
 /// Bruck's all-to-all: ⌈log₂ p⌉ steps; at step `k` every rank forwards to
