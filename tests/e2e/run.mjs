@@ -620,7 +620,9 @@ test('heavy links never freeze the tab (no main-thread task over 200 ms)', async
   links.push('view=tree&p=1048576', 'view=swizzle&rows=1024&cols=1024&ranks=1024', 'embed=1&view=mesh&size=256&rate=0.2&algorithm=combining');
   // The Schedule view at its limits: the largest reduce, a barrier over the op cap, all-pairs on the largest mesh.
   links.push('view=schedule&coll=reduce&p=1048576', 'view=schedule&coll=barrier&mesh=256&alg=all-to-all',
-    'view=schedule&coll=barrier&mesh=256&alg=dissemination', 'view=schedule&coll=swizzle&grid=1024,1024,4096&cores=64,64');
+    'view=schedule&coll=barrier&mesh=256&alg=dissemination', 'view=schedule&coll=swizzle&grid=1024,1024,4096&cores=64,64',
+    // Just under the timeline's 10^5-op limit: every bar drawn on 8 ranks.
+    'view=schedule&coll=pipeline&p=8&pieces=6000&bytes=1000000000');
   const worst = [];
   for (const q of links) {
     const page = await openObserved(context, base, `${base}?v=1&${q}`);

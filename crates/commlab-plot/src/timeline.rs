@@ -164,6 +164,19 @@ pub fn scene(
     let visible = |start: f64, end: f64| end >= layout.t0 && start <= layout.t1;
     let clip = |x: f64| x.clamp(LEFT, right);
     let mut highlighted = Vec::new();
+    // Bars of one colour that touch within a pixel on one lane are drawn as
+    // one, and a sub-pixel bar inside the pixel the lane already paints is
+    // left out (a lane's bars come in time order): a zoomed-out run of 10^5
+    // ops is then about one shape per pixel column and lane, not 10^5.
+    let bar = |x0: f64, x1: f64, y: f64, kind: u32| Shape::Line {
+        from: (x0, y),
+        to: (x1, y),
+        color: bar_color(kind, theme),
+        width: LANE - 1.5,
+        dashed: false,
+        opacity: 1.0,
+    };
+    let mut runs: Vec<Option<(f64, f64, f64, u32)>> = vec![None; (layout.ranks * layout.lanes) as usize];
     for b in bars.chunks_exact(BAR) {
         let (rank, lane, start, end, kind, op) = (b[0] as u32, b[1] as u32, b[2], b[3], b[4] as u32, b[5]);
         let Some(y) = layout.y(rank, lane) else { continue };
@@ -171,23 +184,31 @@ pub fn scene(
             continue;
         }
         let (x0, mut x1) = (clip(layout.x(start)), clip(layout.x(end)));
-        if x1 - x0 < 1.0 {
+        let thin = x1 - x0 < 1.0;
+        if thin {
             x1 = (x0 + 1.0).min(right.max(x0 + 1.0));
         }
         let on = path(op) && lane < layout.cpus;
-        let bar = Shape::Line {
-            from: (x0, y),
-            to: (x1, y),
-            color: bar_color(kind, theme),
-            width: LANE - 1.5,
-            dashed: false,
-            opacity: 1.0,
-        };
         if on || focus == Some(op as u32) {
             highlighted.push((x0, x1, y, focus == Some(op as u32)));
         }
-        shapes.push(bar);
+        let run = &mut runs[((rank - layout.first_rank) * layout.lanes + lane) as usize];
+        // A sub-pixel bar inside the pixel the lane's last bar already paints adds nothing visible.
+        if thin && run.is_some_and(|(_, r1, _, _)| x1 <= r1 + 0.5) {
+            continue;
+        }
+        match run {
+            Some((_, r1, _, k)) if *k == kind && x0 <= *r1 + 1.0 => *r1 = r1.max(x1),
+            _ => {
+                if let Some((r0, r1, ry, k)) = run.replace((x0, x1, y, kind)) {
+                    shapes.push(bar(r0, r1, ry, k));
+                }
+            }
+        }
     }
+    shapes.extend(runs.into_iter().flatten().map(|(x0, x1, y, k)| bar(x0, x1, y, k)));
+    // Message lines with the same pixel ends are drawn once.
+    let mut drawn = std::collections::HashSet::new();
     for m in messages.chunks_exact(MESSAGE) {
         let (from, to, start, arrived) = (m[0] as u32, m[1] as u32, m[2], m[3]);
         let (Some(y0), Some(y1)) = (layout.y(from, 0), layout.y(to, 0)) else { continue };
@@ -199,6 +220,9 @@ pub fn scene(
         let (xa, xb) = (layout.x(start), layout.x(arrived));
         let at = |x: f64| if (xb - xa).abs() < 1e-9 { y0 } else { y0 + (y1 - y0) * (x - xa) / (xb - xa) };
         let (ca, cb) = (clip(xa), clip(xb));
+        if !drawn.insert((ca.round() as i64, at(ca).round() as i64, cb.round() as i64, at(cb).round() as i64, on)) {
+            continue;
+        }
         shapes.push(Shape::Line {
             from: (ca, at(ca)),
             to: (cb, at(cb)),
@@ -350,6 +374,29 @@ mod tests {
         assert_eq!(format_ns(850.0), "850 ns");
         assert_eq!(format_ns(12_500.0), "12.5 µs");
         assert_eq!(format_ns(3_200_000.0), "3.2 ms");
+    }
+
+    #[test]
+    fn touching_bars_of_one_colour_become_one_shape() {
+        let l = Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0 };
+        // 10 000 sends of 50 ns back to back, then a calc: two shapes on the lane.
+        let mut bars: Vec<f64> = (0..10_000)
+            .flat_map(|i| [0.0, 0.0, f64::from(i) * 50.0, f64::from(i + 1) * 50.0, 0.0, f64::from(i)])
+            .collect();
+        bars.extend([0.0, 0.0, 600_000.0, 700_000.0, 2.0, 10_000.0]);
+        let scene = scene(&l, &bars, &[], &[], None, &Theme::LIGHT, "t");
+        let thick: Vec<_> = scene
+            .shapes
+            .iter()
+            .filter(|x| matches!(x, Shape::Line { width, .. } if (*width - (LANE - 1.5)).abs() < 1e-9))
+            .collect();
+        assert_eq!(thick.len(), 2, "one run of sends, one calc");
+        let Shape::Line { from, to, .. } = thick[0] else { unreachable!() };
+        // Sub-pixel bars are a pixel wide: the run ends within a pixel of the last send's end.
+        assert!(
+            (from.0 - l.x(0.0)).abs() < 1e-9 && (to.0 - l.x(500_000.0)).abs() <= 1.0,
+            "the run spans every send: {to:?}"
+        );
     }
 
     #[test]

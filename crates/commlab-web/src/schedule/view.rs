@@ -354,28 +354,36 @@ pub fn ScheduleView(
         })
     });
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
-    let scene = Memo::new(move |_| {
-        let l = layout.get()?;
-        let th = theme();
-        let f = focus.get();
-        shown.with(|s| {
-            let s = s.as_ref()?;
-            let t = s.timeline.as_ref()?;
-            let focus_op = f.map(|b| t.bars[b * 6 + 5] as u32);
-            let title = format!("Timeline of {} ranks", s.result.ranks);
-            Some(timeline::scene(&l, &t.bars, &t.messages, &s.on_path, focus_op, &th, &title))
-        })
-    });
+    // Every recomputation is a new drawing: comparing two scenes of thousands
+    // of shapes to skip a repaint would cost about what the repaint does.
+    let scene = Memo::new_with_compare(
+        move |_| {
+            let l = layout.get()?;
+            let th = theme();
+            let f = focus.get();
+            shown.with(|s| {
+                let s = s.as_ref()?;
+                let t = s.timeline.as_ref()?;
+                let focus_op = f.map(|b| t.bars[b * 6 + 5] as u32);
+                let title = format!("Timeline of {} ranks", s.result.ranks);
+                Some(timeline::scene(&l, &t.bars, &t.messages, &s.on_path, focus_op, &th, &title))
+            })
+        },
+        |_, _| true,
+    );
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
-        let Some(sc) = scene.get() else { return };
         let ratio = browser::pixel_ratio();
-        if let Ok(bitmap) = crate::paint::paint(&sc, ratio) {
-            browser::show_bitmap(&c, &bitmap);
-            let style = web_sys::HtmlElement::style(&c);
-            let _ = style.set_property("width", &format!("{}px", sc.width));
-            let _ = style.set_property("height", &format!("{}px", sc.height));
-        }
+        // Painted from the memo in place (no copy of the scene's shapes).
+        scene.with(|sc| {
+            let Some(sc) = sc else { return };
+            if let Ok(bitmap) = crate::paint::paint(sc, ratio) {
+                browser::show_bitmap(&c, &bitmap);
+                let style = web_sys::HtmlElement::style(&c);
+                let _ = style.set_property("width", &format!("{}px", sc.width));
+                let _ = style.set_property("height", &format!("{}px", sc.height));
+            }
+        });
     });
 
     // Zoom, pan, scroll.
