@@ -446,8 +446,6 @@ pub struct ScheduleResult {
     pub critical_steps: u64,
     /// Whether the run was traced (critical path known).
     pub traced: bool,
-    /// The GOAL text's size, when read from text.
-    pub text_bytes: u64,
     /// The timeline (only up to [`TIMELINE_OPS`] ops; never serialized:
     /// the worker transfers its arrays).
     #[serde(skip)]
@@ -492,7 +490,6 @@ struct Running {
     sim: Simulation<Schedule>,
     request: ScheduleRequest,
     traced: bool,
-    text_bytes: u64,
 }
 
 /// Serves [`ScheduleQuery`]s and keeps the last run.
@@ -539,7 +536,7 @@ impl ScheduleEngine {
                     }
                 };
                 let request = ScheduleRequest { params, libstdcxx, ..kept.request };
-                self.start(kept.schedule, request, checked, 0);
+                self.start(kept.schedule, request, checked);
                 None
             }
             ScheduleQuery::Run(request) => {
@@ -548,9 +545,9 @@ impl ScheduleEngine {
                     Ok(p) => p,
                     Err(e) => return Some(ScheduleResponse::Error(e)),
                 };
-                let (schedule, text_bytes) = match &request.source {
+                let schedule = match &request.source {
                     ScheduleSource::Generate(g) => match g.build() {
-                        Ok(s) => (s, 0),
+                        Ok(s) => s,
                         Err(e) => return Some(ScheduleResponse::Error(e)),
                     },
                     ScheduleSource::Text(text) => {
@@ -564,7 +561,7 @@ impl ScheduleEngine {
                             }
                         };
                         match goal::parse_with(text, OPS, &mut report) {
-                            Ok(s) => (s, total),
+                            Ok(s) => s,
                             Err(e) => return Some(ScheduleResponse::Error(parse_error(&e))),
                         }
                     }
@@ -574,17 +571,17 @@ impl ScheduleEngine {
                     // The schedule is what is kept; the text's memory goes now.
                     *text = String::new();
                 }
-                self.start(schedule, request, params, text_bytes);
+                self.start(schedule, request, params);
                 None
             }
         }
     }
 
-    fn start(&mut self, schedule: Schedule, request: ScheduleRequest, params: Params, text_bytes: u64) {
+    fn start(&mut self, schedule: Schedule, request: ScheduleRequest, params: Params) {
         let traced = schedule.ops.len() <= TRACE_OPS;
         let order = if request.libstdcxx { Order::Libstdcxx } else { Order::Stable };
         let sim = Simulation::new(schedule, params, order, traced);
-        self.running = Some(Running { sim, request, traced, text_bytes });
+        self.running = Some(Running { sim, request, traced });
     }
 
     /// Whether a run is kept (a [`ScheduleQuery::Resimulate`] can use it).
@@ -607,11 +604,11 @@ impl ScheduleEngine {
             let (done, total) = running.sim.progress();
             return Some(ScheduleResponse::Progress { phase: "simulating".into(), done, total });
         }
-        let Running { sim, request, traced, text_bytes } = self.running.take().expect("checked above");
+        let Running { sim, request, traced } = self.running.take().expect("checked above");
         let (outcome, schedule) = sim.finish();
         let critical = if traced { critical_path(&schedule, &outcome) } else { Vec::new() };
         let kept = Kept { schedule, outcome, request, critical };
-        let result = result(&kept, traced, text_bytes);
+        let result = result(&kept, traced);
         self.kept = Some(kept);
         Some(ScheduleResponse::Ready(result))
     }
@@ -639,7 +636,7 @@ impl ScheduleEngine {
     }
 }
 
-fn result(k: &Kept, traced: bool, text_bytes: u64) -> ScheduleResult {
+fn result(k: &Kept, traced: bool) -> ScheduleResult {
     let (s, out) = (&k.schedule, &k.outcome);
     let (max_time, max_rank) = out.max();
     let min_time = out.finish.iter().copied().min().unwrap_or(0);
@@ -684,7 +681,6 @@ fn result(k: &Kept, traced: bool, text_bytes: u64) -> ScheduleResult {
         critical,
         critical_steps: k.critical.len() as u64,
         traced,
-        text_bytes,
         timeline,
     }
 }
