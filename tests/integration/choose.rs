@@ -218,3 +218,77 @@ fn swizzle_order_is_the_shifted_latin_square() {
         }
     }
 }
+
+/// The α–β–γ cost transcribed directly from its definition (per round, each
+/// rank's sends and receives summed, the busiest side taken), to check the
+/// profile the chooser costs with.
+fn direct_cost(plan: &commlab_core::choose::Plan, n: u64, ab: AlphaBeta) -> f64 {
+    let p = plan.ranks as usize;
+    let unit = n as f64 / f64::from(plan.unit_blocks());
+    let mut total = 0.0;
+    for round in &plan.rounds {
+        let mut side = vec![0.0f64; 2 * p];
+        for t in round {
+            let bytes = t.blocks.len() as f64 * unit;
+            side[t.from as usize] += ab.alpha + ab.beta * bytes;
+            side[p + t.to as usize] += ab.alpha + ab.beta * bytes + if t.combine { ab.gamma * bytes } else { 0.0 };
+        }
+        total += side.iter().copied().fold(0.0, f64::max);
+    }
+    total
+}
+
+#[test]
+fn profiles_cost_what_the_transfers_cost() {
+    for a in ALGORITHMS {
+        for p in 1..=40u32 {
+            for m in if a.pipelined { vec![1, 2, 5, 16] } else { vec![1] } {
+                let plan = plan(a.collective, a.id, p, m).unwrap();
+                for n in [1u64, 7, 4096, 1_000_003] {
+                    let (got, want) = (plan.cost(n, AB).total(), direct_cost(&plan, n, AB));
+                    assert!(
+                        (got - want).abs() <= 1e-9 * want.max(1.0),
+                        "{} {} p={p} m={m} n={n}: profile {got}, direct {want}",
+                        a.collective,
+                        a.id
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The pipelined algorithms' profiles come from counts (the double binary
+/// tree) or are affine in the piece count (chain, pipelined binomial,
+/// chain-up-down): both must equal the profile of the full plan.
+#[test]
+fn pipelined_profiles_equal_the_plans() {
+    use commlab_core::choose::pipelined_profile;
+    let mut cases: Vec<(u32, u32)> = Vec::new();
+    for p in 1..=64u32 {
+        for m in [1, 2, 3, 4, 7, 8, 16, 33, 64] {
+            cases.push((p, m));
+        }
+    }
+    for p in [100u32, 255, 256, 257, 1000, 1024] {
+        for m in [1, 2, 4, 16, 64] {
+            cases.push((p, m));
+        }
+    }
+    for p in [5u32, 9, 50, 64] {
+        cases.push((p, 1024));
+    }
+    for a in ALGORITHMS.iter().filter(|a| a.pipelined) {
+        for &(p, m) in &cases {
+            let want = plan(a.collective, a.id, p, m).unwrap().profile();
+            let got = pipelined_profile(a.collective, a.id, p, m).unwrap();
+            assert_eq!(got.unit_blocks, want.unit_blocks);
+            let mut g = got.shapes.clone();
+            let mut w = want.shapes.clone();
+            g.sort();
+            w.sort();
+            assert_eq!(g, w, "{} {} p={p} m={m}", a.collective, a.id);
+        }
+    }
+    assert!(pipelined_profile(Collective::Allreduce, "ring", 4, 2).is_err());
+}

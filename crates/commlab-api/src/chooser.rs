@@ -4,11 +4,12 @@
 //! times of the same plans; and the winner map over p × size. `commlab
 //! choose` prints [`ChooseResult`]; the Chooser view will draw it.
 //!
-//! Plans do not depend on the size, so each (algorithm, p, pieces) plan is
-//! built once and costed for every size.
+//! Plans do not depend on the size, so each (algorithm, p, pieces) plan's
+//! cost profile is built once and costed for every size (the pipelined
+//! ones without building their plans: `choose::pipelined_profile`).
 
 use crate::ApiError;
-use commlab_core::choose::{goal, of, plan, AlphaBeta, Collective, Cost, Plan};
+use commlab_core::choose::{goal, of, pipelined_profile, plan, AlphaBeta, Collective, Cost, Plan, Profile};
 
 /// A cost split into its terms (the core's `Cost`, as a serde value).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -36,6 +37,8 @@ impl From<Cost> for Split {
 use commlab_core::goal::sim::{simulate, Order, Params};
 use commlab_core::limits::IntRange;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Ranks of a chooser run (the all-pairs plans hold p² transfers).
 pub const P: IntRange = IntRange { name: "p", min: 1, max: 1024 };
@@ -110,26 +113,30 @@ pub struct ChooseResult {
     pub crossovers: Vec<Crossover>,
 }
 
-/// The plans of one algorithm on one p: one per piece count tried.
-struct Options {
-    plans: Vec<(u32, Plan)>,
+/// The cost profiles of one algorithm on one p: one per piece count tried.
+pub(crate) struct Options {
+    profiles: Vec<(u32, Profile)>,
 }
 
 impl Options {
-    fn new(collective: Collective, id: &str, p: u32, pipelined: bool) -> Options {
-        let counts: Vec<u32> = if pipelined { (0..=MAX_PIECES.ilog2()).map(|k| 1 << k).collect() } else { vec![1] };
-        Options {
-            plans: counts.into_iter().map(|m| (m, plan(collective, id, p, m).expect("a listed algorithm"))).collect(),
-        }
+    pub(crate) fn new(collective: Collective, id: &str, p: u32, pipelined: bool) -> Options {
+        let profiles = if pipelined {
+            (0..=MAX_PIECES.ilog2())
+                .map(|k| (1 << k, pipelined_profile(collective, id, p, 1 << k).expect("a pipelined algorithm")))
+                .collect()
+        } else {
+            vec![(1, plan(collective, id, p, 1).expect("a listed algorithm").profile())]
+        };
+        Options { profiles }
     }
 
-    /// The best piece count for `n` bytes (at most one piece per byte), its plan and cost.
-    fn best(&self, n: u64, ab: AlphaBeta) -> (u32, &Plan, Cost) {
-        self.plans
+    /// The best piece count for `n` bytes (at most one piece per byte) and its cost.
+    pub(crate) fn best(&self, n: u64, ab: AlphaBeta) -> (u32, Cost) {
+        self.profiles
             .iter()
             .filter(|(m, _)| u64::from(*m) <= n)
-            .map(|(m, p)| (*m, p, p.cost(n, ab)))
-            .min_by(|a, b| a.2.total().total_cmp(&b.2.total()))
+            .map(|(m, p)| (*m, p.cost(n, ab)))
+            .min_by(|a, b| a.1.total().total_cmp(&b.1.total()))
             .expect("one piece always fits")
     }
 }
@@ -170,6 +177,17 @@ impl ChooseRequest {
     /// # Errors
     /// An unknown collective or algorithm; p, a size or α, β, γ out of range.
     pub fn run(&self) -> Result<ChooseResult, ApiError> {
+        self.run_cached(&mut Cache::default())
+    }
+
+    /// [`ChooseRequest::run`] with profiles kept in `cache` for the next request.
+    ///
+    /// # Errors
+    /// As [`ChooseRequest::run`].
+    ///
+    /// # Panics
+    /// Never: the algorithms were checked to be the collective's.
+    pub fn run_cached(&self, cache: &mut Cache) -> Result<ChooseResult, ApiError> {
         let collective: Collective = crate::parse_id("collective", &self.collective)?;
         P.check(self.p).map_err(ApiError::from)?;
         let p = self.p as u32;
@@ -179,19 +197,24 @@ impl ChooseRequest {
         }
         let ab = check_ab(self.alpha, self.beta, self.gamma)?;
         let algorithms = algorithms(collective, &self.algorithms)?;
-        let options: Vec<Options> =
-            algorithms.iter().map(|&(id, pipelined)| Options::new(collective, id, p, pipelined)).collect();
+        let options: Vec<Rc<Options>> =
+            algorithms.iter().map(|&(id, pipelined)| cache.options(collective, id, p, pipelined)).collect();
         let sizes = sizes(self.min_bytes, self.max_bytes);
         let rows: Vec<Row> = sizes
             .iter()
             .map(|&n| {
-                let best: Vec<(u32, &Plan, Cost)> = options.iter().map(|o| o.best(n, ab)).collect();
+                let best: Vec<(u32, Cost)> = options.iter().map(|o| o.best(n, ab)).collect();
                 let winner =
-                    (0..best.len()).min_by(|&a, &b| best[a].2.total().total_cmp(&best[b].2.total())).unwrap_or(0);
-                let simulated = self.simulate.then(|| best.iter().map(|(_, plan, _)| simulated(plan, n, ab)).collect());
+                    (0..best.len()).min_by(|&a, &b| best[a].1.total().total_cmp(&best[b].1.total())).unwrap_or(0);
+                let simulated = self.simulate.then(|| {
+                    best.iter()
+                        .zip(&algorithms)
+                        .map(|(&(m, _), &(id, _))| simulated(&plan(collective, id, p, m).expect("listed"), n, ab))
+                        .collect()
+                });
                 Row {
                     bytes: n,
-                    costs: best.iter().map(|b| b.2.into()).collect(),
+                    costs: best.iter().map(|b| b.1.into()).collect(),
                     pieces: best.iter().map(|b| b.0).collect(),
                     simulated,
                     winner,
@@ -262,34 +285,176 @@ pub fn winner_map(
     sizes: &[u64],
     ab: AlphaBeta,
 ) -> Result<WinnerMap, ApiError> {
-    let collective: Collective = crate::parse_id("collective", collective)?;
-    let ab = check_ab(ab.alpha, ab.beta, ab.gamma)?;
-    let algorithms = algorithms(collective, asked)?;
-    let mut map = WinnerMap {
-        algorithms: algorithms.iter().map(|a| a.0.to_owned()).collect(),
-        ps: ps.to_vec(),
-        sizes: sizes.to_vec(),
-        winner: Vec::new(),
-        margin: Vec::new(),
-        pieces: Vec::new(),
-    };
-    for &p in ps {
-        P.check(u64::from(p)).map_err(ApiError::from)?;
-        let options: Vec<Options> =
-            algorithms.iter().map(|&(id, pipelined)| Options::new(collective, id, p, pipelined)).collect();
-        for &n in sizes {
+    let mut cache = Cache::default();
+    let mut run = MapRun::new(collective, asked, ps.to_vec(), sizes.to_vec(), ab)?;
+    while !run.step(&mut cache) {}
+    Ok(run.map)
+}
+
+/// A winner map to compute (the Chooser view's, in the engine worker).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapRequest {
+    /// Collective id.
+    pub collective: String,
+    /// Algorithm ids (empty: all of the collective).
+    pub algorithms: Vec<String>,
+    /// Smallest and largest p (rows: [`map_ps`]).
+    pub p_lo: u32,
+    /// Largest p.
+    pub p_hi: u32,
+    /// Smallest and largest size (columns: [`map_sizes`]).
+    pub min_bytes: u64,
+    /// Largest size.
+    pub max_bytes: u64,
+    /// α.
+    pub alpha: f64,
+    /// β.
+    pub beta: f64,
+    /// γ.
+    pub gamma: f64,
+}
+
+impl MapRequest {
+    /// The run of this request.
+    ///
+    /// # Errors
+    /// As [`MapRun::new`]; sizes beyond [`MAX_BYTES`].
+    pub fn start(&self) -> Result<MapRun, ApiError> {
+        if self.min_bytes == 0 || self.min_bytes > self.max_bytes || self.max_bytes > MAX_BYTES {
+            let range = format!("{}..{}", self.min_bytes, self.max_bytes);
+            return Err(ApiError::new("bytes", range, format!("MIN..MAX with 1 ≤ MIN ≤ MAX ≤ {MAX_BYTES}")));
+        }
+        let ab = AlphaBeta { alpha: self.alpha, beta: self.beta, gamma: self.gamma };
+        MapRun::new(
+            &self.collective,
+            &self.algorithms,
+            map_ps(self.p_lo, self.p_hi),
+            map_sizes(self.min_bytes, self.max_bytes),
+            ab,
+        )
+    }
+}
+
+/// Profiles kept between requests (a view's redraw with other α, β, γ or
+/// sizes costs the kept profiles again instead of building them): per
+/// (collective, algorithm, p), each piece count's profile.
+#[derive(Default)]
+pub struct Cache {
+    options: HashMap<(Collective, &'static str, u32), Rc<Options>>,
+}
+
+/// Profiles kept at most (each a few hundred bytes; a full cache is emptied).
+const CACHE_ENTRIES: usize = 20_000;
+
+impl Cache {
+    fn options(&mut self, collective: Collective, id: &'static str, p: u32, pipelined: bool) -> Rc<Options> {
+        if self.options.len() >= CACHE_ENTRIES {
+            self.options.clear();
+        }
+        self.options
+            .entry((collective, id, p))
+            .or_insert_with(|| Rc::new(Options::new(collective, id, p, pipelined)))
+            .clone()
+    }
+}
+
+/// A winner map being computed, one p (row) a step.
+pub struct MapRun {
+    collective: Collective,
+    algorithms: Vec<(&'static str, bool)>,
+    ab: AlphaBeta,
+    /// The map so far.
+    pub map: WinnerMap,
+}
+
+impl MapRun {
+    /// Checks the request and prepares an empty map.
+    ///
+    /// # Errors
+    /// An unknown collective or algorithm, a p out of [`P`], α, β, γ out of range, no p or no size.
+    pub fn new(
+        collective: &str,
+        asked: &[String],
+        ps: Vec<u32>,
+        sizes: Vec<u64>,
+        ab: AlphaBeta,
+    ) -> Result<MapRun, ApiError> {
+        let collective: Collective = crate::parse_id("collective", collective)?;
+        let ab = check_ab(ab.alpha, ab.beta, ab.gamma)?;
+        let algorithms = algorithms(collective, asked)?;
+        for &p in &ps {
+            P.check(u64::from(p)).map_err(ApiError::from)?;
+        }
+        if ps.is_empty() || sizes.is_empty() || sizes.contains(&0) || sizes.iter().any(|&n| n > MAX_BYTES) {
+            return Err(ApiError::new(
+                "map",
+                format!("{} p × {} sizes", ps.len(), sizes.len()),
+                format!("at least one p and one size in 1..={MAX_BYTES}"),
+            ));
+        }
+        let map = WinnerMap {
+            algorithms: algorithms.iter().map(|a| a.0.to_owned()).collect(),
+            ps,
+            sizes,
+            winner: Vec::new(),
+            margin: Vec::new(),
+            pieces: Vec::new(),
+        };
+        Ok(MapRun { collective, algorithms, ab, map })
+    }
+
+    /// Rows done and in all.
+    pub fn progress(&self) -> (u64, u64) {
+        let cols = self.map.sizes.len().max(1);
+        ((self.map.winner.len() / cols) as u64, self.map.ps.len() as u64)
+    }
+
+    /// Computes the next row; true when the map is complete.
+    pub fn step(&mut self, cache: &mut Cache) -> bool {
+        let (done, total) = self.progress();
+        if done >= total {
+            return true;
+        }
+        let p = self.map.ps[done as usize];
+        let options: Vec<Rc<Options>> =
+            self.algorithms.iter().map(|&(id, pipelined)| cache.options(self.collective, id, p, pipelined)).collect();
+        for &n in &self.map.sizes {
             let mut times: Vec<(f64, u32)> =
-                options.iter().map(|o| o.best(n, ab)).map(|b| (b.2.total(), b.0)).collect();
+                options.iter().map(|o| o.best(n, self.ab)).map(|b| (b.1.total(), b.0)).collect();
             let winner = (0..times.len()).min_by(|&a, &b| times[a].0.total_cmp(&times[b].0)).unwrap_or(0);
             let best = times[winner];
             times.remove(winner);
             let runner_up = times.iter().map(|t| t.0).min_by(f64::total_cmp);
-            map.winner.push(winner as u8);
-            map.margin.push(runner_up.map_or(1.0, |r| if best.0 > 0.0 { r / best.0 } else { 1.0 }));
-            map.pieces.push(best.1);
+            self.map.winner.push(winner as u8);
+            self.map.margin.push(runner_up.map_or(1.0, |r| if best.0 > 0.0 { r / best.0 } else { 1.0 }));
+            self.map.pieces.push(best.1);
         }
+        done + 1 >= total
     }
-    Ok(map)
+}
+
+/// The p rows of a winner map over `lo..=hi`: every p when at most 64, else
+/// 64 values spaced evenly on a log scale (rounded, distinct).
+pub fn map_ps(lo: u32, hi: u32) -> Vec<u32> {
+    let (lo, hi) = (lo.min(hi).max(1), hi.max(lo).max(1));
+    if hi - lo < 64 {
+        return (lo..=hi).collect();
+    }
+    let mut ps: Vec<u32> = (0..64)
+        .map(|k| (f64::from(lo) * (f64::from(hi) / f64::from(lo)).powf(f64::from(k) / 63.0)).round() as u32)
+        .collect();
+    ps.dedup();
+    ps
+}
+
+/// The size columns of a winner map over `lo..=hi`: 64 sizes spaced evenly
+/// on a log scale (rounded, distinct), so at most 64.
+pub fn map_sizes(lo: u64, hi: u64) -> Vec<u64> {
+    let (lo, hi) = (lo.min(hi).max(1), hi.max(lo).max(1));
+    let mut sizes: Vec<u64> =
+        (0..64).map(|k| (lo as f64 * (hi as f64 / lo as f64).powf(f64::from(k) / 63.0)).round() as u64).collect();
+    sizes.dedup();
+    sizes
 }
 
 impl ChooseResult {

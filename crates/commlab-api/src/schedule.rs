@@ -353,6 +353,10 @@ pub enum ScheduleQuery {
     /// A generated collective as GOAL text, without simulating it (the other
     /// views' "Export GOAL").
     Goal(GenerateRequest),
+    /// The Chooser view's comparison at one p (answered at once).
+    Choose(crate::chooser::ChooseRequest),
+    /// The Chooser view's winner map (a row of p a step, with progress).
+    Map(crate::chooser::MapRequest),
 }
 
 /// One step of the critical path.
@@ -470,6 +474,10 @@ pub enum ScheduleResponse {
     Export(String, String),
     /// Refused, with the reason.
     Error(ApiError),
+    /// The comparison of [`ScheduleQuery::Choose`].
+    Chosen(crate::chooser::ChooseResult),
+    /// The winner map of [`ScheduleQuery::Map`].
+    Map(crate::chooser::WinnerMap),
 }
 
 impl ScheduleResponse {
@@ -497,6 +505,10 @@ struct Running {
 pub struct ScheduleEngine {
     kept: Option<Kept>,
     running: Option<Running>,
+    /// The chooser's profiles, kept between its requests.
+    chooser: crate::chooser::Cache,
+    /// A winner map under way.
+    mapping: Option<crate::chooser::MapRun>,
 }
 
 fn parse_error(e: &goal::ParseError) -> ApiError {
@@ -513,7 +525,19 @@ impl ScheduleEngine {
     /// Exports answer at once; a run returns `None` and goes on with [`ScheduleEngine::step`].
     pub fn begin_with(&mut self, query: ScheduleQuery, progress: &mut dyn FnMut(u64, u64)) -> Option<ScheduleResponse> {
         self.running = None;
+        self.mapping = None;
         match query {
+            ScheduleQuery::Choose(request) => Some(match request.run_cached(&mut self.chooser) {
+                Ok(result) => ScheduleResponse::Chosen(result),
+                Err(e) => ScheduleResponse::Error(e),
+            }),
+            ScheduleQuery::Map(request) => match request.start() {
+                Ok(run) => {
+                    self.mapping = Some(run);
+                    None
+                }
+                Err(e) => Some(ScheduleResponse::Error(e)),
+            },
             ScheduleQuery::Goal(g) => Some(match g.build() {
                 Ok(s) => {
                     ScheduleResponse::Export(format!("commlab-{}-p{}.goal", g.collective, s.ranks()), goal::write(&s))
@@ -599,6 +623,13 @@ impl ScheduleEngine {
     /// # Panics
     /// Never: the run taken is the one checked just before.
     pub fn step(&mut self, events: u64) -> Option<ScheduleResponse> {
+        if let Some(run) = self.mapping.as_mut() {
+            if !run.step(&mut self.chooser) {
+                let (done, total) = run.progress();
+                return Some(ScheduleResponse::Progress { phase: "costing".into(), done, total });
+            }
+            return self.mapping.take().map(|run| ScheduleResponse::Map(run.map));
+        }
         let running = self.running.as_mut()?;
         if !running.sim.advance(events) {
             let (done, total) = running.sim.progress();

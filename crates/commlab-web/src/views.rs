@@ -86,7 +86,10 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                         commlab_web::browser::download_text(&name, "text/plain", &text).map_err(JsValue::from)
                     }
                     ScheduleResponse::Error(e) => Err(JsValue::from(e.to_string())),
-                    ScheduleResponse::Progress { .. } | ScheduleResponse::Ready(_) => return,
+                    ScheduleResponse::Progress { .. }
+                    | ScheduleResponse::Ready(_)
+                    | ScheduleResponse::Chosen(_)
+                    | ScheduleResponse::Map(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

@@ -9,7 +9,7 @@
 //! one piece, the earliest it can (pieces in order, children in order); a
 //! reducing rank forwards a piece once every child's share of it arrived.
 
-use super::plan::{Collective, Plan, Transfer};
+use super::plan::{push_shape, Collective, Load, Plan, Profile, Transfer};
 
 /// An algorithm: its id and the collective it performs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -386,56 +386,74 @@ fn double_trees(p: u32) -> Vec<Tree> {
 
 /// Greedy one-port broadcast of `m` pieces down `trees` (piece `j` uses tree
 /// `j mod trees`): each round every rank sends the earliest piece it holds
-/// that a child still needs.
+/// that a child still needs (pieces in order, children in order); `round`
+/// receives each round's `(from, to, piece)` sends.
+///
+/// A rank receives a tree's pieces in order (its parent sends them in
+/// order), so per rank and tree a cursor over (piece, child) and the count
+/// of that tree's pieces held decide the next send: O(p) a round.
 #[allow(
     clippy::many_single_char_names,
-    reason = "p, m, n, r, j, c, k: ranks, pieces, their count, a rank, a piece, a child, a position"
+    reason = "p, m, n, t, r, k, i, c, j: ranks, pieces, trees, a rank, tree, index, child, piece"
 )]
-fn tree_down(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
-    let n = p as usize;
-    // has[rank][piece]: round after which it holds the piece.
-    let mut has = vec![vec![false; m as usize]; n];
-    has[0].iter_mut().for_each(|h| *h = true);
-    // Per rank, the (piece, child) sends still to do, in order.
-    let mut todo: Vec<std::collections::VecDeque<(u32, u32)>> = vec![std::collections::VecDeque::new(); n];
-    for j in 0..m {
-        let tree = &trees[(j as usize) % trees.len()];
-        for (r, children) in tree.iter().enumerate() {
-            for &c in children {
-                todo[r].push_back((j, c));
-            }
-        }
-    }
-    let mut rounds = Vec::new();
-    while todo.iter().any(|t| !t.is_empty()) {
-        let mut round = Vec::new();
+fn tree_down_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
+    let (n, t) = (p as usize, trees.len() as u32);
+    // Per tree: pieces t, t + T, … below m.
+    let pieces_of = |tree: u32| if tree < m { (m - tree).div_ceil(t) } else { 0 };
+    // held[tree][rank]: pieces of the tree held; next[tree][rank]: (piece index, child index) to send.
+    let mut held: Vec<Vec<u32>> =
+        (0..t).map(|k| (0..n).map(|r| if r == 0 { pieces_of(k) } else { 0 }).collect()).collect();
+    let mut next: Vec<Vec<(u32, usize)>> = vec![vec![(0, 0); n]; t as usize];
+    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
+    loop {
+        sends.clear();
         for r in 0..n {
-            if let Some(k) = todo[r].iter().position(|&(j, _)| has[r][j as usize]) {
-                let (j, c) = todo[r].remove(k).expect("found");
-                round.push(Transfer { from: r as u32, to: c, blocks: vec![j], combine: false });
+            let mut best: Option<(u32, usize)> = None;
+            for k in 0..t as usize {
+                let i = next[k][r].0;
+                if trees[k][r].is_empty() || i >= pieces_of(k as u32) || i >= held[k][r] {
+                    continue;
+                }
+                let j = k as u32 + i * t;
+                if best.is_none_or(|(bj, _)| j < bj) {
+                    best = Some((j, k));
+                }
+            }
+            if let Some((j, k)) = best {
+                let (i, c) = next[k][r];
+                sends.push((r as u32, trees[k][r][c], j));
+                next[k][r] = if c + 1 < trees[k][r].len() { (i, c + 1) } else { (i + 1, 0) };
             }
         }
-        if round.is_empty() {
-            // Only a tree that does not reach a rank from 0 stalls; replay reports it.
+        if sends.is_empty() {
+            // Done, or a tree that does not reach a rank from 0 (replay reports it).
             break;
         }
-        for t in &round {
-            has[t.to as usize][t.blocks[0] as usize] = true;
+        for &(_, to, j) in &sends {
+            held[(j % t) as usize][to as usize] += 1;
         }
-        rounds.push(round);
+        round(&sends);
     }
-    rounds
 }
 
 /// Greedy one-port reduce of `m` pieces up `trees` to 0: a rank forwards
-/// piece `j` to its parent once all its children in that piece's tree sent it.
-fn tree_up(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
-    let n = p as usize;
+/// piece `j` to its parent once all its children in that piece's tree sent
+/// it, the earliest such piece first; `round` receives each round's sends.
+///
+/// Children send a tree's pieces in order, so the pieces a rank has
+/// complete are a prefix per tree: a cursor per rank and tree suffices.
+#[allow(
+    clippy::many_single_char_names,
+    reason = "p, m, n, t, r, k, i, c, j: ranks, pieces, trees, a rank, tree, index, child, piece"
+)]
+fn tree_up_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
+    let (n, t) = (p as usize, trees.len() as u32);
+    let pieces_of = |tree: u32| if tree < m { (m - tree).div_ceil(t) } else { 0 };
     let parents: Vec<Vec<Option<u32>>> = trees
         .iter()
-        .map(|t| {
+        .map(|tree| {
             let mut parent = vec![None; n];
-            for (r, children) in t.iter().enumerate() {
+            for (r, children) in tree.iter().enumerate() {
                 for &c in children {
                     parent[c as usize] = Some(r as u32);
                 }
@@ -443,33 +461,131 @@ fn tree_up(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
             parent
         })
         .collect();
-    // missing[rank][piece]: children's shares still to arrive.
-    let mut missing: Vec<Vec<u32>> =
-        (0..n).map(|r| (0..m).map(|j| trees[(j as usize) % trees.len()][r].len() as u32).collect()).collect();
-    let mut sent = vec![vec![false; m as usize]; n];
-    let mut rounds = Vec::new();
+    // sent[tree][rank]: pieces of the tree the rank has sent up.
+    let mut sent: Vec<Vec<u32>> = vec![vec![0; n]; t as usize];
+    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
+    let mut which: Vec<usize> = Vec::new();
     loop {
-        let mut round = Vec::new();
+        sends.clear();
+        which.clear();
         for r in 0..n {
-            let next = (0..m).find(|&j| {
-                let parent = parents[(j as usize) % trees.len()][r];
-                parent.is_some() && !sent[r][j as usize] && missing[r][j as usize] == 0
-            });
-            if let Some(j) = next {
-                let to = parents[(j as usize) % trees.len()][r].expect("checked");
-                round.push(Transfer { from: r as u32, to, blocks: vec![j], combine: true });
+            let mut best: Option<(u32, usize)> = None;
+            for k in 0..t as usize {
+                let i = sent[k][r];
+                if parents[k][r].is_none() || i >= pieces_of(k as u32) {
+                    continue;
+                }
+                if trees[k][r].iter().all(|&c| sent[k][c as usize] > i) {
+                    let j = k as u32 + i * t;
+                    if best.is_none_or(|(bj, _)| j < bj) {
+                        best = Some((j, k));
+                    }
+                }
+            }
+            if let Some((j, k)) = best {
+                sends.push((r as u32, parents[k][r].expect("checked"), j));
+                which.push(k);
             }
         }
-        if round.is_empty() {
+        if sends.is_empty() {
             break;
         }
-        for t in &round {
-            sent[t.from as usize][t.blocks[0] as usize] = true;
-            missing[t.to as usize][t.blocks[0] as usize] -= 1;
+        for (&(from, _, _), &k) in sends.iter().zip(&which) {
+            sent[k][from as usize] += 1;
         }
-        rounds.push(round);
+        round(&sends);
     }
+}
+
+fn tree_down(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
+    let mut rounds = Vec::new();
+    tree_down_each(trees, p, m, |sends| rounds.push(transfers(sends, false)));
     rounds
+}
+
+fn tree_up(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
+    let mut rounds = Vec::new();
+    tree_up_each(trees, p, m, |sends| rounds.push(transfers(sends, true)));
+    rounds
+}
+
+fn transfers(sends: &[(u32, u32, u32)], combine: bool) -> Vec<Transfer> {
+    sends.iter().map(|&(from, to, j)| Transfer { from, to, blocks: vec![j], combine }).collect()
+}
+
+/// Adds the round shapes of pipelined sends to `shapes` (each send is one
+/// block; a rank sends at most one per round, so a round's busiest load is
+/// its busiest receiver's: `k` messages and blocks, combined when reducing).
+fn tally(shapes: &mut Vec<(Vec<Load>, u64)>, sends: &[(u32, u32, u32)], combine: bool, counts: &mut [u64]) {
+    let mut k = 0;
+    for &(_, to, _) in sends {
+        let c = &mut counts[to as usize];
+        *c += 1;
+        k = k.max(*c);
+    }
+    for &(_, to, _) in sends {
+        counts[to as usize] = 0;
+    }
+    push_shape(shapes, vec![Load { messages: k, blocks: k, combined: if combine { k } else { 0 } }], 1);
+}
+
+/// The [`Profile`] of a pipelined algorithm (`chain`, `pipelined-binomial`,
+/// `double-binary-tree`, `chain-up-down`) with `m` pieces, equal to
+/// `plan(collective, id, p, m)?.profile()` without building the plan's
+/// transfers. The double binary tree runs its greedy schedule counting
+/// (O(p) a round); the chain and the pipelined binomial tree take their
+/// shape counts as affine in `m` from one and two pieces (every extra piece
+/// adds the same rounds once the pipeline is full, from the first piece on:
+/// the tests check it against the plans for every `p ≤ 64` and larger `p`
+/// up to 4096 pieces).
+///
+/// # Errors
+/// Not a pipelined algorithm, `p = 0` or `m = 0`.
+pub fn pipelined_profile(collective: Collective, id: &str, p: u32, m: u32) -> Result<Profile, String> {
+    if p == 0 || m == 0 {
+        return Err("p and pieces must be at least 1".into());
+    }
+    let affine = matches!(id, "chain" | "pipelined-binomial" | "chain-up-down");
+    if affine && m > 2 {
+        let one = pipelined_profile(collective, id, p, 1)?;
+        let two = pipelined_profile(collective, id, p, 2)?;
+        let mut shapes: Vec<(Vec<Load>, u64)> = Vec::new();
+        let count = |prof: &Profile, shape: &Vec<Load>| prof.shapes.iter().find(|s| s.0 == *shape).map_or(0, |s| s.1);
+        for (shape, _) in one.shapes.iter().chain(&two.shapes) {
+            if shapes.iter().any(|s| s.0 == *shape) {
+                continue;
+            }
+            let (c1, c2) = (i128::from(count(&one, shape)), i128::from(count(&two, shape)));
+            let c = c1 + (c2 - c1) * (i128::from(m) - 1);
+            push_shape(&mut shapes, shape.clone(), u64::try_from(c.max(0)).unwrap_or(u64::MAX));
+        }
+        return Ok(Profile { unit_blocks: m, shapes });
+    }
+    let mut shapes = Vec::new();
+    let mut counts = vec![0u64; p as usize];
+    let down = |trees: &[Tree], shapes: &mut Vec<(Vec<Load>, u64)>, counts: &mut Vec<u64>| {
+        tree_down_each(trees, p, m, |s| tally(shapes, s, false, counts));
+    };
+    let up = |trees: &[Tree], shapes: &mut Vec<(Vec<Load>, u64)>, counts: &mut Vec<u64>| {
+        tree_up_each(trees, p, m, |s| tally(shapes, s, true, counts));
+    };
+    let trees = match id {
+        "chain" | "chain-up-down" => vec![chain_tree(p)],
+        "pipelined-binomial" => vec![binomial_tree(p)],
+        _ => double_trees(p),
+    };
+    match (collective, id) {
+        (Collective::Broadcast, "chain" | "pipelined-binomial" | "double-binary-tree") => {
+            down(&trees, &mut shapes, &mut counts);
+        }
+        (Collective::Reduce, "chain" | "pipelined-binomial") => up(&trees, &mut shapes, &mut counts),
+        (Collective::Allreduce, "double-binary-tree" | "chain-up-down") => {
+            up(&trees, &mut shapes, &mut counts);
+            down(&trees, &mut shapes, &mut counts);
+        }
+        _ => return Err(format!("{collective} {id} is not a pipelined algorithm")),
+    }
+    Ok(Profile { unit_blocks: m, shapes })
 }
 
 /// Binomial scatter of `p` blocks from 0: rank `i` holding blocks

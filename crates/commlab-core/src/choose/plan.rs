@@ -131,6 +131,102 @@ impl Cost {
     }
 }
 
+/// What one side of a rank does in a round: messages, blocks moved, blocks
+/// combined (its cost is `α·messages + (β·blocks + γ·combined)·n/unit_blocks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Load {
+    /// Messages sent or received one after another.
+    pub messages: u64,
+    /// Blocks they carry.
+    pub blocks: u64,
+    /// Blocks combined with ⊕ (receive side).
+    pub combined: u64,
+}
+
+impl Load {
+    fn cost(self, unit: f64, ab: AlphaBeta) -> Cost {
+        Cost {
+            latency: ab.alpha * self.messages as f64,
+            bandwidth: ab.beta * self.blocks as f64 * unit,
+            compute: ab.gamma * self.combined as f64 * unit,
+        }
+    }
+
+    fn covers(self, other: Load) -> bool {
+        self.messages >= other.messages && self.blocks >= other.blocks && self.combined >= other.combined
+    }
+}
+
+/// A plan's α–β–γ cost as a function of the size, without its transfers:
+/// the distinct round shapes (the loads that can be a round's busiest) and
+/// how often each occurs. Built once per plan, it costs any size in time
+/// proportional to the shapes, not the transfers; the chooser's pipelined
+/// algorithms build theirs from counts for any piece count
+/// ([`super::algorithms::pipelined_profile`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// The blocks the size is cut into (a block is `n / unit_blocks` bytes).
+    pub unit_blocks: u32,
+    /// Round shapes (loads, sorted) and their counts.
+    pub shapes: Vec<(Vec<Load>, u64)>,
+}
+
+/// The loads no other load of the same round covers, sorted and deduplicated.
+fn undominated(mut loads: Vec<Load>) -> Vec<Load> {
+    loads.sort_unstable();
+    loads.dedup();
+    let keep: Vec<Load> = loads.iter().copied().filter(|&l| !loads.iter().any(|&o| o != l && o.covers(l))).collect();
+    keep
+}
+
+/// Adds `count` rounds of `shape`. A one-load shape costs in proportion to
+/// its load, so `k` times a load is kept as the load divided by `k`, counted
+/// `k` times as often (a pipelined tree's rounds then reduce to "one piece
+/// moved" and "one piece combined", counted).
+pub(crate) fn push_shape(shapes: &mut Vec<(Vec<Load>, u64)>, mut shape: Vec<Load>, mut count: u64) {
+    if shape.is_empty() || count == 0 {
+        return;
+    }
+    if let [l] = shape.as_mut_slice() {
+        let g = gcd(gcd(l.messages, l.blocks), l.combined);
+        if g > 1 {
+            *l = Load { messages: l.messages / g, blocks: l.blocks / g, combined: l.combined / g };
+            count *= g;
+        }
+    }
+    if let Some(found) = shapes.iter_mut().find(|(s, _)| *s == shape) {
+        found.1 += count;
+    } else {
+        shapes.push((shape, count));
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Profile {
+    /// The cost for a vector of `n` bytes (see [`Plan::cost`]).
+    pub fn cost(&self, n: u64, ab: AlphaBeta) -> Cost {
+        let unit = n as f64 / f64::from(self.unit_blocks.max(1));
+        let mut total = Cost::default();
+        for (loads, count) in &self.shapes {
+            let busiest = loads.iter().map(|l| l.cost(unit, ab)).max_by(|a, b| a.total().total_cmp(&b.total()));
+            if let Some(b) = busiest {
+                let c = *count as f64;
+                total.latency += c * b.latency;
+                total.bandwidth += c * b.bandwidth;
+                total.compute += c * b.compute;
+            }
+        }
+        total
+    }
+}
+
 impl Plan {
     /// Bytes of one transfer for a vector of `n` bytes.
     pub fn transfer_bytes(&self, t: &Transfer, n: u64) -> u64 {
@@ -141,40 +237,55 @@ impl Plan {
         }
     }
 
+    /// The blocks a byte count is cut into for costing: `p` for all-to-all
+    /// (rank `i`'s `n` bytes to `p` destinations), else [`Plan::blocks`].
+    pub fn unit_blocks(&self) -> u32 {
+        if self.collective == Collective::AllToAll {
+            self.ranks
+        } else {
+            self.blocks
+        }
+    }
+
     /// The α–β–γ cost for a vector of `n` bytes: rounds follow one another;
     /// in a round every rank sends and receives concurrently (full duplex),
     /// its own sends one after another and its receives one after another,
     /// each message α + β·bytes (+ γ·bytes when combined at the receiver);
-    /// the round lasts as long as its busiest rank.
+    /// the round lasts as long as its busiest rank. A block is `n / blocks`
+    /// bytes, a real number (the closed forms' convention; the GOAL messages
+    /// round to whole bytes). The same as `self.profile().cost(n, ab)`.
     pub fn cost(&self, n: u64, ab: AlphaBeta) -> Cost {
-        let mut total = Cost::default();
+        self.profile().cost(n, ab)
+    }
+
+    /// The plan's [`Profile`]: per round, the loads of its ranks' send and
+    /// receive sides, kept when no other load of the round is at least as
+    /// large in every term, identical rounds counted once.
+    pub fn profile(&self) -> Profile {
         let p = self.ranks as usize;
-        let mut send = vec![Cost::default(); p];
-        let mut recv = vec![Cost::default(); p];
+        let mut send = vec![Load::default(); p];
+        let mut recv = vec![Load::default(); p];
+        let mut shapes: Vec<(Vec<Load>, u64)> = Vec::new();
         for round in &self.rounds {
-            for c in send.iter_mut().chain(recv.iter_mut()) {
-                *c = Cost::default();
+            for l in send.iter_mut().chain(recv.iter_mut()) {
+                *l = Load::default();
             }
             for t in round {
-                let bytes = self.transfer_bytes(t, n) as f64;
+                let k = t.blocks.len() as u64;
                 let s = &mut send[t.from as usize];
-                s.latency += ab.alpha;
-                s.bandwidth += ab.beta * bytes;
+                s.messages += 1;
+                s.blocks += k;
                 let r = &mut recv[t.to as usize];
-                r.latency += ab.alpha;
-                r.bandwidth += ab.beta * bytes;
+                r.messages += 1;
+                r.blocks += k;
                 if t.combine {
-                    r.compute += ab.gamma * bytes;
+                    r.combined += k;
                 }
             }
-            let busiest = send.iter().chain(recv.iter()).copied().max_by(|a, b| a.total().total_cmp(&b.total()));
-            if let Some(b) = busiest {
-                total.latency += b.latency;
-                total.bandwidth += b.bandwidth;
-                total.compute += b.compute;
-            }
+            let loads: Vec<Load> = send.iter().chain(recv.iter()).copied().filter(|l| l.messages > 0).collect();
+            push_shape(&mut shapes, undominated(loads), 1);
         }
-        total
+        Profile { unit_blocks: self.unit_blocks(), shapes }
     }
 
     /// Messages `(from, to, bytes)` per round, for a GOAL schedule.
