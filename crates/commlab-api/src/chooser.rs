@@ -9,7 +9,7 @@
 //! ones without building their plans: `choose::pipelined_profile`).
 
 use crate::ApiError;
-use commlab_core::choose::{goal, of, pipelined_profile, plan, AlphaBeta, Collective, Cost, Plan, Profile};
+use commlab_core::choose::{goal, of, pipelined_profile, plan, AlphaBeta, Collective, Cost, Load, Plan, Profile};
 
 /// A cost split into its terms (the core's `Cost`, as a serde value).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -68,6 +68,10 @@ pub struct ChooseRequest {
     pub algorithms: Vec<String>,
     /// Also simulate under LogGOPS.
     pub simulate: bool,
+    /// Simulate only plans of at most this many transfers (0: every plan);
+    /// the view's bound on a simulation's work.
+    #[serde(default)]
+    pub sim_limit: u64,
 }
 
 /// One size.
@@ -79,8 +83,9 @@ pub struct Row {
     pub costs: Vec<Split>,
     /// Per algorithm: its best piece count (1 for the unpipelined).
     pub pieces: Vec<u32>,
-    /// Per algorithm: LogGOPS time in units of α, when simulated.
-    pub simulated: Option<Vec<f64>>,
+    /// Per algorithm: LogGOPS time in units of α, when simulated (`None`
+    /// for a plan over [`ChooseRequest::sim_limit`]).
+    pub simulated: Option<Vec<Option<f64>>>,
     /// Index of the fastest.
     pub winner: usize,
 }
@@ -206,17 +211,11 @@ impl ChooseRequest {
                 let best: Vec<(u32, Cost)> = options.iter().map(|o| o.best(n, ab)).collect();
                 let winner =
                     (0..best.len()).min_by(|&a, &b| best[a].1.total().total_cmp(&best[b].1.total())).unwrap_or(0);
-                let simulated = self.simulate.then(|| {
-                    best.iter()
-                        .zip(&algorithms)
-                        .map(|(&(m, _), &(id, _))| simulated(&plan(collective, id, p, m).expect("listed"), n, ab))
-                        .collect()
-                });
                 Row {
                     bytes: n,
                     costs: best.iter().map(|b| b.1.into()).collect(),
                     pieces: best.iter().map(|b| b.0).collect(),
-                    simulated,
+                    simulated: None,
                     winner,
                 }
             })
@@ -230,14 +229,79 @@ impl ChooseRequest {
                 to: algorithms[w[1].winner].0.to_owned(),
             })
             .collect();
-        Ok(ChooseResult {
+        let mut result = ChooseResult {
             collective: collective.id().to_owned(),
             p,
             algorithms: algorithms.iter().map(|a| a.0.to_owned()).collect(),
             pipelined: algorithms.iter().map(|a| a.1).collect(),
             rows,
             crossovers,
+        };
+        if self.simulate {
+            for row in 0..result.rows.len() {
+                simulate_row(&mut result, row, self.sim_limit, ab);
+            }
+        }
+        Ok(result)
+    }
+}
+
+/// Adds the LogGOPS times of row `row` (each algorithm at its best piece
+/// count; plans over `limit` transfers are left out unless `limit` is 0).
+///
+/// # Panics
+/// Never: the result's algorithms are its collective's.
+pub fn simulate_row(result: &mut ChooseResult, row: usize, limit: u64, ab: AlphaBeta) {
+    let Ok(collective) = result.collective.parse::<Collective>() else { return };
+    let p = result.p;
+    let r = &mut result.rows[row];
+    let times = result
+        .algorithms
+        .iter()
+        .zip(&r.pieces)
+        .map(|(id, &m)| {
+            let plan = plan(collective, id, p, m).expect("listed");
+            let transfers: usize = plan.rounds.iter().map(Vec::len).sum();
+            (limit == 0 || transfers as u64 <= limit).then(|| simulated(&plan, r.bytes, ab))
         })
+        .collect();
+    r.simulated = Some(times);
+}
+
+/// The LogGOPS points of a comparison, a size a step (the Chooser view's
+/// simulated points, after its model curves).
+pub struct SimRun {
+    /// The comparison, its rows simulated so far.
+    pub result: ChooseResult,
+    next: usize,
+    limit: u64,
+    ab: AlphaBeta,
+}
+
+impl SimRun {
+    /// The model comparison of `request` (without simulation), to simulate row by row.
+    ///
+    /// # Errors
+    /// As [`ChooseRequest::run`].
+    pub fn new(request: &ChooseRequest, cache: &mut Cache) -> Result<SimRun, ApiError> {
+        let model = ChooseRequest { simulate: false, ..request.clone() };
+        let result = model.run_cached(cache)?;
+        let ab = AlphaBeta { alpha: request.alpha, beta: request.beta, gamma: request.gamma };
+        Ok(SimRun { result, next: 0, limit: request.sim_limit, ab })
+    }
+
+    /// Sizes simulated and in all.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.next as u64, self.result.rows.len() as u64)
+    }
+
+    /// Simulates the next size; true when every size is.
+    pub fn step(&mut self) -> bool {
+        if self.next < self.result.rows.len() {
+            simulate_row(&mut self.result, self.next, self.limit, self.ab);
+            self.next += 1;
+        }
+        self.next >= self.result.rows.len()
     }
 }
 
@@ -356,6 +420,88 @@ impl Cache {
             .or_insert_with(|| Rc::new(Options::new(collective, id, p, pipelined)))
             .clone()
     }
+
+    /// Whether every profile `request` needs is kept (then it costs
+    /// microseconds: the view answers on the page instead of a worker round trip).
+    pub fn covers(&self, request: &ChooseRequest) -> bool {
+        let (Ok(collective), Ok(p)) = (request.collective.parse::<Collective>(), u32::try_from(request.p)) else {
+            return false;
+        };
+        algorithms(collective, &request.algorithms)
+            .is_ok_and(|list| list.iter().all(|(id, _)| self.options.contains_key(&(collective, *id, p))))
+    }
+
+    /// The kept profiles `request` needs, to hand to another cache (the
+    /// worker's to the page's), in [`Cache::import`]'s form.
+    pub fn export(&self, request: &ChooseRequest) -> Vec<KeptProfiles> {
+        let (Ok(collective), Ok(p)) = (request.collective.parse::<Collective>(), u32::try_from(request.p)) else {
+            return Vec::new();
+        };
+        let Ok(list) = algorithms(collective, &request.algorithms) else { return Vec::new() };
+        list.iter()
+            .filter_map(|(id, _)| {
+                let o = self.options.get(&(collective, *id, p))?;
+                Some(KeptProfiles {
+                    collective: collective.id().to_owned(),
+                    algorithm: (*id).to_owned(),
+                    p,
+                    profiles: o
+                        .profiles
+                        .iter()
+                        .map(|(m, prof)| {
+                            let shapes = prof
+                                .shapes
+                                .iter()
+                                .map(|(loads, count)| {
+                                    (loads.iter().map(|l| [l.messages, l.blocks, l.combined]).collect(), *count)
+                                })
+                                .collect();
+                            (*m, prof.unit_blocks, shapes)
+                        })
+                        .collect(),
+                })
+            })
+            .collect()
+    }
+
+    /// Keeps profiles exported by [`Cache::export`] (unknown ids are skipped).
+    pub fn import(&mut self, kept: &[KeptProfiles]) {
+        for k in kept {
+            let Ok(collective) = k.collective.parse::<Collective>() else { continue };
+            let Some(id) = of(collective).find(|a| a.id == k.algorithm).map(|a| a.id) else { continue };
+            let profiles = k
+                .profiles
+                .iter()
+                .map(|(m, unit_blocks, shapes)| {
+                    let shapes = shapes
+                        .iter()
+                        .map(|(loads, count)| {
+                            let loads =
+                                loads.iter().map(|&[messages, blocks, combined]| Load { messages, blocks, combined });
+                            (loads.collect(), *count)
+                        })
+                        .collect();
+                    (*m, Profile { unit_blocks: *unit_blocks, shapes })
+                })
+                .collect();
+            self.options.insert((collective, id, k.p), Rc::new(Options { profiles }));
+        }
+    }
+}
+
+/// One algorithm's kept profiles on one p, as plain data (piece count,
+/// blocks, shapes of `[messages, blocks, combined]` loads with their counts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptProfiles {
+    /// Collective id.
+    pub collective: String,
+    /// Algorithm id.
+    pub algorithm: String,
+    /// Ranks.
+    pub p: u32,
+    /// Per piece count: `(m, unit blocks, shapes)`.
+    #[allow(clippy::type_complexity, reason = "plain data for the wire")]
+    pub profiles: Vec<(u32, u32, Vec<(Vec<[u64; 3]>, u64)>)>,
 }
 
 /// A winner map being computed, one p (row) a step.
@@ -478,8 +624,8 @@ impl ChooseResult {
                     if self.pipelined[k] {
                         pieces.insert(id.clone(), j!(r.pieces[k]));
                     }
-                    if let Some(s) = &r.simulated {
-                        simulated.insert(id.clone(), j!(s[k]));
+                    if let Some(Some(t)) = r.simulated.as_ref().map(|s| s[k]) {
+                        simulated.insert(id.clone(), j!(t));
                     }
                 }
                 let mut row = j!({"bytes": r.bytes, "times": times, "split": split, "winner": self.algorithms[r.winner]});

@@ -357,6 +357,11 @@ pub enum ScheduleQuery {
     Choose(crate::chooser::ChooseRequest),
     /// The Chooser view's winner map (a row of p a step, with progress).
     Map(crate::chooser::MapRequest),
+    /// The profiles the worker keeps for a comparison, for the page's cache.
+    Profiles(crate::chooser::ChooseRequest),
+    /// The Chooser view's LogGOPS points (a size a step, with progress;
+    /// answered with the comparison, simulated).
+    Simulate(crate::chooser::ChooseRequest),
 }
 
 /// One step of the critical path.
@@ -478,6 +483,8 @@ pub enum ScheduleResponse {
     Chosen(crate::chooser::ChooseResult),
     /// The winner map of [`ScheduleQuery::Map`].
     Map(crate::chooser::WinnerMap),
+    /// The profiles of [`ScheduleQuery::Profiles`].
+    Profiles(Vec<crate::chooser::KeptProfiles>),
 }
 
 impl ScheduleResponse {
@@ -509,6 +516,8 @@ pub struct ScheduleEngine {
     chooser: crate::chooser::Cache,
     /// A winner map under way.
     mapping: Option<crate::chooser::MapRun>,
+    /// Simulated points under way.
+    simulating: Option<crate::chooser::SimRun>,
 }
 
 fn parse_error(e: &goal::ParseError) -> ApiError {
@@ -526,7 +535,16 @@ impl ScheduleEngine {
     pub fn begin_with(&mut self, query: ScheduleQuery, progress: &mut dyn FnMut(u64, u64)) -> Option<ScheduleResponse> {
         self.running = None;
         self.mapping = None;
+        self.simulating = None;
         match query {
+            ScheduleQuery::Profiles(request) => Some(ScheduleResponse::Profiles(self.chooser.export(&request))),
+            ScheduleQuery::Simulate(request) => match crate::chooser::SimRun::new(&request, &mut self.chooser) {
+                Ok(run) => {
+                    self.simulating = Some(run);
+                    None
+                }
+                Err(e) => Some(ScheduleResponse::Error(e)),
+            },
             ScheduleQuery::Choose(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(result) => ScheduleResponse::Chosen(result),
                 Err(e) => ScheduleResponse::Error(e),
@@ -623,6 +641,13 @@ impl ScheduleEngine {
     /// # Panics
     /// Never: the run taken is the one checked just before.
     pub fn step(&mut self, events: u64) -> Option<ScheduleResponse> {
+        if let Some(run) = self.simulating.as_mut() {
+            if !run.step() {
+                let (done, total) = run.progress();
+                return Some(ScheduleResponse::Progress { phase: "simulating".into(), done, total });
+            }
+            return self.simulating.take().map(|run| ScheduleResponse::Chosen(run.result));
+        }
         if let Some(run) = self.mapping.as_mut() {
             if !run.step(&mut self.chooser) {
                 let (done, total) = run.progress();

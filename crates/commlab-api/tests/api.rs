@@ -450,6 +450,7 @@ fn winner_map_agrees_with_the_comparison() {
             gamma: ab.gamma,
             algorithms: Vec::new(),
             simulate: false,
+            sim_limit: 0,
         };
         let result = request.run().unwrap();
         for (j, row) in result.rows.iter().enumerate() {

@@ -84,6 +84,7 @@ impl ChooseArgs {
             gamma: self.gamma,
             algorithms: self.algorithms.clone(),
             simulate: self.simulate,
+            sim_limit: 0,
         };
         let result = request.run().map_err(|e| (format!("--{}", e.field), e.to_string()))?;
         let value = result.to_json(self.alpha, self.beta, self.gamma);

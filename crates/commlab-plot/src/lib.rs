@@ -9,9 +9,11 @@
 //! written as SVG text with [`svg::Svg`]: [`tree::tree_svg`] (the binomial
 //! tree), [`pipeline::pipeline_svg`] (the space-time diagram) and
 //! [`swizzle`] (the CommSwizzle grid, timeline and collisions); [`mesh`] draws
-//! the barrier mesh as a scene for SVG or canvas, [`barrier`] the experiment figures.
+//! the barrier mesh as a scene for SVG or canvas, [`barrier`] the experiment figures,
+//! [`chooser`] the collective chooser's charts.
 
 pub mod barrier;
+pub mod chooser;
 pub mod mesh;
 pub mod model;
 pub mod pipeline;

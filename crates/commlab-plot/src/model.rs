@@ -93,6 +93,10 @@ pub(crate) trait FrameOps<DB: DrawingBackend> {
     fn line(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A dashed polyline with a legend entry.
     fn dashed(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
+    /// Filled dots without a legend entry.
+    fn bare_dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle) -> Result<(), PlotError>;
+    /// Dashed segments; a legend entry unless `label` is empty.
+    fn dashed_segments(&mut self, segments: &[Segment], style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// Filled dots with a legend entry.
     fn dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle, label: &str) -> Result<(), PlotError>;
     /// A labelled point marker with a legend entry.
@@ -149,6 +153,21 @@ where
     fn dashed(&mut self, points: &[(f64, f64)], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
         self.0.draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?;
         self.1.push((label.to_owned(), Glyph::Dashed, style));
+        Ok(())
+    }
+
+    fn bare_dots(&mut self, points: &[(f64, f64)], radius: u32, style: ShapeStyle) -> Result<(), PlotError> {
+        self.0.draw_series(points.iter().map(|&p| Circle::new(p, radius, style)))?;
+        Ok(())
+    }
+
+    fn dashed_segments(&mut self, segments: &[Segment], style: ShapeStyle, label: &str) -> Result<(), PlotError> {
+        for &(a, b) in segments {
+            self.0.draw_series(DashedLineSeries::new([a, b], 6, 4, style))?;
+        }
+        if !label.is_empty() {
+            self.1.push((label.to_owned(), Glyph::Dashed, style));
+        }
         Ok(())
     }
 

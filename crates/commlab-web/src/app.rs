@@ -49,7 +49,7 @@ pub fn App() -> impl IntoView {
         View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),
         View::Swizzle => view! { <SwizzleView params=params dark=dark /> }.into_any(),
         View::Mesh => view! { <MeshView params=params dark=dark /> }.into_any(),
-        View::Lab | View::Schedule => view! { <LazyView params=params dark=dark /> }.into_any(),
+        View::Lab | View::Schedule | View::Chooser => view! { <LazyView params=params dark=dark /> }.into_any(),
     };
     view! {
         <div class="app" class:embed=embed data-testid="app">

@@ -4,7 +4,8 @@
 //! - the **UI** (`main.rs`): the shell and the first-paint views;
 //! - the **engine** (`worker.rs`): every heavy computation, in a Web Worker;
 //! - the **lazy views** (`views.rs`): views loaded only when opened (the
-//!   Schedule timeline), so the first paint does not carry them.
+//!   barrier lab, the Schedule timeline, the collective chooser), so the
+//!   first paint does not carry them.
 //!
 //! The app state is one [`state::Params`] value, serialised to the URL by
 //! [`share`]; [`browser`] is the only module touching `web_sys` for the
@@ -12,6 +13,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod chooser;
 pub mod components;
 pub mod engine;
 pub mod lazy;

@@ -227,7 +227,7 @@ fn fields(view: View) -> &'static [Field] {
         View::Swizzle => SWIZZLE_FIELDS,
         View::Mesh => MESH_FIELDS,
         View::Lab => LAB_FIELDS,
-        View::Schedule => &[],
+        View::Schedule | View::Chooser => &[],
     }
 }
 
@@ -369,7 +369,7 @@ pub fn schedule_query(params: &Params) -> Option<String> {
                 .append_pair("shift", if s.shift { "1" } else { "0" });
             q.append_pair("write", if s.read { "0" } else { "1" }).append_pair("bytes", &s.tile_bytes.to_string())
         }
-        View::Lab | View::Schedule => return None,
+        View::Lab | View::Schedule | View::Chooser => return None,
     };
     Some(q.finish())
 }

@@ -31,12 +31,15 @@ pub enum View {
     /// A GOAL schedule simulated under LogGOPS, as a timeline (view 7; in
     /// the lazy bundle, see [`crate::lazy`]).
     Schedule,
+    /// The collective chooser: algorithms compared over message sizes, the
+    /// winner map, the chunk optimizer (view 8; in the lazy bundle).
+    Chooser,
 }
 
 impl View {
     /// Every view, in the order of the view switcher.
-    pub const ALL: [View; 7] =
-        [View::Tree, View::Pipeline, View::Model, View::Mesh, View::Lab, View::Swizzle, View::Schedule];
+    pub const ALL: [View; 8] =
+        [View::Tree, View::Pipeline, View::Model, View::Mesh, View::Lab, View::Swizzle, View::Schedule, View::Chooser];
 
     /// Stable id used in URLs (`view=model`).
     pub fn id(self) -> &'static str {
@@ -48,6 +51,7 @@ impl View {
             View::Lab => "lab",
             View::Swizzle => "swizzle",
             View::Schedule => "schedule",
+            View::Chooser => "chooser",
         }
     }
 
@@ -61,13 +65,14 @@ impl View {
             View::Lab => "Barrier lab",
             View::Swizzle => "Swizzle schedule",
             View::Schedule => "Schedule timeline",
+            View::Chooser => "Collective chooser",
         }
     }
 
     /// Whether the view lives in the lazy bundle ([`crate::lazy`]): the
     /// shell passes its URL pairs through and the bundle reads them.
     pub fn is_lazy(self) -> bool {
-        matches!(self, View::Lab | View::Schedule)
+        matches!(self, View::Lab | View::Schedule | View::Chooser)
     }
 
     /// The view with URL id `id`.

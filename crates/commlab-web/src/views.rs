@@ -4,6 +4,7 @@
 #![allow(missing_docs, reason = "wasm_bindgen exports")]
 
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_web::chooser::view::ChooserView;
 use commlab_web::components::lab_view::LabView;
 use commlab_web::components::notices::Notices;
 use commlab_web::schedule::client::ScheduleClient;
@@ -89,7 +90,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     ScheduleResponse::Progress { .. }
                     | ScheduleResponse::Ready(_)
                     | ScheduleResponse::Chosen(_)
-                    | ScheduleResponse::Map(_) => return,
+                    | ScheduleResponse::Map(_)
+                    | ScheduleResponse::Profiles(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),
@@ -120,6 +122,9 @@ pub fn mount_view(
     let mounted: Option<Box<dyn Any>> = match view {
         "schedule" => Some(Box::new(leptos::mount::mount_to(element, move || {
             view! { <ScheduleView initial=initial dark=dark embed=embed report=report /> }
+        }))),
+        "chooser" => Some(Box::new(leptos::mount::mount_to(element, move || {
+            view! { <ChooserView initial=initial dark=dark embed=embed report=report /> }
         }))),
         "lab" => Some(Box::new(leptos::mount::mount_to(element, move || lab(query_of(&initial), embed, dark, report)))),
         _ => None,

@@ -205,6 +205,13 @@ impl ScheduleClient {
         }
     }
 
+    /// Stops the run under way, if any (an idle worker is kept).
+    pub fn stop(&self) {
+        if self.0.borrow().busy {
+            self.cancel();
+        }
+    }
+
     /// Stops the run under way.
     pub fn cancel(&self) {
         self.0.borrow_mut().generation += 1;

@@ -184,7 +184,7 @@ pub fn ScheduleView(
                 };
                 export_status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
             }
-            ScheduleResponse::Chosen(_) | ScheduleResponse::Map(_) => {}
+            ScheduleResponse::Chosen(_) | ScheduleResponse::Map(_) | ScheduleResponse::Profiles(_) => {}
             ScheduleResponse::Error(e) => {
                 if status.get_untracked() == Status::Idle {
                     export_status.set(e.to_string());

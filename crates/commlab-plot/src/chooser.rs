@@ -1,0 +1,323 @@
+//! The Chooser view's figures: time vs message size per algorithm (log–log,
+//! simulated points, crossovers), the best piece count vs size (the chunk
+//! optimizer, with the chain's closed-form `m*`), the winner map over
+//! p × size, and the cost split of each algorithm at one size as stacked bars.
+
+use crate::model::{with_axes, Span};
+use crate::svg::Svg;
+use crate::{format_bytes, format_quantity, PlotError, Theme};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One algorithm's curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Algorithm id (legend).
+    pub name: String,
+    /// Colour.
+    pub color: RGBColor,
+    /// Time per size (same order as the sizes).
+    pub times: Vec<f64>,
+    /// Simulated time per size, where simulated.
+    pub simulated: Vec<Option<f64>>,
+}
+
+/// Seven colours of the Okabe–Ito palette (which the common colour-vision
+/// deficiencies tell apart), without its yellow, too faint for a line on
+/// white: a collective has at most seven algorithms.
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(128, 128, 128),
+];
+
+/// The colour of the `i`-th algorithm of a collective.
+pub fn algorithm_color(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Time vs size, one line per algorithm, simulated points as dots on the
+/// lines, and a dashed vertical line at each crossover size in the colour
+/// of the algorithm that wins from there.
+///
+/// # Errors
+/// When the backend fails.
+pub fn times_chart<DB>(
+    root: &DrawingArea<DB, Shift>,
+    [caption, y_desc]: [&str; 2],
+    sizes: &[u64],
+    series: &[Series],
+    crossovers: &[(u64, usize)],
+    theme: &Theme,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
+    root.fill(&theme.background)?;
+    let x = Span::units(sizes.first().copied().unwrap_or(1), sizes.last().copied().unwrap_or(2));
+    let y = Span::of(
+        series
+            .iter()
+            .flat_map(|s| s.times.iter().copied().chain(s.simulated.iter().flatten().copied()))
+            .filter(|t| *t > 0.0),
+    );
+    with_axes(root, [caption, "message size (bytes)", y_desc], theme, (&x, &y), |f| {
+        let (y_low, y_high) = f.y_range();
+        for s in series {
+            let line: Vec<(f64, f64)> =
+                sizes.iter().zip(&s.times).filter(|(_, t)| **t > 0.0).map(|(&n, &t)| (n as f64, t)).collect();
+            f.line(&line, s.color.stroke_width(2), &s.name)?;
+        }
+        let dots: Vec<(RGBColor, Vec<(f64, f64)>)> = series
+            .iter()
+            .map(|s| {
+                let points = sizes
+                    .iter()
+                    .zip(&s.simulated)
+                    .filter_map(|(&n, t)| t.filter(|t| *t > 0.0).map(|t| (n as f64, t)))
+                    .collect();
+                (s.color, points)
+            })
+            .collect();
+        let mut first = true;
+        for (color, points) in &dots {
+            if points.is_empty() {
+                continue;
+            }
+            if first {
+                f.dots(points, 3, color.filled(), "LogGOPS (simulated)")?;
+                first = false;
+            } else {
+                f.bare_dots(points, 3, color.filled())?;
+            }
+        }
+        for (i, &(bytes, to)) in crossovers.iter().enumerate() {
+            let color = series.get(to).map_or(theme.foreground, |s| s.color);
+            let segment = [((bytes as f64, y_low), (bytes as f64, y_high))];
+            if i == 0 {
+                f.dashed_segments(&segment, color.stroke_width(1), "crossover")?;
+            } else {
+                f.dashed_segments(&segment, color.stroke_width(1), "")?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The best piece count vs size for each pipelined algorithm (steps on
+/// powers of two), and the chain's closed-form optimum `m*` as a dashed line.
+///
+/// # Errors
+/// When the backend fails.
+pub fn pieces_chart<DB>(
+    root: &DrawingArea<DB, Shift>,
+    caption: &str,
+    sizes: &[u64],
+    series: &[(String, RGBColor, Vec<u32>)],
+    closed_form: Option<(&str, Vec<f64>)>,
+    theme: &Theme,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
+    root.fill(&theme.background)?;
+    let x = Span::units(sizes.first().copied().unwrap_or(1), sizes.last().copied().unwrap_or(2));
+    let highest = series.iter().flat_map(|s| s.2.iter().copied()).max().unwrap_or(1);
+    let y = Span::units(1, u64::from(highest.max(2)) * 2);
+    with_axes(root, [caption, "message size (bytes)", "best piece count m"], theme, (&x, &y), |f| {
+        for (name, color, pieces) in series {
+            let line: Vec<(f64, f64)> = sizes.iter().zip(pieces).map(|(&n, &m)| (n as f64, f64::from(m))).collect();
+            f.line(&line, color.stroke_width(2), name)?;
+        }
+        if let Some((label, m_star)) = closed_form {
+            let (lo, hi) = (y.low, y.high);
+            let curve: Vec<(f64, f64)> = sizes
+                .iter()
+                .zip(&m_star)
+                .filter(|(_, m)| m.is_finite() && **m >= lo && **m <= hi)
+                .map(|(&n, &m)| (n as f64, m))
+                .collect();
+            if curve.len() > 1 {
+                f.dashed(&curve, theme.foreground.stroke_width(1), label)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// What the winner map shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapInput<'a> {
+    /// Algorithm ids (legend) and their colours.
+    pub algorithms: &'a [(String, RGBColor)],
+    /// Row values (p), bottom to top.
+    pub ps: &'a [u32],
+    /// Column values (bytes), left to right.
+    pub sizes: &'a [u64],
+    /// Row-major winner index.
+    pub winner: &'a [u8],
+    /// Row-major runner-up / winner.
+    pub margin: &'a [f64],
+    /// The row to outline (the chart's p), if on the map.
+    pub mark_p: Option<u32>,
+}
+
+/// Where the winner map's cells are, to find the cell under the pointer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapGeometry {
+    /// Left edge of the cells.
+    pub left: f64,
+    /// Top edge of the cells.
+    pub top: f64,
+    /// Cell width.
+    pub cell_w: f64,
+    /// Cell height.
+    pub cell_h: f64,
+    /// Rows (p values).
+    pub rows: usize,
+    /// Columns (sizes).
+    pub cols: usize,
+}
+
+impl MapGeometry {
+    /// The `(row, column)` under the SVG point `(x, y)` (row 0 is the smallest p, at the bottom).
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let col = ((x - self.left) / self.cell_w).floor();
+        let from_top = ((y - self.top) / self.cell_h).floor();
+        if col < 0.0 || from_top < 0.0 || col >= self.cols as f64 || from_top >= self.rows as f64 {
+            return None;
+        }
+        Some((self.rows - 1 - from_top as usize, col as usize))
+    }
+}
+
+/// Margins below this are drawn pale: the runner-up is within 10 %.
+pub const CLOSE_MARGIN: f64 = 1.1;
+
+/// The winner map as SVG: a cell per (p, size) in the winner's colour, pale
+/// where the runner-up is within 10 %, the legend below.
+pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (String, MapGeometry) {
+    let (rows, cols) = (input.ps.len(), input.sizes.len());
+    let (left, top) = (64.0, 34.0);
+    let width = 900.0;
+    let cell_w = ((width - left - 16.0) / cols.max(1) as f64).floor().max(2.0);
+    let cell_h = (320.0 / rows.max(1) as f64).floor().clamp(3.0, 24.0);
+    let plot_w = cell_w * cols as f64;
+    let plot_h = cell_h * rows as f64;
+    let legend_rows = input.algorithms.len().div_ceil(3) + 1;
+    let height = top + plot_h + 52.0 + 20.0 * legend_rows as f64;
+    let mut svg = Svg::new(width, height, theme.background, caption);
+    svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+    for (i, &p) in input.ps.iter().enumerate() {
+        let y = top + (rows - 1 - i) as f64 * cell_h;
+        for (j, _) in input.sizes.iter().enumerate() {
+            let k = i * cols + j;
+            let Some(&w) = input.winner.get(k) else { continue };
+            let color = input.algorithms.get(usize::from(w)).map_or(theme.grid, |a| a.1);
+            let close = input.margin.get(k).is_some_and(|&m| m < CLOSE_MARGIN);
+            let extra = if close { r#"fill-opacity="0.45""# } else { "" };
+            svg.rect((left + j as f64 * cell_w, y), (cell_w, cell_h), color, extra);
+        }
+        let _ = p;
+    }
+    // Axes: p ticks at about 8 rows, size ticks at about 8 columns.
+    let step = rows.div_ceil(8).max(1);
+    for (i, &p) in input.ps.iter().enumerate().filter(|(i, _)| i % step == 0 || *i + 1 == rows) {
+        let y = top + (rows - 1 - i) as f64 * cell_h + cell_h / 2.0 + 4.0;
+        svg.text((left - 6.0, y), &p.to_string(), 12.0, theme.foreground, "end", "");
+    }
+    svg.text((14.0, top + plot_h / 2.0), "p", 13.0, theme.foreground, "middle", "");
+    let step = cols.div_ceil(7).max(1);
+    for (j, &n) in input.sizes.iter().enumerate().filter(|(j, _)| j % step == 0) {
+        let x = left + j as f64 * cell_w + cell_w / 2.0;
+        svg.line((x, top + plot_h), (x, top + plot_h + 4.0), theme.foreground, 1.0, "");
+        svg.text((x, top + plot_h + 17.0), &short_bytes(n), 12.0, theme.foreground, "middle", "");
+    }
+    svg.text((left + plot_w / 2.0, top + plot_h + 34.0), "message size", 13.0, theme.foreground, "middle", "");
+    if let Some(i) = input.mark_p.and_then(|p| input.ps.iter().position(|&x| x == p)) {
+        let y = top + (rows - 1 - i) as f64 * cell_h;
+        let outline = format!(r#"fill-opacity="0" stroke-width="2" stroke="{}""#, crate::svg::hex(theme.foreground));
+        svg.rect((left - 1.0, y - 1.0), (plot_w + 2.0, cell_h + 2.0), theme.foreground, &outline);
+        svg.text((left + plot_w + 4.0, y + cell_h / 2.0 + 4.0), "◀", 11.0, theme.foreground, "start", "");
+    }
+    // Legend.
+    let y0 = top + plot_h + 56.0;
+    for (k, (name, color)) in input.algorithms.iter().enumerate() {
+        let (x, y) = (left + (k % 3) as f64 * 270.0, y0 + (k / 3) as f64 * 20.0);
+        svg.rect((x, y - 11.0), (14.0, 14.0), *color, "");
+        svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
+    }
+    let y = y0 + (input.algorithms.len().div_ceil(3)) as f64 * 20.0;
+    svg.rect((left, y - 11.0), (14.0, 14.0), theme.foreground, r#"fill-opacity="0.45""#);
+    svg.text((left + 20.0, y), "pale: the runner-up is within 10 %", 12.0, theme.foreground, "start", "");
+    (svg.finish(), MapGeometry { left, top, cell_w, cell_h, rows, cols })
+}
+
+/// A size in the largest binary unit it reaches (`1.5 KiB`, `64 MiB`).
+pub fn short_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if (value - value.round()).abs() < 1e-9 {
+        format!("{} {}", value.round(), UNITS[unit])
+    } else {
+        format!("{} {}", format_quantity(value), UNITS[unit])
+    }
+}
+
+/// The colours of the three cost terms.
+pub const TERM_COLORS: [RGBColor; 3] = [RGBColor(0, 114, 178), RGBColor(230, 159, 0), RGBColor(204, 121, 167)];
+
+/// The terms' names.
+pub const TERMS: [&str; 3] = ["latency (α·messages)", "bandwidth (β·bytes)", "compute (γ·bytes)"];
+
+/// One stacked bar per algorithm at one size: latency, bandwidth and
+/// compute, the total written at the end; the winner's name in bold.
+pub fn split_bars_svg(caption: &str, bars: &[(String, [f64; 3])], winner: usize, theme: &Theme) -> String {
+    let left = 190.0;
+    let width = 900.0;
+    let row = 30.0;
+    let top = 34.0;
+    let height = top + row * bars.len() as f64 + 44.0;
+    let mut svg = Svg::new(width, height, theme.background, caption);
+    svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+    let most = bars.iter().map(|b| b.1.iter().sum::<f64>()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let span = width - left - 110.0;
+    for (i, (name, terms)) in bars.iter().enumerate() {
+        let y = top + row * i as f64;
+        let weight = if i == winner { r#"font-weight="bold""# } else { "" };
+        svg.text((left - 8.0, y + 18.0), name, 13.0, theme.foreground, "end", weight);
+        let mut x = left;
+        for (k, &t) in terms.iter().enumerate() {
+            let w = t / most * span;
+            if w > 0.0 {
+                svg.rect((x, y + 5.0), (w, row - 10.0), TERM_COLORS[k], "");
+            }
+            x += w;
+        }
+        let total: f64 = terms.iter().sum();
+        svg.text((x + 6.0, y + 18.0), &format_quantity(total), 12.0, theme.foreground, "start", "");
+    }
+    let y = top + row * bars.len() as f64 + 22.0;
+    for (k, name) in TERMS.iter().enumerate() {
+        let x = left + k as f64 * 180.0 - 120.0;
+        svg.rect((x, y - 11.0), (14.0, 14.0), TERM_COLORS[k], "");
+        svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
+    }
+    svg.finish()
+}
+
+/// A byte count for titles: binary units when exact.
+pub fn bytes_label(n: u64) -> String {
+    format_bytes(n)
+}

@@ -1,0 +1,294 @@
+//! The Chooser view's URL parameters (`docs/links.md`, "Lazy views"): only
+//! values that differ from the defaults are written; every value read is
+//! checked against the engine's ranges, and a rejected one becomes a notice
+//! naming the parameter and what is accepted.
+
+use commlab_api::chooser::{ChooseRequest, MapRequest, MAX_BYTES, P};
+use commlab_core::choose::{of, Collective};
+
+/// α–β–γ presets: id, label, (α, β, γ), where the numbers come from.
+pub const PRESETS: [(&str, &str, [f64; 3], &str); 2] = [
+    (
+        "textbook",
+        "Textbook: α = 1, β = 0.001 (a start costs 1000 bytes)",
+        [1.0, 0.001, 0.0],
+        "the issue's example; times in units of α",
+    ),
+    (
+        "loggopsim",
+        "LogGOPSim defaults: α = L + 2o = 5500 ns, β = G = 6 ns/B",
+        [5500.0, 6.0, 0.0],
+        "LogGOPSim's defaults L = 2500, o = 1500, G = 6 (ns); times in ns",
+    ),
+];
+
+/// Everything a Chooser link reproduces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChooserParams {
+    /// Collective.
+    pub collective: Collective,
+    /// Ranks of the chart.
+    pub p: u32,
+    /// Smallest size.
+    pub lo: u64,
+    /// Largest size.
+    pub hi: u64,
+    /// α, β, γ.
+    pub abg: [f64; 3],
+    /// Preset id, or `custom`.
+    pub preset: String,
+    /// Algorithms left out (ids of the collective).
+    pub excluded: Vec<String>,
+    /// Simulated points on the chart.
+    pub simulate: bool,
+    /// The size the cost split is shown at.
+    pub at: u64,
+    /// The winner map's p range.
+    pub map_p: (u32, u32),
+}
+
+impl Default for ChooserParams {
+    fn default() -> ChooserParams {
+        ChooserParams {
+            collective: Collective::Allreduce,
+            p: 64,
+            lo: 8,
+            hi: 1 << 30,
+            abg: PRESETS[0].2,
+            preset: PRESETS[0].0.to_owned(),
+            excluded: Vec::new(),
+            simulate: true,
+            at: 1 << 20,
+            map_p: (2, 65),
+        }
+    }
+}
+
+/// Simulated points are drawn up to this p (beyond, a simulation of every point is seconds of work).
+pub const SIM_P: u32 = 256;
+/// And for plans of at most this many transfers.
+pub const SIM_TRANSFERS: u64 = 200_000;
+
+fn int(value: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(|| format!("an integer in {lo}..={hi}"))
+}
+
+fn real(value: &str) -> Result<f64, String> {
+    value
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && (0.0..=1e12).contains(v))
+        .ok_or_else(|| "a number in 0..=1e12".into())
+}
+
+/// Shows at most 40 characters of a rejected value, quoted.
+fn quoted(text: &str) -> String {
+    let mut shown: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        shown.push('…');
+    }
+    format!("{shown:?}")
+}
+
+impl ChooserParams {
+    /// Reads the view's pairs; never fails: each problem is a notice and the default stays.
+    pub fn from_pairs(pairs: &[(String, String)]) -> (ChooserParams, Vec<String>) {
+        let mut c = ChooserParams::default();
+        let mut notices = Vec::new();
+        let mut custom = false;
+        // The collective first: the algorithm ids depend on it.
+        if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "coll") {
+            if let Ok(x) = v.parse::<Collective>() {
+                c.collective = x;
+            } else {
+                let ids: Vec<&str> = Collective::ALL.iter().map(|x| x.id()).collect();
+                notices.push(format!("coll = {}: expected one of: {}", quoted(v), ids.join(", ")));
+            }
+        }
+        for (key, value) in pairs {
+            let result: Result<(), String> = match key.as_str() {
+                "coll" => Ok(()),
+                "p" => int(value, P.min, P.max).map(|v| c.p = v as u32),
+                "lo" => int(value, 1, MAX_BYTES).map(|v| c.lo = v),
+                "hi" => int(value, 1, MAX_BYTES).map(|v| c.hi = v),
+                "at" => int(value, 1, MAX_BYTES).map(|v| c.at = v),
+                "a" => real(value).map(|v| {
+                    c.abg[0] = v;
+                    custom = true;
+                }),
+                "b" => real(value).map(|v| {
+                    c.abg[1] = v;
+                    custom = true;
+                }),
+                "g" => real(value).map(|v| {
+                    c.abg[2] = v;
+                    custom = true;
+                }),
+                "preset" => match PRESETS.iter().find(|x| x.0 == value) {
+                    Some(x) => {
+                        c.abg = x.2;
+                        x.0.clone_into(&mut c.preset);
+                        Ok(())
+                    }
+                    None => Err(format!("one of: {}", PRESETS.map(|x| x.0).join(", "))),
+                },
+                "off" => {
+                    let ids: Vec<&str> = of(c.collective).map(|a| a.id).collect();
+                    let asked: Vec<&str> = value.split(',').filter(|x| !x.is_empty()).collect();
+                    if asked.iter().all(|a| ids.contains(a)) && asked.len() < ids.len() {
+                        c.excluded = asked.iter().map(|s| (*s).to_owned()).collect();
+                        Ok(())
+                    } else {
+                        Err(format!("{} algorithms separated by commas, not all of: {}", c.collective, ids.join(", ")))
+                    }
+                }
+                "sim" => match value.as_str() {
+                    "0" | "1" => {
+                        c.simulate = value == "1";
+                        Ok(())
+                    }
+                    _ => Err("0 or 1".into()),
+                },
+                "map" => value
+                    .split_once("..")
+                    .and_then(|(a, b)| Some((int(a, P.min, P.max).ok()?, int(b, P.min, P.max).ok()?)))
+                    .filter(|(a, b)| a <= b)
+                    .map(|(a, b)| c.map_p = (a as u32, b as u32))
+                    .ok_or_else(|| format!("LO..HI with {} ≤ LO ≤ HI ≤ {}", P.min, P.max)),
+                _ => {
+                    notices.push(format!("{key}: not a parameter of the chooser view (ignored)"));
+                    Ok(())
+                }
+            };
+            if let Err(expected) = result {
+                notices.push(format!("{key} = {}: expected {expected}", quoted(value)));
+            }
+        }
+        if c.lo > c.hi {
+            notices.push(format!("lo = {} is above hi = {}: swapped", c.lo, c.hi));
+            std::mem::swap(&mut c.lo, &mut c.hi);
+        }
+        if custom && !PRESETS.iter().any(|x| x.2 == c.abg) {
+            c.preset = "custom".into();
+        }
+        (c, notices)
+    }
+
+    /// The pairs that differ from the defaults.
+    pub fn to_pairs(&self) -> Vec<(String, String)> {
+        let d = ChooserParams::default();
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut put = |k: &str, v: String| out.push((k.to_owned(), v));
+        if self.collective != d.collective {
+            put("coll", self.collective.id().to_owned());
+        }
+        if self.p != d.p {
+            put("p", self.p.to_string());
+        }
+        if self.lo != d.lo {
+            put("lo", self.lo.to_string());
+        }
+        if self.hi != d.hi {
+            put("hi", self.hi.to_string());
+        }
+        if self.preset == "custom" {
+            for (k, v) in ["a", "b", "g"].iter().zip(self.abg) {
+                put(k, v.to_string());
+            }
+        } else if self.preset != d.preset {
+            put("preset", self.preset.clone());
+        }
+        if !self.excluded.is_empty() {
+            put("off", self.excluded.join(","));
+        }
+        if self.simulate != d.simulate {
+            put("sim", if self.simulate { "1" } else { "0" }.into());
+        }
+        if self.at != d.at {
+            put("at", self.at.to_string());
+        }
+        if self.map_p != d.map_p {
+            put("map", format!("{}..{}", self.map_p.0, self.map_p.1));
+        }
+        out
+    }
+
+    /// The algorithms compared.
+    pub fn included(&self) -> Vec<String> {
+        of(self.collective).map(|a| a.id.to_owned()).filter(|id| !self.excluded.contains(id)).collect()
+    }
+
+    /// Whether the chart's points are simulated (asked for, and p small enough).
+    pub fn simulating(&self) -> bool {
+        self.simulate && self.p <= SIM_P
+    }
+
+    /// The comparison the chart draws.
+    pub fn choose_request(&self) -> ChooseRequest {
+        ChooseRequest {
+            collective: self.collective.id().to_owned(),
+            p: u64::from(self.p),
+            min_bytes: self.lo,
+            max_bytes: self.hi,
+            alpha: self.abg[0],
+            beta: self.abg[1],
+            gamma: self.abg[2],
+            algorithms: self.included(),
+            simulate: self.simulating(),
+            sim_limit: SIM_TRANSFERS,
+        }
+    }
+
+    /// The winner map's request.
+    pub fn map_request(&self) -> MapRequest {
+        MapRequest {
+            collective: self.collective.id().to_owned(),
+            algorithms: self.included(),
+            p_lo: self.map_p.0,
+            p_hi: self.map_p.1,
+            min_bytes: self.lo,
+            max_bytes: self.hi,
+            alpha: self.abg[0],
+            beta: self.abg[1],
+            gamma: self.abg[2],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(q: &str) -> Vec<(String, String)> {
+        form_urlencoded::parse(q.as_bytes()).into_owned().collect()
+    }
+
+    #[test]
+    fn round_trips_and_rejects() {
+        let (c, n) = ChooserParams::from_pairs(&pairs(
+            "coll=broadcast&p=13&lo=64&hi=4096&a=2&b=0.5&g=0&off=linear,chain&sim=0&at=1024&map=4..300",
+        ));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(c.collective, Collective::Broadcast);
+        assert_eq!(c.preset, "custom");
+        assert_eq!(c.included().len(), 5);
+        let again = ChooserParams::from_pairs(&c.to_pairs()).0;
+        assert_eq!(again, c);
+        assert!(ChooserParams::default().to_pairs().is_empty());
+        let (d, n) = ChooserParams::from_pairs(&pairs("p=5000&off=ring,bogus&map=9..3&lo=100&hi=10&zz=1&coll=gather"));
+        assert_eq!(d.p, 64);
+        assert_eq!((d.lo, d.hi), (10, 100));
+        assert_eq!(n.len(), 6, "{n:?}");
+        assert!(n.iter().any(|x| x.starts_with("p = \"5000\": expected an integer in 1..=1024")));
+        // Leaving every algorithm out is refused.
+        let all: Vec<&str> = of(Collective::Allgather).map(|a| a.id).collect();
+        let (e, n) = ChooserParams::from_pairs(&pairs(&format!("coll=allgather&off={}", all.join(","))));
+        assert!(e.excluded.is_empty() && n.len() == 1);
+    }
+}
