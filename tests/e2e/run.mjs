@@ -26,7 +26,7 @@ const waitForUrl = (page, pred) => page.waitForFunction(pred, null, { timeout: 3
 test('loads with the model view, its numbers and no console error', async ({ page }) => {
   assert.equal(await page.locator('.brand h1').innerText(), 'commlab');
   const tabs = await page.locator('.view-switcher button').allInnerTexts();
-  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model', 'Barrier mesh', 'Barrier lab', 'Swizzle schedule', 'Schedule timeline']);
+  assert.deepEqual(tabs, ['Reduction tree', 'Pipeline', 'Runtime model', 'Barrier mesh', 'Barrier lab', 'Swizzle schedule', 'Schedule timeline', 'Collective chooser']);
   assert.equal(await cell(page, 'm-best', 'pieces'), '81');
   assert.equal(await cell(page, 'm-star', 'pieces'), '80.6');
   assert.equal(await cell(page, 'binomial', 'time'), '6351');
@@ -107,7 +107,7 @@ test('under a subpath every view opens from its tab and loads only files under t
 });
 
 test('embed at 1280 px: every input and slider stays inside its field, in every view', async ({ context, base }) => {
-  for (const view of ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle']) {
+  for (const view of ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'chooser']) {
     const page = await open(context, base, `${base}?v=2&view=${view}&embed=1`);
     await page.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
     const outside = await page.evaluate(() => [...document.querySelectorAll('.field input, .field select')].flatMap((el) => {
@@ -151,7 +151,7 @@ test('sources: the header links the page; each source number beside ours; every 
 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
-  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
+  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
   for (const url of [...pages.map((q) => `${base}?v=2&${q}`), `${base}sources.html`]) {
     const page = await context.newPage();
     await page.goto(url);
@@ -622,7 +622,9 @@ test('heavy links never freeze the tab (no main-thread task over 200 ms)', async
   links.push('view=schedule&coll=reduce&p=1048576', 'view=schedule&coll=barrier&mesh=256&alg=all-to-all',
     'view=schedule&coll=barrier&mesh=256&alg=dissemination', 'view=schedule&coll=swizzle&grid=1024,1024,4096&cores=64,64',
     // Just under the timeline's 10^5-op limit: every bar drawn on 8 ranks.
-    'view=schedule&coll=pipeline&p=8&pieces=6000&bytes=1000000000');
+    'view=schedule&coll=pipeline&p=8&pieces=6000&bytes=1000000000',
+    // The chooser at its limits: the largest p and size range, the widest map, all-pairs with LogGOPS points.
+    'view=chooser&coll=allreduce&p=1024&map=2..1024&hi=1099511627776', 'view=chooser&coll=all-to-all&p=256&map=1..1024&hi=1099511627776');
   const worst = [];
   for (const q of links) {
     const page = await openObserved(context, base, `${base}?v=1&${q}`);
@@ -902,6 +904,97 @@ test('lab and schedule load lazily: the first paint does not fetch their bundle'
   await page.goto(`${base}?view=lab`);
   await page.waitForSelector('[data-testid="run-sweep"]');
   assert.ok(requests.some((u) => u.includes('views_bg.wasm')), 'the lab fetched the lazy bundle');
+});
+
+
+// ---------------------------------------------------------------------------
+const cli = (args) => execFileSync(path.resolve(here, '../../target/release/commlab'), args, { encoding: 'utf8' });
+const crossoverText = (page) => page.locator('[data-testid="crossovers"]').innerText();
+
+test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0`);
+  await page.waitForSelector('[data-testid="times-chart"] svg');
+  const expected = (p) => JSON.parse(cli(['choose', '--collective', 'allreduce', '--p', String(p), '--bytes', '8..1073741824', '--alpha', '1', '--beta', '0.001', '--json'])).crossovers
+    .map((c) => `${c.to} beats ${c.from} from`);
+  const at64 = await crossoverText(page);
+  for (const line of expected(64)) assert.ok(at64.includes(line), `${line} in ${at64}`);
+  assert.match(at64, /rabenseifner beats recursive-doubling from 2 KiB at p = 64/);
+  await page.fill('#p', '48');
+  await page.waitForFunction(() => document.querySelector('[data-testid="crossovers"]')?.innerText.includes('p = 48'));
+  const at48 = await crossoverText(page);
+  assert.notEqual(at48, at64, 'the crossovers moved');
+  for (const line of expected(48)) assert.ok(at48.includes(line), `${line} in ${at48}`);
+  assert.match(at48, /ring beats rabenseifner from 64 KiB at p = 48/);
+  await waitForUrl(page, () => location.search.includes('p=48'));
+  const chart = await chartSvg(page, 'times-chart');
+  assert.match(chart, /allreduce on p = 48/);
+  const csv = (await download(page, 'export-csv')).text.trim().split('\n');
+  assert.equal(csv[0], 'bytes,algorithm,time,latency,bandwidth,compute,pieces,simulated,winner');
+  assert.equal(csv.length - 1, 28 * 6, '28 sizes × 6 algorithms');
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  const native = JSON.parse(cli(['choose', '--collective', 'allreduce', '--p', '48', '--bytes', '8..1073741824', '--alpha', '1', '--beta', '0.001', '--json']));
+  assert.deepEqual(json.crossovers, native.crossovers, 'the page exports the CLI\'s crossovers');
+  for (const [i, row] of json.rows.entries()) {
+    for (const [id, t] of Object.entries(row.times)) assert.ok(Math.abs(t - native.rows[i].times[id]) <= 1e-9 * t, `${id} at ${row.bytes}`);
+  }
+  // The link reproduces the chart.
+  const again = await open(context, base, page.url());
+  await again.waitForFunction(() => document.querySelector('[data-testid="times-chart"] svg')?.outerHTML.includes('p = 48'));
+  assert.equal(await chartSvg(again, 'times-chart'), chart);
+  assert.equal(await crossoverText(again), at48);
+  await shot(page, 'chooser-p48');
+});
+
+test('chooser: a winner-map cell names its winner and margin; keys move; a click opens it in the timeline', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0&coll=broadcast&map=2..17`);
+  const map = page.locator('[data-testid="winner-map"]');
+  await page.waitForSelector('[data-testid="winner-map"] svg');
+  await map.scrollIntoViewIfNeeded();
+  const box = await map.boundingBox();
+  // A cell in the middle of the map.
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.35);
+  const named = await page.locator('[data-testid="map-hover"]').innerText();
+  const m = named.match(/^p = (\d+), ([\d.]+ \w+): ([a-z-]+)( with (\d+) pieces)?; the runner-up takes [\d.]+ % longer/);
+  assert.ok(m, named);
+  await map.focus();
+  await page.keyboard.press('ArrowUp');
+  const moved = await page.locator('[data-testid="map-hover"]').innerText();
+  assert.notEqual(moved, named, 'ArrowUp moves to the next p');
+  assert.match(moved, new RegExp(`^p = ${Number(m[1]) + 1}, `));
+  await page.keyboard.press('ArrowDown');
+  // Click: the timeline of that configuration.
+  await Promise.all([page.waitForURL(/view=schedule/), page.mouse.click(box.x + box.width * 0.55, box.y + box.height * 0.35)]);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('coll'), `broadcast/${m[3]}`);
+  assert.equal(url.searchParams.get('p'), m[1]);
+  if (m[5]) assert.equal(url.searchParams.get('pieces'), m[5]);
+  // Under the chooser's LogGOPS special case: L = α, G = β (α = 1, β = 0.001 in ticks of β/1000), o = g = 0.
+  assert.deepEqual(['L', 'G', 'o', 'g'].map((k) => url.searchParams.get(k)), ['1000000', '1000', '0', '0']);
+  await page.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('every rank finishes'));
+  assert.match(await summaryText(page), new RegExp(`^${m[1]} ranks`));
+  await shot(page, 'chooser-cell-timeline');
+});
+
+test('chooser: LogGOPS points sit on the model curves; bad link values are named; embed', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&coll=allgather&p=16`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('Dots: LogGOPS'), null, { timeout: 60000 });
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  // Allgather on a power of two has no fold: LogGOPS with o = g = 0, L = α, G = β equals the model within 1 % (docs/chooser.md).
+  for (const row of json.rows) {
+    for (const [id, t] of Object.entries(row.times)) {
+      assert.ok(Math.abs(row.simulated[id] / t - 1) <= 0.01, `${id} at ${row.bytes}: LogGOPS ${row.simulated[id]}, model ${t}`);
+    }
+  }
+  assert.match(await chartSvg(page, 'times-chart'), /LogGOPS \(simulated\)/);
+  await shot(page, 'chooser-allgather-simulated');
+  const bad = await open(context, base, `${base}?view=chooser&p=5000&coll=gather&off=bogus&map=9..3`);
+  await bad.waitForSelector('[data-testid="times-chart"] svg');
+  const notice = await bad.locator('[data-testid="notices"]').innerText();
+  for (const expected of [/p = "5000": expected an integer in 1\.\.=1024/, /coll = "gather": expected one of: broadcast/, /off = "bogus"/, /map = "9\.\.3"/]) assert.match(notice, expected);
+  const embed = await open(context, base, `${base}?view=chooser&embed=1&sim=0`);
+  await embed.waitForSelector('[data-testid="times-chart"] svg');
+  assert.equal(await embed.locator('.schedule-docs').count(), 0);
+  await shot(embed, 'chooser-embed');
 });
 
 const filter = process.argv[2] ?? '';

@@ -292,3 +292,20 @@ fn pipelined_profiles_equal_the_plans() {
     }
     assert!(pipelined_profile(Collective::Allreduce, "ring", 4, 2).is_err());
 }
+
+/// More blocks than bytes: a transfer of less than a byte goes as a 1-byte
+/// message, never a 0-byte one (whose `(s − 1)·G` wraps around in LogGOPS,
+/// as in LogGOPSim): the simulated time stays near the model's.
+#[test]
+fn tiny_vectors_simulate_without_wrapping() {
+    let ab = AlphaBeta { alpha: 1000.0, beta: 1.0, gamma: 0.0 };
+    let params = Params { l: 1000, o: 0, g: 0, big_g: 1, big_o: 0, s: u64::MAX / 4 };
+    for a in ALGORITHMS {
+        for p in [16u32, 33] {
+            let plan = plan(a.collective, a.id, p, 4).unwrap();
+            let model = plan.cost(8, ab).total();
+            let sim = simulate(&goal(&plan, 8), params, Order::Stable, false).max().0 as f64;
+            assert!(sim <= 2.0 * model, "{} {} p={p}: LogGOPS {sim}, model {model}", a.collective, a.id);
+        }
+    }
+}

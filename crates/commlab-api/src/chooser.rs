@@ -309,6 +309,14 @@ impl SimRun {
 /// per byte (`L = 1000·α/β` ticks, rounded) with `o = g = O = 0`, all eager.
 /// γ has no LogGOPS counterpart and is left out.
 pub fn simulated(plan: &Plan, n: u64, ab: AlphaBeta) -> f64 {
+    let (params, scale) = loggops_of(ab);
+    simulate(&goal(plan, n), params, Order::Stable, false).max().0 as f64 / scale
+}
+
+/// The LogGOPS parameters of the chooser's special case for `ab` — `L = α`,
+/// `G = β` in ticks of `β/1000` (of `α/1000` when β = 0), `o = g = O = 0`,
+/// every message eager — and the ticks per unit of α.
+pub fn loggops_of(ab: AlphaBeta) -> (Params, f64) {
     let scale = if ab.beta > 0.0 { 1000.0 / ab.beta } else { 1000.0 / ab.alpha.max(1e-9) };
     let params = Params {
         l: (ab.alpha * scale).round() as u64,
@@ -318,7 +326,7 @@ pub fn simulated(plan: &Plan, n: u64, ab: AlphaBeta) -> f64 {
         big_o: 0,
         s: u64::MAX / 4,
     };
-    simulate(&goal(plan, n), params, Order::Stable, false).max().0 as f64 / scale
+    (params, scale)
 }
 
 /// The fastest algorithm on a p × size grid.
@@ -601,6 +609,21 @@ pub fn map_sizes(lo: u64, hi: u64) -> Vec<u64> {
         (0..64).map(|k| (lo as f64 * (hi as f64 / lo as f64).powf(f64::from(k) / 63.0)).round() as u64).collect();
     sizes.dedup();
     sizes
+}
+
+impl WinnerMap {
+    /// The map as JSON (the Chooser view's export): the ids, the p rows, the
+    /// size columns and, row-major, each cell's winner id, margin and pieces.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "algorithms": self.algorithms,
+            "ps": self.ps,
+            "sizes": self.sizes,
+            "winner": self.winner.iter().map(|&w| self.algorithms[usize::from(w)].clone()).collect::<Vec<_>>(),
+            "margin": self.margin,
+            "pieces": self.pieces,
+        })
+    }
 }
 
 impl ChooseResult {

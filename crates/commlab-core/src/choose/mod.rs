@@ -9,7 +9,15 @@ pub use algorithms::{of, pipelined_profile, plan, Algorithm, ALGORITHMS};
 pub use plan::{block_bytes, AlphaBeta, Collective, Cost, Load, Plan, Profile, Transfer};
 
 /// The plan as a GOAL schedule with a vector of `n` bytes (rounds in order,
-/// see `goal::generate::from_rounds`).
+/// see `goal::generate::from_rounds`). A transfer of less than one byte
+/// (more blocks than bytes) is sent as a 1-byte message: a message still
+/// starts, and LogGOPS's `(s − 1)·G` wraps around for `s = 0` in LogGOPSim's
+/// unsigned arithmetic, which the simulator reproduces (`docs/loggops.md`).
 pub fn goal(plan: &Plan, n: u64) -> crate::goal::Schedule {
-    crate::goal::generate::from_rounds(plan.ranks, &plan.messages(n))
+    let rounds: Vec<Vec<(u32, u32, u64)>> = plan
+        .messages(n)
+        .into_iter()
+        .map(|r| r.into_iter().map(|(from, to, bytes)| (from, to, bytes.max(1))).collect())
+        .collect();
+    crate::goal::generate::from_rounds(plan.ranks, &rounds)
 }

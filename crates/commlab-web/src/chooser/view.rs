@@ -164,8 +164,13 @@ fn map_csv(m: &WinnerMap) -> String {
     out
 }
 
-/// The Schedule view's pairs for one configuration of the chooser.
-fn timeline_query(collective: Collective, id: &str, p: u32, bytes: u64, pieces: u32) -> String {
+/// The Schedule view's pairs for one configuration of the chooser, under
+/// the LogGOPS parameters of its simulated points (`L = α`, `G = β` in
+/// ticks, `o = g = O = 0`, eager up to the largest size).
+fn timeline_query(collective: Collective, id: &str, p: u32, bytes: u64, pieces: u32, abg: [f64; 3]) -> String {
+    let ab = commlab_core::choose::AlphaBeta { alpha: abg[0], beta: abg[1], gamma: abg[2] };
+    let (l, _) = commlab_api::chooser::loggops_of(ab);
+    let cap = commlab_api::schedule::PARAM.max;
     let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
     let mut pairs = vec![
         ("view", "schedule".to_owned()),
@@ -175,6 +180,9 @@ fn timeline_query(collective: Collective, id: &str, p: u32, bytes: u64, pieces: 
     ];
     if pipelined {
         pairs.push(("pieces", pieces.to_string()));
+    }
+    for (k, v) in [("L", l.l), ("o", 0), ("g", 0), ("G", l.big_g), ("O", 0), ("S", cap)] {
+        pairs.push((k, v.min(cap).to_string()));
     }
     form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
 }
@@ -494,7 +502,8 @@ pub fn ChooserView(
         let k = i * m.sizes.len() + j;
         let Some(&w) = m.winner.get(k) else { return };
         let collective = params.with_untracked(|c| c.collective);
-        let query = timeline_query(collective, &m.algorithms[usize::from(w)], m.ps[i], m.sizes[j], m.pieces[k]);
+        let abg = params.with_untracked(|c| c.abg);
+        let query = timeline_query(collective, &m.algorithms[usize::from(w)], m.ps[i], m.sizes[j], m.pieces[k], abg);
         if let Some(w) = web_sys::window() {
             let _ = w.location().set_href(&format!("{}?{query}", browser::page_base()));
         }
@@ -555,13 +564,14 @@ pub fn ChooserView(
             let per = |v: f64, unit: f64| if unit > 0.0 { q(v / unit) } else { "—".to_owned() };
             Some(view! {
                 <table class="numbers split-table" data-testid="split-table">
-                    <thead><tr><th scope="col">"algorithm"</th><th scope="col">"time"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th></tr></thead>
+                    <thead><tr><th scope="col">"algorithm"</th><th scope="col">"time"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th><th scope="col">"watch"</th></tr></thead>
                     <tbody>
                         {r.algorithms.iter().enumerate().map(|(k, id)| {
                             let c = row.costs[k];
                             let name = if r.pipelined[k] { format!("{id} (m = {})", row.pieces[k]) } else { id.clone() };
                             view! { <tr class:winner=row.winner == k>
                                 <td>{name}</td><td>{q(c.total())}</td><td>{per(c.latency, a)}</td><td>{per(c.bandwidth, b)}</td><td>{per(c.compute, g)}</td>
+                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{}", browser::page_base(), timeline_query(collective, id, r.p, row.bytes, row.pieces[k], [a, b, g]))>"timeline"</a></td>
                             </tr> }
                         }).collect_view()}
                     </tbody>
@@ -673,7 +683,13 @@ pub fn ChooserView(
             <div class="results">
                 {move || match status.get() {
                     Status::Failed(e) => view! { <p class="chart-error" data-testid="chooser-error" role="alert">{e}</p> }.into_any(),
-                    _ => ().into_any(),
+                    Status::Running(..) => view! {
+                        <div class="run-progress delayed" data-testid="compare-progress" role="status">
+                            <progress aria-label="Comparison under way"></progress>
+                            <span>{move || format!("Costing every algorithm on p = {} (the first time for a p, its plans' profiles are built in the engine worker)…", params.with(|c| c.p))}</span>
+                        </div>
+                    }.into_any(),
+                    Status::Idle => ().into_any(),
                 }}
                 <figure class="chart" data-testid="times-chart" role="img"
                     aria-label=move || shown.with(|s| s.as_ref().map_or("Computing…".to_owned(), |s| format!("Time vs message size for {} algorithms", s.result.algorithms.len())))>
@@ -725,7 +741,7 @@ pub fn ChooserView(
                     <figure class="chart" data-testid="pieces-chart" role="img" aria-label="Best piece count of each pipelined algorithm vs message size">
                         <div class="chart-svg" inner_html=svg></div>
                     </figure>
-                    <p class="field-note">"Each pipelined algorithm's best piece count among the powers of two up to 4096 (at most one piece per byte), from its cost profile; the dashed line is the chain's closed-form optimum, which the search follows to the nearest power of two."</p>
+                    <p class="field-note">"Each pipelined algorithm's best piece count among the powers of two up to 4096 (at most one piece per byte), searched on its cost profile. Dashed: the chain's closed-form optimum m* = √((p − 2)·n·β′/α), with β′ = β for a broadcast, β + γ for a reduce, β + γ/2 for the chain up and down; the search follows it to a power of two until the 4096 cap."</p>
                 })}
                 <h3>"Winner map"</h3>
                 {move || match map_status.get() {
@@ -747,7 +763,8 @@ pub fn ChooserView(
                 </figure>
                 <p class="map-hover" data-testid="map-hover" aria-live="polite">{move || hover.get().and_then(cell_text).unwrap_or_else(|| "Point at a cell for its winner and margin; click it to watch that algorithm in the timeline.".into())}</p>
                 <ExportBar name=Signal::derive(move || format!("{}-map", file_stem())) svg=Signal::derive(move || map_svg.get())
-                    csv=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| map_csv(m)).unwrap_or_default())) />
+                    csv=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| map_csv(m)).unwrap_or_default()))
+                    json=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| m.to_json().to_string()).unwrap_or_default())) />
                 {(!embed).then(|| view! { <p class="schedule-docs">"The algorithms, the cost model and how they compare with LogGOPS: docs/chooser.md in the repository."</p> })}
             </div>
         </section>
