@@ -2,7 +2,8 @@
 // BENCHMARKS.md). Measures, on the release build in dist/:
 //  - load: navigation start → model view with both charts in the DOM;
 //  - redraw: a parameter change (an `input` event on #p) → both charts replaced
-//    in the DOM and laid out, and → the next frame.
+//    in the DOM and laid out, and → the next frame;
+//  - the Chooser's chart after a change of α (and the other views' budgets below).
 // Usage: node bench.mjs [rounds]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -236,6 +237,32 @@ console.log(`wasm: reduce schedule + inputs + values, p = 65536: ${wasm.values65
 console.log(`wasm: reduce schedule + timing, p = 2^20: ${wasm.timing2pow20.toFixed(2)} ms (mean of 3)`);
 console.log(`wasm: swizzle schedule, 10^6 loop indices: ${wasm.swizzle.toFixed(2)} ms (mean of 5)`);
 console.log(`swizzle 16x16 grid step change -> redrawn: ${stats(swTimings.redraw)}`);
+// Chooser: a change of α at the default inputs (allreduce, p = 64, 8 B … 1 GiB,
+// LogGOPS points on) until the time-vs-size chart shows the new α.
+const chooser = await open(context, server.url, `${server.url}?view=chooser`);
+await chooser.waitForSelector('[data-testid="winner-map"] svg', { timeout: 60000 });
+await chooser.waitForTimeout(1500);
+const chooserTimings = await chooser.evaluate(async (rounds) => {
+  const alpha = document.querySelector('#alpha');
+  const chart = document.querySelector('[data-testid="times-chart"] .chart-svg');
+  const redraw = [];
+  for (let i = 0; i < Math.min(rounds, 30); i++) {
+    const v = String(1 + (i % 7) * 0.5 + 0.25);
+    const changed = new Promise((resolve) => {
+      const obs = new MutationObserver(() => { if (chart.innerHTML.includes(`α = ${v},`)) { obs.disconnect(); resolve(); } });
+      obs.observe(chart, { childList: true, subtree: true, characterData: true });
+    });
+    const t0 = performance.now();
+    alpha.value = v;
+    alpha.dispatchEvent(new Event('input', { bubbles: true }));
+    await changed;
+    chart.getBoundingClientRect();
+    redraw.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 400));
+  }
+  return redraw;
+}, rounds);
+console.log(`chooser alpha change -> T-vs-size chart redrawn: ${stats(chooserTimings)}`);
 console.log(`swizzle ranks 16 -> 1000 (10^6 loops: 2 schedules + numbers on screen): ${stats(swTimings.big)}`);
 console.log(`tree p=16 change -> redrawn: ${stats(treeTimings.redraw)}`);
 console.log(`tree p 8 -> 65536 (schedule + values + summary): ${stats(treeTimings.big)}`);

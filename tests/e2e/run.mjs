@@ -728,6 +728,7 @@ test('workers unavailable: the page says so and runs the same requests on the ma
   assert.equal(await withWorker.locator('[data-testid="engine-notice"]').count(), 0);
   // The lab's UQ and a small sweep run in the fallback too (the test switch stands for a blocked worker).
   await page.goto(`${base}?v=1&view=lab&seeds=1&max_size=4&barriers=1&__commlab_no_worker=1`);
+  await page.waitForFunction(() => /LCT/.test(document.querySelector('[data-testid="uq-means"]')?.innerText ?? ''));
   assert.match(await page.locator('[data-testid="uq-means"]').innerText(), /LCT 0\.524 \(0\.559 [^)]*\), BST 0\.505/);
   await page.click('[data-testid="run-sweep"]');
   await page.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 60000 });
