@@ -563,7 +563,7 @@ pub fn ChooserView(
             let [a, b, g] = params.with_untracked(|c| c.abg);
             let per = |v: f64, unit: f64| if unit > 0.0 { q(v / unit) } else { "—".to_owned() };
             Some(view! {
-                <table class="numbers split-table" data-testid="split-table">
+                <div class="table-scroll"><table class="numbers split-table" data-testid="split-table">
                     <thead><tr><th scope="col">"algorithm"</th><th scope="col">"time"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th><th scope="col">"watch"</th></tr></thead>
                     <tbody>
                         {r.algorithms.iter().enumerate().map(|(k, id)| {
@@ -575,7 +575,7 @@ pub fn ChooserView(
                             </tr> }
                         }).collect_view()}
                     </tbody>
-                </table>
+                </table></div>
                 <ul class="formulas" data-testid="formulas">
                     {r.algorithms.iter().map(|id| view! { <li><strong>{id.clone()}</strong>": "{formula(collective, id)}</li> }).collect_view()}
                 </ul>
