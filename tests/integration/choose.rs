@@ -309,3 +309,34 @@ fn tiny_vectors_simulate_without_wrapping() {
         }
     }
 }
+
+/// The chunk optimizer's search on the model follows the closed form where
+/// there is one: for the chain, `(p + m − 2)(α + n/m·β)` is least at
+/// `m* = √((p − 2)·n·β/α)`, and the best power of two found on the plans'
+/// costs lies within a factor 2 of it (and is exactly the better of the two
+/// powers of two around it).
+#[test]
+fn the_piece_search_follows_the_chains_closed_form() {
+    use commlab_core::choose::pipelined_profile;
+    let ab = AlphaBeta { alpha: 1.0, beta: 0.001, gamma: 0.0 };
+    for p in [4u32, 9, 33, 64] {
+        let profiles: Vec<(u32, commlab_core::choose::Profile)> =
+            (0..=12).map(|k| (1 << k, pipelined_profile(Collective::Broadcast, "chain", p, 1 << k).unwrap())).collect();
+        for e in 6..=30 {
+            let n = 1u64 << e;
+            let (best, _) = profiles
+                .iter()
+                .filter(|(m, _)| u64::from(*m) <= n)
+                .map(|(m, prof)| (*m, prof.cost(n, ab).total()))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap();
+            let star = ((f64::from(p) - 2.0) * n as f64 * ab.beta / ab.alpha).sqrt();
+            let t = |m: f64| (f64::from(p) + m - 2.0) * (ab.alpha + n as f64 / m * ab.beta);
+            if (1.0..=4096.0).contains(&star) {
+                let (lo, hi) = (2f64.powf(star.log2().floor()), 2f64.powf(star.log2().ceil()));
+                let want = if t(lo) <= t(hi) { lo } else { hi };
+                assert_eq!(f64::from(best), want, "p={p} n={n}: m* = {star:.1}");
+            }
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! checked against the engine's ranges, and a rejected one becomes a notice
 //! naming the parameter and what is accepted.
 
+use crate::schedule::params::quoted;
 use commlab_api::chooser::{ChooseRequest, MapRequest, MAX_BYTES, P};
 use commlab_core::choose::{of, Collective};
 
@@ -85,15 +86,6 @@ fn real(value: &str) -> Result<f64, String> {
         .ok()
         .filter(|v| v.is_finite() && (0.0..=1e12).contains(v))
         .ok_or_else(|| "a number in 0..=1e12".into())
-}
-
-/// Shows at most 40 characters of a rejected value, quoted.
-fn quoted(text: &str) -> String {
-    let mut shown: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        shown.push('…');
-    }
-    format!("{shown:?}")
 }
 
 impl ChooserParams {

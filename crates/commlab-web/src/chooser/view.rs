@@ -8,6 +8,7 @@
 use super::params::{ChooserParams, PRESETS, SIM_P, SIM_TRANSFERS};
 use crate::browser;
 use crate::components::export_bar::ExportBar;
+use crate::components::notices::TextNotices;
 use crate::components::number_field::NumberField;
 use crate::schedule::client::{OnResponse, ScheduleClient};
 use commlab_api::chooser::{ChooseResult, WinnerMap, MAX_BYTES, P};
@@ -626,13 +627,7 @@ pub fn ChooserView(
 
     view! {
         <section class="view chooser-view" data-testid="chooser-view" aria-labelledby="chooser-title">
-            <Show when=move || notices.with(|n| !n.is_empty())>
-                <section class="notices" role="status" data-testid="notices" aria-label="About this link">
-                    <p class="notices-title">"About this link:"</p>
-                    <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                    <button type="button" class="dismiss" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
-                </section>
-            </Show>
+            <TextNotices notices=notices />
             <div class="controls" role="group" aria-label="Chooser">
                 <h2 id="chooser-title">"Collective chooser"</h2>
                 <div class="field">

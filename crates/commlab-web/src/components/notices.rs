@@ -29,3 +29,21 @@ pub fn Notices(
         </Show>
     }
 }
+
+/// [`Notices`] for the lazy views, whose notices are whole sentences
+/// (`p = "5000": expected an integer in 1..=1024`).
+#[component]
+pub fn TextNotices(
+    /// The notices to show; dismissing clears them.
+    notices: RwSignal<Vec<String>>,
+) -> impl IntoView {
+    view! {
+        <Show when=move || notices.with(|n| !n.is_empty())>
+            <section class="notices" role="status" data-testid="notices" aria-label="About this link">
+                <p class="notices-title">"About this link:"</p>
+                <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                <button type="button" class="dismiss" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
+            </section>
+        </Show>
+    }
+}

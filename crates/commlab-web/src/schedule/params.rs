@@ -78,7 +78,7 @@ fn time(value: &str) -> Result<f64, String> {
 }
 
 /// Shows at most 40 characters of a rejected value, quoted.
-fn quoted(text: &str) -> String {
+pub fn quoted(text: &str) -> String {
     let mut shown: String = text.chars().take(40).collect();
     if text.chars().count() > 40 {
         shown.push('…');

@@ -8,6 +8,7 @@ use super::client::ScheduleClient;
 use super::params::ScheduleParams;
 use super::store;
 use crate::browser;
+use crate::components::notices::TextNotices;
 use crate::components::number_field::{int_range, NumberField};
 use commlab_api::schedule::{
     GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleResult,
@@ -687,13 +688,7 @@ pub fn ScheduleView(
     view! {
         <section class="view schedule-view" data-testid="schedule-view" aria-labelledby="schedule-title"
             on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
-            <Show when=move || notices.with(|n| !n.is_empty())>
-                <section class="notices" role="status" data-testid="notices" aria-label="About this link">
-                    <p class="notices-title">"About this link:"</p>
-                    <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                    <button type="button" class="dismiss" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
-                </section>
-            </Show>
+            <TextNotices notices=notices />
             <div class="controls" role="group" aria-label="Schedule">
                 <h2 id="schedule-title">"Schedule timeline (LogGOPS)"</h2>
                 {source_controls}
