@@ -988,6 +988,13 @@ test('chooser: LogGOPS points sit on the model curves; bad link values are named
   }
   assert.match(await chartSvg(page, 'times-chart'), /LogGOPS \(simulated\)/);
   await shot(page, 'chooser-allgather-simulated');
+  // The chunk optimizer checked by simulation at the explained size: the chain on 16 ranks at 1 MiB,
+  // model m = 128 (√(14·2^20·0.001) = 121 → 128); LogGOPS (o = g = 0) prefers 512.
+  const chunk = await open(context, base, `${base}?view=chooser&coll=broadcast&p=16&lo=65536&hi=4194304`);
+  await chunk.waitForSelector('[data-testid="piece-check"]', { timeout: 60000 });
+  const row = await chunk.locator('[data-testid="piece-check"] tr:has-text("chain")').first().innerText();
+  assert.match(row, /^chain\s+128\s+512\s/);
+  assert.equal(await chunk.locator('[data-testid="piece-check"] tbody tr').count(), 3);
   const bad = await open(context, base, `${base}?view=chooser&p=5000&coll=gather&off=bogus&map=9..3`);
   await bad.waitForSelector('[data-testid="times-chart"] svg');
   const notice = await bad.locator('[data-testid="notices"]').innerText();

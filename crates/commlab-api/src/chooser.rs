@@ -72,6 +72,10 @@ pub struct ChooseRequest {
     /// the view's bound on a simulation's work.
     #[serde(default)]
     pub sim_limit: u64,
+    /// With `simulate`, in [`SimRun`]: also check the pipelined algorithms'
+    /// best piece count by simulation at the size nearest to this.
+    #[serde(default)]
+    pub check_at: Option<u64>,
 }
 
 /// One size.
@@ -116,6 +120,32 @@ pub struct ChooseResult {
     pub rows: Vec<Row>,
     /// Winner changes.
     pub crossovers: Vec<Crossover>,
+    /// The chunk optimizer checked by simulation at one size (see
+    /// [`SimRun`]; empty unless asked).
+    #[serde(default)]
+    pub piece_checks: Vec<PieceCheck>,
+}
+
+/// A pipelined algorithm's best piece count on the model, checked by
+/// LogGOPS at the neighbouring powers of two.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PieceCheck {
+    /// Algorithm id.
+    pub algorithm: String,
+    /// Bytes.
+    pub bytes: u64,
+    /// The model's best piece count.
+    pub model_pieces: u32,
+    /// Per piece count tried (`m/4 … 4m`, powers of two in `1..=min(4096, n)`):
+    /// `(m, model time, LogGOPS time)`.
+    pub tried: Vec<(u32, f64, f64)>,
+}
+
+impl PieceCheck {
+    /// The piece count LogGOPS finds fastest among those tried.
+    pub fn simulated_best(&self) -> u32 {
+        self.tried.iter().min_by(|a, b| a.2.total_cmp(&b.2)).map_or(self.model_pieces, |t| t.0)
+    }
 }
 
 /// The cost profiles of one algorithm on one p: one per piece count tried.
@@ -236,6 +266,7 @@ impl ChooseRequest {
             pipelined: algorithms.iter().map(|a| a.1).collect(),
             rows,
             crossovers,
+            piece_checks: Vec::new(),
         };
         if self.simulate {
             for row in 0..result.rows.len() {
@@ -276,6 +307,8 @@ pub struct SimRun {
     next: usize,
     limit: u64,
     ab: AlphaBeta,
+    /// The size the chunk optimizer is checked at, when asked.
+    check_at: Option<u64>,
 }
 
 impl SimRun {
@@ -287,22 +320,60 @@ impl SimRun {
         let model = ChooseRequest { simulate: false, ..request.clone() };
         let result = model.run_cached(cache)?;
         let ab = AlphaBeta { alpha: request.alpha, beta: request.beta, gamma: request.gamma };
-        Ok(SimRun { result, next: 0, limit: request.sim_limit, ab })
+        Ok(SimRun { result, next: 0, limit: request.sim_limit, ab, check_at: request.check_at })
     }
 
-    /// Sizes simulated and in all.
+    /// Steps done and in all (a size each, then the piece check when asked).
     pub fn progress(&self) -> (u64, u64) {
-        (self.next as u64, self.result.rows.len() as u64)
+        let total = self.result.rows.len() + usize::from(self.check_at.is_some());
+        (self.next as u64, total as u64)
     }
 
-    /// Simulates the next size; true when every size is.
+    /// Simulates the next size (then checks the piece counts); true when done.
     pub fn step(&mut self) -> bool {
-        if self.next < self.result.rows.len() {
+        let rows = self.result.rows.len();
+        if self.next < rows {
             simulate_row(&mut self.result, self.next, self.limit, self.ab);
-            self.next += 1;
+        } else if let (Some(at), true) = (self.check_at, self.next == rows) {
+            self.result.piece_checks = piece_checks(&self.result, at, self.limit, self.ab);
         }
-        self.next >= self.result.rows.len()
+        self.next += 1;
+        self.next >= self.progress().1 as usize
     }
+}
+
+/// The chunk optimizer checked by simulation: at the row nearest to `at`,
+/// each pipelined algorithm at `m/4 … 4m` around its model-best `m` (plans
+/// over `limit` transfers left out unless `limit` is 0).
+///
+/// # Panics
+/// Never: the result's algorithms are its collective's.
+pub fn piece_checks(result: &ChooseResult, at: u64, limit: u64, ab: AlphaBeta) -> Vec<PieceCheck> {
+    let Ok(collective) = result.collective.parse::<Collective>() else { return Vec::new() };
+    let Some(row) = result.rows.iter().min_by_key(|r| r.bytes.abs_diff(at)) else { return Vec::new() };
+    let n = row.bytes;
+    result
+        .algorithms
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| result.pipelined[*k])
+        .map(|(k, id)| {
+            let m = row.pieces[k];
+            let tried = [m / 4, m / 2, m, m.saturating_mul(2), m.saturating_mul(4)]
+                .into_iter()
+                .filter(|&x| (1..=MAX_PIECES).contains(&x) && u64::from(x) <= n)
+                .collect::<std::collections::BTreeSet<u32>>()
+                .into_iter()
+                .filter_map(|x| {
+                    let plan = plan(collective, id, result.p, x).expect("listed");
+                    let transfers: usize = plan.rounds.iter().map(Vec::len).sum();
+                    (limit == 0 || transfers as u64 <= limit)
+                        .then(|| (x, plan.cost(n, ab).total(), simulated(&plan, n, ab)))
+                })
+                .collect();
+            PieceCheck { algorithm: id.clone(), bytes: n, model_pieces: m, tried }
+        })
+        .collect()
 }
 
 /// LogGOPS time of `plan` with `n` bytes, in units of α: `G = 1000` ticks

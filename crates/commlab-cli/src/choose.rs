@@ -85,6 +85,7 @@ impl ChooseArgs {
             algorithms: self.algorithms.clone(),
             simulate: self.simulate,
             sim_limit: 0,
+            check_at: None,
         };
         let result = request.run().map_err(|e| (format!("--{}", e.field), e.to_string()))?;
         let value = result.to_json(self.alpha, self.beta, self.gamma);

@@ -234,6 +234,7 @@ impl ChooserParams {
             algorithms: self.included(),
             simulate: self.simulating(),
             sim_limit: SIM_TRANSFERS,
+            check_at: Some(self.at),
         }
     }
 

@@ -737,6 +737,23 @@ pub fn ChooserView(
                         <div class="chart-svg" inner_html=svg></div>
                     </figure>
                     <p class="field-note">"Each pipelined algorithm's best piece count among the powers of two up to 4096 (at most one piece per byte), searched on its cost profile. Dashed: the chain's closed-form optimum m* = √((p − 2)·n·β′/α), with β′ = β for a broadcast, β + γ for a reduce, β + γ/2 for the chain up and down; the search follows it to a power of two until the 4096 cap."</p>
+                    {move || shown.with(|s| {
+                        let s = s.as_ref()?;
+                        let checks = &s.result.piece_checks;
+                        if checks.is_empty() { return None; }
+                        Some(view! {
+                            <div class="table-scroll"><table class="numbers piece-check" data-testid="piece-check">
+                                <caption>{format!("Checked by simulation at {} (LogGOPS with L = α, G = β, o = g = 0; model / LogGOPS time)", short_bytes(checks[0].bytes))}</caption>
+                                <thead><tr><th scope="col">"algorithm"</th><th scope="col">"model's m"</th><th scope="col">"LogGOPS's m"</th><th scope="col">"tried: m — model / LogGOPS"</th></tr></thead>
+                                <tbody>
+                                    {checks.iter().map(|c| view! { <tr>
+                                        <td>{c.algorithm.clone()}</td><td>{c.model_pieces}</td><td>{c.simulated_best()}</td>
+                                        <td>{c.tried.iter().map(|t| format!("{}: {} / {}", t.0, q(t.1), q(t.2))).collect::<Vec<_>>().join(" · ")}</td>
+                                    </tr> }).collect_view()}
+                                </tbody>
+                            </table></div>
+                        })
+                    })}
                 })}
                 <h3>"Winner map"</h3>
                 {move || match map_status.get() {
