@@ -340,3 +340,36 @@ fn the_piece_search_follows_the_chains_closed_form() {
         }
     }
 }
+
+/// The double binary tree's profiles for many pieces come from its period
+/// (a repeat of the schedule's state relative to rank 0): they must equal
+/// the full plans' profiles, on every p up to 130 and on large p, up to
+/// 4096 pieces.
+#[test]
+fn periodic_profiles_equal_the_plans() {
+    use commlab_core::choose::pipelined_profile;
+    let mut cases: Vec<(u32, u32)> = Vec::new();
+    for p in 2..=130u32 {
+        for m in [65, 100, 257] {
+            cases.push((p, m));
+        }
+    }
+    for p in [3u32, 17, 48, 64, 65, 130] {
+        cases.push((p, 4096));
+    }
+    for p in [255u32, 256, 257, 500, 1000, 1024] {
+        cases.push((p, 300));
+        cases.push((p, 1024));
+    }
+    for c in [Collective::Broadcast, Collective::Allreduce] {
+        for &(p, m) in &cases {
+            let want = plan(c, "double-binary-tree", p, m).unwrap().profile();
+            let got = pipelined_profile(c, "double-binary-tree", p, m).unwrap();
+            let mut g = got.shapes.clone();
+            let mut w = want.shapes.clone();
+            g.sort();
+            w.sort();
+            assert_eq!(g, w, "{c} double-binary-tree p={p} m={m}");
+        }
+    }
+}

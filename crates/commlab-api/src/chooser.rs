@@ -9,7 +9,7 @@
 //! ones without building their plans: `choose::pipelined_profile`).
 
 use crate::ApiError;
-use commlab_core::choose::{goal, of, pipelined_profile, plan, AlphaBeta, Collective, Cost, Load, Plan, Profile};
+use commlab_core::choose::{goal, of, pipelined_profiles, plan, AlphaBeta, Collective, Cost, Load, Plan, Profile};
 
 /// A cost split into its terms (the core's `Cost`, as a serde value).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -156,9 +156,9 @@ pub(crate) struct Options {
 impl Options {
     pub(crate) fn new(collective: Collective, id: &str, p: u32, pipelined: bool) -> Options {
         let profiles = if pipelined {
-            (0..=MAX_PIECES.ilog2())
-                .map(|k| (1 << k, pipelined_profile(collective, id, p, 1 << k).expect("a pipelined algorithm")))
-                .collect()
+            let ms: Vec<u32> = (0..=MAX_PIECES.ilog2()).map(|k| 1 << k).collect();
+            let profiles = pipelined_profiles(collective, id, p, &ms).expect("a pipelined algorithm");
+            ms.into_iter().zip(profiles).collect()
         } else {
             vec![(1, plan(collective, id, p, 1).expect("a listed algorithm").profile())]
         };

@@ -384,116 +384,318 @@ fn double_trees(p: u32) -> Vec<Tree> {
     vec![a, b]
 }
 
-/// Greedy one-port broadcast of `m` pieces down `trees` (piece `j` uses tree
-/// `j mod trees`): each round every rank sends the earliest piece it holds
-/// that a child still needs (pieces in order, children in order); `round`
-/// receives each round's `(from, to, piece)` sends.
-///
-/// A rank receives a tree's pieces in order (its parent sends them in
-/// order), so per rank and tree a cursor over (piece, child) and the count
-/// of that tree's pieces held decide the next send: O(p) a round.
-#[allow(
-    clippy::many_single_char_names,
-    reason = "p, m, n, t, r, k, i, c, j: ranks, pieces, trees, a rank, tree, index, child, piece"
-)]
-fn tree_down_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
-    let (n, t) = (p as usize, trees.len() as u32);
-    // Per tree: pieces t, t + T, … below m.
-    let pieces_of = |tree: u32| if tree < m { (m - tree).div_ceil(t) } else { 0 };
-    // held[tree][rank]: pieces of the tree held; next[tree][rank]: (piece index, child index) to send.
-    let mut held: Vec<Vec<u32>> =
-        (0..t).map(|k| (0..n).map(|r| if r == 0 { pieces_of(k) } else { 0 }).collect()).collect();
-    let mut next: Vec<Vec<(u32, usize)>> = vec![vec![(0, 0); n]; t as usize];
-    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
-    loop {
+/// A greedy one-port schedule of `m` pieces over `trees` (piece `j` uses
+/// tree `j mod trees`), advanced a round at a time: [`Down`] broadcasts
+/// from rank 0, [`Up`] reduces to it. Its `key` is the state relative to
+/// rank 0's progress, which the periodic extrapolation of
+/// [`pipelined_profile`] compares between rounds.
+trait Greedy {
+    /// One round's sends `(from, to, piece)` into `sends` (cleared first); false when none.
+    fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool;
+    /// The state relative to the progress at rank 0 (equal keys: the same future, shifted).
+    fn key(&self) -> Vec<i64>;
+    /// Pieces through rank 0 so far (sent by it, or received by it).
+    fn progress(&self) -> u64;
+    /// How far any rank's cursor runs ahead of rank 0's progress, per tree.
+    fn lead(&self) -> u64;
+}
+
+/// Pieces of tree `tree` among `m` pieces over `t` trees.
+fn pieces_of(m: u32, t: u32, tree: u32) -> u32 {
+    if tree < m {
+        (m - tree).div_ceil(t)
+    } else {
+        0
+    }
+}
+
+/// Broadcast: each round every rank sends the earliest piece it holds that a
+/// child still needs (pieces in order, children in order). A rank receives a
+/// tree's pieces in order (its parent sends them in order), so per rank and
+/// tree a cursor over (piece, child) and the count of that tree's pieces held
+/// decide the next send: O(p) a round.
+struct Down<'a> {
+    trees: &'a [Tree],
+    t: u32,
+    m: u32,
+    /// `held[tree][rank]`: pieces of the tree held.
+    held: Vec<Vec<u32>>,
+    /// `next[tree][rank]`: (piece index in the tree, child index) to send.
+    next: Vec<Vec<(u32, usize)>>,
+}
+
+impl<'a> Down<'a> {
+    fn new(trees: &'a [Tree], p: u32, m: u32) -> Down<'a> {
+        let (n, t) = (p as usize, trees.len() as u32);
+        let held = (0..t).map(|k| (0..n).map(|r| if r == 0 { pieces_of(m, t, k) } else { 0 }).collect()).collect();
+        Down { trees, t, m, held, next: vec![vec![(0, 0); n]; t as usize] }
+    }
+}
+
+impl Greedy for Down<'_> {
+    fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
         sends.clear();
-        for r in 0..n {
+        for r in 0..self.held[0].len() {
             let mut best: Option<(u32, usize)> = None;
-            for k in 0..t as usize {
-                let i = next[k][r].0;
-                if trees[k][r].is_empty() || i >= pieces_of(k as u32) || i >= held[k][r] {
+            for k in 0..self.t as usize {
+                let i = self.next[k][r].0;
+                if self.trees[k][r].is_empty() || i >= pieces_of(self.m, self.t, k as u32) || i >= self.held[k][r] {
                     continue;
                 }
-                let j = k as u32 + i * t;
+                let j = k as u32 + i * self.t;
                 if best.is_none_or(|(bj, _)| j < bj) {
                     best = Some((j, k));
                 }
             }
             if let Some((j, k)) = best {
-                let (i, c) = next[k][r];
-                sends.push((r as u32, trees[k][r][c], j));
-                next[k][r] = if c + 1 < trees[k][r].len() { (i, c + 1) } else { (i + 1, 0) };
+                let (i, c) = self.next[k][r];
+                sends.push((r as u32, self.trees[k][r][c], j));
+                self.next[k][r] = if c + 1 < self.trees[k][r].len() { (i, c + 1) } else { (i + 1, 0) };
             }
         }
-        if sends.is_empty() {
-            // Done, or a tree that does not reach a rank from 0 (replay reports it).
-            break;
+        for &(_, to, j) in sends.iter() {
+            self.held[(j % self.t) as usize][to as usize] += 1;
         }
-        for &(_, to, j) in &sends {
-            held[(j % t) as usize][to as usize] += 1;
+        !sends.is_empty()
+    }
+
+    fn key(&self) -> Vec<i64> {
+        let base: Vec<i64> = self.next.iter().map(|x| i64::from(x[0].0)).collect();
+        let child = |c: usize| i64::try_from(c).unwrap_or(i64::MAX);
+        let mut key = vec![base[0] - base.last().copied().unwrap_or(0)];
+        key.extend(self.next.iter().map(|x| child(x[0].1)));
+        for ((held, next), b) in self.held.iter().zip(&self.next).zip(&base) {
+            for (h, &(i, c)) in held.iter().zip(next).skip(1) {
+                key.extend([i64::from(*h) - b, i64::from(i) - b, child(c)]);
+            }
         }
-        round(&sends);
+        key
+    }
+
+    fn progress(&self) -> u64 {
+        self.next.iter().map(|x| u64::from(x[0].0)).sum()
+    }
+
+    fn lead(&self) -> u64 {
+        // Rank 0 holds every piece and is the furthest ahead.
+        0
     }
 }
 
-/// Greedy one-port reduce of `m` pieces up `trees` to 0: a rank forwards
-/// piece `j` to its parent once all its children in that piece's tree sent
-/// it, the earliest such piece first; `round` receives each round's sends.
-///
+/// Reduce to rank 0: a rank forwards piece `j` to its parent once all its
+/// children in that piece's tree sent it, the earliest such piece first.
 /// Children send a tree's pieces in order, so the pieces a rank has
 /// complete are a prefix per tree: a cursor per rank and tree suffices.
-#[allow(
-    clippy::many_single_char_names,
-    reason = "p, m, n, t, r, k, i, c, j: ranks, pieces, trees, a rank, tree, index, child, piece"
-)]
-fn tree_up_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
-    let (n, t) = (p as usize, trees.len() as u32);
-    let pieces_of = |tree: u32| if tree < m { (m - tree).div_ceil(t) } else { 0 };
-    let parents: Vec<Vec<Option<u32>>> = trees
-        .iter()
-        .map(|tree| {
-            let mut parent = vec![None; n];
-            for (r, children) in tree.iter().enumerate() {
-                for &c in children {
-                    parent[c as usize] = Some(r as u32);
+struct Up<'a> {
+    trees: &'a [Tree],
+    t: u32,
+    m: u32,
+    parents: Vec<Vec<Option<u32>>>,
+    /// `sent[tree][rank]`: pieces of the tree the rank has sent up.
+    sent: Vec<Vec<u32>>,
+    which: Vec<usize>,
+}
+
+impl<'a> Up<'a> {
+    fn new(trees: &'a [Tree], p: u32, m: u32) -> Up<'a> {
+        let n = p as usize;
+        let parents = trees
+            .iter()
+            .map(|tree| {
+                let mut parent = vec![None; n];
+                for (r, children) in tree.iter().enumerate() {
+                    for &c in children {
+                        parent[c as usize] = Some(r as u32);
+                    }
                 }
-            }
-            parent
-        })
-        .collect();
-    // sent[tree][rank]: pieces of the tree the rank has sent up.
-    let mut sent: Vec<Vec<u32>> = vec![vec![0; n]; t as usize];
-    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
-    let mut which: Vec<usize> = Vec::new();
-    loop {
+                parent
+            })
+            .collect();
+        Up { trees, t: trees.len() as u32, m, parents, sent: vec![vec![0; n]; trees.len()], which: Vec::new() }
+    }
+
+    /// Pieces of tree `k` that reached rank 0.
+    fn arrived(&self, k: usize) -> u32 {
+        self.trees[k][0].iter().map(|&c| self.sent[k][c as usize]).min().unwrap_or(0)
+    }
+}
+
+impl Greedy for Up<'_> {
+    fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
         sends.clear();
-        which.clear();
-        for r in 0..n {
+        self.which.clear();
+        for r in 0..self.sent[0].len() {
             let mut best: Option<(u32, usize)> = None;
-            for k in 0..t as usize {
-                let i = sent[k][r];
-                if parents[k][r].is_none() || i >= pieces_of(k as u32) {
+            for k in 0..self.t as usize {
+                let i = self.sent[k][r];
+                if self.parents[k][r].is_none() || i >= pieces_of(self.m, self.t, k as u32) {
                     continue;
                 }
-                if trees[k][r].iter().all(|&c| sent[k][c as usize] > i) {
-                    let j = k as u32 + i * t;
+                if self.trees[k][r].iter().all(|&c| self.sent[k][c as usize] > i) {
+                    let j = k as u32 + i * self.t;
                     if best.is_none_or(|(bj, _)| j < bj) {
                         best = Some((j, k));
                     }
                 }
             }
             if let Some((j, k)) = best {
-                sends.push((r as u32, parents[k][r].expect("checked"), j));
-                which.push(k);
+                sends.push((r as u32, self.parents[k][r].expect("checked"), j));
+                self.which.push(k);
             }
         }
-        if sends.is_empty() {
-            break;
+        for (&(from, _, _), &k) in sends.iter().zip(&self.which) {
+            self.sent[k][from as usize] += 1;
         }
-        for (&(from, _, _), &k) in sends.iter().zip(&which) {
-            sent[k][from as usize] += 1;
+        !sends.is_empty()
+    }
+
+    fn key(&self) -> Vec<i64> {
+        let base: Vec<i64> = (0..self.t as usize).map(|k| i64::from(self.arrived(k))).collect();
+        let mut key = vec![base[0] - base.last().copied().unwrap_or(0)];
+        for ((sent, parents), b) in self.sent.iter().zip(&self.parents).zip(&base) {
+            let ranks = sent.iter().zip(parents).filter(|(_, parent)| parent.is_some());
+            key.extend(ranks.map(|(&x, _)| i64::from(x) - b));
         }
+        key
+    }
+
+    fn progress(&self) -> u64 {
+        (0..self.t as usize).map(|k| u64::from(self.arrived(k))).sum()
+    }
+
+    fn lead(&self) -> u64 {
+        (0..self.t as usize)
+            .map(|k| {
+                let base = self.arrived(k);
+                self.sent[k].iter().map(|&x| u64::from(x.saturating_sub(base))).max().unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn tree_down_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
+    let mut g = Down::new(trees, p, m);
+    let mut sends = Vec::new();
+    // Stops when done, or at a tree that does not reach a rank from 0 (replay reports it).
+    while g.round(&mut sends) {
         round(&sends);
+    }
+}
+
+fn tree_up_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
+    let mut g = Up::new(trees, p, m);
+    let mut sends = Vec::new();
+    while g.round(&mut sends) {
+        round(&sends);
+    }
+}
+
+/// Rounds a greedy schedule is run for while looking for its period, beyond
+/// 4 per rank. The reduce up the double binary tree repeats within a few
+/// rounds (p = 5…65: by round 8); its broadcast down did not repeat within
+/// 4096 rounds on any p tried (its state relative to rank 0 keeps drifting:
+/// some rank's backlog grows), so it is run in full for each piece count.
+const PERIOD_SEARCH_ROUNDS: usize = 64;
+
+/// The round shapes of a greedy schedule of `m` pieces, from its period
+/// when it has one. `make(m)` builds the schedule.
+///
+/// The schedule of (nearly) infinitely many pieces is run until its state
+/// relative to rank 0's progress repeats: at rounds `t1 < t2`, with `2d`
+/// pieces through rank 0 in between. Schedules are deterministic and
+/// invariant under a shift of every piece index by the number of trees, so
+/// from `t1` on the infinite schedule repeats every `t2 − t1` rounds. A
+/// schedule of `m0` pieces is the infinite one until a rank runs out of
+/// pieces; if that happens after `t2`, the schedule of `m0 + 2d` pieces is
+/// the one of `m0` with one more period inserted at `t1` (its state at
+/// `t2` is the `m0` schedule's at `t1`, shifted, and the same rules follow).
+/// So `shapes(m0 + q·2d) = shapes(m0) + q · shapes(period)`: exact, not a
+/// fit. Without a repeat within [`PERIOD_SEARCH_ROUNDS`] + 4p rounds the
+/// schedule of `m` pieces is run in full.
+/// Where a greedy schedule repeats (see [`shapes_of`]).
+struct Period {
+    /// First round of the repeat, and the round where the state recurs.
+    t1: usize,
+    t2: usize,
+    /// Progress at `t1` and `t2`.
+    before: u64,
+    after: u64,
+    /// The largest lead of a cursor over rank 0's progress at `t2`.
+    lead: u64,
+    /// The sends of every round up to `t2`.
+    per_round: Vec<Vec<(u32, u32, u32)>>,
+}
+
+/// Runs the schedule of (nearly) infinitely many pieces until its state
+/// relative to rank 0's progress repeats, for at most
+/// [`PERIOD_SEARCH_ROUNDS`] + 4p rounds.
+fn find_period<G: Greedy>(make: impl Fn(u32) -> G, p: u32) -> Option<Period> {
+    let mut g = make(u32::MAX / 4);
+    let mut seen: std::collections::HashMap<Vec<i64>, (usize, u64)> = std::collections::HashMap::new();
+    let mut per_round: Vec<Vec<(u32, u32, u32)>> = Vec::new();
+    let mut sends = Vec::new();
+    for t in 0..PERIOD_SEARCH_ROUNDS + 4 * p as usize {
+        let key = g.key();
+        if let Some(&(t1, before)) = seen.get(&key) {
+            return Some(Period { t1, t2: t, before, after: g.progress(), lead: g.lead(), per_round });
+        }
+        seen.insert(key, (t, g.progress()));
+        if !g.round(&mut sends) {
+            return None;
+        }
+        per_round.push(sends.clone());
+    }
+    None
+}
+
+/// Adds the round shapes of the greedy schedule of `m` pieces over `t`
+/// trees to `shapes`, from its `period` when there is one.
+///
+/// Schedules are deterministic and invariant under a shift of every piece
+/// index by the number of trees, so from `t1` on the infinite schedule
+/// repeats every `t2 − t1` rounds, `step` pieces through rank 0 each time. A
+/// schedule of `m0` pieces is the infinite one until a rank runs out of
+/// pieces; if that happens after `t2`, the schedule of `m0 + step` pieces is
+/// the one of `m0` with one more period inserted at `t1` (its state at `t2`
+/// is the `m0` schedule's at `t1`, shifted, and the same rules follow). So
+/// `shapes(m0 + q·step) = shapes(m0) + q · shapes(period)`: exact, not a fit.
+fn shapes_of<G: Greedy>(
+    make: impl Fn(u32) -> G,
+    period: Option<&Period>,
+    (m, t): (u32, u32),
+    combine: bool,
+    shapes: &mut Vec<(Vec<Load>, u64)>,
+    counts: &mut [u64],
+) {
+    let exact = |m: u32, shapes: &mut Vec<(Vec<Load>, u64)>, counts: &mut [u64]| {
+        let mut g = make(m);
+        let mut sends = Vec::new();
+        while g.round(&mut sends) {
+            tally(shapes, &sends, combine, counts);
+        }
+    };
+    let Some(period) = period else {
+        exact(m, shapes, counts);
+        return;
+    };
+    let (step, t) = (period.after - period.before, u64::from(t));
+    // No rank of the m0 schedule may run out of pieces before t2: each tree
+    // has m0/t pieces, and by t2 no cursor is past after/t + lead.
+    let floor = period.after + t * (period.lead + 2) + step;
+    if step == 0 || step % t != 0 || u64::from(m) <= floor {
+        exact(m, shapes, counts);
+        return;
+    }
+    let q = (u64::from(m) - floor) / step;
+    let m0 = u64::from(m) - q * step;
+    exact(u32::try_from(m0).expect("below m"), shapes, counts);
+    for sends in &period.per_round[period.t1..period.t2] {
+        let mut one = Vec::new();
+        tally(&mut one, sends, combine, counts);
+        for (shape, count) in one {
+            push_shape(shapes, shape, count * q);
+        }
     }
 }
 
@@ -532,60 +734,80 @@ fn tally(shapes: &mut Vec<(Vec<Load>, u64)>, sends: &[(u32, u32, u32)], combine:
 /// The [`Profile`] of a pipelined algorithm (`chain`, `pipelined-binomial`,
 /// `double-binary-tree`, `chain-up-down`) with `m` pieces, equal to
 /// `plan(collective, id, p, m)?.profile()` without building the plan's
-/// transfers. The double binary tree runs its greedy schedule counting
-/// (O(p) a round); the chain and the pipelined binomial tree take their
-/// shape counts as affine in `m` from one and two pieces (every extra piece
-/// adds the same rounds once the pipeline is full, from the first piece on:
-/// the tests check it against the plans for every `p ≤ 64` and larger `p`
-/// up to 4096 pieces).
+/// transfers; see [`pipelined_profiles`].
 ///
 /// # Errors
 /// Not a pipelined algorithm, `p = 0` or `m = 0`.
 pub fn pipelined_profile(collective: Collective, id: &str, p: u32, m: u32) -> Result<Profile, String> {
-    if p == 0 || m == 0 {
+    Ok(pipelined_profiles(collective, id, p, &[m])?.remove(0))
+}
+
+/// The profiles of a pipelined algorithm for each piece count of `ms`. The
+/// chain, the pipelined binomial tree and the chain up and down take their
+/// shape counts as affine in `m` from one and two pieces (every extra piece
+/// adds the same rounds from the first piece on: the tests check it against
+/// the plans for every `p ≤ 64` and larger `p`). The double binary tree runs
+/// its greedy schedule counting (O(p) a round), its reduce phase from the
+/// schedule's period (exact: [`shapes_of`]); its broadcast phase has none.
+///
+/// # Errors
+/// Not a pipelined algorithm, `p = 0` or a piece count of 0.
+pub fn pipelined_profiles(collective: Collective, id: &str, p: u32, ms: &[u32]) -> Result<Vec<Profile>, String> {
+    if p == 0 || ms.contains(&0) {
         return Err("p and pieces must be at least 1".into());
     }
-    let affine = matches!(id, "chain" | "pipelined-binomial" | "chain-up-down");
-    if affine && m > 2 {
-        let one = pipelined_profile(collective, id, p, 1)?;
-        let two = pipelined_profile(collective, id, p, 2)?;
-        let mut shapes: Vec<(Vec<Load>, u64)> = Vec::new();
-        let count = |prof: &Profile, shape: &Vec<Load>| prof.shapes.iter().find(|s| s.0 == *shape).map_or(0, |s| s.1);
-        for (shape, _) in one.shapes.iter().chain(&two.shapes) {
-            if shapes.iter().any(|s| s.0 == *shape) {
-                continue;
-            }
-            let (c1, c2) = (i128::from(count(&one, shape)), i128::from(count(&two, shape)));
-            let c = c1 + (c2 - c1) * (i128::from(m) - 1);
-            push_shape(&mut shapes, shape.clone(), u64::try_from(c.max(0)).unwrap_or(u64::MAX));
-        }
-        return Ok(Profile { unit_blocks: m, shapes });
+    match (collective, id) {
+        (Collective::Broadcast, "chain" | "pipelined-binomial" | "double-binary-tree")
+        | (Collective::Reduce, "chain" | "pipelined-binomial")
+        | (Collective::Allreduce, "double-binary-tree" | "chain-up-down") => {}
+        _ => return Err(format!("{collective} {id} is not a pipelined algorithm")),
     }
-    let mut shapes = Vec::new();
-    let mut counts = vec![0u64; p as usize];
-    let down = |trees: &[Tree], shapes: &mut Vec<(Vec<Load>, u64)>, counts: &mut Vec<u64>| {
-        tree_down_each(trees, p, m, |s| tally(shapes, s, false, counts));
-    };
-    let up = |trees: &[Tree], shapes: &mut Vec<(Vec<Load>, u64)>, counts: &mut Vec<u64>| {
-        tree_up_each(trees, p, m, |s| tally(shapes, s, true, counts));
-    };
     let trees = match id {
         "chain" | "chain-up-down" => vec![chain_tree(p)],
         "pipelined-binomial" => vec![binomial_tree(p)],
         _ => double_trees(p),
     };
-    match (collective, id) {
-        (Collective::Broadcast, "chain" | "pipelined-binomial" | "double-binary-tree") => {
-            down(&trees, &mut shapes, &mut counts);
+    let t = trees.len() as u32;
+    let (down, up) = match collective {
+        Collective::Broadcast => (true, false),
+        Collective::Reduce => (false, true),
+        _ => (true, true),
+    };
+    let exact = |m: u32, periods: (Option<&Period>, Option<&Period>)| {
+        let mut shapes = Vec::new();
+        let mut counts = vec![0u64; p as usize];
+        if up {
+            shapes_of(|m| Up::new(&trees, p, m), periods.1, (m, t), true, &mut shapes, &mut counts);
         }
-        (Collective::Reduce, "chain" | "pipelined-binomial") => up(&trees, &mut shapes, &mut counts),
-        (Collective::Allreduce, "double-binary-tree" | "chain-up-down") => {
-            up(&trees, &mut shapes, &mut counts);
-            down(&trees, &mut shapes, &mut counts);
+        if down {
+            shapes_of(|m| Down::new(&trees, p, m), periods.0, (m, t), false, &mut shapes, &mut counts);
         }
-        _ => return Err(format!("{collective} {id} is not a pipelined algorithm")),
+        Profile { unit_blocks: m, shapes }
+    };
+    if matches!(id, "chain" | "pipelined-binomial" | "chain-up-down") {
+        let (one, two) = (exact(1, (None, None)), exact(2, (None, None)));
+        let count = |prof: &Profile, shape: &Vec<Load>| prof.shapes.iter().find(|s| s.0 == *shape).map_or(0, |s| s.1);
+        return Ok(ms
+            .iter()
+            .map(|&m| {
+                let mut shapes: Vec<(Vec<Load>, u64)> = Vec::new();
+                for (shape, _) in one.shapes.iter().chain(&two.shapes) {
+                    if shapes.iter().any(|s| s.0 == *shape) {
+                        continue;
+                    }
+                    let (c1, c2) = (i128::from(count(&one, shape)), i128::from(count(&two, shape)));
+                    let c = c1 + (c2 - c1) * (i128::from(m) - 1);
+                    push_shape(&mut shapes, shape.clone(), u64::try_from(c.max(0)).unwrap_or(u64::MAX));
+                }
+                Profile { unit_blocks: m, shapes }
+            })
+            .collect());
     }
-    Ok(Profile { unit_blocks: m, shapes })
+    // The double binary tree: find the periods once (only worth it for many pieces).
+    let many = ms.iter().any(|&m| m > 64);
+    let down_period = (down && many).then(|| find_period(|m| Down::new(&trees, p, m), p)).flatten();
+    let up_period = (up && many).then(|| find_period(|m| Up::new(&trees, p, m), p)).flatten();
+    Ok(ms.iter().map(|&m| exact(m, (down_period.as_ref(), up_period.as_ref()))).collect())
 }
 
 /// Binomial scatter of `p` blocks from 0: rank `i` holding blocks

@@ -5,7 +5,7 @@
 pub mod algorithms;
 pub mod plan;
 
-pub use algorithms::{of, pipelined_profile, plan, Algorithm, ALGORITHMS};
+pub use algorithms::{of, pipelined_profile, pipelined_profiles, plan, Algorithm, ALGORITHMS};
 pub use plan::{block_bytes, AlphaBeta, Collective, Cost, Load, Plan, Profile, Transfer};
 
 /// The plan as a GOAL schedule with a vector of `n` bytes (rounds in order,
