@@ -417,7 +417,8 @@ fn pieces_of(m: u32, t: u32, tree: u32) -> u32 {
 struct Down<'a> {
     trees: &'a [Tree],
     t: u32,
-    m: u32,
+    /// Pieces of each tree.
+    pieces: Vec<u32>,
     /// `held[tree][rank]`: pieces of the tree held.
     held: Vec<Vec<u32>>,
     /// `next[tree][rank]`: (piece index in the tree, child index) to send.
@@ -428,7 +429,8 @@ impl<'a> Down<'a> {
     fn new(trees: &'a [Tree], p: u32, m: u32) -> Down<'a> {
         let (n, t) = (p as usize, trees.len() as u32);
         let held = (0..t).map(|k| (0..n).map(|r| if r == 0 { pieces_of(m, t, k) } else { 0 }).collect()).collect();
-        Down { trees, t, m, held, next: vec![vec![(0, 0); n]; t as usize] }
+        let pieces = (0..t).map(|k| pieces_of(m, t, k)).collect();
+        Down { trees, t, pieces, held, next: vec![vec![(0, 0); n]; t as usize] }
     }
 }
 
@@ -439,7 +441,7 @@ impl Greedy for Down<'_> {
             let mut best: Option<(u32, usize)> = None;
             for k in 0..self.t as usize {
                 let i = self.next[k][r].0;
-                if self.trees[k][r].is_empty() || i >= pieces_of(self.m, self.t, k as u32) || i >= self.held[k][r] {
+                if i >= self.held[k][r] || i >= self.pieces[k] || self.trees[k][r].is_empty() {
                     continue;
                 }
                 let j = k as u32 + i * self.t;
@@ -489,7 +491,8 @@ impl Greedy for Down<'_> {
 struct Up<'a> {
     trees: &'a [Tree],
     t: u32,
-    m: u32,
+    /// Pieces of each tree.
+    pieces: Vec<u32>,
     parents: Vec<Vec<Option<u32>>>,
     /// `sent[tree][rank]`: pieces of the tree the rank has sent up.
     sent: Vec<Vec<u32>>,
@@ -511,7 +514,9 @@ impl<'a> Up<'a> {
                 parent
             })
             .collect();
-        Up { trees, t: trees.len() as u32, m, parents, sent: vec![vec![0; n]; trees.len()], which: Vec::new() }
+        let t = trees.len() as u32;
+        let pieces = (0..t).map(|k| pieces_of(m, t, k)).collect();
+        Up { trees, t, pieces, parents, sent: vec![vec![0; n]; trees.len()], which: Vec::new() }
     }
 
     /// Pieces of tree `k` that reached rank 0.
@@ -528,7 +533,7 @@ impl Greedy for Up<'_> {
             let mut best: Option<(u32, usize)> = None;
             for k in 0..self.t as usize {
                 let i = self.sent[k][r];
-                if self.parents[k][r].is_none() || i >= pieces_of(self.m, self.t, k as u32) {
+                if i >= self.pieces[k] || self.parents[k][r].is_none() {
                     continue;
                 }
                 if self.trees[k][r].iter().all(|&c| self.sent[k][c as usize] > i) {
