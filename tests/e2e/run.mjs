@@ -995,6 +995,12 @@ test('chooser: LogGOPS points sit on the model curves; bad link values are named
   const row = await chunk.locator('[data-testid="piece-check"] tr:has-text("chain")').first().innerText();
   assert.match(row, /^chain\s+128\s+512\s/);
   assert.equal(await chunk.locator('[data-testid="piece-check"] tbody tr').count(), 3);
+  // Another explained size re-runs only the check: the LogGOPS points stay.
+  await chunk.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('Dots: LogGOPS'), null, { timeout: 60000 });
+  await chunk.selectOption('[data-testid="split-size"]', '65536');
+  await chunk.waitForFunction(() => document.querySelector('[data-testid="piece-check"] caption')?.innerText.includes('at 64 KiB'), null, { timeout: 60000 });
+  assert.match(await chunk.locator('[data-testid="chart-timing"]').innerText(), /Dots: LogGOPS/);
+  assert.equal(await chunk.locator('[data-testid="sim-progress"]').count(), 0, 'no new simulation of every point');
   const bad = await open(context, base, `${base}?view=chooser&p=5000&coll=gather&off=bogus&map=9..3`);
   await bad.waitForSelector('[data-testid="times-chart"] svg');
   const notice = await bad.locator('[data-testid="notices"]').innerText();

@@ -376,6 +376,18 @@ pub fn piece_checks(result: &ChooseResult, at: u64, limit: u64, ab: AlphaBeta) -
         .collect()
 }
 
+/// [`piece_checks`] of `request` at its `check_at` (the model run first,
+/// with profiles from `cache`; nothing without `check_at`).
+///
+/// # Errors
+/// As [`ChooseRequest::run`].
+pub fn check_pieces(request: &ChooseRequest, cache: &mut Cache) -> Result<Vec<PieceCheck>, ApiError> {
+    let Some(at) = request.check_at else { return Ok(Vec::new()) };
+    let model = ChooseRequest { simulate: false, ..request.clone() }.run_cached(cache)?;
+    let ab = AlphaBeta { alpha: request.alpha, beta: request.beta, gamma: request.gamma };
+    Ok(piece_checks(&model, at, request.sim_limit, ab))
+}
+
 /// LogGOPS time of `plan` with `n` bytes, in units of α: `G = 1000` ticks
 /// per byte (`L = 1000·α/β` ticks, rounded) with `o = g = O = 0`, all eager.
 /// γ has no LogGOPS counterpart and is left out.

@@ -359,6 +359,9 @@ pub enum ScheduleQuery {
     Map(crate::chooser::MapRequest),
     /// The profiles the worker keeps for a comparison, for the page's cache.
     Profiles(crate::chooser::ChooseRequest),
+    /// The chunk optimizer checked by simulation at the request's `check_at`
+    /// (answered at once: a handful of simulations).
+    Check(crate::chooser::ChooseRequest),
     /// The Chooser view's LogGOPS points (a size a step, with progress;
     /// answered with the comparison, simulated).
     Simulate(crate::chooser::ChooseRequest),
@@ -485,6 +488,8 @@ pub enum ScheduleResponse {
     Map(crate::chooser::WinnerMap),
     /// The profiles of [`ScheduleQuery::Profiles`].
     Profiles(Vec<crate::chooser::KeptProfiles>),
+    /// The piece checks of [`ScheduleQuery::Check`].
+    Checked(Vec<crate::chooser::PieceCheck>),
 }
 
 impl ScheduleResponse {
@@ -538,6 +543,10 @@ impl ScheduleEngine {
         self.simulating = None;
         match query {
             ScheduleQuery::Profiles(request) => Some(ScheduleResponse::Profiles(self.chooser.export(&request))),
+            ScheduleQuery::Check(request) => Some(match crate::chooser::check_pieces(&request, &mut self.chooser) {
+                Ok(checks) => ScheduleResponse::Checked(checks),
+                Err(e) => ScheduleResponse::Error(e),
+            }),
             ScheduleQuery::Simulate(request) => match crate::chooser::SimRun::new(&request, &mut self.chooser) {
                 Ok(run) => {
                     self.simulating = Some(run);

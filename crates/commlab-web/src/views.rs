@@ -91,7 +91,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     | ScheduleResponse::Ready(_)
                     | ScheduleResponse::Chosen(_)
                     | ScheduleResponse::Map(_)
-                    | ScheduleResponse::Profiles(_) => return,
+                    | ScheduleResponse::Profiles(_)
+                    | ScheduleResponse::Checked(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

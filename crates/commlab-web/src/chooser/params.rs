@@ -234,8 +234,13 @@ impl ChooserParams {
             algorithms: self.included(),
             simulate: self.simulating(),
             sim_limit: SIM_TRANSFERS,
-            check_at: Some(self.at),
+            check_at: None,
         }
+    }
+
+    /// The chunk optimizer's check by simulation at the explained size.
+    pub fn check_request(&self) -> ChooseRequest {
+        ChooseRequest { check_at: Some(self.at), ..self.choose_request() }
     }
 
     /// The winner map's request.

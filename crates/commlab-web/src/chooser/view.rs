@@ -217,6 +217,9 @@ pub fn ChooserView(
     let compare = StoredValue::new_local(ScheduleClient::new());
     let page_cache = StoredValue::new_local(commlab_api::chooser::Cache::default());
     let simulator = StoredValue::new_local(ScheduleClient::new());
+    let checker = StoredValue::new_local(ScheduleClient::new());
+    let checks = RwSignal::new(Vec::<commlab_api::chooser::PieceCheck>::new());
+    let check_status = RwSignal::new(Status::Idle);
     let mapper = StoredValue::new_local(ScheduleClient::new());
 
     // The address bar follows in the next task, after the chart is drawn.
@@ -307,6 +310,43 @@ pub fn ChooserView(
             simulator.get_value().stop();
             sim_status.set(Status::Idle);
         }
+    });
+    // The chunk optimizer checked by simulation at the explained size: a
+    // fourth worker, so a new size re-runs only this check.
+    let check_request = Memo::new(move |_| {
+        params.with(|c| {
+            (c.simulating() && of(c.collective).any(|a| a.pipelined && !c.excluded.iter().any(|x| x == a.id)))
+                .then(|| c.check_request())
+        })
+    });
+    let checks_asked = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let request = check_request.get();
+        checks_asked.update_value(|n| *n += 1);
+        let id = checks_asked.get_value();
+        checks.set(Vec::new());
+        let Some(request) = request else {
+            checker.get_value().stop();
+            check_status.set(Status::Idle);
+            return;
+        };
+        check_status.set(Status::Running(0, 0));
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            ScheduleResponse::Checked(c) => {
+                checks.set(c);
+                check_status.set(Status::Idle);
+            }
+            ScheduleResponse::Error(e) => check_status.set(Status::Failed(e.to_string())),
+            _ => {}
+        });
+        leptos::prelude::set_timeout(
+            move || {
+                if checks_asked.get_value() == id {
+                    checker.get_value().send(ScheduleQuery::Check(request), handler);
+                }
+            },
+            std::time::Duration::from_millis(SIM_PAUSE_MS),
+        );
     });
     // The winner map: its own worker, with progress per row of p.
     let map_request = Memo::new(move |_| params.with(ChooserParams::map_request));
@@ -737,9 +777,12 @@ pub fn ChooserView(
                         <div class="chart-svg" inner_html=svg></div>
                     </figure>
                     <p class="field-note">"Each pipelined algorithm's best piece count among the powers of two up to 4096 (at most one piece per byte), searched on its cost profile. Dashed: the chain's closed-form optimum m* = √((p − 2)·n·β′/α), with β′ = β for a broadcast, β + γ for a reduce, β + γ/2 for the chain up and down; the search follows it to a power of two until the 4096 cap."</p>
-                    {move || shown.with(|s| {
-                        let s = s.as_ref()?;
-                        let checks = &s.result.piece_checks;
+                    {move || match check_status.get() {
+                        Status::Running(..) => view! { <p class="timing" data-testid="check-progress" role="status">"Checking the piece counts by simulation…"</p> }.into_any(),
+                        Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}</p> }.into_any(),
+                        Status::Idle => ().into_any(),
+                    }}
+                    {move || checks.with(|checks| {
                         if checks.is_empty() { return None; }
                         Some(view! {
                             <div class="table-scroll"><table class="numbers piece-check" data-testid="piece-check">

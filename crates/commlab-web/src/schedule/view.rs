@@ -185,7 +185,10 @@ pub fn ScheduleView(
                 };
                 export_status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
             }
-            ScheduleResponse::Chosen(_) | ScheduleResponse::Map(_) | ScheduleResponse::Profiles(_) => {}
+            ScheduleResponse::Chosen(_)
+            | ScheduleResponse::Map(_)
+            | ScheduleResponse::Profiles(_)
+            | ScheduleResponse::Checked(_) => {}
             ScheduleResponse::Error(e) => {
                 if status.get_untracked() == Status::Idle {
                     export_status.set(e.to_string());
@@ -588,8 +591,15 @@ pub fn ScheduleView(
                     <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=(1.0, 4096.0)
                         value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
                 </Show>
-                <NumberField id="bytes" label="Bytes per message" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
-                    value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
+                // A chooser algorithm's size is its vector (all-to-all: each rank's send buffer), cut into messages by the plan.
+                <Show when=move || !collective().contains('/')>
+                    <NumberField id="bytes" label="Bytes per message" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                        value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
+                </Show>
+                <Show when=move || collective().contains('/')>
+                    <NumberField id="bytes" label="Vector size n (bytes per rank)" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                        value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
+                </Show>
                 <Show when=is(&["barrier"])>
                     <NumberField id="mesh" label="Mesh side" integer=true range=int_range(MESH) slider=(2.0, 256.0)
                         value=gval(|g| f64::from(g.mesh)) on_change=gen(|g, v| g.mesh = v as u32) />
