@@ -373,3 +373,18 @@ fn periodic_profiles_equal_the_plans() {
         }
     }
 }
+
+/// A pipelined plan moves every piece across each of the p − 1 tree edges
+/// once per phase (the chooser counts its transfers without building it).
+#[test]
+fn pipelined_plans_move_each_piece_once_per_edge() {
+    for a in ALGORITHMS.iter().filter(|a| a.pipelined) {
+        let phases = if a.collective == Collective::Allreduce { 2 } else { 1 };
+        for p in 1..=40u32 {
+            for m in [1u32, 3, 8] {
+                let transfers: usize = plan(a.collective, a.id, p, m).unwrap().rounds.iter().map(Vec::len).sum();
+                assert_eq!(transfers as u32, m * (p - 1) * phases, "{} {} p={p} m={m}", a.collective, a.id);
+            }
+        }
+    }
+}

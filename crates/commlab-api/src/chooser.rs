@@ -72,8 +72,8 @@ pub struct ChooseRequest {
     /// the view's bound on a simulation's work.
     #[serde(default)]
     pub sim_limit: u64,
-    /// With `simulate`, in [`SimRun`]: also check the pipelined algorithms'
-    /// best piece count by simulation at the size nearest to this.
+    /// For [`check_pieces`]: check the pipelined algorithms' best piece
+    /// count by simulation at the size nearest to this.
     #[serde(default)]
     pub check_at: Option<u64>,
 }
@@ -120,10 +120,6 @@ pub struct ChooseResult {
     pub rows: Vec<Row>,
     /// Winner changes.
     pub crossovers: Vec<Crossover>,
-    /// The chunk optimizer checked by simulation at one size (see
-    /// [`SimRun`]; empty unless asked).
-    #[serde(default)]
-    pub piece_checks: Vec<PieceCheck>,
 }
 
 /// A pipelined algorithm's best piece count on the model, checked by
@@ -266,7 +262,6 @@ impl ChooseRequest {
             pipelined: algorithms.iter().map(|a| a.1).collect(),
             rows,
             crossovers,
-            piece_checks: Vec::new(),
         };
         if self.simulate {
             for row in 0..result.rows.len() {
@@ -290,11 +285,7 @@ pub fn simulate_row(result: &mut ChooseResult, row: usize, limit: u64, ab: Alpha
         .algorithms
         .iter()
         .zip(&r.pieces)
-        .map(|(id, &m)| {
-            let plan = plan(collective, id, p, m).expect("listed");
-            let transfers: usize = plan.rounds.iter().map(Vec::len).sum();
-            (limit == 0 || transfers as u64 <= limit).then(|| simulated(&plan, r.bytes, ab))
-        })
+        .map(|(id, &m)| within(collective, id, p, m, limit).map(|plan| simulated(&plan, r.bytes, ab)))
         .collect();
     r.simulated = Some(times);
 }
@@ -307,8 +298,6 @@ pub struct SimRun {
     next: usize,
     limit: u64,
     ab: AlphaBeta,
-    /// The size the chunk optimizer is checked at, when asked.
-    check_at: Option<u64>,
 }
 
 impl SimRun {
@@ -320,26 +309,36 @@ impl SimRun {
         let model = ChooseRequest { simulate: false, ..request.clone() };
         let result = model.run_cached(cache)?;
         let ab = AlphaBeta { alpha: request.alpha, beta: request.beta, gamma: request.gamma };
-        Ok(SimRun { result, next: 0, limit: request.sim_limit, ab, check_at: request.check_at })
+        Ok(SimRun { result, next: 0, limit: request.sim_limit, ab })
     }
 
-    /// Steps done and in all (a size each, then the piece check when asked).
+    /// Sizes simulated and in all.
     pub fn progress(&self) -> (u64, u64) {
-        let total = self.result.rows.len() + usize::from(self.check_at.is_some());
-        (self.next as u64, total as u64)
+        (self.next as u64, self.result.rows.len() as u64)
     }
 
-    /// Simulates the next size (then checks the piece counts); true when done.
+    /// Simulates the next size; true when every size is.
     pub fn step(&mut self) -> bool {
-        let rows = self.result.rows.len();
-        if self.next < rows {
+        if self.next < self.result.rows.len() {
             simulate_row(&mut self.result, self.next, self.limit, self.ab);
-        } else if let (Some(at), true) = (self.check_at, self.next == rows) {
-            self.result.piece_checks = piece_checks(&self.result, at, self.limit, self.ab);
+            self.next += 1;
         }
-        self.next += 1;
-        self.next >= self.progress().1 as usize
+        self.next >= self.result.rows.len()
     }
+}
+
+/// The plan of `id` with `m` pieces when it has at most `limit` transfers
+/// (any number when `limit` is 0). A pipelined plan is not built to count
+/// them: every piece crosses each of the p − 1 tree edges once per phase.
+fn within(collective: Collective, id: &str, p: u32, m: u32, limit: u64) -> Option<Plan> {
+    let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
+    let phases = if collective == Collective::Allreduce { 2 } else { 1 };
+    if limit > 0 && pipelined && u64::from(m) * u64::from(p.saturating_sub(1)) * phases > limit {
+        return None;
+    }
+    let plan = plan(collective, id, p, m).expect("a listed algorithm");
+    let transfers: usize = plan.rounds.iter().map(Vec::len).sum();
+    (limit == 0 || transfers as u64 <= limit).then_some(plan)
 }
 
 /// The chunk optimizer checked by simulation: at the row nearest to `at`,
@@ -365,10 +364,8 @@ pub fn piece_checks(result: &ChooseResult, at: u64, limit: u64, ab: AlphaBeta) -
                 .collect::<std::collections::BTreeSet<u32>>()
                 .into_iter()
                 .filter_map(|x| {
-                    let plan = plan(collective, id, result.p, x).expect("listed");
-                    let transfers: usize = plan.rounds.iter().map(Vec::len).sum();
-                    (limit == 0 || transfers as u64 <= limit)
-                        .then(|| (x, plan.cost(n, ab).total(), simulated(&plan, n, ab)))
+                    within(collective, id, result.p, x, limit)
+                        .map(|plan| (x, plan.cost(n, ab).total(), simulated(&plan, n, ab)))
                 })
                 .collect();
             PieceCheck { algorithm: id.clone(), bytes: n, model_pieces: m, tried }

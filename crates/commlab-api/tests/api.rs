@@ -564,7 +564,7 @@ fn chooser_points_against_the_model() {
 /// mostly prefers more pieces, since it overlaps L with the next piece.
 #[test]
 fn piece_counts_are_checked_by_simulation() {
-    use commlab_api::chooser::{Cache, ChooseRequest, SimRun};
+    use commlab_api::chooser::{check_pieces, Cache, ChooseRequest};
     for (collective, p) in [("broadcast", 16u64), ("reduce", 33), ("allreduce", 48)] {
         for at in [1u64 << 14, 1 << 20, 1 << 26] {
             let request = ChooseRequest {
@@ -580,11 +580,10 @@ fn piece_counts_are_checked_by_simulation() {
                 sim_limit: 0,
                 check_at: Some(at),
             };
-            let mut run = SimRun::new(&request, &mut Cache::default()).unwrap();
-            while !run.step() {}
-            let checks = &run.result.piece_checks;
-            assert_eq!(checks.len(), run.result.pipelined.iter().filter(|x| **x).count());
-            for c in checks {
+            let checks = check_pieces(&request, &mut Cache::default()).unwrap();
+            let pipelined = commlab_core::choose::of(collective.parse().unwrap()).filter(|a| a.pipelined).count();
+            assert_eq!(checks.len(), pipelined);
+            for c in &checks {
                 assert!(c.tried.iter().any(|t| t.0 == c.model_pieces), "{collective} {}: m tried", c.algorithm);
                 let model_best = c.tried.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
                 assert_eq!(model_best, c.model_pieces, "the model's best among those tried is its m");

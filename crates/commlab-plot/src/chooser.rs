@@ -5,7 +5,7 @@
 
 use crate::model::{with_axes, Span};
 use crate::svg::Svg;
-use crate::{format_bytes, format_quantity, PlotError, Theme};
+use crate::{format_quantity, PlotError, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -214,7 +214,7 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
     let height = top + plot_h + 52.0 + 20.0 * legend_rows as f64;
     let mut svg = Svg::new(width, height, theme.background, caption);
     svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
-    for (i, &p) in input.ps.iter().enumerate() {
+    for i in 0..rows {
         let y = top + (rows - 1 - i) as f64 * cell_h;
         for (j, _) in input.sizes.iter().enumerate() {
             let k = i * cols + j;
@@ -224,7 +224,6 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
             let extra = if close { r#"fill-opacity="0.45""# } else { "" };
             svg.rect((left + j as f64 * cell_w, y), (cell_w, cell_h), color, extra);
         }
-        let _ = p;
     }
     // Axes: p ticks at about 8 rows, size ticks at about 8 columns.
     let step = rows.div_ceil(8).max(1);
@@ -315,9 +314,4 @@ pub fn split_bars_svg(caption: &str, bars: &[(String, [f64; 3])], winner: usize,
         svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
     }
     svg.finish()
-}
-
-/// A byte count for titles: binary units when exact.
-pub fn bytes_label(n: u64) -> String {
-    format_bytes(n)
 }

@@ -126,10 +126,6 @@ struct Shown {
     on_page: bool,
 }
 
-fn size_options(lo: u64, hi: u64) -> Vec<u64> {
-    commlab_api::chooser::sizes(lo, hi)
-}
-
 /// The comparison as CSV: per size and algorithm, the time, its terms, the
 /// piece count and the simulated time.
 fn result_csv(r: &ChooseResult) -> String {
@@ -763,7 +759,7 @@ pub fn ChooserView(
                         {move || {
                             let (lo, hi) = params.with(|c| (c.lo, c.hi));
                             let chosen = split_row.get().and_then(|i| later.with(|s| s.as_ref().and_then(|s| s.result.rows.get(i).map(|r| r.bytes))));
-                            size_options(lo, hi).into_iter().map(|n| view! { <option value=n.to_string() selected=chosen == Some(n)>{short_bytes(n)}</option> }).collect_view()
+                            commlab_api::chooser::sizes(lo, hi).into_iter().map(|n| view! { <option value=n.to_string() selected=chosen == Some(n)>{short_bytes(n)}</option> }).collect_view()
                         }}
                     </select>
                 </div>
