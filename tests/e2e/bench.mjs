@@ -6,7 +6,6 @@
 //  - the Chooser's chart after a change of α (and the other views' budgets below).
 // Usage: node bench.mjs [rounds]
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveDir, launch, open } from './harness.mjs';
@@ -15,7 +14,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.argv[2] ?? 60);
 // scripts/bench.sh builds the bench hooks (cargo feature `bench`) into DIST.
 const server = await serveDir(path.resolve(here, '../..', process.env.DIST ?? 'dist'));
-const context = await launch(fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-bench-')));
+const context = await launch();
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

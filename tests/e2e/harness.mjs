@@ -3,6 +3,7 @@
 // wrapper that records console errors and foreign requests.
 import http from 'node:http';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -33,8 +34,18 @@ export function serveDir(dir, prefix = '/') {
   }));
 }
 
+/**
+ * A fresh directory under the system temp dir, removed when the process exits
+ * (Chromium profiles are ~8 MB each; a suite run must not leave them behind).
+ */
+export function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** The system Chromium, headless, with the flags that keep it off the network. */
-export async function launch(userDataDir) {
+export async function launch(userDataDir = tempDir('commlab-chromium-')) {
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,

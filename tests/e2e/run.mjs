@@ -2,12 +2,11 @@
 // in the system's headless Chromium. Screenshots go to tests/e2e/artifacts/.
 // Usage: node run.mjs [filter]   (run by scripts/test.sh)
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { serveDir, launch, open } from './harness.mjs';
+import { serveDir, launch, open, tempDir } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
@@ -745,7 +744,7 @@ test('a panic inside the engine worker shows the banner with its message', async
 });
 
 test('lab: the default sweep on the worker pool equals `commlab figures` byte for byte', async ({ context, base }) => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-figures-'));
+  const out = tempDir('commlab-figures-');
   const cli = path.resolve(here, '../../target/release/commlab');
   execFileSync(cli, ['figures', '--seeds', '5', '--out', out], { stdio: 'pipe' });
   const expected = fs.readFileSync(path.join(out, 'delay-vs-nodes.csv'), 'utf8').trim();
@@ -1015,7 +1014,7 @@ const filter = process.argv[2] ?? '';
 // The whole suite runs with dist/ under a subpath, as documentation sites and
 // project pages host it: an absolute asset URL would be a 404 (a console error).
 const server = await serveDir(dist, '/commlab/');
-const context = await launch(fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-e2e-')));
+const context = await launch();
 let failed = 0;
 for (const t of tests.filter((t) => t.name.includes(filter))) {
   const started = Date.now();

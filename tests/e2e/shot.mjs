@@ -1,6 +1,5 @@
 // Screenshot helper for looking at the app by hand (not part of the suite):
 //   node shot.mjs 'QUERY' SELECTOR OUT.png [WAIT_SELECTOR] [WIDTH]
-import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +8,7 @@ import { serveDir, launch, open } from './harness.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [query, selector, out, wait, width] = process.argv.slice(2);
 const server = await serveDir(path.resolve(here, '../../dist'), '/commlab/');
-const context = await launch(fs.mkdtempSync(path.join(os.tmpdir(), 'commlab-shot-')));
+const context = await launch();
 const page = await open(context, server.url, `${server.url}?${query}`);
 if (width) await page.setViewportSize({ width: Number(width), height: 900 });
 if (wait) await page.waitForSelector(wait, { timeout: 60000 });
