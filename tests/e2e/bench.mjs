@@ -262,6 +262,29 @@ const chooserTimings = await chooser.evaluate(async (rounds) => {
   return redraw;
 }, rounds);
 console.log(`chooser alpha change -> T-vs-size chart redrawn: ${stats(chooserTimings)}`);
+// Winner map, 64 p (2…65) × 41 sizes (1 B … 1 TiB), every algorithm: the
+// first draw of each collective on a fresh page (profiles built, the map
+// worker's start included), then five changes of β (profiles kept), each
+// timed by the view from request to answer ("N cells in X ms").
+const mapTimings = {};
+for (const coll of ['broadcast', 'reduce', 'allreduce', 'allgather', 'reduce-scatter', 'all-to-all']) {
+  const page = await open(context, server.url, `${server.url}?view=chooser&coll=${coll}&sim=0&lo=1&hi=1099511627776&map=2..65`);
+  const took = async () => {
+    const text = await page.locator('[data-testid="map-timing"]').innerText({ timeout: 60000 });
+    return Number(/in (\d+) ms/.exec(text)[1]);
+  };
+  const first = await took();
+  const redraw = [];
+  for (let i = 0; i < 5; i++) {
+    const gone = page.waitForSelector('[data-testid="map-timing"]', { state: 'detached', timeout: 60000 });
+    await page.fill('#beta', String(0.002 + i * 0.001));
+    await gone;
+    redraw.push(await took());
+  }
+  mapTimings[coll] = `first ${first} ms, redraws ${Math.min(...redraw)}–${Math.max(...redraw)} ms`;
+  await page.close();
+}
+console.log(`chooser winner map 64 p x 41 sizes:\n  ${Object.entries(mapTimings).map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);
 console.log(`swizzle ranks 16 -> 1000 (10^6 loops: 2 schedules + numbers on screen): ${stats(swTimings.big)}`);
 console.log(`tree p=16 change -> redrawn: ${stats(treeTimings.redraw)}`);
 console.log(`tree p 8 -> 65536 (schedule + values + summary): ${stats(treeTimings.big)}`);

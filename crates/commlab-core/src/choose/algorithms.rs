@@ -357,30 +357,60 @@ fn binomial_tree(p: u32) -> Tree {
         .collect()
 }
 
-/// Two complementary binary trees over all ranks, both rooted at 0 (for a
-/// broadcast from 0, a reduce to 0): an in-order balanced tree over ranks
-/// `1..p` under 0, and the same tree over the ranks mirrored (`r ↦ p − r`),
-/// so most leaves of one are inner nodes of the other.
+/// The binary tree over nodes `0..n` whose leaves are exactly the odd
+/// nodes (NCCL's `ncclGetBtree`, the in-order tree of Sanders, Speck and
+/// Träff's two-tree algorithms): node `i ≠ 0` with lowest set bit `b` has
+/// children `i − b/2` and the largest `i + b/2^k < n`, `k ≥ 1`; node 0 has the
+/// one child `2^⌊log₂(n−1)⌋`. Returns the children of each node.
+fn odd_leaf_tree(n: u32) -> Vec<Vec<u32>> {
+    (0..n)
+        .map(|i| {
+            if i == 0 {
+                return if n > 1 { vec![1 << (n - 1).ilog2()] } else { Vec::new() };
+            }
+            let low = (1u32 << i.trailing_zeros()) >> 1;
+            if low == 0 {
+                return Vec::new();
+            }
+            let mut children = vec![i - low];
+            if let Some(right) = (0..=low.trailing_zeros()).map(|k| i + (low >> k)).find(|&c| c < n) {
+                children.push(right);
+            }
+            children
+        })
+        .collect()
+}
+
+/// Two complementary binary trees, both rooted at rank 0 (for a broadcast
+/// from 0, a reduce to 0): rank 0 feeds the root of each of two trees over
+/// the ranks `1..p`. The first is [`odd_leaf_tree`] over nodes `0..p−1`
+/// (node `i` is rank `i + 1`); the second is the same tree mirrored
+/// (`i ↦ n−1−i`) when `n = p − 1` is even, shifted by one (`i ↦ i+1 mod n`)
+/// when it is odd — NCCL's `ncclGetDtree`. Leaves of the first are inner
+/// nodes of the second, so no rank has more than two children in both
+/// together (the tests check it for every p ≤ 1024) and each sends at most
+/// one piece a round in the steady state: the two trees together carry the
+/// full bandwidth.
 fn double_trees(p: u32) -> Vec<Tree> {
-    fn build(tree: &mut Tree, lo: u32, hi: u32, map: &dyn Fn(u32) -> u32) -> Option<u32> {
-        if lo >= hi {
-            return None;
-        }
-        let mid = lo + (hi - lo) / 2;
-        let root = map(mid);
-        for child in [build(tree, lo, mid, map), build(tree, mid + 1, hi, map)].into_iter().flatten() {
-            tree[root as usize].push(child);
-        }
-        Some(root)
-    }
+    let n = p.saturating_sub(1);
     let mut a: Tree = vec![Vec::new(); p as usize];
     let mut b: Tree = vec![Vec::new(); p as usize];
-    if let Some(r) = build(&mut a, 1, p, &|x| x) {
-        a[0].push(r);
+    if n == 0 {
+        return vec![a, b];
     }
-    if let Some(r) = build(&mut b, 1, p, &|x| p - x) {
-        b[0].push(r);
+    // Node i of the second tree is node unmap(i) of the first, relabelled.
+    let mirror = n % 2 == 0;
+    let map = |i: u32| if mirror { n - 1 - i } else { (i + 1) % n };
+    let unmap = |i: u32| if mirror { n - 1 - i } else { (i + n - 1) % n };
+    let tree = odd_leaf_tree(n);
+    for (i, children) in tree.iter().enumerate() {
+        a[i + 1] = children.iter().map(|&c| c + 1).collect();
     }
+    for j in 0..n {
+        b[j as usize + 1] = tree[unmap(j) as usize].iter().map(|&c| map(c) + 1).collect();
+    }
+    a[0].push(1);
+    b[0].push(map(0) + 1);
     vec![a, b]
 }
 
@@ -390,7 +420,10 @@ fn double_trees(p: u32) -> Vec<Tree> {
 /// rank 0's progress, which the periodic extrapolation of
 /// [`pipelined_profile`] compares between rounds.
 trait Greedy {
-    /// One round's sends `(from, to, piece)` into `sends` (cleared first); false when none.
+    /// One round's sends `(from, to, piece)` into `sends` (cleared first);
+    /// false when no piece is ready to move (done, or a tree that does not
+    /// reach a rank). A round may send nothing while a ready piece waits for
+    /// its edge's colour ([`edge_colours`]).
     fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool;
     /// The state relative to the progress at rank 0 (equal keys: the same future, shifted).
     fn key(&self) -> Vec<i64>;
@@ -409,8 +442,118 @@ fn pieces_of(m: u32, t: u32, tree: u32) -> u32 {
     }
 }
 
-/// Broadcast: each round every rank sends the earliest piece it holds that a
-/// child still needs (pieces in order, children in order). A rank receives a
+/// Two colours for the edges of two trees such that a rank's two incoming
+/// edges differ and its outgoing edges differ (Sanders, Speck and Träff's
+/// colouring of the two-tree schedule): `colour[tree][child]` for the edge
+/// from the child's parent. Round `t` uses only the edges of colour
+/// `t mod 2`, so a rank receives from each parent every other round, and
+/// the two trees keep its port busy every round. Each edge conflicts with
+/// at most one other at each end, so the conflicts form paths and cycles; a
+/// breadth-first 2-colouring succeeds unless a cycle is odd (`None`: the
+/// tests check that it succeeds for every p ≤ 1024).
+fn edge_colours(trees: &[Tree]) -> Option<Vec<Vec<u8>>> {
+    if trees.len() != 2 {
+        return None;
+    }
+    let n = trees[0].len();
+    let node = |k: usize, child: u32| k * n + child as usize;
+    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); 2 * n];
+    let mut link = |a: usize, b: usize| {
+        conflicts[a].push(b);
+        conflicts[b].push(a);
+    };
+    for x in 1..n as u32 {
+        link(node(0, x), node(1, x));
+    }
+    for (a_children, b_children) in trees[0].iter().zip(&trees[1]) {
+        let out: Vec<usize> =
+            a_children.iter().map(|&c| node(0, c)).chain(b_children.iter().map(|&c| node(1, c))).collect();
+        for (i, &a) in out.iter().enumerate() {
+            for &b in &out[i + 1..] {
+                link(a, b);
+            }
+        }
+    }
+    let mut colour = vec![u8::MAX; 2 * n];
+    let mut stack = Vec::new();
+    for start in 0..2 * n {
+        if colour[start] != u8::MAX {
+            continue;
+        }
+        colour[start] = 0;
+        stack.push(start);
+        while let Some(a) = stack.pop() {
+            for &b in &conflicts[a] {
+                if colour[b] == u8::MAX {
+                    colour[b] = 1 - colour[a];
+                    stack.push(b);
+                } else if colour[b] == colour[a] {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(colour.chunks(n).map(<[u8]>::to_vec).collect())
+}
+
+/// The one-port, full-duplex rule of the greedy schedules: in a round a
+/// rank sends at most one piece and receives at most one. The ready sends
+/// are taken earliest piece first (then lowest sender), each if its sender
+/// and its receiver are still free this round. The order depends only on
+/// piece indices, so shifting every piece by the number of trees shifts the
+/// schedule, and a piece at or past `m` never displaces an earlier one: the
+/// schedule of `m` pieces is the one of more pieces without their sends
+/// (both used by [`shapes_of`]). Without the receive rule a rank of the
+/// double binary tree took a piece from both parents in one round, which a
+/// round costs as two: the tree then moved `2n` bytes' worth per rank, not
+/// `n`.
+struct Ports {
+    /// The round's ready sends `(piece, from, to)`.
+    offers: Vec<(u32, u32, u32)>,
+    /// The last round each rank sent in, and received in.
+    sent: Vec<u32>,
+    received: Vec<u32>,
+    round: u32,
+}
+
+impl Ports {
+    fn new(n: usize) -> Ports {
+        Ports { offers: Vec::new(), sent: vec![0; n], received: vec![0; n], round: 0 }
+    }
+
+    fn start(&mut self) {
+        self.offers.clear();
+        self.round += 1;
+    }
+
+    /// Whether an edge of `colour` may carry a piece this round.
+    fn open(&self, colours: Option<&[Vec<u8>]>, tree: usize, child: u32) -> bool {
+        colours.is_none_or(|c| u32::from(c[tree][child as usize]) == self.round % 2)
+    }
+
+    fn offer(&mut self, piece: u32, from: u32, to: u32) {
+        self.offers.push((piece, from, to));
+    }
+
+    /// The round's sends `(from, to, piece)`, in sender order, into `sends`.
+    fn choose(&mut self, sends: &mut Vec<(u32, u32, u32)>) {
+        sends.clear();
+        self.offers.sort_unstable();
+        for &(piece, from, to) in &self.offers {
+            let (f, t) = (from as usize, to as usize);
+            if self.sent[f] != self.round && self.received[t] != self.round {
+                self.sent[f] = self.round;
+                self.received[t] = self.round;
+                sends.push((from, to, piece));
+            }
+        }
+        sends.sort_unstable();
+    }
+}
+
+/// Broadcast: each round every rank offers, per tree, the earliest piece it
+/// holds that a child still needs (pieces in order, children in order), and
+/// [`Ports`] takes the earliest offers a port allows. A rank receives a
 /// tree's pieces in order (its parent sends them in order), so per rank and
 /// tree a cursor over (piece, child) and the count of that tree's pieces held
 /// decide the next send: O(p) a round.
@@ -423,6 +566,8 @@ struct Down<'a> {
     held: Vec<Vec<u32>>,
     /// `next[tree][rank]`: (piece index in the tree, child index) to send.
     next: Vec<Vec<(u32, usize)>>,
+    colours: Option<Vec<Vec<u8>>>,
+    ports: Ports,
 }
 
 impl<'a> Down<'a> {
@@ -430,44 +575,51 @@ impl<'a> Down<'a> {
         let (n, t) = (p as usize, trees.len() as u32);
         let held = (0..t).map(|k| (0..n).map(|r| if r == 0 { pieces_of(m, t, k) } else { 0 }).collect()).collect();
         let pieces = (0..t).map(|k| pieces_of(m, t, k)).collect();
-        Down { trees, t, pieces, held, next: vec![vec![(0, 0); n]; t as usize] }
+        let next = vec![vec![(0, 0); n]; t as usize];
+        Down { trees, t, pieces, held, next, colours: edge_colours(trees), ports: Ports::new(n) }
     }
 }
 
 impl Greedy for Down<'_> {
     fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
-        sends.clear();
+        self.ports.start();
+        let mut waiting = false;
         for r in 0..self.held[0].len() {
-            let mut best: Option<(u32, usize)> = None;
             for k in 0..self.t as usize {
-                let i = self.next[k][r].0;
-                if i >= self.held[k][r] || i >= self.pieces[k] || self.trees[k][r].is_empty() {
-                    continue;
-                }
-                let j = k as u32 + i * self.t;
-                if best.is_none_or(|(bj, _)| j < bj) {
-                    best = Some((j, k));
-                }
-            }
-            if let Some((j, k)) = best {
                 let (i, c) = self.next[k][r];
-                sends.push((r as u32, self.trees[k][r][c], j));
-                self.next[k][r] = if c + 1 < self.trees[k][r].len() { (i, c + 1) } else { (i + 1, 0) };
+                if i < self.held[k][r] && i < self.pieces[k] && !self.trees[k][r].is_empty() {
+                    let child = self.trees[k][r][c];
+                    if self.ports.open(self.colours.as_deref(), k, child) {
+                        self.ports.offer(k as u32 + i * self.t, r as u32, child);
+                    } else {
+                        waiting = true;
+                    }
+                }
             }
         }
-        for &(_, to, j) in sends.iter() {
-            self.held[(j % self.t) as usize][to as usize] += 1;
+        self.ports.choose(sends);
+        for &(from, to, j) in sends.iter() {
+            let k = (j % self.t) as usize;
+            let (i, c) = self.next[k][from as usize];
+            let last = c + 1 == self.trees[k][from as usize].len();
+            self.next[k][from as usize] = if last { (i + 1, 0) } else { (i, c + 1) };
+            self.held[k][to as usize] += 1;
         }
-        !sends.is_empty()
+        waiting || !sends.is_empty()
     }
 
     fn key(&self) -> Vec<i64> {
         let base: Vec<i64> = self.next.iter().map(|x| i64::from(x[0].0)).collect();
         let child = |c: usize| i64::try_from(c).unwrap_or(i64::MAX);
-        let mut key = vec![base[0] - base.last().copied().unwrap_or(0)];
+        // The round's parity decides which edges are open.
+        let mut key = vec![base[0] - base.last().copied().unwrap_or(0), i64::from(self.ports.round % 2)];
         key.extend(self.next.iter().map(|x| child(x[0].1)));
-        for ((held, next), b) in self.held.iter().zip(&self.next).zip(&base) {
-            for (h, &(i, c)) in held.iter().zip(next).skip(1) {
+        // A leaf of a tree never sends in it: what it holds decides nothing
+        // (and keeps growing), so it is left out of the state.
+        for (((held, next), b), tree) in self.held.iter().zip(&self.next).zip(&base).zip(self.trees) {
+            for ((h, &(i, c)), _) in
+                held.iter().zip(next).zip(tree).skip(1).filter(|(_, children)| !children.is_empty())
+            {
                 key.extend([i64::from(*h) - b, i64::from(i) - b, child(c)]);
             }
         }
@@ -484,8 +636,9 @@ impl Greedy for Down<'_> {
     }
 }
 
-/// Reduce to rank 0: a rank forwards piece `j` to its parent once all its
-/// children in that piece's tree sent it, the earliest such piece first.
+/// Reduce to rank 0: a rank offers piece `j` to its parent once all its
+/// children in that piece's tree sent it, and [`Ports`] takes the earliest
+/// offers a port allows.
 /// Children send a tree's pieces in order, so the pieces a rank has
 /// complete are a prefix per tree: a cursor per rank and tree suffices.
 struct Up<'a> {
@@ -496,7 +649,8 @@ struct Up<'a> {
     parents: Vec<Vec<Option<u32>>>,
     /// `sent[tree][rank]`: pieces of the tree the rank has sent up.
     sent: Vec<Vec<u32>>,
-    which: Vec<usize>,
+    colours: Option<Vec<Vec<u8>>>,
+    ports: Ports,
 }
 
 impl<'a> Up<'a> {
@@ -516,7 +670,8 @@ impl<'a> Up<'a> {
             .collect();
         let t = trees.len() as u32;
         let pieces = (0..t).map(|k| pieces_of(m, t, k)).collect();
-        Up { trees, t, pieces, parents, sent: vec![vec![0; n]; trees.len()], which: Vec::new() }
+        let sent = vec![vec![0; n]; trees.len()];
+        Up { trees, t, pieces, parents, sent, colours: edge_colours(trees), ports: Ports::new(n) }
     }
 
     /// Pieces of tree `k` that reached rank 0.
@@ -527,36 +682,30 @@ impl<'a> Up<'a> {
 
 impl Greedy for Up<'_> {
     fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
-        sends.clear();
-        self.which.clear();
+        self.ports.start();
+        let mut waiting = false;
         for r in 0..self.sent[0].len() {
-            let mut best: Option<(u32, usize)> = None;
             for k in 0..self.t as usize {
                 let i = self.sent[k][r];
-                if i >= self.pieces[k] || self.parents[k][r].is_none() {
-                    continue;
-                }
-                if self.trees[k][r].iter().all(|&c| self.sent[k][c as usize] > i) {
-                    let j = k as u32 + i * self.t;
-                    if best.is_none_or(|(bj, _)| j < bj) {
-                        best = Some((j, k));
-                    }
+                let Some(parent) = self.parents[k][r] else { continue };
+                let ready = i < self.pieces[k] && self.trees[k][r].iter().all(|&c| self.sent[k][c as usize] > i);
+                if ready && self.ports.open(self.colours.as_deref(), k, r as u32) {
+                    self.ports.offer(k as u32 + i * self.t, r as u32, parent);
+                } else if ready {
+                    waiting = true;
                 }
             }
-            if let Some((j, k)) = best {
-                sends.push((r as u32, self.parents[k][r].expect("checked"), j));
-                self.which.push(k);
-            }
         }
-        for (&(from, _, _), &k) in sends.iter().zip(&self.which) {
-            self.sent[k][from as usize] += 1;
+        self.ports.choose(sends);
+        for &(from, _, j) in sends.iter() {
+            self.sent[(j % self.t) as usize][from as usize] += 1;
         }
-        !sends.is_empty()
+        waiting || !sends.is_empty()
     }
 
     fn key(&self) -> Vec<i64> {
         let base: Vec<i64> = (0..self.t as usize).map(|k| i64::from(self.arrived(k))).collect();
-        let mut key = vec![base[0] - base.last().copied().unwrap_or(0)];
+        let mut key = vec![base[0] - base.last().copied().unwrap_or(0), i64::from(self.ports.round % 2)];
         for ((sent, parents), b) in self.sent.iter().zip(&self.parents).zip(&base) {
             let ranks = sent.iter().zip(parents).filter(|(_, parent)| parent.is_some());
             key.extend(ranks.map(|(&x, _)| i64::from(x) - b));
@@ -584,7 +733,9 @@ fn tree_down_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, 
     let mut sends = Vec::new();
     // Stops when done, or at a tree that does not reach a rank from 0 (replay reports it).
     while g.round(&mut sends) {
-        round(&sends);
+        if !sends.is_empty() {
+            round(&sends);
+        }
     }
 }
 
@@ -592,15 +743,16 @@ fn tree_up_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u3
     let mut g = Up::new(trees, p, m);
     let mut sends = Vec::new();
     while g.round(&mut sends) {
-        round(&sends);
+        if !sends.is_empty() {
+            round(&sends);
+        }
     }
 }
 
 /// Rounds a greedy schedule is run for while looking for its period, beyond
-/// 4 per rank. The reduce up the double binary tree repeats within a few
-/// rounds (p = 5…65: by round 8); its broadcast down did not repeat within
-/// 4096 rounds on any p tried (its state relative to rank 0 keeps drifting:
-/// some rank's backlog grows), so it is run in full for each piece count.
+/// 4 per rank. Both phases of the double binary tree repeat within a few
+/// rounds once its trees are complementary (no rank's backlog grows); a
+/// schedule that does not repeat in time is run in full for each piece count.
 const PERIOD_SEARCH_ROUNDS: usize = 64;
 
 /// The round shapes of a greedy schedule of `m` pieces, from its period
@@ -724,6 +876,9 @@ fn transfers(sends: &[(u32, u32, u32)], combine: bool) -> Vec<Transfer> {
 /// block; a rank sends at most one per round, so a round's busiest load is
 /// its busiest receiver's: `k` messages and blocks, combined when reducing).
 fn tally(shapes: &mut Vec<(Vec<Load>, u64)>, sends: &[(u32, u32, u32)], combine: bool, counts: &mut [u64]) {
+    if sends.is_empty() {
+        return;
+    }
     let mut k = 0;
     for &(_, to, _) in sends {
         let c = &mut counts[to as usize];
@@ -752,8 +907,8 @@ pub fn pipelined_profile(collective: Collective, id: &str, p: u32, m: u32) -> Re
 /// shape counts as affine in `m` from one and two pieces (every extra piece
 /// adds the same rounds from the first piece on: the tests check it against
 /// the plans for every `p ≤ 64` and larger `p`). The double binary tree runs
-/// its greedy schedule counting (O(p) a round), its reduce phase from the
-/// schedule's period (exact: [`shapes_of`]); its broadcast phase has none.
+/// its greedy schedules counting (O(p) a round), both phases from the
+/// schedule's period (exact: [`shapes_of`]).
 ///
 /// # Errors
 /// Not a pipelined algorithm, `p = 0` or a piece count of 0.
