@@ -935,7 +935,7 @@ test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared li
   const native = JSON.parse(cli(['choose', '--collective', 'allreduce', '--p', '48', '--bytes', '8..1073741824', '--alpha', '1', '--beta', '0.001', '--json']));
   assert.deepEqual(json.crossovers, native.crossovers, 'the page exports the CLI\'s crossovers');
   for (const [i, row] of json.rows.entries()) {
-    for (const [id, t] of Object.entries(row.times)) assert.ok(Math.abs(t - native.rows[i].times[id]) <= 1e-9 * t, `${id} at ${row.bytes}`);
+    for (const [id, t] of Object.entries(row.times)) assert.ok(Math.abs(t - native.rows[i].times[id]) <= 1e-9 * t, `${id} at ${row.bytes}: page ${t} (m = ${row.pieces?.[id]}), CLI ${native.rows[i].times[id]} (m = ${native.rows[i].pieces?.[id]})`);
   }
   // The link reproduces the chart.
   const again = await open(context, base, page.url());

@@ -57,7 +57,7 @@ pub fn formula(collective: Collective, id: &str) -> &'static str {
             "Binomial scatter of p blocks, then a ring allgather (van de Geijn): (⌈log₂p⌉ + p − 1)α + 2(p−1)/p·nβ."
         }
         (Collective::Broadcast, "double-binary-tree") => {
-            "Two complementary binary trees each carry half of the m pieces; a rank is inner in at most one, so both trees keep every rank's link busy: about 2m + 2·log₂p steps of n/m bytes."
+            "Two complementary binary trees (NCCL's) each carry half of the m pieces; a leaf of one is inner in the other and the edges are 2-coloured, so every rank sends and takes one piece a step: about m + 3·log₂p steps of n/m bytes."
         }
         (Collective::Broadcast, "linear") => "Rank 0 sends p − 1 whole vectors one after another: (p − 1)(α + nβ).",
         (Collective::Reduce, "binomial" | "binomial-bst") => {
