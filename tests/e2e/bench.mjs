@@ -270,7 +270,8 @@ console.log(`chooser alpha change -> T-vs-size chart redrawn: ${stats(chooserTim
 const mapTimings = {};
 for (const coll of ['broadcast', 'reduce', 'allreduce', 'allgather', 'reduce-scatter', 'all-to-all']) {
   const page = await open(context, server.url, `${server.url}?view=chooser&coll=${coll}&sim=0&lo=1&hi=1099511627776&map=2..65`);
-  const text = await page.locator('[data-testid="map-timing"]').innerText({ timeout: 60000 });
+  await page.waitForFunction(() => /^[1-9]\d* cells in/.test(document.querySelector('[data-testid="map-timing"]')?.innerText ?? ''), null, { timeout: 60000 });
+  const text = await page.locator('[data-testid="map-timing"]').innerText();
   const first = Number(/in (\d+) ms/.exec(text)[1]);
   await page.waitForTimeout(500);
   const redraw = await page.evaluate(async () => {
@@ -292,7 +293,12 @@ for (const coll of ['broadcast', 'reduce', 'allreduce', 'allgather', 'reduce-sca
     }
     return out;
   });
-  mapTimings[coll] = `first ${first} ms, redraws ${Math.min(...redraw).toFixed(0)}–${Math.max(...redraw).toFixed(0)} ms`;
+  // New p values with the worker warm: the map over 2…129 (64 p, most of them new).
+  await page.fill('#map-hi', '129');
+  await page.waitForFunction(() => /^[1-9]\d* cells in/.test(document.querySelector('[data-testid="map-timing"]')?.innerText ?? '')
+    && new URL(location.href).searchParams.get('map') === '2..129', null, { timeout: 60000 });
+  const fresh = Number(/in (\d+) ms/.exec(await page.locator('[data-testid="map-timing"]').innerText())[1]);
+  mapTimings[coll] = `first ${first} ms (worker start included), new p (2…129, worker warm) ${fresh} ms, redraws ${Math.min(...redraw).toFixed(0)}–${Math.max(...redraw).toFixed(0)} ms`;
   await page.close();
 }
 console.log(`chooser winner map 64 p x 41 sizes:\n  ${Object.entries(mapTimings).map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);
