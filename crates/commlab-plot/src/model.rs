@@ -14,10 +14,12 @@ pub(crate) const TEXT: u32 = 15;
 
 /// Width of the legend strip right of the plotting area.
 const LEGEND_WIDTH: u32 = 200;
-/// Height of a chart's caption line (19 px text at the page's line height
-/// 1.45, as the browser lays it out), and the space above and below it.
-const CAPTION_HEIGHT: u32 = 28;
-const CAPTION_PAD: i32 = 5;
+/// Where a chart's caption goes, as `ChartBuilder::caption` put it: 5 px
+/// below the 12 px margin, then its line (19 px text at the page's line
+/// height 1.45 is 28 px, as the browser lays it out), then 5 px: the chart
+/// starts 12 + 5 + 28 + 5 px from the top.
+const CAPTION_TOP: i32 = 12 + 5;
+const CHART_TOP: u32 = 12 + 5 + 28 + 5;
 
 /// Samples drawn for a curve: enough for a smooth line at any chart width.
 const CURVE_POINTS: usize = 400;
@@ -247,18 +249,18 @@ where
     // it, but over a fixed height: `caption` measures its text, which
     // plotters does in the browser by adding a span to the page and reading
     // its size — a forced layout of the whole page (~10 ms per chart with
-    // the winner map on the page). CAPTION_HEIGHT is what the browser
+    // the winner map on the page). CHART_TOP holds the height the browser
     // measured for the page's 19 px line.
     let (width, _) = root.dim_in_pixel();
-    let (left, right) = (12, i32::try_from(width).unwrap_or(i32::MAX) - (LEGEND_WIDTH as i32 + 12));
+    let (left, right) = (12, i32::try_from(width.saturating_sub(LEGEND_WIDTH + 12)).unwrap_or(i32::MAX));
     let style = font(theme, 19).pos(Pos::new(HPos::Center, VPos::Top));
-    root.draw(&Text::new(caption, (left + (right - left) / 2, 12 + CAPTION_PAD), style))?;
+    root.draw(&Text::new(caption, (left + (right - left) / 2, CAPTION_TOP), style))?;
     // The legend goes right of the data, never over a curve: a strip of
     // LEGEND_WIDTH pixels beside the plotting area.
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .margin_right(LEGEND_WIDTH + 12)
-        .margin_top(12 + 2 * CAPTION_PAD as u32 + CAPTION_HEIGHT)
+        .margin_top(CHART_TOP)
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(xs, ys)?;
