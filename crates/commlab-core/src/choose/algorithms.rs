@@ -1120,3 +1120,31 @@ fn doubling(q: u32, groups: &[Vec<u32>]) -> Vec<Vec<Transfer>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{double_trees, edge_colours};
+
+    /// The two trees' edges get two colours for every p ≤ 1024, and the
+    /// colouring does what the schedule needs, checked edge by edge: a
+    /// rank's edges from its two parents differ, and so do the edges to its
+    /// children (in both trees together).
+    #[test]
+    fn the_two_trees_are_two_coloured() {
+        for p in 2..=1024u32 {
+            let trees = double_trees(p);
+            let colour = edge_colours(&trees).unwrap_or_else(|| panic!("p = {p}: no 2-colouring"));
+            for (r, (a, b)) in colour[0].iter().zip(&colour[1]).enumerate().skip(1) {
+                assert_ne!(a, b, "p = {p}: rank {r} takes both parents' pieces in one colour");
+            }
+            for (r, (a, b)) in trees[0].iter().zip(&trees[1]).enumerate() {
+                let out: Vec<u8> =
+                    a.iter().map(|&c| colour[0][c as usize]).chain(b.iter().map(|&c| colour[1][c as usize])).collect();
+                assert!(out.len() <= 2, "p = {p}: rank {r} has {} children", out.len());
+                if out.len() == 2 {
+                    assert_ne!(out[0], out[1], "p = {p}: rank {r} sends to two children in one colour");
+                }
+            }
+        }
+    }
+}
