@@ -387,6 +387,7 @@ fn goal_sim_matches_loggopsim_and_writes_a_chrome_trace() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 3, column") && err.contains("outside num_ranks 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A Chrome trace is valid: JSON; per (pid, tid) the complete events nest
