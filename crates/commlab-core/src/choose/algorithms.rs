@@ -508,8 +508,12 @@ fn edge_colours(trees: &[Tree]) -> Option<Vec<Vec<u8>>> {
 /// round costs as two: the tree then moved `2n` bytes' worth per rank, not
 /// `n`.
 struct Ports {
+    /// The edge colours of two trees ([`edge_colours`]); none for one tree.
+    colours: Option<Vec<Vec<u8>>>,
     /// The round's ready sends `(piece, from, to)`.
     offers: Vec<(u32, u32, u32)>,
+    /// Whether a ready piece waits for its edge's colour this round.
+    waiting: bool,
     /// The last round each rank sent in, and received in.
     sent: Vec<u32>,
     received: Vec<u32>,
@@ -517,26 +521,32 @@ struct Ports {
 }
 
 impl Ports {
-    fn new(n: usize) -> Ports {
-        Ports { offers: Vec::new(), sent: vec![0; n], received: vec![0; n], round: 0 }
+    fn new(trees: &[Tree]) -> Ports {
+        let n = trees.first().map_or(0, Vec::len);
+        let (sent, received) = (vec![0; n], vec![0; n]);
+        Ports { colours: edge_colours(trees), offers: Vec::new(), waiting: false, sent, received, round: 0 }
     }
 
     fn start(&mut self) {
         self.offers.clear();
+        self.waiting = false;
         self.round += 1;
     }
 
-    /// Whether an edge of `colour` may carry a piece this round.
-    fn open(&self, colours: Option<&[Vec<u8>]>, tree: usize, child: u32) -> bool {
-        colours.is_none_or(|c| u32::from(c[tree][child as usize]) == self.round % 2)
+    /// Offers piece `piece` from `from` to `to` over the edge of tree `tree`
+    /// into `child` (the receiver going down, the sender going up), if that
+    /// edge's colour is open this round.
+    fn offer(&mut self, piece: u32, (from, to): (u32, u32), (tree, child): (usize, u32)) {
+        if self.colours.as_ref().is_none_or(|c| u32::from(c[tree][child as usize]) == self.round % 2) {
+            self.offers.push((piece, from, to));
+        } else {
+            self.waiting = true;
+        }
     }
 
-    fn offer(&mut self, piece: u32, from: u32, to: u32) {
-        self.offers.push((piece, from, to));
-    }
-
-    /// The round's sends `(from, to, piece)`, in sender order, into `sends`.
-    fn choose(&mut self, sends: &mut Vec<(u32, u32, u32)>) {
+    /// The round's sends `(from, to, piece)`, in sender order, into `sends`;
+    /// false when no piece was ready (none sent, none waiting).
+    fn choose(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
         sends.clear();
         self.offers.sort_unstable();
         for &(piece, from, to) in &self.offers {
@@ -548,6 +558,12 @@ impl Ports {
             }
         }
         sends.sort_unstable();
+        self.waiting || !sends.is_empty()
+    }
+
+    /// The round's parity, which decides the open edges (part of a schedule's state).
+    fn parity(&self) -> i64 {
+        i64::from(self.round % 2)
     }
 }
 
@@ -556,7 +572,7 @@ impl Ports {
 /// [`Ports`] takes the earliest offers a port allows. A rank receives a
 /// tree's pieces in order (its parent sends them in order), so per rank and
 /// tree a cursor over (piece, child) and the count of that tree's pieces held
-/// decide the next send: O(p) a round.
+/// decide the next offer: O(p log p) a round (the offers are sorted).
 struct Down<'a> {
     trees: &'a [Tree],
     t: u32,
@@ -566,7 +582,6 @@ struct Down<'a> {
     held: Vec<Vec<u32>>,
     /// `next[tree][rank]`: (piece index in the tree, child index) to send.
     next: Vec<Vec<(u32, usize)>>,
-    colours: Option<Vec<Vec<u8>>>,
     ports: Ports,
 }
 
@@ -576,28 +591,23 @@ impl<'a> Down<'a> {
         let held = (0..t).map(|k| (0..n).map(|r| if r == 0 { pieces_of(m, t, k) } else { 0 }).collect()).collect();
         let pieces = (0..t).map(|k| pieces_of(m, t, k)).collect();
         let next = vec![vec![(0, 0); n]; t as usize];
-        Down { trees, t, pieces, held, next, colours: edge_colours(trees), ports: Ports::new(n) }
+        Down { trees, t, pieces, held, next, ports: Ports::new(trees) }
     }
 }
 
 impl Greedy for Down<'_> {
     fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
         self.ports.start();
-        let mut waiting = false;
         for r in 0..self.held[0].len() {
             for k in 0..self.t as usize {
                 let (i, c) = self.next[k][r];
                 if i < self.held[k][r] && i < self.pieces[k] && !self.trees[k][r].is_empty() {
                     let child = self.trees[k][r][c];
-                    if self.ports.open(self.colours.as_deref(), k, child) {
-                        self.ports.offer(k as u32 + i * self.t, r as u32, child);
-                    } else {
-                        waiting = true;
-                    }
+                    self.ports.offer(k as u32 + i * self.t, (r as u32, child), (k, child));
                 }
             }
         }
-        self.ports.choose(sends);
+        let any = self.ports.choose(sends);
         for &(from, to, j) in sends.iter() {
             let k = (j % self.t) as usize;
             let (i, c) = self.next[k][from as usize];
@@ -605,14 +615,13 @@ impl Greedy for Down<'_> {
             self.next[k][from as usize] = if last { (i + 1, 0) } else { (i, c + 1) };
             self.held[k][to as usize] += 1;
         }
-        waiting || !sends.is_empty()
+        any
     }
 
     fn key(&self) -> Vec<i64> {
         let base: Vec<i64> = self.next.iter().map(|x| i64::from(x[0].0)).collect();
         let child = |c: usize| i64::try_from(c).unwrap_or(i64::MAX);
-        // The round's parity decides which edges are open.
-        let mut key = vec![base[0] - base.last().copied().unwrap_or(0), i64::from(self.ports.round % 2)];
+        let mut key = vec![base[0] - base.last().copied().unwrap_or(0), self.ports.parity()];
         key.extend(self.next.iter().map(|x| child(x[0].1)));
         // A leaf of a tree never sends in it: what it holds decides nothing
         // (and keeps growing), so it is left out of the state.
@@ -649,7 +658,6 @@ struct Up<'a> {
     parents: Vec<Vec<Option<u32>>>,
     /// `sent[tree][rank]`: pieces of the tree the rank has sent up.
     sent: Vec<Vec<u32>>,
-    colours: Option<Vec<Vec<u8>>>,
     ports: Ports,
 }
 
@@ -671,7 +679,7 @@ impl<'a> Up<'a> {
         let t = trees.len() as u32;
         let pieces = (0..t).map(|k| pieces_of(m, t, k)).collect();
         let sent = vec![vec![0; n]; trees.len()];
-        Up { trees, t, pieces, parents, sent, colours: edge_colours(trees), ports: Ports::new(n) }
+        Up { trees, t, pieces, parents, sent, ports: Ports::new(trees) }
     }
 
     /// Pieces of tree `k` that reached rank 0.
@@ -683,29 +691,25 @@ impl<'a> Up<'a> {
 impl Greedy for Up<'_> {
     fn round(&mut self, sends: &mut Vec<(u32, u32, u32)>) -> bool {
         self.ports.start();
-        let mut waiting = false;
         for r in 0..self.sent[0].len() {
             for k in 0..self.t as usize {
                 let i = self.sent[k][r];
                 let Some(parent) = self.parents[k][r] else { continue };
-                let ready = i < self.pieces[k] && self.trees[k][r].iter().all(|&c| self.sent[k][c as usize] > i);
-                if ready && self.ports.open(self.colours.as_deref(), k, r as u32) {
-                    self.ports.offer(k as u32 + i * self.t, r as u32, parent);
-                } else if ready {
-                    waiting = true;
+                if i < self.pieces[k] && self.trees[k][r].iter().all(|&c| self.sent[k][c as usize] > i) {
+                    self.ports.offer(k as u32 + i * self.t, (r as u32, parent), (k, r as u32));
                 }
             }
         }
-        self.ports.choose(sends);
+        let any = self.ports.choose(sends);
         for &(from, _, j) in sends.iter() {
             self.sent[(j % self.t) as usize][from as usize] += 1;
         }
-        waiting || !sends.is_empty()
+        any
     }
 
     fn key(&self) -> Vec<i64> {
         let base: Vec<i64> = (0..self.t as usize).map(|k| i64::from(self.arrived(k))).collect();
-        let mut key = vec![base[0] - base.last().copied().unwrap_or(0), i64::from(self.ports.round % 2)];
+        let mut key = vec![base[0] - base.last().copied().unwrap_or(0), self.ports.parity()];
         for ((sent, parents), b) in self.sent.iter().zip(&self.parents).zip(&base) {
             let ranks = sent.iter().zip(parents).filter(|(_, parent)| parent.is_some());
             key.extend(ranks.map(|(&x, _)| i64::from(x) - b));
@@ -728,19 +732,10 @@ impl Greedy for Up<'_> {
     }
 }
 
-fn tree_down_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
-    let mut g = Down::new(trees, p, m);
-    let mut sends = Vec::new();
-    // Stops when done, or at a tree that does not reach a rank from 0 (replay reports it).
-    while g.round(&mut sends) {
-        if !sends.is_empty() {
-            round(&sends);
-        }
-    }
-}
-
-fn tree_up_each(trees: &[Tree], p: u32, m: u32, mut round: impl FnMut(&[(u32, u32, u32)])) {
-    let mut g = Up::new(trees, p, m);
+/// Runs a greedy schedule to its end, handing each round that sends to `round`
+/// (a round may send nothing while a piece waits for its edge's colour).
+/// Stops when done, or at a tree that does not reach a rank (replay reports it).
+fn each_round<G: Greedy>(mut g: G, mut round: impl FnMut(&[(u32, u32, u32)])) {
     let mut sends = Vec::new();
     while g.round(&mut sends) {
         if !sends.is_empty() {
@@ -826,11 +821,7 @@ fn shapes_of<G: Greedy>(
     counts: &mut [u64],
 ) {
     let exact = |m: u32, shapes: &mut Vec<(Vec<Load>, u64)>, counts: &mut [u64]| {
-        let mut g = make(m);
-        let mut sends = Vec::new();
-        while g.round(&mut sends) {
-            tally(shapes, &sends, combine, counts);
-        }
+        each_round(make(m), |sends| tally(shapes, sends, combine, counts));
     };
     let Some(period) = period else {
         exact(m, shapes, counts);
@@ -858,13 +849,13 @@ fn shapes_of<G: Greedy>(
 
 fn tree_down(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
     let mut rounds = Vec::new();
-    tree_down_each(trees, p, m, |sends| rounds.push(transfers(sends, false)));
+    each_round(Down::new(trees, p, m), |sends| rounds.push(transfers(sends, false)));
     rounds
 }
 
 fn tree_up(trees: &[Tree], p: u32, m: u32) -> Vec<Vec<Transfer>> {
     let mut rounds = Vec::new();
-    tree_up_each(trees, p, m, |sends| rounds.push(transfers(sends, true)));
+    each_round(Up::new(trees, p, m), |sends| rounds.push(transfers(sends, true)));
     rounds
 }
 
