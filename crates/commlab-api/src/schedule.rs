@@ -10,7 +10,7 @@
 //! unavailable). The CLI's `goal` commands use the same functions.
 
 use crate::ApiError;
-use commlab_core::goal::critical::critical_path;
+use commlab_core::goal::critical::{critical_path, work_spans};
 use commlab_core::goal::sim::{Order, Outcome, Params, Simulation, Work};
 use commlab_core::goal::{self, Kind, Schedule};
 use commlab_core::limits::{self, IntRange};
@@ -376,9 +376,9 @@ pub struct PathStep {
     pub op: u32,
     /// The op in words (its label and statement).
     pub what: String,
-    /// Start (ns).
+    /// Start of its work (ns): a send's or calc's CPU span, a receive taking in its message.
     pub start: u64,
-    /// End (ns).
+    /// When it left the CPU free (ns); the last step's end is the run's finish time.
     pub end: u64,
 }
 
@@ -720,12 +720,13 @@ fn result(k: &Kept, traced: bool) -> ScheduleResult {
         .map(|(r, u)| (r as u32, u.iter().take(8).cloned().collect()))
         .collect();
     let span_of = op_spans(s, out);
+    let work = if k.critical.is_empty() { Vec::new() } else { work_spans(s, out) };
     let critical = k
         .critical
         .iter()
         .skip(k.critical.len().saturating_sub(PATH_STEPS))
         .map(|&i| {
-            let (start, end) = span_of[i as usize];
+            let (start, end) = work[i as usize].unwrap_or(span_of[i as usize]);
             PathStep { rank: s.ops[i as usize].rank, op: i, what: s.describe(i), start, end }
         })
         .collect();

@@ -613,3 +613,56 @@ fn piece_counts_are_checked_by_simulation() {
         }
     }
 }
+
+/// The Schedule view's critical-path table on LogGOPSim's own schedules:
+/// each row is its op's work (a send's CPU overhead `o + (s − 1)·O`, a
+/// receive taking in its message from the moment it arrived), rows end in
+/// order, and the last row ends at the finish time LogGOPSim reports.
+#[test]
+fn critical_path_rows_add_up_on_loggopsims_schedules() {
+    use commlab_api::schedule::{
+        LogGops, ScheduleEngine, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleSource,
+    };
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/loggops");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(data).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let get = |key: &str| expected["params"][key].as_u64().or(expected[key].as_u64()).unwrap();
+        if expected["completes"] == false {
+            continue;
+        }
+        let params = LogGops { l: get("L"), o: get("o"), g: get("g"), big_g: get("G"), big_o: get("O"), s: get("S") };
+        let text = std::fs::read_to_string(path.with_extension("goal")).unwrap();
+        let query =
+            ScheduleQuery::Run(ScheduleRequest { source: ScheduleSource::Text(text), params, libstdcxx: false });
+        let ScheduleResponse::Ready(r) = ScheduleEngine::new().serve(query, 1 << 20, &mut |_| {}) else {
+            panic!("{} did not run", path.display());
+        };
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        assert_eq!(r.max_time, get("max_time"), "{name}");
+        let last = r.critical.last().unwrap_or_else(|| panic!("{name}: a path"));
+        assert_eq!(last.end, get("max_time"), "{name}: the last row ends at LogGOPSim's finish time");
+        for w in r.critical.windows(2) {
+            assert!(w[0].end <= w[1].end, "{name}: rows end in order: {w:?}");
+        }
+        for row in &r.critical {
+            assert!(row.start <= row.end, "{name}: {row:?}");
+            if let Some(at) = row.what.find("(send ") {
+                let bytes: u64 = row.what[at + 6..].split('b').next().unwrap().parse().unwrap();
+                assert_eq!(row.end - row.start, params.o + bytes.saturating_sub(1) * params.big_o, "{name}: {row:?}");
+            }
+            if row.what.contains("(recv ") && params.o > 0 {
+                assert!(
+                    row.start > 0 && row.end - row.start >= params.o,
+                    "{name}: a receive takes its message in: {row:?}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked}");
+}

@@ -45,6 +45,40 @@ pub struct Layout {
     pub t1: f64,
     /// Width of the drawing (px).
     pub width: f64,
+    /// How times are written (the simulator's ticks are ns unless a link says otherwise).
+    pub unit: TimeUnit,
+}
+
+/// How the simulator's integer ticks are shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TimeUnit {
+    /// One tick is a nanosecond (LogGOPSim's unit).
+    Ns,
+    /// One unit `u` (the unit the Chooser's α and β are given in) is this many ticks.
+    Ticks(f64),
+}
+
+impl TimeUnit {
+    /// `t` ticks written in this unit: `12.5 µs`, or `3 281.2 u`.
+    pub fn format(self, t: f64) -> String {
+        match self {
+            TimeUnit::Ns => format_ns(t),
+            TimeUnit::Ticks(k) => format!("{} u", crate::format_quantity(t / k)),
+        }
+    }
+
+    /// Ticks per unit shown (1 for ns).
+    pub fn ticks(self) -> f64 {
+        match self {
+            TimeUnit::Ns => 1.0,
+            TimeUnit::Ticks(k) => k,
+        }
+    }
+
+    /// A round axis step of about `raw` ticks, round in the unit shown.
+    pub fn step(self, raw: f64) -> f64 {
+        nice_step(raw / self.ticks()) * self.ticks()
+    }
 }
 
 impl Layout {
@@ -140,7 +174,7 @@ pub fn scene(
     }
     // Time axis with about eight ticks.
     let span = (layout.t1 - layout.t0).max(1.0);
-    let step = nice_step(span / 8.0);
+    let step = layout.unit.step(span / 8.0);
     let mut t = (layout.t0 / step).ceil() * step;
     while t <= layout.t1 + step * 1e-9 {
         let x = layout.x(t);
@@ -152,7 +186,12 @@ pub fn scene(
             dashed: true,
             opacity: 0.7,
         });
-        shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
+        shapes.push(Shape::Text {
+            at: (x, bottom + 14.0),
+            text: layout.unit.format(t),
+            size: 11.0,
+            color: theme.foreground,
+        });
         t += step;
     }
     shapes.push(Shape::Text {
@@ -293,8 +332,15 @@ pub fn format_ns(t: f64) -> String {
 }
 
 /// A histogram of per-rank finish times as a scene: `counts` per bin of
-/// `bin_width` ns from `min` (the view shows it above the timeline's limit).
-pub fn histogram(counts: &[u64], min: f64, bin_width: f64, width: f64, theme: &Theme, title: &str) -> Scene {
+/// `bin_width` ticks from `min` (the view shows it above the timeline's limit).
+pub fn histogram(
+    counts: &[u64],
+    (min, bin_width): (f64, f64),
+    unit: TimeUnit,
+    width: f64,
+    theme: &Theme,
+    title: &str,
+) -> Scene {
     let height = 240.0;
     let (left, right, top, bottom) = (56.0, width - 12.0, 10.0, height - 40.0);
     let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
@@ -326,7 +372,7 @@ pub fn histogram(counts: &[u64], min: f64, bin_width: f64, width: f64, theme: &T
     let end = min + bin_width * counts.len() as f64;
     // The last label sits inside the drawing (centred on the axis end it would be cut).
     for (x, t) in [(left + 20.0, min), (f64::midpoint(left, right), f64::midpoint(min, end)), (right - 30.0, end)] {
-        shapes.push(Shape::Text { at: (x, bottom + 14.0), text: format_ns(t), size: 11.0, color: theme.foreground });
+        shapes.push(Shape::Text { at: (x, bottom + 14.0), text: unit.format(t), size: 11.0, color: theme.foreground });
     }
     shapes.push(Shape::Text {
         at: (f64::midpoint(left, right), bottom + 30.0),
@@ -356,7 +402,16 @@ mod tests {
 
     #[test]
     fn layout_maps_time_and_lanes_both_ways() {
-        let l = Layout { lanes: 3, cpus: 1, first_rank: 2, ranks: 4, t0: 1000.0, t1: 2000.0, width: 1076.0 };
+        let l = Layout {
+            lanes: 3,
+            cpus: 1,
+            first_rank: 2,
+            ranks: 4,
+            t0: 1000.0,
+            t1: 2000.0,
+            width: 1076.0,
+            unit: TimeUnit::Ns,
+        };
         assert!((l.x(1000.0) - LEFT).abs() < 1e-9);
         assert!((l.x(2000.0) - (1076.0 - RIGHT)).abs() < 1e-9);
         assert!((l.time(l.x(1234.0)) - 1234.0).abs() < 1e-6);
@@ -374,11 +429,19 @@ mod tests {
         assert_eq!(format_ns(850.0), "850 ns");
         assert_eq!(format_ns(12_500.0), "12.5 µs");
         assert_eq!(format_ns(3_200_000.0), "3.2 ms");
+        // 1 u = 1000 ticks (the Chooser's textbook α = 1, β = 0.001 → G = 1 tick).
+        let u = TimeUnit::Ticks(1000.0);
+        assert_eq!(u.format(3_281_190.0), "3281 u");
+        assert_eq!(u.format(12_345_000.0), "12\u{2009}345 u");
+        assert_eq!(u.format(1500.0), "1.5 u");
+        assert_eq!(u.step(2.7e6), 2e6, "a round step in u");
+        assert_eq!(TimeUnit::Ns.step(2.7e3), 2e3);
     }
 
     #[test]
     fn touching_bars_of_one_colour_become_one_shape() {
-        let l = Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0 };
+        let l =
+            Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0, unit: TimeUnit::Ns };
         // 10 000 sends of 50 ns back to back, then a calc: two shapes on the lane.
         let mut bars: Vec<f64> = (0..10_000)
             .flat_map(|i| [0.0, 0.0, f64::from(i) * 50.0, f64::from(i + 1) * 50.0, 0.0, f64::from(i)])
@@ -401,7 +464,16 @@ mod tests {
 
     #[test]
     fn scene_draws_visible_bars_and_marks_the_path() {
-        let l = Layout { lanes: 3, cpus: 1, first_rank: 0, ranks: 2, t0: 0.0, t1: 10_000.0, width: 600.0 };
+        let l = Layout {
+            lanes: 3,
+            cpus: 1,
+            first_rank: 0,
+            ranks: 2,
+            t0: 0.0,
+            t1: 10_000.0,
+            width: 600.0,
+            unit: TimeUnit::Ns,
+        };
         // Rank 0 sends (op 0) 0–1500; rank 1 takes it in 4000–5500; a bar of rank 5 is off screen.
         let bars = [0.0, 0.0, 0.0, 1500.0, 0.0, 0.0, 1.0, 0.0, 4000.0, 5500.0, 1.0, 0.0, 5.0, 0.0, 0.0, 1.0, 2.0, 9.0];
         let messages = [0.0, 1.0, 0.0, 4000.0, 4000.0, 0.0, 1.0, 8.0];

@@ -141,3 +141,42 @@ pub fn critical_path(s: &Schedule, out: &Outcome) -> Vec<u32> {
     path.reverse();
     path
 }
+
+/// Each op's working span `(start, end)`: from the start of the first CPU
+/// span that works for it (a send's or calc's own span; for a receive,
+/// taking in the message it matched) to the last moment of any of them,
+/// which is when the op leaves its rank's CPU free. An op with no CPU work
+/// (a receive of an empty schedule) keeps its `(start, completion)`; one that
+/// never ran is `None`. The finish time of a rank is the largest end over its
+/// ops, so the critical path's last op ends at the run's finish time.
+/// `out` must come from a traced simulation of `s`.
+pub fn work_spans(s: &Schedule, out: &Outcome) -> Vec<Option<(u64, u64)>> {
+    let n = s.ops.len();
+    let mut spans: Vec<Option<(u64, u64)>> = vec![None; n];
+    let mut recv_of_send = vec![u32::MAX; n];
+    for m in &out.messages {
+        recv_of_send[m.send as usize] = m.recv;
+    }
+    let mut worked = vec![false; n];
+    for c in &out.cpu {
+        let op = match c.work {
+            Work::Op(i) => i,
+            Work::Arrival(send) if recv_of_send[send as usize] != u32::MAX => recv_of_send[send as usize],
+            Work::Arrival(_) => continue,
+        } as usize;
+        let span = spans[op].get_or_insert((c.start, c.end));
+        if worked[op] {
+            *span = (span.0.min(c.start), span.1.max(c.end));
+        } else {
+            *span = (c.start, c.end);
+            worked[op] = true;
+        }
+    }
+    for o in &out.ops {
+        let x = o.op as usize;
+        if !worked[x] {
+            spans[x] = Some((o.start, o.end));
+        }
+    }
+    spans
+}

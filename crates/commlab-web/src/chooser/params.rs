@@ -243,6 +243,11 @@ impl ChooserParams {
         ChooseRequest { check_at: Some(self.at), ..self.choose_request() }
     }
 
+    /// Whether α and β are in ns (the LogGOPSim preset), else in the unit α is given in.
+    pub fn ns(&self) -> bool {
+        self.preset == "loggopsim"
+    }
+
     /// The winner map's request.
     pub fn map_request(&self) -> MapRequest {
         MapRequest {
@@ -257,6 +262,46 @@ impl ChooserParams {
             gamma: self.abg[2],
         }
     }
+}
+
+/// The Schedule view's pairs for one configuration of the chooser, under
+/// the LogGOPS parameters of its simulated points (`L = α`, `G = β`,
+/// `o = g = O = 0`, eager up to the largest size), in the Schedule view's
+/// own units: ns when α and β are whole ns (`ns`), else ticks with the
+/// link's `unit` (ticks per unit of α), which the Schedule view shows.
+pub fn timeline_query(
+    collective: Collective,
+    id: &str,
+    (p, bytes, pieces): (u32, u64, u32),
+    abg: [f64; 3],
+    ns: bool,
+) -> String {
+    let ab = commlab_core::choose::AlphaBeta { alpha: abg[0], beta: abg[1], gamma: abg[2] };
+    let cap = commlab_api::schedule::PARAM.max;
+    let whole = |x: f64| x.fract() == 0.0 && (0.0..=cap as f64).contains(&x);
+    let (l, unit) = if ns && whole(ab.alpha) && whole(ab.beta) {
+        ((ab.alpha as u64, ab.beta as u64), None)
+    } else {
+        let (l, scale) = commlab_api::chooser::loggops_of(ab);
+        ((l.l, l.big_g), Some(scale))
+    };
+    let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
+    let mut pairs = vec![
+        ("view", "schedule".to_owned()),
+        ("coll", format!("{}/{id}", collective.id())),
+        ("p", p.to_string()),
+        ("bytes", bytes.to_string()),
+    ];
+    if pipelined {
+        pairs.push(("pieces", pieces.to_string()));
+    }
+    for (k, v) in [("L", l.0), ("o", 0), ("g", 0), ("G", l.1), ("O", 0), ("S", cap)] {
+        pairs.push((k, v.min(cap).to_string()));
+    }
+    if let Some(u) = unit {
+        pairs.push(("unit", format!("{u}")));
+    }
+    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
 }
 
 #[cfg(test)]
@@ -288,5 +333,50 @@ mod tests {
         let all: Vec<&str> = of(Collective::Allgather).map(|a| a.id).collect();
         let (e, n) = ChooserParams::from_pairs(&pairs(&format!("coll=allgather&off={}", all.join(","))));
         assert!(e.excluded.is_empty() && n.len() == 1);
+    }
+
+    /// The time a Chooser link's timeline shows is the Chooser's own LogGOPS
+    /// point for that configuration (the same special case `L = α`, `G = β`,
+    /// up to rounding α to whole ticks), in the Chooser's unit: the link is
+    /// read by the Schedule view's codec and simulated by its engine.
+    #[test]
+    fn timeline_links_keep_the_chooser_s_unit() {
+        use crate::schedule::params::ScheduleParams;
+        use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleSource};
+        for (query, id, at) in [
+            ("coll=broadcast&p=256&preset=loggopsim&at=65536", "double-binary-tree", 65_536u64),
+            ("coll=broadcast&p=16&at=65536", "binomial", 65_536),
+            ("coll=allreduce&p=12&a=3&b=0.25&g=0&at=4096", "ring", 4096),
+        ] {
+            let (c, n) = ChooserParams::from_pairs(&pairs(query));
+            assert!(n.is_empty(), "{n:?}");
+            let request = ChooseRequest {
+                min_bytes: at,
+                max_bytes: at,
+                simulate: true,
+                sim_limit: 0,
+                algorithms: vec![id.to_owned()],
+                ..c.choose_request()
+            };
+            let r = request.run().unwrap();
+            let row = &r.rows[0];
+            let chooser = row.simulated.as_ref().unwrap()[0].unwrap();
+            let link = timeline_query(c.collective, id, (c.p, at, row.pieces[0]), c.abg, c.ns());
+            let link: Vec<(String, String)> = pairs(&link).into_iter().filter(|(k, _)| k != "view").collect();
+            let (s, n) = ScheduleParams::from_pairs(&link);
+            assert!(n.is_empty(), "{n:?}");
+            let run = ScheduleQuery::Run(ScheduleRequest {
+                source: ScheduleSource::Generate(s.generate.clone()),
+                params: s.loggops,
+                libstdcxx: false,
+            });
+            let ScheduleResponse::Ready(done) = ScheduleEngine::new().serve(run, 1 << 20, &mut |_| {}) else {
+                panic!("{query}: the timeline's schedule runs");
+            };
+            let shown = done.max_time as f64 / s.time_unit().ticks();
+            assert!((shown - chooser).abs() <= 1e-4 * chooser, "{query}: timeline {shown} vs chooser {chooser}");
+            // ns links carry no unit and read as ns; the others say how many ticks make a unit.
+            assert_eq!(s.unit.is_none(), c.ns(), "{query}");
+        }
     }
 }

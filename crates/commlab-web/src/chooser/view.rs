@@ -161,29 +161,6 @@ fn map_csv(m: &WinnerMap) -> String {
     out
 }
 
-/// The Schedule view's pairs for one configuration of the chooser, under
-/// the LogGOPS parameters of its simulated points (`L = α`, `G = β` in
-/// ticks, `o = g = O = 0`, eager up to the largest size).
-fn timeline_query(collective: Collective, id: &str, p: u32, bytes: u64, pieces: u32, abg: [f64; 3]) -> String {
-    let ab = commlab_core::choose::AlphaBeta { alpha: abg[0], beta: abg[1], gamma: abg[2] };
-    let (l, _) = commlab_api::chooser::loggops_of(ab);
-    let cap = commlab_api::schedule::PARAM.max;
-    let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
-    let mut pairs = vec![
-        ("view", "schedule".to_owned()),
-        ("coll", format!("{}/{id}", collective.id())),
-        ("p", p.to_string()),
-        ("bytes", bytes.to_string()),
-    ];
-    if pipelined {
-        pairs.push(("pieces", pieces.to_string()));
-    }
-    for (k, v) in [("L", l.l), ("o", 0), ("g", 0), ("G", l.big_g), ("O", 0), ("S", cap)] {
-        pairs.push((k, v.min(cap).to_string()));
-    }
-    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
-}
-
 /// The Chooser view. `report` receives the view's URL pairs as they change.
 #[allow(clippy::too_many_lines, reason = "one view: controls, chart, split, optimizer, map, exports")]
 #[allow(clippy::many_single_char_names, reason = "α, β, γ as a, b, g; p, q as in the formulas")]
@@ -540,7 +517,13 @@ pub fn ChooserView(
         let Some(&w) = m.winner.get(k) else { return };
         let collective = params.with_untracked(|c| c.collective);
         let abg = params.with_untracked(|c| c.abg);
-        let query = timeline_query(collective, &m.algorithms[usize::from(w)], m.ps[i], m.sizes[j], m.pieces[k], abg);
+        let query = super::params::timeline_query(
+            collective,
+            &m.algorithms[usize::from(w)],
+            (m.ps[i], m.sizes[j], m.pieces[k]),
+            abg,
+            params.with_untracked(|c| c.ns()),
+        );
         if let Some(w) = web_sys::window() {
             let _ = w.location().set_href(&format!("{}?{query}", browser::page_base()));
         }
@@ -608,7 +591,7 @@ pub fn ChooserView(
                             let name = if r.pipelined[k] { format!("{id} (m = {})", row.pieces[k]) } else { id.clone() };
                             view! { <tr class:winner=row.winner == k>
                                 <td>{name}</td><td>{q(c.total())}</td><td>{per(c.latency, a)}</td><td>{per(c.bandwidth, b)}</td><td>{per(c.compute, g)}</td>
-                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{}", browser::page_base(), timeline_query(collective, id, r.p, row.bytes, row.pieces[k], [a, b, g]))>"timeline"</a></td>
+                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{}", browser::page_base(), super::params::timeline_query(collective, id, (r.p, row.bytes, row.pieces[k]), [a, b, g], params.with_untracked(|c| c.ns())))>"timeline"</a></td>
                             </tr> }
                         }).collect_view()}
                     </tbody>

@@ -61,6 +61,9 @@ pub fn NumberField(
     /// Unit shown after the box.
     #[prop(optional)]
     unit: &'static str,
+    /// A unit that follows the view's state (replaces `unit`).
+    #[prop(optional)]
+    unit_of: Option<Signal<&'static str>>,
     /// The current value.
     #[prop(into)]
     value: Signal<f64>,
@@ -125,7 +128,7 @@ pub fn NumberField(
                     aria-describedby=error_id.clone()
                     on:input=on_text
                 />
-                <span class="unit">{unit}</span>
+                <span class="unit">{move || unit_of.map_or(unit, |u| u.get())}</span>
             </div>
             <input
                 id=slider_id

@@ -25,6 +25,19 @@ pub struct ScheduleParams {
     pub window: Option<(f64, f64)>,
     /// First rank shown.
     pub first_rank: u32,
+    /// Ticks per unit `u` when the link carries the Chooser's unit of α
+    /// (times are then shown in `u`, the LogGOPS parameters in ticks); ns otherwise.
+    pub unit: Option<f64>,
+}
+
+/// The accepted ticks per unit of a link's `unit`.
+pub const UNIT: (f64, f64) = (1e-3, 1e12);
+
+impl ScheduleParams {
+    /// How times are shown.
+    pub fn time_unit(&self) -> commlab_plot::timeline::TimeUnit {
+        self.unit.map_or(commlab_plot::timeline::TimeUnit::Ns, commlab_plot::timeline::TimeUnit::Ticks)
+    }
 }
 
 impl Default for ScheduleParams {
@@ -37,6 +50,7 @@ impl Default for ScheduleParams {
             libstdcxx: false,
             window: None,
             first_rank: 0,
+            unit: None,
         }
     }
 }
@@ -180,6 +194,13 @@ impl ScheduleParams {
                     }
                     _ => Err("stable or libstdcxx".into()),
                 },
+                "unit" => value
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|u| (UNIT.0..=UNIT.1).contains(u))
+                    .map(|u| p.unit = Some(u))
+                    .ok_or_else(|| "a number of ticks per unit from 0.001 to 10^12".to_owned()),
                 "t0" => time(value).map(|t| t0 = Some(t)),
                 "t1" => time(value).map(|t| t1 = Some(t)),
                 "r0" => int(IntRange { name: "r0", min: 0, max: u64::from(u32::MAX) }, value)
@@ -249,6 +270,9 @@ impl ScheduleParams {
             put("t1", format!("{}", b.round()), String::new());
         }
         put("r0", self.first_rank.to_string(), "0".into());
+        if let Some(u) = self.unit {
+            put("unit", format!("{u}"), String::new());
+        }
         out.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
     }
 }

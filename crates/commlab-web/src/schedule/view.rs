@@ -18,7 +18,7 @@ use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::limits::{self, IntRange};
 use commlab_plot::mesh::scene_svg;
-use commlab_plot::timeline::{self, format_ns, Layout, BAR_NAMES};
+use commlab_plot::timeline::{self, Layout, TimeUnit, BAR_NAMES};
 use commlab_plot::Theme;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -67,13 +67,13 @@ enum Status {
     Failed(String),
 }
 
-fn describe_op(t: &Timeline, op: usize) -> String {
+fn describe_op(t: &Timeline, op: usize, unit: TimeUnit) -> String {
     let Some(v) = t.ops.get(op * OP..op * OP + OP) else { return format!("op {op}") };
     let peer = |x: f64| if x < 0.0 { "any".to_owned() } else { format!("{x}") };
     match v[0] as u32 {
         0 => format!("send {} B to {} (tag {})", v[1], peer(v[2]), peer(v[3])),
         1 => format!("recv {} B from {} (tag {})", v[1], peer(v[2]), peer(v[3])),
-        _ => format!("calc {}", format_ns(v[1])),
+        _ => format!("calc {}", unit.format(v[1])),
     }
 }
 
@@ -102,7 +102,7 @@ fn bar_at(t: &Timeline, rank: u32, lane: u32, at: f64, slack: f64) -> Option<usi
         .position(|b| b[0] as u32 == rank && b[1] as u32 == lane && b[2] - slack <= at && at <= b[3] + slack)
 }
 
-fn bar_text(t: &Timeline, bar: usize) -> String {
+fn bar_text(t: &Timeline, bar: usize, unit: TimeUnit) -> String {
     let b = &t.bars[bar * 6..bar * 6 + 6];
     let what = BAR_NAMES.get(b[4] as usize).copied().unwrap_or("busy");
     format!(
@@ -110,10 +110,10 @@ fn bar_text(t: &Timeline, bar: usize) -> String {
         b[0],
         lane_name(b[1] as u32, t.cpus),
         what,
-        describe_op(t, b[5] as usize),
-        format_ns(b[2]),
-        format_ns(b[3]),
-        format_ns(b[3] - b[2])
+        describe_op(t, b[5] as usize, unit),
+        unit.format(b[2]),
+        unit.format(b[3]),
+        unit.format(b[3] - b[2])
     )
 }
 
@@ -336,6 +336,20 @@ pub fn ScheduleView(
     let collective = move || params.with(|p| p.generate.collective.clone());
     let is = move |ids: &'static [&'static str]| move || ids.contains(&collective().as_str());
     let param_range = |name: &'static str| int_range(IntRange { name, ..PARAM });
+    // With a link's unit the parameters are ticks (1 u = `unit` ticks), else ns.
+    let tick_unit = move |ns: &'static str| {
+        Signal::derive(move || {
+            if params.with(|p| p.unit.is_some()) {
+                if ns == "ns" {
+                    "ticks"
+                } else {
+                    "ticks/B"
+                }
+            } else {
+                ns
+            }
+        })
+    };
 
     // The timeline's layout for the current result, window and rows.
     let layout = Memo::new(move |_| {
@@ -355,6 +369,7 @@ pub fn ScheduleView(
                 t0,
                 t1,
                 width,
+                unit: params.with(ScheduleParams::time_unit),
             })
         })
     });
@@ -428,7 +443,8 @@ pub fn ScheduleView(
             let t = s.as_ref()?.timeline.as_ref()?;
             let (rank, lane) = l.lane_at(y)?;
             let slack = 2.0 / (l.width - timeline::LEFT) * (l.t1 - l.t0);
-            bar_at(t, rank, lane, l.time(x), slack).map(|b| bar_text(t, b))
+            bar_at(t, rank, lane, l.time(x), slack)
+                .map(|b| bar_text(t, b, params.with_untracked(ScheduleParams::time_unit)))
         });
         hover.set(text.unwrap_or_default());
     };
@@ -493,7 +509,7 @@ pub fn ScheduleView(
             shown.with_untracked(|s| {
                 if let Some(t) = s.as_ref().and_then(|s| s.timeline.as_ref()) {
                     let (rank, start, end) = (t.bars[b * 6] as u32, t.bars[b * 6 + 2], t.bars[b * 6 + 3]);
-                    hover.set(bar_text(t, b));
+                    hover.set(bar_text(t, b, params.with_untracked(ScheduleParams::time_unit)));
                     let Some(l) = layout.get_untracked() else { return };
                     params.update(|p| {
                         if rank < l.first_rank || rank >= l.first_rank + l.ranks {
@@ -521,8 +537,8 @@ pub fn ScheduleView(
             let r = &s.as_ref()?.result;
             Some(scene_svg(&timeline::histogram(
                 &r.histogram,
-                r.min_time as f64,
-                r.bin_width as f64,
+                (r.min_time as f64, r.bin_width as f64),
+                params.with(ScheduleParams::time_unit),
                 900.0,
                 &th,
                 "Finish time per rank",
@@ -651,17 +667,18 @@ pub fn ScheduleView(
         })
     };
     let summary = move || {
+        let unit = params.with(ScheduleParams::time_unit);
         shown.with(|s| {
             let s = s.as_ref()?;
             let r = &s.result;
             let verdict = if r.completes {
-                format!("every rank finishes; the last is rank {} at {}", r.max_rank, format_ns(r.max_time as f64))
+                format!("every rank finishes; the last is rank {} at {}", r.max_rank, unit.format(r.max_time as f64))
             } else {
                 format!("deadlock: {} rank(s) have unmatched operations", r.unmatched_ranks)
             };
             Some(view! {
                 <p class="schedule-summary" data-testid="schedule-summary">
-                    {format!("{} ranks, {} operations, {} messages, {} events: {verdict}. First rank done at {}.", r.ranks, r.ops, r.messages, r.events, format_ns(r.min_time as f64))}
+                    {format!("{} ranks, {} operations, {} messages, {} events: {verdict}. First rank done at {}.", r.ranks, r.ops, r.messages, r.events, unit.format(r.min_time as f64))}
                     <span class="timing">{move || format!(" Built and simulated in {:.0} ms.", took.get())}</span>
                 </p>
                 {(!r.unmatched.is_empty()).then(|| view! {
@@ -674,6 +691,7 @@ pub fn ScheduleView(
         })
     };
     let critical_table = move || {
+        let unit = params.with(ScheduleParams::time_unit);
         shown.with(|s| {
             let open = s.as_ref()?.timeline.is_none();
             let r = s.as_ref()?.result.clone();
@@ -685,7 +703,7 @@ pub fn ScheduleView(
                         <thead><tr><th scope="col">"rank"</th><th scope="col">"operation"</th><th scope="col">"start"</th><th scope="col">"end"</th></tr></thead>
                         <tbody>
                             {r.critical[r.critical.len() - rows..].iter().map(|x| view! {
-                                <tr><td>{x.rank}</td><td>{x.what.clone()}</td><td>{format_ns(x.start as f64)}</td><td>{format_ns(x.end as f64)}</td></tr>
+                                <tr><td>{x.rank}</td><td>{x.what.clone()}</td><td>{unit.format(x.start as f64)}</td><td>{unit.format(x.end as f64)}</td></tr>
                             }).collect_view()}
                         </tbody>
                     </table>
@@ -720,18 +738,24 @@ pub fn ScheduleView(
                     <label for="preset">"Preset"</label>
                     <select id="preset" data-testid="preset" prop:value=move || params.with(|p| p.preset.clone()) on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        params.update(|p| if let Some(x) = PRESETS.iter().find(|x| x.id == v) { p.preset = x.id.into(); p.loggops = x.params; });
+                        params.update(|p| if let Some(x) = PRESETS.iter().find(|x| x.id == v) { p.preset = x.id.into(); p.loggops = x.params; p.unit = None; });
                     }>
                         {PRESETS.iter().map(|x| { let id = x.id; view! { <option value=id selected=move || params.with(|p| p.preset == id)>{x.label}</option> } }).collect_view()}
                         <option value="custom" disabled=true selected=move || params.with(|p| p.preset == "custom")>"custom"</option>
                     </select>
                 </div>
                 <p class="preset-source" data-testid="preset-source">{preset_source}</p>
-                <NumberField id="L" label="Latency L" unit="ns" integer=true range=param_range("L") slider=(1.0, 1e7) value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
-                <NumberField id="o" label="Overhead o" unit="ns" integer=true range=param_range("o") slider=(1.0, 1e7) value=lval(|l| l.o) on_change=lg(|l, v| l.o = v) />
-                <NumberField id="g" label="Gap g" unit="ns" integer=true range=param_range("g") slider=(1.0, 1e7) value=lval(|l| l.g) on_change=lg(|l, v| l.g = v) />
-                <NumberField id="G" label="Gap per byte G" unit="ns/B" integer=true range=param_range("G") slider=(1.0, 1e4) value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
-                <NumberField id="O" label="Overhead per byte O" unit="ns/B" integer=true range=param_range("O") slider=(1.0, 1e4) value=lval(|l| l.big_o) on_change=lg(|l, v| l.big_o = v) />
+                {move || params.with(|p| p.unit).map(|u| view! {
+                    <p class="unit-note" data-testid="unit-note">
+                        {format!("Times are in u, the unit the Chooser's α and β are given in: 1 u = {} ticks of the simulator, and L, o, g, G, O are in ticks. ", commlab_plot::format_quantity(u))}
+                        <button type="button" data-testid="unit-ns" on:click=move |_| params.update(|p| p.unit = None)>"Read ticks as ns"</button>
+                    </p>
+                })}
+                <NumberField id="L" unit_of=tick_unit("ns") label="Latency L" integer=true range=param_range("L") slider=(1.0, 1e7) value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
+                <NumberField id="o" unit_of=tick_unit("ns") label="Overhead o" integer=true range=param_range("o") slider=(1.0, 1e7) value=lval(|l| l.o) on_change=lg(|l, v| l.o = v) />
+                <NumberField id="g" unit_of=tick_unit("ns") label="Gap g" integer=true range=param_range("g") slider=(1.0, 1e7) value=lval(|l| l.g) on_change=lg(|l, v| l.g = v) />
+                <NumberField id="G" unit_of=tick_unit("ns/B") label="Gap per byte G" integer=true range=param_range("G") slider=(1.0, 1e4) value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
+                <NumberField id="O" unit_of=tick_unit("ns/B") label="Overhead per byte O" integer=true range=param_range("O") slider=(1.0, 1e4) value=lval(|l| l.big_o) on_change=lg(|l, v| l.big_o = v) />
                 <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=(1.0, 1e9) value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
                 <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
                     on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
@@ -767,7 +791,7 @@ pub fn ScheduleView(
                                 <button type="button" data-testid="zoom-reset" on:click=move |_| params.update(|p| p.window = None)>"Whole run"</button>
                                 <button type="button" data-testid="ranks-up" on:click=move |_| scroll(-i64::from(ROWS))>"Ranks ▲"</button>
                                 <button type="button" data-testid="ranks-down" on:click=move |_| scroll(i64::from(ROWS))>"Ranks ▼"</button>
-                                <span class="timeline-range">{move || layout.get().map(|l| format!("ranks {}–{} of {}; {} – {}", l.first_rank, l.first_rank + l.ranks - 1, shown.with(|s| s.as_ref().map_or(0, |s| s.result.ranks)), format_ns(l.t0), format_ns(l.t1)))}</span>
+                                <span class="timeline-range">{move || layout.get().map(|l| format!("ranks {}–{} of {}; {} – {}", l.first_rank, l.first_rank + l.ranks - 1, shown.with(|s| s.as_ref().map_or(0, |s| s.result.ranks)), l.unit.format(l.t0), l.unit.format(l.t1)))}</span>
                             </div>
                             <canvas node_ref=canvas class="timeline" data-testid="timeline" tabindex="0"
                                 aria-label="Timeline: arrow keys move between operations, + and − zoom, 0 shows the whole run; the operation in focus is described below"
