@@ -147,3 +147,30 @@ fn pieces_chart_marks_the_brute_force_best() {
         assert!(svg.contains(&label), "n={n} p={p}: {label:?} not in the chart: {at}");
     }
 }
+
+/// The numbers on a chart's axes: every `<text>` that is a plain number.
+fn axis_numbers(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>').map(|(_, rest)| rest.split('<').next().unwrap_or("").trim().to_owned()))
+        .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '\u{2009}' || c == '.'))
+        .collect()
+}
+
+/// The runtime model's defaults (optimum T = 3 281): the T(m) axis labels
+/// values below 10 000 where the optimum sits, and no chart repeats a label.
+#[test]
+fn log_axes_label_the_optimum_s_decade_and_never_repeat() {
+    let model = ModelConfig::new(1 << 20, 64, 10.0, 0.001, 1024).unwrap();
+    let pieces = axis_numbers(&pieces_svg(&model, 16));
+    let value = |t: &str| t.replace('\u{2009}', "").parse::<f64>().unwrap();
+    assert!(pieces.iter().any(|t| (2000.0..10_000.0).contains(&value(t))), "a label below 10 000: {pieces:?}");
+    let units =
+        axis_numbers(&render_svg(640, 360, |root| units_chart(root, &model, 16, 256, &[], &Theme::LIGHT)).unwrap());
+    for labels in [&pieces, &units] {
+        let mut seen = std::collections::HashSet::new();
+        // An axis number may appear once per axis; the same number on both axes is fine, three times is not.
+        let repeated: Vec<_> = labels.iter().filter(|t| !seen.insert((*t).clone())).collect();
+        assert!(repeated.len() <= 1, "labels drawn twice: {repeated:?} in {labels:?}");
+    }
+}

@@ -41,6 +41,12 @@ impl ApiError {
     pub fn new(field: &str, value: impl fmt::Display, expected: impl Into<String>) -> ApiError {
         ApiError { field: field.to_owned(), value: value.to_string(), expected: expected.into() }
     }
+
+    /// A problem that is not a value out of range (a syntax error, an engine
+    /// that stopped): shown as `field: message`.
+    pub fn problem(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError { field: field.to_owned(), value: String::new(), expected: message.into() }
+    }
 }
 
 impl From<ConfigError> for ApiError {
@@ -51,7 +57,11 @@ impl From<ConfigError> for ApiError {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} = {} is out of range: expected {}", self.field, self.value, self.expected)
+        if self.value.is_empty() {
+            write!(f, "{}: {}", self.field, self.expected)
+        } else {
+            write!(f, "{} = {} is out of range: expected {}", self.field, self.value, self.expected)
+        }
     }
 }
 

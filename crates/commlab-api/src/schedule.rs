@@ -526,7 +526,7 @@ pub struct ScheduleEngine {
 }
 
 fn parse_error(e: &goal::ParseError) -> ApiError {
-    ApiError::new("GOAL", format!("line {}, column {}", e.line, e.column), e.message.clone())
+    ApiError::problem(&format!("GOAL, line {}, column {}", e.line, e.column), e.message.clone())
 }
 
 impl ScheduleEngine {

@@ -79,10 +79,11 @@ where
             draw_frame(root, [caption, x_desc, y_desc], theme, (x.log, y.log), $xs, $ys, body)
         };
     }
+    let log = |s: &Span| (s.low..s.high).log_scale().with_key_points(log_ticks(s.low, s.high));
     match (x.log, y.log) {
-        (true, true) => go!((x.low..x.high).log_scale(), (y.low..y.high).log_scale()),
-        (true, false) => go!((x.low..x.high).log_scale(), y.low..y.high),
-        (false, true) => go!(x.low..x.high, (y.low..y.high).log_scale()),
+        (true, true) => go!(log(x), log(y)),
+        (true, false) => go!(log(x), y.low..y.high),
+        (false, true) => go!(x.low..x.high, log(y)),
         (false, false) => go!(x.low..x.high, y.low..y.high),
     }
 }
@@ -208,15 +209,45 @@ where
     }
 }
 
-/// A tick label; on a log axis only at 1, 2 and 5 × 10^k, since plotters puts
-/// a tick at every integer multiple and the top of each decade gets crowded.
-fn tick_label(value: f64, log: bool) -> String {
-    if log && value > 0.0 {
-        let mantissa = value / 10f64.powf(value.log10().floor());
-        if ![1.0, 2.0, 5.0, 10.0].iter().any(|m| (mantissa - m).abs() < 1e-6 * m) {
-            return String::new();
-        }
+/// The labelled ticks of a log axis over `[low, high]`: 1, 2 and 5 × 10^k,
+/// and every whole multiple of 10^k when those give fewer than four, so a
+/// span of less than a decade still reads (`3 000 … 9 000`). Many decades
+/// thin out to every second or third power of ten (at most 12 ticks).
+pub fn log_ticks(low: f64, high: f64) -> Vec<f64> {
+    if !(low > 0.0 && high > low && high.is_finite()) {
+        return Vec::new();
     }
+    let ticks = |mantissas: &[f64]| -> Vec<f64> {
+        let (first, last) = (low.log10().floor() as i32, high.log10().ceil() as i32);
+        let mut out = Vec::new();
+        for k in first..=last {
+            for m in mantissas {
+                // Exact decimal values: 10^k is exact as a literal power for |k| ≤ 22.
+                let v = m * 10f64.powi(k);
+                if v >= low * (1.0 - 1e-12) && v <= high * (1.0 + 1e-12) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    };
+    let mut out = ticks(&[1.0, 2.0, 5.0]);
+    if out.len() < 5 {
+        out = ticks(&[1.0, 2.0, 3.0, 5.0]);
+    }
+    if out.len() < 4 {
+        out = ticks(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    }
+    if out.len() > 12 {
+        let powers = ticks(&[1.0]);
+        let every = powers.len().div_ceil(10).max(1);
+        out = powers.into_iter().enumerate().filter(|(i, _)| i % every == 0).map(|(_, v)| v).collect();
+    }
+    out
+}
+
+/// A tick label (the ticks themselves are chosen by [`log_ticks`] on log axes).
+fn tick_label(value: f64, _log: bool) -> String {
     format_quantity(value)
 }
 
@@ -411,4 +442,21 @@ where
         Ok(())
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod log_tick_tests {
+    use super::log_ticks;
+
+    #[test]
+    fn log_ticks_label_every_span() {
+        // The runtime model's T(m): 2 625 … 88 000 (its optimum is 3 281).
+        assert_eq!(log_ticks(2625.0, 88_000.0), vec![3000.0, 5000.0, 10_000.0, 20_000.0, 30_000.0, 50_000.0]);
+        // Less than a decade: every whole multiple.
+        assert_eq!(log_ticks(2625.0, 9000.0), vec![3000.0, 4000.0, 5000.0, 6000.0, 7000.0, 8000.0, 9000.0]);
+        // Twelve decades: powers of ten, thinned, each once.
+        let wide = log_ticks(1.0, 1e12);
+        assert!(wide.len() <= 12 && wide.contains(&1.0) && wide.windows(2).all(|w| w[0] < w[1]), "{wide:?}");
+        assert!(log_ticks(0.0, 10.0).is_empty());
+    }
 }

@@ -313,3 +313,51 @@ pub fn js_text(e: &JsValue) -> String {
         .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
         .unwrap_or_else(|| "an exception without a message".to_owned())
 }
+
+/// The page's `pagehide` listener.
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+thread_local! {
+    /// Every engine worker this page started and has not ended yet.
+    static WORKERS: RefCell<Vec<web_sys::Worker>> = const { RefCell::new(Vec::new()) };
+    static ON_PAGEHIDE: RefCell<Option<Listener>> = const { RefCell::new(None) };
+}
+
+/// Starts an engine worker (`worker_loader.js`) that the page ends when it
+/// goes away: on `pagehide` (a reload or navigation; not when the page is
+/// kept in the back-forward cache) every worker still alive is terminated,
+/// so no wasm instance outlives its page waiting for garbage collection.
+///
+/// # Errors
+/// When the browser refuses to start a worker.
+pub fn start_worker() -> Result<web_sys::Worker, JsValue> {
+    let worker = web_sys::Worker::new("./worker_loader.js")?;
+    WORKERS.with(|w| w.borrow_mut().push(worker.clone()));
+    ON_PAGEHIDE.with(|slot| {
+        if slot.borrow().is_some() {
+            return;
+        }
+        let on_hide = Closure::<dyn FnMut(web_sys::Event)>::new(|ev: web_sys::Event| {
+            let kept = js_sys::Reflect::get(&ev, &"persisted".into()).is_ok_and(|p| p.is_truthy());
+            if !kept {
+                WORKERS.with(|w| w.borrow_mut().drain(..).for_each(|w| w.terminate()));
+            }
+        });
+        if let Some(window) = web_sys::window() {
+            let _ = window.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
+        }
+        *slot.borrow_mut() = Some(on_hide);
+    });
+    Ok(worker)
+}
+
+/// Terminates `worker` and forgets it.
+pub fn end_worker(worker: &web_sys::Worker) {
+    worker.terminate();
+    WORKERS.with(|w| w.borrow_mut().retain(|x| !js_sys::Object::is(x, worker)));
+}
+
+/// Engine workers alive on this page (the browser suite's leak check).
+pub fn live_workers() -> usize {
+    WORKERS.with(|w| w.borrow().len())
+}

@@ -85,7 +85,7 @@ impl Drop for Inner {
     /// A view that goes away takes its worker with it.
     fn drop(&mut self) {
         if let Mode::Worker { worker, .. } = &self.mode {
-            worker.terminate();
+            browser::end_worker(worker);
         }
     }
 }
@@ -117,7 +117,7 @@ impl Client {
         let worker = if force_fallback {
             Err(JsValue::from_str("workers disabled by the page's test switch"))
         } else {
-            web_sys::Worker::new("./worker_loader.js")
+            browser::start_worker()
         };
         let worker = match worker {
             Ok(w) => w,
@@ -244,7 +244,7 @@ impl Client {
         inner.current = None;
         inner.queued.clear();
         if let Mode::Worker { worker, .. } = &inner.mode {
-            worker.terminate();
+            browser::end_worker(worker);
         }
     }
 
@@ -265,7 +265,7 @@ impl Client {
             }
         };
         if let Some(w) = worker {
-            w.terminate();
+            browser::end_worker(&w);
             self.spawn();
         }
     }
@@ -306,6 +306,10 @@ impl Client {
 
     fn on_message(&self, data: &JsValue) {
         let get = |k: &str| js_sys::Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        if let Some(text) = get("failed").as_string() {
+            // The engine did not start in the worker (the loader's report).
+            return self.on_error(&format!("the engine could not start: {text}"));
+        }
         if get("ready").is_truthy() {
             if let Mode::Worker { ready, .. } = &mut self.0.borrow_mut().mode {
                 *ready = true;
@@ -336,7 +340,7 @@ impl Client {
         } else {
             // Nothing is in flight before `ready`: the queued request goes to the fallback.
             if let Mode::Worker { worker, .. } = &self.0.borrow().mode {
-                worker.terminate();
+                browser::end_worker(worker);
             }
             self.fall_back(text);
         }

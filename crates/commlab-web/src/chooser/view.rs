@@ -206,7 +206,11 @@ pub fn ChooserView(
     // once; the LogGOPS points after it, from a second worker, size by size.
     let choose_request = Memo::new(move |_| params.with(ChooserParams::choose_request));
     let requests = StoredValue::new(0u64);
+    // "Run again" after a failure (a worker that could not start) asks everything anew.
+    let attempt = RwSignal::new(0u32);
+    let again = move || view! { <button type="button" data-testid="run-again" on:click=move |_| attempt.update(|n| *n += 1)>"Run again"</button> };
     Effect::new(move |_| {
+        attempt.track();
         let request = choose_request.get();
         let started = browser::now_ms();
         requests.update_value(|n| *n += 1);
@@ -294,6 +298,7 @@ pub fn ChooserView(
     });
     let checks_asked = StoredValue::new(0u64);
     Effect::new(move |_| {
+        attempt.track();
         let request = check_request.get();
         checks_asked.update_value(|n| *n += 1);
         let id = checks_asked.get_value();
@@ -344,6 +349,7 @@ pub fn ChooserView(
     };
     let maps = StoredValue::new(0u64);
     Effect::new(move |_| {
+        attempt.track();
         map_request.track();
         // In the next task, so the chart's update is drawn first.
         maps.update_value(|n| *n += 1);
@@ -522,7 +528,7 @@ pub fn ChooserView(
             &m.algorithms[usize::from(w)],
             (m.ps[i], m.sizes[j], m.pieces[k]),
             abg,
-            params.with_untracked(|c| c.ns()),
+            params.with_untracked(ChooserParams::ns),
         );
         if let Some(w) = web_sys::window() {
             let _ = w.location().set_href(&format!("{}?{query}", browser::page_base()));
@@ -584,14 +590,17 @@ pub fn ChooserView(
             let per = |v: f64, unit: f64| if unit > 0.0 { q(v / unit) } else { "—".to_owned() };
             Some(view! {
                 <div class="table-scroll"><table class="numbers split-table" data-testid="split-table">
-                    <thead><tr><th scope="col">"algorithm"</th><th scope="col">"time"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th><th scope="col">"watch"</th></tr></thead>
+                    <thead><tr><th scope="col">"algorithm"</th><th scope="col">"watch"</th><th scope="col">"time (model)"</th><th scope="col">"time (LogGOPS)"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th></tr></thead>
                     <tbody>
                         {r.algorithms.iter().enumerate().map(|(k, id)| {
                             let c = row.costs[k];
                             let name = if r.pipelined[k] { format!("{id} (m = {})", row.pieces[k]) } else { id.clone() };
                             view! { <tr class:winner=row.winner == k>
-                                <td>{name}</td><td>{q(c.total())}</td><td>{per(c.latency, a)}</td><td>{per(c.bandwidth, b)}</td><td>{per(c.compute, g)}</td>
-                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{}", browser::page_base(), super::params::timeline_query(collective, id, (r.p, row.bytes, row.pieces[k]), [a, b, g], params.with_untracked(|c| c.ns())))>"timeline"</a></td>
+                                <td>{name}</td>
+                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{}", browser::page_base(), super::params::timeline_query(collective, id, (r.p, row.bytes, row.pieces[k]), [a, b, g], params.with_untracked(ChooserParams::ns)))>"timeline"</a></td>
+                                <td>{q(c.total())}</td>
+                                <td data-testid=format!("loggops-{id}")>{row.simulated.as_ref().and_then(|t| t[k]).map_or_else(|| "—".to_owned(), q)}</td>
+                                <td>{per(c.latency, a)}</td><td>{per(c.bandwidth, b)}</td><td>{per(c.compute, g)}</td>
                             </tr> }
                         }).collect_view()}
                     </tbody>
@@ -696,7 +705,7 @@ pub fn ChooserView(
             </div>
             <div class="results">
                 {move || match status.get() {
-                    Status::Failed(e) => view! { <p class="chart-error" data-testid="chooser-error" role="alert">{e}</p> }.into_any(),
+                    Status::Failed(e) => view! { <p class="chart-error" data-testid="chooser-error" role="alert">{e}" "{again()}</p> }.into_any(),
                     Status::Running(..) => view! {
                         <div class="run-progress delayed" data-testid="compare-progress" role="status">
                             <progress aria-label="Comparison under way"></progress>
@@ -723,7 +732,7 @@ pub fn ChooserView(
                             <span>{if total == 0 { "LogGOPS points…".to_owned() } else { format!("LogGOPS points: {done} of {total} sizes") }}</span>
                         </div>
                     }.into_any(),
-                    Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}</p> }.into_any(),
+                    Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}" "{again()}</p> }.into_any(),
                     Status::Idle => ().into_any(),
                 }}
                 {crossovers}
@@ -758,7 +767,7 @@ pub fn ChooserView(
                     <p class="field-note">"Each pipelined algorithm's best piece count among the powers of two up to 4096 (at most one piece per byte), searched on its cost profile. Dashed: the chain's closed-form optimum m* = √((p − 2)·n·β′/α), with β′ = β for a broadcast, β + γ for a reduce, β + γ/2 for the chain up and down; the search follows it to a power of two until the 4096 cap."</p>
                     {move || match check_status.get() {
                         Status::Running(..) => view! { <p class="timing" data-testid="check-progress" role="status">"Checking the piece counts by simulation…"</p> }.into_any(),
-                        Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}</p> }.into_any(),
+                        Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}" "{again()}</p> }.into_any(),
                         Status::Idle => ().into_any(),
                     }}
                     {move || checks.with(|checks| {
@@ -785,7 +794,7 @@ pub fn ChooserView(
                             <span>{if total == 0 { "costing…".to_owned() } else { format!("costing: {done} of {total} rows of p") }}</span>
                         </div>
                     }.into_any(),
-                    Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}</p> }.into_any(),
+                    Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}" "{again()}</p> }.into_any(),
                     Status::Idle => view! { <p class="timing" data-testid="map-timing">{move || format!("{} cells in {:.0} ms in a second engine worker.", map.with(|m| m.as_ref().map_or(0, |m| m.winner.len())), map_took.get())}</p> }.into_any(),
                 }}
                 <figure class="chart winner-map" data-testid="winner-map" tabindex="0"

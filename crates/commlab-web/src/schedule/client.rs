@@ -43,7 +43,7 @@ struct Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         if let Some(w) = &self.worker {
-            w.terminate();
+            browser::end_worker(w);
         }
     }
 }
@@ -105,7 +105,7 @@ impl ScheduleClient {
 
     fn spawn(&self) {
         let disabled = browser::query_value("__commlab_no_worker").is_some();
-        let worker = if disabled { Err(JsValue::NULL) } else { web_sys::Worker::new("./worker_loader.js") };
+        let worker = if disabled { Err(JsValue::NULL) } else { browser::start_worker() };
         let mut inner = self.0.borrow_mut();
         inner.ready = false;
         inner.busy = false;
@@ -119,6 +119,19 @@ impl ScheduleClient {
             let Some(inner) = weak.upgrade() else { return };
             let data = ev.data();
             let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).unwrap_or(JsValue::UNDEFINED);
+            let failed = get("failed").as_string().or_else(|| {
+                // An error event (the script did not load, or the engine trapped).
+                (data.is_undefined() && js_sys::Reflect::has(&ev, &"message".into()).unwrap_or(false)).then(|| {
+                    js_sys::Reflect::get(&ev, &"message".into())
+                        .ok()
+                        .and_then(|m| m.as_string())
+                        .unwrap_or_else(|| "the worker script failed to load".into())
+                })
+            });
+            if let Some(text) = failed {
+                ScheduleClient(inner).failed(&text);
+                return;
+            }
             if get("ready").is_truthy() {
                 let queued = {
                     let mut i = inner.borrow_mut();
@@ -158,6 +171,7 @@ impl ScheduleClient {
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_message.as_ref().unchecked_ref()));
         inner.worker = Some(worker);
         inner.on_message = Some(on_message);
         inner.local = None;
@@ -166,8 +180,37 @@ impl ScheduleClient {
     fn restart(&self) {
         let old = self.0.borrow_mut().worker.take();
         if let Some(w) = old {
-            w.terminate();
+            browser::end_worker(&w);
             self.spawn();
+        }
+    }
+
+    /// The worker could not start or stopped: the query in flight (or
+    /// queued) is answered with the error, so the view shows it with its
+    /// "run again"; the next query starts a fresh worker.
+    fn failed(&self, text: &str) {
+        let (handler, had_work) = {
+            let mut i = self.0.borrow_mut();
+            if let Some(w) = i.worker.take() {
+                browser::end_worker(&w);
+            }
+            i.on_message = None;
+            let had_work = i.busy || i.queued.is_some();
+            i.busy = false;
+            i.ready = false;
+            i.holds_run = false;
+            i.queued = None;
+            i.generation += 1;
+            (i.handler.clone(), had_work)
+        };
+        if let (Some(h), true) = (handler, had_work) {
+            h(
+                ScheduleResponse::Error(commlab_api::ApiError::problem(
+                    "engine",
+                    format!("the engine worker stopped before answering ({text})"),
+                )),
+                None,
+            );
         }
     }
 
@@ -187,7 +230,13 @@ impl ScheduleClient {
             }
             i.generation
         };
-        let local = self.0.borrow().local.clone();
+        let (local, none) = {
+            let i = self.0.borrow();
+            (i.local.clone(), i.worker.is_none())
+        };
+        if none && local.is_none() {
+            self.spawn();
+        }
         if let Some(engine) = local {
             self.run_here(&engine, query, generation);
             return;

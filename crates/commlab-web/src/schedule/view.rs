@@ -775,7 +775,8 @@ pub fn ScheduleView(
                             <button type="button" data-testid="rerun" on:click=move |_| run()>"run again"</button>
                         </div>
                     }.into_any(),
-                    Status::Failed(e) => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{e}</p> }.into_any(),
+                    Status::Failed(e) => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{e}" "
+                        <button type="button" data-testid="rerun" on:click=move |_| run()>"Run again"</button></p> }.into_any(),
                     Status::Idle => ().into_any(),
                 }}
                 {summary}
