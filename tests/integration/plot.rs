@@ -57,6 +57,13 @@ fn mesh_scene_marks_breaks_and_clicks_find_links() {
         let mid = (f64::midpoint(pa.0, pb.0), f64::midpoint(pa.1, pb.1));
         assert_eq!(layout.link_at(&mesh, mid.0, mid.1), Some(link));
         assert_eq!(layout.link_at(&mesh, pa.0 + 0.45 * layout.cell, pa.1 + 0.45 * layout.cell), None);
+        // A click on a node (near its centre, also just beside it) flips nothing.
+        for (dx, dy) in [(0.0, 0.0), (0.15, 0.0), (0.0, -0.15), (0.1, 0.1)] {
+            assert_eq!(layout.link_at(&mesh, pa.0 + dx * layout.cell, pa.1 + dy * layout.cell), None, "node of {link}");
+        }
+        // A third of the way along the link still is the link.
+        let third = (pa.0 + (pb.0 - pa.0) / 3.0, pa.1 + (pb.1 - pa.1) / 3.0);
+        assert_eq!(layout.link_at(&mesh, third.0, third.1), Some(link));
     }
     let options = MeshOptions { pattern: true, heat: true };
     let start = mesh_scene(&replay, 0, 480.0, options, &Theme::LIGHT);

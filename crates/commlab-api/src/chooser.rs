@@ -175,7 +175,7 @@ impl Options {
 fn check_ab(alpha: f64, beta: f64, gamma: f64) -> Result<AlphaBeta, ApiError> {
     for (name, v) in [("alpha", alpha), ("beta", beta), ("gamma", gamma)] {
         if !(v.is_finite() && (0.0..=1e12).contains(&v)) {
-            return Err(ApiError::new(name, v, "a time in 0..=1e12"));
+            return Err(ApiError::new(name, v, "a time from 0 to 10^12"));
         }
     }
     Ok(AlphaBeta { alpha, beta, gamma })

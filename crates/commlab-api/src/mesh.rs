@@ -409,7 +409,7 @@ impl RoundRequest {
             return Err(ApiError::new(
                 "size",
                 self.size,
-                format!("a side in {}..={} for the before/after panel", UQ_SIZE.min, UQ_SIZE.max),
+                format!("a side from {} to {} for the before/after panel", UQ_SIZE.min, UQ_SIZE.max),
             ));
         }
         let encoding: Encoding = parse_id("encoding", &self.encoding)?;

@@ -245,7 +245,7 @@ impl Engine {
                 Some((_, run)) => Response::Error(ApiError::new(
                     "step",
                     step,
-                    format!("a step in 1..={} of the kept run", run.schedule.rounds.len()),
+                    format!("a step from 1 to {} of the kept run", run.schedule.rounds.len()),
                 )),
                 None => Response::Error(no_run()),
             }),

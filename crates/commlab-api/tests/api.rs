@@ -93,22 +93,22 @@ fn flips_toggle_the_seeded_breaks() {
 fn every_bad_field_is_named_with_its_range() {
     let d = MeshRequest::default;
     let cases: Vec<(MeshRequest, &str, &str)> = vec![
-        (MeshRequest { size: 1, ..d() }, "size", "2..=256"),
-        (MeshRequest { size: 257, ..d() }, "size", "2..=256"),
-        (MeshRequest { rate: 0.95, ..d() }, "rate", "0..=0.9"),
-        (MeshRequest { rate: f64::NAN, ..d() }, "rate", "0..=0.9"),
+        (MeshRequest { size: 1, ..d() }, "size", "2 to 256"),
+        (MeshRequest { size: 257, ..d() }, "size", "2 to 256"),
+        (MeshRequest { rate: 0.95, ..d() }, "rate", "0 to 0.9"),
+        (MeshRequest { rate: f64::NAN, ..d() }, "rate", "0 to 0.9"),
         (MeshRequest { algorithm: "fast".into(), ..d() }, "algorithm", "dlct"),
         (MeshRequest { encoding: "spiral".into(), ..d() }, "encoding", "hilbert"),
         (MeshRequest { judge: "jury".into(), ..d() }, "judge", "oracle"),
-        (MeshRequest { threshold: 11.0, ..d() }, "threshold", "0..=10"),
-        (MeshRequest { barriers: 0, ..d() }, "barriers", "1..=20"),
-        (MeshRequest { barriers: 21, ..d() }, "barriers", "1..=20"),
-        (MeshRequest { tile: 1, ..d() }, "tile", "2..=64"),
-        (MeshRequest { hop_ticks: 0, ..d() }, "hop_ticks", "1..=1000"),
-        (MeshRequest { overhead_ticks: 1001, ..d() }, "overhead_ticks", "0..=1000"),
-        (MeshRequest { compute_ticks: 100_001, ..d() }, "compute_ticks", "0..=100000"),
-        (MeshRequest { skew_ticks: 100_001, ..d() }, "skew_ticks", "0..=100000"),
-        (MeshRequest { combining_k: 1, ..d() }, "combining_k", "2..=64"),
+        (MeshRequest { threshold: 11.0, ..d() }, "threshold", "0 to 10"),
+        (MeshRequest { barriers: 0, ..d() }, "barriers", "1 to 20"),
+        (MeshRequest { barriers: 21, ..d() }, "barriers", "1 to 20"),
+        (MeshRequest { tile: 1, ..d() }, "tile", "2 to 64"),
+        (MeshRequest { hop_ticks: 0, ..d() }, "hop_ticks", "1 to 1000"),
+        (MeshRequest { overhead_ticks: 1001, ..d() }, "overhead_ticks", "0 to 1000"),
+        (MeshRequest { compute_ticks: 100_001, ..d() }, "compute_ticks", "0 to 100 000"),
+        (MeshRequest { skew_ticks: 100_001, ..d() }, "skew_ticks", "0 to 100 000"),
+        (MeshRequest { combining_k: 1, ..d() }, "combining_k", "2 to 64"),
         (MeshRequest { flips: vec![3, 112], ..d() }, "flip", "0..112"),
         // The cap comes from the closed form, before any break is computed.
         (
@@ -159,7 +159,7 @@ fn every_bad_field_is_named_with_its_range() {
         else {
             panic!()
         };
-        assert_eq!((e.field.as_str(), e.expected.as_str()), ("uq_size", "an integer in 2..=16"));
+        assert_eq!((e.field.as_str(), e.expected.as_str()), ("uq_size", "an integer from 2 to 16"));
     }
 }
 
@@ -280,7 +280,7 @@ fn pipeline_runs_with_captions_and_the_pieces_rule() {
     let Response::Caption(c) = serve(&mut engine, Request::PipelineCaption(2046)) else { panic!() };
     assert!(!c.is_empty());
     let Response::Error(e) = serve(&mut engine, Request::PipelineCaption(2047)) else { panic!() };
-    assert_eq!((e.field.as_str(), e.expected.as_str()), ("step", "a step in 1..=2046 of the kept run"));
+    assert_eq!((e.field.as_str(), e.expected.as_str()), ("step", "a step from 1 to 2046 of the kept run"));
     let Response::Error(e) = serve(&mut engine, Request::Pipeline(PipelineRequest { pieces: 9, elements: 8, ..r }))
     else {
         panic!()

@@ -124,7 +124,7 @@ fn model_csv_and_json_follow_the_closed_form() {
         }
         rows += 1;
     }
-    assert_eq!(rows, 64, "every m of 1..=64");
+    assert_eq!(rows, 64, "every m of 1 to 64");
     let json: Value = serde_json::from_str(&exports::model_json(&run)).unwrap();
     let best = (1..=4096u64).min_by(|&a, &b| t(a as f64).total_cmp(&t(b as f64))).unwrap();
     assert_eq!(json["m_best"], best);

@@ -37,7 +37,7 @@ impl IntRange {
 
 impl fmt::Display for IntRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "an integer in {}..={}", self.min, self.max)
+        write!(f, "an integer from {} to {}", group(&self.min.to_string()), group(&self.max.to_string()))
     }
 }
 
@@ -73,8 +73,35 @@ impl RealRange {
 
 impl fmt::Display for RealRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a number in {}..={}", self.min, self.max)
+        write!(f, "a number from {} to {}", group(&self.min.to_string()), group(&self.max.to_string()))
     }
+}
+
+/// A number as people write it: digits in groups of three when there are
+/// more than four (`1048576` → `1 048 576`, `1024` stays), the fraction kept.
+pub fn group(number: &str) -> String {
+    let (sign, rest) = number.strip_prefix('-').map_or(("", number), |r| ("-", r));
+    let (int, frac) = rest.split_once('.').map_or((rest, None), |(i, f)| (i, Some(f)));
+    if int.len() <= 4 || !int.bytes().all(|b| b.is_ascii_digit()) {
+        return number.to_owned();
+    }
+    let mut out = String::from(sign);
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    out
+}
+
+/// `min to max` of an integer range, grouped ([`group`]).
+pub fn span(min: u64, max: u64) -> String {
+    format!("{} to {}", group(&min.to_string()), group(&max.to_string()))
 }
 
 /// Number of processing units `p` (2^20: the largest the engines promise to

@@ -94,7 +94,25 @@ impl SwizzleConfig {
             });
         }
         let config = Self { grid, cores, direction, deterministic, shift };
-        check(LOOPS, config.loop_count())?;
+        let loops = config.loop_count();
+        if !LOOPS.contains(loops) {
+            // Named by the fields the user sets: the grid (and deterministic mode's rounding).
+            return Err(ConfigError {
+                name: "grid",
+                value: format!(
+                    "{} × {} × {} ({} loop indices{})",
+                    grid.row,
+                    grid.column,
+                    grid.rank,
+                    crate::limits::group(&loops.to_string()),
+                    if deterministic { ", rounded up for deterministic mode" } else { "" }
+                ),
+                expected: format!(
+                    "row × column × rank of at most {} loop indices",
+                    crate::limits::group(&LOOPS.max.to_string())
+                ),
+            });
+        }
         Ok(config)
     }
 

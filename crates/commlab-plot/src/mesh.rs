@@ -81,6 +81,9 @@ pub struct Scene {
     pub title: String,
 }
 
+/// A click this close to a node's centre (in spacings) is on the node, not a link.
+pub const NODE_HIT: f64 = 0.25;
+
 /// Where nodes go: node `(x, y)` (row `x`) at `(margin + y·cell, margin + x·cell)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MeshLayout {
@@ -116,6 +119,10 @@ impl MeshLayout {
         let gx = (px - self.margin) / self.cell; // along y (columns)
         let gy = (py - self.margin) / self.cell; // along x (rows)
         let last = f64::from(self.size - 1);
+        // On a node (its circle, about a quarter of the spacing) no link is meant.
+        if (gx - gx.round()).hypot(gy - gy.round()) < NODE_HIT {
+            return None;
+        }
         let mut best: Option<(f64, LinkId)> = None;
         // A horizontal link joins (row, c) and (row, c + 1).
         let (row, col) = (gy.round(), gx.floor());

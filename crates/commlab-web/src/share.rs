@@ -593,7 +593,7 @@ mod tests {
         assert_eq!(params, Params::default());
         let names: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
         assert_eq!(names, ["p", "n", "v"]);
-        assert!(notices[0].message.contains("1..=1048576"), "{}", notices[0].message);
+        assert!(notices[0].message.contains("1 to 1 048 576"), "{}", notices[0].message);
         assert!(notices[0].message.contains("using 64"), "{}", notices[0].message);
         check(
             "t_start=NaN&t_byte=inf&m=0&max_pieces=99999999999",

@@ -493,6 +493,24 @@ impl MeshParams {
         Ok(out)
     }
 
+    /// The links broken in this view's run: the seeded breaks with the
+    /// hand flips toggled (`None` when a value is out of range).
+    pub fn broken(&self) -> Option<Vec<bool>> {
+        use commlab_core::barrier::mesh::Breaks;
+        let mesh = Mesh::new(self.size).ok()?;
+        let seeded = if self.connected {
+            Breaks::random_connected(&mesh, self.rate, self.seed)
+        } else {
+            Breaks::random(&mesh, self.rate, self.seed)
+        }
+        .ok()?;
+        let mut out: Vec<bool> = (0..mesh.link_count()).map(|l| seeded.is_broken(l)).collect();
+        for l in self.flips(mesh.link_count()).unwrap_or_default() {
+            out[l as usize] = !out[l as usize];
+        }
+        Some(out)
+    }
+
     /// `flips` with `link` toggled, as URL text (`None` when empty).
     pub fn toggled(&self, link: LinkId, link_count: u32) -> Option<String> {
         let mut flips = self.flips(link_count).unwrap_or_default();

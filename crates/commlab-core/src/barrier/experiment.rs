@@ -297,7 +297,7 @@ fn point(points: &[Point], a: Algorithm, size: u64, rate: f64) -> Option<&Point>
 }
 
 fn pending(paper: &'static str) -> Claim {
-    Claim { paper, measured: "Not measured yet: run the sweep.".into(), agrees: None }
+    Claim { paper, measured: "not measured yet: run the sweep.".into(), agrees: None }
 }
 
 /// "Close" in the paper's sense: within 25 % of each other.

@@ -224,7 +224,7 @@ fn statement<'a>(c: &mut Cursor<'a>, ranks: u32) -> Result<Statement<'a>> {
         };
         if let Some(p) = peer {
             if p >= u64::from(ranks) {
-                return Err(c.error(format!("rank {p} is outside num_ranks {ranks} (0..={})", ranks - 1)));
+                return Err(c.error(format!("rank {p} is outside num_ranks {ranks} (0 to {})", ranks - 1)));
             }
         }
         let (mut tag, mut cpu, mut nic) = (0, 0, 0);

@@ -76,7 +76,7 @@ fn int(value: &str, lo: u64, hi: u64) -> Result<u64, String> {
         .parse::<u64>()
         .ok()
         .filter(|v| (lo..=hi).contains(v))
-        .ok_or_else(|| format!("an integer in {lo}..={hi}"))
+        .ok_or_else(|| format!("an integer from {}", commlab_core::limits::span(lo, hi)))
 }
 
 fn real(value: &str) -> Result<f64, String> {
@@ -85,7 +85,7 @@ fn real(value: &str) -> Result<f64, String> {
         .parse::<f64>()
         .ok()
         .filter(|v| v.is_finite() && (0.0..=1e12).contains(v))
-        .ok_or_else(|| "a number in 0..=1e12".into())
+        .ok_or_else(|| "a number from 0 to 10^12".into())
 }
 
 impl ChooserParams {
@@ -328,7 +328,7 @@ mod tests {
         assert_eq!(d.p, 64);
         assert_eq!((d.lo, d.hi), (10, 100));
         assert_eq!(n.len(), 6, "{n:?}");
-        assert!(n.iter().any(|x| x.starts_with("p = \"5000\": expected an integer in 1..=1024")));
+        assert!(n.iter().any(|x| x.starts_with("p = \"5000\": expected an integer from 1 to 1024")));
         // Leaving every algorithm out is refused.
         let all: Vec<&str> = of(Collective::Allgather).map(|a| a.id).collect();
         let (e, n) = ChooserParams::from_pairs(&pairs(&format!("coll=allgather&off={}", all.join(","))));

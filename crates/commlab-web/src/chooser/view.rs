@@ -161,6 +161,19 @@ fn map_csv(m: &WinnerMap) -> String {
     out
 }
 
+/// How much longer the winner-map cell's runner-up takes, readable at any
+/// margin: `12.5 %`, `0.0312 %` (never a rounded `0.0 %`), or a tie.
+fn runner_up(margin: f64) -> String {
+    let percent = (margin - 1.0) * 100.0;
+    if percent <= 0.0 {
+        "; the runner-up takes the same time".to_owned()
+    } else if percent < 0.1 {
+        format!("; the runner-up takes {} % longer", q(percent))
+    } else {
+        format!("; the runner-up takes {percent:.1} % longer")
+    }
+}
+
 /// The Chooser view. `report` receives the view's URL pairs as they change.
 #[allow(clippy::too_many_lines, reason = "one view: controls, chart, split, optimizer, map, exports")]
 #[allow(clippy::many_single_char_names, reason = "α, β, γ as a, b, g; p, q as in the formulas")]
@@ -506,11 +519,7 @@ pub fn ChooserView(
         let k = i * m.sizes.len() + j;
         let winner = &m.algorithms[usize::from(*m.winner.get(k)?)];
         let pieces = if m.pieces[k] > 1 { format!(" with {} pieces", m.pieces[k]) } else { String::new() };
-        let margin = if m.algorithms.len() > 1 {
-            format!("; the runner-up takes {:.1} % longer", (m.margin[k] - 1.0) * 100.0)
-        } else {
-            String::new()
-        };
+        let margin = if m.algorithms.len() > 1 { runner_up(m.margin[k]) } else { String::new() };
         Some(format!(
             "p = {}, {}: {winner}{pieces}{margin}. Click to open it in the timeline.",
             m.ps[i],

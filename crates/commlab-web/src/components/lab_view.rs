@@ -392,12 +392,13 @@ fn ClaimLine(#[prop(into)] claim: Signal<Claim>) -> impl IntoView {
         let (class, verdict) = match c.agrees {
             Some(true) => ("claim agrees", "agrees"),
             Some(false) => ("claim disagrees", "does not agree"),
-            None => ("claim pending", "not measured yet"),
+            None => ("claim pending", ""),
         };
+        let here = if verdict.is_empty() { "Here: ".to_owned() } else { format!("Here ({verdict}): ") };
         view! {
             <p class=class data-testid="claim">
                 <strong>"Paper: "</strong>{c.paper}" "
-                <strong>{format!("Here ({verdict}): ")}</strong>{c.measured}
+                <strong>{here}</strong>{c.measured}
             </p>
         }
     }

@@ -175,6 +175,88 @@ pub fn MeshView(
         }
     };
 
+    // The keyboard's path over the links: arrow keys walk from node to node
+    // (row, column) and select the link just crossed; Enter or Space breaks
+    // or repairs it, as a click does; Escape leaves the walk.
+    let cursor = RwSignal::new(None::<(u32, u32, Option<u32>)>);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let size = mp.with_untracked(|p| p.size) as u32;
+        let Ok(mesh) = Mesh::new(size.into()) else { return };
+        let (r, c, link) =
+            cursor.get_untracked().map_or((0, 0, None), |(r, c, l)| (r.min(size - 1), c.min(size - 1), l));
+        let step = |dr: i64, dc: i64| {
+            let (nr, nc) = (i64::from(r) + dr, i64::from(c) + dc);
+            let inside = (0..i64::from(size)).contains(&nr) && (0..i64::from(size)).contains(&nc);
+            if inside {
+                let (nr, nc) = (nr as u32, nc as u32);
+                Some((nr, nc, Some(mesh.link(mesh.node(r, c), mesh.node(nr, nc)))))
+            } else {
+                Some((r, c, link))
+            }
+        };
+        let next = match ev.key().as_str() {
+            "ArrowRight" => step(0, 1),
+            "ArrowLeft" => step(0, -1),
+            "ArrowDown" => step(1, 0),
+            "ArrowUp" => step(-1, 0),
+            "Enter" | " " => {
+                if let Some(l) = link {
+                    params.update(|p| p.mesh.flips = p.mesh.toggled(l, mesh.link_count()));
+                }
+                Some((r, c, link))
+            }
+            "Escape" => None,
+            _ => return,
+        };
+        ev.prevent_default();
+        cursor.set(next);
+    };
+    // Only while the keyboard walks the mesh: the run's broken links, to name them.
+    let broken_now = Memo::new(move |_| if cursor.with(Option::is_some) { mp.with(MeshParams::broken) } else { None });
+    let cursor_text = move || {
+        let (r, c, link) = cursor.get()?;
+        let size = mp.with(|p| p.size) as u32;
+        let mesh = Mesh::new(size.into()).ok()?;
+        Some(match link {
+            Some(l) => {
+                let (a, b) = mesh.endpoints(l);
+                let (pa, pb) = (mesh.coords(a), mesh.coords(b));
+                let broken =
+                    broken_now.with(|b| b.as_ref().is_some_and(|b| b.get(l as usize).copied().unwrap_or(false)));
+                format!(
+                    "Link ({}, {})–({}, {}) selected, {}: Enter or Space {} it.",
+                    pa.0,
+                    pa.1,
+                    pb.0,
+                    pb.1,
+                    if broken { "broken" } else { "intact" },
+                    if broken { "repairs" } else { "breaks" }
+                )
+            }
+            None => format!("Node ({r}, {c}): arrow keys cross to a neighbour and select that link."),
+        })
+    };
+    let cursor_marks = move || {
+        let (r, c, link) = cursor.get()?;
+        let size = mp.with(|p| p.size) as u32;
+        let mesh = Mesh::new(size.into()).ok()?;
+        let layout = MeshLayout::new(size, DRAW_WIDTH);
+        let extent = frame.with(|f| f.as_ref().map(|f| (f.width, f.height)))?;
+        let (x, y) = layout.position(&mesh, mesh.node(r, c));
+        let line = link.map(|l| {
+            let (a, b) = mesh.endpoints(l);
+            let (pa, pb) = (layout.position(&mesh, a), layout.position(&mesh, b));
+            view! { <line x1=pa.0 y1=pa.1 x2=pb.0 y2=pb.1 class="link-cursor" /> }
+        });
+        let radius = (layout.cell * 0.3).max(4.0);
+        Some(view! {
+            <svg class="mesh-cursor" aria-hidden="true" viewBox=format!("0 0 {} {}", extent.0, extent.1)>
+                {line}
+                <circle cx=x cy=y r=radius class="node-cursor" />
+            </svg>
+        })
+    };
+
     let caption = move || match state.get() {
         RunState::Failed(e) => e,
         _ => frame.with(|f| f.as_ref().map_or_else(|| "Simulating the run…".to_owned(), |f| f.caption.clone())),
@@ -237,7 +319,9 @@ pub fn MeshView(
                     data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
                     data-frames=move || frames.get().to_string()
                     data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
-                    <figcaption>"Click a link to break or repair it."</figcaption>
+                    <figcaption id="mesh-keys">"Click a link to break or repair it, or focus the mesh and walk it with the arrow keys: Enter or Space flips the link just crossed."</figcaption>
+                    <div class="mesh-stage" tabindex="0" role="group" data-testid="mesh-stage" aria-describedby="mesh-keys"
+                        aria-label="Mesh links" on:keydown=on_key on:blur=move |_| cursor.set(None)>
                     {move || if on_canvas.get() {
                         view! { <canvas node_ref=canvas_ref class="mesh-canvas" data-testid="mesh-canvas" role="img"
                             aria-label=move || frame.with(|f| f.as_ref().map(|f| f.title.clone()).unwrap_or_default())
@@ -246,6 +330,9 @@ pub fn MeshView(
                     } else {
                         view! { <div class="mesh-svg" data-testid="mesh-svg" on:click=on_click inner_html=move || svg.get().unwrap_or_default()></div> }.into_any()
                     }}
+                    {cursor_marks}
+                    </div>
+                    <p class="mesh-cursor-text" data-testid="mesh-cursor" aria-live="polite">{cursor_text}</p>
                 </figure>
                 <Metrics state=state summary=summary />
                 <ExportBar name=file_name svg=svg remote=remote remote_drawing=true />
@@ -322,7 +409,7 @@ fn RoundPanel(
         let (size, encoding, k, links) = inputs.get();
         if !UQ_SIZE.contains(size) {
             panel.set(Some(Err(format!(
-                "The before/after panel draws meshes of side {}..={}; this one has side {size}.",
+                "The before/after panel draws meshes of side {} to {}; this one has side {size}.",
                 UQ_SIZE.min, UQ_SIZE.max
             ))));
             return;
@@ -400,6 +487,7 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
             {check(|p| p.connected, |p, v| { p.connected = v; p.flips = None; }, "connected", "seeded breaks keep the mesh connected")}
             <p class="hint" data-testid="flip-count">{move || match flips() {
                 0 => "No links flipped by hand.".to_owned(),
+                1 => "1 link flipped by hand (kept in the link).".to_owned(),
                 n => format!("{n} links flipped by hand (kept in the link)."),
             }}
             " " <button type="button" data-testid="clear-flips" on:click=move |_| params.update(|p| p.mesh.flips = None)

@@ -42,7 +42,8 @@ fn round_sig(value: f64, digits: i32) -> f64 {
 /// Parses typed text, or says why it is not accepted.
 fn parse(text: &str, integer: bool, (min, max): (f64, f64)) -> Result<f64, String> {
     let kind = if integer { "an integer" } else { "a number" };
-    let expected = format!("expected {kind} in {min}..={max}");
+    let g = |x: f64| commlab_core::limits::group(&x.to_string());
+    let expected = format!("expected {kind} from {} to {}", g(min), g(max));
     let value: f64 = text.trim().parse().map_err(|_| expected.clone())?;
     if !value.is_finite() || value < min || value > max || (integer && value.fract() != 0.0) {
         return Err(expected);
@@ -169,7 +170,7 @@ mod tests {
     fn typed_text_is_checked() {
         assert_eq!(parse(" 64 ", true, (1.0, 100.0)), Ok(64.0));
         assert!(parse("6.5", true, (1.0, 100.0)).is_err());
-        assert!(parse("abc", false, (0.0, 1.0)).unwrap_err().contains("0..=1"));
+        assert!(parse("abc", false, (0.0, 1.0)).unwrap_err().contains("0 to 1"));
         assert!(parse("NaN", false, (0.0, 1.0)).is_err());
         assert_eq!(parse("1e-3", false, (0.0, 1.0)), Ok(0.001));
     }

@@ -56,13 +56,13 @@ impl Default for ScheduleParams {
 }
 
 fn int(range: IntRange, value: &str) -> Result<u64, String> {
-    let v: u64 = value.trim().parse().map_err(|_| format!("an integer in {}..={}", range.min, range.max))?;
-    range.check(v).map_err(|_| format!("an integer in {}..={}", range.min, range.max))?;
+    let v: u64 = value.trim().parse().map_err(|_| range.to_string())?;
+    range.check(v).map_err(|_| range.to_string())?;
     Ok(v)
 }
 
 fn list(range: IntRange, value: &str, n: usize) -> Result<Vec<u32>, String> {
-    let expected = || format!("{n} integers in {}..={} separated by commas", range.min, range.max);
+    let expected = || format!("{n} integers from {} separated by commas", limits::span(range.min, range.max));
     let v: Vec<u32> =
         value.split(',').map(|x| int(range, x).map(|v| v as u32)).collect::<Result<_, _>>().map_err(|_| expected())?;
     if v.len() == n {
@@ -305,7 +305,7 @@ mod tests {
             ScheduleParams::from_pairs(&pairs("p=0&coll=ring&grid=1,2&preset=fast&t0=5&t1=1&L=-3&zzz=1&dir=2"));
         assert_eq!(p, ScheduleParams::default());
         assert_eq!(notices.len(), 8, "{notices:?}");
-        assert!(notices[0].starts_with("p: \"0\" is not an integer in 1..=1048576"), "{}", notices[0]);
+        assert!(notices[0].starts_with("p: \"0\" is not an integer from 1 to 1 048 576"), "{}", notices[0]);
         assert!(notices.iter().any(|n| n.contains("ignored unknown parameter \"zzz\"")));
     }
 }

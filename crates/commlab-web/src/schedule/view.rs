@@ -608,8 +608,16 @@ pub fn ScheduleView(
                         value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
                 </Show>
                 // A chooser algorithm's size is its vector (all-to-all: each rank's send buffer), cut into messages by the plan.
-                <Show when=move || !collective().contains('/')>
+                <Show when=move || !collective().contains('/') && !is(&["pipeline", "swizzle"])()>
                     <NumberField id="bytes" label="Bytes per message" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                        value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
+                </Show>
+                <Show when=is(&["pipeline"])>
+                    <NumberField id="bytes" label="Vector size n (bytes, cut into m pieces)" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                        value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
+                </Show>
+                <Show when=is(&["swizzle"])>
+                    <NumberField id="bytes" label="Bytes per tile" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
                         value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
                 </Show>
                 <Show when=move || collective().contains('/')>

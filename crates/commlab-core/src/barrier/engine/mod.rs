@@ -369,7 +369,7 @@ impl Simulation {
                 return Err(ConfigError {
                     name: "threshold",
                     value: t.to_string(),
-                    expected: "a fraction in 0..=10".into(),
+                    expected: "a fraction from 0 to 10".into(),
                 });
             }
         }
