@@ -4,7 +4,7 @@
 
 use crate::browser;
 use crate::components::header::Header;
-use crate::lazy::{LazyView, ScheduleLinks};
+use crate::lazy::LazyView;
 
 use crate::components::mesh_view::MeshView;
 use crate::components::model_view::ModelView;
@@ -20,7 +20,9 @@ use leptos::prelude::*;
 /// The playground.
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, notices) = share::from_query(&browser::location_search());
+    let search = browser::location_search();
+    let (initial, notices) = share::from_query(&search);
+    let welcome = !initial.embed && crate::components::welcome::wanted(&search);
     let params = RwSignal::new(initial);
     let notices = RwSignal::new(notices);
 
@@ -56,6 +58,7 @@ pub fn App() -> impl IntoView {
             <Show when=move || !embed()>
                 <Header params=params />
             </Show>
+            {welcome.then(|| view! { <crate::components::welcome::Welcome /> })}
             <Notices notices=notices />
             {move || crate::engine::engine_notice().get().map(|n| view! { <p class="notice engine-notice" data-testid="engine-notice" role="status">{n}</p> })}
             <main>
@@ -64,8 +67,6 @@ pub fn App() -> impl IntoView {
                     <h1 class="visually-hidden">{move || format!("commlab: {}", params.with(|p| p.view.label()))}</h1>
                 </Show>
                 {current_view}
-                // Not in embed mode: an embedded view stays compact (its "open in commlab" link leads there).
-                <ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { share::schedule_query(p) })) />
             </main>
             <Show when=embed>
                 <footer class="embed-footer">

@@ -361,3 +361,15 @@ pub fn end_worker(worker: &web_sys::Worker) {
 pub fn live_workers() -> usize {
     WORKERS.with(|w| w.borrow().len())
 }
+
+/// A value this browser keeps for the page (`localStorage`; `None` when storage is refused).
+pub fn stored(key: &str) -> Option<String> {
+    window()?.local_storage().ok()??.get_item(key).ok()?
+}
+
+/// Keeps `value` under `key` in this browser (silently nothing when storage is refused).
+pub fn store(key: &str, value: &str) {
+    if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(key, value);
+    }
+}

@@ -58,6 +58,7 @@ pub fn ScheduleLinks(
         query.get().map(|q| {
             view! {
                 <p class="schedule-links" role="group" aria-label="Schedule">
+                    <span class="export-label">"This schedule:"</span>
                     <a href=format!("?v=2&view=schedule&{q}") data-testid="open-timeline">"Open in timeline"</a>
                     " "
                     <button type="button" data-testid="export-goal" on:click=export>"Export GOAL"</button>

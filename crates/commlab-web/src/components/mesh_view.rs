@@ -336,6 +336,7 @@ pub fn MeshView(
                 </figure>
                 <Metrics state=state summary=summary />
                 <ExportBar name=file_name svg=svg remote=remote remote_drawing=true />
+                <crate::lazy::ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { crate::share::schedule_query(p) })) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
                 <RoundPanel mp=mp dark=dark client=client />
             </div>

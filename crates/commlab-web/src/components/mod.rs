@@ -15,3 +15,4 @@ pub mod select_field;
 pub mod share_bar;
 pub mod swizzle_view;
 pub mod tree_view;
+pub mod welcome;

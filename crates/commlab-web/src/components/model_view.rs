@@ -131,6 +131,7 @@ pub fn ModelView(
             </div>
             <div class="summary">
                 <ExportBar name=file_name svg=export_svg remote=remote_export />
+                <crate::lazy::ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { crate::share::schedule_query(p) })) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
                 {move || match config() {
                     Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),

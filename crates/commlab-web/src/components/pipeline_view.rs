@@ -191,6 +191,7 @@ pub fn PipelineView(
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}
                 <ExportBar name=file_name svg=svg remote=remote_export />
+                <crate::lazy::ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { crate::share::schedule_query(p) })) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

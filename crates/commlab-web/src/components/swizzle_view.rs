@@ -169,6 +169,7 @@ pub fn SwizzleView(
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
                 {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
                 <ExportBar name=file_name svg=grid remote=remote_export />
+                <crate::lazy::ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { crate::share::schedule_query(p) })) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

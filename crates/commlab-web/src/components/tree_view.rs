@@ -173,6 +173,7 @@ pub fn TreeView(
                     _ => String::new(),
                 }}</p>
                 <ExportBar name=file_name svg=svg remote=remote_export />
+                <crate::lazy::ScheduleLinks query=Signal::derive(move || params.with(|p| if p.embed { None } else { crate::share::schedule_query(p) })) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

@@ -1,0 +1,10 @@
+import { serveDir, launch } from '/work/main/tests/e2e/harness.mjs';
+const server = await serveDir('/work/main/dist', '/commlab/');
+const ctx = await launch();
+const page = await ctx.newPage();
+page.on('console', (m) => { if (m.type() !== 'log') console.log(m.type(), m.text().slice(0, 300)); });
+page.on('requestfailed', (r) => console.log('failed', r.url()));
+page.on('response', (r) => { if (r.status() >= 400) console.log('status', r.status(), r.url()); });
+await page.goto(`${server.url}${process.argv[2] || ''}`);
+await page.waitForTimeout(4000);
+await ctx.close(); server.close();
