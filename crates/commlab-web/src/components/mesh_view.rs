@@ -214,7 +214,7 @@ pub fn MeshView(
     // Only while the keyboard walks the mesh: the run's broken links, to name them.
     let broken_now = Memo::new(move |_| if cursor.with(Option::is_some) { mp.with(MeshParams::broken) } else { None });
     let cursor_text = move || {
-        let (r, c, link) = cursor.get()?;
+        let (row, col, link) = cursor.get()?;
         let size = mp.with(|p| p.size) as u32;
         let mesh = Mesh::new(size.into()).ok()?;
         Some(match link {
@@ -233,17 +233,17 @@ pub fn MeshView(
                     if broken { "repairs" } else { "breaks" }
                 )
             }
-            None => format!("Node ({r}, {c}): arrow keys cross to a neighbour and select that link."),
+            None => format!("Node ({row}, {col}): arrow keys cross to a neighbour and select that link."),
         })
     };
     let cursor_marks = move || {
-        let (r, c, link) = cursor.get()?;
+        let (row, col, link) = cursor.get()?;
         let size = mp.with(|p| p.size) as u32;
         let mesh = Mesh::new(size.into()).ok()?;
         let layout = MeshLayout::new(size, DRAW_WIDTH);
         let extent = frame.with(|f| f.as_ref().map(|f| (f.width, f.height)))?;
-        let (x, y) = layout.position(&mesh, mesh.node(r, c));
-        let line = link.map(|l| {
+        let (cx, cy) = layout.position(&mesh, mesh.node(row, col));
+        let crossed = link.map(|l| {
             let (a, b) = mesh.endpoints(l);
             let (pa, pb) = (layout.position(&mesh, a), layout.position(&mesh, b));
             view! { <line x1=pa.0 y1=pa.1 x2=pb.0 y2=pb.1 class="link-cursor" /> }
@@ -251,8 +251,8 @@ pub fn MeshView(
         let radius = (layout.cell * 0.3).max(4.0);
         Some(view! {
             <svg class="mesh-cursor" aria-hidden="true" viewBox=format!("0 0 {} {}", extent.0, extent.1)>
-                {line}
-                <circle cx=x cy=y r=radius class="node-cursor" />
+                {crossed}
+                <circle cx=cx cy=cy r=radius class="node-cursor" />
             </svg>
         })
     };
