@@ -80,6 +80,11 @@ impl fmt::Display for RealRange {
 /// A number as people write it: digits in groups of three when there are
 /// more than four (`1048576` → `1 048 576`, `1024` stays), the fraction kept.
 pub fn group(number: &str) -> String {
+    group_with(number, ' ')
+}
+
+/// [`group`] with `separator` between the groups (the charts use a thin space).
+pub fn group_with(number: &str, separator: char) -> String {
     let (sign, rest) = number.strip_prefix('-').map_or(("", number), |r| ("-", r));
     let (int, frac) = rest.split_once('.').map_or((rest, None), |(i, f)| (i, Some(f)));
     if int.len() <= 4 || !int.bytes().all(|b| b.is_ascii_digit()) {
@@ -88,7 +93,7 @@ pub fn group(number: &str) -> String {
     let mut out = String::from(sign);
     for (i, ch) in int.chars().enumerate() {
         if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(' ');
+            out.push(separator);
         }
         out.push(ch);
     }

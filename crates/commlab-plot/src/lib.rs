@@ -151,22 +151,7 @@ fn trim_zeros(text: &str) -> String {
 
 /// Inserts thin spaces between groups of three integer digits (`1 048 576`).
 fn group_thousands(text: &str) -> String {
-    let (sign, rest) = text.strip_prefix('-').map_or(("", text), |r| ("-", r));
-    let (int, frac) = rest.split_once('.').map_or((rest, None), |(i, f)| (i, Some(f)));
-    if int.len() <= 4 {
-        return text.to_owned();
-    }
-    let mut grouped = String::new();
-    for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push('\u{2009}');
-        }
-        grouped.push(ch);
-    }
-    match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
-    }
+    commlab_core::limits::group_with(text, '\u{2009}')
 }
 
 #[cfg(test)]

@@ -164,13 +164,8 @@ pub fn work_spans(s: &Schedule, out: &Outcome) -> Vec<Option<(u64, u64)>> {
             Work::Arrival(send) if recv_of_send[send as usize] != u32::MAX => recv_of_send[send as usize],
             Work::Arrival(_) => continue,
         } as usize;
-        let span = spans[op].get_or_insert((c.start, c.end));
-        if worked[op] {
-            *span = (span.0.min(c.start), span.1.max(c.end));
-        } else {
-            *span = (c.start, c.end);
-            worked[op] = true;
-        }
+        spans[op] = Some(spans[op].map_or((c.start, c.end), |(a, b)| (a.min(c.start), b.max(c.end))));
+        worked[op] = true;
     }
     for o in &out.ops {
         let x = o.op as usize;
