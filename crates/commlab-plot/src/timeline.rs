@@ -49,6 +49,16 @@ pub struct Layout {
     pub unit: TimeUnit,
 }
 
+/// Columns of a painted timeline and where they show a moved window
+/// ([`Layout::carry`]), in CSS px.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Carry {
+    /// Plot columns of the painting.
+    pub from: (f64, f64),
+    /// Where they go in the window shown now.
+    pub to: (f64, f64),
+}
+
 /// How the simulator's integer ticks are shown.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TimeUnit {
@@ -108,6 +118,23 @@ impl Layout {
         Some(TOP + f64::from(k) * self.row() + (f64::from(lane) + 0.5) * LANE)
     }
 
+    /// How a drawing painted for `self` shows `now` until `now` is painted:
+    /// the plot's columns `from` (px of this drawing) are stretched onto
+    /// `to` (px of `now`), the margins stay, the rest of the plot is blank.
+    /// `None` when more than the time window changed (other ranks, width or
+    /// unit): then only a new painting shows it.
+    pub fn carry(&self, now: &Layout) -> Option<Carry> {
+        let same = Layout { t0: now.t0, t1: now.t1, ..*self } == *now;
+        if !same || now.t1 <= now.t0 || self.t1 <= self.t0 {
+            return None;
+        }
+        let (a, b) = (self.t0.max(now.t0), self.t1.min(now.t1));
+        if a >= b {
+            return Some(Carry { from: (LEFT, LEFT), to: (LEFT, LEFT) });
+        }
+        Some(Carry { from: (self.x(a), self.x(b)), to: (now.x(a), now.x(b)) })
+    }
+
     /// `(rank, lane)` under y.
     pub fn lane_at(&self, y: f64) -> Option<(u32, u32)> {
         let k = ((y - TOP) / self.row()).floor();
@@ -137,7 +164,7 @@ pub const BAR_NAMES: [&str; 5] = ["send overhead", "taking in a message", "calc"
 /// Draws the timeline. `on_path[op]` marks the critical path's ops (may be
 /// empty); `focus` is an op to outline. Bars and messages outside the
 /// window or the shown ranks are left out; bars narrower than a pixel are
-/// drawn a pixel wide.
+/// summed per pixel column, which shows the kind busy longest in it.
 #[allow(clippy::too_many_lines, reason = "rows, axis, bars, messages, outlines: one drawing in paint order")]
 pub fn scene(
     layout: &Layout,
@@ -202,50 +229,53 @@ pub fn scene(
     });
     let visible = |start: f64, end: f64| end >= layout.t0 && start <= layout.t1;
     let clip = |x: f64| x.clamp(LEFT, right);
+    // Outlines: the focused op's bars, and the critical path's CPU bars
+    // merged where they touch on a lane (one outline per stretch, not per op).
     let mut highlighted = Vec::new();
-    // Bars of one colour that touch within a pixel on one lane are drawn as
-    // one, and a sub-pixel bar inside the pixel the lane already paints is
-    // left out (a lane's bars come in time order): a zoomed-out run of 10^5
-    // ops is then about one shape per pixel column and lane, not 10^5.
-    let bar = |x0: f64, x1: f64, y: f64, kind: u32| Shape::Line {
-        from: (x0, y),
-        to: (x1, y),
-        color: bar_color(kind, theme),
-        width: LANE - 1.5,
-        dashed: false,
-        opacity: 1.0,
-    };
-    let mut runs: Vec<Option<(f64, f64, f64, u32)>> = vec![None; (layout.ranks * layout.lanes) as usize];
+    let mut path_runs: Vec<Option<(f64, f64, f64)>> = vec![None; (layout.ranks * layout.lanes) as usize];
+    // Level of detail: a bar a pixel or wider is drawn as itself; narrower
+    // bars add their time to the pixel column they start in, per kind, and
+    // the column is drawn in the kind busy longest there. Touching segments of
+    // one colour on a lane are one shape. A zoomed-out run of 10^5 ops is then
+    // at most one shape per pixel column and lane, and usually a few per lane.
+    let mut lanes: Vec<LaneRuns> = vec![LaneRuns::default(); (layout.ranks * layout.lanes) as usize];
+    let mut segments = Vec::new();
     for b in bars.chunks_exact(BAR) {
         let (rank, lane, start, end, kind, op) = (b[0] as u32, b[1] as u32, b[2], b[3], b[4] as u32, b[5]);
         let Some(y) = layout.y(rank, lane) else { continue };
         if !visible(start, end) {
             continue;
         }
-        let (x0, mut x1) = (clip(layout.x(start)), clip(layout.x(end)));
-        let thin = x1 - x0 < 1.0;
-        if thin {
-            x1 = (x0 + 1.0).min(right.max(x0 + 1.0));
-        }
+        let (x0, x1) = (clip(layout.x(start)), clip(layout.x(end)));
         let on = path(op) && lane < layout.cpus;
-        if on || focus == Some(op as u32) {
-            highlighted.push((x0, x1, y, focus == Some(op as u32)));
-        }
-        let run = &mut runs[((rank - layout.first_rank) * layout.lanes + lane) as usize];
-        // A sub-pixel bar inside the pixel the lane's last bar already paints adds nothing visible.
-        if thin && run.is_some_and(|(_, r1, _, _)| x1 <= r1 + 0.5) {
-            continue;
-        }
-        match run {
-            Some((_, r1, _, k)) if *k == kind && x0 <= *r1 + 1.0 => *r1 = r1.max(x1),
-            _ => {
-                if let Some((r0, r1, ry, k)) = run.replace((x0, x1, y, kind)) {
-                    shapes.push(bar(r0, r1, ry, k));
+        let at = ((rank - layout.first_rank) * layout.lanes + lane) as usize;
+        let outline_end = (x0 + 1.0).max(x1);
+        if focus == Some(op as u32) {
+            highlighted.push((x0, outline_end, y, true));
+        } else if on {
+            match &mut path_runs[at] {
+                Some((_, r1, _)) if x0 <= *r1 + 1.0 => *r1 = r1.max(outline_end),
+                run => {
+                    if let Some((a, b, y)) = run.replace((x0, outline_end, y)) {
+                        highlighted.push((a, b, y, false));
+                    }
                 }
             }
         }
+        lanes[at].add(x0, x1, kind.min(KINDS - 1), y, &mut segments);
     }
-    shapes.extend(runs.into_iter().flatten().map(|(x0, x1, y, k)| bar(x0, x1, y, k)));
+    for l in &mut lanes {
+        l.finish(&mut segments);
+    }
+    highlighted.extend(path_runs.into_iter().flatten().map(|(a, b, y)| (a, b, y, false)));
+    shapes.extend(segments.into_iter().map(|(x0, x1, y, kind)| Shape::Line {
+        from: (x0, y),
+        to: (x1, y),
+        color: bar_color(kind, theme),
+        width: LANE - 1.5,
+        dashed: false,
+        opacity: 1.0,
+    }));
     // Message lines with the same pixel ends are drawn once.
     let mut drawn = std::collections::HashSet::new();
     for m in messages.chunks_exact(MESSAGE) {
@@ -296,6 +326,61 @@ pub fn scene(
         background: theme.background,
         shapes,
         title: title.to_owned(),
+    }
+}
+
+/// Bar kinds ([`bar_color`]'s range).
+const KINDS: u32 = 5;
+
+/// One lane's bars reduced to drawn segments `(x0, x1, y, kind)`.
+#[derive(Debug, Clone, Copy, Default)]
+struct LaneRuns {
+    /// The pixel column collecting sub-pixel bars, its row, and the time (px) per kind in it.
+    column: Option<(f64, f64, [f64; KINDS as usize])>,
+    /// The segment being extended.
+    run: Option<(f64, f64, f64, u32)>,
+}
+
+impl LaneRuns {
+    /// Adds a bar from `x0` to `x1` (px, in time order on its lane).
+    fn add(&mut self, x0: f64, x1: f64, kind: u32, y: f64, out: &mut Vec<(f64, f64, f64, u32)>) {
+        if x1 - x0 >= 1.0 {
+            self.flush_column(out);
+            self.extend(x0, x1, y, kind, out);
+            return;
+        }
+        let column = x0.floor();
+        if self.column.is_some_and(|(c, _, _)| c != column) {
+            self.flush_column(out);
+        }
+        let (_, _, time) = self.column.get_or_insert((column, y, [0.0; KINDS as usize]));
+        // A zero-length bar still counts (it is what the column holds when nothing else is).
+        time[kind as usize] += (x1 - x0).max(1e-6);
+    }
+
+    /// Draws the collecting column in its longest kind.
+    fn flush_column(&mut self, out: &mut Vec<(f64, f64, f64, u32)>) {
+        if let Some((column, y, time)) = self.column.take() {
+            let kind =
+                (0..KINDS).max_by(|&a, &b| time[a as usize].total_cmp(&time[b as usize]).then(b.cmp(&a))).unwrap_or(0);
+            self.extend(column, column + 1.0, y, kind, out);
+        }
+    }
+
+    fn extend(&mut self, x0: f64, x1: f64, y: f64, kind: u32, out: &mut Vec<(f64, f64, f64, u32)>) {
+        match &mut self.run {
+            Some((_, r1, _, k)) if *k == kind && x0 <= *r1 + 1.0 => *r1 = r1.max(x1),
+            run => {
+                if let Some(done) = run.replace((x0, x1, y, kind)) {
+                    out.push(done);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<(f64, f64, f64, u32)>) {
+        self.flush_column(out);
+        out.extend(self.run.take());
     }
 }
 
@@ -460,6 +545,105 @@ mod tests {
             (from.0 - l.x(0.0)).abs() < 1e-9 && (to.0 - l.x(500_000.0)).abs() <= 1.0,
             "the run spans every send: {to:?}"
         );
+    }
+
+    /// The colour drawn at pixel column `c` of lane 0 (the last segment covering its centre).
+    fn colour_at(scene: &Scene, c: f64) -> Option<RGBColor> {
+        scene.shapes.iter().rev().find_map(|x| match x {
+            Shape::Line { from, to, color, width, .. }
+                if (*width - (LANE - 1.5)).abs() < 1e-9 && from.0 <= c + 0.5 && to.0 >= c + 0.5 =>
+            {
+                Some(*color)
+            }
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_zoomed_out_column_shows_the_kind_busy_longest_in_it() {
+        let l =
+            Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0, unit: TimeUnit::Ns };
+        let per_px = 1e6 / (600.0 - LEFT - RIGHT);
+        // Per pixel column, a short send and a long calc, except in every
+        // fifth column, where the send is the longer: sub-pixel bars of both kinds.
+        let mut bars = Vec::new();
+        let mut longest = Vec::new();
+        let mut t = 0.0;
+        for c in 0..400 {
+            let (send, calc) = if c % 5 == 0 { (0.6, 0.2) } else { (0.1, 0.7) };
+            // Starting just inside the column (a start on its edge may round into the one before).
+            let s = t + 0.05 * per_px;
+            bars.extend([0.0, 0.0, s, s + send * per_px, 0.0, 0.0]);
+            bars.extend([0.0, 0.0, s + send * per_px, s + (send + calc) * per_px, 2.0, 1.0]);
+            longest.push(if c % 5 == 0 { 0 } else { 2 });
+            t += per_px;
+        }
+        let scene = scene(&l, &bars, &[], &[], None, &Theme::LIGHT, "t");
+        for (c, kind) in longest.iter().enumerate() {
+            let x = LEFT + c as f64;
+            assert_eq!(colour_at(&scene, x), Some(bar_color(*kind, &Theme::LIGHT)), "column {c}");
+        }
+        let thick = scene
+            .shapes
+            .iter()
+            .filter(|x| matches!(x, Shape::Line { width, .. } if (*width - (LANE - 1.5)).abs() < 1e-9))
+            .count();
+        assert!(thick <= 2 * 80 + 1, "runs of one kind are merged: {thick} shapes for 800 bars");
+    }
+
+    #[test]
+    fn the_critical_path_is_outlined_once_per_stretch() {
+        let l =
+            Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0, unit: TimeUnit::Ns };
+        // 5 000 back-to-back ops on the path, a gap, 10 more.
+        let mut bars: Vec<f64> = (0..5000)
+            .flat_map(|i| [0.0, 0.0, f64::from(i) * 100.0, f64::from(i + 1) * 100.0, 0.0, f64::from(i)])
+            .collect();
+        bars.extend((0..10).flat_map(|i| {
+            [0.0, 0.0, 8e5 + f64::from(i) * 100.0, 8e5 + f64::from(i + 1) * 100.0, 0.0, 5000.0 + f64::from(i)]
+        }));
+        let on_path = vec![true; 5010];
+        let scene = scene(&l, &bars, &[], &on_path, None, &Theme::LIGHT, "t");
+        let outlines = scene
+            .shapes
+            .iter()
+            .filter(|x| matches!(x, Shape::Line { width, .. } if (*width - 1.4).abs() < 1e-9))
+            .count();
+        assert_eq!(outlines, 2 * 4, "two stretches, four sides each");
+    }
+
+    #[test]
+    fn a_moved_window_is_shown_from_the_painting_until_repainted() {
+        let painted = Layout {
+            lanes: 3,
+            cpus: 1,
+            first_rank: 0,
+            ranks: 8,
+            t0: 0.0,
+            t1: 1000.0,
+            width: 1092.0,
+            unit: TimeUnit::Ns,
+        };
+        // Panned right by a quarter: times 250..1000 were at their x in the painting and move left.
+        let panned = Layout { t0: 250.0, t1: 1250.0, ..painted };
+        let c = painted.carry(&panned).unwrap();
+        for t in [250.0, 600.0, 1000.0] {
+            // A time's column in the painting maps linearly onto its column now.
+            let x = c.to.0 + (painted.x(t) - c.from.0) * (c.to.1 - c.to.0) / (c.from.1 - c.from.0);
+            assert!((x - panned.x(t)).abs() < 1e-9, "t = {t}");
+        }
+        assert!((c.from.0 - painted.x(250.0)).abs() < 1e-9 && (c.to.0 - LEFT).abs() < 1e-9);
+        // Zoomed in around 500: the middle of the painting fills the plot.
+        let zoomed = Layout { t0: 400.0, t1: 600.0, ..painted };
+        let z = painted.carry(&zoomed).unwrap();
+        assert!((z.to.0 - LEFT).abs() < 1e-9 && (z.to.1 - (1092.0 - RIGHT)).abs() < 1e-9);
+        assert!((z.from.0 - painted.x(400.0)).abs() < 1e-9 && (z.from.1 - painted.x(600.0)).abs() < 1e-9);
+        // Panned past the painting: nothing of it shows.
+        let away = painted.carry(&Layout { t0: 5000.0, t1: 6000.0, ..painted }).unwrap();
+        assert!(away.to.1 - away.to.0 < 1e-9);
+        // Other ranks or another width: a new painting.
+        assert_eq!(painted.carry(&Layout { first_rank: 8, ..painted }), None);
+        assert_eq!(painted.carry(&Layout { width: 800.0, ..painted }), None);
     }
 
     #[test]

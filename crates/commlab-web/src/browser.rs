@@ -306,6 +306,80 @@ pub fn show_bitmap(canvas: &web_sys::HtmlCanvasElement, bitmap: &JsValue) {
     }
 }
 
+/// The 2d context of `canvas`, sized for `bitmap` (resizing clears it).
+fn sized_2d(
+    canvas: &web_sys::HtmlCanvasElement,
+    bitmap: &web_sys::ImageBitmap,
+) -> Option<web_sys::CanvasRenderingContext2d> {
+    if canvas.width() != bitmap.width() || canvas.height() != bitmap.height() {
+        canvas.set_width(bitmap.width());
+        canvas.set_height(bitmap.height());
+    }
+    Some(canvas.get_context("2d").ok()??.unchecked_into())
+}
+
+/// Draws `bitmap` on `canvas` at `width × height` CSS pixels and keeps the
+/// bitmap usable (unlike [`show_bitmap`]), so a moved view can be shown
+/// from it with [`present_carried`].
+pub fn present_bitmap(canvas: &web_sys::HtmlCanvasElement, bitmap: &web_sys::ImageBitmap, width: f64, height: f64) {
+    let Some(ctx) = sized_2d(canvas, bitmap) else { return };
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    let _ = ctx.draw_image_with_image_bitmap(bitmap, 0.0, 0.0);
+    let style = web_sys::HtmlElement::style(canvas);
+    let _ = style.set_property("width", &format!("{width}px"));
+    let _ = style.set_property("height", &format!("{height}px"));
+}
+
+/// Shows a painting `width` CSS px wide with its columns `from` moved onto
+/// `to` (CSS px), inside the plot's columns `plot`; the columns left of the
+/// plot are kept, the rest is `background`. Whether it drew.
+pub fn present_carried(
+    canvas: &web_sys::HtmlCanvasElement,
+    bitmap: &web_sys::ImageBitmap,
+    width: f64,
+    plot: (f64, f64),
+    (from, to): ((f64, f64), (f64, f64)),
+    background: &str,
+) -> bool {
+    let Some(ctx) = sized_2d(canvas, bitmap) else { return false };
+    let r = f64::from(bitmap.width()) / width.max(1.0);
+    let h = f64::from(bitmap.height());
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    ctx.set_fill_style_str(background);
+    ctx.fill_rect(0.0, 0.0, f64::from(bitmap.width()), h);
+    // The rank labels, as painted.
+    let _ = ctx.draw_image_with_image_bitmap_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+        bitmap,
+        0.0,
+        0.0,
+        plot.0 * r,
+        h,
+        0.0,
+        0.0,
+        plot.0 * r,
+        h,
+    );
+    if from.1 - from.0 > 0.01 && to.1 - to.0 > 0.01 {
+        ctx.save();
+        ctx.begin_path();
+        ctx.rect(plot.0 * r, 0.0, (plot.1 - plot.0) * r, h);
+        ctx.clip();
+        let _ = ctx.draw_image_with_image_bitmap_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+            bitmap,
+            from.0 * r,
+            0.0,
+            (from.1 - from.0) * r,
+            h,
+            to.0 * r,
+            0.0,
+            (to.1 - to.0) * r,
+            h,
+        );
+        ctx.restore();
+    }
+    true
+}
+
 /// A thrown JavaScript value as text: its `message`, or the value itself when
 /// it is a string (no `Debug` formatting, whose glue costs wasm bytes).
 pub fn js_text(e: &JsValue) -> String {

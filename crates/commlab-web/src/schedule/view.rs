@@ -12,7 +12,7 @@ use crate::components::notices::TextNotices;
 use crate::components::number_field::{int_range, NumberField};
 use commlab_api::schedule::{
     GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleResult,
-    ScheduleSource, Timeline, BYTES, MESH, OP, P, PARAM, PRESETS, TIMELINE_OPS,
+    ScheduleSource, Timeline, BAR, BYTES, MESH, OP, P, PARAM, PRESETS, TIMELINE_OPS,
 };
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
@@ -26,6 +26,23 @@ use wasm_bindgen::JsCast;
 
 /// Ranks drawn at once (the rest are a scroll away).
 const ROWS: u32 = 24;
+/// How long (ms) the window must rest after a pan or zoom before it is painted anew.
+const SETTLE_MS: u64 = 150;
+
+/// A window in whole ticks, as its link writes it (so a shared link paints
+/// what its page painted).
+fn whole_ticks(t0: f64, t1: f64) -> (f64, f64) {
+    let (a, b) = (t0.round(), t1.round());
+    (a, b.max(a + 1.0))
+}
+
+fn theme_untracked(dark: RwSignal<bool>) -> Theme {
+    if dark.get_untracked() {
+        Theme::DARK
+    } else {
+        Theme::LIGHT
+    }
+}
 
 /// The collectives offered, with their labels.
 const COLLECTIVE_LABELS: [(&str, &str); 11] = [
@@ -374,36 +391,83 @@ pub fn ScheduleView(
         })
     });
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    // What is painted follows `layout` at once, except while only the time
+    // window moves (drag, wheel, keys): then the kept painting is shown
+    // stretched and shifted (`Layout::carry`, one `drawImage`), and the
+    // window is painted once it has rested for `SETTLE_MS`.
+    let drawn = RwSignal::new(None::<Layout>);
+    // A drag under way: where it started (x) and the window's start then.
+    let drag = StoredValue::new(None::<(f64, f64)>);
+    let painted = StoredValue::new_local(None::<(web_sys::ImageBitmap, Layout)>);
+    let last_focus = StoredValue::new((None::<usize>, None::<usize>));
+    let settle = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let l = layout.get();
+        // A new run or another focused op is painted anew.
+        let now = (focus.get(), shown.with(|s| s.as_ref().map(|s| Rc::as_ptr(&s.result) as usize)));
+        let refocused = last_focus.get_value() != now;
+        last_focus.set_value(now);
+        settle.update_value(|g| *g += 1);
+        let carried = !refocused
+            && l.is_some_and(|l| {
+                let (Some(c), Some(kept)) =
+                    (canvas.get_untracked(), painted.with_value(|p| p.as_ref().map(|(b, pl)| (b.clone(), *pl))))
+                else {
+                    return false;
+                };
+                kept.1.carry(&l).is_some_and(|carry| {
+                    browser::present_carried(
+                        &c,
+                        &kept.0,
+                        l.width,
+                        (timeline::LEFT, l.width - timeline::RIGHT),
+                        (carry.from, carry.to),
+                        &commlab_plot::svg::hex(theme_untracked(dark).background),
+                    )
+                })
+            });
+        if carried {
+            let generation = settle.get_value();
+            leptos::prelude::set_timeout(
+                move || {
+                    // A drag is painted when the button is let go.
+                    if settle.get_value() == generation && drag.get_value().is_none() {
+                        drawn.set(layout.get_untracked());
+                    }
+                },
+                std::time::Duration::from_millis(SETTLE_MS),
+            );
+        } else {
+            drawn.set(l);
+        }
+    });
     // Every recomputation is a new drawing: comparing two scenes of thousands
     // of shapes to skip a repaint would cost about what the repaint does.
-    let scene = Memo::new_with_compare(
-        move |_| {
-            let l = layout.get()?;
-            let th = theme();
-            let f = focus.get();
-            shown.with(|s| {
-                let s = s.as_ref()?;
-                let t = s.timeline.as_ref()?;
-                let focus_op = f.map(|b| t.bars[b * 6 + 5] as u32);
-                let title = format!("Timeline of {} ranks", s.result.ranks);
-                Some(timeline::scene(&l, &t.bars, &t.messages, &s.on_path, focus_op, &th, &title))
-            })
-        },
-        |_, _| true,
-    );
+    let scene_for = move |l: &Layout, focus: Option<usize>, th: &Theme| {
+        shown.with_untracked(|s| {
+            let s = s.as_ref()?;
+            let t = s.timeline.as_ref()?;
+            let focus_op = focus.and_then(|b| t.bars.get(b * BAR + 5)).map(|&op| op as u32);
+            let title = format!("Timeline of {} ranks", s.result.ranks);
+            Some(timeline::scene(l, &t.bars, &t.messages, &s.on_path, focus_op, th, &title))
+        })
+    };
     Effect::new(move |_| {
+        let (Some(l), th) = (drawn.get(), theme()) else { return };
         let Some(c) = canvas.get() else { return };
-        let ratio = browser::pixel_ratio();
-        // Painted from the memo in place (no copy of the scene's shapes).
-        scene.with(|sc| {
-            let Some(sc) = sc else { return };
-            if let Ok(bitmap) = crate::paint::paint(sc, ratio) {
-                browser::show_bitmap(&c, &bitmap);
-                let style = web_sys::HtmlElement::style(&c);
-                let _ = style.set_property("width", &format!("{}px", sc.width));
-                let _ = style.set_property("height", &format!("{}px", sc.height));
+        let Some(sc) = scene_for(&l, focus.get_untracked(), &th) else {
+            painted.set_value(None);
+            return;
+        };
+        match crate::paint::paint(&sc, browser::pixel_ratio())
+            .map(wasm_bindgen::JsValue::unchecked_into::<web_sys::ImageBitmap>)
+        {
+            Ok(bitmap) => {
+                browser::present_bitmap(&c, &bitmap, sc.width, sc.height);
+                painted.set_value(Some((bitmap, l)));
             }
-        });
+            Err(_) => painted.set_value(None),
+        }
     });
 
     // Zoom, pan, scroll.
@@ -414,7 +478,8 @@ pub fn ScheduleView(
         let span = ((l.t1 - l.t0) * factor).clamp(2.0, full() * 4.0);
         let t0 = (centre - (centre - l.t0) * span / (l.t1 - l.t0)).max(-full());
         params.update(|p| {
-            p.window = if span >= full() && factor > 1.0 { None } else { Some((t0.max(0.0), t0.max(0.0) + span)) }
+            p.window =
+                if span >= full() && factor > 1.0 { None } else { Some(whole_ticks(t0.max(0.0), t0.max(0.0) + span)) }
         });
     };
     let scroll = move |rows: i64| {
@@ -424,7 +489,6 @@ pub fn ScheduleView(
             p.first_rank = (i64::from(p.first_rank) + rows).clamp(0, max.max(0)) as u32;
         });
     };
-    let drag = StoredValue::new(None::<(f64, f64)>);
     let point = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
         let c = canvas.get_untracked()?;
         let rect = c.get_bounding_client_rect();
@@ -436,7 +500,7 @@ pub fn ScheduleView(
             let dt = (x0 - x) / (l.width - timeline::LEFT - timeline::RIGHT) * (l.t1 - l.t0);
             let span = l.t1 - l.t0;
             let start = (t0 + dt).max(0.0);
-            params.update(|p| p.window = Some((start, start + span)));
+            params.update(|p| p.window = Some(whole_ticks(start, start + span)));
             return;
         }
         let text = shown.with_untracked(|s| {
@@ -453,7 +517,17 @@ pub fn ScheduleView(
             drag.set_value(Some((x, l.t0)));
         }
     };
-    let on_up = move |_| drag.set_value(None);
+    // The end of a drag paints the window it left.
+    let end_drag = move || {
+        if drag.get_value().is_some() {
+            drag.set_value(None);
+            let now = layout.get_untracked();
+            if now != drawn.get_untracked() {
+                drawn.set(now);
+            }
+        }
+    };
+    let on_up = move |_| end_drag();
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
         if ev.shift_key() {
@@ -518,7 +592,7 @@ pub fn ScheduleView(
                         if end < l.t0 || start > l.t1 {
                             let span = l.t1 - l.t0;
                             let t0 = (start - span / 2.0).max(0.0);
-                            p.window = Some((t0, t0 + span));
+                            p.window = Some(whole_ticks(t0, t0 + span));
                         }
                     });
                 }
@@ -530,7 +604,9 @@ pub fn ScheduleView(
         export_status.set(String::new());
         client.get_value().send(ScheduleQuery::Export(kind), on_response());
     };
-    let drawing_svg = move || scene.get_untracked().map(|s| scene_svg(&s));
+    // Exports draw the window shown, without the keyboard focus's outline.
+    let drawing_svg =
+        move || layout.get_untracked().and_then(|l| scene_for(&l, None, &theme_untracked(dark))).map(|s| scene_svg(&s));
     let histogram_svg = move || {
         let th = theme();
         shown.with(|s| {
@@ -804,7 +880,7 @@ pub fn ScheduleView(
                             </div>
                             <canvas node_ref=canvas class="timeline" data-testid="timeline" tabindex="0"
                                 aria-label="Timeline: arrow keys move between operations, + and − zoom, 0 shows the whole run; the operation in focus is described below"
-                                on:mousemove=on_move on:mousedown=on_down on:mouseup=on_up on:mouseleave=move |_| { drag.set_value(None); }
+                                on:mousemove=on_move on:mousedown=on_down on:mouseup=on_up on:mouseleave=move |_| end_drag()
                                 on:wheel=on_wheel on:keydown=on_key></canvas>
                             <p class="timeline-hover" data-testid="timeline-hover" aria-live="polite">{move || hover.get()}</p>
                             <p class="timeline-legend">"Bars: blue send overhead, green taking in a message, grey calc, orange NIC sending, yellow NIC receiving; lines: messages (send → arrival); red: the critical path. Drag to pan, wheel to zoom, shift + wheel to scroll ranks."</p>
