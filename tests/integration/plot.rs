@@ -181,3 +181,121 @@ fn log_axes_label_the_optimum_s_decade_and_never_repeat() {
         assert!(repeated.len() <= 1, "labels drawn twice: {repeated:?} in {labels:?}");
     }
 }
+
+/// The `x`, `width` of each `<rect>` filled with `fill`.
+fn rects(svg: &str, fill: &str) -> Vec<(f64, f64)> {
+    let attr = |tag: &str, name: &str| -> Option<f64> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next()?.parse().ok()
+    };
+    svg.split("<rect")
+        .skip(1)
+        .filter(|t| t.contains(&format!("fill=\"{fill}\"")))
+        .filter_map(|t| Some((attr(t, "x")?, attr(t, "width")?)))
+        .collect()
+}
+
+#[test]
+fn the_collisions_chart_spreads_a_few_steps_over_its_axis_and_names_them() {
+    use commlab_core::swizzle::{CoreSplit, GridShape, Schedule, SwizzleConfig};
+    // The swizzle view's default: 4 × 4 data tiles to 4 ranks on 3 × 4 cores.
+    let config =
+        SwizzleConfig::new(GridShape { row: 4, column: 4, rank: 4 }, CoreSplit { row: 3, column: 4 }, 0, false, true)
+            .unwrap();
+    let (s, naive) = (Schedule::new(&config), Schedule::new(&config.with_shift(false)));
+    let steps = s.steps().max(naive.steps());
+    assert!((2..=40).contains(&steps), "a schedule of a few steps: {steps}");
+    let (svg, axis) = commlab_plot::swizzle::collisions_svg(&s, &naive, &Theme::LIGHT);
+    let bars = rects(&svg, &commlab_plot::svg::hex(Theme::LIGHT.primary));
+    assert_eq!(bars.len(), s.steps(), "one bar per step");
+    // Before: 36 px bars left 60 % of the 720 px axis empty.
+    let right = bars.iter().map(|(x, w)| x + w).fold(0.0, f64::max);
+    assert!(right > axis.x0 + 0.9 * 720.0, "the bars reach across the axis: last ends at {right}");
+    // Every step is labelled under its bar (few steps, wide columns).
+    for step in 0..steps {
+        assert!(svg.contains(&format!(">{step}</text>")), "step {step} labelled");
+    }
+}
+
+#[test]
+fn legend_entries_wrap_inside_their_strip() {
+    use commlab_plot::model::wrap_words;
+    let label = "chain-up-down: m* = √((p−2)·n·β′/α)";
+    let lines = wrap_words(label, 20);
+    assert_eq!(lines, ["chain-up-down: m* =", "√((p−2)·n·β′/α)"]);
+    assert_eq!(wrap_words("binomial", 20), ["binomial"]);
+    // The chooser's piece chart: every legend line fits the 200 px strip (≤ 20 characters).
+    let sizes: Vec<u64> = (0..20).map(|k| 1u64 << k).collect();
+    let series = vec![("chain-up-down".to_owned(), Theme::LIGHT.primary, sizes.iter().map(|_| 4).collect())];
+    let m: Vec<f64> = sizes.iter().map(|&n| (n as f64).sqrt()).collect();
+    let svg = render_svg(900, 420, |root| {
+        commlab_plot::chooser::pieces_chart(root, "pieces", &sizes, &series, Some((label, m.clone())), &Theme::LIGHT)
+    })
+    .unwrap();
+    assert!(svg.contains("\nchain-up-down: m* =\n") && svg.contains("\n√((p−2)·n·β′/α)\n"), "the label in two lines");
+    assert!(!svg.contains(label), "never one line wider than the strip");
+}
+
+#[test]
+fn the_winner_map_keeps_each_winner_s_colour_and_its_p_labels_apart() {
+    use commlab_plot::chooser::{algorithm_color, winner_map_svg, MapInput};
+    use commlab_plot::svg::hex;
+    let algorithms: Vec<_> = (0..7).map(|i| (format!("alg{i}"), algorithm_color(i))).collect();
+    // p = 1 … 65: labels every 9th row, and the top row just one row above the last of them.
+    let ps: Vec<u32> = (1..=65).collect();
+    let sizes: Vec<u64> = (0..41).map(|k| 1u64 << k).collect();
+    let cells = ps.len() * sizes.len();
+    let winner: Vec<u8> = (0..cells).map(|k| (k % 7) as u8).collect();
+    let margin: Vec<f64> = (0..cells).map(|k| if k % 2 == 0 { 1.05 } else { 2.0 }).collect();
+    let input =
+        MapInput { algorithms: &algorithms, ps: &ps, sizes: &sizes, winner: &winner, margin: &margin, mark_p: None };
+    let (svg, g) = winner_map_svg(&input, "map", &Theme::LIGHT);
+    // Close calls are the winner's own colour under stripes, never a paler tint.
+    assert!(!svg.contains("fill-opacity"), "no tints");
+    let striped = svg.matches(r#"fill="url(#commlab-map-near)""#).count();
+    assert_eq!(striped, cells / 2 + cells % 2 + 1, "every close call is striped, and the legend's swatch");
+    for (_, c) in &algorithms {
+        assert!(svg.contains(&format!(r#"fill="{}""#, hex(*c))), "{c:?} drawn as itself");
+    }
+    // Any two algorithm colours differ clearly: CIE76 ΔE > 25 in L*a*b* (a
+    // 45 % tint of the blue was ΔE ≈ 14 from the sky blue).
+    for a in 0..7 {
+        for b in a + 1..7 {
+            let rgb = |i: usize| {
+                let c = algorithm_color(i);
+                (c.0, c.1, c.2)
+            };
+            let (x, y) = (lab(rgb(a)), lab(rgb(b)));
+            let d = ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2) + (x[2] - y[2]).powi(2)).sqrt();
+            assert!(d > 25.0, "{a} and {b}: ΔE {d:.1}");
+        }
+    }
+    // p labels: the left column's texts are at least 14 px apart, and the top row is named.
+    let mut ys: Vec<f64> = svg
+        .split("<text ")
+        .filter(|t| t.contains(r#"text-anchor="end""#) && t.contains(&format!(r#"x="{:.1}""#, g.left - 6.0)))
+        .filter_map(|t| t.split("y=\"").nth(1)?.split('"').next()?.parse().ok())
+        .collect();
+    ys.sort_by(f64::total_cmp);
+    assert!(ys.len() >= 8, "{ys:?}");
+    assert!(ys.windows(2).all(|w| w[1] - w[0] >= 14.0), "labels apart: {ys:?}");
+    assert!(svg.contains(&format!(">{}</text>", ps[64])), "the top row is named");
+}
+
+/// sRGB → CIE L*a*b* (D65), the textbook formulas.
+fn lab(c: (u8, u8, u8)) -> [f64; 3] {
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let (r, g, b) = (lin(c.0), lin(c.1), lin(c.2));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| if t > 216.0 / 24389.0 { t.cbrt() } else { (24389.0 / 27.0 * t + 16.0) / 116.0 };
+    [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
+}

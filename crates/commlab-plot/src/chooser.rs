@@ -200,8 +200,22 @@ impl MapGeometry {
 /// Margins below this are drawn pale: the runner-up is within 10 %.
 pub const CLOSE_MARGIN: f64 = 1.1;
 
-/// The winner map as SVG: a cell per (p, size) in the winner's colour, pale
-/// where the runner-up is within 10 %, the legend below.
+/// The stripes over a close call's cell (a pattern in the map's `<defs>`).
+const NEAR_ID: &str = "commlab-map-near";
+const NEAR_FILL: &str = "url(#commlab-map-near)";
+
+/// Whether row `i` of `rows` gets a p label: every `step`-th, and the top
+/// row when it is at least 14 px from the labelled row below it (else it
+/// takes that row's place).
+fn p_tick(i: usize, rows: usize, step: usize, cell_h: f64) -> bool {
+    let top = rows.saturating_sub(1);
+    let below = top - top % step;
+    let room = (top - below) as f64 * cell_h >= 14.0;
+    i == top || (i % step == 0 && (i != below || room || below == 0))
+}
+
+/// The winner map as SVG: a cell per (p, size) in the winner's colour,
+/// striped where the runner-up is within 10 %, the legend below.
 pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (String, MapGeometry) {
     let (rows, cols) = (input.ps.len(), input.sizes.len());
     let (left, top) = (64.0, 34.0);
@@ -213,6 +227,10 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
     let legend_rows = input.algorithms.len().div_ceil(3) + 1;
     let height = top + plot_h + 52.0 + 20.0 * legend_rows as f64;
     let mut svg = Svg::new(width, height, theme.background, caption);
+    svg.raw(&format!(
+        r#"<defs><pattern id="{NEAR_ID}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="{}"/></pattern></defs>"#,
+        crate::svg::hex(theme.background)
+    ));
     svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
     for i in 0..rows {
         let y = top + (rows - 1 - i) as f64 * cell_h;
@@ -220,14 +238,17 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
             let k = i * cols + j;
             let Some(&w) = input.winner.get(k) else { continue };
             let color = input.algorithms.get(usize::from(w)).map_or(theme.grid, |a| a.1);
-            let close = input.margin.get(k).is_some_and(|&m| m < CLOSE_MARGIN);
-            let extra = if close { r#"fill-opacity="0.45""# } else { "" };
-            svg.rect((left + j as f64 * cell_w, y), (cell_w, cell_h), color, extra);
+            svg.rect((left + j as f64 * cell_w, y), (cell_w, cell_h), color, "");
+            // A close call keeps its winner's colour under stripes (a paler
+            // tint of one colour would read as another algorithm's).
+            if input.margin.get(k).is_some_and(|&m| m < CLOSE_MARGIN) {
+                svg.rect_paint((left + j as f64 * cell_w, y), (cell_w, cell_h), NEAR_FILL);
+            }
         }
     }
-    // Axes: p ticks at about 8 rows, size ticks at about 8 columns.
+    // Axes: p ticks at about 8 rows (the top row too, unless it would touch the one below), size ticks at about 8 columns.
     let step = rows.div_ceil(8).max(1);
-    for (i, &p) in input.ps.iter().enumerate().filter(|(i, _)| i % step == 0 || *i + 1 == rows) {
+    for (i, &p) in input.ps.iter().enumerate().filter(|(i, _)| p_tick(*i, rows, step, cell_h)) {
         let y = top + (rows - 1 - i) as f64 * cell_h + cell_h / 2.0 + 4.0;
         svg.text((left - 6.0, y), &p.to_string(), 12.0, theme.foreground, "end", "");
     }
@@ -253,8 +274,9 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
         svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
     }
     let y = y0 + (input.algorithms.len().div_ceil(3)) as f64 * 20.0;
-    svg.rect((left, y - 11.0), (14.0, 14.0), theme.foreground, r#"fill-opacity="0.45""#);
-    svg.text((left + 20.0, y), "pale: the runner-up is within 10 %", 12.0, theme.foreground, "start", "");
+    svg.rect((left, y - 11.0), (14.0, 14.0), theme.foreground, "");
+    svg.rect_paint((left, y - 11.0), (14.0, 14.0), NEAR_FILL);
+    svg.text((left + 20.0, y), "striped: the runner-up is within 10 %", 12.0, theme.foreground, "start", "");
     (svg.finish(), MapGeometry { left, top, cell_w, cell_h, rows, cols })
 }
 

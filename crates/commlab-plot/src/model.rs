@@ -328,10 +328,35 @@ where
             Glyph::Tick => root.draw(&PathElement::new(vec![(x0 + 9, y - 6), (x0 + 9, y + 6)], style))?,
             Glyph::Dot(r) => root.draw(&Circle::new((x0 + 9, y), r.min(6), style))?,
         }
-        root.draw(&Text::new(label, (x0 + 26, y - 7), text.clone()))?;
-        y += 20;
+        let mut line_y = y - 7;
+        for line in wrap_words(&label, LEGEND_CHARS) {
+            root.draw(&Text::new(line, (x0 + 26, line_y), text.clone()))?;
+            line_y += 17;
+        }
+        // The next entry 20 px below this one's last line.
+        y = line_y - 17 + 7 + 20;
     }
     Ok(())
+}
+
+/// Characters of legend text per line: the strip's width after the glyph
+/// (`LEGEND_WIDTH` − 26 px), at about 8.4 px per character of 15 px sans-serif.
+const LEGEND_CHARS: usize = 20;
+
+/// `text` in lines of at most `max` characters, broken between words (a
+/// longer word has a line of its own).
+pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= max => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
 }
 
 /// `T(m)` over the integer piece counts `1..=piece_limit`, with the real `m*`

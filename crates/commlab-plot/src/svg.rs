@@ -63,6 +63,11 @@ impl Svg {
         );
     }
 
+    /// A rectangle filled with a paint server (`url(#id)` of a pattern in the drawing's `<defs>`).
+    pub fn rect_paint(&mut self, (x, y): (f64, f64), (w, h): (f64, f64), paint: &str) {
+        let _ = write!(self.out, r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{paint}"/>"#);
+    }
+
     /// Text anchored at `anchor` (`start`, `middle`, `end`).
     pub fn text(&mut self, (x, y): (f64, f64), text: &str, size: f64, color: RGBColor, anchor: &str, extra: &str) {
         let _ = write!(

@@ -293,6 +293,21 @@ pub fn timeline_svg(schedule: &Schedule, theme: &Theme) -> (String, StepAxis) {
     (svg.finish(), axis)
 }
 
+/// Columns between step labels: a round count (1, 2, 5 × 10^k) that puts
+/// labels at least 40 px apart on columns `column` px wide.
+fn step_label_every(column: f64) -> usize {
+    let need = (40.0 / column.max(1e-9)).ceil().max(1.0) as usize;
+    let mut every = 1;
+    loop {
+        for k in [1, 2, 5] {
+            if every * k >= need {
+                return every * k;
+            }
+        }
+        every *= 10;
+    }
+}
+
 /// Collisions per step as bars, with the naive order (no rank shift) as a
 /// dashed line for comparison; more than 400 steps are binned. Step
 /// independent, like [`timeline_svg`].
@@ -303,10 +318,11 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
     let n = ours.len().max(theirs.len()).max(1);
     let peak = ours.iter().chain(&theirs).copied().max().unwrap_or(0).max(1);
     let (left, top, plot_w, plot_h) = (40.0, 30.0, 720.0, 110.0);
-    let bar = (plot_w / n as f64).min(36.0);
+    // The steps fill the axis, however few.
+    let bar = plot_w / n as f64;
     let axis = StepAxis {
         width: left + plot_w + 16.0,
-        height: top + plot_h + 34.0,
+        height: top + plot_h + 48.0,
         x0: left,
         column: bar,
         steps_per_column: bin,
@@ -317,10 +333,29 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
     let y = |v: u32| top + plot_h - plot_h * f64::from(v) / f64::from(peak);
     svg.text((left, 16.0), "Rank collisions per step", 12.0, theme.foreground, "start", r#"font-weight="600""#);
     svg.line((left, top + plot_h), (left + plot_w, top + plot_h), theme.foreground, 1.0, "");
-    svg.text((left - 4.0, y(peak) + 4.0), &peak.to_string(), 10.0, theme.foreground, "end", "");
-    svg.text((left - 4.0, top + plot_h + 4.0), "0", 10.0, theme.foreground, "end", "");
+    let mut levels = vec![0, peak];
+    if peak >= 4 {
+        levels.push(peak / 2);
+    }
+    for v in levels {
+        svg.text((left - 4.0, y(v) + 4.0), &v.to_string(), 10.0, theme.foreground, "end", "");
+    }
+    // Wide columns keep a gap between bars; narrow ones are bars edge to edge.
+    let gap = if bar >= 8.0 { bar * 0.2 } else { 1.0_f64.min(bar * 0.5) };
     for (i, &v) in ours.iter().enumerate() {
-        svg.rect((left + bar * i as f64 + 0.5, y(v)), ((bar - 1.0).max(0.5), top + plot_h - y(v)), theme.primary, "");
+        svg.rect(
+            (left + bar * i as f64 + gap / 2.0, y(v)),
+            ((bar - gap).max(0.5), top + plot_h - y(v)),
+            theme.primary,
+            "",
+        );
+    }
+    // Step labels under the columns they name, at least 40 px apart.
+    let every = step_label_every(bar);
+    for i in (0..n).filter(|i| i % every == 0) {
+        let x = left + bar * (i as f64 + 0.5);
+        svg.line((x, top + plot_h), (x, top + plot_h + 4.0), theme.foreground, 1.0, "");
+        svg.text((x, top + plot_h + 15.0), &(i * bin).to_string(), 10.0, theme.foreground, "middle", "");
     }
     let points: Vec<String> =
         theirs.iter().enumerate().map(|(i, &v)| format!("{:.1},{:.1}", left + bar * (i as f64 + 0.5), y(v))).collect();
@@ -331,8 +366,8 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
     ));
     let unit = if bin > 1 { format!(" (bins of {bin} steps)") } else { String::new() };
     svg.text(
-        (left, top + plot_h + 22.0),
-        &format!("bars: collisions per step{unit}; dashed: naive order (no rank shift)"),
+        (left, top + plot_h + 36.0),
+        &format!("step → bars: collisions per step{unit}; dashed: naive order (no rank shift)"),
         10.0,
         theme.foreground,
         "start",

@@ -186,12 +186,24 @@ pub fn ScheduleView(
                     }
                 }
                 focus.set(None);
-                shown.set(Some(Shown {
-                    result: Rc::new(result),
-                    timeline: timeline.map(Rc::new),
-                    on_path: Rc::new(on_path),
-                }));
+                // The summary and tables now, the timeline's painting in the
+                // next task: each stays well under a frozen frame.
+                shown.set(Some(Shown { result: Rc::new(result), timeline: None, on_path: Rc::new(on_path) }));
                 status.set(Status::Idle);
+                if let Some(t) = timeline {
+                    let t = Rc::new(t);
+                    let at = shown.with_untracked(|s| s.as_ref().map(|s| Rc::as_ptr(&s.result)));
+                    set_timeout(
+                        move || {
+                            shown.update(|s| {
+                                if let Some(s) = s.as_mut().filter(|s| Some(Rc::as_ptr(&s.result)) == at) {
+                                    s.timeline = Some(t);
+                                }
+                            });
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                }
             }
             ScheduleResponse::Export(name, text) => {
                 let extension = std::path::Path::new(&name).extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -368,9 +380,27 @@ pub fn ScheduleView(
         })
     };
 
+    // The frame's width, read when a run is shown and when the window is
+    // resized (reading it on every pan frame would force a layout each time).
+    let frame_width = RwSignal::new(900.0f64);
+    let measure = move || {
+        if let Some(f) = frame.get_untracked() {
+            let w = f64::from(f.client_width()).max(480.0);
+            if (w - frame_width.get_untracked()).abs() >= 1.0 {
+                frame_width.set(w);
+            }
+        }
+    };
+    Effect::new(move |_| {
+        shown.track();
+        frame.track();
+        measure();
+    });
+    let on_resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || on_resize.remove());
     // The timeline's layout for the current result, window and rows.
     let layout = Memo::new(move |_| {
-        let width = frame.get().map_or(900.0, |f| f64::from(f.client_width()).max(480.0));
+        let width = frame_width.get();
         shown.with(|s| {
             let s = s.as_ref()?;
             let t = s.timeline.as_ref()?;
@@ -404,7 +434,8 @@ pub fn ScheduleView(
     Effect::new(move |_| {
         let l = layout.get();
         // A new run or another focused op is painted anew.
-        let now = (focus.get(), shown.with(|s| s.as_ref().map(|s| Rc::as_ptr(&s.result) as usize)));
+        let now =
+            (focus.get(), shown.with(|s| s.as_ref().and_then(|s| s.timeline.as_ref()).map(|t| Rc::as_ptr(t) as usize)));
         let refocused = last_focus.get_value() != now;
         last_focus.set_value(now);
         settle.update_value(|g| *g += 1);
