@@ -231,6 +231,34 @@ for (const q of ['view=mesh&size=256&rate=0.5&algorithm=tree', 'view=mesh&size=2
   await page.close();
 }
 
+// The Schedule view's timeline at its limit (84 000 ops, 168 000 bars):
+// the longest main-thread task while the link opens, then 60 pan frames
+// (a mousemove with the button down, to the end of its task), the repaint
+// when the drag is let go, and 20 wheel zoom steps.
+const tl = await open(context, server.url, `${server.url}?view=model`);
+await tl.evaluate(() => { window.__tasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push(e.duration); }).observe({ type: 'longtask' }); });
+await tl.goto(`${server.url}?view=schedule&coll=pipeline&p=8&pieces=6000&bytes=1000000000`);
+await tl.evaluate(() => { window.__tasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push(e.duration); }).observe({ type: 'longtask', buffered: true }); });
+await tl.waitForFunction(() => document.querySelector('[data-testid="timeline"]')?.width > 400, null, { timeout: 60000 });
+await tl.waitForTimeout(1000);
+const timeline = await tl.evaluate(async () => {
+  const c = document.querySelector('[data-testid="timeline"]');
+  const r = c.getBoundingClientRect();
+  const opening = Math.max(0, ...window.__tasks);
+  const fire = (type, x, extra = {}) => c.dispatchEvent(new (type === 'wheel' ? WheelEvent : MouseEvent)(type, { bubbles: true, cancelable: true, clientX: r.left + x, clientY: r.top + 40, ...extra }));
+  const task = async (f) => { const t0 = performance.now(); f(); await new Promise((res) => setTimeout(res, 0)); return performance.now() - t0; };
+  const pan = [];
+  fire('mousedown', 700);
+  for (let i = 1; i <= 60; i++) pan.push(await task(() => fire('mousemove', 700 - i * 5)));
+  const release = await task(() => fire('mouseup', 400));
+  await new Promise((res) => setTimeout(res, 500));
+  const wheel = [];
+  for (let i = 0; i < 20; i++) wheel.push(await task(() => fire('wheel', 500, { deltaY: i % 2 ? 100 : -100 })));
+  window.__tasks = [];
+  await new Promise((res) => setTimeout(res, 600));
+  return { opening, pan, release, wheel, settle: Math.max(0, ...window.__tasks) };
+});
+await tl.close();
 console.log(`load to charts:           ${stats(loads)}`);
 console.log(`wasm: reduce schedule + inputs + values, p = 65536: ${wasm.values65536.toFixed(2)} ms (mean of 10)`);
 console.log(`wasm: reduce schedule + timing, p = 2^20: ${wasm.timing2pow20.toFixed(2)} ms (mean of 3)`);
@@ -314,6 +342,7 @@ const total = Object.values(barrier64).reduce((a, b) => a + b, 0);
 console.log(`wasm: one barrier on 64x64 at 20 %: ${Object.entries(barrier64).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} ms; total ${total.toFixed(0)} ms`);
 console.log(`lab default sweep, 1 worker: ${labStatus1}`);
 console.log(`lab default sweep, 2 workers: ${labStatus}`);
+console.log(`timeline 84 000 ops: opening's longest task ${timeline.opening.toFixed(0)} ms (0: none over 50 ms); pan frame ${stats(timeline.pan)}; drag let go -> repainted ${timeline.release.toFixed(1)} ms; wheel step ${stats(timeline.wheel)}; repaint after the wheel rests: longest task ${timeline.settle.toFixed(0)} ms (0: none over 50 ms)`);
 console.log(`longest main-thread task on opening (0: none over 50 ms):\n  ${heavy.join('\n  ')}`);
 await context.close();
 server.close();

@@ -109,7 +109,7 @@ test('under a subpath every view opens from its tab and loads only files under t
 });
 
 test('embed at 1280 px: every input and slider stays inside its field, in every view', async ({ context, base }) => {
-  for (const view of ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'chooser']) {
+  for (const view of ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'chooser', 'schedule']) {
     const page = await open(context, base, `${base}?v=2&view=${view}&embed=1`);
     await page.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
     const outside = await page.evaluate(() => [...document.querySelectorAll('.field input, .field select')].flatMap((el) => {
@@ -173,6 +173,31 @@ test('the embed example page frames the playground', async ({ context, base }) =
   await frame.locator('[data-row="m-best"] .pieces').waitFor();
   assert.equal(await frame.locator('#p').inputValue(), '256');
   await shot(page, 'embed-example');
+});
+
+test('the console stays quiet: no warning on any view or worker start, no failed request, the embed example included', async ({ context, base }) => {
+  const heard = [];
+  const watch = (page, where) => {
+    page.on('console', (m) => { if (m.type() === 'warning' || m.type() === 'error') heard.push(`${where}: ${m.type()}: ${m.text()}`); });
+    page.on('response', (r) => { if (r.status() >= 400) heard.push(`${where}: ${r.status()} ${r.url()}`); });
+    page.on('requestfailed', (r) => heard.push(`${where}: failed ${r.url()}`));
+  };
+  for (const view of VIEWS) {
+    const page = await context.newPage();
+    watch(page, view);
+    await page.goto(`${base}?view=${view}`);
+    await page.waitForSelector('[data-testid="app"]');
+    // Long enough for the workers to start and answer (the deprecated-init warning came from each start).
+    await page.waitForTimeout(view === 'chooser' || view === 'schedule' || view === 'lab' ? 2500 : 800);
+    await page.close();
+  }
+  const page = await context.newPage();
+  watch(page, 'embed example');
+  await page.goto(`${base}embed-example.html`);
+  await page.frameLocator('#commlab-embed').locator('[data-row="m-best"] .pieces').waitFor();
+  await page.waitForTimeout(500);
+  await page.close();
+  assert.deepEqual(heard, [], 'console warnings, errors or failed requests');
 });
 
 test('a malformed URL shows a notice naming each parameter and still works', async ({ context, base }) => {

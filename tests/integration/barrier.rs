@@ -229,6 +229,25 @@ fn replay_shows_the_adjustment_and_adds_up() {
         assert_eq!(replay.id(node, end), (replay.numbering.id(node, 0) + total) % n);
     }
     assert!(replay.in_flight(end).is_empty());
+    // While the adjusting barrier releases, old and new IDs are both in use:
+    // the labels still name every node once (the renumbered ones primed).
+    let (first_leave, last_leave) =
+        (0..n).map(|node| r.leave[node as usize][b as usize]).fold((u64::MAX, 0), |(a, z), l| (a.min(l), z.max(l)));
+    let mut mixed = 0;
+    for t in first_leave..last_leave {
+        let ids: Vec<u32> = (0..n).map(|node| replay.id(node, t)).collect();
+        let labels = replay.labels(t);
+        let distinct = |v: Vec<String>| v.iter().collect::<std::collections::HashSet<_>>().len();
+        if distinct(ids.iter().map(ToString::to_string).collect()) < n as usize {
+            mixed += 1;
+        }
+        assert_eq!(distinct(labels.clone()), n as usize, "tick {t}: {labels:?}");
+        for node in 0..n {
+            assert_eq!(labels[node as usize].trim_end_matches('\u{2032}'), ids[node as usize].to_string());
+        }
+    }
+    assert!(mixed > 0, "some tick shows two numberings at once (the IDs alone repeat)");
+    assert!(replay.labels(end).iter().all(|l| !l.ends_with('\u{2032}')), "one numbering again at the end");
     // Somewhere in the middle messages are under way along their routes.
     let busy = (1..=replay.steps()).map(|s| replay.in_flight(replay.tick(s)).len()).max().unwrap();
     assert!(busy > 0);

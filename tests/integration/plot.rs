@@ -36,8 +36,11 @@ fn charts_survive_degenerate_models() {
 fn units_chart_compares_pipeline_and_binomial() {
     let model = ModelConfig::new(1 << 20, 64, 10.0, 0.001, 1024).unwrap();
     let svg = render_svg(640, 360, |root| units_chart(root, &model, 16, 256, &[], &Theme::DARK)).unwrap();
+    // Legend entries wrap at 20 characters in their strip.
     for label in ["binomial tree", "pipeline, m = 16", "pipeline, best m for each p", "p = 64"] {
-        assert!(svg.contains(label), "missing {label:?}");
+        for line in commlab_plot::model::wrap_words(label, 20) {
+            assert!(svg.contains(&line), "missing {line:?} of {label:?}");
+        }
     }
 }
 

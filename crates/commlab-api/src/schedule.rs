@@ -31,7 +31,7 @@ pub const TRACE_OPS: usize = 1 << 22;
 /// Operations up to which the page gets every bar of the timeline.
 pub const TIMELINE_OPS: usize = 100_000;
 /// Steps of the critical path listed in the result.
-pub const PATH_STEPS: usize = 20_000;
+pub const PATH_STEPS: usize = 300;
 /// Bins of the finish-time histogram.
 pub const HISTOGRAM_BINS: usize = 40;
 /// Ranks of a chooser algorithm's schedule (`collective/algorithm`).

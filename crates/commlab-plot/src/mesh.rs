@@ -223,6 +223,7 @@ fn node_shapes(replay: &Replay, layout: &MeshLayout, tick: u64, theme: &Theme, s
     let labels = mesh.size() <= LABELS_UP_TO;
     let mut circles = Vec::with_capacity(mesh.nodes() as usize);
     let mut texts = Vec::new();
+    let names = if labels { replay.labels(tick) } else { Vec::new() };
     for node in 0..mesh.nodes() {
         let fill = match replay.status(node, tick) {
             NodeStatus::Computing(b) if b > 0 => mix(theme.background, RELEASE, 0.35),
@@ -243,7 +244,7 @@ fn node_shapes(replay: &Replay, layout: &MeshLayout, tick: u64, theme: &Theme, s
         if labels {
             let size = (radius * 0.95).clamp(6.0, 12.0);
             let color = crate::swizzle::ink(fill);
-            texts.push(Shape::Text { at: (at.0, at.1 + size * 0.35), text: id.to_string(), size, color });
+            texts.push(Shape::Text { at: (at.0, at.1 + size * 0.35), text: names[node as usize].clone(), size, color });
         }
     }
     // Nodes do not overlap: grouped by style, the SVG writes each group as one path.

@@ -164,6 +164,48 @@ impl Replay {
         }
     }
 
+    /// Each node's label at tick `t`: its [`Replay::id`], with a prime (′)
+    /// when it already goes by a newer numbering than another node of its
+    /// group. Between the first and the last node leaving an adjusting
+    /// barrier two numberings are in use at once, and without the mark an
+    /// old and a new ID would read alike ("30" twice).
+    pub fn labels(&self, t: u64) -> Vec<String> {
+        let nodes = self.mesh.nodes();
+        // Adjustments applied per node, and the fewest in each group.
+        let applied: Vec<usize> = (0..nodes)
+            .map(|node| {
+                if !self.dlct_group(node) {
+                    return 0;
+                }
+                let (group, _) = self.member[node as usize];
+                let leave = &self.report.leave[node as usize];
+                self.report
+                    .adjustments
+                    .iter()
+                    .filter(|&&(b, g, _)| g == group && leave.get(b as usize).is_some_and(|&l| l <= t))
+                    .count()
+            })
+            .collect();
+        let mut fewest = std::collections::HashMap::new();
+        for node in (0..nodes).filter(|&n| self.dlct_group(n)) {
+            let group = self.member[node as usize].0;
+            let f = fewest.entry(group).or_insert(usize::MAX);
+            *f = (*f).min(applied[node as usize]);
+        }
+        (0..nodes)
+            .map(|node| {
+                let id = self.id(node, t);
+                let newer = self.dlct_group(node)
+                    && fewest.get(&self.member[node as usize].0).is_some_and(|&f| applied[node as usize] > f);
+                if newer {
+                    format!("{id}\u{2032}")
+                } else {
+                    id.to_string()
+                }
+            })
+            .collect()
+    }
+
     /// The messages under way at tick `t` (sent, not yet delivered).
     pub fn in_flight(&self, t: u64) -> Vec<InFlight> {
         self.report

@@ -352,7 +352,7 @@ fn Legend() -> impl IntoView {
         <p class="legend" data-testid="mesh-legend">
             {item("sw-gather", "Gather")} {item("sw-release", "Release")} {item("sw-other", "other rounds")}
             {item("sw-detour", "detour (longer than Manhattan)")} {item("sw-broken", "broken link")}
-            {item("sw-waiting", "waiting in the barrier")} {item("sw-released", "released")} " · ring: ID 0 (root)"
+            {item("sw-waiting", "waiting in the barrier")} {item("sw-released", "released")} " · ring: ID 0 (root) · 30′: already renumbered by the adjustment while others still go by the old IDs"
         </p>
     }
 }

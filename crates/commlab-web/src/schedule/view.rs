@@ -186,24 +186,12 @@ pub fn ScheduleView(
                     }
                 }
                 focus.set(None);
-                // The summary and tables now, the timeline's painting in the
-                // next task: each stays well under a frozen frame.
-                shown.set(Some(Shown { result: Rc::new(result), timeline: None, on_path: Rc::new(on_path) }));
+                shown.set(Some(Shown {
+                    result: Rc::new(result),
+                    timeline: timeline.map(Rc::new),
+                    on_path: Rc::new(on_path),
+                }));
                 status.set(Status::Idle);
-                if let Some(t) = timeline {
-                    let t = Rc::new(t);
-                    let at = shown.with_untracked(|s| s.as_ref().map(|s| Rc::as_ptr(&s.result)));
-                    set_timeout(
-                        move || {
-                            shown.update(|s| {
-                                if let Some(s) = s.as_mut().filter(|s| Some(Rc::as_ptr(&s.result)) == at) {
-                                    s.timeline = Some(t);
-                                }
-                            });
-                        },
-                        std::time::Duration::ZERO,
-                    );
-                }
             }
             ScheduleResponse::Export(name, text) => {
                 let extension = std::path::Path::new(&name).extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -436,6 +424,7 @@ pub fn ScheduleView(
         // A new run or another focused op is painted anew.
         let now =
             (focus.get(), shown.with(|s| s.as_ref().and_then(|s| s.timeline.as_ref()).map(|t| Rc::as_ptr(t) as usize)));
+        let new_run = last_focus.get_value().1 != now.1;
         let refocused = last_focus.get_value() != now;
         last_focus.set_value(now);
         settle.update_value(|g| *g += 1);
@@ -467,6 +456,17 @@ pub fn ScheduleView(
                     }
                 },
                 std::time::Duration::from_millis(SETTLE_MS),
+            );
+        } else if new_run && l.is_some() {
+            // A new run's summary and tables in this task, its painting in the next.
+            let generation = settle.get_value();
+            leptos::prelude::set_timeout(
+                move || {
+                    if settle.get_value() == generation {
+                        drawn.set(layout.get_untracked());
+                    }
+                },
+                std::time::Duration::ZERO,
             );
         } else {
             drawn.set(l);
@@ -810,7 +810,7 @@ pub fn ScheduleView(
         shown.with(|s| {
             let open = s.as_ref()?.timeline.is_none();
             let r = s.as_ref()?.result.clone();
-            let rows = r.critical.len().min(300);
+            let rows = r.critical.len();
             Some(view! {
                 <details class="critical" data-testid="critical-path" open=open>
                     <summary>{format!("Critical path: {} steps{}", r.critical_steps, if r.traced { "" } else { " (not traced: too many operations)" })}</summary>
@@ -822,7 +822,7 @@ pub fn ScheduleView(
                             }).collect_view()}
                         </tbody>
                     </table>
-                    {(r.critical.len() > rows).then(|| view! { <p>{format!("The last {rows} steps are listed; the JSON export has them all.")}</p> })}
+                    {(r.critical_steps > rows as u64).then(|| view! { <p>{format!("The last {rows} steps are listed; the JSON export has them all.")}</p> })}
                 </details>
             })
         })
