@@ -246,7 +246,10 @@ const timeline = await tl.evaluate(async () => {
   const r = c.getBoundingClientRect();
   const opening = Math.max(0, ...window.__tasks);
   const fire = (type, x, extra = {}) => c.dispatchEvent(new (type === 'wheel' ? WheelEvent : MouseEvent)(type, { bubbles: true, cancelable: true, clientX: r.left + x, clientY: r.top + 40, ...extra }));
-  const task = async (f) => { const t0 = performance.now(); f(); await new Promise((res) => setTimeout(res, 0)); return performance.now() - t0; };
+  // To the end of the event's task and its microtasks (a MessageChannel yields without setTimeout's 4 ms clamp).
+  const channel = new MessageChannel();
+  const yieldTask = () => new Promise((res) => { channel.port1.onmessage = () => res(); channel.port2.postMessage(0); });
+  const task = async (f) => { const t0 = performance.now(); f(); await yieldTask(); return performance.now() - t0; };
   const pan = [];
   fire('mousedown', 700);
   for (let i = 1; i <= 60; i++) pan.push(await task(() => fire('mousemove', 700 - i * 5)));

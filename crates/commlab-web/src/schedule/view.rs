@@ -386,6 +386,15 @@ pub fn ScheduleView(
     });
     let on_resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || on_resize.remove());
+    // The window while a drag or the wheel moves it: the URL (and every
+    // field that reads the parameters) gets it when it rests.
+    let live = RwSignal::new(None::<Option<(f64, f64)>>);
+    let commit = move || {
+        if let Some(w) = live.get_untracked() {
+            params.update(|p| p.window = w);
+            live.set(None);
+        }
+    };
     // The timeline's layout for the current result, window and rows.
     let layout = Memo::new(move |_| {
         let width = frame_width.get();
@@ -394,6 +403,7 @@ pub fn ScheduleView(
             let t = s.timeline.as_ref()?;
             let ranks = s.result.ranks;
             let (window, first) = params.with(|p| (p.window, p.first_rank.min(ranks.saturating_sub(1))));
+            let window = live.get().unwrap_or(window);
             let end = (s.result.max_time as f64).max(1.0);
             let (t0, t1) = window.unwrap_or((0.0, end * 1.02));
             Some(Layout {
@@ -452,6 +462,7 @@ pub fn ScheduleView(
                 move || {
                     // A drag is painted when the button is let go.
                     if settle.get_value() == generation && drag.get_value().is_none() {
+                        commit();
                         drawn.set(layout.get_untracked());
                     }
                 },
@@ -503,15 +514,18 @@ pub fn ScheduleView(
 
     // Zoom, pan, scroll.
     let full = move || shown.with_untracked(|s| s.as_ref().map_or(1.0, |s| (s.result.max_time as f64).max(1.0) * 1.02));
-    let zoom = move |factor: f64, at: Option<f64>| {
+    let zoom = move |factor: f64, at: Option<f64>, rests: bool| {
         let Some(l) = layout.get_untracked() else { return };
         let centre = at.unwrap_or(f64::midpoint(l.t0, l.t1));
         let span = ((l.t1 - l.t0) * factor).clamp(2.0, full() * 4.0);
         let t0 = (centre - (centre - l.t0) * span / (l.t1 - l.t0)).max(-full());
-        params.update(|p| {
-            p.window =
-                if span >= full() && factor > 1.0 { None } else { Some(whole_ticks(t0.max(0.0), t0.max(0.0) + span)) }
-        });
+        let w = if span >= full() && factor > 1.0 { None } else { Some(whole_ticks(t0.max(0.0), t0.max(0.0) + span)) };
+        if rests {
+            live.set(None);
+            params.update(|p| p.window = w);
+        } else {
+            live.set(Some(w));
+        }
     };
     let scroll = move |rows: i64| {
         let ranks = shown.with_untracked(|s| s.as_ref().map_or(1, |s| s.result.ranks));
@@ -520,10 +534,10 @@ pub fn ScheduleView(
             p.first_rank = (i64::from(p.first_rank) + rows).clamp(0, max.max(0)) as u32;
         });
     };
+    // The pointer over the canvas (its offset: reading the canvas's box would force a layout per move).
     let point = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
-        let c = canvas.get_untracked()?;
-        let rect = c.get_bounding_client_rect();
-        Some((f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top()))
+        canvas.get_untracked()?;
+        Some((f64::from(ev.offset_x()), f64::from(ev.offset_y())))
     };
     let on_move = move |ev: web_sys::MouseEvent| {
         let (Some((x, y)), Some(l)) = (point(&ev), layout.get_untracked()) else { return };
@@ -531,7 +545,7 @@ pub fn ScheduleView(
             let dt = (x0 - x) / (l.width - timeline::LEFT - timeline::RIGHT) * (l.t1 - l.t0);
             let span = l.t1 - l.t0;
             let start = (t0 + dt).max(0.0);
-            params.update(|p| p.window = Some(whole_ticks(start, start + span)));
+            live.set(Some(Some(whole_ticks(start, start + span))));
             return;
         }
         let text = shown.with_untracked(|s| {
@@ -552,6 +566,7 @@ pub fn ScheduleView(
     let end_drag = move || {
         if drag.get_value().is_some() {
             drag.set_value(None);
+            commit();
             let now = layout.get_untracked();
             if now != drawn.get_untracked() {
                 drawn.set(now);
@@ -566,7 +581,7 @@ pub fn ScheduleView(
             return;
         }
         let at = point(&ev).zip(layout.get_untracked()).map(|((x, _), l)| l.time(x));
-        zoom(if ev.delta_y() > 0.0 { 1.25 } else { 0.8 }, at);
+        zoom(if ev.delta_y() > 0.0 { 1.25 } else { 0.8 }, at, false);
     };
     // Keyboard: ←/→ the previous/next bar of the focused rank, ↑/↓ another rank, +/− zoom, 0 the whole run.
     let on_key = move |ev: web_sys::KeyboardEvent| {
@@ -595,14 +610,15 @@ pub fn ScheduleView(
             "ArrowDown" => step(true, 1),
             "ArrowUp" => step(true, -1),
             "+" | "=" => {
-                zoom(0.8, None);
+                zoom(0.8, None, true);
                 None
             }
             "-" => {
-                zoom(1.25, None);
+                zoom(1.25, None, true);
                 None
             }
             "0" => {
+                live.set(None);
                 params.update(|p| p.window = None);
                 None
             }
@@ -616,6 +632,7 @@ pub fn ScheduleView(
                     let (rank, start, end) = (t.bars[b * 6] as u32, t.bars[b * 6 + 2], t.bars[b * 6 + 3]);
                     hover.set(bar_text(t, b, params.with_untracked(ScheduleParams::time_unit)));
                     let Some(l) = layout.get_untracked() else { return };
+                    commit();
                     params.update(|p| {
                         if rank < l.first_rank || rank >= l.first_rank + l.ranks {
                             p.first_rank = rank.saturating_sub(ROWS / 2);
@@ -902,9 +919,9 @@ pub fn ScheduleView(
                     {move || shown.with(|s| match s {
                         Some(s) if s.timeline.is_some() => view! {
                             <div class="timeline-tools" role="group" aria-label="Timeline">
-                                <button type="button" data-testid="zoom-in" on:click=move |_| zoom(0.5, None)>"Zoom in"</button>
-                                <button type="button" data-testid="zoom-out" on:click=move |_| zoom(2.0, None)>"Zoom out"</button>
-                                <button type="button" data-testid="zoom-reset" on:click=move |_| params.update(|p| p.window = None)>"Whole run"</button>
+                                <button type="button" data-testid="zoom-in" on:click=move |_| zoom(0.5, None, true)>"Zoom in"</button>
+                                <button type="button" data-testid="zoom-out" on:click=move |_| zoom(2.0, None, true)>"Zoom out"</button>
+                                <button type="button" data-testid="zoom-reset" on:click=move |_| { live.set(None); params.update(|p| p.window = None); }>"Whole run"</button>
                                 <button type="button" data-testid="ranks-up" on:click=move |_| scroll(-i64::from(ROWS))>"Ranks ▲"</button>
                                 <button type="button" data-testid="ranks-down" on:click=move |_| scroll(i64::from(ROWS))>"Ranks ▼"</button>
                                 <span class="timeline-range">{move || layout.get().map(|l| format!("ranks {}–{} of {}; {} – {}", l.first_rank, l.first_rank + l.ranks - 1, shown.with(|s| s.as_ref().map_or(0, |s| s.result.ranks)), l.unit.format(l.t0), l.unit.format(l.t1)))}</span>
