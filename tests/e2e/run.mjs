@@ -15,9 +15,6 @@ fs.mkdirSync(artifacts, { recursive: true });
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
-// Written with the fixes they check but not yet run against a release build:
-// they run only with COMMLAB_E2E_PENDING=1 until they have passed there.
-const pending = (name, fn) => { if (process.env.COMMLAB_E2E_PENDING === '1') test(name, fn); };
 
 /** The text of a table row's cell: row id (m-best, ...) and cell class (pieces, time, steps). */
 const cell = (page, row, col) => page.locator(`[data-row="${row}"] .${col}`).innerText();
@@ -1124,7 +1121,7 @@ const parseTime = (text) => {
 /** A number as the Chooser writes it (`1.05e6`, `12 900`). */
 const parseQuantity = (text) => Number(text.replace(/[\u2009 ]/g, ''));
 
-pending('chooser: a timeline link keeps the unit; its finish time is the Chooser\'s LogGOPS time', async ({ context, base }) => {
+test('chooser: a timeline link keeps the unit; its finish time is the Chooser\'s LogGOPS time', async ({ context, base }) => {
   for (const [query, id, unit] of [
     ['coll=broadcast&p=256&preset=loggopsim&at=65536', 'double-binary-tree', null],
     ['coll=broadcast&p=16&at=65536', 'binomial', '1000000'],
@@ -1148,7 +1145,7 @@ pending('chooser: a timeline link keeps the unit; its finish time is the Chooser
   }
 });
 
-pending('schedule: each critical-path row is its op\'s work and the last ends at the finish time', async ({ context, base }) => {
+test('schedule: each critical-path row is its op\'s work and the last ends at the finish time', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=schedule`);
   await page.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('every rank finishes'));
   const finish = parseTime((await summaryText(page)).match(/the last is rank \d+ at ([^.]+\.?\d*[^.]*)\./)[1]);
@@ -1162,7 +1159,7 @@ pending('schedule: each critical-path row is its op\'s work and the last ends at
   }
 });
 
-pending('chooser: the split table fits its box at 1280 px, the timeline link in sight', async ({ context, base }) => {
+test('chooser: the split table fits its box at 1280 px, the timeline link in sight', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=2&view=chooser&coll=broadcast&p=256&preset=loggopsim&at=65536`);
   await page.waitForSelector('[data-testid="split-table"]');
   const fit = await page.evaluate(() => {
@@ -1178,7 +1175,7 @@ pending('chooser: the split table fits its box at 1280 px, the timeline link in 
 
 const VIEWS = ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'schedule', 'chooser'];
 
-pending('phones (390 × 844): no element is wider than the viewport on any view; tabs wrap', async ({ context, base }) => {
+test('phones (390 × 844): no element is wider than the viewport on any view; tabs wrap', async ({ context, base }) => {
   for (const view of VIEWS) {
     const page = await context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
@@ -1202,7 +1199,7 @@ pending('phones (390 × 844): no element is wider than the viewport on any view;
   }
 });
 
-pending('mesh from the keyboard: arrows walk the links, Enter breaks and repairs, a click on a node flips nothing', async ({ context, base }) => {
+test('mesh from the keyboard: arrows walk the links, Enter breaks and repairs, a click on a node flips nothing', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=mesh&rate=0`);
   await page.waitForSelector('[data-testid="mesh-svg"] svg');
   await page.focus('[data-testid="mesh-stage"]');
@@ -1228,7 +1225,7 @@ pending('mesh from the keyboard: arrows walk the links, Enter breaks and repairs
   assert.ok(!page.url().includes('flip='), 'a node click left the links alone');
 });
 
-pending('150 reloads of the chooser in one tab: each finishes and no worker is left behind', async ({ context, base }) => {
+test('150 reloads of the chooser in one tab: each finishes and no worker is left behind', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Target.setDiscoverTargets', { discover: true });
@@ -1248,7 +1245,7 @@ pending('150 reloads of the chooser in one tab: each finishes and no worker is l
   console.log(`     workers alive ${counts.join(' ')}; page heap ${heaps.map((h) => (h / 1e6).toFixed(1)).join(' ')} MB`);
 });
 
-pending('a worker that cannot start: the Chooser says so with Run again, which then works', async ({ context, base }) => {
+test('a worker that cannot start: the Chooser says so with Run again, which then works', async ({ context, base }) => {
   const block = (route) => route.fulfill({ status: 404, body: 'gone' });
   await context.route('**/worker_bg.wasm', block);
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
