@@ -199,9 +199,9 @@ pub fn scene(
             color: theme.foreground,
         });
     }
-    // Time axis with about eight ticks.
+    // Time axis with about eight ticks, fewer on a narrow drawing (a label every 110 px at most).
     let span = (layout.t1 - layout.t0).max(1.0);
-    let step = layout.unit.step(span / 8.0);
+    let step = layout.unit.step(span / ((right - LEFT) / 110.0).clamp(3.0, 8.0));
     let mut t = (layout.t0 / step).ceil() * step;
     while t <= layout.t1 + step * 1e-9 {
         let x = layout.x(t);

@@ -373,7 +373,7 @@ pub fn ScheduleView(
     let frame_width = RwSignal::new(900.0f64);
     let measure = move || {
         if let Some(f) = frame.get_untracked() {
-            let w = f64::from(f.client_width()).max(480.0);
+            let w = f64::from(f.client_width()).max(240.0);
             if (w - frame_width.get_untracked()).abs() >= 1.0 {
                 frame_width.set(w);
             }
