@@ -286,8 +286,8 @@ fn the_winner_map_keeps_each_winner_s_colour_and_its_p_labels_apart() {
 }
 
 /// sRGB → CIE L*a*b* (D65), the textbook formulas.
-fn lab(c: (u8, u8, u8)) -> [f64; 3] {
-    let lin = |v: u8| {
+fn lab(rgb: (u8, u8, u8)) -> [f64; 3] {
+    let linear = |v: u8| {
         let v = f64::from(v) / 255.0;
         if v <= 0.04045 {
             v / 12.92
@@ -295,10 +295,10 @@ fn lab(c: (u8, u8, u8)) -> [f64; 3] {
             ((v + 0.055) / 1.055).powf(2.4)
         }
     };
-    let (r, g, b) = (lin(c.0), lin(c.1), lin(c.2));
-    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let (red, green, blue) = (linear(rgb.0), linear(rgb.1), linear(rgb.2));
+    let x = (0.4124 * red + 0.3576 * green + 0.1805 * blue) / 0.95047;
+    let y = 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+    let z = (0.0193 * red + 0.1192 * green + 0.9505 * blue) / 1.08883;
     let f = |t: f64| if t > 216.0 / 24389.0 { t.cbrt() } else { (24389.0 / 27.0 * t + 16.0) / 116.0 };
     [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
 }
