@@ -13,7 +13,7 @@ pub const PRESETS: [(&str, &str, [f64; 3], &str); 2] = [
         "textbook",
         "Textbook: α = 1, β = 0.001 (a start costs 1000 bytes)",
         [1.0, 0.001, 0.0],
-        "the issue's example; times in units of α",
+        "round numbers for teaching: a message start costs as much as 1000 bytes; times in units of α",
     ),
     (
         "loggopsim",
