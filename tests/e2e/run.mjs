@@ -401,8 +401,9 @@ test('pipeline: space-time diagram plays to p + m − 2 steps and p0 ends with t
 
 test('model: event-simulated points sit on the analytic curves', async ({ page }) => {
   const svg = await chartSvg(page, 'chart-pieces');
-  assert.match(svg, /pipeline, event simulation/);
-  assert.match(await chartSvg(page, 'chart-units'), /binomial, event simulation/);
+  // Legend entries wrap at 20 characters in their strip beside the plot.
+  assert.match(svg, /pipeline, event\s*<\/text>[\s\S]*?simulation\s*<\/text>/);
+  assert.match(await chartSvg(page, 'chart-units'), /binomial, event\s*<\/text>[\s\S]*?simulation\s*<\/text>/);
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
   const rows = fs.readFileSync(await csvDownload.path(), 'utf8').trim().split('\n').slice(1).map((r) => r.split(','));
   const simulated = rows.filter((r) => r[2] !== '');
