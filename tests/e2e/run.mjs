@@ -197,6 +197,38 @@ test('the console stays quiet: no warning on any view or worker start, no failed
   assert.deepEqual(heard, [], 'console warnings, errors or failed requests');
 });
 
+test('first visit: a plain address says what each view answers, with an example each; dismissed for good; never in an embed or the URL', async ({ context, base }) => {
+  const page = await open(context, base, base);
+  await page.evaluate(() => localStorage.removeItem('commlab-welcomed'));
+  await page.goto(base);
+  const welcome = page.locator('[data-testid="welcome"]');
+  await welcome.waitFor();
+  const links = await welcome.locator('li a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+  const tabs = await page.locator('.view-switcher .view-tab').allInnerTexts();
+  assert.deepEqual(links.map(([name]) => name), tabs.map((t) => t.trim()), 'one sentence per view, in tab order');
+  // Each example opens its own view, with no notice, and without the orientation (it has parameters).
+  for (const [name, href] of links) {
+    const p = await open(context, base, new URL(href, base).href);
+    await p.waitForSelector('[data-testid="app"]');
+    assert.equal((await p.locator('.view-tab[aria-current="page"]').innerText()).trim(), name, href);
+    assert.equal(await p.locator('[data-testid="notices"]').count(), 0, `${href}: no notice`);
+    assert.equal(await p.locator('[data-testid="welcome"]').count(), 0, `${href}: no orientation`);
+    await p.close();
+  }
+  const embed = await open(context, base, `${base}?embed=1`);
+  await embed.waitForSelector('[data-testid="app"]');
+  assert.equal(await embed.locator('[data-testid="welcome"]').count(), 0, 'never in an embed');
+  await embed.close();
+  const before = page.url();
+  await page.click('[data-testid="welcome-close"]');
+  assert.equal(await welcome.count(), 0);
+  assert.equal(page.url(), before, 'the URL does not change');
+  await page.goto(base);
+  await page.waitForSelector('[data-testid="app"]');
+  assert.equal(await page.locator('[data-testid="welcome"]').count(), 0, 'dismissed for good in this browser');
+  await page.evaluate(() => localStorage.removeItem('commlab-welcomed'));
+});
+
 test('a malformed URL shows a notice naming each parameter and still works', async ({ context, base }) => {
   const page = await open(context, base, `${base}?p=-3&n=abc&v=999`);
   const notice = await page.locator('[data-testid="notices"]').innerText();
@@ -975,6 +1007,14 @@ test('every view that draws a schedule opens it in the timeline and exports it a
   ];
   for (const [q, args, summary] of cases) {
     const page = await open(context, base, `${base}?v=2&${q}`);
+    // The schedule's links sit with the view's exports, not orphaned under the parameters.
+    const placed = await page.evaluate(() => {
+      const link = document.querySelector('[data-testid="open-timeline"]');
+      const exports = [...document.querySelectorAll('.export-bar')].filter((e) => !e.closest('.controls'));
+      const bar = exports.at(-1)?.getBoundingClientRect(), r = (link.closest('.schedule-links') ?? link).getBoundingClientRect();
+      return { inControls: !!link.closest('.controls'), near: bar ? Math.abs(r.left - bar.left) < 40 && r.top >= bar.top && r.top - bar.bottom < 80 : false };
+    });
+    assert.ok(!placed.inControls && placed.near, `${q}: the timeline link sits under the exports ${JSON.stringify(placed)}`);
     const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-goal"]')]);
     assert.equal(fs.readFileSync(await d.path(), 'utf8'), cli(args), `${q}: Export GOAL = commlab goal gen ${args.join(' ')}`);
     await page.click('[data-testid="open-timeline"]');
