@@ -1,5 +1,5 @@
 //! `commlab choose`: which algorithm, which piece count, per message size
-//! (issue 14; `docs/chooser.md`). Every time is the α–β–γ cost of the
+//! (`docs/chooser.md`). Every time is the α–β–γ cost of the
 //! algorithm's plan (rounds of block transfers, checked by value replay in
 //! the tests); `--simulate` adds LogGOPS times of the same plans as GOAL.
 

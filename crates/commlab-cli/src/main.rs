@@ -62,7 +62,7 @@ enum Command {
     /// GOAL schedules under LogGOPS (LogGOPSim's rules).
     #[command(subcommand)]
     Goal(goal::GoalCommand),
-    /// Which algorithm for a collective, per message size: α–β–γ times, the winner, crossovers (issue 14).
+    /// Which algorithm for a collective, per message size: α–β–γ times, the winner, crossovers.
     Choose(choose::ChooseArgs),
     /// The source documents' numbers beside commlab's, with why they differ.
     Sources {
