@@ -427,16 +427,16 @@ pub fn ScheduleView(
     // A drag under way: where it started (x) and the window's start then.
     let drag = StoredValue::new(None::<(f64, f64)>);
     let painted = StoredValue::new_local(None::<(web_sys::ImageBitmap, Layout)>);
-    let last_focus = StoredValue::new((None::<usize>, None::<usize>));
+    let painted_for = StoredValue::new((None::<usize>, None::<usize>));
     let settle = StoredValue::new(0u64);
     Effect::new(move |_| {
         let l = layout.get();
         // A new run or another focused op is painted anew.
         let now =
             (focus.get(), shown.with(|s| s.as_ref().and_then(|s| s.timeline.as_ref()).map(|t| Rc::as_ptr(t) as usize)));
-        let new_run = last_focus.get_value().1 != now.1;
-        let refocused = last_focus.get_value() != now;
-        last_focus.set_value(now);
+        let new_run = painted_for.get_value().1 != now.1;
+        let refocused = painted_for.get_value() != now;
+        painted_for.set_value(now);
         settle.update_value(|g| *g += 1);
         let carried = !refocused
             && l.is_some_and(|l| {
@@ -834,7 +834,7 @@ pub fn ScheduleView(
                     <table class="numbers">
                         <thead><tr><th scope="col">"rank"</th><th scope="col">"operation"</th><th scope="col">"start"</th><th scope="col">"end"</th></tr></thead>
                         <tbody>
-                            {r.critical[r.critical.len() - rows..].iter().map(|x| view! {
+                            {r.critical.iter().map(|x| view! {
                                 <tr><td>{x.rank}</td><td>{x.what.clone()}</td><td>{unit.format(x.start as f64)}</td><td>{unit.format(x.end as f64)}</td></tr>
                             }).collect_view()}
                         </tbody>
