@@ -8,7 +8,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/.toolchain/env"
 cd "$ROOT"
 cargo bench -p commlab-core --locked --bench model --bench reduce --bench swizzle --bench barrier -- --warm-up-time 1 --measurement-time 3
-cargo bench -p commlab-api --locked --bench timeline -- --warm-up-time 1 --measurement-time 3
+cargo bench -p commlab-api --locked --bench timeline --bench winner_map -- --warm-up-time 1 --measurement-time 3
 # The timing hooks are a cargo feature, left out of the shipped page: build them
 # into a separate dist, so dist/ stays what `scripts/serve.sh` serves.
 wasm_env trunk build --release --features bench --dist target/dist-bench

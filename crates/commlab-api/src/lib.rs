@@ -21,7 +21,7 @@ pub mod sources;
 pub mod swizzle;
 pub mod tree;
 
-use commlab_core::model::ConfigError;
+use commlab_core::limits::ConfigError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -306,18 +306,44 @@ fn swizzle(grid: (u32, u32, u32)) -> SwizzleRequest {
     }
 }
 
+/// The swizzle's numbers table, worked out by hand from the spec. Grid
+/// (4, 2, 8) with cores (4, 2): 8 data rows × 8 ranks, 64 loop indices, 8
+/// cores, so 8 steps. §3 with `swizzleOffset` = 4 and `groupSize` = 32: step
+/// 0's loop indices 0…7 get data `i % 4` and rank `i / 4`, so without the
+/// shift ranks 0 and 1 take 4 cores each (busiest 4, 3 + 3 = 6 collisions;
+/// every step alike: 48). With it, `nStride` = 8 / 2 = 4 and rank =
+/// `(4 · (i / 4) + i % 4) % 8` = i: one core per rank. §6's cost, A2 reads:
+/// 500 ns round trip plus the busiest rank's tiles at 19.5 GiB/s
+/// (20.937 965 568 B/ns, 195.625 ns per 4096 B tile): 8 · 695.625 ns =
+/// 5.565 µs, and 8 · (500 + 4 · 195.625) ns = 10.26 µs.
 #[test]
-fn swizzle_summary_is_the_same_on_the_page_and_in_the_worker() {
+fn swizzle_summary_matches_the_spec_worked_by_hand() {
     assert!(!swizzle((4, 2, 8)).heavy());
     assert!(swizzle((1024, 1, 1024)).heavy());
-    let small = swizzle((4, 2, 8));
-    let local = small.run().unwrap().summary(&commlab_plot::Theme::LIGHT);
     let mut engine = Engine::new();
-    let Response::Swizzle(remote) = serve(&mut engine, Request::Swizzle(small)) else { panic!() };
-    assert_eq!(remote, local);
-    assert_eq!(local.rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["current", "naive", "other"]);
-    // The shift turns 8 cores on 8 ranks into a Latin square: no collisions.
-    assert_eq!((local.rows[0].steps, local.rows[0].collisions), (8, 0));
+    let Response::Swizzle(s) = serve(&mut engine, Request::Swizzle(swizzle((4, 2, 8)))) else { panic!() };
+    assert_eq!((s.cores, s.loops, s.steps, s.cells), (8, 64, 8, (8, 8)));
+    let rows: Vec<(&str, usize, u64, u32, &str, bool)> = s
+        .rows
+        .iter()
+        .map(|r| (r.id.as_str(), r.steps, r.collisions, r.busiest, r.time_us.as_str(), r.bijective))
+        .collect();
+    let tile_ns = 4096.0 / (19.5 * f64::from(1u32 << 30) / 1e9);
+    let shifted_us = 8.0 * (500.0 + tile_ns) / 1000.0;
+    let naive_us = 8.0 * (500.0 + 4.0 * tile_ns) / 1000.0;
+    assert!((shifted_us - 5.565).abs() < 1e-3 && (naive_us - 10.26).abs() < 1e-3, "{shifted_us} {naive_us}");
+    assert_eq!(
+        rows,
+        [
+            // Shown to 3 significant digits.
+            ("current", 8, 0, 1, "5.57", true),
+            ("naive", 8, 48, 4, "10.3", true),
+            // compare=shift: the same configuration without the rank shift.
+            ("other", 8, 48, 4, "10.3", true),
+        ]
+    );
+    assert_eq!(s.rows[2].label, "without the rank shift");
+    assert!(s.coverage_warning.is_none());
     let Response::Swizzle(big) = serve(&mut engine, Request::Swizzle(swizzle((1024, 1, 1024)))) else { panic!() };
     assert_eq!((big.loops, big.steps), (1 << 20, 1 << 17));
     let Response::Export(csv) = serve(&mut engine, Request::DataExport(DataView::Swizzle, DataFormat::Csv)) else {
@@ -474,36 +500,6 @@ fn winner_map_agrees_with_the_comparison() {
         .to_string()
         .contains("algorithms"));
     assert!(winner_map("allreduce", &[], &[2000], &sizes, ab).is_err(), "p beyond 1024");
-}
-
-#[test]
-#[ignore = "timing, printed for BENCHMARKS.md"]
-fn winner_map_timing() {
-    use commlab_api::chooser::{map_ps, Cache, MapRun};
-    use commlab_core::choose::AlphaBeta;
-    let ab = AlphaBeta { alpha: 1.0, beta: 0.001, gamma: 0.0 };
-    // 64 sizes from 1 B to 1 TiB (some repeat: the budget is per cell).
-    let sizes: Vec<u64> = (0..64u32).map(|k| 1u64 << (k * 40 / 63)).collect();
-    // The budget's 64 p (2…65), and the view's widest range (64 p over 2…1024).
-    for (ps, label) in [((2..=65).collect::<Vec<u32>>(), "p 2..65"), (map_ps(2, 1024), "p 2..1024")] {
-        for collective in ["broadcast", "reduce", "allreduce", "allgather", "reduce-scatter", "all-to-all"] {
-            let mut cache = Cache::default();
-            let mut times = Vec::new();
-            // First draw (profiles built), then a redraw with other α, β (profiles kept).
-            for ab in [ab, AlphaBeta { alpha: 2.0, beta: 0.004, gamma: 0.001 }] {
-                let started = std::time::Instant::now();
-                let mut run = MapRun::new(collective, &[], ps.clone(), sizes.clone(), ab).unwrap();
-                while !run.step(&mut cache) {}
-                times.push(started.elapsed().as_secs_f64() * 1e3);
-            }
-            println!(
-                "{label}, {collective}: {} cells, first {:.1} ms, redraw {:.1} ms",
-                ps.len() * 64,
-                times[0],
-                times[1]
-            );
-        }
-    }
 }
 
 /// The Chooser's LogGOPS points (each algorithm at its model-best piece

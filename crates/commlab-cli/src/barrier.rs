@@ -8,7 +8,7 @@ use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
 use commlab_core::barrier::mesh::Breaks;
 use commlab_core::barrier::uq::LinkSetDefinition;
-use commlab_core::model::ConfigError;
+use commlab_core::limits::ConfigError;
 use serde_json::{json, Value};
 
 fn config_error(e: &ConfigError) -> ArgError {

@@ -2,7 +2,7 @@
 //! seeded or given inputs, with their message schedule.
 
 use commlab_api::tree::TreeRequest;
-use commlab_core::model::ConfigError;
+use commlab_core::limits::ConfigError;
 use commlab_core::reduce::values::{check_native_size, Vectors};
 use commlab_core::reduce::{caption, Collective, Operator};
 use serde_json::{json, Value};

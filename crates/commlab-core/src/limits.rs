@@ -5,6 +5,35 @@
 
 use std::fmt;
 
+/// A rejected input: which parameter, what was given, what is accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    /// The parameter's public name (`p`, `n`, `t_start`, ...).
+    pub name: &'static str,
+    /// The rejected value, as text.
+    pub value: String,
+    /// The accepted range in words.
+    pub expected: String,
+}
+
+impl ConfigError {
+    pub(crate) fn int(range: IntRange, value: u64) -> Self {
+        Self { name: range.name, value: value.to_string(), expected: range.to_string() }
+    }
+
+    pub(crate) fn real(range: RealRange, value: f64) -> Self {
+        Self { name: range.name, value: value.to_string(), expected: range.to_string() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} = {} is out of range: expected {}", self.name, self.value, self.expected)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
 /// The closed range of an integer parameter, with the parameter's public name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IntRange {
@@ -26,11 +55,11 @@ impl IntRange {
     ///
     /// # Errors
     /// When `value` lies outside.
-    pub fn check(&self, value: u64) -> Result<u64, crate::model::ConfigError> {
+    pub fn check(&self, value: u64) -> Result<u64, ConfigError> {
         if self.contains(value) {
             Ok(value)
         } else {
-            Err(crate::model::ConfigError { name: self.name, value: value.to_string(), expected: self.to_string() })
+            Err(ConfigError { name: self.name, value: value.to_string(), expected: self.to_string() })
         }
     }
 }
@@ -62,11 +91,11 @@ impl RealRange {
     ///
     /// # Errors
     /// When `value` is not finite or lies outside.
-    pub fn check(&self, value: f64) -> Result<f64, crate::model::ConfigError> {
+    pub fn check(&self, value: f64) -> Result<f64, ConfigError> {
         if self.contains(value) {
             Ok(value)
         } else {
-            Err(crate::model::ConfigError { name: self.name, value: value.to_string(), expected: self.to_string() })
+            Err(ConfigError { name: self.name, value: value.to_string(), expected: self.to_string() })
         }
     }
 }

@@ -11,37 +11,7 @@
 //! degenerate signs (`p ≤ 2`, `T_start = 0`, `T_byte = 0`) are named cases of
 //! [`Optimum`] instead of NaN or infinity.
 
-use crate::limits::{IntRange, RealRange, BYTES, MAX_PIECES, T_BYTE, T_START, UNITS};
-use std::fmt;
-
-/// A rejected input: which parameter, what was given, what is accepted.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConfigError {
-    /// The parameter's public name (`p`, `n`, `t_start`, ...).
-    pub name: &'static str,
-    /// The rejected value, as text.
-    pub value: String,
-    /// The accepted range in words.
-    pub expected: String,
-}
-
-impl ConfigError {
-    pub(crate) fn int(range: IntRange, value: u64) -> Self {
-        Self { name: range.name, value: value.to_string(), expected: range.to_string() }
-    }
-
-    pub(crate) fn real(range: RealRange, value: f64) -> Self {
-        Self { name: range.name, value: value.to_string(), expected: range.to_string() }
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} = {} is out of range: expected {}", self.name, self.value, self.expected)
-    }
-}
-
-impl std::error::Error for ConfigError {}
+use crate::limits::{ConfigError, BYTES, MAX_PIECES, T_BYTE, T_START, UNITS};
 
 /// Validated inputs of the runtime model. Once built, every query succeeds.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,8 +9,8 @@
 //! [`CostModel`] prices a schedule: a step costs one latency plus its busiest
 //! link's bytes over the link bandwidth.
 
+use crate::limits::ConfigError;
 use crate::limits::{IntRange, CORES, CORE_EXTENT, GRID_EXTENT, LOOPS, RANKS};
-use crate::model::ConfigError;
 
 /// `gridShape`: `row × column` data tiles per rank, `rank` remote ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

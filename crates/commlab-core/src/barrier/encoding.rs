@@ -7,7 +7,7 @@
 //! LCT: parent clears the lowest set bit; BST: parent clears the highest.
 
 use super::mesh::{Mesh, NodeId};
-use crate::model::ConfigError;
+use crate::limits::ConfigError;
 use std::fmt;
 use std::str::FromStr;
 

@@ -8,7 +8,7 @@
 
 use super::algorithm::Algorithm;
 use super::engine::{RunReport, Scenario, Simulation, Stepper};
-use crate::model::ConfigError;
+use crate::limits::ConfigError;
 use std::fmt::Write as _;
 
 /// A grid of runs around a base scenario.

@@ -9,8 +9,8 @@
 //! every route terminates;
 //! an unreachable destination is `None`.
 
+use crate::limits::ConfigError;
 use crate::limits::IntRange;
-use crate::model::ConfigError;
 use rand::seq::index::sample;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

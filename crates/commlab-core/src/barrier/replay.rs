@@ -7,7 +7,7 @@ use super::algorithm::{Layer, LayerKind};
 use super::encoding::Numbering;
 use super::engine::{Kind, MessageRecord, RunReport, Scenario, Simulation, Stepper};
 use super::mesh::{Breaks, LinkId, Mesh, NodeId};
-use crate::model::ConfigError;
+use crate::limits::ConfigError;
 use std::fmt::Write as _;
 
 /// What a node is doing at a tick.

@@ -8,8 +8,8 @@
 
 use super::encoding::{Numbering, Structure};
 use super::mesh::{Breaks, Mesh, NodeId, Router};
+use crate::limits::ConfigError;
 use crate::limits::IntRange;
-use crate::model::ConfigError;
 
 /// Mesh sides of the all-conversions experiment (`N²` conversions of `N` link sets).
 pub const UQ_SIZE: IntRange = IntRange { name: "size", min: 2, max: 16 };

@@ -16,8 +16,9 @@ pub mod values;
 
 pub use operator::Operator;
 
+use crate::limits::ConfigError;
 use crate::limits::{NATIVE_UNITS, PIECES, UNITS};
-use crate::model::{binomial_rounds, ConfigError};
+use crate::model::binomial_rounds;
 use std::fmt;
 use std::str::FromStr;
 

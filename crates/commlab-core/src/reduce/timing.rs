@@ -11,8 +11,9 @@
 //! gives exactly `T(n,p,m)`; for the binomial tree `ceil(log2 p)·(T_start + n·T_byte)`.
 
 use super::{Collective, CollectiveConfig, Schedule};
+use crate::limits::ConfigError;
 use crate::limits::{BYTES, T_BYTE, T_START};
-use crate::model::{log_samples, ConfigError, ModelConfig};
+use crate::model::{log_samples, ModelConfig};
 
 /// Cost parameters of a timing run.
 #[derive(Debug, Clone, Copy, PartialEq)]

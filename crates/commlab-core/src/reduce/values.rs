@@ -7,8 +7,8 @@
 //! rebuilds any round by replay.
 
 use super::{Operator, Schedule, UnitId};
+use crate::limits::ConfigError;
 use crate::limits::{IntRange, ELEMENTS, NATIVE_UNITS, NATIVE_VALUE_CELLS, SEED, UNITS, VALUE_CELLS};
-use crate::model::ConfigError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -27,15 +27,14 @@ use self::transport::{slot, Msg, SlotCounts};
 use super::algorithm::{layers, Algorithm, Layer, LayerKind};
 use super::encoding::{Encoding, Numbering};
 use super::mesh::{Breaks, LinkId, Mesh, NodeId, Router};
-use crate::limits::IntRange;
-use crate::model::ConfigError;
+use crate::limits::{ConfigError, IntRange};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 use std::str::FromStr;
 
 /// When the DLCT root adjusts.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Judge {
     /// Never adjust.
     Never,
@@ -44,8 +43,15 @@ pub enum Judge {
     Threshold(f64),
     /// The `K` in `0..min(N, 64)` minimising the next barrier's contention-free
     /// critical path (gather + release) given the breaks; an upper bound.
-    #[default]
     Oracle,
+}
+
+impl Default for Judge {
+    /// The threshold policy at 10 %, [`Judge::DEFAULT`]: the one default of
+    /// the engine, the mesh view, its links and the CLI.
+    fn default() -> Self {
+        Judge::DEFAULT
+    }
 }
 
 impl Judge {
