@@ -35,17 +35,15 @@ impl From<Cost> for Split {
     }
 }
 use commlab_core::goal::sim::{simulate, Order, Params};
-use commlab_core::limits::IntRange;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Ranks of a chooser run (the all-pairs plans hold p² transfers).
-pub const P: IntRange = IntRange { name: "p", min: 1, max: 1024 };
+pub use commlab_core::limits::chooser::P;
 /// Piece counts tried for pipelined algorithms: powers of two up to this.
 pub const MAX_PIECES: u32 = 4096;
 /// Largest message size (bytes).
-pub const MAX_BYTES: u64 = 1 << 40;
+pub const MAX_BYTES: u64 = commlab_core::limits::chooser::SIZE.max;
 
 /// What to compare.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -174,7 +172,7 @@ impl Options {
 
 fn check_ab(alpha: f64, beta: f64, gamma: f64) -> Result<AlphaBeta, ApiError> {
     for (name, v) in [("alpha", alpha), ("beta", beta), ("gamma", gamma)] {
-        if !(v.is_finite() && (0.0..=1e12).contains(&v)) {
+        if !commlab_core::limits::chooser::COST.contains(v) {
             return Err(ApiError::new(name, v, "a time from 0 to 10^12"));
         }
     }

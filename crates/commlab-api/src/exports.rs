@@ -4,6 +4,7 @@
 //! page's bundle links these for small runs; `serde_json` stays in the
 //! worker). The mesh run's JSON is [`crate::report::RunJson`].
 
+use crate::chooser::{ChooseResult, WinnerMap};
 use crate::json::Json as Value;
 use crate::tree::{PipelineRequest, TreeRequest, TreeRun};
 use commlab_core::barrier::experiment::Point;
@@ -255,4 +256,41 @@ pub fn uq_json(u: &crate::lab::UqResult) -> String {
         "paper_lct_mean": commlab_core::barrier::uq::PAPER_LCT_MEAN, "means_note": u.means_note.as_str(),
         "lct": &u.lct, "bst": &u.bst, "lct_minus_bst": &u.lct_minus_bst})
     .pretty()
+}
+
+/// The comparison as CSV: per size and algorithm, the time, its terms, the
+/// piece count and the simulated time.
+pub fn choose_csv(r: &ChooseResult) -> String {
+    let mut out = String::from("bytes,algorithm,time,latency,bandwidth,compute,pieces,simulated,winner\n");
+    for row in &r.rows {
+        for (k, id) in r.algorithms.iter().enumerate() {
+            let c = row.costs[k];
+            let sim = row.simulated.as_ref().and_then(|s| s[k]).map(|t| t.to_string()).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{},{id},{},{},{},{},{},{sim},{}",
+                row.bytes,
+                c.total(),
+                c.latency,
+                c.bandwidth,
+                c.compute,
+                row.pieces[k],
+                u8::from(row.winner == k)
+            );
+        }
+    }
+    out
+}
+
+/// The winner map as CSV: per p and size, the winner, how much longer the
+/// runner-up takes (a ratio ≥ 1) and the winner's piece count.
+pub fn winner_map_csv(m: &WinnerMap) -> String {
+    let mut out = String::from("p,bytes,winner,margin,pieces\n");
+    for (i, p) in m.ps.iter().enumerate() {
+        for (j, n) in m.sizes.iter().enumerate() {
+            let k = i * m.sizes.len() + j;
+            let _ = writeln!(out, "{p},{n},{},{},{}", m.algorithms[usize::from(m.winner[k])], m.margin[k], m.pieces[k]);
+        }
+    }
+    out
 }

@@ -21,6 +21,13 @@ pub struct LabRequest {
     pub barriers: u64,
 }
 
+impl Default for LabRequest {
+    /// The lab's default sweep: up to 32 × 32, 5 seeds, 3 barriers.
+    fn default() -> Self {
+        LabRequest { seeds: 5, max_size: 32, barriers: 3 }
+    }
+}
+
 /// The sweep's runs: the delay-vs-nodes grid, then the delay-range grid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabPlan {

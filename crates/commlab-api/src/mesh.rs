@@ -56,13 +56,14 @@ pub struct MeshRequest {
 }
 
 impl Default for MeshRequest {
-    /// The view's default: 8 × 8 DLCT at 15 % (seed 1 makes the root adjust).
+    /// The view's default: 8 × 8 DLCT at 15 % (seed 1 makes the root adjust),
+    /// the breaks keeping the mesh connected.
     fn default() -> Self {
         MeshRequest {
             size: 8,
             rate: 0.15,
             seed: 1,
-            connected: false,
+            connected: true,
             flips: Vec::new(),
             algorithm: "dlct".into(),
             encoding: "s-curve".into(),
@@ -147,6 +148,57 @@ impl MeshRequest {
         scenario.breaks = Some(toggle(seeded.links(), &self.flips));
         Ok(scenario)
     }
+}
+
+impl MeshRequest {
+    /// Whether the run is small enough to do on the page at once: drawn as
+    /// SVG (under 32 × 32), and at most 4096 messages by the closed-form
+    /// upper estimate (the default 8 × 8 DLCT: 768; 16 × 16 DLCT, 3 barriers:
+    /// 3072). The first such run also compiles the engine's code on the page
+    /// (~40 ms), so the bound keeps that run under the 50 ms a task may take.
+    pub fn small(&self) -> bool {
+        let nodes = self.size.saturating_mul(self.size);
+        let messages = self.algorithm.parse::<Algorithm>().map_or(u64::MAX, |a| a.messages_per_barrier(nodes));
+        self.size < u64::from(CANVAS_FROM) && messages.saturating_mul(self.barriers) <= 4096
+    }
+
+    /// The links broken in this run: the seeded breaks with the hand flips
+    /// toggled, one flag per link (`None` when a value is out of range).
+    pub fn broken(&self) -> Option<Vec<bool>> {
+        let scenario = self.scenario().ok()?;
+        let mesh = Mesh::new(self.size).ok()?;
+        let mut out = vec![false; mesh.link_count() as usize];
+        for &l in scenario.breaks.as_deref().unwrap_or_default() {
+            out[l as usize] = true;
+        }
+        Some(out)
+    }
+
+    /// The hand flips with `link` toggled (sorted).
+    pub fn toggled(&self, link: LinkId) -> Vec<LinkId> {
+        toggle(self.flips.clone(), &[link])
+    }
+}
+
+/// A hand-flip list as links write it (`3,17,40`), sorted and distinct.
+///
+/// # Errors
+/// An entry that is not a link id.
+pub fn parse_flips(text: &str) -> Result<Vec<LinkId>, ApiError> {
+    let mut out = Vec::new();
+    for part in text.split(',').filter(|p| !p.trim().is_empty()) {
+        let id =
+            part.trim().parse::<LinkId>().map_err(|_| ApiError::new("flip", part, "link ids separated by commas"))?;
+        out.push(id);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// A hand-flip list as URL text (`None` when empty).
+pub fn flips_text(flips: &[LinkId]) -> Option<String> {
+    (!flips.is_empty()).then(|| flips.iter().map(ToString::to_string).collect::<Vec<_>>().join(","))
 }
 
 /// `links` (sorted) with each of `flips` toggled.
@@ -385,6 +437,24 @@ pub struct RoundRequest {
     pub links: String,
     /// Dark theme.
     pub dark: bool,
+}
+
+impl RoundRequest {
+    /// Whether the panel can draw this mesh, or the sentence the view shows.
+    ///
+    /// # Errors
+    /// A side outside `uq::UQ_SIZE`.
+    pub fn drawable(&self) -> Result<(), String> {
+        use commlab_core::barrier::uq::UQ_SIZE;
+        if UQ_SIZE.contains(self.size) {
+            Ok(())
+        } else {
+            Err(format!(
+                "The before/after panel draws meshes of side {} to {}; this one has side {}.",
+                UQ_SIZE.min, UQ_SIZE.max, self.size
+            ))
+        }
+    }
 }
 
 /// LCT and BST before and after `round(K)`: the drawing and one note per structure.

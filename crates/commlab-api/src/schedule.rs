@@ -18,12 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
 use std::fmt::Write as _;
 
-/// Ranks of a generated reduction-family collective in the browser.
-pub const P: IntRange = IntRange { name: "p", min: 1, max: 1 << 20 };
-/// Bytes per message.
-pub const BYTES: IntRange = IntRange { name: "bytes", min: 1, max: 1 << 40 };
-/// Side of the mesh of a barrier pattern (the barrier views' range).
-pub const MESH: IntRange = IntRange { name: "mesh", min: 2, max: 256 };
+pub use commlab_core::limits::schedule::{BYTES, CHOOSER_P, MESH, P, PARAM};
 /// Operations of one schedule in the browser (a schedule is 32 bytes per op).
 pub const OPS: usize = 1 << 23;
 /// Operations up to which the run is traced (the critical path needs it).
@@ -34,10 +29,6 @@ pub const TIMELINE_OPS: usize = 100_000;
 pub const PATH_STEPS: usize = 300;
 /// Bins of the finish-time histogram.
 pub const HISTOGRAM_BINS: usize = 40;
-/// Ranks of a chooser algorithm's schedule (`collective/algorithm`).
-pub const CHOOSER_P: IntRange = IntRange { name: "p", min: 1, max: 4096 };
-/// A LogGOPS parameter (ns or bytes).
-pub const PARAM: IntRange = IntRange { name: "parameter", min: 0, max: 1 << 40 };
 
 /// The reduction-family, barrier and swizzle schedules commlab generates.
 pub const COLLECTIVES: [&str; 11] = [
@@ -227,43 +218,31 @@ fn estimated_ops(id: &str, p: u64, pieces: u64) -> u64 {
     2 * messages
 }
 
-/// The LogGOPS parameters of a run (ns and bytes; LogGOPSim's names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogGops {
-    /// Latency `L`.
-    pub l: u64,
-    /// CPU overhead `o` per message.
-    pub o: u64,
-    /// NIC gap `g` per message.
-    pub g: u64,
-    /// NIC gap `G` per byte.
-    pub big_g: u64,
-    /// CPU overhead `O` per byte.
-    pub big_o: u64,
-    /// Eager limit `S` (bytes).
-    pub s: u64,
+/// The LogGOPS parameters of a run (ns and bytes): the simulator's own
+/// [`Params`], sent with LogGOPSim's names.
+pub type LogGops = Params;
+
+/// [`Params`] on the wire (`l`, `o`, `g`, `big_g`, `big_o`, `s`).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Params")]
+struct ParamsOnWire {
+    l: u64,
+    o: u64,
+    g: u64,
+    big_g: u64,
+    big_o: u64,
+    s: u64,
 }
 
-impl Default for LogGops {
-    fn default() -> LogGops {
-        let p = Params::default();
-        LogGops { l: p.l, o: p.o, g: p.g, big_g: p.big_g, big_o: p.big_o, s: p.s }
+/// `params`, each checked against the range of a LogGOPS parameter.
+///
+/// # Errors
+/// The first parameter out of range.
+pub fn check_loggops(p: &Params) -> Result<Params, ApiError> {
+    for (name, v) in [("L", p.l), ("o", p.o), ("g", p.g), ("G", p.big_g), ("O", p.big_o), ("S", p.s)] {
+        IntRange { name, ..PARAM }.check(v).map_err(ApiError::from)?;
     }
-}
-
-impl LogGops {
-    /// The simulator's parameters, each checked.
-    ///
-    /// # Errors
-    /// The first parameter out of range.
-    pub fn params(&self) -> Result<Params, ApiError> {
-        for (name, v) in
-            [("L", self.l), ("o", self.o), ("g", self.g), ("G", self.big_g), ("O", self.big_o), ("S", self.s)]
-        {
-            IntRange { name, ..PARAM }.check(v).map_err(ApiError::from)?;
-        }
-        Ok(Params { l: self.l, o: self.o, g: self.g, big_g: self.big_g, big_o: self.big_o, s: self.s })
-    }
+    Ok(*p)
 }
 
 /// A named set of LogGOPS parameters, with where it comes from.
@@ -322,6 +301,7 @@ pub struct ScheduleRequest {
     /// The schedule.
     pub source: ScheduleSource,
     /// Parameters.
+    #[serde(with = "ParamsOnWire")]
     pub params: LogGops,
     /// LogGOPSim's libstdc++ ready-list order (else the stable order).
     pub libstdcxx: bool,
@@ -347,7 +327,7 @@ pub enum ScheduleQuery {
     Run(ScheduleRequest),
     /// Simulate the kept schedule again under other parameters (an opened
     /// file is then not sent and read again).
-    Resimulate(LogGops, bool),
+    Resimulate(#[serde(with = "ParamsOnWire")] LogGops, bool),
     /// An export of the kept run.
     Export(ScheduleExport),
     /// A generated collective as GOAL text, without simulating it (the other
@@ -401,6 +381,89 @@ pub struct Timeline {
     pub ops: Vec<f64>,
     /// The critical path's ops, first to last.
     pub critical: Vec<f64>,
+}
+
+/// One busy span of [`Timeline::bars`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bar {
+    /// Rank.
+    pub rank: u32,
+    /// Lane: CPU `c` is lane `c`; NIC `k` sends on `cpus + 2k` and takes in on `cpus + 2k + 1`.
+    pub lane: u32,
+    /// Start.
+    pub start: f64,
+    /// End.
+    pub end: f64,
+    /// [`BarKind`] as a number.
+    pub kind: u32,
+    /// Its op (for taking in a message, the receive that matched it).
+    pub op: u32,
+}
+
+/// One op of [`Timeline::ops`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OpRow {
+    /// 0 send, 1 receive, 2 calc.
+    pub kind: u32,
+    /// Bytes, or the calc's time.
+    pub size: f64,
+    /// The peer rank (`None`: any).
+    pub peer: Option<u32>,
+    /// The tag (`None`: any).
+    pub tag: Option<u64>,
+}
+
+impl Timeline {
+    /// Bars in all.
+    pub fn bar_count(&self) -> usize {
+        self.bars.len() / BAR
+    }
+
+    /// Bar `i`.
+    pub fn bar(&self, i: usize) -> Option<Bar> {
+        let b = self.bars.get(i * BAR..i * BAR + BAR)?;
+        Some(Bar { rank: b[0] as u32, lane: b[1] as u32, start: b[2], end: b[3], kind: b[4] as u32, op: b[5] as u32 })
+    }
+
+    /// Op `i`.
+    pub fn op(&self, i: usize) -> Option<OpRow> {
+        let v = self.ops.get(i * OP..i * OP + OP)?;
+        let any = |x: f64| (x >= 0.0).then_some(x as u64);
+        Some(OpRow { kind: v[0] as u32, size: v[1], peer: any(v[2]).map(|r| r as u32), tag: any(v[3]) })
+    }
+
+    /// Ops in all.
+    pub fn op_count(&self) -> usize {
+        self.ops.len() / OP
+    }
+
+    /// The bar under `(rank, lane)` at time `at` (± `slack`).
+    pub fn bar_at(&self, rank: u32, lane: u32, at: f64, slack: f64) -> Option<usize> {
+        (0..self.bar_count()).find(|&i| {
+            self.bar(i)
+                .is_some_and(|b| b.rank == rank && b.lane == lane && b.start - slack <= at && at <= b.end + slack)
+        })
+    }
+
+    /// The keyboard's next bar from bar `current` (or from rank `first_rank`
+    /// when none): the next (`forward`) or previous bar of the same rank in
+    /// time order when `other_rank` is 0; else the first bar of the rank
+    /// `other_rank` away that starts at or after the current one (or its last).
+    pub fn next_bar(&self, current: Option<usize>, first_rank: u32, forward: bool, other_rank: i64) -> Option<usize> {
+        let now = current.and_then(|b| self.bar(b).map(|x| (x, b)));
+        let rank = now.map_or(i64::from(first_rank), |(x, _)| i64::from(x.rank)) + other_rank;
+        let time = now.map_or(-1.0, |(x, _)| x.start);
+        let starts: Vec<Bar> = (0..self.bar_count()).filter_map(|i| self.bar(i)).collect();
+        let mut on_rank: Vec<usize> = (0..starts.len()).filter(|&b| i64::from(starts[b].rank) == rank).collect();
+        on_rank.sort_by(|&a, &b| starts[a].start.total_cmp(&starts[b].start).then(a.cmp(&b)));
+        let at = on_rank.iter().position(|&b| Some(b) == current);
+        let next = match (other_rank, at, forward) {
+            (0, Some(i), true) => on_rank.get(i + 1),
+            (0, Some(i), false) => i.checked_sub(1).and_then(|i| on_rank.get(i)),
+            _ => on_rank.iter().find(|&&b| starts[b].start >= time).or(on_rank.last()),
+        };
+        next.copied()
+    }
 }
 
 /// Values per bar of [`Timeline::bars`].
@@ -579,7 +642,7 @@ impl ScheduleEngine {
                 let Some(kept) = self.kept.take() else {
                     return Some(ScheduleResponse::Error(ApiError::new("schedule", "none kept", "a run first")));
                 };
-                let checked = match params.params() {
+                let checked = match check_loggops(&params) {
                     Ok(p) => p,
                     Err(e) => {
                         self.kept = Some(kept);
@@ -592,7 +655,7 @@ impl ScheduleEngine {
             }
             ScheduleQuery::Run(request) => {
                 self.kept = None;
-                let params = match request.params.params() {
+                let params = match check_loggops(&request.params) {
                     Ok(p) => p,
                     Err(e) => return Some(ScheduleResponse::Error(e)),
                 };

@@ -14,6 +14,10 @@ use serde::{Deserialize, Serialize};
 /// (the drawn grid and timeline stay far below: 64 × 32 cells, 64 × 160 steps).
 pub const PAGE_LOOPS: u64 = 1 << 14;
 
+/// What the view can put beside the current configuration: id and label.
+pub const COMPARES: [(&str, &str); 3] =
+    [("none", "nothing"), ("shift", "shift on vs off"), ("deterministic", "deterministic vs not")];
+
 /// Every input of the swizzle view.
 #[allow(clippy::struct_excessive_bools, reason = "the view's independent switches")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +46,27 @@ pub struct SwizzleRequest {
     pub compare: String,
     /// Dark theme (the collisions chart).
     pub dark: bool,
+}
+
+impl Default for SwizzleRequest {
+    /// 8 data tiles over 8 ranks with 4 × 2 cores: the shift turns the naive
+    /// order's pile-ups into a Latin square.
+    fn default() -> Self {
+        SwizzleRequest {
+            grid: (4, 2, 8),
+            cores: (4, 2),
+            direction: 0,
+            deterministic: false,
+            shift: true,
+            tile_bytes: 65_536,
+            preset: "a2".into(),
+            read: false,
+            bandwidth_gib_s: 0.0,
+            latency_ns: 0.0,
+            compare: "none".into(),
+            dark: false,
+        }
+    }
 }
 
 /// One computed configuration.
@@ -88,10 +113,19 @@ impl SwizzleRequest {
     /// # Errors
     /// The first field out of range.
     pub fn run(&self) -> Result<SwizzleRun, ApiError> {
+        use commlab_core::limits::swizzle_view as lim;
         let current = self.config(self.deterministic, self.shift)?;
+        lim::DIRECTION.check(self.direction.into())?;
+        lim::TILE_BYTES.check(self.tile_bytes)?;
+        lim::BANDWIDTH.check(self.bandwidth_gib_s)?;
+        lim::LATENCY.check(self.latency_ns)?;
         if !PRESETS.iter().any(|x| x.id == self.preset) {
             let ids: Vec<&str> = PRESETS.iter().map(|x| x.id).collect();
             return Err(ApiError::new("preset", &self.preset, format!("one of: {}", ids.join(", "))));
+        }
+        if !COMPARES.iter().any(|x| x.0 == self.compare) {
+            let ids: Vec<&str> = COMPARES.iter().map(|x| x.0).collect();
+            return Err(ApiError::new("compare", &self.compare, format!("one of: {}", ids.join(", "))));
         }
         let schedule = Schedule::new(&current);
         let naive = if self.shift { Schedule::new(&current.with_shift(false)) } else { schedule.clone() };

@@ -34,6 +34,22 @@ pub struct TreeRequest {
     pub inputs: Option<String>,
 }
 
+impl Default for TreeRequest {
+    /// The tree view's default: a sum reduce over 8 units, one element each.
+    fn default() -> Self {
+        TreeRequest {
+            collective: "reduce".into(),
+            message_passing: false,
+            units: 8,
+            elements: 1,
+            operator: "sum".into(),
+            seed: 1,
+            padded: false,
+            inputs: None,
+        }
+    }
+}
+
 /// One computed tree run: everything the view shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeRun {
@@ -248,6 +264,13 @@ pub struct PipelineRequest {
     pub elements: u64,
     /// Seed of the inputs.
     pub seed: u64,
+}
+
+impl Default for PipelineRequest {
+    /// The pipeline view's default: 5 units, 3 pieces of 6 elements.
+    fn default() -> Self {
+        PipelineRequest { units: 5, pieces: 3, elements: 6, seed: 1 }
+    }
 }
 
 /// One computed pipeline run.

@@ -662,3 +662,37 @@ fn critical_path_rows_add_up_on_loggopsims_schedules() {
     }
     assert!(checked >= 6, "{checked}");
 }
+
+/// The timeline's accessors read the flat arrays as documented, and the
+/// keyboard's walk goes bar by bar in time order, rank by rank.
+#[test]
+fn timeline_accessors_read_the_documented_layout() {
+    use commlab_api::schedule::{Bar, Timeline};
+    // Rank 0: bars at 0–10 and 20–30 (CPU); rank 1: one at 5–15 (NIC in, lane 2).
+    let t = Timeline {
+        cpus: 1,
+        nics: 1,
+        bars: vec![0.0, 0.0, 20.0, 30.0, 2.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 1.0, 2.0, 5.0, 15.0, 1.0, 2.0],
+        messages: Vec::new(),
+        ops: vec![0.0, 8.0, 1.0, -1.0, 0.0, 10.0, 2.0, 100.0, -1.0, -1.0, 20.0, 30.0, 1.0, 8.0, 0.0, 3.0, 5.0, 15.0],
+        critical: Vec::new(),
+    };
+    assert_eq!(t.bar_count(), 3);
+    assert_eq!(t.bar(2), Some(Bar { rank: 1, lane: 2, start: 5.0, end: 15.0, kind: 1, op: 2 }));
+    assert_eq!(t.bar(3), None);
+    let send = t.op(0).unwrap();
+    assert_eq!((send.kind, send.size, send.peer, send.tag), (0, 8.0, Some(1), None));
+    assert_eq!(t.op(2).unwrap().tag, Some(3));
+    assert_eq!(t.bar_at(0, 0, 25.0, 0.0), Some(0));
+    assert_eq!(t.bar_at(0, 0, 15.0, 0.0), None);
+    assert_eq!(t.bar_at(0, 0, 14.0, 4.0), Some(1), "within the slack of the bar ending at 10");
+    // From nothing: rank 0's first bar in time (bar 1), then bar 0, then nothing further.
+    assert_eq!(t.next_bar(None, 0, true, 0), Some(1));
+    assert_eq!(t.next_bar(Some(1), 0, true, 0), Some(0));
+    assert_eq!(t.next_bar(Some(0), 0, true, 0), None);
+    assert_eq!(t.next_bar(Some(0), 0, false, 0), Some(1));
+    // Down a rank from bar 1 (start 0): rank 1's first bar starting at or after 0.
+    assert_eq!(t.next_bar(Some(1), 0, true, 1), Some(2));
+    // Down from bar 0 (start 20): none starts that late on rank 1, so its last.
+    assert_eq!(t.next_bar(Some(0), 0, true, 1), Some(2));
+}

@@ -135,3 +135,63 @@ fn uq_csv_walks_k1_then_k2() {
     let csv = exports::uq_csv(&[0.0, 0.5, 0.25, 0.0], &[0.0, 0.25, 0.5, 0.0], 2);
     assert_eq!(csv, "k1,k2,uq_lct,uq_bst,lct_minus_bst\n0,0,0,0,0\n0,1,0.5,0.25,0.25\n1,0,0.25,0.5,-0.25\n1,1,0,0,0\n");
 }
+
+/// The Chooser's CSV, against the α–β closed forms by hand: broadcast on
+/// p = 4 at 1024 bytes, α = 1, β = 0.001, γ = 0. Binomial: 2 rounds of the
+/// whole vector, 2(1 + 1.024) = 4.048. Linear: rank 0 sends 3 vectors one
+/// after another, 3(1 + 1.024) = 6.072. Every latency term is the rounds'
+/// α, every bandwidth term the bytes' β.
+#[test]
+fn chooser_csv_holds_the_closed_forms() {
+    use commlab_api::chooser::ChooseRequest;
+    let request = ChooseRequest {
+        collective: "broadcast".into(),
+        p: 4,
+        min_bytes: 1024,
+        max_bytes: 1024,
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        algorithms: vec!["binomial".into(), "linear".into()],
+        simulate: false,
+        sim_limit: 0,
+        check_at: None,
+    };
+    let csv = exports::choose_csv(&request.run().unwrap());
+    let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        lines[0],
+        ["bytes", "algorithm", "time", "latency", "bandwidth", "compute", "pieces", "simulated", "winner"]
+    );
+    let num = |s: &str| s.parse::<f64>().unwrap();
+    let (binomial, linear) = (&lines[1], &lines[2]);
+    assert_eq!((binomial[0], binomial[1], linear[1]), ("1024", "binomial", "linear"));
+    for (row, rounds) in [(binomial, 2.0), (linear, 3.0)] {
+        assert!((num(row[2]) - rounds * 2.024).abs() < 1e-9, "{row:?}");
+        assert!((num(row[3]) - rounds).abs() < 1e-9 && (num(row[4]) - rounds * 1.024).abs() < 1e-9, "{row:?}");
+        assert_eq!((row[5], row[6], row[7]), ("0", "1", ""), "{row:?}");
+    }
+    assert_eq!((binomial[8], linear[8]), ("1", "0"));
+    assert_eq!(lines.len(), 3);
+}
+
+/// The winner map's CSV: one line per (p, size), the winner's id and piece
+/// count, and a margin ≥ 1; p = 2 broadcast is one message for every
+/// non-pipelined algorithm, so they tie (margin 1).
+#[test]
+fn winner_map_csv_lists_every_cell() {
+    use commlab_api::chooser::winner_map;
+    use commlab_core::choose::AlphaBeta;
+    let ab = AlphaBeta { alpha: 1.0, beta: 0.001, gamma: 0.0 };
+    let algorithms = vec!["binomial".to_owned(), "linear".to_owned()];
+    let map = winner_map("broadcast", &algorithms, &[2, 8], &[8, 1 << 20], ab).unwrap();
+    let csv = exports::winner_map_csv(&map);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "p,bytes,winner,margin,pieces");
+    assert_eq!(lines.len(), 1 + 4);
+    assert!(lines[1].starts_with("2,8,") && lines[1].ends_with(",1,1"), "{}", lines[1]);
+    // p = 8: binomial's 3 rounds beat linear's 7 messages.
+    assert!(lines[3].starts_with("8,8,binomial,") && lines[4].starts_with("8,1048576,binomial,"), "{csv}");
+    let margin: f64 = lines[4].split(',').nth(3).unwrap().parse().unwrap();
+    assert!((margin - 7.0 / 3.0).abs() < 1e-9, "linear/binomial = 7/3 at any size: {margin}");
+}

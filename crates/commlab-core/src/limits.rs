@@ -165,6 +165,25 @@ pub const T_START: RealRange = RealRange { name: "t_start", min: 0.0, max: 1e9 }
 /// Cost per byte, `T_byte`, in time units per byte.
 pub const T_BYTE: RealRange = RealRange { name: "t_byte", min: 0.0, max: 1e6 };
 
+/// The ends of the views' log sliders where a range cannot be one (it
+/// starts at 0) or is wider than the useful part; typed values may go to the
+/// range's ends.
+pub const BYTES_SLIDER: (f64, f64) = (1.0, 1_073_741_824.0);
+/// `T_start`'s slider (µs).
+pub const T_START_SLIDER: (f64, f64) = (0.01, 100_000.0);
+/// `T_byte`'s slider (µs per byte).
+pub const T_BYTE_SLIDER: (f64, f64) = (1e-7, 10.0);
+/// The tree view's `p` slider (drawn trees stop at 32 units long before).
+pub const UNITS_SLIDER: (f64, f64) = (1.0, 65_536.0);
+/// The pipeline view's `p` slider (its diagram stops at 48 units).
+pub const PIPELINE_UNITS_SLIDER: (f64, f64) = (2.0, 1024.0);
+/// The pipeline view's `m` slider.
+pub const PIECES_SLIDER: (f64, f64) = (1.0, 1024.0);
+/// Seeds' sliders: typed values go to the range's end.
+pub const SEED_SLIDER: (f64, f64) = (1.0, 1_000_000.0);
+/// Seeds a number box takes exactly (a JavaScript number's exact integers).
+pub const EXACT_SEED: IntRange = IntRange { name: "seed", min: 0, max: (1 << 53) - 1 };
+
 /// Elements per input vector of the reduction views.
 pub const ELEMENTS: IntRange = IntRange { name: "elements", min: 1, max: 1024 };
 
@@ -174,6 +193,9 @@ pub const VALUE_CELLS: u64 = 1 << 22;
 
 /// Seeds of the random inputs (any 64-bit value).
 pub const SEED: IntRange = IntRange { name: "seed", min: 0, max: u64::MAX };
+
+/// The swizzle view's data-extent sliders.
+pub const GRID_SLIDER: (f64, f64) = (1.0, 1024.0);
 
 /// One extent of the swizzle grid (`row`, `column` of data tiles per rank).
 pub const GRID_EXTENT: IntRange = IntRange { name: "grid", min: 1, max: 1 << 20 };
@@ -190,6 +212,56 @@ pub const CORE_EXTENT: IntRange = IntRange { name: "cores", min: 1, max: 1024 };
 
 /// Cores in all (`coreSplit.row × coreSplit.column`).
 pub const CORES: IntRange = IntRange { name: "cores", min: 1, max: 4096 };
+
+/// Ranges of the swizzle view's cost model (the grid's are above).
+pub mod swizzle_view {
+    use super::{IntRange, RealRange};
+
+    /// `SWIZZLE_DIRECTION`.
+    pub const DIRECTION: IntRange = IntRange { name: "direction", min: 0, max: 1 };
+    /// Bytes per tile.
+    pub const TILE_BYTES: IntRange = IntRange { name: "tile", min: 1, max: 1 << 30 };
+    /// Link bandwidth override (GiB/s), 0 for the preset's.
+    pub const BANDWIDTH: RealRange = RealRange { name: "bandwidth", min: 0.0, max: 10_000.0 };
+    /// Latency override (ns), 0 for the preset's.
+    pub const LATENCY: RealRange = RealRange { name: "latency", min: 0.0, max: 1e9 };
+    /// The view's sliders (typed values go to the ranges' ends).
+    pub const TILE_SLIDER: (f64, f64) = (64.0, 16_777_216.0);
+    /// Bandwidth slider (GiB/s).
+    pub const BANDWIDTH_SLIDER: (f64, f64) = (0.1, 1000.0);
+    /// Latency slider (ns).
+    pub const LATENCY_SLIDER: (f64, f64) = (1.0, 100_000.0);
+}
+
+/// Ranges of the collective chooser.
+pub mod chooser {
+    use super::{IntRange, RealRange};
+
+    /// Ranks of a chooser run (the all-pairs plans hold p² transfers).
+    pub const P: IntRange = IntRange { name: "p", min: 1, max: 1024 };
+    /// Message sizes (bytes).
+    pub const SIZE: IntRange = IntRange { name: "size", min: 1, max: 1 << 40 };
+    /// α, β and γ.
+    pub const COST: RealRange = RealRange { name: "cost", min: 0.0, max: 1e12 };
+}
+
+/// Ranges of the Schedule view's generated collectives and LogGOPS parameters.
+pub mod schedule {
+    use super::IntRange;
+
+    /// Ranks of a generated reduction-family collective in the browser.
+    pub const P: IntRange = IntRange { name: "p", min: 1, max: 1 << 20 };
+    /// Bytes per message.
+    pub const BYTES: IntRange = IntRange { name: "bytes", min: 1, max: 1 << 40 };
+    /// Side of the mesh of a barrier pattern (the barrier views' range).
+    pub const MESH: IntRange = IntRange { name: "mesh", min: 2, max: 256 };
+    /// Ranks of a chooser algorithm's schedule (`collective/algorithm`).
+    pub const CHOOSER_P: IntRange = IntRange { name: "p", min: 1, max: 4096 };
+    /// A LogGOPS parameter (ns or bytes).
+    pub const PARAM: IntRange = IntRange { name: "parameter", min: 0, max: 1 << 40 };
+    /// The first rank a timeline shows.
+    pub const FIRST_RANK: IntRange = IntRange { name: "r0", min: 0, max: u32::MAX as u64 };
+}
 
 /// Finds the member of a closed id set (`Algorithm::ALL`, `Operator::ALL`, …)
 /// whose stable id is `text`, or says which ids exist. Shared by the `FromStr`
@@ -234,6 +306,14 @@ pub mod mesh_view {
     pub const COMBINING_K: IntRange = IntRange { name: "combining_k", min: 2, max: 64 };
     /// `K` of the before/after panel.
     pub const UQ_K: IntRange = IntRange { name: "k", min: 0, max: 1 << 20 };
+    /// The ends of the view's log sliders where a range cannot be one
+    /// (it starts at 0) or is wider than the useful part.
+    pub const RATE_SLIDER: (f64, f64) = (0.01, 0.9);
+    pub use super::SEED_SLIDER;
+    /// Threshold of the threshold judge.
+    pub const THRESHOLD_SLIDER: (f64, f64) = (0.01, 10.0);
+    /// `K`: typed values go to 2^20.
+    pub const UQ_K_SLIDER: (f64, f64) = (1.0, 1024.0);
     /// Length of the hand-flipped link list in a link (characters).
     pub const FLIPS_TEXT_MAX: usize = 40_000;
     /// Messages of a run the view simulates without recording (metrics and

@@ -85,6 +85,14 @@ pub struct Summary {
     pub binomial_rounds: u32,
 }
 
+impl Summary {
+    /// How many times faster the pipeline at the best `m` is than the
+    /// binomial tree (`None` when the pipeline costs nothing).
+    pub fn speedup(&self) -> Option<f64> {
+        (self.time_at_best > 0.0).then(|| self.binomial_time / self.time_at_best)
+    }
+}
+
 /// One sample of the `T(p)` comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UnitsPoint {
@@ -342,6 +350,20 @@ mod tests {
 
     fn cfg(n: u64, p: u64, ts: f64, tb: f64, max: u64) -> ModelConfig {
         ModelConfig::new(n, p, ts, tb, max).unwrap()
+    }
+
+    /// The model view's speedup, from the spec's formulas by hand: 1 MiB on
+    /// 64 units, `T_start` = 10, `T_byte` = 0.001. Binomial: 6 · (10 + 1048.576)
+    /// = 6351.456. m* = sqrt(1048576 · 62 · 0.001 / 10) = 80.63, and the best
+    /// integer m is 81: (10 + 1048.576 / 81) · 143 = 3281.196…
+    #[test]
+    fn speedup_of_the_default_view() {
+        let s = cfg(1 << 20, 64, 10.0, 0.001, 1024).summary();
+        assert_eq!(s.best_pieces, 81);
+        let best = (10.0 + 1048.576 / 81.0) * 143.0;
+        assert!((s.speedup().unwrap() - 6351.456 / best).abs() < 1e-9);
+        assert!((6351.456 / best - 1.9357).abs() < 1e-4);
+        assert_eq!(cfg(1 << 20, 64, 0.0, 0.0, 1024).summary().speedup(), None, "a pipeline that costs nothing");
     }
 
     #[test]

@@ -3,26 +3,18 @@
 //! bar, document theme and title); they never write signals.
 
 use crate::browser;
-use crate::components::header::Header;
-use crate::lazy::LazyView;
-
-use crate::components::mesh_view::MeshView;
-use crate::components::model_view::ModelView;
-use crate::components::notices::Notices;
-use crate::components::pipeline_view::PipelineView;
-use crate::components::share_bar::share_link;
-use crate::components::swizzle_view::SwizzleView;
-use crate::components::tree_view::TreeView;
-use crate::share;
-use crate::state::View;
+use crate::codec;
+use crate::controls::header::Header;
+use crate::controls::notices::Notices;
+use crate::controls::share_bar::share_link;
 use leptos::prelude::*;
 
 /// The playground.
 #[component]
 pub fn App() -> impl IntoView {
     let search = browser::location_search();
-    let (initial, notices) = share::from_query(&search);
-    let welcome = !initial.embed && crate::components::welcome::wanted(&search);
+    let (initial, notices) = codec::from_query(&search);
+    let welcome = !initial.embed && crate::controls::welcome::wanted(&search);
     let params = RwSignal::new(initial);
     let notices = RwSignal::new(notices);
 
@@ -31,7 +23,7 @@ pub fn App() -> impl IntoView {
     let dark = Memo::new(move |_| params.with(|p| p.theme).is_dark(system_dark.get()));
 
     let url = browser::UrlWriter::default();
-    Effect::new(move |_| url.replace(&params.with(share::to_query)));
+    Effect::new(move |_| url.replace(&params.with(codec::to_query)));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     Effect::new(move |_| browser::set_title(&format!("{} · commlab", params.with(|p| p.view.label()))));
 
@@ -44,21 +36,20 @@ pub fn App() -> impl IntoView {
     // over the 50 ms a main-thread task may take.
     let shell_done = RwSignal::new(false);
     set_timeout(move || shell_done.set(true), std::time::Duration::ZERO);
-    let current_view = move || match view_id.get() {
-        _ if !shell_done.get() => ().into_any(),
-        View::Model => view! { <ModelView params=params dark=dark /> }.into_any(),
-        View::Tree => view! { <TreeView params=params dark=dark /> }.into_any(),
-        View::Pipeline => view! { <PipelineView params=params dark=dark /> }.into_any(),
-        View::Swizzle => view! { <SwizzleView params=params dark=dark /> }.into_any(),
-        View::Mesh => view! { <MeshView params=params dark=dark /> }.into_any(),
-        View::Lab | View::Schedule | View::Chooser => view! { <LazyView params=params dark=dark /> }.into_any(),
+    let current_view = move || {
+        let view = view_id.get();
+        if shell_done.get() {
+            view.mount(params, dark)
+        } else {
+            ().into_any()
+        }
     };
     view! {
         <div class="app" class:embed=embed data-testid="app">
             <Show when=move || !embed()>
                 <Header params=params />
             </Show>
-            {welcome.then(|| view! { <crate::components::welcome::Welcome /> })}
+            {welcome.then(|| view! { <crate::controls::welcome::Welcome /> })}
             <Notices notices=notices />
             {move || crate::engine::engine_notice().get().map(|n| view! { <p class="notice engine-notice" data-testid="engine-notice" role="status">{n}</p> })}
             <main>

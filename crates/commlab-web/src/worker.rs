@@ -110,8 +110,8 @@ fn post_schedule(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, respo
     let transfer = js_sys::Array::new();
     if let ScheduleResponse::Ready(result) = response {
         if let Some(t) = &result.timeline {
-            let arrays = commlab_web::schedule::timeline_to_js(t);
-            for name in commlab_web::schedule::TIMELINE_ARRAYS {
+            let arrays = commlab_web::engine::schedule::timeline_to_js(t);
+            for name in commlab_web::engine::schedule::TIMELINE_ARRAYS {
                 if let Ok(a) = js_sys::Reflect::get(&arrays, &name.into()) {
                     if let Some(buffer) = a.dyn_ref::<js_sys::Float64Array>().map(js_sys::Float64Array::buffer) {
                         transfer.push(&buffer);

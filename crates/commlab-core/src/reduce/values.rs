@@ -159,6 +159,28 @@ pub fn piece_range(piece: u32, pieces: u32, width: usize) -> std::ops::Range<usi
     start..((piece as usize + 1) * group).min(width)
 }
 
+/// What grouping `elements` into `pieces` pieces does to the chain pipeline
+/// of `units` units (the pipeline view's note).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grouping {
+    /// Elements in the largest piece (`ceil(elements / pieces)`, as [`piece_range`] groups them).
+    pub group: u64,
+    /// Steps with the pieces: `p + m − 2` (0 for one unit).
+    pub steps: u64,
+    /// Steps with one element per piece: `p + elements − 2`.
+    pub steps_per_element: u64,
+}
+
+/// The [`Grouping`] of a pipeline (every argument at least 1).
+pub fn grouping(units: u64, elements: u64, pieces: u64) -> Grouping {
+    let (units, elements, pieces) = (units.max(1), elements.max(1), pieces.max(1));
+    Grouping {
+        group: elements.div_ceil(pieces),
+        steps: crate::model::pipeline_steps(units, pieces),
+        steps_per_element: crate::model::pipeline_steps(units, elements),
+    }
+}
+
 /// Replays the messages of `round` from index `from` on, for about `budget`
 /// cells (a message's elements, at least one per message): reads use
 /// `current` as it was before the round (its writes are applied only when

@@ -1,0 +1,12 @@
+//! The controls every view shares, one per file.
+
+pub mod chart;
+pub mod export_bar;
+pub mod header;
+pub mod notices;
+pub mod number_field;
+pub mod playback;
+pub mod run_progress;
+pub mod select_field;
+pub mod share_bar;
+pub mod welcome;

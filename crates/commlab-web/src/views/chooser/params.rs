@@ -1,0 +1,361 @@
+//! The Chooser view's URL parameters (`docs/links.md`, "Lazy views"): only
+//! values that differ from the defaults are written; every value read is
+//! checked against the engine's ranges, and a rejected one becomes a notice
+//! naming the parameter and what is accepted.
+
+use crate::codec::{self, Field, Kind, Link, Notice, ViewState};
+use crate::views::schedule::params::ScheduleParams;
+use commlab_api::chooser::{ChooseRequest, MapRequest, P};
+use commlab_api::schedule::{GenerateRequest, LogGops};
+use commlab_core::choose::{of, Collective};
+use commlab_core::limits::{self, IntRange, RealRange};
+
+/// α–β–γ presets: id, label, (α, β, γ), where the numbers come from.
+pub const PRESETS: [(&str, &str, [f64; 3], &str); 2] = [
+    (
+        "textbook",
+        "Textbook: α = 1, β = 0.001 (a start costs 1000 bytes)",
+        [1.0, 0.001, 0.0],
+        "round numbers for teaching: a message start costs as much as 1000 bytes; times in units of α",
+    ),
+    (
+        "loggopsim",
+        "LogGOPSim defaults: α = L + 2o = 5500 ns, β = G = 6 ns/B",
+        [5500.0, 6.0, 0.0],
+        "LogGOPSim's defaults L = 2500, o = 1500, G = 6 (ns); times in ns",
+    ),
+];
+
+/// Everything a Chooser link reproduces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChooserParams {
+    /// Collective.
+    pub collective: Collective,
+    /// Ranks of the chart.
+    pub p: u32,
+    /// Smallest size.
+    pub lo: u64,
+    /// Largest size.
+    pub hi: u64,
+    /// α, β, γ.
+    pub abg: [f64; 3],
+    /// Preset id, or `custom`.
+    pub preset: String,
+    /// Algorithms left out (ids of the collective).
+    pub excluded: Vec<String>,
+    /// Simulated points on the chart.
+    pub simulate: bool,
+    /// The size the cost split is shown at.
+    pub at: u64,
+    /// The winner map's p range.
+    pub map_p: (u32, u32),
+}
+
+impl Default for ChooserParams {
+    fn default() -> ChooserParams {
+        ChooserParams {
+            collective: Collective::Allreduce,
+            p: 64,
+            lo: 8,
+            hi: 1 << 30,
+            abg: PRESETS[0].2,
+            preset: PRESETS[0].0.to_owned(),
+            excluded: Vec::new(),
+            simulate: true,
+            at: 1 << 20,
+            map_p: (2, 65),
+        }
+    }
+}
+
+/// Simulated points are drawn up to this p (beyond, a simulation of every point is seconds of work).
+pub const SIM_P: u32 = 256;
+/// And for plans of at most this many transfers.
+pub const SIM_TRANSFERS: u64 = 200_000;
+
+const fn size(name: &'static str) -> IntRange {
+    IntRange { name, ..limits::chooser::SIZE }
+}
+
+macro_rules! cost {
+    ($name:literal, $i:literal) => {
+        Field {
+            name: $name,
+            kind: Kind::Custom {
+                write: |c| (c.preset == "custom").then(|| c.abg[$i].to_string()),
+                read: |c, text| {
+                    let range = RealRange { name: $name, ..limits::chooser::COST };
+                    c.abg[$i] = text
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| range.contains(*v))
+                        .ok_or_else(|| range.to_string())?;
+                    Ok(())
+                },
+                used: "the preset's",
+            },
+        }
+    };
+}
+
+macro_rules! int {
+    ($range:expr, $get:expr, $set:expr) => {
+        Field { name: $range.name, kind: Kind::Int($range, $get, $set) }
+    };
+}
+
+/// Names of α, β, γ: setting one makes the preset `custom`, unless the three equal a preset.
+const COSTS: [&str; 3] = ["a", "b", "g"];
+
+impl ViewState for ChooserParams {
+    // The collective first: the algorithm ids depend on it.
+    const FIRST: &'static [&'static str] = &["coll"];
+    const FIELDS: &'static [Field<Self>] = &[
+        Field {
+            name: "coll",
+            kind: Kind::Choice(
+                || Collective::ALL.iter().map(|x| x.id()).collect(),
+                |c| c.collective.id(),
+                |c, id| c.collective = id.parse().unwrap_or(Collective::Allreduce),
+            ),
+        },
+        int!(P, |c| c.p.into(), |c, v| c.p = v as u32),
+        int!(size("lo"), |c| c.lo, |c, v| c.lo = v),
+        int!(size("hi"), |c| c.hi, |c, v| c.hi = v),
+        cost!("a", 0),
+        cost!("b", 1),
+        cost!("g", 2),
+        Field {
+            name: "preset",
+            kind: Kind::Custom {
+                write: |c| (c.preset != "custom" && c.preset != PRESETS[0].0).then(|| c.preset.clone()),
+                read: |c, text| match PRESETS.iter().find(|x| x.0 == text) {
+                    Some(x) => {
+                        c.abg = x.2;
+                        x.0.clone_into(&mut c.preset);
+                        Ok(())
+                    }
+                    None => Err(format!("one of: {}", PRESETS.map(|x| x.0).join(", "))),
+                },
+                used: PRESETS[0].0,
+            },
+        },
+        Field {
+            name: "off",
+            kind: Kind::Custom {
+                write: |c| (!c.excluded.is_empty()).then(|| c.excluded.join(",")),
+                read: |c, text| {
+                    let ids: Vec<&str> = of(c.collective).map(|a| a.id).collect();
+                    let asked: Vec<&str> = text.split(',').filter(|x| !x.is_empty()).collect();
+                    if asked.iter().all(|a| ids.contains(a)) && asked.len() < ids.len() {
+                        c.excluded = asked.iter().map(|s| (*s).to_owned()).collect();
+                        Ok(())
+                    } else {
+                        Err(format!("{} algorithms separated by commas, not all of: {}", c.collective, ids.join(", ")))
+                    }
+                },
+                used: "none left out",
+            },
+        },
+        Field { name: "sim", kind: Kind::Flag(|c| c.simulate, |c, v| c.simulate = v) },
+        int!(size("at"), |c| c.at, |c, v| c.at = v),
+        Field {
+            name: "map",
+            kind: Kind::Custom {
+                write: |c| (c.map_p != ChooserParams::default().map_p).then(|| format!("{}..{}", c.map_p.0, c.map_p.1)),
+                read: |c, text| {
+                    let (a, b) = text
+                        .split_once("..")
+                        .and_then(|(a, b)| Some((a.trim().parse::<u64>().ok()?, b.trim().parse::<u64>().ok()?)))
+                        .filter(|&(a, b)| P.contains(a) && P.contains(b) && a <= b)
+                        .ok_or_else(|| format!("LO..HI with {} ≤ LO ≤ HI ≤ {}", P.min, P.max))?;
+                    c.map_p = (a as u32, b as u32);
+                    Ok(())
+                },
+                used: "2..65",
+            },
+        },
+    ];
+
+    fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
+        if self.lo > self.hi {
+            let given = format!("{}..{}", self.lo, self.hi);
+            notices.push(Notice::refused("lo, hi", &given, "a range with lo ≤ hi", "them swapped"));
+            std::mem::swap(&mut self.lo, &mut self.hi);
+        }
+        if read.iter().any(|k| COSTS.contains(k)) && !PRESETS.iter().any(|x| x.2 == self.abg) {
+            "custom".clone_into(&mut self.preset);
+        }
+    }
+}
+
+impl ChooserParams {
+    /// The algorithms compared.
+    pub fn included(&self) -> Vec<String> {
+        of(self.collective).map(|a| a.id.to_owned()).filter(|id| !self.excluded.contains(id)).collect()
+    }
+
+    /// Whether the chart's points are simulated (asked for, and p small enough).
+    pub fn simulating(&self) -> bool {
+        self.simulate && self.p <= SIM_P
+    }
+
+    /// The comparison the chart draws.
+    pub fn choose_request(&self) -> ChooseRequest {
+        ChooseRequest {
+            collective: self.collective.id().to_owned(),
+            p: u64::from(self.p),
+            min_bytes: self.lo,
+            max_bytes: self.hi,
+            alpha: self.abg[0],
+            beta: self.abg[1],
+            gamma: self.abg[2],
+            algorithms: self.included(),
+            simulate: self.simulating(),
+            sim_limit: SIM_TRANSFERS,
+            check_at: None,
+        }
+    }
+
+    /// The chunk optimizer's check by simulation at the explained size.
+    pub fn check_request(&self) -> ChooseRequest {
+        ChooseRequest { check_at: Some(self.at), ..self.choose_request() }
+    }
+
+    /// Whether α and β are in ns (the LogGOPSim preset), else in the unit α is given in.
+    pub fn ns(&self) -> bool {
+        self.preset == "loggopsim"
+    }
+
+    /// The winner map's request.
+    pub fn map_request(&self) -> MapRequest {
+        MapRequest {
+            collective: self.collective.id().to_owned(),
+            algorithms: self.included(),
+            p_lo: self.map_p.0,
+            p_hi: self.map_p.1,
+            min_bytes: self.lo,
+            max_bytes: self.hi,
+            alpha: self.abg[0],
+            beta: self.abg[1],
+            gamma: self.abg[2],
+        }
+    }
+}
+
+/// The Schedule view's pairs for one configuration of the chooser, under
+/// the LogGOPS parameters of its simulated points (`L = α`, `G = β`,
+/// `o = g = O = 0`, eager up to the largest size), in the Schedule view's
+/// own units: ns when α and β are whole ns (`ns`), else ticks with the
+/// link's `unit` (ticks per unit of α), which the Schedule view shows.
+pub fn timeline_query(
+    collective: Collective,
+    id: &str,
+    (p, bytes, pieces): (u32, u64, u32),
+    abg: [f64; 3],
+    ns: bool,
+) -> String {
+    let ab = commlab_core::choose::AlphaBeta { alpha: abg[0], beta: abg[1], gamma: abg[2] };
+    let cap = commlab_api::schedule::PARAM.max;
+    let whole = |x: f64| x.fract() == 0.0 && (0.0..=cap as f64).contains(&x);
+    let (l, unit) = if ns && whole(ab.alpha) && whole(ab.beta) {
+        ((ab.alpha as u64, ab.beta as u64), None)
+    } else {
+        let (l, scale) = commlab_api::chooser::loggops_of(ab);
+        ((l.l, l.big_g), Some(scale))
+    };
+    let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
+    let defaults = ScheduleParams::default();
+    let schedule = ScheduleParams {
+        generate: GenerateRequest {
+            collective: format!("{}/{id}", collective.id()),
+            p: p.into(),
+            bytes,
+            pieces: if pipelined { pieces.into() } else { defaults.generate.pieces },
+            ..GenerateRequest::default()
+        },
+        preset: "custom".into(),
+        loggops: LogGops { l: l.0.min(cap), o: 0, g: 0, big_g: l.1.min(cap), big_o: 0, s: cap },
+        unit,
+        ..defaults
+    };
+    let mut pairs = vec![("view".to_owned(), "schedule".to_owned())];
+    pairs.extend(codec::write(&schedule));
+    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(q: &str) -> (ChooserParams, Vec<Notice>) {
+        codec::read(&codec::pairs(q), &Link::default())
+    }
+
+    #[test]
+    fn round_trips_and_rejects() {
+        let (c, n) =
+            read("coll=broadcast&p=13&lo=64&hi=4096&a=2&b=0.5&g=0&off=linear,chain&sim=false&at=1024&map=4..300");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(c.collective, Collective::Broadcast);
+        assert_eq!(c.preset, "custom");
+        assert_eq!(c.included().len(), 5);
+        let again = codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0;
+        assert_eq!(again, c);
+        assert!(codec::write(&ChooserParams::default()).is_empty());
+        let (d, n) = read("p=5000&off=ring,bogus&map=9..3&lo=100&hi=10&zz=1&coll=gather");
+        assert_eq!(d.p, 64);
+        assert_eq!((d.lo, d.hi), (10, 100));
+        assert_eq!(n.len(), 6, "{n:?}");
+        assert_eq!(n[1].message, "\"5000\" is not an integer from 1 to 1024; using 64");
+        // Leaving every algorithm out is refused.
+        let all: Vec<&str> = of(Collective::Allgather).map(|a| a.id).collect();
+        let (e, n) = read(&format!("coll=allgather&off={}", all.join(",")));
+        assert!(e.excluded.is_empty() && n.len() == 1);
+    }
+
+    /// The time a Chooser link's timeline shows is the Chooser's own LogGOPS
+    /// point for that configuration (the same special case `L = α`, `G = β`,
+    /// up to rounding α to whole ticks), in the Chooser's unit: the link is
+    /// read by the Schedule view's codec and simulated by its engine.
+    #[test]
+    fn timeline_links_keep_the_chooser_s_unit() {
+        use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleSource};
+        for (query, id, at) in [
+            ("coll=broadcast&p=256&preset=loggopsim&at=65536", "double-binary-tree", 65_536u64),
+            ("coll=broadcast&p=16&at=65536", "binomial", 65_536),
+            ("coll=allreduce&p=12&a=3&b=0.25&g=0&at=4096", "ring", 4096),
+        ] {
+            let (c, n) = read(query);
+            assert!(n.is_empty(), "{n:?}");
+            let request = ChooseRequest {
+                min_bytes: at,
+                max_bytes: at,
+                simulate: true,
+                sim_limit: 0,
+                algorithms: vec![id.to_owned()],
+                ..c.choose_request()
+            };
+            let r = request.run().unwrap();
+            let row = &r.rows[0];
+            let chooser = row.simulated.as_ref().unwrap()[0].unwrap();
+            let link = timeline_query(c.collective, id, (c.p, at, row.pieces[0]), c.abg, c.ns());
+            let link: Vec<(String, String)> = codec::pairs(&link).into_iter().filter(|(k, _)| k != "view").collect();
+            let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());
+            assert!(n.is_empty(), "{n:?}");
+            let run = ScheduleQuery::Run(ScheduleRequest {
+                source: ScheduleSource::Generate(s.generate.clone()),
+                params: s.loggops,
+                libstdcxx: false,
+            });
+            let ScheduleResponse::Ready(done) = ScheduleEngine::new().serve(run, 1 << 20, &mut |_| {}) else {
+                panic!("{query}: the timeline's schedule runs");
+            };
+            let shown = done.max_time as f64 / s.time_unit().ticks();
+            assert!((shown - chooser).abs() <= 1e-4 * chooser, "{query}: timeline {shown} vs chooser {chooser}");
+            // ns links carry no unit and read as ns; the others say how many ticks make a unit.
+            assert_eq!(s.unit.is_none(), c.ns(), "{query}");
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! The barrier lab's state and URL fields: the sweep's engine request plus
+//! the UQ experiment's mesh side.
+
+use crate::codec::{Field, Kind, Link, Notice, ViewState};
+use commlab_api::lab::LabRequest;
+use commlab_core::limits::lab as lim;
+
+/// Said of a v=1 link whose outcome includes the tournament barrier (the
+/// mesh view's, and every lab chart's).
+pub const TOURNAMENT_CHANGED: &str = "this v=1 link is older than 2026-11-30: the tournament barrier now wakes every node from the champion directly (a single-level wake-up) instead of down its binomial tree, so its messages, hops and delays differ from what the link showed";
+
+/// Everything a lab link reproduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabParams {
+    /// The sweep.
+    pub sweep: LabRequest,
+    /// Mesh side of the UQ experiment.
+    pub uq_size: u64,
+}
+
+impl Default for LabParams {
+    /// The default sweep; UQ on 4 × 4.
+    fn default() -> Self {
+        LabParams { sweep: LabRequest::default(), uq_size: 4 }
+    }
+}
+
+impl ViewState for LabParams {
+    const FIELDS: &'static [Field<Self>] = &[
+        Field { name: lim::SEEDS.name, kind: Kind::Int(lim::SEEDS, |p| p.sweep.seeds, |p, v| p.sweep.seeds = v) },
+        Field {
+            name: lim::MAX_SIZE.name,
+            kind: Kind::Int(lim::MAX_SIZE, |p| p.sweep.max_size, |p, v| p.sweep.max_size = v),
+        },
+        Field {
+            name: lim::BARRIERS.name,
+            kind: Kind::Int(lim::BARRIERS, |p| p.sweep.barriers, |p, v| p.sweep.barriers = v),
+        },
+        Field { name: lim::UQ_SIZE.name, kind: Kind::Int(lim::UQ_SIZE, |p| p.uq_size, |p, v| p.uq_size = v) },
+    ];
+
+    fn finish(&mut self, _read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
+        // Every lab chart includes the tournament barrier.
+        if link.v1 {
+            notices.push(Notice::new("v", TOURNAMENT_CHANGED));
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! View 3: the runtime model of the pipelined reduction, `T(m)` and `T(p)`.
+
+use crate::controls::chart::Chart;
+use crate::controls::export_bar::ExportBar;
+use crate::controls::number_field::{int_range, real_range, NumberField};
+
+use super::params::ModelParams;
+use crate::engine::Client;
+use crate::state::Params;
+use commlab_api::model::units_axis_end;
+use commlab_api::protocol::{DataView, Request};
+use commlab_core::limits::{
+    BYTES, BYTES_SLIDER, MAX_PIECES, PIECES, T_BYTE, T_BYTE_SLIDER, T_START, T_START_SLIDER, UNITS,
+};
+use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
+use commlab_plot::model::{pieces_chart, units_chart, Marker};
+use commlab_plot::{format_quantity as q, render_svg, PlotError, Theme};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Chart size in SVG pixels; CSS scales it to the column width.
+const CHART_SIZE: (u32, u32) = (900, 420);
+
+/// The runtime-model view: inputs, two charts, and the numbers in a table.
+#[allow(clippy::too_many_lines, reason = "one component wiring the controls, charts and exports")]
+#[component]
+pub fn ModelView(
+    /// App state; the inputs write `params.model`.
+    params: RwSignal<Params>,
+    /// Whether the page is dark (chart colours follow).
+    #[prop(into)]
+    dark: Signal<bool>,
+) -> impl IntoView {
+    let model = Memo::new(move |_| params.with(|p| p.model));
+    // The model with its event simulations (bounded work: 2 × 14 simulations
+    // of at most 2^15 messages), computed here through the engine API.
+    let run = Memo::new(move |_| model.get().request.run().map(Arc::new).map_err(|e| e.to_string()));
+    let config = move || run.get().map(|r| r.config);
+    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let chosen = move || config().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
+
+    let markers =
+        |points: &[(u64, f64)]| -> Vec<Marker> { points.iter().map(|&(x, y)| Marker { x: x as f64, y }).collect() };
+    let pieces_svg = Memo::new(move |_| -> Result<String, PlotError> {
+        let run = run.get().map_err(PlotError)?;
+        let (m, theme) = (chosen(), theme());
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| {
+            pieces_chart(root, &run.config, m, &markers(&run.simulated), &theme)
+        })
+    });
+    let units_svg = Memo::new(move |_| -> Result<String, PlotError> {
+        let run = run.get().map_err(PlotError)?;
+        let (m, theme) = (chosen(), theme());
+        let end = units_axis_end(run.config.units());
+        let sim = markers(&run.simulated_tree);
+        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &run.config, m, end, &sim, &theme))
+    });
+    let file_name =
+        Signal::derive(move || model.with(|m| format!("commlab-model-n{}-p{}", m.request.bytes, m.request.units)));
+    let export_svg = Signal::derive(move || pieces_svg.get().ok());
+    // The data exports come from the engine worker (the same run, kept there),
+    // started on the first export so the view itself never waits for it.
+    let client = StoredValue::new_local(None::<Client>);
+    on_cleanup(move || {
+        client.try_with_value(|c| c.as_ref().map(Client::close));
+    });
+    let export_status = RwSignal::new(String::new());
+    let remote_export = crate::engine::data_export(
+        move || {
+            client.update_value(|c| {
+                c.get_or_insert_with(Client::new);
+            });
+            client.with_value(|c| c.clone().expect("set above"))
+        },
+        move || Some(Request::Model(model.get_untracked().request)),
+        DataView::Model,
+        file_name,
+        export_status,
+    );
+    let describe_pieces = move || match config() {
+        Ok(c) => {
+            let s = c.summary();
+            format!(
+                "Pipeline time T over piece count m: best integer m = {} with T = {}, binomial tree T = {}",
+                s.best_pieces,
+                q(s.time_at_best),
+                q(s.binomial_time)
+            )
+        }
+        Err(e) => e,
+    };
+    let describe_units = move || {
+        format!(
+            "Pipeline and binomial-tree time over the number of units p, with p = {} marked",
+            model.with(|m| m.request.units)
+        )
+    };
+
+    let set =
+        move |apply: fn(&mut ModelParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.model, v)));
+    let use_best = move |_| {
+        if let Ok(r) = run.get_untracked() {
+            params.update(|p| p.model.pieces = r.config.best_pieces());
+        }
+    };
+
+    view! {
+        <section class="view model-view" data-testid="model-view" aria-labelledby="model-title">
+            <div class="controls" role="group" aria-label="Model parameters">
+                <h2 id="model-title">"Pipelined reduction: runtime model"</h2>
+                <p class="formula">"T(n,p,m) = (T"<sub>"start"</sub>" + n/m · T"<sub>"byte"</sub>")(p + m − 2)"</p>
+                <NumberField id="n" label="Vector size n" unit="bytes" integer=true
+                    range=int_range(BYTES) slider=BYTES_SLIDER value=Signal::derive(move || model.with(|m| m.request.bytes as f64))
+                    on_change=set(|m, v| m.request.bytes = v as u64) />
+                <NumberField id="p" label="Units p" integer=true
+                    range=int_range(UNITS) value=Signal::derive(move || model.with(|m| m.request.units as f64))
+                    on_change=set(|m, v| m.request.units = v as u64) />
+                <NumberField id="t_start" label="Start-up T_start" unit="µs"
+                    range=real_range(T_START) slider=T_START_SLIDER value=Signal::derive(move || model.with(|m| m.request.t_start))
+                    on_change=set(|m, v| m.request.t_start = v) />
+                <NumberField id="t_byte" label="Per byte T_byte" unit="µs/B"
+                    range=real_range(T_BYTE) slider=T_BYTE_SLIDER value=Signal::derive(move || model.with(|m| m.request.t_byte))
+                    on_change=set(|m, v| m.request.t_byte = v) />
+                <NumberField id="max_pieces" label="Max pieces" integer=true
+                    range=int_range(MAX_PIECES) value=Signal::derive(move || model.with(|m| m.request.max_pieces as f64))
+                    on_change=set(|m, v| m.request.max_pieces = v as u64) />
+                <NumberField id="m" label="Chosen pieces m" integer=true
+                    range=int_range(PIECES) value=Signal::derive(move || model.with(|m| m.pieces as f64))
+                    on_change=set(|m, v| m.pieces = v as u64) />
+                <button type="button" data-testid="use-best" on:click=use_best>"Use the best m"</button>
+            </div>
+            <div class="results">
+                <Chart svg=pieces_svg description=Signal::derive(describe_pieces) testid="chart-pieces" />
+                <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" />
+            </div>
+            <div class="summary">
+                <ExportBar name=file_name svg=export_svg remote=remote_export />
+                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| p.model.schedule()))) />
+                <p class="export-status" role="status">{move || export_status.get()}</p>
+                {move || match config() {
+                    Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),
+                    Err(e) => view! { <p class="chart-error">{e}</p> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}
+
+/// The headline numbers of the model, each from `commlab-core`.
+#[component]
+fn NumbersTable(
+    /// The validated configuration.
+    config: ModelConfig,
+    /// The chosen piece count, already clipped to the piece limit.
+    chosen: u64,
+) -> impl IntoView {
+    let s: Summary = config.summary();
+    let m_star = s.optimum.pieces().map_or_else(|| "∞".to_owned(), q);
+    let t_chosen = config.time_at(chosen);
+    let speedup = s.speedup().map_or_else(|| "—".into(), |x| format!("{}×", q(x)));
+    let rows = [
+        ("m-star", "optimum m*", m_star, q(s.time_at_optimum), "—".to_owned()),
+        ("m-best", "best m", s.best_pieces.to_string(), q(s.time_at_best), s.steps_at_best.to_string()),
+        ("m-chosen", "chosen m", chosen.to_string(), q(t_chosen), pipeline_steps(config.units(), chosen).to_string()),
+        ("binomial", "binomial tree", "1".to_owned(), q(s.binomial_time), s.binomial_rounds.to_string()),
+    ];
+    view! {
+        <table class="numbers" data-testid="numbers">
+            <caption>"Numbers (times in µs)"</caption>
+            <thead>
+                <tr><th scope="col">"quantity"</th><th scope="col">"pieces"</th><th scope="col">"time T"</th><th scope="col">"steps"</th></tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|(id, name, pieces, time, steps)| view! {
+                        <tr data-row=id>
+                            <th scope="row">{name}</th>
+                            <td class="pieces">{pieces}</td>
+                            <td class="time">{time}</td>
+                            <td class="steps">{steps}</td>
+                        </tr>
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+        <p class="model-notes">
+            "Pipelining at the best m is " <strong data-testid="speedup">{speedup}</strong>
+            " as fast as the binomial tree. Piece limit: " {config.piece_limit()}
+            " (max pieces, and at most one piece per byte)."
+            {s.optimum.note().map(|note| view! { <span class="optimum-note" data-testid="optimum-note">" " {note} "."</span> })}
+        </p>
+    }
+}

@@ -1,0 +1,10 @@
+//! The Schedule view (lazy bundle): a GOAL schedule, generated or opened,
+//! simulated under LogGOPS in the engine worker and drawn as a timeline.
+//!
+//! - [`params`]: the view's URL parameters (read, checked, written);
+//! - [`store`]: the opened file kept in the browser's `IndexedDB`;
+//! - [`view`]: the component.
+
+pub mod params;
+pub mod store;
+pub mod view;
