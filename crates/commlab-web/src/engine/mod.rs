@@ -1,38 +1,27 @@
 //! The page's side of the engine: a [`Client`] owns one Web Worker running
 //! the `worker` bundle and sends it [`Request`]s; a [`Pool`] shares a lab
-//! sweep among several clients.
-//!
-//! - **Runs supersede.** [`Client::run`] starts heavy work; if the worker is
-//!   still busy with older work it is terminated at once and a fresh one is
-//!   started, so a stale result can never arrive. Every request carries a
-//!   generation id and only the latest generation's responses are delivered.
-//! - **Queries queue.** [`Client::query`] (a frame, an export) waits for the
-//!   work in flight and only the latest query is kept.
-//! - **Cancel** terminates a busy worker at once.
-//! - **Fallback.** When a worker cannot start (blocked, or its script fails
-//!   to load), the client loads the same bundle on the main thread
-//!   (`engine-fallback.js`) and drives it in slices of about
-//!   [`FALLBACK_SLICE_MS`], and [`engine_notice`] says so.
-//! - **Panics.** A panic inside the worker reaches the page's panic banner
-//!   with its message.
+//! sweep among several clients. Both protocols (this one and the Schedule
+//! view's, [`schedule`]) are spoken by the one generic client of [`link`]:
+//! runs supersede, queries queue, Cancel terminates, generation ids drop
+//! stale answers, and without workers the same engine runs on the page in
+//! slices. [`split`] is the page-or-worker state machine of the views whose
+//! small runs are built on the page.
 
+pub mod link;
 pub mod schedule;
 pub mod split;
 
 use crate::browser;
 use commlab_api::protocol::{Request, Response};
 use leptos::prelude::*;
-use serde::Serialize;
-use std::cell::RefCell;
+use link::{Answer, Link, PageEngine, PageLoaded, Protocol};
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Work per main-thread slice when the engine runs on the page.
-const FALLBACK_SLICE_MS: f64 = 8.0;
-/// Events per fallback step between clock checks.
-const FALLBACK_STEP_EVENTS: f64 = 2_000.0;
+/// Events per step of the engine on the page between clock checks.
+const PAGE_STEP_EVENTS: f64 = 2_000.0;
 
 /// Called with each response of the current generation, and the painted
 /// bitmap of a canvas frame.
@@ -41,7 +30,7 @@ pub type Handler = Rc<dyn Fn(Response, Option<JsValue>)>;
 thread_local! {
     /// An `ArcRwSignal`: it belongs to no component, so it outlives the views that set it.
     static NOTICE: ArcRwSignal<Option<String>> = ArcRwSignal::new(None);
-    /// The fallback engine's exports, once loaded (shared by every client).
+    /// The page engine's exports, once loaded (shared by every client).
     static FALLBACK: RefCell<FallbackState> = const { RefCell::new(FallbackState::Unloaded) };
 }
 
@@ -50,7 +39,7 @@ pub fn engine_notice() -> ArcRwSignal<Option<String>> {
     NOTICE.with(Clone::clone)
 }
 
-/// Called once the fallback engine's exports are loaded (or failed to).
+/// Called once the page engine's exports are loaded (or failed to).
 type OnLoaded = Box<dyn FnOnce(Result<JsValue, String>)>;
 
 enum FallbackState {
@@ -60,136 +49,132 @@ enum FallbackState {
     Failed(String),
 }
 
-enum Mode {
-    Worker { worker: web_sys::Worker, ready: bool },
-    Fallback { handle: Option<JsValue> },
-}
+/// The engine's protocol: `{gen, req, ratio}`, answered `{gen, res, bitmap}`.
+pub struct Engine;
 
-struct Inner {
-    mode: Mode,
-    /// The worker reported a panic (its trap that follows is not news).
-    panicked: bool,
-    generation: u64,
-    /// The request in flight: its generation and handler.
-    current: Option<(u64, Handler)>,
-    /// Requests waiting to be sent, in order (queries behind work in flight,
-    /// or anything before the worker is ready); one per kind of request.
-    queued: Vec<(u64, Request, Handler)>,
-    /// Keeps the worker's callbacks alive.
-    callbacks: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-    /// The engine bundle's handle on the page, for runs small enough to do
-    /// at once ([`Client::run_small`]), once loaded.
-    local: Option<JsValue>,
-    /// The last run was done on the page: its frames and exports are asked there.
-    session_here: bool,
-}
+impl Protocol for Engine {
+    type Request = Request;
+    type Response = Response;
+    type Extra = JsValue;
+    const REQUEST: &'static str = "req";
+    const RESPONSE: &'static str = "res";
 
-impl Drop for Inner {
-    /// A view that goes away takes its worker with it.
-    fn drop(&mut self) {
-        if let Mode::Worker { worker, .. } = &self.mode {
-            browser::end_worker(worker);
-        }
+    fn is_final(response: &Response) -> bool {
+        response.is_final()
+    }
+
+    fn is_query(_: &Request) -> bool {
+        false
+    }
+
+    fn extra(data: &JsValue) -> Option<JsValue> {
+        js_sys::Reflect::get(data, &"bitmap".into()).ok().filter(|b| !b.is_undefined())
+    }
+
+    fn decorate(message: &js_sys::Object) {
+        let _ = js_sys::Reflect::set(message, &"ratio".into(), &browser::pixel_ratio().into());
+    }
+
+    /// The page engine takes over instead.
+    fn stopped(_: &str) -> Option<Response> {
+        None
+    }
+
+    fn load_page(done: PageLoaded<Self>) {
+        load_fallback(Box::new(move |exports| {
+            done(exports.and_then(|e| new_handle(&e)).map(|handle| Box::new(PageHandle(handle)) as _));
+        }));
+    }
+
+    fn on_page(why: &str) {
+        engine_notice().set(Some(format!(
+            "Web Workers are unavailable here ({why}): heavy work runs on this page in short slices, so large runs take longer."
+        )));
+    }
+
+    fn page_failed(error: &str) {
+        engine_notice().set(Some(format!("The engine could not be loaded: {error}")));
     }
 }
 
-/// One engine worker.
+/// The engine bundle loaded on the page (`engine-fallback.js`): the UI
+/// bundle does not carry the engine, so it drives the bundle's `EngineHandle`.
+struct PageHandle(JsValue);
+
+impl PageHandle {
+    fn answer(&self, value: &JsValue) -> Result<Option<Answer<Engine>>, String> {
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        let response: Response = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
+        let bitmap = match &response {
+            Response::Frame(f) | Response::MeshReady(_, f) if f.svg.is_none() => {
+                call(&self.0, "bitmap", &[browser::pixel_ratio().into()]).ok().filter(|b| !b.is_undefined())
+            }
+            _ => None,
+        };
+        Ok(Some((response, bitmap)))
+    }
+}
+
+impl PageEngine<Engine> for PageHandle {
+    fn begin(&mut self, request: &Request) -> Result<Option<Answer<Engine>>, String> {
+        if matches!(request, Request::SelfTestPanic) {
+            return Err("self-test panic requested inside the engine".into());
+        }
+        let value = call(&self.0, "begin", &[link::to_js(request)])?;
+        self.answer(&value)
+    }
+
+    fn step(&mut self) -> Result<Option<Answer<Engine>>, String> {
+        let value = call(&self.0, "step", &[JsValue::from_f64(PAGE_STEP_EVENTS)])?;
+        self.answer(&value)
+    }
+}
+
+/// One engine worker, and the engine on the page for runs small enough to
+/// do at once ([`Client::run_small`]).
 #[derive(Clone)]
-pub struct Client(Rc<RefCell<Inner>>);
+pub struct Client {
+    link: Link<Engine>,
+    /// The engine bundle's handle on the page, once loaded.
+    local: Rc<RefCell<Option<JsValue>>>,
+    /// The last run was done on the page: its frames and exports are asked there.
+    session_here: Rc<Cell<bool>>,
+}
 
 impl Client {
-    /// Starts a worker (or the fallback when workers are unavailable).
+    /// Starts a worker (or the page engine when workers are unavailable).
     #[allow(clippy::new_without_default, reason = "new starts a worker: not a plain value")]
     pub fn new() -> Client {
-        let client = Client(Rc::new(RefCell::new(Inner {
-            mode: Mode::Fallback { handle: None },
-            panicked: false,
-            generation: 0,
-            current: None,
-            queued: Vec::new(),
-            callbacks: Vec::new(),
-            local: None,
-            session_here: false,
-        })));
-        client.spawn();
-        client
-    }
-
-    fn spawn(&self) {
-        let force_fallback = browser::query_value("__commlab_no_worker").is_some();
-        let worker = if force_fallback {
-            Err(JsValue::from_str("workers disabled by the page's test switch"))
-        } else {
-            browser::start_worker()
-        };
-        let worker = match worker {
-            Ok(w) => w,
-            Err(e) => {
-                self.fall_back(&crate::browser::js_text(&e));
-                return;
-            }
-        };
-        let weak = Rc::downgrade(&self.0);
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if let Some(inner) = weak.upgrade() {
-                Client(inner).on_message(&ev.data());
-            }
-        });
-        let weak = Rc::downgrade(&self.0);
-        let on_error = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if let Some(inner) = weak.upgrade() {
-                let text = js_sys::Reflect::get(&ev, &"message".into())
-                    .ok()
-                    .and_then(|m| m.as_string())
-                    .unwrap_or_else(|| "the worker script failed to load".into());
-                Client(inner).on_error(&text);
-            }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let mut inner = self.0.borrow_mut();
-        inner.mode = Mode::Worker { worker, ready: false };
-        inner.callbacks = vec![on_message, on_error];
+        Client { link: Link::new(), local: Rc::default(), session_here: Rc::default() }
     }
 
     /// Heavy work: supersedes whatever is in flight (terminating a busy worker).
     pub fn run(&self, request: Request, handler: Handler) {
-        self.0.borrow_mut().session_here = false;
-        let generation = self.next_generation();
-        let busy = self.0.borrow().current.is_some();
-        if busy {
-            self.restart();
-        }
-        // Queries queued for the superseded work are stale.
-        self.0.borrow_mut().queued.clear();
-        self.send(generation, request, handler);
+        self.session_here.set(false);
+        self.link.run(request, handler);
     }
 
     /// A quick question (a frame, an export): waits behind work in flight.
     pub fn query(&self, request: Request, handler: Handler) {
-        if self.0.borrow().session_here && matches!(request, Request::MeshFrame(_) | Request::MeshExport(_)) {
-            return self.here(&request, handler);
+        if self.session_here.get() && matches!(request, Request::MeshFrame(_) | Request::MeshExport(_)) {
+            return self.here(&request, &handler);
         }
-        let generation = self.next_generation();
-        let busy = self.0.borrow().current.is_some();
-        if busy {
-            self.enqueue(generation, request, handler);
-        } else {
-            self.send(generation, request, handler);
-        }
+        self.link.query(request, handler);
     }
 
     /// Loads the engine bundle on the page too (in the background), so that
     /// [`Client::run_small`] can answer small runs without the round trip to
     /// the worker.
     pub fn load_here(&self) {
-        if self.0.borrow().local.is_some() {
+        if self.local.borrow().is_some() {
             return;
         }
-        let weak = Rc::downgrade(&self.0);
+        let local = Rc::downgrade(&self.local);
         load_fallback(Box::new(move |exports| {
-            if let (Some(inner), Ok(handle)) = (weak.upgrade(), exports.and_then(|e| new_handle(&e))) {
-                inner.borrow_mut().local = Some(handle);
+            if let (Some(local), Ok(handle)) = (local.upgrade(), exports.and_then(|e| new_handle(&e))) {
+                *local.borrow_mut() = Some(handle);
             }
         }));
     }
@@ -198,21 +183,21 @@ impl Client {
     /// is done at once on the page once the engine is loaded there; anything
     /// else is a [`Client::run`].
     pub fn run_small(&self, request: Request, handler: Handler, small: bool) {
-        let ready = matches!(self.0.borrow().mode, Mode::Worker { .. }) && self.0.borrow().local.is_some();
+        let ready = !self.link.on_page() && self.local.borrow().is_some();
         if !(small && ready) {
             return self.run(request, handler);
         }
         // Whatever the worker was doing is stale now.
         self.cancel();
-        self.0.borrow_mut().session_here = true;
-        self.here(&request, handler);
+        self.session_here.set(true);
+        self.here(&request, &handler);
     }
 
     /// Serves `request` on the page's engine at once and hands the answer
     /// to `handler`.
-    fn here(&self, request: &Request, handler: Handler) {
-        let Some(handle) = self.0.borrow().local.clone() else { return };
-        let mut answer = call(&handle, "begin", &[to_js(request)]);
+    fn here(&self, request: &Request, handler: &Handler) {
+        let Some(handle) = self.local.borrow().clone() else { return };
+        let mut answer = call(&handle, "begin", &[link::to_js(request)]);
         while matches!(&answer, Ok(r) if r.is_undefined()) {
             answer = call(&handle, "step", &[JsValue::from_f64(f64::MAX)]);
         }
@@ -224,236 +209,13 @@ impl Client {
 
     /// Stops the work in flight at once; its responses never arrive.
     pub fn cancel(&self) {
-        self.next_generation();
-        let busy = self.0.borrow().current.is_some();
-        self.0.borrow_mut().queued.clear();
-        if busy {
-            self.restart();
-        }
-    }
-
-    /// Queues `request`, replacing a queued request of the same kind (only the latest frame matters).
-    fn enqueue(&self, generation: u64, request: Request, handler: Handler) {
-        let mut inner = self.0.borrow_mut();
-        let kind = std::mem::discriminant(&request);
-        inner.queued.retain(|(_, r, _)| std::mem::discriminant(r) != kind);
-        inner.queued.push((generation, request, handler));
+        self.link.cancel();
     }
 
     /// Terminates the worker and forgets every request (a view going away).
     pub fn close(&self) {
-        let mut inner = self.0.borrow_mut();
-        inner.generation += 1;
-        inner.current = None;
-        inner.queued.clear();
-        if let Mode::Worker { worker, .. } = &inner.mode {
-            browser::end_worker(worker);
-        }
+        self.link.close();
     }
-
-    fn next_generation(&self) -> u64 {
-        let mut inner = self.0.borrow_mut();
-        inner.generation += 1;
-        inner.generation
-    }
-
-    /// Terminates a busy worker and starts another (the fallback just forgets its generation).
-    fn restart(&self) {
-        let worker = {
-            let mut inner = self.0.borrow_mut();
-            inner.current = None;
-            match &inner.mode {
-                Mode::Worker { worker, .. } => Some(worker.clone()),
-                Mode::Fallback { .. } => None,
-            }
-        };
-        if let Some(w) = worker {
-            browser::end_worker(&w);
-            self.spawn();
-        }
-    }
-
-    fn send(&self, generation: u64, request: Request, handler: Handler) {
-        let mut inner = self.0.borrow_mut();
-        match &inner.mode {
-            Mode::Worker { worker, ready: true } => {
-                let msg = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&msg, &"gen".into(), &JsValue::from_f64(generation as f64));
-                let _ = js_sys::Reflect::set(&msg, &"req".into(), &to_js(&request));
-                let _ = js_sys::Reflect::set(&msg, &"ratio".into(), &browser::pixel_ratio().into());
-                let _ = worker.post_message(&msg);
-                inner.current = Some((generation, handler));
-            }
-            Mode::Worker { ready: false, .. } | Mode::Fallback { handle: None } => {
-                drop(inner);
-                self.enqueue(generation, request, handler);
-            }
-            Mode::Fallback { handle: Some(handle) } => {
-                let handle = handle.clone();
-                inner.current = Some((generation, handler));
-                drop(inner);
-                self.fallback_begin(&handle, generation, &request);
-            }
-        }
-    }
-
-    fn send_queued(&self) {
-        let next = {
-            let mut inner = self.0.borrow_mut();
-            (!inner.queued.is_empty()).then(|| inner.queued.remove(0))
-        };
-        if let Some((generation, request, handler)) = next {
-            self.send(generation, request, handler);
-        }
-    }
-
-    fn on_message(&self, data: &JsValue) {
-        let get = |k: &str| js_sys::Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED);
-        if let Some(text) = get("failed").as_string() {
-            // The engine did not start in the worker (the loader's report).
-            return self.on_error(&format!("the engine could not start: {text}"));
-        }
-        if get("ready").is_truthy() {
-            if let Mode::Worker { ready, .. } = &mut self.0.borrow_mut().mode {
-                *ready = true;
-            }
-            self.send_queued();
-            return;
-        }
-        if let Some(text) = get("panic").as_string() {
-            self.0.borrow_mut().panicked = true;
-            browser::show_panic(&format!("inside the engine worker: {text}"));
-            return;
-        }
-        let generation = get("gen").as_f64().unwrap_or(-1.0) as u64;
-        let bitmap = Some(get("bitmap")).filter(|b| !b.is_undefined());
-        match serde_wasm_bindgen::from_value::<Response>(get("res")) {
-            Ok(response) => self.deliver(generation, response, bitmap),
-            Err(e) => browser::show_panic(&format!("unreadable message from the engine worker: {e}")),
-        }
-    }
-
-    fn on_error(&self, text: &str) {
-        let ready = matches!(self.0.borrow().mode, Mode::Worker { ready: true, .. });
-        if ready {
-            // The trap after a panic follows the panic's own message, which stays on the banner.
-            if !self.0.borrow().panicked {
-                browser::show_panic(&format!("the engine worker stopped: {text}"));
-            }
-        } else {
-            // Nothing is in flight before `ready`: the queued request goes to the fallback.
-            if let Mode::Worker { worker, .. } = &self.0.borrow().mode {
-                browser::end_worker(worker);
-            }
-            self.fall_back(text);
-        }
-    }
-
-    fn deliver(&self, generation: u64, response: Response, bitmap: Option<JsValue>) {
-        let handler = {
-            let inner = self.0.borrow();
-            match &inner.current {
-                Some((g, h)) if *g == generation => h.clone(),
-                _ => return,
-            }
-        };
-        let last = response.is_final();
-        if last {
-            self.0.borrow_mut().current = None;
-        }
-        handler(response, bitmap);
-        if last {
-            self.send_queued();
-        }
-    }
-
-    /// Switches to the engine on the page.
-    fn fall_back(&self, why: &str) {
-        engine_notice().set(Some(format!(
-            "Web Workers are unavailable here ({why}): heavy work runs on this page in short slices, so large runs take longer."
-        )));
-        self.0.borrow_mut().mode = Mode::Fallback { handle: None };
-        let weak = Rc::downgrade(&self.0);
-        load_fallback(Box::new(move |exports| {
-            let Some(inner) = weak.upgrade() else { return };
-            let client = Client(inner);
-            match exports.and_then(|e| new_handle(&e)) {
-                Ok(handle) => {
-                    client.0.borrow_mut().mode = Mode::Fallback { handle: Some(handle) };
-                    client.send_queued();
-                }
-                Err(e) => engine_notice().set(Some(format!("The engine could not be loaded: {e}"))),
-            }
-        }));
-    }
-
-    fn fallback_begin(&self, handle: &JsValue, generation: u64, request: &Request) {
-        if matches!(request, Request::SelfTestPanic) {
-            browser::show_panic("inside the engine (page fallback): self-test panic requested inside the engine");
-            return;
-        }
-        match call(handle, "begin", &[to_js(request)]) {
-            Ok(r) if r.is_undefined() => self.fallback_slice(generation),
-            Ok(r) => self.fallback_deliver(handle, generation, &r),
-            Err(e) => browser::show_panic(&format!("inside the engine (page fallback): {e}")),
-        }
-    }
-
-    fn fallback_slice(&self, generation: u64) {
-        let client = self.clone();
-        set_timeout(
-            move || {
-                let handle = match &client.0.borrow().mode {
-                    Mode::Fallback { handle: Some(h) } => h.clone(),
-                    _ => return,
-                };
-                if client.0.borrow().current.as_ref().is_none_or(|(g, _)| *g != generation) {
-                    return;
-                }
-                let start = browser::now_ms();
-                loop {
-                    match call(&handle, "step", &[JsValue::from_f64(FALLBACK_STEP_EVENTS)]) {
-                        Ok(r) if r.is_undefined() => return,
-                        Ok(r) => {
-                            let progress = js_sys::Reflect::has(&r, &"Progress".into()).unwrap_or(false);
-                            if !progress {
-                                client.fallback_deliver(&handle, generation, &r);
-                                return;
-                            }
-                            if browser::now_ms() - start > FALLBACK_SLICE_MS {
-                                client.fallback_deliver(&handle, generation, &r);
-                                client.fallback_slice(generation);
-                                return;
-                            }
-                        }
-                        Err(e) => {
-                            browser::show_panic(&format!("inside the engine (page fallback): {e}"));
-                            return;
-                        }
-                    }
-                }
-            },
-            Duration::ZERO,
-        );
-    }
-
-    fn fallback_deliver(&self, handle: &JsValue, generation: u64, value: &JsValue) {
-        let Ok(response) = serde_wasm_bindgen::from_value::<Response>(value.clone()) else { return };
-        let bitmap = match &response {
-            Response::Frame(f) | Response::MeshReady(_, f) if f.svg.is_none() => {
-                call(handle, "bitmap", &[browser::pixel_ratio().into()]).ok().filter(|b| !b.is_undefined())
-            }
-            _ => None,
-        };
-        self.deliver(generation, response, bitmap);
-    }
-}
-
-/// The codec (see the worker): `u64` as `BigInt` when large, plain objects.
-fn to_js<T: Serialize>(value: &T) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true))
-        .unwrap_or(JsValue::NULL)
 }
 
 /// `target[name](...args)`, with a thrown exception as text.

@@ -185,7 +185,7 @@ pub fn ChooserView(
                 std::time::Duration::from_millis(SIM_PAUSE_MS),
             );
         } else {
-            simulator.get_value().stop();
+            simulator.get_value().cancel();
             sim_status.set(Status::Idle);
         }
     });
@@ -205,7 +205,7 @@ pub fn ChooserView(
         let id = checks_asked.get_value();
         checks.set(Vec::new());
         let Some(request) = request else {
-            checker.get_value().stop();
+            checker.get_value().cancel();
             check_status.set(Status::Idle);
             return;
         };
