@@ -3,10 +3,15 @@
 //! costed under α–β–γ, and written as GOAL for the LogGOPS simulator.
 
 pub mod algorithms;
+mod pipelined;
 pub mod plan;
+pub mod registry;
+mod trees;
 
-pub use algorithms::{of, pipelined_profile, pipelined_profiles, plan, Algorithm, ALGORITHMS};
+pub use algorithms::plan;
+pub use pipelined::{pipelined_profile, pipelined_profiles};
 pub use plan::{block_bytes, AlphaBeta, Collective, Cost, Load, Plan, Profile, Transfer};
+pub use registry::{of, Algorithm, ALGORITHMS};
 
 /// The plan as a GOAL schedule with a vector of `n` bytes (rounds in order,
 /// see `goal::generate::from_rounds`). A transfer of less than one byte

@@ -6,10 +6,14 @@
 
 #![allow(clippy::many_single_char_names, reason = "the rule names of docs/loggops.md: t, r, c, n, p, q")]
 
+mod queue;
+mod sort;
+
+pub use sort::libstdcxx_sort;
+
 use super::{Kind, Schedule, ANY};
+use queue::{Item, Queue};
 use std::borrow::Borrow;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// The LogGOPS parameters (ns and bytes); defaults are LogGOPSim's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,65 +254,6 @@ struct Message {
     start: u64,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Item {
-    Op(u32),
-    Message(u32),
-}
-
-/// The event queue: entries ordered by `(time, seq)`. Many events share a
-/// time, so entries sit in buckets per time (an ordered map). A new entry has
-/// the largest `seq` so far, so a bucket's new entries form a FIFO in `seq`
-/// order; only entries put back (older `seq`) need a small heap. A pop then
-/// compares two candidates instead of sifting a heap of every entry.
-#[derive(Default)]
-struct Queue {
-    buckets: std::collections::BTreeMap<u64, Bucket>,
-    /// Emptied buckets, reused (their allocations kept).
-    spare: Vec<Bucket>,
-}
-
-#[derive(Default)]
-struct Bucket {
-    fresh: std::collections::VecDeque<(u64, Item)>,
-    put_back: BinaryHeap<Reverse<(u64, Item)>>,
-}
-
-impl Queue {
-    /// A new entry (`seq` larger than every earlier one).
-    fn push(&mut self, time: u64, seq: u64, item: Item) {
-        let spare = &mut self.spare;
-        self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).fresh.push_back((seq, item));
-    }
-
-    /// An entry put back with its old `seq`.
-    fn put_back(&mut self, time: u64, seq: u64, item: Item) {
-        let spare = &mut self.spare;
-        self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).put_back.push(Reverse((seq, item)));
-    }
-
-    fn pop(&mut self) -> Option<(u64, u64, Item)> {
-        let mut first = self.buckets.first_entry()?;
-        let time = *first.key();
-        let bucket = first.get_mut();
-        let from_heap = match (bucket.fresh.front(), bucket.put_back.peek()) {
-            (Some(f), Some(Reverse(h))) => h.0 < f.0,
-            (None, _) => true,
-            (Some(_), None) => false,
-        };
-        let (seq, item) = if from_heap {
-            bucket.put_back.pop().expect("one side has an entry").0
-        } else {
-            bucket.fresh.pop_front().expect("checked")
-        };
-        if bucket.fresh.is_empty() && bucket.put_back.is_empty() {
-            let bucket = first.remove();
-            self.spare.push(bucket);
-        }
-        Some((time, seq, item))
-    }
-}
-
 struct Sim<S: Borrow<Schedule>> {
     s: S,
     p: Params,
@@ -451,7 +396,7 @@ impl<S: Borrow<Schedule>> Simulation<S> {
             }
             sim.queue_freed();
         }
-        sim.queue.buckets.is_empty()
+        sim.queue.is_empty()
     }
 
     /// `(events so far, events of a run that completes)`: every op once, every send's message once.
@@ -703,121 +648,5 @@ impl<S: Borrow<Schedule>> Sim<S> {
                 cpu: msg.cpu,
             });
         }
-    }
-}
-
-/// GCC libstdc++'s `std::sort` (introsort with the final insertion sort of
-/// 16 elements), transcribed from `docs/loggops.md` §7: LogGOPSim's ready
-/// lists in bit-exact mode.
-pub fn libstdcxx_sort<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
-    let n = v.len();
-    if n < 2 {
-        return;
-    }
-    intro(v, 0, n, 2 * n.ilog2() as usize, less);
-    if n > 16 {
-        insertion(v, 0, 16, less);
-        for i in 16..n {
-            sift(v, i, less);
-        }
-    } else {
-        insertion(v, 0, n, less);
-    }
-}
-
-fn intro<T: Copy>(v: &mut [T], lo: usize, mut hi: usize, mut depth: usize, less: &dyn Fn(&T, &T) -> bool) {
-    while hi - lo > 16 {
-        if depth == 0 {
-            heapsort(&mut v[lo..hi], less);
-            return;
-        }
-        depth -= 1;
-        median_to(v, lo, lo + 1, lo + (hi - lo) / 2, hi - 1, less);
-        let cut = partition(v, lo + 1, hi, lo, less);
-        intro(v, cut, hi, depth, less);
-        hi = cut;
-    }
-}
-
-fn median_to<T: Copy>(v: &mut [T], r: usize, a: usize, b: usize, c: usize, less: &dyn Fn(&T, &T) -> bool) {
-    let m = if less(&v[a], &v[b]) {
-        if less(&v[b], &v[c]) {
-            b
-        } else if less(&v[a], &v[c]) {
-            c
-        } else {
-            a
-        }
-    } else if less(&v[a], &v[c]) {
-        a
-    } else if less(&v[b], &v[c]) {
-        c
-    } else {
-        b
-    };
-    v.swap(r, m);
-}
-
-fn partition<T: Copy>(v: &mut [T], mut i: usize, mut j: usize, p: usize, less: &dyn Fn(&T, &T) -> bool) -> usize {
-    loop {
-        while less(&v[i], &v[p]) {
-            i += 1;
-        }
-        j -= 1;
-        while less(&v[p], &v[j]) {
-            j -= 1;
-        }
-        if i >= j {
-            return i;
-        }
-        v.swap(i, j);
-        i += 1;
-    }
-}
-
-fn insertion<T: Copy>(v: &mut [T], lo: usize, hi: usize, less: &dyn Fn(&T, &T) -> bool) {
-    for i in lo + 1..hi {
-        if less(&v[i], &v[lo]) {
-            let x = v[i];
-            v.copy_within(lo..i, lo + 1);
-            v[lo] = x;
-        } else {
-            sift(v, i, less);
-        }
-    }
-}
-
-fn sift<T: Copy>(v: &mut [T], mut i: usize, less: &dyn Fn(&T, &T) -> bool) {
-    let x = v[i];
-    while less(&x, &v[i - 1]) {
-        v[i] = v[i - 1];
-        i -= 1;
-    }
-    v[i] = x;
-}
-
-/// Heapsort for the depth limit (not reached with three keys in practice).
-fn heapsort<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
-    let n = v.len();
-    let down = |v: &mut [T], mut root: usize, end: usize| loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            break;
-        }
-        if child + 1 < end && less(&v[child], &v[child + 1]) {
-            child += 1;
-        }
-        if !less(&v[root], &v[child]) {
-            break;
-        }
-        v.swap(root, child);
-        root = child;
-    };
-    for i in (0..n / 2).rev() {
-        down(v, i, n);
-    }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        down(v, 0, end);
     }
 }
