@@ -243,6 +243,10 @@ pub mod chooser {
     pub const SIZE: IntRange = IntRange { name: "size", min: 1, max: 1 << 40 };
     /// α, β and γ.
     pub const COST: RealRange = RealRange { name: "cost", min: 0.0, max: 1e12 };
+    /// The α slider (typed values go to the range's ends).
+    pub const ALPHA_SLIDER: (f64, f64) = (1e-3, 1e6);
+    /// The β and γ sliders.
+    pub const PER_BYTE_SLIDER: (f64, f64) = (1e-6, 1e3);
 }
 
 /// Ranges of the Schedule view's generated collectives and LogGOPS parameters.
@@ -259,6 +263,16 @@ pub mod schedule {
     pub const CHOOSER_P: IntRange = IntRange { name: "p", min: 1, max: 4096 };
     /// A LogGOPS parameter (ns or bytes).
     pub const PARAM: IntRange = IntRange { name: "parameter", min: 0, max: 1 << 40 };
+    /// The view's sliders (typed values go to the ranges' ends): pieces.
+    pub const PIECES_SLIDER: (f64, f64) = (1.0, 4096.0);
+    /// The swizzle pattern's core extents.
+    pub const CORES_SLIDER: (f64, f64) = (1.0, 64.0);
+    /// `L`, `o`, `g` (ns).
+    pub const TIME_SLIDER: (f64, f64) = (1.0, 1e7);
+    /// `G`, `O` (ns per byte).
+    pub const PER_BYTE_SLIDER: (f64, f64) = (1.0, 1e4);
+    /// `S` (bytes).
+    pub const EAGER_SLIDER: (f64, f64) = (1.0, 1e9);
     /// The first rank a timeline shows.
     pub const FIRST_RANK: IntRange = IntRange { name: "r0", min: 0, max: u32::MAX as u64 };
 }

@@ -193,6 +193,62 @@ impl Default for EngineHandle {
     }
 }
 
+/// The Schedule view's engine on the page's main thread, when workers are
+/// unavailable (as [`EngineHandle`]); a result's timeline is kept for
+/// `timeline`, as the worker transfers it beside the answer.
+#[wasm_bindgen]
+pub struct ScheduleHandle {
+    engine: ScheduleEngine,
+    timeline: JsValue,
+}
+
+#[wasm_bindgen]
+impl ScheduleHandle {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> ScheduleHandle {
+        ScheduleHandle { engine: ScheduleEngine::new(), timeline: JsValue::UNDEFINED }
+    }
+
+    /// Begins a query: the final answer at once, or `undefined` when the work goes on with `step`.
+    pub fn begin(&mut self, query: JsValue) -> JsValue {
+        match serde_wasm_bindgen::from_value::<ScheduleQuery>(query) {
+            Ok(q) => {
+                let answer = self.engine.begin(q);
+                self.answer(answer)
+            }
+            Err(e) => to_js(&ScheduleResponse::Error(commlab_api::ApiError::new("query", e, "a ScheduleQuery"))),
+        }
+    }
+
+    /// Advances the work under way by at most `events` (progress or the final answer).
+    pub fn step(&mut self, events: f64) -> JsValue {
+        let answer = self.engine.step(events as u64);
+        self.answer(answer)
+    }
+
+    /// The last result's timeline arrays (`undefined` when it has none).
+    pub fn timeline(&self) -> JsValue {
+        self.timeline.clone()
+    }
+
+    fn answer(&mut self, answer: Option<ScheduleResponse>) -> JsValue {
+        let Some(r) = answer else { return JsValue::UNDEFINED };
+        if let ScheduleResponse::Ready(result) = &r {
+            self.timeline = result
+                .timeline
+                .as_ref()
+                .map_or(JsValue::UNDEFINED, |t| commlab_web::engine::schedule::timeline_to_js(t).into());
+        }
+        to_js(&r)
+    }
+}
+
+impl Default for ScheduleHandle {
+    fn default() -> Self {
+        ScheduleHandle::new()
+    }
+}
+
 /// Milliseconds of one barrier of `algorithm` (an id) on a `size × size` mesh
 /// with `rate` of the links broken (connected variant), structures, breaks and
 /// routing included (criterion's "barrier 64x64 20%"), in this bundle's

@@ -219,7 +219,7 @@ impl Client {
 }
 
 /// `target[name](...args)`, with a thrown exception as text.
-fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
+pub(crate) fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
     let f: js_sys::Function = js_sys::Reflect::get(target, &name.into())
         .map_err(|e| crate::browser::js_text(&e))?
         .dyn_into()
@@ -229,15 +229,20 @@ fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, Strin
 }
 
 fn new_handle(exports: &JsValue) -> Result<JsValue, String> {
-    let ctor: js_sys::Function = js_sys::Reflect::get(exports, &"EngineHandle".into())
+    construct(exports, "EngineHandle")
+}
+
+/// `new exports[name]()`: a handle of the engine bundle loaded on the page.
+pub(crate) fn construct(exports: &JsValue, name: &str) -> Result<JsValue, String> {
+    let ctor: js_sys::Function = js_sys::Reflect::get(exports, &name.into())
         .map_err(|e| crate::browser::js_text(&e))?
         .dyn_into()
-        .map_err(|_| "the engine bundle has no EngineHandle".to_owned())?;
+        .map_err(|_| format!("the engine bundle has no {name}"))?;
     js_sys::Reflect::construct(&ctor, &js_sys::Array::new()).map_err(|e| crate::browser::js_text(&e))
 }
 
 /// Loads `worker.js` and `engine-fallback.js` once, then calls `done` with the exports.
-fn load_fallback(done: OnLoaded) {
+pub(crate) fn load_fallback(done: OnLoaded) {
     let start = FALLBACK.with(|f| {
         let mut f = f.borrow_mut();
         match &mut *f {

@@ -3,12 +3,14 @@
 //! [`super::link`]. Exports wait behind a run; anything else supersedes it.
 //! The worker keeps the last schedule, so new LogGOPS parameters re-run it
 //! without sending an opened file again ([`ScheduleClient::holds_run`]).
-//! Without workers the same engine (this bundle carries it) runs on the page.
+//! Without workers the same engine bundle runs on the page (`ScheduleHandle`
+//! of `worker.rs`, loaded as the engine's own page fallback is), so the lazy
+//! bundle does not carry the simulator.
 //! A worker that stops answers the query in flight with the error, so the
 //! view shows it with its "Run again".
 
 use super::link::{Answer, Link, PageEngine, PageLoaded, Protocol};
-use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleResponse, Timeline};
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse, Timeline};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -50,25 +52,39 @@ impl Protocol for Schedules {
     }
 
     fn load_page(done: PageLoaded<Self>) {
-        done(Ok(Box::new(ScheduleEngine::new())));
+        super::load_fallback(Box::new(move |exports| {
+            let handle = exports.and_then(|e| super::construct(&e, "ScheduleHandle"));
+            done(handle.map(|h| Box::new(PageSchedules(h)) as _));
+        }));
     }
 }
 
-fn with_timeline(r: ScheduleResponse) -> Answer<Schedules> {
-    let timeline = match &r {
-        ScheduleResponse::Ready(result) => result.timeline.clone(),
-        _ => None,
-    };
-    (r, timeline)
+/// The engine bundle's `ScheduleHandle` on the page.
+struct PageSchedules(JsValue);
+
+impl PageSchedules {
+    fn answer(&self, value: &JsValue) -> Result<Option<Answer<Schedules>>, String> {
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        let r: ScheduleResponse = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
+        let timeline = match &r {
+            ScheduleResponse::Ready(_) => timeline_from_js(&super::call(&self.0, "timeline", &[])?),
+            _ => None,
+        };
+        Ok(Some((r, timeline)))
+    }
 }
 
-impl PageEngine<Schedules> for ScheduleEngine {
+impl PageEngine<Schedules> for PageSchedules {
     fn begin(&mut self, query: &ScheduleQuery) -> Result<Option<Answer<Schedules>>, String> {
-        Ok(ScheduleEngine::begin(self, query.clone()).map(with_timeline))
+        let value = super::call(&self.0, "begin", &[super::link::to_js(query)])?;
+        self.answer(&value)
     }
 
     fn step(&mut self) -> Result<Option<Answer<Schedules>>, String> {
-        Ok(ScheduleEngine::step(self, PAGE_STEP_EVENTS).map(with_timeline))
+        let value = super::call(&self.0, "step", &[JsValue::from_f64(PAGE_STEP_EVENTS as f64)])?;
+        self.answer(&value)
     }
 }
 

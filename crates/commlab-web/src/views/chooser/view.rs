@@ -9,12 +9,13 @@ use super::params::{ChooserParams, PRESETS, SIM_P, SIM_TRANSFERS};
 use crate::browser;
 use crate::controls::export_bar::ExportBar;
 use crate::controls::notices::Notices;
-use crate::controls::number_field::NumberField;
+use crate::controls::number_field::{int_range, real_range, NumberField};
 use crate::engine::schedule::{OnResponse, ScheduleClient};
 use crate::views::lazy::LazyArgs;
-use commlab_api::chooser::{ChooseResult, WinnerMap, MAX_BYTES, P};
+use commlab_api::chooser::{ChooseResult, WinnerMap, P};
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_core::choose::{of, Collective};
+use commlab_core::limits;
 use commlab_plot::chooser::{
     algorithm_color, pieces_chart, short_bytes, split_bars_svg, times_chart, winner_map_svg, MapGeometry, MapInput,
     Series,
@@ -566,11 +567,11 @@ pub fn ChooserView(
                         {COLLECTIVES.iter().map(|&(id, label)| view! { <option value=id selected=move || params.with(|c| c.collective.id() == id)>{label}</option> }).collect_view()}
                     </select>
                 </div>
-                <NumberField id="p" label="Ranks p" integer=true range=(P.min as f64, P.max as f64) slider=(1.0, 1024.0)
+                <NumberField id="p" label="Ranks p" integer=true range=int_range(P)
                     value=val(|c| f64::from(c.p)) on_change=set(|c, v| c.p = v as u32) />
-                <NumberField id="lo" label="Smallest message" unit="B" integer=true range=(1.0, MAX_BYTES as f64) slider=(1.0, MAX_BYTES as f64)
+                <NumberField id="lo" label="Smallest message" unit="B" integer=true range=int_range(limits::chooser::SIZE)
                     value=val(|c| c.lo as f64) on_change=set(|c, v| { c.lo = v as u64; c.hi = c.hi.max(c.lo); }) />
-                <NumberField id="hi" label="Largest message" unit="B" integer=true range=(1.0, MAX_BYTES as f64) slider=(1.0, MAX_BYTES as f64)
+                <NumberField id="hi" label="Largest message" unit="B" integer=true range=int_range(limits::chooser::SIZE)
                     value=val(|c| c.hi as f64) on_change=set(|c, v| { c.hi = v as u64; c.lo = c.lo.min(c.hi); }) />
                 <h3>"Cost model"</h3>
                 <div class="field">
@@ -584,9 +585,9 @@ pub fn ChooserView(
                     </select>
                 </div>
                 <p class="preset-source" data-testid="preset-source">{preset_source}</p>
-                <NumberField id="alpha" label="α: per message" range=(0.0, 1e12) slider=(1e-3, 1e6) value=val(|c| c.abg[0]) on_change=abg(0) />
-                <NumberField id="beta" label="β: per byte moved" range=(0.0, 1e12) slider=(1e-6, 1e3) value=val(|c| c.abg[1]) on_change=abg(1) />
-                <NumberField id="gamma" label="γ: per byte combined" range=(0.0, 1e12) slider=(1e-6, 1e3) value=val(|c| c.abg[2]) on_change=abg(2) />
+                <NumberField id="alpha" label="α: per message" range=real_range(limits::chooser::COST) slider=limits::chooser::ALPHA_SLIDER value=val(|c| c.abg[0]) on_change=abg(0) />
+                <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[1]) on_change=abg(1) />
+                <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[2]) on_change=abg(2) />
                 <h3>"Algorithms"</h3>
                 <div class="algorithm-list" role="group" aria-label="Algorithms compared">{algorithm_boxes}</div>
                 <label class="check"><input type="checkbox" data-testid="simulate" prop:checked=move || params.with(|c| c.simulate)
@@ -595,9 +596,9 @@ pub fn ChooserView(
                     <p class="field-note" data-testid="sim-note">{format!("Simulated points are drawn up to p = {SIM_P} (each point is a full LogGOPS run).")}</p>
                 })}
                 <h3>"Winner map"</h3>
-                <NumberField id="map-lo" label="Map: smallest p" integer=true range=(P.min as f64, P.max as f64) slider=(1.0, 1024.0)
+                <NumberField id="map-lo" label="Map: smallest p" integer=true range=int_range(P)
                     value=val(|c| f64::from(c.map_p.0)) on_change=set(|c, v| { c.map_p.0 = v as u32; c.map_p.1 = c.map_p.1.max(c.map_p.0); }) />
-                <NumberField id="map-hi" label="Map: largest p" integer=true range=(P.min as f64, P.max as f64) slider=(1.0, 1024.0)
+                <NumberField id="map-hi" label="Map: largest p" integer=true range=int_range(P)
                     value=val(|c| f64::from(c.map_p.1)) on_change=set(|c, v| { c.map_p.1 = v as u32; c.map_p.0 = c.map_p.0.min(c.map_p.1); }) />
             </div>
             <div class="results">

@@ -1,5 +1,5 @@
 //! View 4: the barrier on a mesh with broken links. The run is recorded and
-//! drawn by the engine worker (see `engine.rs`): the page sends the inputs,
+//! drawn by the engine worker (see `crate::engine`): the page sends the inputs,
 //! shows progress with a Cancel while the run is recorded, and then asks for
 //! one frame per step: SVG text below 32 × 32, a bitmap painted off the page
 //! from there. Click a link to break or repair it; the per-barrier metrics,

@@ -696,36 +696,36 @@ pub fn ScheduleView(
                     </select>
                 </div>
                 <Show when=is(&["reduce", "broadcast", "allreduce", "allreduce-butterfly", "reduce-bst", "broadcast-bst", "allreduce-bst", "pipeline", "dissemination"])>
-                    <NumberField id="p" label="Ranks p" integer=true range=int_range(P) slider=(1.0, 1_048_576.0)
+                    <NumberField id="p" label="Ranks p" integer=true range=int_range(P)
                         value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
                 </Show>
                 <Show when=move || collective().contains('/')>
-                    <NumberField id="p-chooser" label="Ranks p" integer=true range=int_range(commlab_api::schedule::CHOOSER_P) slider=(1.0, 4096.0)
+                    <NumberField id="p-chooser" label="Ranks p" integer=true range=int_range(commlab_api::schedule::CHOOSER_P)
                         value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
                 </Show>
                 <Show when=move || is(&["pipeline"])() || pipelined_chooser(&collective())>
-                    <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=(1.0, 4096.0)
+                    <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=limits::schedule::PIECES_SLIDER
                         value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
                 </Show>
                 // A chooser algorithm's size is its vector (all-to-all: each rank's send buffer), cut into messages by the plan.
                 <Show when=move || !collective().contains('/') && !is(&["pipeline", "swizzle"])()>
-                    <NumberField id="bytes" label="Bytes per message" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                    <NumberField id="bytes" label="Bytes per message" unit="B" integer=true range=int_range(BYTES) slider=limits::BYTES_SLIDER
                         value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
                 </Show>
                 <Show when=is(&["pipeline"])>
-                    <NumberField id="bytes" label="Vector size n (bytes, cut into m pieces)" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                    <NumberField id="bytes" label="Vector size n (bytes, cut into m pieces)" unit="B" integer=true range=int_range(BYTES) slider=limits::BYTES_SLIDER
                         value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
                 </Show>
                 <Show when=is(&["swizzle"])>
-                    <NumberField id="bytes" label="Bytes per tile" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                    <NumberField id="bytes" label="Bytes per tile" unit="B" integer=true range=int_range(BYTES) slider=limits::BYTES_SLIDER
                         value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
                 </Show>
                 <Show when=move || collective().contains('/')>
-                    <NumberField id="bytes" label="Vector size n (bytes per rank)" unit="B" integer=true range=int_range(BYTES) slider=(1.0, 1_073_741_824.0)
+                    <NumberField id="bytes" label="Vector size n (bytes per rank)" unit="B" integer=true range=int_range(BYTES) slider=limits::BYTES_SLIDER
                         value=gval(|g| g.bytes as f64) on_change=gen(|g, v| g.bytes = v as u64) />
                 </Show>
                 <Show when=is(&["barrier"])>
-                    <NumberField id="mesh" label="Mesh side" integer=true range=int_range(MESH) slider=(2.0, 256.0)
+                    <NumberField id="mesh" label="Mesh side" integer=true range=int_range(MESH)
                         value=gval(|g| f64::from(g.mesh)) on_change=gen(|g, v| g.mesh = v as u32) />
                     <div class="field">
                         <label for="alg">"Barrier algorithm"</label>
@@ -745,19 +745,19 @@ pub fn ScheduleView(
                             {Encoding::ALL.iter().map(|e| { let id = e.id(); view! { <option value=id selected=move || params.with(|p| p.generate.encoding == id)>{id}</option> } }).collect_view()}
                         </select>
                     </div>
-                    <NumberField id="tile" label="Tile side (two-layer)" integer=true range=int_range(limits::mesh_view::TILE) slider=(2.0, 64.0)
+                    <NumberField id="tile" label="Tile side (two-layer)" integer=true range=int_range(limits::mesh_view::TILE)
                         value=gval(|g| f64::from(g.tile)) on_change=gen(|g, v| g.tile = v as u32) />
                 </Show>
                 <Show when=is(&["swizzle"])>
-                    <NumberField id="grid-rank" label="Ranks" integer=true range=int_range(limits::RANKS) slider=(1.0, 4096.0)
+                    <NumberField id="grid-rank" label="Ranks" integer=true range=int_range(limits::RANKS)
                         value=gval(|g| f64::from(g.grid.2)) on_change=gen(|g, v| g.grid.2 = v as u32) />
-                    <NumberField id="grid-row" label="Tile rows" integer=true range=int_range(limits::GRID_EXTENT) slider=(1.0, 1024.0)
+                    <NumberField id="grid-row" label="Tile rows" integer=true range=int_range(limits::GRID_EXTENT) slider=limits::GRID_SLIDER
                         value=gval(|g| f64::from(g.grid.0)) on_change=gen(|g, v| g.grid.0 = v as u32) />
-                    <NumberField id="grid-col" label="Tile columns" integer=true range=int_range(limits::GRID_EXTENT) slider=(1.0, 1024.0)
+                    <NumberField id="grid-col" label="Tile columns" integer=true range=int_range(limits::GRID_EXTENT) slider=limits::GRID_SLIDER
                         value=gval(|g| f64::from(g.grid.1)) on_change=gen(|g, v| g.grid.1 = v as u32) />
-                    <NumberField id="cores-row" label="Core rows" integer=true range=int_range(limits::CORE_EXTENT) slider=(1.0, 64.0)
+                    <NumberField id="cores-row" label="Core rows" integer=true range=int_range(limits::CORE_EXTENT) slider=limits::schedule::CORES_SLIDER
                         value=gval(|g| f64::from(g.cores.0)) on_change=gen(|g, v| g.cores.0 = v as u32) />
-                    <NumberField id="cores-col" label="Core columns" integer=true range=int_range(limits::CORE_EXTENT) slider=(1.0, 64.0)
+                    <NumberField id="cores-col" label="Core columns" integer=true range=int_range(limits::CORE_EXTENT) slider=limits::schedule::CORES_SLIDER
                         value=gval(|g| f64::from(g.cores.1)) on_change=gen(|g, v| g.cores.1 = v as u32) />
                     <label class="check"><input type="checkbox" prop:checked=move || params.with(|p| !p.generate.read)
                         on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.generate.read = !on); } />" remote writes (else reads)"</label>
@@ -859,12 +859,12 @@ pub fn ScheduleView(
                         <button type="button" data-testid="unit-ns" on:click=move |_| params.update(|p| p.unit = None)>"Read ticks as ns"</button>
                     </p>
                 })}
-                <NumberField id="L" unit_of=tick_unit("ns") label="Latency L" integer=true range=param_range("L") slider=(1.0, 1e7) value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
-                <NumberField id="o" unit_of=tick_unit("ns") label="Overhead o" integer=true range=param_range("o") slider=(1.0, 1e7) value=lval(|l| l.o) on_change=lg(|l, v| l.o = v) />
-                <NumberField id="g" unit_of=tick_unit("ns") label="Gap g" integer=true range=param_range("g") slider=(1.0, 1e7) value=lval(|l| l.g) on_change=lg(|l, v| l.g = v) />
-                <NumberField id="G" unit_of=tick_unit("ns/B") label="Gap per byte G" integer=true range=param_range("G") slider=(1.0, 1e4) value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
-                <NumberField id="O" unit_of=tick_unit("ns/B") label="Overhead per byte O" integer=true range=param_range("O") slider=(1.0, 1e4) value=lval(|l| l.big_o) on_change=lg(|l, v| l.big_o = v) />
-                <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=(1.0, 1e9) value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
+                <NumberField id="L" unit_of=tick_unit("ns") label="Latency L" integer=true range=param_range("L") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
+                <NumberField id="o" unit_of=tick_unit("ns") label="Overhead o" integer=true range=param_range("o") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.o) on_change=lg(|l, v| l.o = v) />
+                <NumberField id="g" unit_of=tick_unit("ns") label="Gap g" integer=true range=param_range("g") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.g) on_change=lg(|l, v| l.g = v) />
+                <NumberField id="G" unit_of=tick_unit("ns/B") label="Gap per byte G" integer=true range=param_range("G") slider=limits::schedule::PER_BYTE_SLIDER value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
+                <NumberField id="O" unit_of=tick_unit("ns/B") label="Overhead per byte O" integer=true range=param_range("O") slider=limits::schedule::PER_BYTE_SLIDER value=lval(|l| l.big_o) on_change=lg(|l, v| l.big_o = v) />
+                <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=limits::schedule::EAGER_SLIDER value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
                 <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
                     on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
             </div>
