@@ -251,7 +251,7 @@ pub mod chooser {
 
 /// Ranges of the Schedule view's generated collectives and LogGOPS parameters.
 pub mod schedule {
-    use super::IntRange;
+    use super::{IntRange, RealRange};
 
     /// Ranks of a generated reduction-family collective in the browser.
     pub const P: IntRange = IntRange { name: "p", min: 1, max: 1 << 20 };
@@ -273,6 +273,8 @@ pub mod schedule {
     pub const PER_BYTE_SLIDER: (f64, f64) = (1.0, 1e4);
     /// `S` (bytes).
     pub const EAGER_SLIDER: (f64, f64) = (1.0, 1e9);
+    /// Ticks per unit of a link's `unit` (the Chooser's unit of α).
+    pub const UNIT: RealRange = RealRange { name: "unit", min: 1e-3, max: 1e12 };
     /// The first rank a timeline shows.
     pub const FIRST_RANK: IntRange = IntRange { name: "r0", min: 0, max: u32::MAX as u64 };
 }
@@ -288,6 +290,25 @@ pub fn parse_id<T: Copy>(all: &[T], id: fn(T) -> &'static str, what: &str, text:
         let ids: Vec<&str> = all.iter().map(|&x| id(x)).collect();
         format!("unknown {what} {text:?}; expected one of: {}", ids.join(", "))
     })
+}
+
+/// Ranges of the barrier engine itself (the CLI's; the views' are narrower,
+/// in [`mesh_view`]).
+pub mod barrier {
+    use super::IntRange;
+
+    /// Mesh sides accepted (the CLI; the views bound it to 256).
+    pub const MESH_SIZE: IntRange = IntRange { name: "size", min: 2, max: 1024 };
+    /// Mesh sides of the all-conversions experiment (`N²` conversions of `N` link sets).
+    pub const UQ_SIZE: IntRange = IntRange { name: "size", min: 2, max: 16 };
+    /// Consecutive barriers of one run.
+    pub const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 100 };
+    /// Tile side of the two-layer forms.
+    pub const TILE: IntRange = IntRange { name: "tile", min: 2, max: 64 };
+    /// Ticks per hop (and, from 0, the overhead, compute and skew ticks).
+    pub const TICKS: IntRange = IntRange { name: "hop_ticks", min: 1, max: 1_000_000 };
+    /// Fan-in of the combining tree.
+    pub const COMBINING: IntRange = IntRange { name: "combining_k", min: 2, max: 64 };
 }
 
 /// Ranges of the barrier mesh view, shared by the URL codec, the view's

@@ -10,7 +10,6 @@
 //! an unreachable destination is `None`.
 
 use crate::limits::ConfigError;
-use crate::limits::IntRange;
 use rand::seq::index::sample;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -21,8 +20,7 @@ pub type NodeId = u32;
 /// An undirected link.
 pub type LinkId = u32;
 
-/// Mesh sides accepted (the CLI; the views bound it to 256).
-pub const MESH_SIZE: IntRange = IntRange { name: "size", min: 2, max: 1024 };
+pub use crate::limits::barrier::MESH_SIZE;
 
 /// The neighbour directions in tie order.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];

@@ -9,10 +9,8 @@
 use super::encoding::{Numbering, Structure};
 use super::mesh::{Breaks, Mesh, NodeId, Router};
 use crate::limits::ConfigError;
-use crate::limits::IntRange;
 
-/// Mesh sides of the all-conversions experiment (`N²` conversions of `N` link sets).
-pub const UQ_SIZE: IntRange = IntRange { name: "size", min: 2, max: 16 };
+pub use crate::limits::barrier::UQ_SIZE;
 
 /// Which links count as "in use".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -195,10 +195,7 @@ pub const MESSAGES: u64 = 100_000_000;
 /// Messages a recorded run (an animation) may send.
 pub const RECORDED_MESSAGES: u64 = 2_000_000;
 
-const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 100 };
-const TILE: IntRange = IntRange { name: "tile", min: 2, max: 64 };
-const TICKS: IntRange = IntRange { name: "hop_ticks", min: 1, max: 1_000_000 };
-const COMBINING: IntRange = IntRange { name: "combining_k", min: 2, max: 64 };
+use crate::limits::barrier::{BARRIERS, COMBINING, TICKS, TILE};
 
 /// The kind of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -30,9 +30,6 @@ pub struct ScheduleParams {
     pub unit: Option<f64>,
 }
 
-/// The accepted ticks per unit of a link's `unit`.
-pub const UNIT: (f64, f64) = (1e-3, 1e12);
-
 impl ScheduleParams {
     /// How times are shown.
     pub fn time_unit(&self) -> commlab_plot::timeline::TimeUnit {
@@ -291,18 +288,14 @@ impl ViewState for ScheduleParams {
         },
         Field {
             name: "r0",
-            kind: Kind::Int(
-                IntRange { name: "r0", min: 0, max: u32::MAX as u64 },
-                |p| p.first_rank.into(),
-                |p, v| p.first_rank = v as u32,
-            ),
+            kind: Kind::Int(limits::schedule::FIRST_RANK, |p| p.first_rank.into(), |p, v| p.first_rank = v as u32),
         },
         Field {
             name: "unit",
             kind: Kind::Custom {
                 write: |p| p.unit.map(|u| format!("{u}")),
                 read: |p, text| {
-                    let u = text.trim().parse::<f64>().ok().filter(|u| (UNIT.0..=UNIT.1).contains(u));
+                    let u = text.trim().parse::<f64>().ok().filter(|u| limits::schedule::UNIT.contains(*u));
                     p.unit = Some(u.ok_or("a number of ticks per unit from 0.001 to 10^12")?);
                     Ok(())
                 },
