@@ -82,20 +82,7 @@ fn pipeline_csv_lists_every_piece_message() {
 /// The seed's worked table, (2, 2, 4) on (2, 2) cores, as CSV rows.
 #[test]
 fn swizzle_csv_is_the_seeds_table() {
-    let request = SwizzleRequest {
-        grid: (2, 2, 4),
-        cores: (2, 2),
-        direction: 0,
-        deterministic: false,
-        shift: true,
-        tile_bytes: 4096,
-        preset: "a2".into(),
-        read: false,
-        bandwidth_gib_s: 0.0,
-        latency_ns: 0.0,
-        compare: "none".into(),
-        dark: false,
-    };
+    let request = SwizzleRequest { grid: (2, 2, 4), cores: (2, 2), tile_bytes: 4096, ..SwizzleRequest::default() };
     let run = request.run().unwrap();
     let csv = exports::swizzle_csv(&run.schedule);
     let lines: Vec<&str> = csv.lines().take(5).collect();

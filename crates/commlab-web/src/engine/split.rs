@@ -41,6 +41,39 @@ pub trait SplitRequest: Clone + PartialEq + Send + Sync + 'static {
     fn answer(response: Response) -> Option<Result<Self::Remote, String>>;
 }
 
+/// Implements [`SplitRequest`] for an api request `$request` whose page run
+/// is `$run()` (kept in an `Arc`), sent as `Request::$variant` and answered
+/// `Response::$variant($summary)`; `$wrap` turns the summary into `Remote`.
+#[macro_export]
+macro_rules! split_request {
+    ($request:ty, $run:ty, $variant:ident, $remote:ty, $wrap:expr) => {
+        impl $crate::engine::split::SplitRequest for $request {
+            type Local = std::sync::Arc<$run>;
+            type Remote = $remote;
+
+            fn heavy(&self) -> bool {
+                <$request>::heavy(self)
+            }
+
+            fn local(&self) -> Result<Self::Local, String> {
+                self.run().map(std::sync::Arc::new).map_err(|e| e.to_string())
+            }
+
+            fn remote(self) -> commlab_api::protocol::Request {
+                commlab_api::protocol::Request::$variant(self)
+            }
+
+            fn answer(response: commlab_api::protocol::Response) -> Option<Result<Self::Remote, String>> {
+                match response {
+                    commlab_api::protocol::Response::$variant(s) => Some(Ok($wrap(s))),
+                    commlab_api::protocol::Response::Error(e) => Some(Err(e.to_string())),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
 /// A split run's signals.
 pub struct SplitRun<L: Send + Sync + 'static, R: Send + Sync + 'static> {
     /// Where it stands.

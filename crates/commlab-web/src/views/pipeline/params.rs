@@ -26,28 +26,11 @@ pub fn schedule(t: &PipelineParams) -> commlab_api::schedule::GenerateRequest {
     }
 }
 
-impl crate::engine::split::SplitRequest for PipelineParams {
-    type Local = std::sync::Arc<commlab_api::tree::PipelineRun>;
-    type Remote = commlab_api::tree::PipelineSummary;
-
-    fn heavy(&self) -> bool {
-        commlab_api::tree::PipelineRequest::heavy(self)
-    }
-
-    fn local(&self) -> Result<Self::Local, String> {
-        self.run().map(std::sync::Arc::new).map_err(|e| e.to_string())
-    }
-
-    fn remote(self) -> commlab_api::protocol::Request {
-        commlab_api::protocol::Request::Pipeline(self)
-    }
-
-    fn answer(response: commlab_api::protocol::Response) -> Option<Result<Self::Remote, String>> {
-        use commlab_api::protocol::Response;
-        match response {
-            Response::Pipeline(s) => Some(Ok(s)),
-            Response::Error(e) => Some(Err(e.to_string())),
-            _ => None,
-        }
-    }
-}
+// Built on the page when small, in the worker when large (`engine::split`).
+crate::split_request!(
+    PipelineParams,
+    commlab_api::tree::PipelineRun,
+    Pipeline,
+    commlab_api::tree::PipelineSummary,
+    std::convert::identity
+);

@@ -64,7 +64,7 @@ pub fn chooser_id(value: &str) -> bool {
     })
 }
 
-/// `(name, read, write)` of the comma-separated extents.
+/// `n` comma-separated extents in `range` (`grid=4,4,4`, `cores=3,4`).
 fn extents(value: &str, range: IntRange, n: usize) -> Result<Vec<u32>, String> {
     let expected = || format!("{n} integers from {} separated by commas", limits::span(range.min, range.max));
     let v: Vec<u32> = value

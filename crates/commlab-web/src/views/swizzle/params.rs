@@ -76,28 +76,11 @@ pub fn schedule(s: &SwizzleParams) -> commlab_api::schedule::GenerateRequest {
     }
 }
 
-impl crate::engine::split::SplitRequest for SwizzleParams {
-    type Local = std::sync::Arc<commlab_api::swizzle::SwizzleRun>;
-    type Remote = std::sync::Arc<commlab_api::swizzle::SwizzleSummary>;
-
-    fn heavy(&self) -> bool {
-        commlab_api::swizzle::SwizzleRequest::heavy(self)
-    }
-
-    fn local(&self) -> Result<Self::Local, String> {
-        self.run().map(std::sync::Arc::new).map_err(|e| e.to_string())
-    }
-
-    fn remote(self) -> commlab_api::protocol::Request {
-        commlab_api::protocol::Request::Swizzle(self)
-    }
-
-    fn answer(response: commlab_api::protocol::Response) -> Option<Result<Self::Remote, String>> {
-        use commlab_api::protocol::Response;
-        match response {
-            Response::Swizzle(s) => Some(Ok(std::sync::Arc::new(s))),
-            Response::Error(e) => Some(Err(e.to_string())),
-            _ => None,
-        }
-    }
-}
+// Built on the page when small, in the worker when large (`engine::split`).
+crate::split_request!(
+    SwizzleParams,
+    commlab_api::swizzle::SwizzleRun,
+    Swizzle,
+    std::sync::Arc<commlab_api::swizzle::SwizzleSummary>,
+    std::sync::Arc::new
+);

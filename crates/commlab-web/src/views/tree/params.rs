@@ -52,28 +52,11 @@ pub fn schedule(t: &TreeParams) -> commlab_api::schedule::GenerateRequest {
     }
 }
 
-impl crate::engine::split::SplitRequest for TreeParams {
-    type Local = std::sync::Arc<commlab_api::tree::TreeRun>;
-    type Remote = std::sync::Arc<commlab_api::tree::TreeSummary>;
-
-    fn heavy(&self) -> bool {
-        commlab_api::tree::TreeRequest::heavy(self)
-    }
-
-    fn local(&self) -> Result<Self::Local, String> {
-        self.run().map(std::sync::Arc::new).map_err(|e| e.to_string())
-    }
-
-    fn remote(self) -> commlab_api::protocol::Request {
-        commlab_api::protocol::Request::Tree(self)
-    }
-
-    fn answer(response: commlab_api::protocol::Response) -> Option<Result<Self::Remote, String>> {
-        use commlab_api::protocol::Response;
-        match response {
-            Response::Tree(s) => Some(Ok(std::sync::Arc::new(s))),
-            Response::Error(e) => Some(Err(e.to_string())),
-            _ => None,
-        }
-    }
-}
+// Built on the page when small, in the worker when large (`engine::split`).
+crate::split_request!(
+    TreeParams,
+    commlab_api::tree::TreeRun,
+    Tree,
+    std::sync::Arc<commlab_api::tree::TreeSummary>,
+    std::sync::Arc::new
+);
