@@ -43,7 +43,7 @@ test('changing p redraws the chart, updates the URL, and a reload restores it', 
   assert.match(after, /p = 1000/);
   await waitForUrl(page, () => location.search.includes('p=1000'));
   const url = page.url();
-  assert.match(url, /[?&]v=2&view=model&p=1000(&|$)/);
+  assert.match(url, /[?&]v=3&view=model&p=1000(&|$)/);
   const best = await cell(page, 'm-best', 'pieces');
   const reopened = await open(context, base, url);
   assert.equal(await reopened.inputValue('#p'), '1000');
@@ -84,7 +84,7 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('.app-header').count(), 0, 'no header in embed mode');
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
-  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=2&view=model&p=256$/);
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=3&view=model&p=256$/);
   await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -107,7 +107,7 @@ test('under a subpath every view opens from its tab and loads only files under t
 
 test('embed at 1280 px: every input and slider stays inside its field, in every view', async ({ context, base }) => {
   for (const view of ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'chooser', 'schedule']) {
-    const page = await open(context, base, `${base}?v=2&view=${view}&embed=1`);
+    const page = await open(context, base, `${base}?v=3&view=${view}&embed=1`);
     await page.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
     const outside = await page.evaluate(() => [...document.querySelectorAll('.field input, .field select')].flatMap((el) => {
       const r = el.getBoundingClientRect();
@@ -139,7 +139,7 @@ test('sources: the header links the page; each source number beside ours; every 
   assert.ok(presets.includes('Binomial article: reduction on p = 8'));
   const links = await page.locator('[data-testid="source-row"] a, [data-testid="preset"]').evaluateAll((as) => as.map((a) => a.href));
   for (const link of [...new Set(links)]) {
-    assert.ok(link.startsWith(`${base}?v=2&view=`), `${link} opens a view under ${base}`);
+    assert.ok(link.startsWith(`${base}?v=3&view=`), `${link} opens a view under ${base}`);
     const opened = await open(context, base, link);
     await opened.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
     assert.equal(await opened.locator('[data-testid="notices"]').count(), 0, `${link} opens without notices`);
@@ -151,7 +151,7 @@ test('sources: the header links the page; each source number beside ours; every 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
   const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
-  for (const url of [...pages.map((q) => `${base}?v=2&${q}`), `${base}sources.html`]) {
+  for (const url of [...pages.map((q) => `${base}?v=3&${q}`), `${base}sources.html`]) {
     const page = await context.newPage();
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector('main svg, main canvas, table') !== null);
@@ -276,11 +276,11 @@ test('Share copies the link and Embed copies an iframe snippet', async ({ page, 
   await page.click('[data-testid="share"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('copied'));
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(link, /\?v=2&view=model&p=512$/);
+  assert.match(link, /\?v=3&view=model&p=512$/);
   await page.click('[data-testid="embed"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('Embed code'));
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=2&amp;view=model&amp;p=512&amp;embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=3&amp;view=model&amp;p=512&amp;embed=1"/);
   const reopened = await open(context, base, link);
   assert.equal(await reopened.inputValue('#p'), '512');
 });
@@ -1009,7 +1009,7 @@ test('every view that draws a schedule opens it in the timeline and exports it a
     ['view=swizzle', ['swizzle', '--grid', '4,2,8', '--cores', '4,2', '--write', '--bytes', '65536'], '8 ranks'],
   ];
   for (const [q, args, summary] of cases) {
-    const page = await open(context, base, `${base}?v=2&${q}`);
+    const page = await open(context, base, `${base}?v=3&${q}`);
     // The schedule's links sit with the view's exports, not orphaned under the parameters.
     const placed = await page.evaluate(() => {
       const link = document.querySelector('[data-testid="open-timeline"]');
@@ -1175,7 +1175,7 @@ test('chooser: a timeline link keeps the unit; its finish time is the Chooser\'s
     ['coll=broadcast&p=256&preset=loggopsim&at=65536', 'double-binary-tree', null],
     ['coll=broadcast&p=16&at=65536', 'binomial', '1000000'],
   ]) {
-    const page = await open(context, base, `${base}?v=2&view=chooser&${query}`);
+    const page = await open(context, base, `${base}?v=3&view=chooser&${query}`);
     const cellSel = `[data-testid="loggops-${id}"]`;
     await page.waitForFunction((sel) => { const c = document.querySelector(sel); return c && c.innerText.trim() !== '—'; }, cellSel, { timeout: 60000 });
     const chooser = parseQuantity(await page.locator(cellSel).innerText());
@@ -1209,7 +1209,7 @@ test('schedule: each critical-path row is its op\'s work and the last ends at th
 });
 
 test('chooser: the split table fits its box at 1280 px, the timeline link in sight', async ({ context, base }) => {
-  const page = await open(context, base, `${base}?v=2&view=chooser&coll=broadcast&p=256&preset=loggopsim&at=65536`);
+  const page = await open(context, base, `${base}?v=3&view=chooser&coll=broadcast&p=256&preset=loggopsim&at=65536`);
   await page.waitForSelector('[data-testid="split-table"]');
   const fit = await page.evaluate(() => {
     const t = document.querySelector('[data-testid="split-table"]');

@@ -6,7 +6,7 @@ use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::checker::{self, Violation};
 use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
 use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
-use commlab_core::barrier::mesh::{Breaks, Mesh};
+use commlab_core::barrier::mesh::{Breaks, Mesh, Routing};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -109,7 +109,7 @@ fn every_break_set_of_a_3x3_mesh() {
     for set in 0u32..(1 << links) {
         let broken: Vec<u32> = (0..links).filter(|l| set & (1 << l) != 0).collect();
         let connected = Breaks::from_links(&mesh, &broken).unwrap().connected(&mesh);
-        for algorithm in Algorithm::ALL {
+        for (algorithm, routing) in Algorithm::ALL.into_iter().flat_map(|a| Routing::ALL.map(|r| (a, r))) {
             let r = run(Scenario {
                 size: 3,
                 algorithm,
@@ -117,10 +117,15 @@ fn every_break_set_of_a_3x3_mesh() {
                 barriers: 2,
                 tile: 2,
                 record: true,
+                routing,
                 ..Scenario::default()
             });
-            assert!(r.safe, "{algorithm} breaks {broken:?}: {:?}", r.violations);
-            assert_eq!(checker::check(3, &r.broken, &r), [], "{algorithm} breaks {broken:?}: the trace checker");
+            assert!(r.safe, "{algorithm} {routing} breaks {broken:?}: {:?}", r.violations);
+            assert_eq!(
+                checker::check(3, &r.broken, routing, &r),
+                [],
+                "{algorithm} {routing} breaks {broken:?}: the trace checker"
+            );
             assert_eq!(r.completed, connected, "{algorithm} breaks {broken:?}: completes iff connected");
             assert_eq!(r.partitioned, !connected);
         }
@@ -130,6 +135,7 @@ fn every_break_set_of_a_3x3_mesh() {
 #[test]
 fn ten_thousand_seeded_runs_are_all_safe() {
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let mut back_steps = 0;
     for i in 0..10_000 {
         let s = Scenario {
             size: rng.gen_range(2..=7),
@@ -148,11 +154,17 @@ fn ten_thousand_seeded_runs_are_all_safe() {
             record: true,
             ..Scenario::default()
         };
-        let r = run(s.clone());
-        assert!(r.safe, "run {i} {s:?}: {:?}", r.violations);
-        assert_eq!(checker::check(s.size as u32, &r.broken, &r), [], "run {i} {s:?}: the trace checker");
-        assert!(r.completed || r.partitioned, "run {i} {s:?}: neither completed nor partitioned");
+        // Each scenario under both rules: the paper's (the default) and shortest.
+        for routing in Routing::ALL {
+            let s = Scenario { routing, ..s.clone() };
+            let r = run(s.clone());
+            assert!(r.safe, "run {i} {s:?}: {:?}", r.violations);
+            assert_eq!(checker::check(s.size as u32, &r.broken, routing, &r), [], "run {i} {s:?}: the trace checker");
+            assert!(r.completed || r.partitioned, "run {i} {s:?}: neither completed nor partitioned");
+            back_steps += r.back_steps;
+        }
     }
+    assert!(back_steps > 1000, "the runs step back ({back_steps} back-steps)");
 }
 
 #[test]
@@ -458,11 +470,12 @@ fn the_trace_checker_names_corrupted_traces() {
             ..Scenario::default()
         },
     ];
+    let mut swaps = 0;
     for s in cases {
         let size = s.size as u32;
         let r = run(s.clone());
         assert_eq!(r.partitioned, s.breaks.is_some(), "only the second case is cut");
-        assert_eq!(checker::check(size, &r.broken, &r), [], "{s:?}: clean");
+        assert_eq!(checker::check(size, &r.broken, s.routing, &r), [], "{s:?}: clean");
         let kinds = |v: &[Violation]| -> Vec<&'static str> {
             v.iter()
                 .map(|v| match v {
@@ -479,27 +492,27 @@ fn the_trace_checker_names_corrupted_traces() {
         let mut early = r.clone();
         let n = (0..early.arrive.len()).find(|&n| early.arrive[n][0] < last).unwrap();
         early.leave[n][0] = last - 1;
-        let v = checker::check(size, &early.broken, &early);
+        let v = checker::check(size, &early.broken, s.routing, &early);
         assert!(kinds(&v).contains(&"early"), "{v:?}");
         assert!(v.iter().any(|v| v.to_string().contains(&format!("node {n} left at tick {}", last - 1))), "{v:?}");
         // A message moved to the next barrier.
         let mut moved = r.clone();
         let i = moved.trace.iter().position(|m| m.barrier == 0 && m.consumed.is_some()).unwrap();
         moved.trace[i].barrier = 1;
-        let v = checker::check(size, &moved.broken, &moved);
+        let v = checker::check(size, &moved.broken, s.routing, &moved);
         assert!(kinds(&v).contains(&"cross") && kinds(&v).contains(&"count"), "{v:?}");
         assert!(v.iter().any(|v| matches!(v, Violation::CrossBarrier { message, .. } if *message == i)));
         // A dropped message.
         let mut dropped = r.clone();
         dropped.trace.remove(i);
-        let v = checker::check(size, &dropped.broken, &dropped);
+        let v = checker::check(size, &dropped.broken, s.routing, &dropped);
         assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "messages")), "{v:?}");
         // A wrong hop count: a route that skips a node.
         let mut short = r.clone();
         let j = short.trace.iter().position(|m| !m.path.is_empty()).unwrap();
         short.trace[j].path.remove(0);
         short.trace[j].times.remove(0);
-        let v = checker::check(size, &short.broken, &short);
+        let v = checker::check(size, &short.broken, s.routing, &short);
         assert!(v.iter().any(|v| matches!(v, Violation::BadRoute { message, .. } if *message == j)), "{v:?}");
         assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "hops")), "{v:?}");
         // A route over a broken link (the checker's own adjacency), when there is one on a used link.
@@ -509,7 +522,7 @@ fn the_trace_checker_names_corrupted_traces() {
         }) {
             let mut cut = r.clone();
             cut.broken.push((a, b));
-            let v = checker::check(size, &cut.broken, &cut);
+            let v = checker::check(size, &cut.broken, s.routing, &cut);
             assert!(
                 v.iter().any(
                     |v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("broken"))
@@ -520,9 +533,100 @@ fn the_trace_checker_names_corrupted_traces() {
         // A completed flag that does not match.
         let mut flag = r.clone();
         flag.completed = !flag.completed;
-        let v = checker::check(size, &flag.broken, &flag);
+        let v = checker::check(size, &flag.broken, s.routing, &flag);
         assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "completed")), "{v:?}");
+        // A walk the paper's rule does not take: a message sent along its
+        // other Manhattan route (y first instead of x first). It is a valid
+        // shortest walk over unbroken links, so only the rule check names it.
+        let mesh = Mesh::new(s.size).unwrap();
+        let broken: std::collections::HashSet<(u32, u32)> =
+            r.broken.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        let y_first = |from: u32, to: u32| -> Option<Vec<u32>> {
+            let ((fx, fy), (tx, ty)) = (mesh.coords(from), mesh.coords(to));
+            let mut path = Vec::new();
+            let (mut x, mut y) = (fx, fy);
+            while y != ty {
+                y = if ty > y { y + 1 } else { y - 1 };
+                path.push(mesh.node(x, y));
+            }
+            while x != tx {
+                x = if tx > x { x + 1 } else { x - 1 };
+                path.push(mesh.node(x, y));
+            }
+            let mut at = from;
+            for &n in &path {
+                if broken.contains(&(at.min(n), at.max(n))) {
+                    return None;
+                }
+                at = n;
+            }
+            Some(path)
+        };
+        let swapped = r.trace.iter().enumerate().find_map(|(k, m)| {
+            let other = y_first(m.from, m.to)?;
+            (m.path.len() == other.len() && m.path != other).then_some((k, other))
+        });
+        if let Some((k, other)) = swapped {
+            let mut wrong = r.clone();
+            wrong.trace[k].path = other;
+            let v = checker::check(size, &wrong.broken, Routing::Paper, &wrong);
+            assert!(
+                v.iter().any(|v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("the paper's rule goes to"))),
+                "{v:?}"
+            );
+            assert_eq!(
+                checker::check(size, &wrong.broken, Routing::Shortest, &wrong),
+                [],
+                "a valid walk under the shortest rule's checks"
+            );
+            swaps += 1;
+        }
+        // A back-step claimed where the walk moves forward.
+        let mut claimed = r.clone();
+        let j = claimed.trace.iter().position(|m| !m.path.is_empty() && m.back_steps.is_empty()).unwrap();
+        claimed.trace[j].back_steps.push(0);
+        let v = checker::check(size, &claimed.broken, Routing::Paper, &claimed);
+        assert!(
+            v.iter().any(
+                |v| matches!(v, Violation::BadRoute { message, what } if *message == j && what.contains("back-steps"))
+            ),
+            "{v:?}"
+        );
+        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "back-steps")), "{v:?}");
     }
+    assert!(swaps > 0, "some case has a message with two unbroken Manhattan routes");
+}
+
+/// A walk that steps back, recorded by the engine: the 3 × 3 pocket of
+/// `mesh::tests` (3 → 5 with 4–5 and 7–8 broken) inside a run, and a copy
+/// whose back-step is replaced by a jump forward, which the checker names.
+#[test]
+fn the_trace_checker_rederives_back_steps() {
+    let mesh = Mesh::new(3).unwrap();
+    let breaks = vec![mesh.link(4, 5), mesh.link(7, 8)];
+    let s = Scenario {
+        size: 3,
+        algorithm: Algorithm::AllToAll,
+        breaks: Some(breaks),
+        barriers: 1,
+        record: true,
+        ..Scenario::default()
+    };
+    let r = run(s);
+    assert!(r.completed && r.safe);
+    assert_eq!(checker::check(3, &r.broken, Routing::Paper, &r), []);
+    let k = r.trace.iter().position(|m| m.from == 3 && m.to == 5).unwrap();
+    assert_eq!(r.trace[k].path, [4, 7, 6, 7, 4, 1, 2, 5]);
+    assert_eq!(r.trace[k].back_steps, [3, 4]);
+    assert!(r.back_steps >= 2);
+    // The walk as a shortest-path router would take it after the dead end at 4
+    // (4 → 1 → 2 → 5) is a valid walk, but not the paper's.
+    let mut wrong = r.clone();
+    wrong.trace[k].path = vec![4, 1, 2, 5];
+    wrong.trace[k].times.truncate(4);
+    wrong.trace[k].back_steps.clear();
+    let v = checker::check(3, &wrong.broken, Routing::Paper, &wrong);
+    assert!(v.iter().any(|v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("hop 1 goes from node 4 to node 1"))), "{v:?}");
 }
 
 /// The paper's worked example recounted by hand: the S-curve on 4 × 4, the

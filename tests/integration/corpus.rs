@@ -13,6 +13,7 @@
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::{Judge, Kind, RunReport, Scenario, Simulation};
+use commlab_core::barrier::mesh::Routing;
 use std::fmt::Write as _;
 
 const CORPUS: &str = "corpus/barrier.csv";
@@ -43,7 +44,11 @@ fn joined(values: &[u64]) -> String {
 #[allow(clippy::too_many_lines, reason = "one list of scenario families")]
 fn scenarios() -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
+    // The rows recorded before the paper's rule existed run under `shortest`;
+    // each is run again under `paper` at the end, with ` routing=paper` added
+    // to its name.
     let mut push = |s: Scenario| {
+        let s = Scenario { routing: Routing::Shortest, ..s };
         let name = format!(
             "{} s{} r{} seed{} enc={} tile{} judge={} b{} hop{} ovh{} comp{} skew{} k{} cont{} conn{} rec{}",
             s.algorithm.id(),
@@ -150,6 +155,11 @@ fn scenarios() -> Vec<(String, Scenario)> {
             push(Scenario { size: 32, algorithm, break_rate: 0.2, seed: 9, barriers: 1, ..Scenario::default() });
         }
     }
+    let paper: Vec<(String, Scenario)> = out
+        .iter()
+        .map(|(name, s)| (format!("{name} routing=paper"), Scenario { routing: Routing::Paper, ..s.clone() }))
+        .collect();
+    out.extend(paper);
     out
 }
 

@@ -5,7 +5,10 @@
 use crate::{parse_id, ApiError};
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Scenario;
-use commlab_core::barrier::experiment::{paper_grids, Pending, RunSummary, DELAY_RATES, RANGE_ALGORITHMS, RANGE_RATES};
+use commlab_core::barrier::experiment::{
+    claim_grids, paper_grids, Pending, RunSummary, DELAY_RATES, RANGE_ALGORITHMS, RANGE_RATES,
+};
+use commlab_core::barrier::mesh::Routing;
 use commlab_core::barrier::uq::{LinkSetDefinition, UqExperiment, UqRun};
 use commlab_core::limits::lab as lim;
 use serde::{Deserialize, Serialize};
@@ -19,32 +22,53 @@ pub struct LabRequest {
     pub max_size: u64,
     /// Barriers per run.
     pub barriers: u64,
+    /// The charts' routing rule; the claims' runs are repeated under the other.
+    #[serde(with = "crate::routing_id")]
+    pub routing: Routing,
 }
 
 impl Default for LabRequest {
-    /// The lab's default sweep: up to 32 × 32, 5 seeds, 3 barriers.
+    /// The lab's default sweep: up to 32 × 32, 5 seeds, 3 barriers, the paper's routing.
     fn default() -> Self {
-        LabRequest { seeds: 5, max_size: 32, barriers: 3 }
+        LabRequest { seeds: 5, max_size: 32, barriers: 3, routing: Routing::Paper }
     }
 }
 
-/// The sweep's runs: the delay-vs-nodes grid, then the delay-range grid.
+/// The other routing rule (the lab's claims are shown under both).
+pub fn other_rule(routing: Routing) -> Routing {
+    match routing {
+        Routing::Paper => Routing::Shortest,
+        Routing::Shortest => Routing::Paper,
+    }
+}
+
+/// The sweep's runs, in four parts: the delay-vs-nodes grid and the
+/// delay-range grid under the request's rule, then the claims' runs (Tree,
+/// ID1, ID2: [`claim_grids`]) under the other rule, delay grid then range grid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabPlan {
     /// Every run, in grid order.
     pub runs: Vec<Scenario>,
-    /// `runs[..split]` is the delay-vs-nodes grid.
-    pub split: usize,
+    /// Where parts 2, 3 and 4 start in `runs`.
+    pub splits: [usize; 3],
+}
+
+impl LabPlan {
+    /// The four parts of `results` (indexed like `runs`).
+    pub fn parts<T>(splits: [usize; 3], results: &[T]) -> [&[T]; 4] {
+        let [a, b, c] = splits.map(|s| s.min(results.len()));
+        [&results[..a], &results[a..b], &results[b..c], &results[c..]]
+    }
 }
 
 impl LabRequest {
-    /// `(runs, runs of the delay-vs-nodes grid)` without building them: the
-    /// page needs only the count (the workers build the plan). Must equal
-    /// [`LabRequest::plan`]'s lengths (tested).
+    /// `(runs, splits)` without building them: the page needs only the
+    /// counts (the workers build the plan). Must equal [`LabRequest::plan`]'s
+    /// (tested).
     ///
     /// # Errors
     /// A setting out of range.
-    pub fn counts(&self) -> Result<(usize, usize), ApiError> {
+    pub fn counts(&self) -> Result<(usize, [usize; 3]), ApiError> {
         let seeds = lim::SEEDS.check(self.seeds)? as usize;
         let max = lim::MAX_SIZE.check(self.max_size)?;
         lim::BARRIERS.check(self.barriers)?;
@@ -54,7 +78,9 @@ impl LabRequest {
         let algorithms = commlab_core::barrier::algorithm::Algorithm::ALL.len();
         let delay = ((algorithms - 1) * sides(4, u64::MAX) + sides(4, 16)) * DELAY_RATES.len() * seeds;
         let range = RANGE_ALGORITHMS.len() * sides(8, u64::MAX) * RANGE_RATES.len() * seeds;
-        Ok((delay + range, delay))
+        let claims = RANGE_ALGORITHMS.len() * sides(4, u64::MAX) * DELAY_RATES.len() * seeds;
+        let splits = [delay, delay + range, delay + range + claims];
+        Ok((splits[2] + range, splits))
     }
 
     /// The runs of this sweep.
@@ -65,12 +91,16 @@ impl LabRequest {
         lim::SEEDS.check(self.seeds)?;
         lim::MAX_SIZE.check(self.max_size)?;
         let barriers = lim::BARRIERS.check(self.barriers)? as u32;
-        let base = Scenario { barriers, ..Scenario::default() };
+        let base = Scenario { barriers, routing: self.routing, ..Scenario::default() };
         let (delay, range) = paper_grids(self.seeds, self.max_size, &base)?;
-        let split = delay.len();
+        let other = Scenario { routing: other_rule(self.routing), ..base };
+        let (claims, claims_range) = claim_grids(self.seeds, self.max_size, &other)?;
+        let splits = [delay.len(), delay.len() + range.len(), delay.len() + range.len() + claims.len()];
         let mut runs = delay;
         runs.extend(range);
-        Ok(LabPlan { runs, split })
+        runs.extend(claims);
+        runs.extend(claims_range);
+        Ok(LabPlan { runs, splits })
     }
 }
 

@@ -77,3 +77,28 @@ pub fn parse_id<T: std::str::FromStr<Err = String>>(field: &str, text: &str) -> 
         ApiError::new(field, text, expected)
     })
 }
+
+/// A routing rule on the wire as its id (`paper`, `shortest`); the core stays
+/// free of serde.
+pub mod routing_id {
+    use commlab_core::barrier::mesh::Routing;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the id.
+    ///
+    /// # Errors
+    /// The serializer's.
+    #[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's `with` signature")]
+    pub fn serialize<S: Serializer>(routing: &Routing, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(routing.id())
+    }
+
+    /// Reads the id.
+    ///
+    /// # Errors
+    /// An id that names no rule.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Routing, D::Error> {
+        let id = String::deserialize(d)?;
+        id.parse().map_err(serde::de::Error::custom)
+    }
+}

@@ -53,6 +53,8 @@ pub struct MeshRequest {
     pub contention: bool,
     /// Fan-in of the combining tree.
     pub combining_k: u64,
+    /// Routing rule id: `paper` or `shortest`.
+    pub routing: String,
 }
 
 impl Default for MeshRequest {
@@ -77,6 +79,7 @@ impl Default for MeshRequest {
             skew_ticks: 0,
             contention: true,
             combining_k: 4,
+            routing: "paper".into(),
         }
     }
 }
@@ -115,6 +118,7 @@ impl MeshRequest {
             skew_ticks: lim::SKEW_TICKS.check(self.skew_ticks)?,
             combining_k: lim::COMBINING_K.check(self.combining_k)? as u32,
             record: true,
+            routing: parse_id("routing", &self.routing)?,
         };
         // Recorded (animated) up to the engine's recording cap; beyond it, up
         // to the view's own cap, simulated without recording (metrics only).
@@ -230,6 +234,8 @@ pub struct MetricRow {
     pub hops: u64,
     /// Hops beyond Manhattan.
     pub detour_hops: u64,
+    /// Hops that stepped back along their own walk (`routing=paper`).
+    pub back_steps: u64,
     /// The most-loaded link as `(x, y)–(x, y) ×load`, empty when none.
     pub link: String,
     /// The root's `K`.
@@ -342,6 +348,7 @@ impl MeshSession {
                 messages: s.messages,
                 hops: s.hops,
                 detour_hops: s.detour_hops,
+                back_steps: s.back_steps,
                 link: s.max_link.map_or_else(String::new, |l| {
                     let (a, c) = mesh.endpoints(l);
                     let ((ax, ay), (cx, cy)) = (mesh.coords(a), mesh.coords(c));
@@ -366,8 +373,14 @@ impl MeshSession {
             )
         } else if report.safe {
             format!(
-                "Checker: safe — no node left a barrier before every node arrived, no message crossed barriers; {} messages, {} hops ({} detour hops), {} of {} links broken.",
-                report.messages, report.hops, report.detour_hops, report.broken_links, mesh.link_count()
+                "Checker: safe — no node left a barrier before every node arrived, no message crossed barriers; {} messages, {} hops ({} detour hops, {} of them back-steps), {} of {} links broken; routing {}.",
+                report.messages,
+                report.hops,
+                report.detour_hops,
+                report.back_steps,
+                report.broken_links,
+                mesh.link_count(),
+                r.scenario.routing
             )
         } else {
             format!("Checker: UNSAFE — {}", report.violations.join("; "))

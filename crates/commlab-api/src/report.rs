@@ -76,6 +76,8 @@ pub struct RunJson {
     pub contention: bool,
     /// Fan-in of the combining tree.
     pub combining_k: u32,
+    /// Routing rule id (`paper`, `shortest`).
+    pub routing: &'static str,
     /// The broken links, by id (see ARCHITECTURE: link numbering).
     pub broken_links: Vec<LinkId>,
     /// How many.
@@ -96,6 +98,8 @@ pub struct RunJson {
     pub hops: u64,
     /// Hops beyond Manhattan.
     pub detour_hops: u64,
+    /// Hops that stepped back along their message's own walk.
+    pub back_steps: u64,
     /// Per barrier, last leave − last arrival (empty when the run did not complete).
     pub delay_ticks: Vec<u64>,
     /// Tick the last node left.
@@ -156,6 +160,7 @@ impl RunJson {
             skew_ticks: s.skew_ticks,
             contention: s.contention,
             combining_k: s.combining_k,
+            routing: s.routing.id(),
             broken_link_count: broken_links.len(),
             broken_links,
             completed: r.completed,
@@ -166,6 +171,7 @@ impl RunJson {
             messages: r.messages,
             hops: r.hops,
             detour_hops: r.detour_hops,
+            back_steps: r.back_steps,
             delay_ticks: if r.completed { r.delay_ticks.clone() } else { Vec::new() },
             total_ticks: r.total_ticks,
             max_link_load: r.max_link_load,
@@ -187,16 +193,17 @@ impl RunJson {
     }
 }
 
-/// `barrier,kind,from,to,sent_tick,delivered_tick,hops,manhattan,route`: every
-/// recorded message (barriers from 1).
+/// `barrier,kind,from,to,sent_tick,delivered_tick,hops,manhattan,back_steps,route`:
+/// every recorded message (barriers from 1; `back_steps` the hops that step
+/// back along the message's own walk).
 pub fn messages_csv(replay: &Replay) -> String {
     use std::fmt::Write as _;
-    let mut out = String::from("barrier,kind,from,to,sent_tick,delivered_tick,hops,manhattan,route\n");
+    let mut out = String::from("barrier,kind,from,to,sent_tick,delivered_tick,hops,manhattan,back_steps,route\n");
     let mesh: Mesh = replay.mesh;
     for m in &replay.report.trace {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},",
+            "{},{},{},{},{},{},{},{},{},",
             m.barrier + 1,
             m.kind.name(),
             m.from,
@@ -204,7 +211,8 @@ pub fn messages_csv(replay: &Replay) -> String {
             m.sent,
             m.delivered,
             m.path.len(),
-            mesh.distance(m.from, m.to)
+            mesh.distance(m.from, m.to),
+            m.back_steps.len()
         );
         for (i, n) in m.path.iter().enumerate() {
             let _ = write!(out, "{}{n}", if i == 0 { "" } else { " " });

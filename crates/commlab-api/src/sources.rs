@@ -9,8 +9,13 @@
 //! compare both files with what this module writes now. The numbers marked "lab" are
 //! measured by sweeps; the row points to the view that runs them.
 
+use crate::lab::LabRequest;
 use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
-use commlab_core::barrier::mesh::Mesh;
+use commlab_core::barrier::engine::Scenario;
+use commlab_core::barrier::experiment::{
+    aggregate, claim_grids, delay_claims, range_claim, run_one, Claim, RunSummary,
+};
+use commlab_core::barrier::mesh::{Mesh, Routing};
 use commlab_core::barrier::uq::{
     all_conversions, paper_means, round_changes, LinkSetDefinition, PAPER_LCT_MEAN, PAPER_ROUND1,
 };
@@ -38,25 +43,25 @@ pub struct SourceRow {
     pub verdict: String,
     /// Why they differ (or how we checked that they agree).
     pub why: String,
-    /// The query string that opens the example (`v=2&view=…`).
+    /// The query string that opens the example (`v=3&view=…`).
     pub link: String,
 }
 
 /// A worked example as a link: label and query string.
 pub const PRESETS: [(&str, &str); 7] = [
-    ("Binomial article: reduction on p = 8", "v=2&view=tree&p=8"),
-    ("Binomial article: pipelined T(n, p, m) and m*", "v=2&view=model"),
-    ("Barrier paper: round(1) on the 4 × 4 S-curve mesh", "v=2&view=mesh&size=4&rate=0"),
-    ("Barrier paper: UQ of all 256 conversions, delay figures", "v=2&view=lab"),
+    ("Binomial article: reduction on p = 8", "v=3&view=tree&p=8"),
+    ("Binomial article: pipelined T(n, p, m) and m*", "v=3&view=model"),
+    ("Barrier paper: round(1) on the 4 × 4 S-curve mesh", "v=3&view=mesh&size=4&rate=0"),
+    ("Barrier paper: UQ of all 256 conversions, delay figures", "v=3&view=lab"),
     (
         "catccos: worked table, grid (2, 2, 4), cores (2, 2)",
-        "v=2&view=swizzle&rows=2&cols=2&ranks=4&core_rows=2&core_cols=2",
+        "v=3&view=swizzle&rows=2&cols=2&ranks=4&core_rows=2&core_cols=2",
     ),
     (
         "catccos: 12 cores on 4 × 4 × 4, with and without deterministic mode",
-        "v=2&view=swizzle&rows=4&cols=4&ranks=4&core_rows=3&core_cols=4&compare=deterministic",
+        "v=3&view=swizzle&rows=4&cols=4&ranks=4&core_rows=3&core_cols=4&compare=deterministic",
     ),
-    ("Barrier paper: the tree forms under breaks", "v=2&view=lab&max_size=32"),
+    ("Barrier paper: the delay claims under both routing rules", "v=3&view=lab&seeds=3&max_size=16"),
 ];
 
 const ARTICLE: &str = "Binomial-tree article";
@@ -201,22 +206,78 @@ fn paper_rows() -> Vec<SourceRow> {
         PRESETS[3].1,
     ));
 
-    for (item, theirs) in [
-        ("ID1 (DLCT+MS) and ID2 (DLCT+Tree) against Tree under breaks", "30–50 % faster"),
-        ("ID1 and ID2 against Tree with intact links", "close to Tree"),
-        ("Tree's delay as links break, against ID1 and ID2", "grows fastest"),
-    ] {
-        out.push(row(
-            &format!("{PAPER}: delay figures (vs nodes at 0, 10, 20 %; range over 0–50 %)"),
-            item,
-            theirs.into(),
-            "measured by the Barrier lab's sweep, per size and break rate, under each chart (also `commlab figures`)".into(),
-            "lab",
-            "A sweep of seeded runs; the lab prints our percentages against the paper's statement and says whether they agree.",
-            PRESETS[6].1,
-        ));
-    }
+    out.extend(claim_rows());
     out
+}
+
+/// The sweep behind the Sources page's delay claims: the lab's with 3 seeds up
+/// to 16 × 16, only the runs the claims need (Tree, ID1, ID2), under each rule.
+pub const CLAIMS_SWEEP: LabRequest = LabRequest { seeds: 3, max_size: 16, barriers: 3, routing: Routing::Paper };
+
+/// The paper's three delay claims, each under both routing rules, from
+/// [`CLAIMS_SWEEP`] (about 400 runs of the tree forms on meshes up to 16 × 16).
+fn claim_rows() -> Vec<SourceRow> {
+    let sweep = CLAIMS_SWEEP;
+    let under = |routing: Routing| {
+        let base = Scenario { barriers: sweep.barriers as u32, routing, ..Scenario::default() };
+        let (delay, range) = claim_grids(sweep.seeds, sweep.max_size, &base).expect("a valid sweep");
+        let points =
+            |runs: &[Scenario]| aggregate(&runs.iter().map(|s| RunSummary::from(&run_one(s))).collect::<Vec<_>>());
+        let (delay, range) = (points(&delay), points(&range));
+        let mut claims = delay_claims(&delay);
+        claims.push(range_claim(&range));
+        claims
+    };
+    let (paper, shortest) = (under(Routing::Paper), under(Routing::Shortest));
+    let word = |c: &Claim| match c.agrees {
+        Some(true) => "holds",
+        Some(false) => "fails",
+        None => "not measured",
+    };
+    let link = |routing: Routing| {
+        format!(
+            "v=3&view=lab&seeds={}&max_size={}{}",
+            sweep.seeds,
+            sweep.max_size,
+            match routing {
+                Routing::Paper => "",
+                Routing::Shortest => "&routing=shortest",
+            }
+        )
+    };
+    let items = [
+        ("ID1 (DLCT+MS) and ID2 (DLCT+Tree) against Tree with intact links", "close to Tree"),
+        ("ID1 and ID2 against Tree at 10 % broken links", "30–50 % faster"),
+        ("ID1 and ID2 against Tree at 20 % broken links", "30–50 % faster"),
+        ("Tree's delay as links break (range over 0–50 %), against ID1 and ID2", "grows fastest"),
+    ];
+    items
+        .iter()
+        .zip(paper.iter().zip(&shortest))
+        .enumerate()
+        .map(|(i, (&(item, theirs), (p, s)))| {
+            let both = p.agrees == Some(true) && s.agrees == Some(true);
+            let intact = if i == 0 { " With no broken link both rules take the same routes, so the numbers are equal." } else { "" };
+            let why = format!(
+                "The claim {} under routing=paper (the paper's rule: closest unvisited neighbour, a step back at a dead end) and {} under routing=shortest (greedy, then a shortest path from a dead end). A seeded sweep of {} seeds per point on meshes up to {} × {}, breaks that keep the mesh connected; the Barrier lab runs the same and more (open it under routing=shortest with {}).{intact}",
+                word(p),
+                word(s),
+                sweep.seeds,
+                sweep.max_size,
+                sweep.max_size,
+                link(Routing::Shortest),
+            );
+            row(
+                &format!("{PAPER}: delay figures (vs nodes at 0, 10, 20 %; range over 0–50 %)"),
+                item,
+                theirs.into(),
+                format!("Under routing=paper: {} Under routing=shortest: {}", p.measured, s.measured),
+                if both { "same" } else { "differs" },
+                &why,
+                &link(Routing::Paper),
+            )
+        })
+        .collect()
 }
 
 /// The catccos note: the worked table and the deterministic example.
@@ -286,7 +347,7 @@ pub fn markdown(rows: &[SourceRow]) -> String {
 }
 
 /// The rows as the app's Sources page: a static HTML document whose "open"
-/// links (`./?v=2&view=…`) open each worked example in the playground.
+/// links (`./?v=3&view=…`) open each worked example in the playground.
 pub fn html(rows: &[SourceRow]) -> String {
     let mut examples = String::new();
     for (label, query) in PRESETS {

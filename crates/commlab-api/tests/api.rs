@@ -1,10 +1,12 @@
 //! The engine API end to end: round trips through serde, every error path
 //! naming its field, progress, and the lab's results in grid order.
 
-use commlab_api::lab::{LabRequest, UqRequest};
+use commlab_api::lab::{LabPlan, LabRequest, UqRequest};
 use commlab_api::mesh::{ExportKind, FrameRequest, MeshRequest};
 use commlab_api::protocol::{lab_results, Engine, Request, Response};
-use commlab_core::barrier::experiment::run_one;
+use commlab_core::barrier::engine::Scenario;
+use commlab_core::barrier::experiment::{run_one, RANGE_ALGORITHMS};
+use commlab_core::barrier::mesh::Routing;
 
 fn round_trip(r: &Request) -> Request {
     serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()
@@ -135,7 +137,7 @@ fn every_bad_field_is_named_with_its_range() {
         let Response::Error(e) = serve(&mut engine, r) else { panic!() };
         assert_eq!(e.field, "request");
     }
-    let lab = LabRequest { seeds: 1, max_size: 8, barriers: 1 };
+    let lab = LabRequest { seeds: 1, max_size: 8, barriers: 1, ..LabRequest::default() };
     for (bad, field) in [
         (LabRequest { seeds: 0, ..lab }, "seeds"),
         (LabRequest { seeds: 21, ..lab }, "seeds"),
@@ -148,10 +150,11 @@ fn every_bad_field_is_named_with_its_range() {
         };
         assert_eq!(e.field, field);
     }
-    // 15 algorithms × sides 4, 8 × 3 rates + 3 × side 8 × 6 rates = 108 runs.
-    for (first, count) in [(1_000_000, 1), (107, 2)] {
+    // 15 algorithms × sides 4, 8 × 3 rates + 3 × side 8 × 6 rates = 108 runs,
+    // then the claims under the other rule: 3 × sides 4, 8 × 3 rates + 18 = 36.
+    for (first, count) in [(1_000_000, 1), (143, 2)] {
         let Response::Error(e) = serve(&mut engine, Request::LabRuns { lab, first, count }) else { panic!() };
-        assert_eq!(e.field, "index", "batch {first}+{count} of 108 runs");
+        assert_eq!(e.field, "index", "batch {first}+{count} of 144 runs");
     }
     for size in [1, 17] {
         let Response::Error(e) =
@@ -165,9 +168,21 @@ fn every_bad_field_is_named_with_its_range() {
 
 #[test]
 fn lab_runs_through_the_engine_equal_direct_runs_in_grid_order() {
-    let lab = LabRequest { seeds: 2, max_size: 8, barriers: 2 };
+    let lab = LabRequest { seeds: 2, max_size: 8, barriers: 2, routing: Routing::Paper };
     let plan = lab.plan().unwrap();
-    assert_eq!(plan.split, 15 * 2 * 3 * 2, "15 algorithms × sides 4, 8 × 3 rates × 2 seeds");
+    assert_eq!(plan.splits[0], 15 * 2 * 3 * 2, "15 algorithms × sides 4, 8 × 3 rates × 2 seeds");
+    // The charts' runs under the request's rule, the claims' runs under the other.
+    let [charts, range, claims, claims_range] = LabPlan::parts(plan.splits, &plan.runs);
+    assert!(charts.iter().chain(range).all(|s| s.routing == Routing::Paper));
+    assert!(claims.iter().chain(claims_range).all(|s| s.routing == Routing::Shortest));
+    assert_eq!(claims.len(), 3 * 2 * 3 * 2);
+    let same = |a: &[Scenario], b: &[Scenario]| {
+        a.iter().map(|s| Scenario { routing: Routing::Paper, ..s.clone() }).eq(b.iter().cloned())
+    };
+    assert!(same(claims_range, range), "the range grid again under the other rule");
+    let tree_forms: Vec<Scenario> =
+        charts.iter().filter(|s| RANGE_ALGORITHMS.contains(&s.algorithm)).cloned().collect();
+    assert!(same(claims, &tree_forms), "Tree, ID1 and ID2's delay runs again under the other rule");
     let mut engine = Engine::new();
     // Served in batches and out of order, as a pool would finish them.
     let firsts: Vec<usize> = (0..plan.runs.len()).rev().step_by(7).collect();
@@ -191,15 +206,16 @@ fn lab_counts_equal_the_plan() {
     for seeds in [1, 3, 20] {
         for max_size in [4, 7, 8, 15, 16, 17, 32, 64] {
             for barriers in [1, 10] {
-                let lab = LabRequest { seeds, max_size, barriers };
+                let lab = LabRequest { seeds, max_size, barriers, routing: Routing::Shortest };
                 let plan = lab.plan().unwrap();
-                assert_eq!(lab.counts().unwrap(), (plan.runs.len(), plan.split), "{lab:?}");
+                assert_eq!(lab.counts().unwrap(), (plan.runs.len(), plan.splits), "{lab:?}");
             }
         }
     }
-    // The default sweep of the lab: 1155 runs, (14 × 4 sides + all-to-all's 3) × 3 rates × 5 seeds = 885
-    // for the delay charts and 3 × 3 sides × 6 rates × 5 seeds = 270 for the range chart.
-    assert_eq!(LabRequest { seeds: 5, max_size: 32, barriers: 3 }.counts().unwrap(), (1155, 885));
+    // The default sweep of the lab: (14 × 4 sides + all-to-all's 3) × 3 rates × 5 seeds = 885
+    // for the delay charts and 3 × 3 sides × 6 rates × 5 seeds = 270 for the range chart; then
+    // under the other rule 3 × 4 sides × 3 rates × 5 seeds = 180 and the range chart's 270 again.
+    assert_eq!(LabRequest::default().counts().unwrap(), (1605, [885, 1155, 1335]));
 }
 
 #[test]

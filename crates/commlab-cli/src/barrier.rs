@@ -6,7 +6,7 @@ use commlab_api::report::RunJson;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::{Judge, RunReport, Scenario, Simulation};
-use commlab_core::barrier::mesh::Breaks;
+use commlab_core::barrier::mesh::{Breaks, Routing};
 use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::limits::ConfigError;
 use serde_json::{json, Value};
@@ -21,7 +21,7 @@ pub struct BarrierCommand {
     /// Mesh side (size × size nodes).
     #[arg(long)]
     size: u64,
-    /// Algorithm: ms, tree, tournament, dissemination, dissemination-tree, dlct, dlct-ms, dlct-tree, butterfly, pairwise, all-to-all, combining.
+    /// Algorithm: ms, tree, tournament, dissemination, dissemination-tree, dlct, dlct-ms, dlct-tree, butterfly, pairwise, all-to-all, combining, mcs, bst, two-level.
     #[arg(long)]
     algorithm: Algorithm,
     /// Fraction of links broken, 0..=0.9.
@@ -66,6 +66,9 @@ pub struct BarrierCommand {
     /// Fan-in of the combining tree.
     #[arg(long = "combining-k", default_value_t = 4)]
     combining_k: u32,
+    /// Routing around broken links: paper (closest unvisited neighbour, step back at a dead end) or shortest (greedy, then a shortest path from a dead end).
+    #[arg(long, default_value = "paper")]
+    routing: Routing,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -96,6 +99,7 @@ impl BarrierCommand {
             skew_ticks: self.skew_ticks,
             combining_k: self.combining_k,
             record: false,
+            routing: self.routing,
         }
     }
 

@@ -9,7 +9,7 @@ use commlab_core::barrier::experiment::{
     aggregate, csv_row, delay_claims, paper_grids, points_csv, range_claim, run_one, scenarios, uq_claim, Claim, Grid,
     Row, RunSummary, CSV_HEADER, RANGE_ALGORITHMS,
 };
-use commlab_core::barrier::mesh::Mesh;
+use commlab_core::barrier::mesh::{Mesh, Routing};
 use commlab_core::barrier::uq::{round_changes, LinkSetDefinition, UqExperiment};
 use commlab_plot::barrier::{delay_range, delay_vs_nodes, round_figure, uq_histogram};
 use commlab_plot::{render_svg, Theme};
@@ -81,6 +81,9 @@ pub struct SweepCommand {
     /// Encoding.
     #[arg(long, default_value = "s-curve")]
     encoding: Encoding,
+    /// Routing around broken links: paper or shortest.
+    #[arg(long, default_value = "paper")]
+    routing: Routing,
     /// Output CSV file (default: standard output).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -119,13 +122,14 @@ fn shard_line(shard: Shard, runs: usize, grid: &str) -> String {
 /// What identifies a sweep's grid across shards (its arguments, not the shard or output).
 fn grid_text(c: &SweepCommand) -> String {
     format!(
-        "algorithms={} sizes={} rates={} seeds={} barriers={} encoding={}",
+        "algorithms={} sizes={} rates={} seeds={} barriers={} encoding={} routing={}",
         c.algorithms.as_deref().unwrap_or("all"),
         c.sizes,
         c.rates,
         c.seeds,
         c.barriers,
-        c.encoding.id()
+        c.encoding.id(),
+        c.routing
     )
 }
 
@@ -144,7 +148,12 @@ impl SweepCommand {
             sizes: list(&self.sizes, "--sizes")?,
             rates: list(&self.rates, "--rates")?,
             seeds: self.seeds,
-            base: Scenario { barriers: self.barriers, encoding: self.encoding, ..Scenario::default() },
+            base: Scenario {
+                barriers: self.barriers,
+                encoding: self.encoding,
+                routing: self.routing,
+                ..Scenario::default()
+            },
         };
         let list = scenarios(&grid)
             .map_err(|e| (crate::flag_of(e.name), format!("{} is out of range: expected {}", e.value, e.expected)))?;
@@ -286,6 +295,10 @@ pub struct FiguresCommand {
     /// Seeds per point.
     #[arg(long, default_value_t = 3)]
     seeds: u64,
+    /// Routing around broken links: paper (the default) or shortest. Run
+    /// once with each to write both sets.
+    #[arg(long, default_value = "paper")]
+    routing: Routing,
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), ArgError> {
@@ -302,7 +315,7 @@ impl FiguresCommand {
             .map_err(|e| ("--out".to_owned(), format!("cannot create {}: {e}", self.out.display())))?;
         let theme = Theme::LIGHT;
         let svg_err = |e: commlab_plot::PlotError| ("--out".to_owned(), e.to_string());
-        let base = Scenario { barriers: 3, ..Scenario::default() };
+        let base = Scenario { barriers: 3, routing: self.routing, ..Scenario::default() };
         let mut files = Vec::new();
 
         // 1. Delay vs nodes for every algorithm at 0, 10, 20 %; 2. the delay range over 0–50 %.
@@ -345,6 +358,7 @@ impl FiguresCommand {
         files.extend(["delay-range.svg", "uq-histogram.svg", "round1-example.svg"].map(String::from));
         Ok(json!({
             "out": self.out.display().to_string(),
+            "routing": self.routing.id(),
             "figures": files,
             "runs": rows.len() + list.len(),
             "uq_lct_mean": lct_mean,

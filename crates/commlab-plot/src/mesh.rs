@@ -13,7 +13,7 @@ use crate::svg::{escape, hex, Svg};
 use crate::Theme;
 use commlab_core::barrier::engine::Kind;
 use commlab_core::barrier::mesh::{LinkId, Mesh, NodeId};
-use commlab_core::barrier::replay::{NodeStatus, Replay};
+use commlab_core::barrier::replay::{InFlight, NodeStatus, Replay};
 use plotters::style::RGBColor;
 use std::fmt::Write as _;
 
@@ -286,8 +286,21 @@ pub fn mesh_scene(replay: &Replay, step: usize, width: f64, options: MeshOptions
         let m = &replay.report.trace[f.index];
         let (color, width) = if f.detour { (DETOUR, thin * 2.4) } else { (kind_color(m.kind), thin * 1.6) };
         let mut at = m.from;
-        for &next in &m.path {
-            shapes.push(Shape::Line { from: pos(at), to: pos(next), color, width, dashed: false, opacity: 0.55 });
+        for (hop, &next) in m.path.iter().enumerate() {
+            // A step back along the message's own walk (paper routing): dashed, in the foreground colour.
+            let line = if InFlight::is_back_step(m, hop) {
+                Shape::Line {
+                    from: pos(at),
+                    to: pos(next),
+                    color: theme.foreground,
+                    width: thin * 2.4,
+                    dashed: true,
+                    opacity: 0.9,
+                }
+            } else {
+                Shape::Line { from: pos(at), to: pos(next), color, width, dashed: false, opacity: 0.55 }
+            };
+            shapes.push(line);
             at = next;
         }
     }

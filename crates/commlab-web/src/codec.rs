@@ -4,7 +4,7 @@
 //! [`to_query`] add the keys every link shares: `v`, `view`, `step` (views
 //! that animate), `embed` and `theme`.
 //!
-//! Format `v=2`: `v=2&view=<id>` first, then only the view's fields that
+//! Format `v=3`: `v=3&view=<id>` first, then only the view's fields that
 //! differ from their defaults (names are scoped by the view: `p` is the
 //! model's `p` in `view=model` and the tree's in `view=tree`), then `step`,
 //! `embed=1` and `theme=<id>` when set. A repeated key takes its last value.
@@ -22,9 +22,9 @@ use crate::state::{Params, ThemeChoice};
 use crate::views::View;
 use commlab_core::limits::{IntRange, RealRange};
 
-/// The link format this build writes. It reads `v=1` links too, with a
+/// The link format this build writes. It reads `v=1` and `v=2` links too, with a
 /// notice where their outcome changed (`docs/links.md`, "Versioning").
-pub const VERSION: &str = "2";
+pub const VERSION: &str = "3";
 
 /// A problem found while reading a link, shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,11 +48,34 @@ impl Notice {
 }
 
 /// What a link says besides the view's own pairs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Link {
-    /// The link is `v=1`: views whose outcome changed since then say so.
-    pub v1: bool,
+    /// The link's version (`v=`; a link without one is read as the current
+    /// version): views whose outcome changed since then say so.
+    pub version: u32,
 }
+
+impl Default for Link {
+    fn default() -> Self {
+        Link { version: CURRENT }
+    }
+}
+
+impl Link {
+    /// A `v=1` link, older than the tournament barrier's single-level wake-up.
+    pub fn v1(self) -> bool {
+        self.version == 1
+    }
+
+    /// A link older than the paper's routing rule (`v=1`, `v=2`): its barrier
+    /// runs open with `routing=shortest`, the rule they were made with.
+    pub fn before_paper_routing(self) -> bool {
+        self.version < 3
+    }
+}
+
+/// [`VERSION`] as a number.
+pub const CURRENT: u32 = 3;
 
 /// How a field reads and writes its value in the view's state `S`.
 pub enum Kind<S> {
@@ -345,11 +368,13 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     let mut own = Vec::new();
     for (key, value) in &pairs {
         match key.as_str() {
-            "v" if value == "1" => params.link.v1 = true,
-            "v" if value != VERSION => {
-                notices.push(Notice::refused("v", value, "a link version this build reads (v=1 or v=2)", "v=2"));
+            "v" if matches!(value.as_str(), "1" | "2" | "3") => {
+                params.link.version = value.parse().unwrap_or(CURRENT);
             }
-            "view" | "v" => {}
+            "v" => {
+                notices.push(Notice::refused("v", value, "a link version this build reads (v=1, v=2 or v=3)", "v=3"));
+            }
+            "view" => {}
             "embed" => match flag(value) {
                 Some(b) => params.embed = b,
                 None => notices.push(Notice::refused("embed", value, "0 or 1", "0")),
@@ -403,9 +428,9 @@ mod tests {
         let (p, notices) = from_query("v=2&view=lab&seeds=2&zz=1&theme=dark");
         assert!(notices.is_empty(), "the lazy bundle reports its own: {notices:?}");
         assert_eq!(p.lazy, vec![("seeds".to_owned(), "2".to_owned()), ("zz".to_owned(), "1".to_owned())]);
-        assert_eq!(to_query(&p), "v=2&view=lab&seeds=2&zz=1&theme=dark");
+        assert_eq!(to_query(&p), "v=3&view=lab&seeds=2&zz=1&theme=dark");
         let (p, _) = from_query("view=schedule&coll=barrier&mesh=8");
-        assert_eq!(to_query(&p), "v=2&view=schedule&coll=barrier&mesh=8");
+        assert_eq!(to_query(&p), "v=3&view=schedule&coll=barrier&mesh=8");
         let (p, _) = from_query("view=tree&p=9");
         assert!(p.lazy.is_empty());
         assert_eq!(p.tree.units, 9);
@@ -413,19 +438,19 @@ mod tests {
 
     #[test]
     fn defaults_are_omitted() {
-        assert_eq!(to_query(&Params::default()), "v=2&view=model");
+        assert_eq!(to_query(&Params::default()), "v=3&view=model");
         let mut p = Params::default();
         p.model.request.units = 128;
         p.model.request.t_byte = 0.0005;
         p.embed = true;
         p.theme = ThemeChoice::Dark;
-        assert_eq!(to_query(&p), "v=2&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
+        assert_eq!(to_query(&p), "v=3&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
     }
 
     #[test]
     fn reads_links() {
         let p = model(8, 4096);
-        check("?v=1&view=model&p=8&n=4096", &Params { link: Link { v1: true }, ..p.clone() }, &[]);
+        check("?v=1&view=model&p=8&n=4096", &Params { link: Link { version: 1 }, ..p.clone() }, &[]);
         check("p=8&n=4096&__commlab_no_worker=1", &p, &[]);
         let (read, notices) = from_query("p=8&n=4096&grid=3&future_param=7&grid=4&rows=4");
         assert_eq!((read.model.request.units, read.model.request.bytes), (8, 4096));
@@ -466,32 +491,42 @@ mod tests {
         assert!(notices[0].message.starts_with("\"\\\"\\n<b>\""), "{}", notices[0].message);
     }
 
-    /// A v=1 link opens in this build; where its outcome changed (the
-    /// tournament's wake-up, in the mesh view and the lab's charts) a notice
-    /// says exactly what changed; elsewhere it opens silently.
+    /// Older links open in this build; where their outcome changed a notice
+    /// says exactly what changed; elsewhere they open silently. `v=1`: the
+    /// tournament's wake-up (mesh view, lab). `v=1` and `v=2`: barrier runs
+    /// open with `routing=shortest`, the rule they were made with.
     #[test]
-    fn v1_links_open_and_say_what_changed() {
-        for (query, changed) in [
-            ("v=1&view=mesh&algorithm=tournament&size=12", true),
-            ("v=1&view=mesh&algorithm=ms&size=12", false),
-            ("v=1&view=tree&p=12", false),
-            ("v=2&view=mesh&algorithm=tournament", false),
+    fn old_links_open_and_say_what_changed() {
+        for (query, tournament, routing) in [
+            ("v=1&view=mesh&algorithm=tournament&size=12", true, true),
+            ("v=1&view=mesh&algorithm=ms&size=12", false, true),
+            ("v=1&view=tree&p=12", false, false),
+            ("v=2&view=mesh&algorithm=tournament", false, true),
+            ("v=2&view=mesh&routing=paper", false, false),
+            ("v=3&view=mesh&algorithm=tournament", false, false),
+            ("view=mesh", false, false),
         ] {
             let (p, notices) = from_query(query);
-            assert_eq!(notices.len(), usize::from(changed), "{query}: {notices:?}");
-            if changed {
-                assert_eq!(notices[0].param, "v");
-                assert!(notices[0].message.contains("single-level wake-up"), "{}", notices[0].message);
-            }
-            assert!(to_query(&p).starts_with("v=2&"), "the page writes the current version");
+            assert_eq!(notices.len(), usize::from(tournament) + usize::from(routing), "{query}: {notices:?}");
+            assert!(notices.iter().all(|n| n.param == "v"), "{query}: {notices:?}");
+            assert_eq!(notices.iter().any(|n| n.message.contains("single-level wake-up")), tournament, "{query}");
+            assert_eq!(notices.iter().any(|n| n.message.contains("routing=shortest")), routing, "{query}");
+            let expect = if routing || query.contains("routing=shortest") { "shortest" } else { "paper" };
+            assert_eq!(p.mesh.request.routing, expect, "{query}");
+            let written = to_query(&p);
+            assert!(written.starts_with("v=3&"), "the page writes the current version: {written}");
+            // The written link reproduces the run without a notice.
+            assert_eq!(written.contains("routing=shortest"), routing, "{written}");
+            let (again, notices) = from_query(&written);
+            assert!(notices.is_empty() && again.mesh == p.mesh, "{written}: {notices:?}");
         }
         // The lab is lazy: the shell hands it the link's version.
         let (p, notices) = from_query("v=1&view=lab&seeds=2");
-        assert!(notices.is_empty() && p.link.v1);
+        assert!(notices.is_empty() && p.link.v1());
         let (_, notices) = read::<crate::views::lab::params::LabParams>(&p.lazy, &p.link);
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert!(notices[0].message.contains("single-level wake-up"));
-        let (_, notices) = from_query("v=3&view=tree");
+        let (_, notices) = from_query("v=4&view=tree");
         assert_eq!(notices[0].param, "v");
     }
 
@@ -499,7 +534,7 @@ mod tests {
     fn step_belongs_to_the_animated_views() {
         let (p, notices) = from_query("view=tree&step=3");
         assert!(notices.is_empty());
-        assert_eq!((p.step, to_query(&p).as_str()), (3, "v=2&view=tree&step=3"));
+        assert_eq!((p.step, to_query(&p).as_str()), (3, "v=3&view=tree&step=3"));
         let (_, notices) = from_query("view=model&step=3");
         assert_eq!(notices.len(), 1);
         assert_eq!(notices[0].message, "ignored unknown parameter \"step\"");

@@ -15,6 +15,7 @@ use commlab_api::model::ModelRequest;
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Judge;
+use commlab_core::barrier::mesh::Routing;
 use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::limits::{mesh_view, BYTES, ELEMENTS, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
 use commlab_core::reduce::{Collective, Operator};
@@ -224,14 +225,14 @@ fn any_mesh() -> impl Strategy<Value = MeshParams> {
         ),
         (0usize..3, 0.0f64..=10.0, 1u64..=1000, 0u64..=1000, 0u64..=100_000, 0u64..=100_000),
         (1u64..=20, any::<bool>(), any::<bool>(), proptest::collection::vec(0u32..12, 0..5), 2u64..=64),
-        (any::<bool>(), any::<bool>(), 0u64..=1 << 20, 0usize..3),
+        (any::<bool>(), any::<bool>(), 0u64..=1 << 20, 0usize..3, 0usize..Routing::ALL.len()),
     )
         .prop_map(
             |(
                 (size, rate, seed, encoding, algorithm, tile),
                 (judge, threshold, hop_ticks, overhead_ticks, compute_ticks, skew_ticks),
                 (barriers, contention, connected, mut flips, combining_k),
-                (pattern, heat, uq_k, links),
+                (pattern, heat, uq_k, links, routing),
             )| {
                 // Links of this mesh only: a link with others is refused with a notice.
                 let link_count = 2 * size * (size - 1);
@@ -257,6 +258,7 @@ fn any_mesh() -> impl Strategy<Value = MeshParams> {
                         skew_ticks,
                         contention,
                         combining_k,
+                        routing: Routing::ALL[routing].id().to_owned(),
                     },
                     pattern,
                     heat,
@@ -268,10 +270,12 @@ fn any_mesh() -> impl Strategy<Value = MeshParams> {
 }
 
 fn any_lab() -> impl Strategy<Value = LabParams> {
-    (1u64..=20, 4u64..=64, 1u64..=10, 2u64..=16).prop_map(|(seeds, max_size, barriers, uq_size)| LabParams {
-        sweep: commlab_api::lab::LabRequest { seeds, max_size, barriers },
-        uq_size,
-    })
+    (1u64..=20, 4u64..=64, 1u64..=10, 2u64..=16, 0usize..Routing::ALL.len()).prop_map(
+        |(seeds, max_size, barriers, uq_size, routing)| LabParams {
+            sweep: commlab_api::lab::LabRequest { seeds, max_size, barriers, routing: Routing::ALL[routing] },
+            uq_size,
+        },
+    )
 }
 
 /// Any state a link can carry: one view's state, the others at their defaults.
@@ -454,7 +458,7 @@ mod soak {
         let view = *rng.pick(&View::ALL);
         let mut pairs: Vec<(String, String)> = Vec::new();
         if rng.below(8) != 0 {
-            pairs.push(("v".into(), (*rng.pick(&["2", "2", "1", "3", ""])).into()));
+            pairs.push(("v".into(), (*rng.pick(&["3", "3", "2", "1", "4", ""])).into()));
         }
         pairs.push(("view".into(), if rng.below(20) == 0 { "grid".into() } else { view.id().into() }));
         let own = view_specs(view);
@@ -523,7 +527,7 @@ mod soak {
         for (key, value) in pairs {
             let spec = own.iter().find(|(n, _)| n == key).map(|(_, s)| s);
             let invalid = match key.as_str() {
-                "v" => Some(!matches!(value.as_str(), "1" | "2")),
+                "v" => Some(!matches!(value.as_str(), "1" | "2" | "3")),
                 "view" => Some(View::from_id(value).is_none()),
                 "embed" => Some(!matches!(value.as_str(), "0" | "1" | "true" | "false")),
                 "theme" => Some(ThemeChoice::from_id(value).is_none()),
@@ -537,8 +541,8 @@ mod soak {
             if invalid && !named(key) {
                 return Err(format!("{key}={value:?} is invalid but no notice names {key:?}: {notices:?}"));
             }
-            // (A v=1 link may get a version note on `v`: not a rejection.)
-            let note = key == "v" && value == "1";
+            // (A v=1 or v=2 link may get a version note on `v`: not a rejection.)
+            let note = key == "v" && matches!(value.as_str(), "1" | "2");
             if !invalid
                 && !note
                 && notices.iter().any(|n| n.param == *key)

@@ -76,8 +76,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
     })
 }
 
-/// Mounts lazy view `view` (its URL pairs in `query`; `v1`: the link was
-/// `v=1`) into `element`; `on_query(text)` receives its URL pairs as they change.
+/// Mounts lazy view `view` (its URL pairs in `query`; `version`: the
+/// link's `v=`) into `element`; `on_query(text)` receives its URL pairs as they change.
 #[wasm_bindgen]
 #[allow(clippy::needless_pass_by_value, clippy::too_many_arguments, reason = "wasm_bindgen exports take JS values")]
 pub fn mount_view(
@@ -86,13 +86,13 @@ pub fn mount_view(
     query: &str,
     embed: bool,
     dark: bool,
-    v1: bool,
+    version: u32,
     on_query: js_sys::Function,
 ) -> ViewHandle {
     let dark = RwSignal::new(dark);
     let args = LazyArgs {
         initial: commlab_web::codec::pairs(query),
-        link: Link { v1 },
+        link: Link { version },
         embed,
         dark: Memo::new(move |_| dark.get()),
         report: Rc::new(move |q: String| {

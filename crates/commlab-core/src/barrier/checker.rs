@@ -24,12 +24,17 @@
 //!   the receiver, its ticks never go back, and it is no shorter than the
 //!   shortest path of the checker's own BFS (on an intact mesh: exactly the
 //!   Manhattan distance);
+//! - **the routing rule** (under [`Routing::Paper`]): every hop is the one
+//!   the paper's rule takes, re-derived with the checker's own depth-first
+//!   walk (closest unvisited neighbour, ties `+x, −x, +y, −y`, a step back
+//!   when every neighbour is visited), and the hops marked as back-steps are
+//!   exactly its back-steps;
 //! - **counts add up**: messages and hops in all and per barrier, detour hops,
-//!   dropped sends, and "completed" exactly when every node left every barrier
+//!   back-steps, dropped sends, and "completed" exactly when every node left every barrier
 //!   and no send was dropped.
 
 use super::engine::RunReport;
-use super::mesh::NodeId;
+use super::mesh::{NodeId, Routing};
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 
@@ -140,6 +145,36 @@ impl Grid {
             .filter(move |&m| !self.is_broken(n, m))
     }
 
+    /// The paper's walk `from → to` as the checker reads the rule: the nodes
+    /// after `from`, each with whether it is a step back (`None`:
+    /// unreachable, the walk ran out of nodes).
+    fn paper_walk(&self, from: NodeId, to: NodeId) -> Option<Vec<(NodeId, bool)>> {
+        let mut visited = HashSet::from([from]);
+        let mut walk = vec![from];
+        let mut out = Vec::new();
+        while let Some(&at) = walk.last() {
+            if at == to {
+                return Some(out);
+            }
+            let mut best: Option<(u64, NodeId)> = None;
+            for n in self.neighbours(at).filter(|n| !visited.contains(n)) {
+                let d = self.manhattan(n, to);
+                if best.is_none_or(|(b, _)| d < b) {
+                    best = Some((d, n));
+                }
+            }
+            if let Some((_, n)) = best {
+                visited.insert(n);
+                walk.push(n);
+                out.push((n, false));
+            } else {
+                walk.pop();
+                out.push((*walk.last()?, true));
+            }
+        }
+        None
+    }
+
     /// Hops of a shortest path from `from` to every node (`u32::MAX`: unreachable).
     fn bfs(&self, from: NodeId) -> Vec<u32> {
         let mut dist = vec![u32::MAX; (self.size * self.size) as usize];
@@ -158,13 +193,13 @@ impl Grid {
 }
 
 /// Checks a recorded run of a barrier on a `size × size` mesh whose broken
-/// links are `broken` (node pairs, either order). Returns every violation
+/// links are `broken` (node pairs, either order) under `routing`. Returns every violation
 /// found; empty means the run is safe.
 ///
 /// # Panics
 /// When `report` was not recorded (`Scenario::record`), or its per-node
 /// tables do not cover `size × size` nodes.
-pub fn check(size: u32, broken: &[(NodeId, NodeId)], report: &RunReport) -> Vec<Violation> {
+pub fn check(size: u32, broken: &[(NodeId, NodeId)], routing: Routing, report: &RunReport) -> Vec<Violation> {
     let nodes = (size * size) as usize;
     assert!(report.arrive.len() == nodes && report.leave.len() == nodes, "one row of ticks per node");
     assert!(report.messages == 0 || !report.trace.is_empty(), "the checker needs a recorded run");
@@ -174,6 +209,9 @@ pub fn check(size: u32, broken: &[(NodeId, NodeId)], report: &RunReport) -> Vec<
     check_barriers(report, barriers, &mut out);
     check_messages(report, &mut out);
     check_routes(&grid, report, &mut out);
+    if routing == Routing::Paper {
+        check_paper_rule(&grid, report, &mut out);
+    }
     check_counts(&grid, report, barriers, &mut out);
     out
 }
@@ -279,6 +317,45 @@ fn check_routes(grid: &Grid, report: &RunReport, out: &mut Vec<Violation>) {
     }
 }
 
+fn check_paper_rule(grid: &Grid, report: &RunReport, out: &mut Vec<Violation>) {
+    let mut walks: std::collections::HashMap<(NodeId, NodeId), Option<Vec<(NodeId, bool)>>> =
+        std::collections::HashMap::new();
+    for (i, m) in report.trace.iter().enumerate() {
+        let bad = |what: String| Violation::BadRoute { message: i, what };
+        let Some(walk) = walks.entry((m.from, m.to)).or_insert_with(|| grid.paper_walk(m.from, m.to)) else {
+            out.push(bad(format!("the paper's rule finds no walk from node {} to node {}", m.from, m.to)));
+            continue;
+        };
+        let mut at = m.from;
+        for (hop, &next) in m.path.iter().enumerate() {
+            match walk.get(hop) {
+                Some(&(rule, _)) if rule == next => {}
+                Some(&(rule, _)) => {
+                    out.push(bad(format!(
+                        "hop {hop} goes from node {at} to node {next}; the paper's rule goes to node {rule}"
+                    )));
+                    break;
+                }
+                None => {
+                    out.push(bad(format!("hop {hop} goes on past the paper's walk of {} hops", walk.len())));
+                    break;
+                }
+            }
+            at = next;
+        }
+        if m.path.len() < walk.len() && m.path.iter().zip(walk.iter()).all(|(&a, &(b, _))| a == b) {
+            out.push(bad(format!("stops after {} hops; the paper's walk takes {}", m.path.len(), walk.len())));
+        }
+        let back: Vec<u32> = walk.iter().enumerate().filter(|(_, s)| s.1).map(|(h, _)| h as u32).collect();
+        if m.path.len() == walk.len() && m.back_steps != back {
+            out.push(bad(format!(
+                "marks hops {:?} as back-steps; the paper's walk steps back at {back:?}",
+                m.back_steps
+            )));
+        }
+    }
+}
+
 fn check_counts(grid: &Grid, report: &RunReport, barriers: usize, out: &mut Vec<Violation>) {
     let mut count = |what: &str, claimed: u64, recounted: u64| {
         if claimed != recounted {
@@ -291,6 +368,7 @@ fn check_counts(grid: &Grid, report: &RunReport, barriers: usize, out: &mut Vec<
     count("hops", report.hops, hops);
     let detours: u64 = trace.iter().map(|m| (m.path.len() as u64).saturating_sub(grid.manhattan(m.from, m.to))).sum();
     count("detour hops", report.detour_hops, detours);
+    count("back-steps", report.back_steps, trace.iter().map(|m| m.back_steps.len() as u64).sum());
     for b in 0..barriers {
         let of_b = || trace.iter().filter(|m| m.barrier as usize == b);
         count(

@@ -251,9 +251,30 @@ pub fn csv_row(row: &Row) -> String {
 /// # Errors
 /// An invalid base scenario or seed count.
 pub fn paper_grids(seeds: u64, max_size: u64, base: &Scenario) -> Result<(Vec<Scenario>, Vec<Scenario>), ConfigError> {
+    grids(&Algorithm::ALL, seeds, max_size, base)
+}
+
+/// The runs the paper's delay claims need ([`delay_claims`], [`range_claim`]):
+/// [`paper_grids`] restricted to Tree, ID1 and ID2 (the delay-range grid is
+/// those three already). The lab runs them under the other routing rule, to
+/// show each claim under both.
+///
+/// # Errors
+/// As [`paper_grids`].
+pub fn claim_grids(seeds: u64, max_size: u64, base: &Scenario) -> Result<(Vec<Scenario>, Vec<Scenario>), ConfigError> {
+    let three: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|a| RANGE_ALGORITHMS.contains(a)).collect();
+    grids(&three, seeds, max_size, base)
+}
+
+fn grids(
+    algorithms: &[Algorithm],
+    seeds: u64,
+    max_size: u64,
+    base: &Scenario,
+) -> Result<(Vec<Scenario>, Vec<Scenario>), ConfigError> {
     let sides = |from: u64| std::iter::successors(Some(from), |s| Some(s * 2)).take_while(|&s| s <= max_size);
     let mut delay = Vec::new();
-    for algorithm in Algorithm::ALL {
+    for &algorithm in algorithms {
         let cap = if algorithm == Algorithm::AllToAll { 16 } else { u64::MAX };
         let grid = Grid {
             algorithms: vec![algorithm],
@@ -515,5 +536,11 @@ mod tests {
         assert!(delay.iter().filter(|s| s.algorithm == Algorithm::AllToAll).all(|s| s.size <= 16));
         assert_eq!(range.len(), 3 * 3 * 6 * 2);
         assert!(delay.iter().chain(&range).all(|s| s.connected && !s.record));
+        let (claims, again) = claim_grids(2, 32, &Scenario::default()).unwrap();
+        assert_eq!(again, range);
+        assert_eq!(
+            claims,
+            delay.iter().filter(|s| RANGE_ALGORITHMS.contains(&s.algorithm)).cloned().collect::<Vec<_>>()
+        );
     }
 }

@@ -2,12 +2,19 @@
 //!
 //! Node `(x, y)` (`x` the row) has id `x·size + y`. Links are numbered
 //! horizontally first (`(x, y)–(x, y+1)`), then vertically
-//! (`(x, y)–(x+1, y)`). Routing forwards to the reachable neighbour closest to
-//! the destination (Manhattan) when it is strictly closer than the current node,
-//! ties in the order `+x, −x, +y, −y`; at a dead end it follows a shortest path
-//! over the surviving links from there (A* with the Manhattan heuristic), so
-//! every route terminates;
-//! an unreachable destination is `None`.
+//! (`(x, y)–(x+1, y)`). Two routing rules ([`Routing`]), both hop by hop to
+//! the reachable neighbour closest to the destination (Manhattan), ties in the
+//! order `+x, −x, +y, −y`:
+//!
+//! - [`Routing::Paper`], the DLCT paper's rule: the closest neighbour *this
+//!   message has not visited*, even when it is farther than where the message
+//!   stands; when every neighbour has been visited, a step back along its own
+//!   walk (a depth-first walk). Every step is local.
+//! - [`Routing::Shortest`]: only a strictly closer neighbour; at a dead end a
+//!   shortest path over the surviving links from there (A* with the Manhattan
+//!   heuristic).
+//!
+//! Both terminate; an unreachable destination is `None`.
 
 use crate::limits::ConfigError;
 use rand::seq::index::sample;
@@ -115,6 +122,77 @@ impl Mesh {
 
 /// No node: a broken link or the mesh's edge in [`Router::neighbour`].
 pub const NONE: NodeId = NodeId::MAX;
+
+/// How a message finds its way around broken links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Routing {
+    /// The DLCT paper's rule: to the closest neighbour not yet visited by
+    /// this message (even a farther one), stepping back along its own walk
+    /// when every neighbour has been visited. Local, no search.
+    #[default]
+    Paper,
+    /// Strictly closer neighbours only; at a dead end, a shortest path over
+    /// the surviving links (the rule of links made before `v=3`).
+    Shortest,
+}
+
+impl Routing {
+    /// Both rules, the default first.
+    pub const ALL: [Routing; 2] = [Routing::Paper, Routing::Shortest];
+
+    /// Stable id (`routing=` in links, `--routing` in the CLI).
+    pub fn id(self) -> &'static str {
+        match self {
+            Routing::Paper => "paper",
+            Routing::Shortest => "shortest",
+        }
+    }
+
+    /// Human-readable name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Routing::Paper => "paper: closest unvisited neighbour, step back at a dead end",
+            Routing::Shortest => "shortest: greedy, then a shortest path from a dead end",
+        }
+    }
+}
+
+impl std::str::FromStr for Routing {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Routing::ALL
+            .into_iter()
+            .find(|r| r.id() == s)
+            .ok_or_else(|| format!("unknown routing {s:?}; expected one of: paper, shortest"))
+    }
+}
+
+impl std::fmt::Display for Routing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// Marks a back-step in a [`Routing::Paper`] walk's exception list.
+const BACK: NodeId = 1 << 31;
+
+/// One hop of a message: the node it moves to, the direction (index into
+/// [`DIRECTIONS`]) and whether it steps back along its own walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The node reached.
+    pub next: NodeId,
+    /// The direction taken.
+    pub direction: usize,
+    /// A step back along the message's own walk ([`Routing::Paper`] only).
+    pub back: bool,
+}
+
+/// What a message in flight remembers of its route: for [`Routing::Shortest`]
+/// the dead-end detour it follows and the index of its next node; for
+/// [`Routing::Paper`] the hops where its walk leaves the plain greedy step, as
+/// pairs `(hop index, node | BACK)`, and the index of the next pair.
+pub type RouteState = Option<(std::sync::Arc<[NodeId]>, usize)>;
 
 /// Union–find with path halving and union by size (connected breaks).
 struct DisjointSets {
@@ -296,6 +374,7 @@ struct Visit {
 /// Routes messages over the surviving links.
 #[derive(Debug, Clone)]
 pub struct Router {
+    routing: Routing,
     breaks: Breaks,
     /// Connected component of each node over the surviving links.
     component: Vec<u32>,
@@ -316,13 +395,16 @@ pub struct Router {
     /// up, never iterated, so the hash order cannot leak into results.
     cache: std::collections::HashMap<(NodeId, NodeId), std::sync::Arc<[NodeId]>>,
     /// Dead-end detours already searched, by `(dead end, destination)`: many
-    /// sources of one destination run into the same dead end.
+    /// sources of one destination run into the same dead end. Under
+    /// [`Routing::Paper`], the walks' exception lists by `(source, destination)`.
     detours: std::collections::HashMap<(NodeId, NodeId), std::sync::Arc<[NodeId]>>,
+    /// The depth-first walk's stack, kept between walks.
+    stack: Vec<NodeId>,
 }
 
 impl Router {
-    /// A router for `mesh` with `breaks`.
-    pub fn new(mesh: Mesh, breaks: Breaks) -> Router {
+    /// A router for `mesh` with `breaks` under `routing`.
+    pub fn new(mesh: Mesh, breaks: Breaks, routing: Routing) -> Router {
         let n = mesh.nodes() as usize;
         let next = (0..mesh.nodes())
             .map(|node| {
@@ -334,6 +416,7 @@ impl Router {
             .collect();
         let xy = (0..mesh.nodes()).map(|node| mesh.coords(node)).collect();
         let mut router = Router {
+            routing,
             breaks,
             next,
             xy,
@@ -343,6 +426,7 @@ impl Router {
             buckets: Vec::new(),
             cache: std::collections::HashMap::new(),
             detours: std::collections::HashMap::new(),
+            stack: Vec::new(),
         };
         let mut label = 0;
         for start in 0..mesh.nodes() {
@@ -368,6 +452,11 @@ impl Router {
     /// The breaks.
     pub fn breaks(&self) -> &Breaks {
         &self.breaks
+    }
+
+    /// The routing rule.
+    pub fn routing(&self) -> Routing {
+        self.routing
     }
 
     /// Surviving neighbours in tie order.
@@ -475,20 +564,47 @@ impl Router {
         Some(path)
     }
 
-    /// The next node of a message at `at` bound for `dst` (`at ≠ dst`,
-    /// reachable), and the direction of that step (index into
-    /// [`DIRECTIONS`]): the greedy step, or the next node of the dead-end
-    /// detour it follows (`detour`, set here at the dead end). Following
-    /// [`route`] hop by hop without building the route: `route(src, dst)` is
-    /// exactly the sequence of `next_step` nodes from `src`.
+    /// The next hop of a message from `from` bound for `dst`, now at `at`
+    /// (`at ≠ dst`, reachable) after `hops` hops, with `state` its
+    /// [`RouteState`] (set here at its first dead end). Following [`route`]
+    /// hop by hop without building the route: `route(from, dst)` is exactly
+    /// the sequence of `next_step` nodes from `from`.
+    ///
+    /// Under [`Routing::Paper`], until its first dead end a walk is the plain
+    /// greedy step (every node it visited is farther from `dst` than every
+    /// closer neighbour, so the closest unvisited neighbour is the first
+    /// surviving one towards `dst`). At the first dead end the whole walk is
+    /// worked out once, and only the hops where it differs from the plain
+    /// greedy step are kept.
     ///
     /// [`route`]: Router::route
-    pub fn next_step(
-        &mut self,
-        at: NodeId,
-        dst: NodeId,
-        detour: &mut Option<(std::sync::Arc<[NodeId]>, usize)>,
-    ) -> (NodeId, usize) {
+    pub fn next_step(&mut self, from: NodeId, at: NodeId, dst: NodeId, hops: u32, state: &mut RouteState) -> Step {
+        match self.routing {
+            Routing::Shortest => {
+                let (next, direction) = self.next_shortest(at, dst, state);
+                Step { next, direction, back: false }
+            }
+            Routing::Paper => {
+                if state.is_none() {
+                    if let Some(d) = self.greedy_direction(at, dst) {
+                        return Step { next: self.next[at as usize][d], direction: d, back: false };
+                    }
+                    *state = Some((self.exceptions(from, dst), 0));
+                }
+                let (list, i) = state.as_mut().expect("set above");
+                if *i < list.len() && list[*i] == hops {
+                    let node = list[*i + 1];
+                    *i += 2;
+                    let next = node & !BACK;
+                    return Step { next, direction: self.direction_to(at, next), back: node & BACK != 0 };
+                }
+                let d = self.greedy_direction(at, dst).expect("a paper walk's unlisted hops are greedy steps");
+                Step { next: self.next[at as usize][d], direction: d, back: false }
+            }
+        }
+    }
+
+    fn next_shortest(&mut self, at: NodeId, dst: NodeId, detour: &mut RouteState) -> (NodeId, usize) {
         if let Some((path, i)) = detour {
             let next = path[*i];
             *i += 1;
@@ -507,6 +623,79 @@ impl Router {
         let next = path[0];
         *detour = Some((path, 1));
         (next, self.direction_to(at, next))
+    }
+
+    /// The [`Routing::Paper`] walk `from → dst` (reachable), calling `step`
+    /// with each hop's index, the node reached, whether it is a back-step and
+    /// whether it equals the plain greedy step from where the walk stood.
+    fn paper_walk(&mut self, from: NodeId, dst: NodeId, mut step: impl FnMut(u32, NodeId, bool, bool)) {
+        self.generation += 1;
+        let generation = self.generation;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(from);
+        self.scratch[from as usize].stamp = generation;
+        let (mut at, mut hop) = (from, 0u32);
+        let (tx, ty) = self.xy[dst as usize];
+        while at != dst {
+            let mut best = (u32::MAX, NONE);
+            for m in self.next[at as usize] {
+                if m != NONE && self.scratch[m as usize].stamp != generation {
+                    let (mx, my) = self.xy[m as usize];
+                    let d = mx.abs_diff(tx) + my.abs_diff(ty);
+                    if d < best.0 {
+                        best = (d, m);
+                    }
+                }
+            }
+            let (next, back) = if best.1 == NONE {
+                stack.pop();
+                (*stack.last().expect("a reachable destination ends the walk first"), true)
+            } else {
+                self.scratch[best.1 as usize].stamp = generation;
+                stack.push(best.1);
+                (best.1, false)
+            };
+            let greedy = !back && self.greedy(at, dst) == Some(next);
+            step(hop, next, back, greedy);
+            at = next;
+            hop += 1;
+        }
+        self.stack = stack;
+    }
+
+    /// The hops of the paper walk `from → dst` that are not the plain greedy
+    /// step, as pairs `(hop index, node | BACK)`; cached by pair.
+    fn exceptions(&mut self, from: NodeId, dst: NodeId) -> std::sync::Arc<[NodeId]> {
+        if let Some(list) = self.detours.get(&(from, dst)) {
+            return list.clone();
+        }
+        let mut list = Vec::new();
+        self.paper_walk(from, dst, |hop, next, back, greedy| {
+            if !greedy {
+                list.push(hop);
+                list.push(if back { next | BACK } else { next });
+            }
+        });
+        let list: std::sync::Arc<[NodeId]> = list.into();
+        self.detours.insert((from, dst), list.clone());
+        list
+    }
+
+    /// The route `src → dst` with each hop's back-step flag (empty when
+    /// `src = dst`), or `None` when `dst` is unreachable.
+    pub fn walk(&mut self, src: NodeId, dst: NodeId) -> Option<Vec<(NodeId, bool)>> {
+        if !self.reachable(src, dst) {
+            return None;
+        }
+        let (mut at, mut hops, mut state, mut out) = (src, 0, None, Vec::new());
+        while at != dst {
+            let step = self.next_step(src, at, dst, hops, &mut state);
+            out.push((step.next, step.back));
+            at = step.next;
+            hops += 1;
+        }
+        Some(out)
     }
 
     /// The surviving neighbour strictly closer to `dst`, ties in the order
@@ -531,6 +720,10 @@ impl Router {
 
     fn compute_route(&mut self, src: NodeId, dst: NodeId) -> Vec<NodeId> {
         let mut path = Vec::new();
+        if self.routing == Routing::Paper {
+            self.paper_walk(src, dst, |_, next, _, _| path.push(next));
+            return path;
+        }
         let mut at = src;
         while at != dst {
             if let Some(next) = self.greedy(at, dst) {
@@ -580,18 +773,18 @@ mod tests {
     #[test]
     fn routes_detour_around_breaks() {
         let m = Mesh::new(3).unwrap();
-        let mut intact = Router::new(m, Breaks::none(&m));
+        let mut intact = Router::new(m, Breaks::none(&m), Routing::Shortest);
         // (0,0) → (0,2): straight along +y.
         assert_eq!(intact.route(0, 2).as_deref(), Some(&[1, 2][..]));
         // Break (0,0)–(0,1): greedy goes +x first, then along.
         let breaks = Breaks::from_links(&m, &[m.link(0, 1)]).unwrap();
-        let mut r = Router::new(m, breaks);
+        let mut r = Router::new(m, breaks, Routing::Shortest);
         let path = r.route(0, 2).unwrap();
         assert_eq!(path.len(), 4);
         assert_eq!(path[0], 3);
         // Isolate node 8: unreachable.
         let breaks = Breaks::from_links(&m, &[m.link(5, 8), m.link(7, 8)]).unwrap();
-        assert!(Router::new(m, breaks).route(0, 8).is_none());
+        assert!(Router::new(m, breaks, Routing::Shortest).route(0, 8).is_none());
     }
 
     /// Breadth-first distances from `target` over the surviving links.
@@ -614,7 +807,7 @@ mod tests {
     fn routes_are_greedy_then_shortest() {
         let m = Mesh::new(12).unwrap();
         for seed in 0..4 {
-            let mut r = Router::new(m, Breaks::random_connected(&m, 0.3, seed).unwrap());
+            let mut r = Router::new(m, Breaks::random_connected(&m, 0.3, seed).unwrap(), Routing::Shortest);
             for dst in 0..m.nodes() {
                 let dist = distances(&r, dst);
                 for src in 0..m.nodes() {
@@ -643,13 +836,131 @@ mod tests {
                     // step's direction leads to its node.
                     let (mut at, mut detour, mut steps) = (src, None, Vec::new());
                     while at != dst {
-                        let (next, d) = r.next_step(at, dst, &mut detour);
-                        assert_eq!(r.neighbour(at, d), next, "direction of the step {at}->{next}");
-                        steps.push(next);
-                        at = next;
+                        let step = r.next_step(src, at, dst, steps.len() as u32, &mut detour);
+                        assert_eq!(
+                            r.neighbour(at, step.direction),
+                            step.next,
+                            "direction of the step {at}->{}",
+                            step.next
+                        );
+                        assert!(!step.back);
+                        steps.push(step.next);
+                        at = step.next;
                     }
                     assert_eq!(steps, path.to_vec(), "next_step from {src} to {dst}");
                 }
+            }
+        }
+    }
+
+    /// A 3 × 3 router under the paper's rule with the given links broken (node pairs).
+    fn paper(broken: &[(NodeId, NodeId)]) -> Router {
+        let m = Mesh::new(3).unwrap();
+        let links: Vec<LinkId> = broken.iter().map(|&(a, b)| m.link(a, b)).collect();
+        Router::new(m, Breaks::from_links(&m, &links).unwrap(), Routing::Paper)
+    }
+
+    // The 3 × 3 mesh of the next three tests (x the row, +x downwards):
+    //
+    //     0 1 2
+    //     3 4 5
+    //     6 7 8
+    //
+    // Tie order +x, −x, +y, −y: down, up, right, left.
+
+    /// 3 → 5 with 4–5, 6–7 and 7–8 broken. 3 goes right to 4 (closer); at 4
+    /// the link to 5 is broken, 7 (down) and 1 (up) are both at distance 2
+    /// from 5, and down comes first: 7. 7's other links are broken and 4 is
+    /// visited, so it steps back to 4; then 1, 2 and down to 5.
+    #[test]
+    fn paper_walk_steps_back_from_a_dead_end() {
+        let mut r = paper(&[(4, 5), (6, 7), (7, 8)]);
+        let walk = r.walk(3, 5).unwrap();
+        assert_eq!(walk, [(4, false), (7, false), (4, true), (1, false), (2, false), (5, false)]);
+        assert_eq!(r.route(3, 5).as_deref(), Some(&[4, 7, 4, 1, 2, 5][..]));
+    }
+
+    /// 3 → 5 with 4–5 and 7–8 broken: the pocket 7, 6 holds the walk two
+    /// steps. At 7 the closest unvisited neighbour is 6 (8 is cut off, 4
+    /// visited), even though it is farther from 5; at 6 both neighbours (3, 7)
+    /// are visited, so it steps back to 7, where nothing is left, and back to 4.
+    #[test]
+    fn paper_walk_leaves_a_pocket_with_two_back_steps() {
+        let mut r = paper(&[(4, 5), (7, 8)]);
+        let walk = r.walk(3, 5).unwrap();
+        assert_eq!(
+            walk,
+            [(4, false), (7, false), (6, false), (7, true), (4, true), (1, false), (2, false), (5, false)]
+        );
+    }
+
+    /// 0 → 8 with 5–8 and 7–8 broken: 8 is cut off, so there is no walk.
+    #[test]
+    fn paper_walk_reports_an_unreachable_destination() {
+        let mut r = paper(&[(5, 8), (7, 8)]);
+        assert!(r.walk(0, 8).is_none());
+        assert!(r.route(0, 8).is_none());
+        assert!(!r.reachable(0, 8) && r.reachable(0, 7));
+    }
+
+    /// The paper's rule written the long way: a depth-first walk with a
+    /// visited set, the closest unvisited neighbour first (ties +x, −x, +y,
+    /// −y), a step back when none is left.
+    fn literal_paper_walk(m: Mesh, breaks: &Breaks, src: NodeId, dst: NodeId) -> Vec<(NodeId, bool)> {
+        let mut visited = std::collections::HashSet::from([src]);
+        let mut stack = vec![src];
+        let mut out = Vec::new();
+        while let Some(&at) = stack.last() {
+            if at == dst {
+                break;
+            }
+            let open = (0..4)
+                .filter_map(|d| m.neighbour(at, d))
+                .filter(|&n| !breaks.is_broken(m.link(at, n)) && !visited.contains(&n));
+            // `min_by_key` keeps the first of equal keys: the tie order.
+            if let Some(next) = open.min_by_key(|&n| m.distance(n, dst)) {
+                visited.insert(next);
+                stack.push(next);
+                out.push((next, false));
+            } else {
+                stack.pop();
+                out.push((*stack.last().expect("reachable"), true));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn paper_walks_follow_the_rule_hop_by_hop() {
+        let m = Mesh::new(9).unwrap();
+        let mut back_steps = 0;
+        for seed in 0..6 {
+            let breaks = Breaks::random_connected(&m, 0.35, seed).unwrap();
+            let mut r = Router::new(m, breaks.clone(), Routing::Paper);
+            for src in 0..m.nodes() {
+                for dst in 0..m.nodes() {
+                    let expect = literal_paper_walk(m, &breaks, src, dst);
+                    back_steps += expect.iter().filter(|s| s.1).count();
+                    assert_eq!(r.walk(src, dst).unwrap(), expect, "walk {src}->{dst}, seed {seed}");
+                    let nodes: Vec<NodeId> = expect.iter().map(|s| s.0).collect();
+                    assert_eq!(r.route(src, dst).unwrap().to_vec(), nodes, "route {src}->{dst}");
+                }
+            }
+        }
+        assert!(back_steps > 100, "the cases step back ({back_steps} back-steps)");
+    }
+
+    /// On an intact mesh both rules take the plain greedy route.
+    #[test]
+    fn both_rules_agree_on_an_intact_mesh() {
+        let m = Mesh::new(6).unwrap();
+        let mut paper = Router::new(m, Breaks::none(&m), Routing::Paper);
+        let mut shortest = Router::new(m, Breaks::none(&m), Routing::Shortest);
+        for src in 0..m.nodes() {
+            for dst in 0..m.nodes() {
+                let p = paper.route(src, dst).unwrap();
+                assert_eq!(p, shortest.route(src, dst).unwrap());
+                assert_eq!(p.len() as u32, m.distance(src, dst));
             }
         }
     }

@@ -36,6 +36,14 @@ pub struct InFlight {
     pub detour: bool,
 }
 
+impl InFlight {
+    /// Whether hop `hop` (an index into its route) of message `m` steps back
+    /// along its own walk.
+    pub fn is_back_step(m: &MessageRecord, hop: usize) -> bool {
+        m.back_steps.binary_search(&(hop as u32)).is_ok()
+    }
+}
+
 /// Statistics of one barrier from the recorded messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BarrierStats {
@@ -47,6 +55,8 @@ pub struct BarrierStats {
     pub hops: u64,
     /// Hops beyond the Manhattan distances.
     pub detour_hops: u64,
+    /// Hops that stepped back along their message's own walk.
+    pub back_steps: u64,
     /// Most traversals of one link (both directions) in this barrier, and the link.
     pub max_load: u64,
     /// That link.
@@ -259,6 +269,7 @@ impl Replay {
                     messages: at(&r.barrier_messages, b),
                     hops: at(&r.barrier_hops, b),
                     detour_hops: at(&r.barrier_detour_hops, b),
+                    back_steps: at(&r.barrier_back_steps, b),
                     max_load: 0,
                     max_link: None,
                     k: r.decisions.iter().find(|d| d.barrier == b).map(|d| d.k),
@@ -268,10 +279,11 @@ impl Replay {
         (0..self.scenario.barriers)
             .map(|b| {
                 let msgs = self.report.trace.iter().filter(|m| m.barrier == b);
-                let (mut messages, mut hops, mut detour_hops) = (0, 0, 0);
+                let (mut messages, mut hops, mut detour_hops, mut back_steps) = (0, 0, 0, 0);
                 for m in msgs {
                     messages += 1;
                     hops += m.path.len() as u64;
+                    back_steps += m.back_steps.len() as u64;
                     detour_hops += m.path.len() as u64 - u64::from(self.mesh.distance(m.from, m.to));
                 }
                 let load = self.link_load(Some(b));
@@ -282,6 +294,7 @@ impl Replay {
                     messages,
                     hops,
                     detour_hops,
+                    back_steps,
                     max_load,
                     max_link,
                     k: self.report.decisions.iter().find(|d| d.barrier == b).map(|d| d.k),

@@ -7,7 +7,7 @@
 //! mesh). Variants: undirected links, and Gather + Release (parent to child too).
 
 use super::encoding::{Numbering, Structure};
-use super::mesh::{Breaks, Mesh, NodeId, Router};
+use super::mesh::{Breaks, Mesh, NodeId, Router, Routing};
 use crate::limits::ConfigError;
 
 pub use crate::limits::barrier::UQ_SIZE;
@@ -157,7 +157,7 @@ impl RoundChange {
 /// LCT and BST before and after `round(k)` on the intact `mesh` (the paper's
 /// worked example for `k = 1` on 4 × 4).
 pub fn round_changes(mesh: &Mesh, numbering: &Numbering, k: u32, def: LinkSetDefinition) -> Vec<RoundChange> {
-    let mut router = Router::new(*mesh, Breaks::none(mesh));
+    let mut router = Router::new(*mesh, Breaks::none(mesh), Routing::Paper);
     [("LCT", Structure::Lct), ("BST", Structure::Bst)]
         .into_iter()
         .map(|(name, structure)| {
@@ -174,7 +174,7 @@ pub fn round_changes(mesh: &Mesh, numbering: &Numbering, k: u32, def: LinkSetDef
 /// turning numbering `k1` into `k1 + k2` by `round(k2)`.
 pub fn all_conversions(mesh: &Mesh, numbering: &Numbering, structure: Structure, def: LinkSetDefinition) -> Vec<f64> {
     let n = numbering.len();
-    let mut router = Router::new(*mesh, Breaks::none(mesh));
+    let mut router = Router::new(*mesh, Breaks::none(mesh), Routing::Paper);
     let sets: Vec<Vec<UsedLink>> = (0..n).map(|k| used_links(&mut router, numbering, structure, k, def)).collect();
     (0..n)
         .flat_map(|k1| (0..n).map(move |k2| (k1, k2)))
@@ -344,7 +344,7 @@ impl UqRun {
         }
         let mesh = Mesh::new(size)?;
         let numbering = Numbering::of_mesh(&mesh, encoding)?;
-        let router = Router::new(mesh, Breaks::none(&mesh));
+        let router = Router::new(mesh, Breaks::none(&mesh), Routing::Paper);
         Ok(UqRun {
             numbering,
             encoding,

@@ -14,38 +14,38 @@ const TOUR: [(&str, &str, &str); 8] = [
     (
         "Reduction tree",
         "How a binomial tree combines p vectors in ⌈log₂ p⌉ rounds, value by value.",
-        "?v=2&view=tree&p=8",
+        "?v=3&view=tree&p=8",
     ),
     (
         "Pipeline",
         "How cutting a vector into m pieces lets a chain of units overlap its messages.",
-        "?v=2&view=pipeline",
+        "?v=3&view=pipeline",
     ),
-    ("Runtime model", "Which piece count m minimises the pipelined reduction's time T(n, p, m).", "?v=2&view=model"),
+    ("Runtime model", "Which piece count m minimises the pipelined reduction's time T(n, p, m).", "?v=3&view=model"),
     (
         "Barrier mesh",
         "How barriers route around broken links on a mesh, message by message.",
-        "?v=2&view=mesh&rate=0.1",
+        "?v=3&view=mesh&rate=0.1",
     ),
     (
         "Barrier lab",
         "How barrier delay grows with mesh size and break rate, beside the DLCT paper's claims.",
-        "?v=2&view=lab",
+        "?v=3&view=lab",
     ),
     (
         "Swizzle schedule",
         "How CommSwizzle spreads cores over ranks so that no rank is hit by every core at once.",
-        "?v=2&view=swizzle",
+        "?v=3&view=swizzle",
     ),
     (
         "Schedule timeline",
         "What a GOAL schedule does under LogGOPS, op by op, with LogGOPSim's numbers.",
-        "?v=2&view=schedule",
+        "?v=3&view=schedule",
     ),
     (
         "Collective chooser",
         "Which algorithm of a collective is fastest at each message size and rank count.",
-        "?v=2&view=chooser&coll=broadcast",
+        "?v=3&view=chooser&coll=broadcast",
     ),
 ];
 

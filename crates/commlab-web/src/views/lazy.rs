@@ -106,7 +106,7 @@ pub fn ScheduleLinks(
             view! {
                 <p class="schedule-links" role="group" aria-label="Schedule">
                     <span class="export-label">"This schedule:"</span>
-                    <a href=format!("?v=2&view=schedule&{q}") data-testid="open-timeline">"Open in timeline"</a>
+                    <a href=format!("?v=3&view=schedule&{q}") data-testid="open-timeline">"Open in timeline"</a>
                     " "
                     <button type="button" data-testid="export-goal" on:click=export>"Export GOAL"</button>
                     <span class="export-status" role="status">{move || status.get()}</span>
@@ -142,10 +142,10 @@ pub fn LazyView(
                 let pairs = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
                 params.update(|p| p.lazy = pairs);
             });
-            let (view, query, embed, v1) = params.with_untracked(|p| {
+            let (view, query, embed, version) = params.with_untracked(|p| {
                 let mut q = form_urlencoded::Serializer::new(String::new());
                 q.extend_pairs(&p.lazy);
-                (p.view.id(), q.finish(), p.embed, p.link.v1)
+                (p.view.id(), q.finish(), p.embed, p.link.version)
             });
             let args = js_sys::Array::of5(
                 &el.into(),
@@ -154,7 +154,7 @@ pub fn LazyView(
                 &embed.into(),
                 &dark.get_untracked().into(),
             );
-            args.push(&v1.into());
+            args.push(&version.into());
             args.push(report.as_ref());
             match call(&exports, "mount_view", &args) {
                 Ok(h) => {

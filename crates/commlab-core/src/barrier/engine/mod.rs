@@ -26,7 +26,7 @@ use self::protocol::NodeState;
 use self::transport::{slot, Msg, SlotCounts};
 use super::algorithm::{layers, Algorithm, Layer, LayerKind};
 use super::encoding::{Encoding, Numbering};
-use super::mesh::{Breaks, LinkId, Mesh, NodeId, Router};
+use super::mesh::{Breaks, LinkId, Mesh, NodeId, Router, Routing};
 use crate::limits::{ConfigError, IntRange};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -138,6 +138,8 @@ pub struct Scenario {
     pub combining_k: u32,
     /// Record every message (for the views).
     pub record: bool,
+    /// How messages find their way around broken links.
+    pub routing: Routing,
 }
 
 impl Scenario {
@@ -186,6 +188,7 @@ impl Default for Scenario {
             skew_ticks: 0,
             combining_k: 4,
             record: false,
+            routing: Routing::Paper,
         }
     }
 }
@@ -246,6 +249,9 @@ pub struct MessageRecord {
     pub path: Vec<NodeId>,
     /// Tick of arrival at each node of `path`.
     pub times: Vec<u64>,
+    /// The hops (indices into `path`) that step back along the message's own
+    /// walk ([`Routing::Paper`]; ascending).
+    pub back_steps: Vec<u32>,
     /// A Gather's summed path length on delivery (the children's sums plus
     /// its own route); 0 for other kinds.
     pub content: u64,
@@ -308,6 +314,8 @@ pub struct RunReport {
     pub hops: u64,
     /// Hops beyond the Manhattan distance (detours).
     pub detour_hops: u64,
+    /// Hops that stepped back along the message's own walk ([`Routing::Paper`]).
+    pub back_steps: u64,
     /// Broken links.
     pub broken_links: usize,
     /// Per barrier: last leave − last arrival.
@@ -318,6 +326,8 @@ pub struct RunReport {
     pub barrier_hops: Vec<u64>,
     /// Per barrier: hops beyond the Manhattan distances.
     pub barrier_detour_hops: Vec<u64>,
+    /// Back-steps per barrier.
+    pub barrier_back_steps: Vec<u64>,
     /// Tick the last node left the last barrier.
     pub total_ticks: u64,
     /// Most traversals of one link (both directions).
@@ -392,7 +402,7 @@ impl Simulation {
                 }
             }
         }
-        let router = Router::new(mesh, breaks);
+        let router = Router::new(mesh, breaks, scenario.routing);
         Ok(Simulation { scenario, mesh, router, layers, member })
     }
 
@@ -498,14 +508,16 @@ struct Run {
     unroutable: u64,
     dropped: Vec<DroppedSend>,
     /// Each message's route and the tick at each of its nodes, when recording.
-    routes: Vec<(Vec<NodeId>, Vec<u64>)>,
+    routes: Vec<(Vec<NodeId>, Vec<u64>, Vec<u32>)>,
     violations: Vec<String>,
     arrive: Vec<Vec<u64>>,
     leave: Vec<Vec<u64>>,
     barrier_messages: Vec<u64>,
     barrier_hops: Vec<u64>,
     barrier_detour_hops: Vec<u64>,
+    barrier_back_steps: Vec<u64>,
     detour_hops: u64,
+    back_steps: u64,
     hop_events: u64,
     adjustments: Vec<(u32, u32, u32)>,
     decisions: Vec<Decision>,
@@ -547,7 +559,9 @@ impl Run {
             barrier_messages: vec![0; b],
             barrier_hops: vec![0; b],
             barrier_detour_hops: vec![0; b],
+            barrier_back_steps: vec![0; b],
             detour_hops: 0,
+            back_steps: 0,
             hop_events: 0,
             adjustments: Vec::new(),
             decisions: Vec::new(),

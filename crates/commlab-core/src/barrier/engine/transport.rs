@@ -3,7 +3,7 @@
 //! receiver's queue, and taking queued messages by slot.
 
 use super::{DroppedSend, Event, Kind, Run};
-use crate::barrier::mesh::NodeId;
+use crate::barrier::mesh::{NodeId, RouteState};
 
 /// A message in flight or delivered (its route, when recording, is in `Run::routes`).
 pub(super) struct Msg {
@@ -15,8 +15,8 @@ pub(super) struct Msg {
     pub(super) content: u64,
     /// The node it has reached.
     pub(super) at: NodeId,
-    /// The dead-end detour it follows, and the index of its next node.
-    pub(super) detour: Option<(std::sync::Arc<[NodeId]>, usize)>,
+    /// What it remembers of its route ([`RouteState`]).
+    pub(super) detour: RouteState,
     /// Hops taken so far.
     pub(super) hops: u32,
     pub(super) sent: u64,
@@ -88,7 +88,7 @@ impl Run {
         let id = self.msgs.len();
         self.barrier_messages[barrier as usize] += 1;
         if self.sim.scenario.record {
-            self.routes.push((Vec::new(), Vec::new()));
+            self.routes.push((Vec::new(), Vec::new(), Vec::new()));
         }
         self.msgs.push(Msg {
             from,
@@ -118,7 +118,15 @@ impl Run {
         let record = self.sim.scenario.record;
         let msg = &mut self.msgs[id];
         let at = msg.at;
-        let (next, direction) = self.sim.router.next_step(at, msg.to, &mut msg.detour);
+        let step = self.sim.router.next_step(msg.from, at, msg.to, msg.hops, &mut msg.detour);
+        let (next, direction) = (step.next, step.direction);
+        if step.back {
+            self.back_steps += 1;
+            self.barrier_back_steps[msg.barrier as usize] += 1;
+            if record {
+                self.routes[id].2.push(msg.hops);
+            }
+        }
         let slot = at as usize * 4 + direction;
         let start = if self.sim.scenario.contention { t.max(self.link_free[slot]) } else { t };
         self.link_free[slot] = start + 1;
@@ -131,7 +139,7 @@ impl Run {
         if record {
             // Nodes visited after `from` and the tick at each, kept beside the
             // messages so unrecorded runs carry no route state per message.
-            let (path, times) = &mut self.routes[id];
+            let (path, times, _) = &mut self.routes[id];
             path.push(next);
             times.push(arrival);
         }

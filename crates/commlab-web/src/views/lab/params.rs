@@ -3,6 +3,7 @@
 
 use crate::codec::{Field, Kind, Link, Notice, ViewState};
 use commlab_api::lab::LabRequest;
+use commlab_core::barrier::mesh::Routing;
 use commlab_core::limits::lab as lim;
 
 /// Said of a v=1 link whose outcome includes the tournament barrier (the
@@ -37,12 +38,25 @@ impl ViewState for LabParams {
             kind: Kind::Int(lim::BARRIERS, |p| p.sweep.barriers, |p, v| p.sweep.barriers = v),
         },
         Field { name: lim::UQ_SIZE.name, kind: Kind::Int(lim::UQ_SIZE, |p| p.uq_size, |p, v| p.uq_size = v) },
+        Field {
+            name: "routing",
+            kind: Kind::Choice(
+                || Routing::ALL.iter().map(|r| r.id()).collect(),
+                |p| p.sweep.routing.id(),
+                |p, id| p.sweep.routing = id.parse().unwrap_or_default(),
+            ),
+        },
     ];
 
-    fn finish(&mut self, _read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
+    fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
         // Every lab chart includes the tournament barrier.
-        if link.v1 {
+        if link.v1() {
             notices.push(Notice::new("v", TOURNAMENT_CHANGED));
+        }
+        // Links made before the paper's routing rule keep the rule they had.
+        if link.before_paper_routing() && !read.contains(&"routing") {
+            self.sweep.routing = Routing::Shortest;
+            notices.push(Notice::new("v", crate::views::mesh::params::ROUTING_KEPT));
         }
     }
 }

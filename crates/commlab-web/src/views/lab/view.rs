@@ -12,16 +12,18 @@ use crate::controls::export_bar::ExportBar;
 use crate::controls::notices::Notices;
 use crate::controls::number_field::NumberField;
 use crate::controls::run_progress::{tracked, Progress, RunProgress};
+use crate::controls::select_field::SelectField;
 use crate::engine::{Client, Pool};
 use crate::views::lazy::LazyArgs;
 
 use super::params::LabParams;
 use commlab_api::exports;
-use commlab_api::lab::{UqRequest, UqResult};
+use commlab_api::lab::{other_rule, LabPlan, UqRequest, UqResult};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::experiment::{
     aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, DELAY_RATES, RANGE_ALGORITHMS,
 };
+use commlab_core::barrier::mesh::Routing;
 use commlab_core::limits::lab as lim;
 use commlab_plot::barrier::{delay_range, delay_vs_nodes};
 use commlab_plot::{render_svg, Theme};
@@ -41,7 +43,7 @@ const PUBLISH_MS: f64 = 2500.0;
 /// A sweep under way: results by index.
 struct Job {
     results: Vec<Option<RunSummary>>,
-    split: usize,
+    splits: [usize; 3],
     done: usize,
     started: f64,
     published: f64,
@@ -62,6 +64,10 @@ struct Sweep {
     elapsed_ms: RwSignal<f64>,
     delay: RwSignal<Vec<Point>>,
     range: RwSignal<Vec<Point>>,
+    /// The claims' runs under the other routing rule: delay points, range points.
+    other: RwSignal<(Vec<Point>, Vec<Point>)>,
+    /// The charts' rule of the sweep on screen.
+    rule: RwSignal<Routing>,
     error: RwSignal<Option<String>>,
 }
 
@@ -78,6 +84,8 @@ impl Sweep {
             elapsed_ms: RwSignal::new(0.0),
             delay: RwSignal::new(Vec::new()),
             range: RwSignal::new(Vec::new()),
+            other: RwSignal::new((Vec::new(), Vec::new())),
+            rule: RwSignal::new(Routing::Paper),
             error: RwSignal::new(None),
         }
     }
@@ -92,7 +100,7 @@ impl Sweep {
 
     fn start(self, lab: LabParams) {
         let request = lab.sweep;
-        let (count, split) = match request.counts() {
+        let (count, splits) = match request.counts() {
             Ok(c) => c,
             Err(e) => {
                 self.error.set(Some(e.to_string()));
@@ -106,11 +114,13 @@ impl Sweep {
         self.done.set(0);
         self.delay.set(Vec::new());
         self.range.set(Vec::new());
+        self.other.set((Vec::new(), Vec::new()));
+        self.rule.set(request.routing);
         self.error.set(None);
         self.running.set(true);
         self.job.set_value(Some(Job {
             results: vec![None; count],
-            split,
+            splits,
             done: 0,
             started: now,
             published: now,
@@ -189,14 +199,20 @@ impl Sweep {
             let job = job.as_mut().filter(|j| j.generation == generation)?;
             job.publish_pending = false;
             job.published = browser::now_ms();
-            let (delay, range) = job.results.split_at(job.split);
-            let rows = |r: &[Option<RunSummary>]| r.iter().flatten().copied().collect::<Vec<_>>();
-            Some((aggregate(&rows(delay)), aggregate(&rows(range))))
+            let [delay, range, other, other_range] = LabPlan::parts(job.splits, &job.results);
+            let points = |r: &[Option<RunSummary>]| aggregate(&r.iter().flatten().copied().collect::<Vec<_>>());
+            Some((points(delay), points(range), (points(other), points(other_range))))
         });
-        if let Some(Some((delay, range))) = points {
+        if let Some(Some((delay, range, other))) = points {
             // Two tasks: each set redraws its charts.
             self.delay.set(delay);
-            set_timeout(move || self.range.set(range), Duration::ZERO);
+            set_timeout(
+                move || {
+                    self.range.set(range);
+                    self.other.set(other);
+                },
+                Duration::ZERO,
+            );
         }
     }
 }
@@ -266,12 +282,17 @@ pub fn LabView(
     // Cheap: derived, not memoised (each memo type costs ~5 KB of wasm).
     let claims = Signal::derive(move || delay_claims(&sweep.delay.get()));
     let range_claim_memo = Signal::derive(move || range_claim(&sweep.range.get()));
+    // The same claims under the other rule.
+    let other_claims = Signal::derive(move || sweep.other.with(|o| delay_claims(&o.0)));
+    let other_range_claim = Signal::derive(move || sweep.other.with(|o| range_claim(&o.1)));
+    let rule = sweep.rule;
     let uq_claim_memo = Signal::derive(move || {
         uq.with(|u| uq_claim(u.as_ref().and_then(|u| u.as_ref().ok()).map_or(&[][..], |u| u.lct_minus_bst.as_slice())))
     });
 
-    let settings_name =
-        move || lab.with(|l| format!("s{}-max{}-b{}", l.sweep.seeds, l.sweep.max_size, l.sweep.barriers));
+    let settings_name = move || {
+        lab.with(|l| format!("s{}-max{}-b{}-{}", l.sweep.seeds, l.sweep.max_size, l.sweep.barriers, l.sweep.routing))
+    };
     let delay_csv = Callback::new(move |()| points_csv(&sweep.delay.get_untracked()));
     let delay_json = Callback::new(move |()| exports::points_json(&sweep.delay.get_untracked()));
     let range_csv = Callback::new(move |()| points_csv(&sweep.range.get_untracked()));
@@ -324,6 +345,11 @@ pub fn LabView(
                     value=Signal::derive(move || lab.with(|l| l.sweep.max_size as f64)) on_change=int(|l, v| l.sweep.max_size = v) />
                 <NumberField id="lab_barriers" label="Barriers per run" integer=true range={codec::range::<LabParams>(lim::BARRIERS.name)}
                     value=Signal::derive(move || lab.with(|l| l.sweep.barriers as f64)) on_change=int(|l, v| l.sweep.barriers = v) />
+                <SelectField id="lab_routing" label="Routing (charts)"
+                    options=Routing::ALL.iter().map(|r| (r.id(), r.label())).collect()
+                    value=Signal::derive(move || lab.with(|l| l.sweep.routing.id().to_owned()))
+                    on_change=Callback::new(move |id: String| lab.update(|l| l.sweep.routing = id.parse().unwrap_or_default())) />
+                <p class="hint">"The charts use this rule; each claim below is also checked under the other rule (Tree, ID1 and ID2 run again)."</p>
                 <NumberField id="uq_size" label="UQ mesh side" integer=true range={codec::range::<LabParams>(lim::UQ_SIZE.name)}
                     value=Signal::derive(move || lab.with(|l| l.uq_size as f64)) on_change=int(|l, v| l.uq_size = v) />
                 <div class="sweep-buttons">
@@ -343,7 +369,8 @@ pub fn LabView(
                             Some(svg) => view! { <div class="diagram" inner_html=svg></div> }.into_any(),
                             None => view! { <p class="summary-note">{format!("Delay vs nodes at {} broken links: run the sweep.", rate_names[i])}</p> }.into_any(),
                         }}
-                        <ClaimLine claim=Signal::derive(move || claims.with(|c| c[i].clone())) />
+                        <ClaimLine claim=Signal::derive(move || claims.with(|c| c[i].clone())) rule=rule
+                            other=Signal::derive(move || Some(other_claims.with(|c| c[i].clone()))) />
                         <ExportBar name=Signal::derive(move || format!("commlab-lab-delay-{}-{}", rate_names[i].replace(" %", "pct"), settings_name()))
                             svg=Signal::derive(move || charts.with(|c| c[i].clone())) csv=delay_csv json=delay_json />
                     </article>
@@ -353,7 +380,8 @@ pub fn LabView(
                         Some(svg) => view! { <div class="diagram" inner_html=svg></div> }.into_any(),
                         None => view! { <p class="summary-note">"Delay range over 0–50 % broken links: run the sweep."</p> }.into_any(),
                     }}
-                    <ClaimLine claim=Signal::derive(move || range_claim_memo.get()) />
+                    <ClaimLine claim=Signal::derive(move || range_claim_memo.get()) rule=rule
+                        other=Signal::derive(move || Some(other_range_claim.get())) />
                     <ExportBar name=Signal::derive(move || format!("commlab-lab-range-{}", settings_name()))
                         svg=Signal::derive(move || range_chart.get()) csv=range_csv json=range_json />
                 </article>
@@ -368,7 +396,7 @@ pub fn LabView(
                         Some(Err(e)) => view! { <p class="chart-error">{e}</p> }.into_any(),
                         None => view! { <p class="summary-note" data-testid="uq-pending">"Computing UQ for every conversion in the engine worker…"</p> }.into_any(),
                     }}
-                    <ClaimLine claim=Signal::derive(move || uq_claim_memo.get()) />
+                    <ClaimLine claim=Signal::derive(move || uq_claim_memo.get()) rule=rule other=Signal::derive(|| None) />
                     <ExportBar name=Signal::derive(move || format!("commlab-lab-uq-{}", lab.with(|l| l.uq_size)))
                         svg=Signal::derive(move || uq_chart.get()) csv=uq_csv json=uq_json />
                 </article>
@@ -386,21 +414,52 @@ fn workers(n: usize) -> String {
     }
 }
 
-/// The paper's claim and our verdict, in one sentence each.
+/// The paper's claim and our verdict, in one sentence each; with `other`,
+/// the verdict under the other routing rule beside it.
 #[component]
-fn ClaimLine(#[prop(into)] claim: Signal<Claim>) -> impl IntoView {
+fn ClaimLine(
+    #[prop(into)] claim: Signal<Claim>,
+    /// The charts' routing rule.
+    rule: RwSignal<Routing>,
+    /// The same claim under the other rule (`None`: routing plays no part).
+    #[prop(into)]
+    other: Signal<Option<Claim>>,
+) -> impl IntoView {
+    let verdict = |c: &Claim| match c.agrees {
+        Some(true) => ("agrees", "agrees"),
+        Some(false) => ("disagrees", "does not agree"),
+        None => ("pending", ""),
+    };
     move || {
         let c = claim.get();
-        let (class, verdict) = match c.agrees {
-            Some(true) => ("claim agrees", "agrees"),
-            Some(false) => ("claim disagrees", "does not agree"),
-            None => ("claim pending", ""),
+        let (class, word) = verdict(&c);
+        let named = |rule: Routing, word: &str| {
+            if word.is_empty() {
+                format!("Under routing={rule}: ")
+            } else {
+                format!("Under routing={rule} ({word}): ")
+            }
         };
-        let here = if verdict.is_empty() { "Here: ".to_owned() } else { format!("Here ({verdict}): ") };
+        let here = if other.with(Option::is_some) {
+            named(rule.get(), word)
+        } else if word.is_empty() {
+            "Here: ".to_owned()
+        } else {
+            format!("Here ({word}): ")
+        };
+        let second = other.get().map(|o| {
+            let (class, word) = verdict(&o);
+            view! {
+                <span class=format!("claim-other {class}") data-testid="claim-other">
+                    <br /><strong>{named(other_rule(rule.get()), word)}</strong>{o.measured}
+                </span>
+            }
+        });
         view! {
-            <p class=class data-testid="claim">
+            <p class=format!("claim {class}") data-testid="claim">
                 <strong>"Paper: "</strong>{c.paper}" "
                 <strong>{here}</strong>{c.measured}
+                {second}
             </p>
         }
     }

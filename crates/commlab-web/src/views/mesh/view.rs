@@ -21,7 +21,7 @@ use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::barrier::engine::Judge;
-use commlab_core::barrier::mesh::Mesh;
+use commlab_core::barrier::mesh::{Mesh, Routing};
 use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::limits::mesh_view as lim;
 use commlab_plot::mesh::MeshLayout;
@@ -354,7 +354,7 @@ fn Legend() -> impl IntoView {
     view! {
         <p class="legend" data-testid="mesh-legend">
             {item("sw-gather", "Gather")} {item("sw-release", "Release")} {item("sw-other", "other rounds")}
-            {item("sw-detour", "detour (longer than Manhattan)")} {item("sw-broken", "broken link")}
+            {item("sw-detour", "detour (longer than Manhattan)")} {item("sw-back", "step back (paper routing)")} {item("sw-broken", "broken link")}
             {item("sw-waiting", "waiting in the barrier")} {item("sw-released", "released")} " · ring: ID 0 (root) · 30′: already renumbered by the adjustment while others still go by the old IDs"
         </p>
     }
@@ -379,6 +379,7 @@ fn Metrics(state: RwSignal<RunState>, summary: RwSignal<Option<MeshSummary>>) ->
                         <td>{r.messages}</td>
                         <td>{r.hops}</td>
                         <td>{r.detour_hops}</td>
+                        <td>{r.back_steps}</td>
                         <td>{r.link}</td>
                         <td class="k">{r.k.map_or_else(|| "—".to_owned(), |k| k.to_string())}</td>
                     </tr>
@@ -388,7 +389,7 @@ fn Metrics(state: RwSignal<RunState>, summary: RwSignal<Option<MeshSummary>>) ->
         view! {
             <table class="numbers" data-testid="mesh-metrics">
                 <thead><tr><th scope="col">"barrier"</th><th scope="col">"delay (ticks)"</th><th scope="col">"messages"</th>
-                    <th scope="col">"hops"</th><th scope="col">"detour hops"</th><th scope="col">"most-loaded link"</th><th scope="col">"K"</th></tr></thead>
+                    <th scope="col">"hops"</th><th scope="col">"detour hops"</th><th scope="col">"back-steps"</th><th scope="col">"most-loaded link"</th><th scope="col">"K"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
             <p class=if summary.bad { "verdict bad" } else { "verdict" } data-testid="mesh-verdict" role="status">{summary.verdict}</p>
@@ -497,6 +498,9 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
             }}
             " " <button type="button" data-testid="clear-flips" on:click=move |_| params.update(|p| p.mesh.request.flips.clear())
                 disabled=move || flips() == 0>"undo hand flips"</button></p>
+            <SelectField id="routing" label="Routing around broken links" options=Routing::ALL.iter().map(|r| (r.id(), r.label())).collect()
+                value=Signal::derive(move || mp.with(|p| p.request.routing.clone()))
+                on_change=Callback::new(move |v: String| params.update(|p| p.mesh.request.routing = v)) />
             <SelectField id="algorithm" label="Algorithm" options=algorithms
                 value=Signal::derive(move || mp.with(|p| p.request.algorithm.clone()))
                 on_change=Callback::new(move |v: String| params.update(|p| p.mesh.request.algorithm = v)) />
