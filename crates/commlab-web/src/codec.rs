@@ -523,11 +523,38 @@ mod tests {
         // The lab is lazy: the shell hands it the link's version.
         let (p, notices) = from_query("v=1&view=lab&seeds=2");
         assert!(notices.is_empty() && p.link.v1());
-        let (_, notices) = read::<crate::views::lab::params::LabParams>(&p.lazy, &p.link);
-        assert_eq!(notices.len(), 1, "{notices:?}");
+        let (lab, notices) = read::<crate::views::lab::params::LabParams>(&p.lazy, &p.link);
+        assert_eq!(notices.len(), 2, "{notices:?}");
         assert!(notices[0].message.contains("single-level wake-up"));
+        assert!(notices[1].message.contains("routing=shortest"));
+        assert_eq!(lab.sweep.routing, commlab_core::barrier::mesh::Routing::Shortest);
+        let (p, _) = from_query("v=3&view=lab&seeds=2");
+        let (lab, notices) = read::<crate::views::lab::params::LabParams>(&p.lazy, &p.link);
+        assert!(notices.is_empty() && lab.sweep.routing == commlab_core::barrier::mesh::Routing::Paper);
         let (_, notices) = from_query("v=4&view=tree");
         assert_eq!(notices[0].param, "v");
+    }
+
+    /// A `v=2` mesh link gives the numbers it gave before the paper's rule
+    /// existed, recorded with the build before it (b80b914: `commlab barrier
+    /// --size 8 --algorithm dissemination --break-rate 0.3 --seed 5
+    /// --connected --json`, the view's defaults otherwise): delays 74, 62 and
+    /// 58 ticks, 6870 hops. The same link at `v=3` runs the paper's rule.
+    #[test]
+    fn a_v2_link_keeps_its_recorded_numbers() {
+        let run = |query: &str| {
+            let (p, _) = from_query(query);
+            let summary = commlab_api::mesh::MeshSession::run(&p.mesh.request).unwrap().summary();
+            let delays: Vec<Option<u64>> = summary.rows.iter().map(|r| r.delay).collect();
+            let hops: u64 = summary.rows.iter().map(|r| r.hops).sum();
+            let back: u64 = summary.rows.iter().map(|r| r.back_steps).sum();
+            (delays, hops, back)
+        };
+        let old = "v=2&view=mesh&size=8&rate=0.3&seed=5&algorithm=dissemination";
+        assert_eq!(run(old), (vec![Some(74), Some(62), Some(58)], 6870, 0));
+        let (delays, hops, back) = run(&old.replace("v=2", "v=3"));
+        assert_eq!((delays, hops), (vec![Some(249), Some(205), Some(204)], 16866));
+        assert!(back > 0, "the paper's walks step back");
     }
 
     #[test]

@@ -191,8 +191,27 @@ pub struct Step {
 /// What a message in flight remembers of its route: for [`Routing::Shortest`]
 /// the dead-end detour it follows and the index of its next node; for
 /// [`Routing::Paper`] the hops where its walk leaves the plain greedy step, as
-/// pairs `(hop index, node | BACK)`, and the index of the next pair.
-pub type RouteState = Option<(std::sync::Arc<[NodeId]>, usize)>;
+/// pairs `(hop index, node | BACK)`, the index of the next pair and that
+/// pair's hop index (kept here so that a greedy hop reads no list).
+#[derive(Debug, Clone)]
+pub struct RouteState {
+    list: Option<std::sync::Arc<[NodeId]>>,
+    next: u32,
+    next_hop: u32,
+}
+
+impl Default for RouteState {
+    fn default() -> Self {
+        RouteState { list: None, next: 0, next_hop: u32::MAX }
+    }
+}
+
+impl RouteState {
+    fn new(list: std::sync::Arc<[NodeId]>, next: u32) -> RouteState {
+        let next_hop = list.get(next as usize).copied().unwrap_or(u32::MAX);
+        RouteState { list: Some(list), next, next_hop }
+    }
+}
 
 /// Union–find with path halving and union by size (connected breaks).
 struct DisjointSets {
@@ -585,29 +604,28 @@ impl Router {
                 Step { next, direction, back: false }
             }
             Routing::Paper => {
-                if state.is_none() {
+                if hops != state.next_hop {
                     if let Some(d) = self.greedy_direction(at, dst) {
                         return Step { next: self.next[at as usize][d], direction: d, back: false };
                     }
-                    *state = Some((self.exceptions(from, dst), 0));
+                    debug_assert!(state.list.is_none(), "a paper walk's unlisted hops are greedy steps");
+                    // The first dead end: the walk's exceptions start here.
+                    *state = RouteState::new(self.exceptions(from, dst), 0);
                 }
-                let (list, i) = state.as_mut().expect("set above");
-                if *i < list.len() && list[*i] == hops {
-                    let node = list[*i + 1];
-                    *i += 2;
-                    let next = node & !BACK;
-                    return Step { next, direction: self.direction_to(at, next), back: node & BACK != 0 };
-                }
-                let d = self.greedy_direction(at, dst).expect("a paper walk's unlisted hops are greedy steps");
-                Step { next: self.next[at as usize][d], direction: d, back: false }
+                let list = state.list.as_ref().expect("an exception list");
+                let node = list[state.next as usize + 1];
+                state.next += 2;
+                state.next_hop = list.get(state.next as usize).copied().unwrap_or(u32::MAX);
+                let next = node & !BACK;
+                Step { next, direction: self.direction_to(at, next), back: node & BACK != 0 }
             }
         }
     }
 
     fn next_shortest(&mut self, at: NodeId, dst: NodeId, detour: &mut RouteState) -> (NodeId, usize) {
-        if let Some((path, i)) = detour {
-            let next = path[*i];
-            *i += 1;
+        if let Some(path) = &detour.list {
+            let next = path[detour.next as usize];
+            detour.next += 1;
             return (next, self.direction_to(at, next));
         }
         if let Some(d) = self.greedy_direction(at, dst) {
@@ -621,7 +639,7 @@ impl Router {
             path
         };
         let next = path[0];
-        *detour = Some((path, 1));
+        *detour = RouteState { list: Some(path), next: 1, next_hop: u32::MAX };
         (next, self.direction_to(at, next))
     }
 
@@ -688,7 +706,7 @@ impl Router {
         if !self.reachable(src, dst) {
             return None;
         }
-        let (mut at, mut hops, mut state, mut out) = (src, 0, None, Vec::new());
+        let (mut at, mut hops, mut state, mut out) = (src, 0, RouteState::default(), Vec::new());
         while at != dst {
             let step = self.next_step(src, at, dst, hops, &mut state);
             out.push((step.next, step.back));
@@ -834,7 +852,7 @@ mod tests {
                     assert_eq!(at, dst);
                     // Hop by hop (the engine's way) is the same route, and each
                     // step's direction leads to its node.
-                    let (mut at, mut detour, mut steps) = (src, None, Vec::new());
+                    let (mut at, mut detour, mut steps) = (src, RouteState::default(), Vec::new());
                     while at != dst {
                         let step = r.next_step(src, at, dst, steps.len() as u32, &mut detour);
                         assert_eq!(

@@ -98,7 +98,7 @@ impl Run {
             kind,
             content,
             at: from,
-            detour: None,
+            detour: RouteState::default(),
             hops: 0,
             sent: t,
             delivered: u64::MAX,
