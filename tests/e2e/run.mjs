@@ -508,7 +508,7 @@ test('swizzle: deterministic side by side, direction 1 refuses deterministic, CS
 // --- barrier mesh and lab -----------------------------------------------------
 const meshSvg = (page) => page.locator('[data-testid="mesh-svg"] svg').evaluate((e) => e.outerHTML);
 const verdict = (page) => page.locator('[data-testid="mesh-verdict"]').innerText();
-const detourHops = async (page) => Number((await verdict(page)).match(/\((\d+) detour hops\)/)[1]);
+const detourHops = async (page) => Number((await verdict(page)).match(/\((\d+) detour hops/)[1]);
 /** Node labels of the SVG mesh, in drawing order. */
 const meshLabels = (page) => page.locator('[data-testid="mesh-svg"] svg text').allTextContents();
 /** Waits until the engine worker's frame of step `s` is shown. */
@@ -529,7 +529,7 @@ test('mesh: clicking a link breaks it, the route detours, the URL keeps it and r
   // Link (0,0)–(0,1): nodes at (32, 32) and (88, 32) on a 4 × 4 mesh.
   await page.locator('[data-testid="mesh-svg"] svg').click({ position: { x: 60, y: 32 } });
   await waitForUrl(page, () => /[?&]flip=\d+/.test(location.search));
-  await page.waitForFunction(() => !/\(0 detour hops\)/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
+  await page.waitForFunction(() => !/\(0 detour hops,/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
   assert.ok((await detourHops(page)) > 0, 'the broken link forces a detour');
   assert.match(await meshSvg(page), /stroke-dasharray/, 'broken link drawn dashed');
   assert.match(await page.locator('[data-testid="flip-count"]').innerText(), /^1 link flipped by hand/);
@@ -552,8 +552,41 @@ test('mesh: clicking a link breaks it, the route detours, the URL keeps it and r
   // Clicking the same link again repairs it and drops the flip from the URL.
   await reopened.locator('[data-testid="mesh-svg"] svg').click({ position: { x: 60, y: 32 } });
   await waitForUrl(reopened, () => !location.search.includes('flip='));
-  await reopened.waitForFunction(() => /\(0 detour hops\)/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
+  await reopened.waitForFunction(() => /\(0 detour hops,/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
   assert.deepEqual(reopened.problems, []);
+});
+
+test('mesh: the paper\'s routing steps back out of a pocket, drawn dashed; shortest does not; a v=2 link keeps shortest', async ({ context, base }) => {
+  // 3 × 3, links 4–5 (id 3) and 7–8 (id 5) broken: 3 → 5 walks 4, 7, 6, back to 7, back to 4, 1, 2, 5.
+  const page = await open(context, base, `${base}?view=mesh&size=3&rate=0&algorithm=all-to-all&barriers=1&flip=3,5`);
+  assert.equal(await page.locator('[data-testid="notices"]').count(), 0);
+  assert.equal(await page.locator('#routing').inputValue(), 'paper');
+  await page.waitForSelector('[data-testid="mesh-verdict"]');
+  assert.match(await verdict(page), /of them back-steps\), 2 of 12 links broken; routing paper/);
+  const back = Number((await verdict(page)).match(/(\d+) of them back-steps/)[1]);
+  assert.ok(back >= 2, `${back} back-steps`);
+  const cells = await page.locator('[data-testid="mesh-metrics"] tbody tr td').allTextContents();
+  assert.equal(Number(cells[4]), back, 'the metrics table counts the same back-steps');
+  // The back-steps are drawn dashed while their messages fly (the two broken links are dashed at every step).
+  const dashes = async () => ((await meshSvg(page)).match(/stroke-dasharray/g) || []).length;
+  const still = await dashes();
+  let most = still;
+  for (let s = 1; s <= await totalSteps(page); s++) {
+    await scrubTo(page, s);
+    most = Math.max(most, await dashes());
+  }
+  assert.ok(most > still, `a step back is drawn dashed (${most} dashed lines, ${still} broken)`);
+  await scrubTo(page, 3);
+  await shot(page, 'mesh-back-steps');
+  await page.selectOption('#routing', 'shortest');
+  await waitForUrl(page, () => location.search.includes('routing=shortest'));
+  await page.waitForFunction(() => /0 of them back-steps\), 2 of 12 links broken; routing shortest/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
+  // A link made before the paper's rule opens with shortest and says so; the page writes v=3.
+  const old = await open(context, base, `${base}?v=2&view=mesh&size=3&rate=0&algorithm=all-to-all&barriers=1&flip=3,5`);
+  assert.match(await old.locator('[data-testid="notices"]').innerText(), /older than 2026-12-01.*opens with routing=shortest/s);
+  assert.equal(await old.locator('#routing').inputValue(), 'shortest');
+  await waitForUrl(old, () => /^\?v=3&.*routing=shortest/.test(location.search));
+  assert.deepEqual([...page.problems, ...old.problems], []);
 });
 
 test('mesh: the DLCT animation goes through an adjustment and the IDs change', async ({ page }) => {
@@ -607,7 +640,7 @@ test('mesh: large meshes are painted on a canvas and clicks still break links; b
 });
 
 test('lab: a sweep fills the charts with progress while the page stays responsive; CSV export', async ({ context, base }) => {
-  const page = await open(context, base, `${base}?v=1&view=lab&seeds=1&max_size=32&barriers=1`);
+  const page = await open(context, base, `${base}?view=lab&seeds=1&max_size=32&barriers=1`);
   const progress = () => page.locator('[data-testid="sweep-progress"]').evaluate((e) => e.value);
   const means = await page.locator('[data-testid="uq-means"]').innerText();
   assert.match(means, /LCT 0\.524 \(0\.559 without the 16 identity conversions\), BST 0\.505/);
@@ -631,7 +664,10 @@ test('lab: a sweep fills the charts with progress while the page stays responsiv
   }
   const claims = await page.locator('[data-testid="claim"]').allTextContents();
   assert.equal(claims.length, 5);
-  assert.ok(claims.every((c) => /Paper: .*Here \((agrees|does not agree)\)/.test(c)), claims.join('\n'));
+  // The four delay claims under both routing rules side by side; the UQ claim has no routing.
+  const both = /Paper: .*Under routing=paper \((agrees|does not agree)\): .*Under routing=shortest \((agrees|does not agree)\): /;
+  assert.ok(claims.slice(0, 4).every((c) => both.test(c)), claims.join('\n'));
+  assert.match(claims[4], /Paper: .*Here \((agrees|does not agree)\)/);
   await waitForUrl(page, () => location.search.includes('uq_size=3'));
   await shot(page, 'lab-done');
   const [download] = await Promise.all([page.waitForEvent('download'),
@@ -875,7 +911,7 @@ test('lab: the default sweep on the worker pool equals `commlab figures` byte fo
   const cli = path.resolve(here, '../../target/release/commlab');
   execFileSync(cli, ['figures', '--seeds', '5', '--out', out], { stdio: 'pipe' });
   const expected = fs.readFileSync(path.join(out, 'delay-vs-nodes.csv'), 'utf8').trim();
-  const page = await open(context, base, `${base}?v=1&view=lab`);
+  const page = await open(context, base, `${base}?view=lab`);
   await page.click('[data-testid="run-sweep"]');
   await page.waitForFunction(() => /Done/.test(document.querySelector('[data-testid="sweep-status"]').innerText), null, { timeout: 120000 });
   const status = await page.locator('[data-testid="sweep-status"]').innerText();

@@ -442,6 +442,7 @@ fn expected_messages_match_intact_runs() {
 /// recorded run, on an intact run and on one whose breaks cut the mesh.
 #[test]
 #[allow(clippy::many_single_char_names, reason = "indices of the corrupted node and messages")]
+#[allow(clippy::too_many_lines, reason = "one corruption per paragraph")]
 fn the_trace_checker_names_corrupted_traces() {
     let cases = [
         Scenario {
@@ -717,4 +718,31 @@ mod worked_example_recount {
             assert_eq!(as_cells(&change.after), used(parent, 1), "{} after", change.name);
         }
     }
+}
+
+/// A recorded run whose walks pass the recording's hop cap stops recording
+/// there and goes on with counts only: `ms` on 128 × 128 at 30 % under the
+/// paper's rule takes 21.3 M hops, over the 20 M a recording may hold.
+#[test]
+fn a_recording_past_its_hop_cap_goes_on_with_counts_only() {
+    let s = Scenario {
+        size: 128,
+        algorithm: Algorithm::Ms,
+        break_rate: 0.3,
+        connected: true,
+        barriers: 1,
+        record: true,
+        ..Scenario::default()
+    };
+    let r = run(s.clone());
+    assert!(r.recording_stopped && r.completed && r.safe, "{:?}", r.violations);
+    assert!(r.hops > commlab_core::barrier::engine::RECORDED_HOPS);
+    assert!(r.trace.is_empty() && r.broken.is_empty(), "nothing recorded is kept");
+    // The counts are those of the same run never recorded.
+    let unrecorded = run(Scenario { record: false, ..s });
+    assert!(!unrecorded.recording_stopped);
+    assert_eq!(
+        (r.hops, r.messages, &r.delay_ticks, r.back_steps),
+        (unrecorded.hops, unrecorded.messages, &unrecorded.delay_ticks, unrecorded.back_steps)
+    );
 }

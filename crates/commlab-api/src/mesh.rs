@@ -359,6 +359,11 @@ impl MeshSession {
             .collect();
         let unrecorded = if r.scenario.record {
             String::new()
+        } else if report.recording_stopped {
+            format!(
+                "Not animated: the messages' routes passed {} hops, more than a run recorded for the animation may hold (under routing=paper the walks can wander far when many links are broken), so the rest of the run went on without recording (nodes arrive and leave on the drawing, no messages move; no per-message CSV). ",
+                commlab_core::barrier::engine::RECORDED_HOPS
+            )
         } else {
             format!(
                 "Not animated: {} messages are more than the {} a run recorded for the animation may hold, so this run was simulated without recording (nodes arrive and leave on the drawing, no messages move; no per-message CSV). ",

@@ -318,8 +318,8 @@ fn check_routes(grid: &Grid, report: &RunReport, out: &mut Vec<Violation>) {
 }
 
 fn check_paper_rule(grid: &Grid, report: &RunReport, out: &mut Vec<Violation>) {
-    let mut walks: std::collections::HashMap<(NodeId, NodeId), Option<Vec<(NodeId, bool)>>> =
-        std::collections::HashMap::new();
+    type Walk = Option<Vec<(NodeId, bool)>>;
+    let mut walks: std::collections::HashMap<(NodeId, NodeId), Walk> = std::collections::HashMap::new();
     for (i, m) in report.trace.iter().enumerate() {
         let bad = |what: String| Violation::BadRoute { message: i, what };
         let Some(walk) = walks.entry((m.from, m.to)).or_insert_with(|| grid.paper_walk(m.from, m.to)) else {

@@ -596,6 +596,10 @@ impl Router {
     /// worked out once, and only the hops where it differs from the plain
     /// greedy step are kept.
     ///
+    /// # Panics
+    /// When `dst` is not reachable from `at` (callers check
+    /// [`Router::reachable`] when the message is sent).
+    ///
     /// [`route`]: Router::route
     pub fn next_step(&mut self, from: NodeId, at: NodeId, dst: NodeId, hops: u32, state: &mut RouteState) -> Step {
         match self.routing {

@@ -197,6 +197,12 @@ impl Default for Scenario {
 pub const MESSAGES: u64 = 100_000_000;
 /// Messages a recorded run (an animation) may send.
 pub const RECORDED_MESSAGES: u64 = 2_000_000;
+/// Hops a recorded run may record (12 bytes each: node and tick). The
+/// message cap is checked before a run; the hops are known only as it goes
+/// (the paper's walks can wander far under many breaks), so a run that
+/// records more stops recording there and goes on with counts only
+/// ([`RunReport::recording_stopped`]).
+pub const RECORDED_HOPS: u64 = 20_000_000;
 
 use crate::limits::barrier::{BARRIERS, COMBINING, TICKS, TILE};
 
@@ -294,6 +300,7 @@ pub struct Decision {
 }
 
 /// The outcome of a run.
+#[allow(clippy::struct_excessive_bools, reason = "independent facts of one run")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunReport {
     /// Every node left every barrier.
@@ -316,6 +323,9 @@ pub struct RunReport {
     pub detour_hops: u64,
     /// Hops that stepped back along the message's own walk ([`Routing::Paper`]).
     pub back_steps: u64,
+    /// A recorded run stopped recording after [`RECORDED_HOPS`] hops: the
+    /// report has counts only, like an unrecorded run.
+    pub recording_stopped: bool,
     /// Broken links.
     pub broken_links: usize,
     /// Per barrier: last leave − last arrival.
@@ -516,6 +526,7 @@ struct Run {
     barrier_hops: Vec<u64>,
     barrier_detour_hops: Vec<u64>,
     barrier_back_steps: Vec<u64>,
+    recording_stopped: bool,
     detour_hops: u64,
     back_steps: u64,
     hop_events: u64,
@@ -560,6 +571,7 @@ impl Run {
             barrier_hops: vec![0; b],
             barrier_detour_hops: vec![0; b],
             barrier_back_steps: vec![0; b],
+            recording_stopped: false,
             detour_hops: 0,
             back_steps: 0,
             hop_events: 0,

@@ -75,6 +75,7 @@ impl Run {
             hops,
             detour_hops: self.detour_hops,
             back_steps: self.back_steps,
+            recording_stopped: self.recording_stopped,
             broken_links: self.sim.router.breaks().count(),
             delay_ticks,
             barrier_messages: self.barrier_messages,

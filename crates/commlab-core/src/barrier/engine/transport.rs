@@ -155,6 +155,17 @@ impl Run {
         } else {
             self.push(arrival, Event::Hop(id));
         }
+        if record && self.hop_events > super::RECORDED_HOPS {
+            self.stop_recording();
+        }
+    }
+
+    /// Drops what a recorded run holds and goes on with counts only.
+    fn stop_recording(&mut self) {
+        self.sim.scenario.record = false;
+        self.recording_stopped = true;
+        self.routes = Vec::new();
+        self.dropped = Vec::new();
     }
 
     /// Takes `limit` queued messages of `want` (in arrival order), checking their barrier.

@@ -727,6 +727,7 @@ pub fn ScheduleView(
                 <Show when=is(&["barrier"])>
                     <NumberField id="mesh" label="Mesh side" integer=true range=int_range(MESH)
                         value=gval(|g| f64::from(g.mesh)) on_change=gen(|g, v| g.mesh = v as u32) />
+                    <p class="hint" data-testid="barrier-routing-note">"The pattern is the fault-free one: with no broken link both routing rules (the paper's and shortest) send every message along its Manhattan route, so the rule plays no part here. Break links in the barrier mesh view to see them differ."</p>
                     <div class="field">
                         <label for="alg">"Barrier algorithm"</label>
                         <select id="alg" prop:value=move || params.with(|p| p.generate.algorithm.clone()) on:change=move |ev| {
