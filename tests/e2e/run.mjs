@@ -127,8 +127,11 @@ test('sources: the header links the page; each source number beside ours; every 
   await page.waitForSelector('[data-testid="source-row"]');
   assert.equal(page.url(), `${base}sources.html`);
   const rows = await page.locator('[data-testid="source-row"]').allInnerTexts();
-  assert.equal(rows.length, 10);
+  assert.equal(rows.length, 11);
   const text = rows.join('\n');
+  // The paper's delay claims, each under both routing rules.
+  assert.equal(rows.filter((r) => /Under routing=paper: .*Under routing=shortest: /s.test(r)).length, 4);
+  assert.match(text, /The claim (holds|fails) under routing=paper .* and (holds|fails) under routing=shortest/);
   for (const expected of [/0\.5527\s+0\.524 with the 16 identity conversions, 0\.559 without/, /LCT 73\.1 % \(7 of 26 links kept\), BST 18\.2 %\s+LCT 81\.1 % \(7 of 37\)/,
     /6 steps, 8 with deterministic mode\s+6 steps, 8 with deterministic mode/, /m\* = 80\.63; best integer m = 81/, /30–50 % faster/]) {
     assert.match(text, expected);

@@ -66,7 +66,7 @@ pub struct BarrierCommand {
     /// Fan-in of the combining tree.
     #[arg(long = "combining-k", default_value_t = 4)]
     combining_k: u32,
-    /// Routing around broken links: paper (closest unvisited neighbour, step back at a dead end) or shortest (greedy, then a shortest path from a dead end).
+    /// Routing around broken links: paper (closest unvisited neighbour, a step back at a dead end; the default) or shortest (greedy, then a shortest path from a dead end).
     #[arg(long, default_value = "paper")]
     routing: Routing,
     /// Print one JSON object instead of a table.

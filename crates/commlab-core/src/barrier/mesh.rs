@@ -151,8 +151,8 @@ impl Routing {
     /// Human-readable name.
     pub fn label(self) -> &'static str {
         match self {
-            Routing::Paper => "paper: closest unvisited neighbour, step back at a dead end",
-            Routing::Shortest => "shortest: greedy, then a shortest path from a dead end",
+            Routing::Paper => "paper: closest unvisited, step back",
+            Routing::Shortest => "shortest: greedy, then shortest path",
         }
     }
 }
