@@ -6,8 +6,9 @@
 //! One list serves the app's Sources page (`sources.html`, written by
 //! [`html`] and served beside the app: static text costs the UI bundle no
 //! bytes), `commlab sources` and the README's "Sources" section. Tests
-//! compare both files with what this module writes now. The numbers marked "lab" are
-//! measured by sweeps; the row points to the view that runs them.
+//! compare both files with what this module writes now. The delay claims are
+//! measured by a fixed seeded sweep under both routing rules ([`CLAIMS_SWEEP`]);
+//! their rows open the same sweep in the lab.
 
 use crate::lab::LabRequest;
 use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
@@ -398,7 +399,7 @@ tr.verdict-differs td.verdict {{ color: #b3261e; }}
 <nav><a href="./">← commlab</a></nav>
 <main>
 <h1>The sources beside our numbers</h1>
-<p>Each headline number of the binomial-tree article, the DLCT barrier paper and the catccos CommSwizzle note, next to what commlab computes; where they differ, why. “lab” rows are measured by the Barrier lab's sweep, which prints our numbers against the paper's under each chart. “open” shows the worked example in the playground. The same table: <code>commlab sources</code>, and the README's Sources section.</p>
+<p>Each headline number of the binomial-tree article, the DLCT barrier paper and the catccos CommSwizzle note, next to what commlab computes; where they differ, why. The paper's delay claims are measured by a seeded sweep under both routing rules (the paper's own and shortest); the Barrier lab runs the same and more, and prints our numbers against the paper's under each chart. “open” shows the worked example in the playground. The same table: <code>commlab sources</code>, and the README's Sources section.</p>
 <h2>Worked examples</h2>
 <ul>
 {examples}</ul>
