@@ -715,7 +715,11 @@ const longest = async (page) => Math.max(0, ...(await page.evaluate(() => window
 
 test('heavy links never freeze the tab (no main-thread task over 200 ms)', async ({ context, base }) => {
   const links = [];
-  for (const a of ALGORITHMS) links.push(`view=mesh&size=256&rate=0.5&algorithm=${a}`, `view=mesh&size=128&rate=0.2&algorithm=${a}`);
+  // Links open as v=1 (routing=shortest); the paper's rule, whose walks are longer, is named explicitly.
+  for (const a of ALGORITHMS) {
+    links.push(`view=mesh&size=256&rate=0.5&algorithm=${a}`, `view=mesh&size=128&rate=0.2&algorithm=${a}`,
+      `view=mesh&size=256&rate=0.5&routing=paper&algorithm=${a}`);
+  }
   links.push('view=tree&p=1048576', 'view=swizzle&rows=1024&cols=1024&ranks=1024', 'embed=1&view=mesh&size=256&rate=0.2&algorithm=combining');
   // The Schedule view at its limits: the largest reduce, a barrier over the op cap, all-pairs on the largest mesh.
   links.push('view=schedule&coll=reduce&p=1048576', 'view=schedule&coll=barrier&mesh=256&alg=all-to-all',
