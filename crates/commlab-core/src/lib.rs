@@ -18,5 +18,6 @@ pub mod choose;
 pub mod goal;
 pub mod limits;
 pub mod model;
+pub mod net;
 pub mod reduce;
 pub mod swizzle;

@@ -371,3 +371,25 @@ pub mod lab {
     /// Side of the UQ experiment's mesh.
     pub const UQ_SIZE: IntRange = IntRange { name: "uq_size", min: 2, max: 16 };
 }
+
+/// Ranges of networks (`net`): topologies, link classes, breaks, flows.
+pub mod net {
+    use super::{IntRange, RealRange};
+
+    /// Hosts of one topology.
+    pub const HOSTS: IntRange = IntRange { name: "hosts", min: 1, max: 4096 };
+    /// Vertices (hosts and switches) of one topology.
+    pub const VERTICES: IntRange = IntRange { name: "vertices", min: 1, max: 8192 };
+    /// Links of one topology (each has two directions).
+    pub const LINKS: IntRange = IntRange { name: "links", min: 0, max: 1 << 17 };
+    /// Flows in transfer at once.
+    pub const FLOWS: IntRange = IntRange { name: "flows", min: 0, max: 1 << 21 };
+    /// A link's bandwidth, bytes per ns (= GB/s).
+    pub const BANDWIDTH: RealRange = RealRange { name: "bandwidth", min: 1e-6, max: 1e6 };
+    /// A link's latency, ns.
+    pub const LATENCY: RealRange = RealRange { name: "latency", min: 0.0, max: 1e9 };
+    /// Fraction of a topology's links broken.
+    pub const RATE: RealRange = RealRange { name: "break_rate", min: 0.0, max: 1.0 };
+    /// Links named in one break list.
+    pub const BREAK_LIST: IntRange = IntRange { name: "break", min: 0, max: 4096 };
+}

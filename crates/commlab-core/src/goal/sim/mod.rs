@@ -228,10 +228,10 @@ impl Fifos {
 }
 
 /// Marks an `irequires` dependent in [`Sim::after`] (op indices stay below 2^31).
-const ON_START: u32 = 1 << 31;
+pub(crate) const ON_START: u32 = 1 << 31;
 
 /// `waiting` of an op already made ready: far below 0, so later decrements never reach 0.
-const RELEASED: i32 = i32::MIN / 2;
+pub(crate) const RELEASED: i32 = i32::MIN / 2;
 
 /// A message as stored: its send op and when it was sent (16 bytes; the
 /// rest is the send op's, see [`Sim::msg`]).
@@ -292,8 +292,48 @@ struct Sim<S: Borrow<Schedule>> {
     expected: u64,
 }
 
-fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
+pub(crate) fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
     (recv_source == ANY || recv_source == from) && (recv_tag == ANY || tag == ANY || recv_tag == tag)
+}
+
+/// Every op's dependents in one array (`after[after_first[i]..after_first[i + 1]]`):
+/// its `irequires` dependents first (marked with [`ON_START`]), then its
+/// `requires` dependents, each group in dependency-line order; and the
+/// unsatisfied dependency lines per op.
+pub(crate) struct Dependents {
+    pub(crate) after_first: Vec<u32>,
+    pub(crate) after: Vec<u32>,
+    pub(crate) waiting: Vec<i32>,
+}
+
+pub(crate) fn dependents(s: &Schedule) -> Dependents {
+    let n = s.ops.len();
+    let mut after_first = vec![0u32; n + 1];
+    let mut waiting = vec![0i32; n];
+    for &(dependent, prerequisite, _) in &s.deps {
+        after_first[prerequisite as usize + 1] += 1;
+        waiting[dependent as usize] += 1;
+    }
+    for i in 0..n {
+        after_first[i + 1] += after_first[i];
+    }
+    // On-start dependents go first: count them, then place both groups in line order.
+    let mut fill_start = after_first.clone();
+    let mut starts = vec![0u32; n];
+    for &(_, prerequisite, on_start) in &s.deps {
+        starts[prerequisite as usize] += u32::from(on_start);
+    }
+    let mut fill_done: Vec<u32> = (0..n).map(|i| after_first[i] + starts[i]).collect();
+    drop(starts);
+    let mut after = vec![0u32; s.deps.len()];
+    for &(dependent, prerequisite, on_start) in &s.deps {
+        let fill = if on_start { &mut fill_start } else { &mut fill_done };
+        after[fill[prerequisite as usize] as usize] = dependent | if on_start { ON_START } else { 0 };
+        fill[prerequisite as usize] += 1;
+    }
+    drop(fill_start);
+    drop(fill_done);
+    Dependents { after_first, after, waiting }
 }
 
 /// Simulates `s` under `p`. `trace` keeps every op's span and every message.
@@ -316,31 +356,7 @@ impl<S: Borrow<Schedule>> Simulation<S> {
         let cpus = 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
         let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
         let n = s.ops.len();
-        let mut after_first = vec![0u32; n + 1];
-        let mut waiting = vec![0i32; n];
-        for &(dependent, prerequisite, _) in &s.deps {
-            after_first[prerequisite as usize + 1] += 1;
-            waiting[dependent as usize] += 1;
-        }
-        for i in 0..n {
-            after_first[i + 1] += after_first[i];
-        }
-        // On-start dependents go first: count them, then place both groups in line order.
-        let mut fill_start = after_first.clone();
-        let mut starts = vec![0u32; n];
-        for &(_, prerequisite, on_start) in &s.deps {
-            starts[prerequisite as usize] += u32::from(on_start);
-        }
-        let mut fill_done: Vec<u32> = (0..n).map(|i| after_first[i] + starts[i]).collect();
-        drop(starts);
-        let mut after = vec![0u32; s.deps.len()];
-        for &(dependent, prerequisite, on_start) in &s.deps {
-            let fill = if on_start { &mut fill_start } else { &mut fill_done };
-            after[fill[prerequisite as usize] as usize] = dependent | if on_start { ON_START } else { 0 };
-            fill[prerequisite as usize] += 1;
-        }
-        drop(fill_start);
-        drop(fill_done);
+        let Dependents { after_first, after, waiting } = dependents(s);
         let sends = s.ops.iter().filter(|o| o.kind == Kind::Send).count();
         let expected = (n + sends) as u64;
         let mut sim = Sim {

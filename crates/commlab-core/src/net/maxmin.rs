@@ -1,0 +1,385 @@
+//! Max–min fair sharing of directed links by flows with equal weights
+//! (`docs/network.md` §5): the literal progressive filling, and the
+//! incremental form the simulator keeps (only the component of flows linked
+//! to a changed link is re-shared; arrivals come from a heap of finish times).
+
+#![allow(clippy::many_single_char_names, reason = "f, d, r: flows, links, routes")]
+
+use super::sim::RateChange;
+use super::topology::Dir;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+/// Two shares this close (relative) are the same level.
+const LEVEL: f64 = 1e-12;
+/// Flows finishing this close (relative) after the first arrive together.
+const TOGETHER: f64 = 1e-12;
+
+/// The max–min fair rates of `routes` over links of capacities `caps`:
+/// raise every unfrozen flow's rate equally; when a link is full, freeze its
+/// flows; repeat. Written for clarity (the reference of the tests).
+pub fn progressive_filling(caps: &[f64], routes: &[&[Dir]]) -> Vec<f64> {
+    let mut rate = vec![0.0; routes.len()];
+    let mut frozen = vec![false; routes.len()];
+    let mut left = caps.to_vec();
+    loop {
+        let mut count = vec![0usize; caps.len()];
+        for (f, r) in routes.iter().enumerate() {
+            if !frozen[f] {
+                r.iter().for_each(|&d| count[d as usize] += 1);
+            }
+        }
+        let share =
+            (0..caps.len()).filter(|&d| count[d] > 0).map(|d| left[d] / count[d] as f64).fold(f64::INFINITY, f64::min);
+        if share == f64::INFINITY {
+            return rate;
+        }
+        let full: Vec<bool> =
+            (0..caps.len()).map(|d| count[d] > 0 && left[d] / count[d] as f64 <= share * (1.0 + LEVEL)).collect();
+        for (f, r) in routes.iter().enumerate() {
+            if !frozen[f] && r.iter().any(|&d| full[d as usize]) {
+                frozen[f] = true;
+                rate[f] = share;
+                r.iter().for_each(|&d| left[d as usize] -= share);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Finish {
+    time: f64,
+    slot: u32,
+    version: u32,
+}
+
+impl PartialEq for Finish {
+    fn eq(&self, other: &Finish) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Finish {}
+impl PartialOrd for Finish {
+    fn partial_cmp(&self, other: &Finish) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Finish {
+    fn cmp(&self, other: &Finish) -> Ordering {
+        self.time.total_cmp(&other.time).then(self.slot.cmp(&other.slot))
+    }
+}
+
+/// A flow in transfer.
+#[derive(Clone, Default)]
+struct Flow {
+    message: u32,
+    remaining: f64,
+    rate: f64,
+    since: f64,
+    version: u32,
+    route: Vec<Dir>,
+    /// Its index in each of its links' lists.
+    at: Vec<u32>,
+    live: bool,
+}
+
+/// The flows in transfer and their shares.
+pub struct Sharing {
+    caps: Vec<f64>,
+    /// Per directed link: `(slot, index in the slot's route)`.
+    on: Vec<Vec<(u32, u32)>>,
+    flows: Vec<Flow>,
+    free: Vec<u32>,
+    slot_of: Vec<u32>,
+    live: usize,
+    peak: usize,
+    dirty_links: Vec<Dir>,
+    heap: BinaryHeap<Reverse<Finish>>,
+    // Scratch of a re-sharing, stamped by `epoch`.
+    epoch: u32,
+    link_seen: Vec<u32>,
+    flow_seen: Vec<u32>,
+    frozen: Vec<u32>,
+    left: Vec<f64>,
+    count: Vec<u32>,
+    reshares: u64,
+    reshared: u64,
+    trace: bool,
+    rates: Vec<RateChange>,
+}
+
+impl Sharing {
+    /// No flows on links of capacities `caps`.
+    pub fn new(caps: Vec<f64>, trace: bool) -> Sharing {
+        let n = caps.len();
+        Sharing {
+            caps,
+            on: vec![Vec::new(); n],
+            flows: Vec::new(),
+            free: Vec::new(),
+            slot_of: Vec::new(),
+            live: 0,
+            peak: 0,
+            dirty_links: Vec::new(),
+            heap: BinaryHeap::new(),
+            epoch: 0,
+            link_seen: vec![0; n],
+            flow_seen: Vec::new(),
+            frozen: Vec::new(),
+            left: vec![0.0; n],
+            count: vec![0; n],
+            reshares: 0,
+            reshared: 0,
+            trace,
+            rates: Vec::new(),
+        }
+    }
+
+    /// Flows in transfer.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether no flow is in transfer.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Flows in transfer through directed link `d`.
+    pub fn count(&self, d: Dir) -> u32 {
+        self.on[d as usize].len() as u32
+    }
+
+    /// Whether some link changed since the last re-sharing.
+    pub fn dirty(&self) -> bool {
+        !self.dirty_links.is_empty()
+    }
+
+    /// `(message, rate)` of every flow in transfer.
+    pub fn active(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.flows.iter().filter(|f| f.live).map(|f| (f.message, f.rate))
+    }
+
+    /// Bytes left at `now`, counting the flow's current rate since its last change.
+    pub fn remaining_at(&self, m: u32, now: f64) -> Option<f64> {
+        let slot = *self.slot_of.get(m as usize)?;
+        let f = self.flows.get(slot as usize)?;
+        f.live.then_some(f.remaining - f.rate * (now - f.since))
+    }
+
+    /// Message `m` enters its transfer at `t` with `bytes` along `route`.
+    pub fn enter(&mut self, m: u32, bytes: f64, route: &[Dir], t: f64) {
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.flows.push(Flow::default());
+            self.flow_seen.push(0);
+            self.frozen.push(0);
+            (self.flows.len() - 1) as u32
+        });
+        if self.slot_of.len() <= m as usize {
+            self.slot_of.resize(m as usize + 1, u32::MAX);
+        }
+        self.slot_of[m as usize] = slot;
+        let f = &mut self.flows[slot as usize];
+        f.message = m;
+        f.remaining = bytes;
+        f.rate = 0.0;
+        f.since = t;
+        f.version = f.version.wrapping_add(1);
+        f.live = true;
+        f.route.clear();
+        f.route.extend_from_slice(route);
+        f.at.clear();
+        for (k, &d) in route.iter().enumerate() {
+            f.at.push(self.on[d as usize].len() as u32);
+            self.on[d as usize].push((slot, k as u32));
+            self.dirty_links.push(d);
+        }
+        self.live += 1;
+        self.peak = self.peak.max(self.live);
+    }
+
+    /// The earliest finish time of a flow in transfer (valid once re-shared).
+    pub fn next_arrival(&mut self) -> Option<f64> {
+        if self.dirty() {
+            return None;
+        }
+        while let Some(Reverse(top)) = self.heap.peek() {
+            let f = &self.flows[top.slot as usize];
+            if f.live && f.version == top.version {
+                return Some(top.time);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    /// Removes every flow finishing at `t` (or within [`TOGETHER`] of it);
+    /// returns their messages in finish order.
+    pub fn arrive(&mut self, t: f64) -> Vec<u32> {
+        let until = t + TOGETHER * t.abs().max(1.0);
+        let mut out = Vec::new();
+        while let Some(&Reverse(top)) = self.heap.peek() {
+            if top.time > until {
+                break;
+            }
+            self.heap.pop();
+            let slot = top.slot;
+            let f = &self.flows[slot as usize];
+            if !f.live || f.version != top.version {
+                continue;
+            }
+            out.push(f.message);
+            self.remove(slot);
+        }
+        out
+    }
+
+    fn remove(&mut self, slot: u32) {
+        let f = std::mem::take(&mut self.flows[slot as usize]);
+        for (k, &d) in f.route.iter().enumerate() {
+            let list = &mut self.on[d as usize];
+            let at = f.at[k] as usize;
+            list.swap_remove(at);
+            if let Some(&(moved, mk)) = list.get(at) {
+                self.flows[moved as usize].at[mk as usize] = at as u32;
+            }
+            self.dirty_links.push(d);
+        }
+        let mut f = f;
+        f.live = false;
+        f.version = f.version.wrapping_add(1);
+        self.slot_of[f.message as usize] = u32::MAX;
+        self.flows[slot as usize] = f;
+        self.free.push(slot);
+        self.live -= 1;
+    }
+
+    /// Re-shares the component of flows linked to the changed links, at `now`.
+    pub fn reshare(&mut self, now: f64) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.link_seen.fill(0);
+            self.flow_seen.fill(0);
+            self.frozen.fill(0);
+            self.epoch = 1;
+        }
+        let epoch = self.epoch;
+        let mut links: Vec<Dir> = Vec::new();
+        let mut slots: Vec<u32> = Vec::new();
+        let mut stack: Vec<Dir> = std::mem::take(&mut self.dirty_links);
+        while let Some(d) = stack.pop() {
+            if self.link_seen[d as usize] == epoch {
+                continue;
+            }
+            self.link_seen[d as usize] = epoch;
+            links.push(d);
+            for &(slot, _) in &self.on[d as usize] {
+                if self.flow_seen[slot as usize] != epoch {
+                    self.flow_seen[slot as usize] = epoch;
+                    slots.push(slot);
+                    stack.extend(self.flows[slot as usize].route.iter().copied());
+                }
+            }
+        }
+        self.reshares += 1;
+        self.reshared += slots.len() as u64;
+        for &slot in &slots {
+            let f = &mut self.flows[slot as usize];
+            f.remaining -= f.rate * (now - f.since);
+            f.since = now;
+        }
+        // Progressive filling over the component's links.
+        links.retain(|&d| !self.on[d as usize].is_empty());
+        for &d in &links {
+            self.left[d as usize] = self.caps[d as usize];
+            self.count[d as usize] = self.on[d as usize].len() as u32;
+        }
+        let mut unfrozen = slots.len();
+        while unfrozen > 0 {
+            let share = links
+                .iter()
+                .filter(|&&d| self.count[d as usize] > 0)
+                .map(|&d| self.left[d as usize] / f64::from(self.count[d as usize]))
+                .fold(f64::INFINITY, f64::min);
+            let bound = share * (1.0 + LEVEL);
+            let mut k = 0;
+            while k < links.len() {
+                let d = links[k] as usize;
+                if self.count[d] > 0 && self.left[d] / f64::from(self.count[d]) <= bound {
+                    for j in 0..self.on[d].len() {
+                        let slot = self.on[d][j].0;
+                        if self.frozen[slot as usize] == epoch {
+                            continue;
+                        }
+                        self.frozen[slot as usize] = epoch;
+                        unfrozen -= 1;
+                        let f = &mut self.flows[slot as usize];
+                        let old = f.rate;
+                        f.rate = share;
+                        for &e in &f.route {
+                            self.left[e as usize] -= share;
+                            self.count[e as usize] -= 1;
+                        }
+                        if self.trace && old != share {
+                            self.rates.push(RateChange { flow: f.message, at: now, rate: share });
+                        }
+                    }
+                }
+                if self.count[d] == 0 {
+                    links.swap_remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        for &slot in &slots {
+            let f = &mut self.flows[slot as usize];
+            f.version = f.version.wrapping_add(1);
+            let time = now + f.remaining.max(0.0) / f.rate;
+            self.heap.push(Reverse(Finish { time, slot, version: f.version }));
+        }
+    }
+
+    /// The rate trace, `(re-sharings, flows re-shared)`, the most flows at once.
+    pub fn finish(self) -> (Vec<RateChange>, (u64, u64), usize) {
+        (self.rates, (self.reshares, self.reshared), self.peak)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progressive_filling_by_hand() {
+        // Links 0 (cap 1) and 1 (cap 3); flow a on 0, b on 0 and 1, c on 1.
+        // Link 0: a and b get 1/2 each; then c takes 3 − 1/2 = 5/2.
+        let rates = progressive_filling(&[1.0, 3.0], &[&[0], &[0, 1], &[1]]);
+        assert_eq!(rates, vec![0.5, 0.5, 2.5]);
+        // k equal flows on one link share it equally.
+        assert_eq!(progressive_filling(&[10.0], &[&[0], &[0], &[0], &[0]]), vec![2.5; 4]);
+    }
+
+    #[test]
+    fn incremental_sharing_equals_progressive_filling() {
+        let caps = vec![1.0, 3.0, 2.0];
+        let mut s = Sharing::new(caps.clone(), false);
+        s.enter(0, 10.0, &[0], 0.0);
+        s.enter(1, 10.0, &[0, 1], 0.0);
+        s.enter(2, 10.0, &[1], 0.0);
+        s.enter(3, 10.0, &[2], 0.0);
+        s.reshare(0.0);
+        let mut got: Vec<(u32, f64)> = s.active().collect();
+        got.sort_by_key(|&(m, _)| m);
+        let want = progressive_filling(&caps, &[&[0], &[0, 1], &[1], &[2]]);
+        assert_eq!(got.iter().map(|&(_, r)| r).collect::<Vec<_>>(), want);
+        // Flow 2 (10 bytes at 5/2) finishes first, at 4; flow 3 (alone at 2) at 5.
+        assert_eq!(s.next_arrival(), Some(4.0));
+        assert_eq!(s.arrive(4.0), vec![2]);
+        // Flow 1 is then alone on link 1 but still held to 1/2 by link 0.
+        s.reshare(4.0);
+        assert_eq!(s.remaining_at(1, 4.0), Some(8.0));
+        assert_eq!(s.next_arrival(), Some(5.0));
+    }
+}

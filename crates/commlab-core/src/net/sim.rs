@@ -1,0 +1,728 @@
+//! A GOAL schedule on a network (`docs/network.md` §4–5): LogGOPS's CPU
+//! rules (`o`, `O`, the send gap `g`, the eager limit `S`) with the network
+//! in place of `L` and `G`. A message is a flow along its route: it spends
+//! the route's latency, then holds its max–min share until its bytes are
+//! through.
+//!
+//! Rates change only when a flow enters its transfer or arrives. Only the
+//! flows connected to a changed link (through shared links) are re-shared,
+//! and the next arrival comes from a heap of finish times, so a step costs the
+//! size of the affected component, not of every flow in the network.
+
+#![allow(clippy::many_single_char_names, reason = "the names of docs/network.md: t, m, i, r, c, n, p")]
+
+use super::maxmin::{self, Sharing};
+use super::topology::{Dir, Network, Placement};
+use crate::goal::sim::{dependents, matches, Dependents, Params, ON_START, RELEASED};
+use crate::goal::{Kind, Schedule};
+use crate::limits::{self, ConfigError};
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashMap};
+
+/// Per directed link, what it carried.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LinkLoad {
+    /// Bytes of every flow routed through it.
+    pub bytes: f64,
+    /// Time (ns) at least one flow was in transfer through it.
+    pub busy: f64,
+    /// Most flows in transfer through it at once.
+    pub peak: u32,
+}
+
+/// A rank pair with no surviving path, and the send ops it blocks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked {
+    /// Sending rank.
+    pub from: u32,
+    /// Receiving rank.
+    pub to: u32,
+    /// The send ops whose messages cannot go (global op indices).
+    pub sends: Vec<u32>,
+}
+
+/// One message as a flow (with `trace`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlowSpan {
+    /// Sending rank.
+    pub from: u32,
+    /// Receiving rank.
+    pub to: u32,
+    /// The send op.
+    pub send: u32,
+    /// The receive op that took it (`u32::MAX` if none did).
+    pub recv: u32,
+    /// When the send op started.
+    pub start: f64,
+    /// When the flow was created (the first byte could go).
+    pub created: f64,
+    /// When its transfer began (created + the route's latency).
+    pub transfer: f64,
+    /// When it arrived.
+    pub arrived: f64,
+    /// Bytes.
+    pub size: u64,
+    /// Its route (an index into [`NetOutcome::routes`]).
+    pub route: u32,
+}
+
+/// A flow's rate from `at` on (with `trace`; one entry per change).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateChange {
+    /// The message (an index into [`NetOutcome::flows`]).
+    pub flow: u32,
+    /// From when (ns).
+    pub at: f64,
+    /// Bytes per ns.
+    pub rate: f64,
+}
+
+/// What a network run gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetOutcome {
+    /// Per rank, when its last op completed or its CPUs were done, whichever is later (ns).
+    pub finish: Vec<f64>,
+    /// Per directed link (`2·link` from the lower vertex to the higher).
+    pub links: Vec<LinkLoad>,
+    /// Pairs with no path, with the ops they block.
+    pub unreachable: Vec<Blocked>,
+    /// Per rank, the posted receives and unexpected messages left at the end.
+    pub unmatched: Vec<Vec<String>>,
+    /// Events handled.
+    pub events: u64,
+    /// Most flows in transfer at once.
+    pub peak_flows: usize,
+    /// Re-sharings and the flows they re-shared (the cost of max–min).
+    pub resharing: (u64, u64),
+    /// With `trace`: every message, in send order.
+    pub flows: Vec<FlowSpan>,
+    /// With `trace`: every flow's rate changes, in time order.
+    pub rates: Vec<RateChange>,
+    /// With `trace`: the routes the flows used, as directed links.
+    pub routes: Vec<Vec<Dir>>,
+    /// With `trace`: every op's `(start, end)`.
+    pub ops: Vec<(f64, f64)>,
+}
+
+impl NetOutcome {
+    /// `(max finish time, lowest rank with it)`.
+    pub fn max(&self) -> (f64, u32) {
+        let mut best = (0.0, 0);
+        for (r, &t) in self.finish.iter().enumerate() {
+            if t > best.0 {
+                best = (t, r as u32);
+            }
+        }
+        best
+    }
+
+    /// Whether every message met its receive and no pair was unreachable.
+    pub fn completes(&self) -> bool {
+        self.unreachable.is_empty() && self.unmatched.iter().all(Vec::is_empty)
+    }
+
+    /// The directed link busy longest (the bottleneck), lowest index on a tie.
+    pub fn bottleneck(&self) -> Option<Dir> {
+        let mut best: Option<(Dir, f64)> = None;
+        for (d, l) in self.links.iter().enumerate() {
+            if l.busy > 0.0 && best.is_none_or(|(_, b)| l.busy > b) {
+                best = Some((d as Dir, l.busy));
+            }
+        }
+        best.map(|(d, _)| d)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Item {
+    /// An op is ready (it waits for its CPU or NIC).
+    Op(u32),
+    /// An op completes.
+    Done(u32),
+    /// Message `m`'s envelope reaches its receiver's matching.
+    Envelope(u32),
+    /// Message `m`'s latency is over: its transfer begins.
+    Transfer(u32),
+}
+
+#[derive(Clone, Copy)]
+struct Event {
+    time: f64,
+    seq: u64,
+    item: Item,
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Event) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Event) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Event {
+    fn cmp(&self, other: &Event) -> Ordering {
+        self.time.total_cmp(&other.time).then(self.seq.cmp(&other.seq))
+    }
+}
+
+const NIL: u32 = u32::MAX;
+/// A route id for a pair with no path.
+const NO_ROUTE: u32 = u32::MAX;
+
+/// A message as stored.
+#[derive(Clone, Copy)]
+struct Message {
+    send: u32,
+    route: u32,
+    /// When it arrived (NaN until then).
+    arrived: f64,
+    /// The receive it met (NIL until then).
+    recv: u32,
+    /// When that receive was posted.
+    posted: f64,
+}
+
+/// What the sender's side decides from the network: the options of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NetParams {
+    /// `o` (ns per message).
+    pub o: f64,
+    /// `g` (ns between two sends of one NIC).
+    pub g: f64,
+    /// `O` (ns per byte after the first).
+    pub big_o: f64,
+    /// `S`: the largest eager message (bytes).
+    pub s: u64,
+}
+
+impl Default for NetParams {
+    /// Network mode's defaults: no CPU costs, every message eager.
+    fn default() -> NetParams {
+        NetParams { o: 0.0, g: 0.0, big_o: 0.0, s: u64::MAX }
+    }
+}
+
+impl NetParams {
+    /// From LogGOPS parameters (`L` and `G` are not used on a network).
+    pub fn from_loggops(p: Params) -> NetParams {
+        NetParams { o: p.o as f64, g: p.g as f64, big_o: p.big_o as f64, s: p.s }
+    }
+}
+
+/// The network run of a schedule, advanced in slices of events.
+pub struct NetSimulation<'a> {
+    s: &'a Schedule,
+    net: Network,
+    p: NetParams,
+    host: Vec<u32>,
+    cpus: usize,
+    nics: usize,
+    cpu: Vec<f64>,
+    nout: Vec<f64>,
+    /// Per rank, when its last op completed.
+    done: Vec<f64>,
+    after_first: Vec<u32>,
+    after: Vec<u32>,
+    waiting: Vec<i32>,
+    queue: BinaryHeap<Reverse<Event>>,
+    seq: u64,
+    now: f64,
+    messages: Vec<Message>,
+    /// Per rank: posted receives (op ids, when posted) and unexpected
+    /// messages, oldest first.
+    posted: Vec<Vec<(u32, f64)>>,
+    unexpected: Vec<Vec<u32>>,
+    /// Per (from, to, tag) channel, the last envelope time.
+    channel: HashMap<(u32, u32, u32), f64>,
+    /// Routes by host pair: id into `route_links`.
+    route_ids: HashMap<(u32, u32), u32>,
+    route_links: Vec<Vec<Dir>>,
+    route_latency: Vec<f64>,
+    sharing: Sharing,
+    loads: Vec<LinkLoad>,
+    busy_since: Vec<f64>,
+    blocked: Vec<Blocked>,
+    blocked_at: HashMap<(u32, u32), usize>,
+    trace: bool,
+    flows: Vec<FlowSpan>,
+    started: Vec<f64>,
+    ops: Vec<(f64, f64)>,
+    events: u64,
+    expected: u64,
+}
+
+/// Runs `s` on `net` with ranks placed by `placement`.
+///
+/// # Errors
+/// More ranks than hosts.
+pub fn simulate(
+    s: &Schedule,
+    net: Network,
+    placement: Placement,
+    p: NetParams,
+    trace: bool,
+) -> Result<NetOutcome, ConfigError> {
+    let mut run = NetSimulation::new(s, net, placement, p, trace)?;
+    while !run.advance(u64::MAX)? {}
+    Ok(run.finish())
+}
+
+impl<'a> NetSimulation<'a> {
+    /// Prepares the run.
+    ///
+    /// # Errors
+    /// More ranks than hosts.
+    pub fn new(
+        s: &'a Schedule,
+        net: Network,
+        placement: Placement,
+        p: NetParams,
+        trace: bool,
+    ) -> Result<NetSimulation<'a>, ConfigError> {
+        let ranks = s.ranks() as usize;
+        let host = placement.hosts(s.ranks(), net.hosts())?;
+        let cpus = 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
+        let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
+        let Dependents { after_first, after, waiting } = dependents(s);
+        let dirs = 2 * net.links.len();
+        let caps: Vec<f64> = (0..dirs as Dir).map(|d| net.class(d).bandwidth).collect();
+        let sends = s.ops.iter().filter(|o| o.kind == Kind::Send).count();
+        let mut sim = NetSimulation {
+            s,
+            net,
+            p,
+            host,
+            cpus,
+            nics,
+            cpu: vec![0.0; ranks * cpus],
+            nout: vec![0.0; ranks * nics],
+            done: vec![0.0; ranks],
+            after_first,
+            after,
+            waiting,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: 0.0,
+            messages: Vec::with_capacity(sends),
+            posted: vec![Vec::new(); ranks],
+            unexpected: vec![Vec::new(); ranks],
+            channel: HashMap::new(),
+            route_ids: HashMap::new(),
+            route_links: Vec::new(),
+            route_latency: Vec::new(),
+            sharing: Sharing::new(caps, trace),
+            loads: vec![LinkLoad::default(); dirs],
+            busy_since: vec![0.0; dirs],
+            blocked: Vec::new(),
+            blocked_at: HashMap::new(),
+            trace,
+            flows: Vec::new(),
+            started: if trace { vec![0.0; s.ops.len()] } else { Vec::new() },
+            ops: if trace { vec![(f64::NAN, f64::NAN); s.ops.len()] } else { Vec::new() },
+            events: 0,
+            expected: (s.ops.len() + 3 * sends) as u64,
+        };
+        for r in 0..ranks as u32 {
+            for i in s.range(r) {
+                if sim.waiting[i] == 0 {
+                    sim.waiting[i] = RELEASED;
+                    sim.push(0.0, Item::Op(i as u32));
+                }
+            }
+        }
+        Ok(sim)
+    }
+
+    /// `(events so far, events of a run that completes)`.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.events.min(self.expected), self.expected)
+    }
+
+    /// The flows in transfer now: `(message, rate, route)`, for a harness
+    /// that checks the sharing at every event.
+    pub fn in_transfer(&self) -> impl Iterator<Item = (u32, f64, &[Dir])> + '_ {
+        self.sharing.active().map(|(m, rate)| {
+            let route = self.messages[m as usize].route as usize;
+            (m, rate, self.route_links[route].as_slice())
+        })
+    }
+
+    /// Bytes message `m` still has to send (in transfer), at the current time.
+    pub fn remaining(&self, m: u32) -> Option<f64> {
+        self.sharing.remaining_at(m, self.now)
+    }
+
+    /// Re-shares now if a flow entered or left (what [`NetSimulation::advance`]
+    /// does before time moves on), so [`NetSimulation::in_transfer`] shows
+    /// the rates in force until the next event.
+    pub fn settle(&mut self) {
+        if self.sharing.dirty() {
+            self.sharing.reshare(self.now);
+        }
+    }
+
+    /// The send op of message `m` (messages are numbered as their sends start).
+    pub fn send_of(&self, m: u32) -> u32 {
+        self.messages[m as usize].send
+    }
+
+    /// The current time (ns).
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    /// The network (capacities for a harness).
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// Handles at most `events` events; `true` once nothing is left.
+    ///
+    /// # Errors
+    /// More flows in transfer at once than `limits::net::FLOWS`.
+    pub fn advance(&mut self, events: u64) -> Result<bool, ConfigError> {
+        for _ in 0..events {
+            let next = self.queue.peek().map(|e| e.0.time);
+            // Re-share only when time moves on: events at one instant batch.
+            if self.sharing.dirty() && next.is_none_or(|t| t > self.now) {
+                self.sharing.reshare(self.now);
+            }
+            let done = self.sharing.next_arrival();
+            match (next, done) {
+                (None, None) => return Ok(true),
+                (_, Some(t)) if next.is_none_or(|q| t <= q) => {
+                    self.now = self.now.max(t);
+                    for m in self.sharing.arrive(t) {
+                        self.events += 1;
+                        self.leave(m);
+                        self.arrive(m, self.now);
+                    }
+                }
+                _ => {
+                    if let Some(Reverse(e)) = self.queue.pop() {
+                        self.now = e.time;
+                        self.events += 1;
+                        self.handle(e);
+                    }
+                }
+            }
+            if self.sharing.len() as u64 > limits::net::FLOWS.max {
+                return Err(ConfigError::int(limits::net::FLOWS, self.sharing.len() as u64));
+            }
+        }
+        Ok(self.queue.is_empty() && self.sharing.is_empty())
+    }
+
+    /// The outcome (once [`NetSimulation::advance`] returned `true`).
+    pub fn finish(self) -> NetOutcome {
+        let ranks = self.s.ranks() as usize;
+        let finish = (0..ranks)
+            .map(|r| self.cpu[r * self.cpus..(r + 1) * self.cpus].iter().copied().fold(self.done[r], f64::max))
+            .collect();
+        let s = self.s;
+        let unmatched = (0..ranks)
+            .map(|r| {
+                let posted = self.posted[r].iter().map(|&(i, _)| format!("posted receive {}", s.describe(i)));
+                let unexpected = self.unexpected[r].iter().map(|&m| {
+                    let send = self.messages[m as usize].send;
+                    format!("unexpected message from rank {}: {}", s.rank_of(send), s.describe(send))
+                });
+                posted.chain(unexpected).collect()
+            })
+            .collect();
+        let (rates, resharing, peak_flows) = self.sharing.finish();
+        NetOutcome {
+            finish,
+            links: self.loads,
+            unreachable: self.blocked,
+            unmatched,
+            events: self.events,
+            peak_flows,
+            resharing,
+            flows: self.flows,
+            rates,
+            routes: if self.trace { self.route_links } else { Vec::new() },
+            ops: self.ops,
+        }
+    }
+
+    fn push(&mut self, time: f64, item: Item) {
+        self.queue.push(Reverse(Event { time, seq: self.seq, item }));
+        self.seq += 1;
+    }
+
+    fn put_back(&mut self, time: f64, seq: u64, item: Item) {
+        self.queue.push(Reverse(Event { time, seq, item }));
+    }
+
+    fn handle(&mut self, e: Event) {
+        match e.item {
+            Item::Op(i) => self.op(e.time, e.seq, i),
+            Item::Done(i) => self.complete(i, e.time),
+            Item::Envelope(m) => self.envelope(m, e.time),
+            Item::Transfer(m) => self.transfer(m, e.time),
+        }
+    }
+
+    fn release(&mut self, x: u32, t: f64, on_start: bool) {
+        let (from, to) = (self.after_first[x as usize] as usize, self.after_first[x as usize + 1] as usize);
+        for k in from..to {
+            let entry = self.after[k];
+            if (entry & ON_START != 0) != on_start {
+                if on_start {
+                    break;
+                }
+                continue;
+            }
+            let y = entry & !ON_START;
+            self.waiting[y as usize] -= 1;
+            if self.waiting[y as usize] == 0 {
+                self.waiting[y as usize] = RELEASED;
+                self.push(t, Item::Op(y));
+            }
+        }
+    }
+
+    fn start(&mut self, i: u32, t: f64) {
+        if self.trace {
+            self.started[i as usize] = t;
+        }
+        self.release(i, t, true);
+    }
+
+    fn complete(&mut self, i: u32, t: f64) {
+        let r = self.s.ops[i as usize].rank as usize;
+        self.done[r] = self.done[r].max(t);
+        if self.trace {
+            self.ops[i as usize] = (self.started[i as usize], t);
+        }
+        self.release(i, t, false);
+    }
+
+    fn op(&mut self, t: f64, seq: u64, i: u32) {
+        let op = self.s.ops[i as usize];
+        let r = op.rank as usize;
+        let c = r * self.cpus + usize::from(op.cpu);
+        match op.kind {
+            Kind::Calc => {
+                if self.cpu[c] > t {
+                    self.put_back(self.cpu[c], seq, Item::Op(i));
+                    return;
+                }
+                let end = t + op.size as f64;
+                self.cpu[c] = end;
+                self.start(i, t);
+                self.push(end, Item::Done(i));
+            }
+            Kind::Send => {
+                let n = r * self.nics + usize::from(op.nic);
+                let a = self.cpu[c].max(self.nout[n]);
+                if a > t {
+                    self.put_back(a, seq, Item::Op(i));
+                    return;
+                }
+                self.start(i, t);
+                let p = self.p;
+                self.cpu[c] = t + p.o + op.size.saturating_sub(1) as f64 * p.big_o;
+                self.nout[n] = t + p.g;
+                let ready = t + p.o;
+                let route = self.route_of(op.rank, op.peer, i);
+                let m = self.messages.len() as u32;
+                self.messages.push(Message { send: i, route, arrived: f64::NAN, recv: NIL, posted: f64::NAN });
+                if self.trace {
+                    self.flows.push(FlowSpan {
+                        from: op.rank,
+                        to: op.peer,
+                        send: i,
+                        recv: NIL,
+                        start: t,
+                        created: f64::NAN,
+                        transfer: f64::NAN,
+                        arrived: f64::NAN,
+                        size: op.size,
+                        route,
+                    });
+                }
+                let eager = op.size <= p.s;
+                if route != NO_ROUTE {
+                    let latency = self.route_latency[route as usize];
+                    let natural = if eager { ready + latency } else { ready };
+                    let key = (op.rank, op.peer, op.tag);
+                    let env = self.channel.get(&key).map_or(natural, |&last| natural.max(last));
+                    self.channel.insert(key, env);
+                    if eager {
+                        self.create(m, ready);
+                    }
+                    self.push(env, Item::Envelope(m));
+                }
+                if eager {
+                    self.complete(i, t);
+                }
+            }
+            Kind::Recv => {
+                self.start(i, t);
+                let (messages, ops) = (&self.messages, &self.s.ops);
+                let found = self.unexpected[r].iter().position(|&m| {
+                    let send = ops[messages[m as usize].send as usize];
+                    matches(op.peer, op.tag, send.rank, send.tag)
+                });
+                match found {
+                    Some(k) => {
+                        let m = self.unexpected[r].remove(k);
+                        self.meet(m, i, t, t);
+                    }
+                    None => self.posted[r].push((i, t)),
+                }
+            }
+        }
+    }
+
+    /// The route id from rank `a` to rank `b`; records a blocked send.
+    fn route_of(&mut self, a: u32, b: u32, send: u32) -> u32 {
+        let (ha, hb) = (self.host[a as usize], self.host[b as usize]);
+        let id = if let Some(&id) = self.route_ids.get(&(ha, hb)) {
+            id
+        } else {
+            let id = match self.net.route(ha, hb) {
+                Ok(links) => {
+                    let latency = links.iter().map(|&d| self.net.class(d).latency).sum();
+                    self.route_links.push(links);
+                    self.route_latency.push(latency);
+                    (self.route_links.len() - 1) as u32
+                }
+                Err(_) => NO_ROUTE,
+            };
+            self.route_ids.insert((ha, hb), id);
+            id
+        };
+        if id == NO_ROUTE {
+            let at = *self.blocked_at.entry((a, b)).or_insert_with(|| {
+                self.blocked.push(Blocked { from: a, to: b, sends: Vec::new() });
+                self.blocked.len() - 1
+            });
+            self.blocked[at].sends.push(send);
+        }
+        id
+    }
+
+    /// The flow of message `m` is created at `t`.
+    fn create(&mut self, m: u32, t: f64) {
+        let route = self.messages[m as usize].route as usize;
+        let latency = self.route_latency[route];
+        if self.trace {
+            self.flows[m as usize].created = t;
+        }
+        self.push(t + latency, Item::Transfer(m));
+    }
+
+    /// Message `m`'s latency is over at `t`.
+    fn transfer(&mut self, m: u32, t: f64) {
+        let msg = self.messages[m as usize];
+        let size = self.s.ops[msg.send as usize].size;
+        if self.trace {
+            self.flows[m as usize].transfer = t;
+        }
+        let route = msg.route as usize;
+        if size == 0 || self.route_links[route].is_empty() {
+            self.arrive(m, t);
+            return;
+        }
+        for &d in &self.route_links[route] {
+            let load = &mut self.loads[d as usize];
+            load.bytes += size as f64;
+            if self.sharing.count(d) == 0 {
+                self.busy_since[d as usize] = t;
+            }
+        }
+        self.sharing.enter(m, size as f64, &self.route_links[route], t);
+        for &d in &self.route_links[route] {
+            let load = &mut self.loads[d as usize];
+            load.peak = load.peak.max(self.sharing.count(d));
+        }
+    }
+
+    /// Message `m` left the network (its links' busy time).
+    fn leave(&mut self, m: u32) {
+        let route = self.messages[m as usize].route as usize;
+        for &d in &self.route_links[route] {
+            if self.sharing.count(d) == 0 {
+                self.loads[d as usize].busy += self.now - self.busy_since[d as usize];
+            }
+        }
+    }
+
+    /// Message `m` arrived at `t`.
+    fn arrive(&mut self, m: u32, t: f64) {
+        self.messages[m as usize].arrived = t;
+        if self.trace {
+            self.flows[m as usize].arrived = t;
+        }
+        let msg = self.messages[m as usize];
+        let op = self.s.ops[msg.send as usize];
+        if op.size > self.p.s {
+            self.complete(msg.send, t);
+        }
+        if msg.recv != NIL {
+            self.finish_receive(m);
+        }
+    }
+
+    /// The envelope of `m` reaches its receiver at `t`.
+    fn envelope(&mut self, m: u32, t: f64) {
+        let send = self.s.ops[self.messages[m as usize].send as usize];
+        let r = send.peer as usize;
+        let ops = &self.s.ops;
+        let found = self.posted[r].iter().position(|&(i, _)| {
+            let op = ops[i as usize];
+            matches(op.peer, op.tag, send.rank, send.tag)
+        });
+        match found {
+            Some(k) => {
+                let (i, posted) = self.posted[r].remove(k);
+                self.meet(m, i, posted, t);
+            }
+            None => self.unexpected[r].push(m),
+        }
+    }
+
+    /// Message `m` meets receive `i` (posted at `posted`) at `t`.
+    fn meet(&mut self, m: u32, i: u32, posted: f64, t: f64) {
+        let msg = &mut self.messages[m as usize];
+        msg.recv = i;
+        msg.posted = posted;
+        if self.trace {
+            self.flows[m as usize].recv = i;
+        }
+        let send = self.s.ops[msg.send as usize];
+        if send.size > self.p.s {
+            self.create(m, t); // rendezvous: the flow starts once both sides are there
+        } else if !msg.arrived.is_nan() {
+            self.finish_receive(m);
+        }
+    }
+
+    /// Both the message and its receive are there: the receive completes
+    /// after its CPU part.
+    fn finish_receive(&mut self, m: u32) {
+        let msg = self.messages[m as usize];
+        let op = self.s.ops[msg.recv as usize];
+        let r = op.rank as usize;
+        let c = r * self.cpus + usize::from(op.cpu);
+        let work = self.p.o + self.s.ops[msg.send as usize].size.saturating_sub(1) as f64 * self.p.big_o;
+        let end = msg.arrived.max(msg.posted).max(self.now) + work;
+        if work > 0.0 {
+            self.cpu[c] = self.cpu[c].max(end);
+        }
+        self.push(end, Item::Done(msg.recv));
+    }
+}
+
+/// Rates of `routes` sharing links of capacities `caps` (max–min, equal
+/// weights), for tests and callers without a schedule.
+pub fn max_min(caps: &[f64], routes: &[&[Dir]]) -> Vec<f64> {
+    maxmin::progressive_filling(caps, routes)
+}

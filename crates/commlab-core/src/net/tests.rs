@@ -1,0 +1,258 @@
+//! The network model against closed forms worked by hand, and a harness
+//! that checks the sharing at every event.
+
+#![allow(clippy::many_single_char_names, reason = "closed forms in the names of docs/network.md")]
+
+use super::maxmin::progressive_filling;
+use super::sim::{simulate, NetParams, NetSimulation};
+use super::topology::{LinkClass, Network, Placement, Shape};
+use crate::choose::{goal, plan, Collective};
+use crate::goal::{parse, Kind, Op, Schedule};
+
+const B: f64 = 2.0; // bytes per ns
+const LAMBDA: f64 = 100.0; // ns per link
+
+fn network(id: &str) -> Network {
+    let shape: Shape = id.parse().unwrap();
+    Network::new(shape, [LinkClass { bandwidth: B, latency: LAMBDA }; 2]).unwrap()
+}
+
+fn run(s: &Schedule, id: &str) -> Vec<f64> {
+    simulate(s, network(id), Placement::Identity, NetParams::default(), false).unwrap().finish
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Sends `(from, to, bytes)` all at time 0 (no dependencies), each with its receive.
+fn messages(ranks: u32, list: &[(u32, u32, u64)]) -> Schedule {
+    let mut s = Schedule::default();
+    for r in 0..ranks {
+        for (k, &(from, to, bytes)) in list.iter().enumerate() {
+            let tag = k as u32;
+            if from == r {
+                s.push(r, Op { kind: Kind::Send, size: bytes, peer: to, tag, cpu: 0, nic: 0, rank: r }, "");
+            }
+            if to == r {
+                s.push(r, Op { kind: Kind::Recv, size: bytes, peer: from, tag, cpu: 0, nic: 0, rank: r }, "");
+            }
+        }
+    }
+    s.close(ranks);
+    s
+}
+
+#[test]
+fn one_flow_takes_its_latency_plus_size_over_bandwidth() {
+    // mesh:4x4 from host 0 to host 15: 3 x-hops and 3 y-hops.
+    let s = messages(16, &[(0, 15, 1000)]);
+    let finish = run(&s, "mesh:4x4");
+    assert!(close(finish[15], 6.0 * LAMBDA + 1000.0 / B), "{}", finish[15]);
+}
+
+#[test]
+fn k_flows_on_one_link_share_it() {
+    for k in 1..=5u32 {
+        let list: Vec<(u32, u32, u64)> = (0..k).map(|_| (0, 1, 600)).collect();
+        let finish = run(&messages(2, &list), "ring:4");
+        assert!(close(finish[1], LAMBDA + f64::from(k) * 600.0 / B), "k = {k}: {}", finish[1]);
+    }
+}
+
+#[test]
+fn incast_into_one_host_of_a_switch() {
+    let p = 9;
+    let list: Vec<(u32, u32, u64)> = (1..p).map(|r| (r, 0, 512)).collect();
+    let finish = run(&messages(p, &list), "switch:9");
+    // Every flow crosses up(r) alone and down(0) with the other p − 2.
+    assert!(close(finish[0], 2.0 * LAMBDA + f64::from(p - 1) * 512.0 / B));
+}
+
+#[test]
+fn ring_allreduce_on_a_ring_takes_one_hop_per_step_without_sharing() {
+    for p in [4u32, 8, 16] {
+        let n = 4096 * u64::from(p);
+        let plan = plan(Collective::Allreduce, "ring", p, 1).unwrap();
+        let t = run(&goal(&plan, n), &format!("ring:{p}")).into_iter().fold(0.0, f64::max);
+        let step = LAMBDA + (n / u64::from(p)) as f64 / B;
+        assert!(close(t, 2.0 * f64::from(p - 1) * step), "p = {p}: {t}");
+    }
+}
+
+#[test]
+fn rabenseifner_on_a_ring_loads_each_link_with_the_flows_that_cross_it() {
+    // ring:8, n bytes. Reduce-scatter by halving: distance 4 (n/2 bytes), 2
+    // (n/4), 1 (n/8); the allgather the same in reverse.
+    // Distance 4 is a tie: all 8 flows go the + way over 4 links, so each +
+    // link carries 4 of them and each gets B/4.
+    // Distance 2: pairs (0,2) (1,3) (4,6) (5,7); the lower rank goes + over
+    // two links, the higher −; link 1→2 carries 0→2 and 1→3: B/2 each.
+    // Distance 1: one flow per link.
+    let n = 8 * 4096u64;
+    let nf = n as f64;
+    let step = |d: f64, bytes: f64, sharing: f64| d * LAMBDA + bytes * sharing / B;
+    let half = step(4.0, nf / 2.0, 4.0) + step(2.0, nf / 4.0, 2.0) + step(1.0, nf / 8.0, 1.0);
+    let want = 2.0 * half; // 14λ + 5.25·n/B
+    let plan = plan(Collective::Allreduce, "rabenseifner", 8, 1).unwrap();
+    let t = run(&goal(&plan, n), "ring:8").into_iter().fold(0.0, f64::max);
+    assert!(close(t, want), "{t} vs {want}");
+    assert!(close(want, 14.0 * LAMBDA + 5.25 * nf / B));
+    // Ring allreduce on the same ring: 14λ + 1.75·n/B, faster at this size.
+    let ring = plan_time("ring", 8, n, "ring:8");
+    assert!(ring < t);
+}
+
+fn plan_time(id: &str, p: u32, n: u64, topology: &str) -> f64 {
+    let plan = plan(Collective::Allreduce, id, p, 1).unwrap();
+    run(&goal(&plan, n), topology).into_iter().fold(0.0, f64::max)
+}
+
+#[test]
+fn an_empty_break_list_equals_no_faults() {
+    let plan = plan(Collective::Allreduce, "recursive-doubling", 16, 1).unwrap();
+    let s = goal(&plan, 1 << 16);
+    let intact = run(&s, "torus:4x4");
+    let mut net = network("torus:4x4");
+    net.break_links(&[], 0.0, 99).unwrap();
+    let broken = simulate(&s, net, Placement::Identity, NetParams::default(), false).unwrap().finish;
+    assert_eq!(intact, broken);
+}
+
+#[test]
+fn labels_do_not_change_results() {
+    let a = "num_ranks 2\nrank 0 {\nl1: send 1000b to 1 tag 3\nl2: calc 50\nl2 requires l1\n}\nrank 1 {\nl1: recv 1000b from 0 tag 3\n}\n";
+    let b = "num_ranks 2\nrank 0 {\nsendit: send 1000b to 1 tag 3\nwork: calc 50\nwork requires sendit\n}\nrank 1 {\nx: recv 1000b from 0 tag 3\n}\n";
+    assert_eq!(run(&parse(a).unwrap(), "ring:2"), run(&parse(b).unwrap(), "ring:2"));
+}
+
+#[test]
+fn a_broken_link_reroutes_and_costs_time() {
+    // ring:6, 0 → 1 normally one hop; with 0-1 broken it goes the other way, 5 hops.
+    let s = messages(6, &[(0, 1, 1000)]);
+    let mut net = network("ring:6");
+    net.break_links(&[(0, 1)], 0.0, 0).unwrap();
+    let out = simulate(&s, net, Placement::Identity, NetParams::default(), false).unwrap();
+    assert!(close(out.finish[1], 5.0 * LAMBDA + 1000.0 / B));
+}
+
+#[test]
+fn unreachable_pairs_block_their_ops_and_nothing_hangs() {
+    let s = messages(4, &[(0, 2, 100), (1, 2, 100)]);
+    let mut net = network("ring:4");
+    net.break_links(&[(1, 2), (2, 3)], 0.0, 0).unwrap();
+    let out = simulate(&s, net, Placement::Identity, NetParams::default(), false).unwrap();
+    assert_eq!(out.unreachable.len(), 2);
+    assert_eq!((out.unreachable[0].from, out.unreachable[0].to), (0, 2));
+    assert_eq!(out.unreachable[0].sends.len(), 1);
+    assert!(!out.completes());
+    assert_eq!(out.unmatched[2].len(), 2, "both receives of rank 2 stay posted");
+}
+
+#[test]
+fn rendezvous_waits_for_the_receive() {
+    // Rank 1 posts its receive after a 1000 ns calc; the 5000-byte message
+    // is above S = 100, so its flow starts at 1000.
+    let text = "num_ranks 2\nrank 0 {\nl1: send 5000b to 1 tag 0\n}\nrank 1 {\nl1: calc 1000\nl2: recv 5000b from 0 tag 0\nl2 requires l1\n}\n";
+    let s = parse(text).unwrap();
+    let p = NetParams { s: 100, ..NetParams::default() };
+    let out = simulate(&s, network("ring:2"), Placement::Identity, p, true).unwrap();
+    let done = 1000.0 + LAMBDA + 5000.0 / B;
+    assert!(close(out.ops[0].1, done), "the send completes when the flow arrives: {:?}", out.ops[0]);
+    assert!(close(out.ops[2].1, done));
+}
+
+#[test]
+fn messages_of_a_channel_match_in_send_order() {
+    // Two messages on one channel: a big one, then a small one that arrives
+    // first. The first receive still takes the big one.
+    let text = "num_ranks 2\nrank 0 {\nl1: send 8000b to 1 tag 0\nl2: send 8b to 1 tag 0\nl2 requires l1\n}\nrank 1 {\nl1: recv 8000b from 0 tag 0\nl2: recv 8b from 0 tag 0\n}\n";
+    let s = parse(text).unwrap();
+    let out = simulate(&s, network("ring:2"), Placement::Identity, NetParams::default(), true).unwrap();
+    let big = LAMBDA + 8000.0 / B + 8.0 / B; // they share the link while both are in transfer
+    assert!(close(out.ops[2].1, big), "{:?}", out.ops[2]);
+    assert!(out.ops[3].1 < big);
+}
+
+/// Runs event by event and checks, at every event: no link over capacity,
+/// the rates are the max–min allocation (the literal progressive filling),
+/// every flow's bytes equal its size when it arrives, and the per-link byte
+/// totals equal the sum over the flows routed through the link.
+fn audit(s: &Schedule, net: Network) {
+    let dirs = 2 * net.links.len();
+    let caps: Vec<f64> = (0..dirs as u32).map(|d| net.class(d).bandwidth).collect();
+    let mut sim = NetSimulation::new(s, net, Placement::Identity, NetParams::default(), true).unwrap();
+    let mut delivered: std::collections::HashMap<u32, (f64, f64)> = std::collections::HashMap::new();
+    let mut events = 0;
+    loop {
+        sim.settle();
+        let now = sim.now();
+        let flows: Vec<(u32, f64, Vec<u32>)> = sim.in_transfer().map(|(m, r, route)| (m, r, route.to_vec())).collect();
+        let mut load = vec![0.0; dirs];
+        for (_, rate, route) in &flows {
+            for &d in route {
+                load[d as usize] += rate;
+            }
+        }
+        for d in 0..dirs {
+            assert!(load[d] <= caps[d] * (1.0 + 1e-9), "link {d} over capacity at {now}: {} > {}", load[d], caps[d]);
+        }
+        let routes: Vec<&[u32]> = flows.iter().map(|(_, _, r)| r.as_slice()).collect();
+        let want = progressive_filling(&caps, &routes);
+        for (k, (m, rate, _)) in flows.iter().enumerate() {
+            assert!(close(*rate, want[k]), "flow {m} at {now}: rate {rate}, max–min {}", want[k]);
+            delivered.entry(*m).or_insert((0.0, *rate)).1 = *rate;
+        }
+        let done = sim.advance(1).unwrap();
+        let dt = sim.now() - now;
+        let live: std::collections::HashSet<u32> = sim.in_transfer().map(|(m, _, _)| m).collect();
+        for (m, (bytes, rate)) in &mut delivered {
+            *bytes += *rate * dt;
+            let _ = m;
+        }
+        let gone: Vec<u32> = delivered.keys().copied().filter(|m| !live.contains(m)).collect();
+        for m in gone {
+            let (bytes, _) = delivered.remove(&m).unwrap();
+            let size = s.ops[sim.send_of(m) as usize].size as f64;
+            assert!((bytes - size).abs() <= 1e-6 * size, "message {m}: {bytes} bytes delivered of {size}");
+        }
+        events += 1;
+        if done {
+            break;
+        }
+    }
+    assert!(events > 10);
+    let out = sim.finish();
+    let mut bytes = vec![0.0; dirs];
+    for f in &out.flows {
+        for &d in &out.routes[f.route as usize] {
+            bytes[d as usize] += f.size as f64;
+        }
+    }
+    for (d, (load, want)) in out.links.iter().zip(&bytes).enumerate() {
+        assert!(close(load.bytes, *want), "link {d}: {} vs {want}", load.bytes);
+    }
+}
+
+#[test]
+fn sharing_is_max_min_at_every_event() {
+    let cases = [
+        ("all-to-all", "pairwise", 8, "fattree:2,4,2"),
+        ("allreduce", "rabenseifner", 8, "ring:8"),
+        ("allreduce", "recursive-doubling", 9, "torus:3x3"),
+        ("allgather", "bruck", 6, "mesh:3x2"),
+        ("broadcast", "binomial", 8, "nodes:2x4"),
+    ];
+    for (collective, id, p, topology) in cases {
+        let c: Collective = collective.parse().unwrap();
+        let s = goal(&plan(c, id, p, 1).unwrap(), 3000 * u64::from(p));
+        audit(&s, network(topology));
+    }
+    // Unequal flows: sizes 1 000 to 9 000 from every rank to every other.
+    let list: Vec<(u32, u32, u64)> = (0..6)
+        .flat_map(|a| (0..6).filter(move |&b| b != a).map(move |b| (a, b, 1000 * u64::from(1 + (a * 7 + b) % 9))))
+        .collect();
+    let mut net = network("torus:3x2");
+    net.break_links(&[(0, 1)], 0.0, 0).unwrap();
+    audit(&messages(6, &list), net);
+}
