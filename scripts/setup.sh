@@ -134,6 +134,11 @@ else
 fi
 "$ROOT/tests/e2e/node_modules/.bin/wasm-opt" --version | grep -q "version 132" || fail "wasm-opt 132 missing from tests/e2e/node_modules"
 
+step "SimGrid for the network tests (Debian python3-simgrid; tests only)"
+apt_install python3-simgrid
+/usr/bin/python3 -c "import simgrid" 2>/dev/null || fail "python3-simgrid did not install a module /usr/bin/python3 imports"
+note "SimGrid $(dpkg-query -W -f='${Version}' python3-simgrid 2>/dev/null)"
+
 step "Chromium and ChromeDriver (Debian)"
 apt_install chromium chromium-driver
 note "$(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: version unknown')"

@@ -7,4 +7,5 @@ mod goal;
 mod model;
 mod plot;
 mod reduce;
+mod simgrid;
 mod swizzle;

@@ -14,6 +14,7 @@ pub mod exports;
 pub mod lab;
 pub mod mesh;
 pub mod model;
+pub mod network;
 pub mod protocol;
 pub mod report;
 pub mod schedule;

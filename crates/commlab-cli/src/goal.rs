@@ -52,6 +52,7 @@ impl CheckArgs {
 /// `commlab goal gen`.
 #[derive(clap::Args)]
 pub struct GenArgs {
+    /// COLLECTIVE/ALGORITHM: any Chooser algorithm (allreduce/ring, all-to-all/swizzle-order, …); or
     /// reduce, broadcast, allreduce, allreduce-butterfly (LCT trees), reduce-bst,
     /// broadcast-bst, allreduce-bst (Schedgen's trees), dissemination, pipeline,
     /// barrier (a barrier algorithm's fault-free pattern on a mesh), swizzle (every rank's CommSwizzle steps).
@@ -135,7 +136,9 @@ impl GenArgs {
             shift: !self.no_shift,
             read: !self.write,
         };
-        let schedule = if ["barrier", "swizzle"].contains(&self.collective.as_str()) {
+        let schedule = if let Some((collective, algorithm)) = self.collective.split_once('/') {
+            chooser_schedule(collective, algorithm, self.p, self.bytes, self.pieces)?
+        } else if ["barrier", "swizzle"].contains(&self.collective.as_str()) {
             request.build().map_err(|e| (format!("--{}", e.field), e.to_string()))?
         } else {
             // Natively p goes up to 2^24 (the browser's limit is lower).
@@ -152,6 +155,25 @@ impl GenArgs {
         }
         Ok(Value::Null)
     }
+}
+
+/// A Chooser algorithm (`allreduce/ring`, `all-to-all/swizzle-order`, …) as GOAL.
+fn chooser_schedule(
+    collective: &str,
+    algorithm: &str,
+    p: u64,
+    bytes: u64,
+    pieces: u64,
+) -> Result<commlab_core::goal::Schedule, ArgError> {
+    use commlab_core::choose::{goal, plan, Collective};
+    use commlab_core::limits::schedule::CHOOSER_P;
+    let c: Collective = collective.parse().map_err(|e| ("COLLECTIVE".to_owned(), e))?;
+    let p = CHOOSER_P.check(p).map_err(|e| ("--p".to_owned(), e.to_string()))?;
+    let m = commlab_core::limits::PIECES.check(pieces).map_err(|e| ("--pieces".to_owned(), e.to_string()))?;
+    commlab_core::limits::BYTES.check(bytes).map_err(|e| ("--bytes".to_owned(), e.to_string()))?;
+    let plan = plan(c, algorithm, p as u32, m as u32)
+        .map_err(|e| ("COLLECTIVE".to_owned(), format!("{collective}/{algorithm}: {e}")))?;
+    Ok(goal(&plan, bytes))
 }
 
 /// `commlab goal sim`.
@@ -188,7 +210,7 @@ pub struct SimArgs {
     trace: Option<std::path::PathBuf>,
 }
 
-fn read(file: &str) -> Result<String, ArgError> {
+pub fn read(file: &str) -> Result<String, ArgError> {
     let bad = |e: std::io::Error| ("FILE".to_owned(), format!("cannot read {file}: {e}"));
     let mut bytes = Vec::new();
     if file == "-" {

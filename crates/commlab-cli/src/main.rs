@@ -14,6 +14,7 @@ mod choose;
 mod experiments;
 mod goal;
 mod model;
+mod net;
 mod reduce;
 mod swizzle;
 
@@ -62,6 +63,9 @@ enum Command {
     /// GOAL schedules under LogGOPS (LogGOPSim's rules).
     #[command(subcommand)]
     Goal(goal::GoalCommand),
+    /// Schedules on a network: topologies, routes, shared links, broken links.
+    #[command(subcommand)]
+    Net(net::NetCommand),
     /// Which algorithm for a collective, per message size: α–β–γ times, the winner, crossovers.
     Choose(choose::ChooseArgs),
     /// The source documents' numbers beside commlab's, with why they differ.
@@ -137,6 +141,8 @@ fn main() -> ExitCode {
         Command::Goal(goal::GoalCommand::Gen(a)) => (a.run(), true),
         Command::Goal(goal::GoalCommand::Check(a)) => (a.run(), true),
         Command::Choose(a) => (a.run(), a.json),
+        Command::Net(net::NetCommand::Sim(a)) => (a.run(), a.json),
+        Command::Net(net::NetCommand::Topo(a)) => (a.run(), a.json),
         Command::Sources { json, markdown, html } => {
             let rows = commlab_api::sources::rows();
             if *html {

@@ -482,3 +482,75 @@ fn choose_refuses_bad_input_by_name() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("error: {flag}:")), "{args:?}");
     }
 }
+
+/// `commlab net sim`: the JSON keys outside checks read, on a case worked by
+/// hand: ring allreduce of 64 KiB on `ring:8` (14 steps of one hop, 8 KiB
+/// each, no sharing) at 25 B/ns and 250 ns per link.
+#[test]
+fn net_sim_json_on_a_ring() {
+    let dir = std::env::temp_dir().join(format!("commlab-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ring.goal");
+    let out = run(&["goal", "gen", "allreduce/ring", "--p", "8", "--bytes", "65536", "-o", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&["net", "sim", file.to_str().unwrap(), "--topology", "ring:8", "--json"]);
+    let want = 14.0 * (250.0 + 8192.0 / 25.0);
+    let finish = v["finish_times"].as_array().unwrap();
+    assert_eq!(finish.len(), 8);
+    assert!((v["max_time"].as_f64().unwrap() - want).abs() < 1e-6 * want);
+    let links = v["links"].as_array().unwrap();
+    assert_eq!(links.len(), 8, "only the + direction carries traffic");
+    for l in links {
+        for key in ["from", "to", "bytes", "busy_ns", "peak_flows"] {
+            assert!(l.get(key).is_some(), "{key}");
+        }
+        assert_eq!(l["bytes"], 14.0 * 8192.0);
+        assert_eq!(l["peak_flows"], 1);
+    }
+    assert_eq!(v["unreachable"], Value::Array(vec![]));
+    // Breaking 0-1 sends 0 → 1 the long way round: 7 hops, shared with the others.
+    let broken = json(&["net", "sim", file.to_str().unwrap(), "--topology", "ring:8", "--break", "0-1", "--json"]);
+    assert!(broken["max_time"].as_f64().unwrap() > want);
+    // A broken pair is reported with the ops it blocks.
+    let cut = json(&["net", "sim", file.to_str().unwrap(), "--topology", "ring:8", "--break", "0-1,4-5", "--json"]);
+    let blocked = cut["unreachable"].as_array().unwrap();
+    assert!(blocked.iter().any(|b| b["from"] == 0 && b["to"] == 1 && !b["ops"].as_array().unwrap().is_empty()));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn net_topo_lists_vertices_and_links() {
+    let v = json(&["net", "topo", "--topology", "fattree:4,3,2", "--json"]);
+    assert_eq!(v["vertices"].as_array().unwrap().len(), 12 + 3 + 2);
+    assert_eq!(v["links"].as_array().unwrap().len(), 12 + 6);
+    assert_eq!(v["vertices"][12]["name"], "leaf0");
+    let b = json(&["net", "topo", "--topology", "torus:4x4", "--break-rate", "0.25", "--seed", "3", "--json"]);
+    assert_eq!(b["broken"], 8);
+}
+
+#[test]
+fn net_errors_name_the_flag() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["net", "topo", "--topology", "cube:3", "--json"], "--topology"),
+        (&["net", "topo", "--topology", "ring:8", "--break", "0-3", "--json"], "--break"),
+        (&["net", "topo", "--topology", "ring:8", "--bandwidth", "0", "--json"], "--bandwidth"),
+        (&["net", "topo", "--topology", "switch:8", "--break-rate", "0.5", "--json"], "--break"),
+    ];
+    for (args, flag) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag), "{args:?}: {err}");
+    }
+    // More ranks than hosts.
+    let dir = std::env::temp_dir().join(format!("commlab-net-err-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a.goal");
+    assert!(run(&["goal", "gen", "allreduce/ring", "--p", "8", "--bytes", "64", "-o", file.to_str().unwrap()])
+        .status
+        .success());
+    let out = run(&["net", "sim", file.to_str().unwrap(), "--topology", "ring:4", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hosts"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -13,11 +13,11 @@
 
 use super::maxmin::{self, Sharing};
 use super::topology::{Dir, Network, Placement};
+use crate::goal::sim::queue::Queue;
 use crate::goal::sim::{dependents, matches, Dependents, Params, ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 use crate::limits::{self, ConfigError};
-use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{HashMap, VecDeque};
 
 /// Per directed link, what it carried.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -145,30 +145,6 @@ enum Item {
     Transfer(u32),
 }
 
-#[derive(Clone, Copy)]
-struct Event {
-    time: f64,
-    seq: u64,
-    item: Item,
-}
-
-impl PartialEq for Event {
-    fn eq(&self, other: &Event) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Event) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Event {
-    fn cmp(&self, other: &Event) -> Ordering {
-        self.time.total_cmp(&other.time).then(self.seq.cmp(&other.seq))
-    }
-}
-
 const NIL: u32 = u32::MAX;
 /// A route id for a pair with no path.
 const NO_ROUTE: u32 = u32::MAX;
@@ -228,16 +204,21 @@ pub struct NetSimulation<'a> {
     after_first: Vec<u32>,
     after: Vec<u32>,
     waiting: Vec<i32>,
-    queue: BinaryHeap<Reverse<Event>>,
+    queue: Queue<Item>,
     seq: u64,
     now: f64,
     messages: Vec<Message>,
     /// Per rank: posted receives (op ids, when posted) and unexpected
     /// messages, oldest first.
-    posted: Vec<Vec<(u32, f64)>>,
-    unexpected: Vec<Vec<u32>>,
-    /// Per (from, to, tag) channel, the last envelope time.
-    channel: HashMap<(u32, u32, u32), f64>,
+    posted: Vec<VecDeque<(u32, f64)>>,
+    unexpected: Vec<VecDeque<u32>>,
+    /// Per (from, to, tag) channel, the last envelope time: kept only when
+    /// some channel could mix eager and rendezvous messages (otherwise
+    /// envelopes of a channel come in send order by themselves: sends start
+    /// in time order and a channel's messages share one route).
+    channel: Option<HashMap<(u32, u32, u32), f64>>,
+    /// Per rank, the last `(peer, route)` it sent on.
+    last_route: Vec<(u32, u32)>,
     /// Routes by host pair: id into `route_links`.
     route_ids: HashMap<(u32, u32), u32>,
     route_links: Vec<Vec<Dir>>,
@@ -304,13 +285,19 @@ impl<'a> NetSimulation<'a> {
             after_first,
             after,
             waiting,
-            queue: BinaryHeap::new(),
+            queue: Queue::default(),
             seq: 0,
             now: 0.0,
             messages: Vec::with_capacity(sends),
-            posted: vec![Vec::new(); ranks],
-            unexpected: vec![Vec::new(); ranks],
-            channel: HashMap::new(),
+            posted: vec![VecDeque::new(); ranks],
+            unexpected: vec![VecDeque::new(); ranks],
+            channel: {
+                let sizes = s.ops.iter().filter(|o| o.kind == Kind::Send);
+                let (eager, rendezvous) =
+                    sizes.fold((false, false), |(e, r), o| (e || o.size <= p.s, r || o.size > p.s));
+                (eager && rendezvous).then(HashMap::new)
+            },
+            last_route: vec![(NIL, NIL); ranks],
             route_ids: HashMap::new(),
             route_links: Vec::new(),
             route_latency: Vec::new(),
@@ -386,7 +373,7 @@ impl<'a> NetSimulation<'a> {
     /// More flows in transfer at once than `limits::net::FLOWS`.
     pub fn advance(&mut self, events: u64) -> Result<bool, ConfigError> {
         for _ in 0..events {
-            let next = self.queue.peek().map(|e| e.0.time);
+            let next = self.queue.peek_time().map(f64::from_bits);
             // Re-share only when time moves on: events at one instant batch.
             if self.sharing.dirty() && next.is_none_or(|t| t > self.now) {
                 self.sharing.reshare(self.now);
@@ -403,10 +390,10 @@ impl<'a> NetSimulation<'a> {
                     }
                 }
                 _ => {
-                    if let Some(Reverse(e)) = self.queue.pop() {
-                        self.now = e.time;
+                    if let Some((time, seq, item)) = self.queue.pop() {
+                        self.now = f64::from_bits(time);
                         self.events += 1;
-                        self.handle(e);
+                        self.handle(self.now, seq, item);
                     }
                 }
             }
@@ -450,21 +437,26 @@ impl<'a> NetSimulation<'a> {
         }
     }
 
+    /// Times are ≥ 0, so their bits order like the numbers (`+0.0` for `-0.0`).
+    fn key(time: f64) -> u64 {
+        (time + 0.0).max(0.0).to_bits()
+    }
+
     fn push(&mut self, time: f64, item: Item) {
-        self.queue.push(Reverse(Event { time, seq: self.seq, item }));
+        self.queue.push(Self::key(time), self.seq, item);
         self.seq += 1;
     }
 
     fn put_back(&mut self, time: f64, seq: u64, item: Item) {
-        self.queue.push(Reverse(Event { time, seq, item }));
+        self.queue.put_back(Self::key(time), seq, item);
     }
 
-    fn handle(&mut self, e: Event) {
-        match e.item {
-            Item::Op(i) => self.op(e.time, e.seq, i),
-            Item::Done(i) => self.complete(i, e.time),
-            Item::Envelope(m) => self.envelope(m, e.time),
-            Item::Transfer(m) => self.transfer(m, e.time),
+    fn handle(&mut self, time: f64, seq: u64, item: Item) {
+        match item {
+            Item::Op(i) => self.op(time, seq, i),
+            Item::Done(i) => self.complete(i, time),
+            Item::Envelope(m) => self.envelope(m, time),
+            Item::Transfer(m) => self.transfer(m, time),
         }
     }
 
@@ -551,13 +543,22 @@ impl<'a> NetSimulation<'a> {
                 if route != NO_ROUTE {
                     let latency = self.route_latency[route as usize];
                     let natural = if eager { ready + latency } else { ready };
-                    let key = (op.rank, op.peer, op.tag);
-                    let env = self.channel.get(&key).map_or(natural, |&last| natural.max(last));
-                    self.channel.insert(key, env);
+                    let env = match &mut self.channel {
+                        Some(channel) => {
+                            let last = channel.entry((op.rank, op.peer, op.tag)).or_insert(natural);
+                            *last = last.max(natural);
+                            *last
+                        }
+                        None => natural,
+                    };
                     if eager {
                         self.create(m, ready);
                     }
-                    self.push(env, Item::Envelope(m));
+                    // An eager envelope without a channel table comes with
+                    // the transfer (same time): `transfer` handles it.
+                    if !eager || self.channel.is_some() {
+                        self.push(env, Item::Envelope(m));
+                    }
                 }
                 if eager {
                     self.complete(i, t);
@@ -572,10 +573,10 @@ impl<'a> NetSimulation<'a> {
                 });
                 match found {
                     Some(k) => {
-                        let m = self.unexpected[r].remove(k);
+                        let Some(m) = self.unexpected[r].remove(k) else { return };
                         self.meet(m, i, t, t);
                     }
-                    None => self.posted[r].push((i, t)),
+                    None => self.posted[r].push_back((i, t)),
                 }
             }
         }
@@ -584,7 +585,11 @@ impl<'a> NetSimulation<'a> {
     /// The route id from rank `a` to rank `b`; records a blocked send.
     fn route_of(&mut self, a: u32, b: u32, send: u32) -> u32 {
         let (ha, hb) = (self.host[a as usize], self.host[b as usize]);
-        let id = if let Some(&id) = self.route_ids.get(&(ha, hb)) {
+        let (last_peer, last_id) = self.last_route[a as usize];
+        let id = if last_peer == b {
+            last_id
+        } else if let Some(&id) = self.route_ids.get(&(ha, hb)) {
+            self.last_route[a as usize] = (b, id);
             id
         } else {
             let id = match self.net.route(ha, hb) {
@@ -597,6 +602,7 @@ impl<'a> NetSimulation<'a> {
                 Err(_) => NO_ROUTE,
             };
             self.route_ids.insert((ha, hb), id);
+            self.last_route[a as usize] = (b, id);
             id
         };
         if id == NO_ROUTE {
@@ -627,8 +633,12 @@ impl<'a> NetSimulation<'a> {
             self.flows[m as usize].transfer = t;
         }
         let route = msg.route as usize;
+        let envelope = size <= self.p.s && self.channel.is_none();
         if size == 0 || self.route_links[route].is_empty() {
             self.arrive(m, t);
+            if envelope {
+                self.envelope(m, t);
+            }
             return;
         }
         for &d in &self.route_links[route] {
@@ -643,6 +653,9 @@ impl<'a> NetSimulation<'a> {
             let load = &mut self.loads[d as usize];
             load.peak = load.peak.max(self.sharing.count(d));
         }
+        if envelope {
+            self.envelope(m, t);
+        }
     }
 
     /// Message `m` left the network (its links' busy time).
@@ -650,7 +663,9 @@ impl<'a> NetSimulation<'a> {
         let route = self.messages[m as usize].route as usize;
         for &d in &self.route_links[route] {
             if self.sharing.count(d) == 0 {
+                // Flows leaving together each see the link empty: count it once.
                 self.loads[d as usize].busy += self.now - self.busy_since[d as usize];
+                self.busy_since[d as usize] = self.now;
             }
         }
     }
@@ -682,10 +697,10 @@ impl<'a> NetSimulation<'a> {
         });
         match found {
             Some(k) => {
-                let (i, posted) = self.posted[r].remove(k);
+                let Some((i, posted)) = self.posted[r].remove(k) else { return };
                 self.meet(m, i, posted, t);
             }
-            None => self.unexpected[r].push(m),
+            None => self.unexpected[r].push_back(m),
         }
     }
 
@@ -717,7 +732,11 @@ impl<'a> NetSimulation<'a> {
         if work > 0.0 {
             self.cpu[c] = self.cpu[c].max(end);
         }
-        self.push(end, Item::Done(msg.recv));
+        if end <= self.now {
+            self.complete(msg.recv, end);
+        } else {
+            self.push(end, Item::Done(msg.recv));
+        }
     }
 }
 

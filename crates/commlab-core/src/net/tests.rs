@@ -229,8 +229,11 @@ fn audit(s: &Schedule, net: Network) {
             bytes[d as usize] += f.size as f64;
         }
     }
+    let end = out.max().0;
     for (d, (load, want)) in out.links.iter().zip(&bytes).enumerate() {
         assert!(close(load.bytes, *want), "link {d}: {} vs {want}", load.bytes);
+        assert!(load.busy <= end * (1.0 + 1e-12), "link {d} busy {} past the end {end}", load.busy);
+        assert!((load.bytes > 0.0) == (load.busy > 0.0) && (load.peak > 0) == (load.bytes > 0.0));
     }
 }
 
@@ -255,4 +258,17 @@ fn sharing_is_max_min_at_every_event() {
     let mut net = network("torus:3x2");
     net.break_links(&[(0, 1)], 0.0, 0).unwrap();
     audit(&messages(6, &list), net);
+}
+
+#[test]
+fn a_link_is_busy_while_a_flow_is_in_transfer_on_it() {
+    // Four flows of 600 bytes on link 0→1 from time λ: busy for 4·600/B exactly.
+    let list: Vec<(u32, u32, u64)> = (0..4).map(|_| (0, 1, 600)).collect();
+    let out =
+        simulate(&messages(2, &list), network("ring:4"), Placement::Identity, NetParams::default(), false).unwrap();
+    let d = out.bottleneck().unwrap();
+    assert_eq!(d, 0);
+    assert!(close(out.links[0].busy, 4.0 * 600.0 / B));
+    assert_eq!(out.links[0].peak, 4);
+    assert!(close(out.links[0].bytes, 2400.0));
 }

@@ -6,7 +6,7 @@
 
 #![allow(clippy::many_single_char_names, reason = "the rule names of docs/loggops.md: t, r, c, n, p, q")]
 
-mod queue;
+pub(crate) mod queue;
 mod sort;
 
 pub use sort::libstdcxx_sort;

@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 /// What an event is about.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Item {
+pub(crate) enum Item {
     /// An op of the schedule.
     Op(u32),
     /// A message.
@@ -18,38 +18,55 @@ pub(super) enum Item {
 /// the largest `seq` so far, so a bucket's new entries form a FIFO in `seq`
 /// order; only entries put back (older `seq`) need a small heap. A pop then
 /// compares two candidates instead of sifting a heap of every entry.
-#[derive(Default)]
-pub(super) struct Queue {
-    buckets: std::collections::BTreeMap<u64, Bucket>,
+/// Generic over the item (the network mode keys its times by their `f64`
+/// bits, which order like the numbers for times ≥ 0).
+pub(crate) struct Queue<I = Item> {
+    buckets: std::collections::BTreeMap<u64, Bucket<I>>,
     /// Emptied buckets, reused (their allocations kept).
-    spare: Vec<Bucket>,
+    spare: Vec<Bucket<I>>,
 }
 
-#[derive(Default)]
-struct Bucket {
-    fresh: std::collections::VecDeque<(u64, Item)>,
-    put_back: BinaryHeap<Reverse<(u64, Item)>>,
+impl<I> Default for Queue<I> {
+    fn default() -> Self {
+        Queue { buckets: std::collections::BTreeMap::new(), spare: Vec::new() }
+    }
 }
 
-impl Queue {
+struct Bucket<I> {
+    fresh: std::collections::VecDeque<(u64, I)>,
+    put_back: BinaryHeap<Reverse<(u64, I)>>,
+}
+
+impl<I: Ord> Default for Bucket<I> {
+    fn default() -> Self {
+        Bucket { fresh: std::collections::VecDeque::new(), put_back: BinaryHeap::new() }
+    }
+}
+
+impl<I: Ord + Copy> Queue<I> {
     /// A new entry (`seq` larger than every earlier one).
-    pub(super) fn push(&mut self, time: u64, seq: u64, item: Item) {
+    pub(crate) fn push(&mut self, time: u64, seq: u64, item: I) {
         let spare = &mut self.spare;
         self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).fresh.push_back((seq, item));
     }
 
     /// An entry put back with its old `seq`.
-    pub(super) fn put_back(&mut self, time: u64, seq: u64, item: Item) {
+    pub(crate) fn put_back(&mut self, time: u64, seq: u64, item: I) {
         let spare = &mut self.spare;
         self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).put_back.push(Reverse((seq, item)));
     }
 
+    /// The earliest entry's time.
+    pub(crate) fn peek_time(&self) -> Option<u64> {
+        self.buckets.first_key_value().map(|(&t, _)| t)
+    }
+
     /// Whether no entry is left.
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.buckets.is_empty()
     }
 
-    pub(super) fn pop(&mut self) -> Option<(u64, u64, Item)> {
+    pub(crate) fn pop(&mut self) -> Option<(u64, u64, I)> {
         let mut first = self.buckets.first_entry()?;
         let time = *first.key();
         let bucket = first.get_mut();

@@ -1,0 +1,144 @@
+//! `commlab net sim FILE`: a GOAL schedule on a network (`docs/network.md`);
+//! `commlab net topo`: a topology's vertices and links.
+
+use crate::goal::read;
+use crate::reduce::ArgError;
+use commlab_api::network::{run, run_json, topology_json, NetRequest};
+use commlab_api::ApiError;
+use commlab_core::goal::parse;
+use commlab_core::net::NetParams;
+use serde_json::Value;
+
+/// `commlab net …`.
+#[derive(clap::Subcommand)]
+pub enum NetCommand {
+    /// Simulate a GOAL schedule on a network: finish times, per-link load, the bottleneck, unreachable pairs.
+    Sim(SimArgs),
+    /// A topology's vertices and links (with their breaks).
+    Topo(TopoArgs),
+}
+
+/// The network flags shared by `net sim`, `net topo` and `choose`.
+#[derive(clap::Args, Clone)]
+pub struct NetArgs {
+    /// switch:H, ring:H, mesh:XxY[xZ], torus:XxY[xZ], fattree:K,L,S or nodes:NxG.
+    #[arg(long)]
+    pub topology: Option<String>,
+    /// First link class: bandwidth in bytes per ns (= GB/s). Default 25 (450 for nodes: a GPU link inside a node).
+    #[arg(long)]
+    pub bandwidth: Option<f64>,
+    /// First link class: latency per link in ns. Default 250 (100 for nodes).
+    #[arg(long)]
+    pub latency: Option<f64>,
+    /// Second class (fat-tree leaf–spine; nodes NIC/rail): bytes per ns. Default 25 (50 for nodes).
+    #[arg(long)]
+    pub bandwidth2: Option<f64>,
+    /// Second class latency in ns. Default 250 (500 for nodes).
+    #[arg(long)]
+    pub latency2: Option<f64>,
+    /// Links to break, by their two vertex ids: a-b,c-d.
+    #[arg(long = "break", default_value = "")]
+    pub breaks: String,
+    /// Fraction of links broken at random (exactly round(rate × links)).
+    #[arg(long, default_value_t = 0.0)]
+    pub break_rate: f64,
+    /// Seed of the random breaks.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// identity (rank r on host r) or random:SEED.
+    #[arg(long, default_value = "identity")]
+    pub placement: String,
+}
+
+impl NetArgs {
+    /// The request, if a topology was given.
+    pub fn request(&self) -> Option<NetRequest> {
+        let topology = self.topology.clone()?;
+        Some(NetRequest {
+            topology,
+            bandwidth: self.bandwidth,
+            latency: self.latency,
+            bandwidth2: self.bandwidth2,
+            latency2: self.latency2,
+            breaks: self.breaks.clone(),
+            break_rate: self.break_rate,
+            seed: self.seed,
+            placement: self.placement.clone(),
+        })
+    }
+}
+
+pub fn arg_error(e: &ApiError) -> ArgError {
+    let flag = match e.field.as_str() {
+        "break_rate" => "--break-rate".to_owned(),
+        "hosts" | "vertices" | "links" => "--topology".to_owned(),
+        "flows" => "FILE".to_owned(),
+        f => format!("--{f}"),
+    };
+    (flag, e.to_string())
+}
+
+/// `commlab net sim`.
+#[derive(clap::Args)]
+pub struct SimArgs {
+    /// The GOAL file (`-` for standard input; `.gz` files are read gzipped).
+    file: String,
+    #[command(flatten)]
+    net: NetArgs,
+    /// CPU overhead o per message (ns).
+    #[arg(short = 'o', long = "overhead", default_value_t = 0)]
+    o: u64,
+    /// NIC gap g between two sends (ns).
+    #[arg(short = 'g', long = "gap", default_value_t = 0)]
+    g: u64,
+    /// CPU overhead O per byte after the first (ns).
+    #[arg(short = 'O', long = "overhead-per-byte", default_value_t = 0)]
+    big_o: u64,
+    /// Largest eager message S (bytes); larger ones wait for their receive. Default: every message eager.
+    #[arg(short = 'S', long = "eager-limit", default_value_t = u64::MAX)]
+    s: u64,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl SimArgs {
+    /// Runs the schedule on the network.
+    ///
+    /// # Errors
+    /// An unreadable file, a GOAL error, a bad flag.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let request = self.net.request().ok_or(("--topology".to_owned(), "a topology is required".to_owned()))?;
+        let text = read(&self.file)?;
+        let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
+        let p = NetParams { o: self.o as f64, g: self.g as f64, big_o: self.big_o as f64, s: self.s };
+        let started = std::time::Instant::now();
+        let result = run(&schedule, &request, p, false).map_err(|e| arg_error(&e))?;
+        let seconds = started.elapsed().as_secs_f64();
+        let mut v = run_json(&schedule, &result, &request);
+        v["seconds"] = serde_json::json!((seconds * 1e4).round() / 1e4);
+        Ok(v)
+    }
+}
+
+/// `commlab net topo`.
+#[derive(clap::Args)]
+pub struct TopoArgs {
+    #[command(flatten)]
+    net: NetArgs,
+    /// Print one JSON object (the table shows counts).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl TopoArgs {
+    /// Lists the topology.
+    ///
+    /// # Errors
+    /// A bad flag.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        let request = self.net.request().ok_or(("--topology".to_owned(), "a topology is required".to_owned()))?;
+        let net = request.network().map_err(|e| arg_error(&e))?;
+        Ok(topology_json(&net))
+    }
+}
