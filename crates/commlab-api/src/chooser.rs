@@ -90,6 +90,22 @@ pub struct Row {
     pub simulated: Option<Vec<Option<f64>>>,
     /// Index of the fastest.
     pub winner: usize,
+    /// On a network ([`on_network`]): per algorithm, its time in ns
+    /// (`None` for a plan over the limit), the fastest, and the winner's
+    /// bottleneck link.
+    #[serde(default)]
+    pub network: Option<NetworkRow>,
+}
+
+/// One size on a network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NetworkRow {
+    /// Per algorithm: ns, when simulated.
+    pub times: Vec<Option<f64>>,
+    /// Index of the fastest simulated.
+    pub winner: usize,
+    /// The winner's bottleneck link: `(name, busy ns, bytes, peak flows)`.
+    pub bottleneck: Option<(String, f64, f64, u32)>,
 }
 
 /// Where the fastest algorithm changes.
@@ -241,6 +257,7 @@ impl ChooseRequest {
                     pieces: best.iter().map(|b| b.0).collect(),
                     simulated: None,
                     winner,
+                    network: None,
                 }
             })
             .collect();
@@ -286,6 +303,60 @@ pub fn simulate_row(result: &mut ChooseResult, row: usize, limit: u64, ab: Alpha
         .map(|(id, &m)| within(collective, id, p, m, limit).map(|plan| simulated(&plan, r.bytes, ab)))
         .collect();
     r.simulated = Some(times);
+}
+
+/// Simulates every algorithm of `result` (at its model-best piece count) on
+/// the request's network, size by size, and sets each row's
+/// [`Row::network`]; returns the crossovers on that network. Plans over
+/// `limit` transfers are left out unless `limit` is 0.
+///
+/// # Errors
+/// A bad network, more ranks than hosts, too many flows at once.
+pub fn on_network(
+    result: &mut ChooseResult,
+    net: &crate::network::NetRequest,
+    limit: u64,
+) -> Result<Vec<Crossover>, ApiError> {
+    use commlab_core::net::{simulate as net_simulate, NetParams};
+    let collective: Collective = crate::parse_id("collective", &result.collective)?;
+    let network = net.network()?;
+    let placement = net.placement()?;
+    let p = result.p;
+    for r in &mut result.rows {
+        let mut times = Vec::with_capacity(result.algorithms.len());
+        let mut bottlenecks = Vec::with_capacity(result.algorithms.len());
+        for (id, &m) in result.algorithms.iter().zip(&r.pieces) {
+            let Some(plan) = within(collective, id, p, m, limit) else {
+                times.push(None);
+                bottlenecks.push(None);
+                continue;
+            };
+            let out = net_simulate(&goal(&plan, r.bytes), network.clone(), placement, NetParams::default(), false)?;
+            times.push(Some(out.max().0));
+            bottlenecks.push(out.bottleneck().map(|d| {
+                let (a, b) = network.ends(d);
+                let l = out.links[d as usize];
+                (format!("{}→{}", network.vertex_name(a), network.vertex_name(b)), l.busy, l.bytes, l.peak)
+            }));
+        }
+        let winner = (0..times.len())
+            .filter(|&k| times[k].is_some())
+            .min_by(|&a, &b| times[a].unwrap_or(f64::INFINITY).total_cmp(&times[b].unwrap_or(f64::INFINITY)))
+            .unwrap_or(0);
+        let bottleneck = bottlenecks.get(winner).cloned().flatten();
+        r.network = Some(NetworkRow { times, winner, bottleneck });
+    }
+    let winner = |r: &Row| r.network.as_ref().map_or(r.winner, |n| n.winner);
+    Ok(result
+        .rows
+        .windows(2)
+        .filter(|w| winner(&w[0]) != winner(&w[1]))
+        .map(|w| Crossover {
+            bytes: w[1].bytes,
+            from: result.algorithms[winner(&w[0])].clone(),
+            to: result.algorithms[winner(&w[1])].clone(),
+        })
+        .collect())
 }
 
 /// The LogGOPS points of a comparison, a size a step (the Chooser view's

@@ -554,3 +554,32 @@ fn net_errors_name_the_flag() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("hosts"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The network's acceptance example: on a torus, ring allreduce beats
+/// Rabenseifner at large sizes, while under α–β it never does at a power of two.
+#[test]
+fn choose_on_a_torus_lets_ring_win_where_alpha_beta_never_does() {
+    for (p, torus) in [(16, "torus:4x4"), (64, "torus:8x8")] {
+        let p = p.to_string();
+        let args = [
+            "choose",
+            "--collective",
+            "allreduce",
+            "--p",
+            &p,
+            "--bytes",
+            "1K..16M",
+            "--algorithms",
+            "ring,rabenseifner",
+        ];
+        let model = json(&[&args[..], &["--json"]].concat());
+        assert!(model["rows"].as_array().unwrap().iter().all(|r| r["winner"] == "rabenseifner"), "α–β: {p}");
+        let net = json(&[&args[..], &["--topology", torus, "--json"]].concat());
+        let rows = net["rows"].as_array().unwrap();
+        assert_eq!(rows.last().unwrap()["winner"], "ring", "{torus}");
+        assert_eq!(rows[0]["winner"], "rabenseifner", "{torus}: latency wins at 1 KiB");
+        assert!(rows.iter().all(|r| r["model_winner"] == "rabenseifner"));
+        assert_eq!(net["crossovers"].as_array().unwrap().len(), 1);
+        assert!(rows.last().unwrap()["bottleneck"]["name"].as_str().unwrap().starts_with('h'));
+    }
+}
