@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=/dev/null
 source "$ROOT/.toolchain/env"
 cd "$ROOT"
-cargo bench -p commlab-core --locked --bench model --bench reduce --bench swizzle --bench barrier -- --warm-up-time 1 --measurement-time 3
+cargo bench -p commlab-core --locked --bench model --bench reduce --bench swizzle --bench barrier --bench net -- --warm-up-time 1 --measurement-time 3
 cargo bench -p commlab-api --locked --bench timeline --bench winner_map -- --warm-up-time 1 --measurement-time 3
 # The timing hooks are a cargo feature, left out of the shipped page: build them
 # into a separate dist, so dist/ stays what `scripts/serve.sh` serves.

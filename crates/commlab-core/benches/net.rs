@@ -22,7 +22,14 @@ fn run(c: &mut Criterion) {
         ("all-to-all/linear fattree:16,16,4 64 KiB", Collective::AllToAll, "linear", 256, 64 << 10, "fattree:16,16,4"),
         ("allreduce/ring torus:16x16 16 MiB", Collective::Allreduce, "ring", 256, 16 << 20, "torus:16x16"),
         ("all-to-all/linear fattree:8,8,4 64 KiB", Collective::AllToAll, "linear", 64, 64 << 10, "fattree:8,8,4"),
-        ("allreduce/rabenseifner torus:32x32 64 MiB", Collective::Allreduce, "rabenseifner", 1024, 64 << 20, "torus:32x32"),
+        (
+            "allreduce/rabenseifner torus:32x32 64 MiB",
+            Collective::Allreduce,
+            "rabenseifner",
+            1024,
+            64 << 20,
+            "torus:32x32",
+        ),
     ];
     for (name, collective, id, p, n, topology) in cases {
         let schedule = goal(&plan(collective, id, p, 1).unwrap(), n);
