@@ -14,6 +14,7 @@ Input (stdin, JSON): {"topology", "bandwidth", "latency", "bandwidth2",
 Output (stdout, JSON): {"finish": [ns per rank]}.
 """
 
+import heapq
 import json
 import sys
 from collections import deque
@@ -196,10 +197,6 @@ def main():
     mine = [[i for i, op in enumerate(ops) if op[0] == r] for r in range(ranks)]
     finish = [0.0] * ranks
 
-    def sender(a, b, tag, size):
-        this_actor.sleep_for(latency[(a, b)] * 1e-9)
-        Mailbox.by_name(f"{a}-{b}-{tag}").put(size, max(size, 0))
-
     def rank_actor(r):
         for i in mine[r]:
             if ops[i][1] == "recv":
@@ -208,6 +205,8 @@ def main():
         calcs = deque()
         calc = None  # (op, end time)
         comms, comm_ops = [], []
+        # A send's put waits for its route's latency: (due, seq, mailbox, size).
+        timers, puts = [], []
         left = len(mine[r])
 
         def release(i, on_start):
@@ -223,13 +222,14 @@ def main():
             finish[r] = max(finish[r], Engine.clock * 1e9)
             left -= 1
 
-        while left > 0:
+        while left > 0 or timers:
             while ready:
                 i = ready.popleft()
                 _, kind, size, peer, tag = ops[i]
                 if kind == "send":
                     release(i, True)
-                    Actor.create(f"s{i}", host[r], sender, r, peer, tag, size)
+                    due = Engine.clock + latency[(r, peer)] * 1e-9
+                    heapq.heappush(timers, (due, i, f"{r}-{peer}-{tag}", size))
                     done(i)
                 elif kind == "recv":
                     release(i, True)
@@ -243,19 +243,27 @@ def main():
                 release(i, True)
                 calc = (i, Engine.clock + ops[i][2] * 1e-9)
                 continue
-            if left == 0:
+            if timers and timers[0][0] <= Engine.clock:
+                _, _, name, size = heapq.heappop(timers)
+                puts.append(Mailbox.by_name(name).put_async(size, size))
+                continue
+            if left == 0 and not timers:
                 break
-            if calc is not None:
-                wait = max(calc[1] - Engine.clock, 0.0)
+            due = [t for t in (calc[1] if calc else None, timers[0][0] if timers else None) if t is not None]
+            if due:
+                wait = max(min(due) - Engine.clock, 0.0)
                 k = Comm.wait_any_for(comms, wait) if comms else (this_actor.sleep_for(wait) or -1)
                 if k < 0:
-                    i, calc = calc[0], None
-                    done(i)
+                    if calc is not None and calc[1] <= Engine.clock:
+                        i, calc = calc[0], None
+                        done(i)
                     continue
             else:
                 k = Comm.wait_any(comms)
             comms.pop(k)
             done(comm_ops.pop(k)[0])
+        if puts:
+            Comm.wait_all(puts)
 
     for r in range(ranks):
         Actor.create(f"r{r}", host[r], rank_actor, r)
