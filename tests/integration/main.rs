@@ -5,6 +5,7 @@ mod choose;
 mod corpus;
 mod goal;
 mod model;
+mod network;
 mod plot;
 mod reduce;
 mod simgrid;

@@ -1,0 +1,65 @@
+//! Properties of network runs over random collectives and topologies: an
+//! empty break list is no fault, label names change nothing, and on a switch
+//! every placement gives the same times.
+
+use commlab_core::choose::{goal, plan, ALGORITHMS};
+use commlab_core::goal::{parse, write};
+use commlab_core::net::{simulate, NetParams, Network, Placement, Shape};
+use proptest::prelude::*;
+
+const TOPOLOGIES: [&str; 6] = ["switch:12", "ring:12", "mesh:4x3", "torus:3x4", "fattree:3,4,2", "nodes:3x4"];
+
+fn network(id: &str) -> Network {
+    let shape: Shape = id.parse().unwrap();
+    Network::new(shape, shape.default_classes()).unwrap()
+}
+
+fn case() -> impl Strategy<Value = (usize, usize, u32, u64, u64)> {
+    (0..TOPOLOGIES.len(), 0..ALGORITHMS.len(), 2u32..=12, 1u64..100_000, any::<u64>())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn empty_breaks_and_labels_change_nothing((t, a, p, n, seed) in case()) {
+        let alg = ALGORITHMS[a];
+        let schedule = goal(&plan(alg.collective, alg.id, p, 4).unwrap(), n);
+        let run = |net: Network, s: &commlab_core::goal::Schedule| {
+            simulate(s, net, Placement::Identity, NetParams::default(), false).unwrap()
+        };
+        let intact = run(network(TOPOLOGIES[t]), &schedule);
+        let mut no_breaks = network(TOPOLOGIES[t]);
+        if no_breaks.shape.breakable() {
+            no_breaks.break_links(&[], 0.0, seed).unwrap();
+        }
+        prop_assert_eq!(&run(no_breaks, &schedule), &intact);
+        // The same schedule with every label renamed.
+        let text = write(&schedule);
+        let renamed: String = text
+            .lines()
+            .map(|line| {
+                line.split(' ')
+                    .map(|w| match w.strip_prefix('o') {
+                        Some(rest) if rest.trim_end_matches(':').chars().all(|c| c.is_ascii_digit()) && !rest.is_empty() => {
+                            format!("step_{rest}").replace(':', "") + if w.ends_with(':') { ":" } else { "" }
+                        }
+                        _ => w.to_owned(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        prop_assert_ne!(&renamed, &text);
+        prop_assert_eq!(&run(network(TOPOLOGIES[t]), &parse(&renamed).unwrap()), &intact);
+    }
+
+    #[test]
+    fn on_a_switch_placement_changes_nothing((_, a, p, n, seed) in case()) {
+        let alg = ALGORITHMS[a];
+        let schedule = goal(&plan(alg.collective, alg.id, p, 2).unwrap(), n);
+        let at = |placement| simulate(&schedule, network("switch:12"), placement, NetParams::default(), false).unwrap().finish;
+        prop_assert_eq!(at(Placement::Random(seed)), at(Placement::Identity));
+    }
+}
