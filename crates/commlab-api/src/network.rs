@@ -67,24 +67,18 @@ impl NetRequest {
     /// A bandwidth or latency out of range.
     pub fn classes(&self, shape: Shape) -> Result<[LinkClass; 2], ApiError> {
         let [d1, d2] = shape.default_classes();
-        let b = |v: Option<f64>, d: f64, name: &'static str| -> Result<f64, ApiError> {
-            let v = v.unwrap_or(d);
-            let r = limits::RealRange { name, ..limits::net::BANDWIDTH };
-            r.check(v).map_err(ApiError::from)
+        let check = |v: Option<f64>, d: f64, range: limits::RealRange, name: &'static str| {
+            limits::RealRange { name, ..range }.check(v.unwrap_or(d)).map_err(ApiError::from)
         };
-        let l = |v: Option<f64>, d: f64, name: &'static str| -> Result<f64, ApiError> {
-            let v = v.unwrap_or(d);
-            let r = limits::RealRange { name, ..limits::net::LATENCY };
-            r.check(v).map_err(ApiError::from)
-        };
+        let (b, l) = (limits::net::BANDWIDTH, limits::net::LATENCY);
         Ok([
             LinkClass {
-                bandwidth: b(self.bandwidth, d1.bandwidth, "bandwidth")?,
-                latency: l(self.latency, d1.latency, "latency")?,
+                bandwidth: check(self.bandwidth, d1.bandwidth, b, "bandwidth")?,
+                latency: check(self.latency, d1.latency, l, "latency")?,
             },
             LinkClass {
-                bandwidth: b(self.bandwidth2, d2.bandwidth, "bandwidth2")?,
-                latency: l(self.latency2, d2.latency, "latency2")?,
+                bandwidth: check(self.bandwidth2, d2.bandwidth, b, "bandwidth2")?,
+                latency: check(self.latency2, d2.latency, l, "latency2")?,
             },
         ])
     }

@@ -14,7 +14,7 @@
 use super::maxmin::{self, Sharing};
 use super::topology::{Dir, Network, Placement};
 use crate::goal::sim::queue::Queue;
-use crate::goal::sim::{dependents, matches, Dependents, Params, ON_START, RELEASED};
+use crate::goal::sim::{dependents, matches, Dependents, ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 use crate::limits::{self, ConfigError};
 use std::collections::{HashMap, VecDeque};
@@ -182,13 +182,6 @@ impl Default for NetParams {
     }
 }
 
-impl NetParams {
-    /// From LogGOPS parameters (`L` and `G` are not used on a network).
-    pub fn from_loggops(p: Params) -> NetParams {
-        NetParams { o: p.o as f64, g: p.g as f64, big_o: p.big_o as f64, s: p.s }
-    }
-}
-
 /// The network run of a schedule, advanced in slices of events.
 pub struct NetSimulation<'a> {
     s: &'a Schedule,
@@ -311,8 +304,12 @@ impl<'a> NetSimulation<'a> {
             started: if trace { vec![0.0; s.ops.len()] } else { Vec::new() },
             ops: if trace { vec![(f64::NAN, f64::NAN); s.ops.len()] } else { Vec::new() },
             events: 0,
-            expected: (s.ops.len() + 3 * sends) as u64,
+            expected: 0,
         };
+        // Every op once, a transfer and an arrival per message, and the
+        // envelopes that are events of their own (not handled with the transfer).
+        let separate = s.ops.iter().filter(|o| o.kind == Kind::Send && (o.size > p.s || sim.channel.is_some())).count();
+        sim.expected = (s.ops.len() + 2 * sends + separate) as u64;
         for r in 0..ranks as u32 {
             for i in s.range(r) {
                 if sim.waiting[i] == 0 {
@@ -338,11 +335,6 @@ impl<'a> NetSimulation<'a> {
         })
     }
 
-    /// Bytes message `m` still has to send (in transfer), at the current time.
-    pub fn remaining(&self, m: u32) -> Option<f64> {
-        self.sharing.remaining_at(m, self.now)
-    }
-
     /// Re-shares now if a flow entered or left (what [`NetSimulation::advance`]
     /// does before time moves on), so [`NetSimulation::in_transfer`] shows
     /// the rates in force until the next event.
@@ -360,11 +352,6 @@ impl<'a> NetSimulation<'a> {
     /// The current time (ns).
     pub fn now(&self) -> f64 {
         self.now
-    }
-
-    /// The network (capacities for a harness).
-    pub fn network(&self) -> &Network {
-        &self.net
     }
 
     /// Handles at most `events` events; `true` once nothing is left.

@@ -272,3 +272,22 @@ fn a_link_is_busy_while_a_flow_is_in_transfer_on_it() {
     assert_eq!(out.links[0].peak, 4);
     assert!(close(out.links[0].bytes, 2400.0));
 }
+
+#[test]
+fn progress_ends_at_its_expected_count() {
+    // All eager, all rendezvous, and a channel mixing both (its own envelope events).
+    let plan = plan(Collective::Allreduce, "rabenseifner", 8, 1).unwrap();
+    let s = goal(&plan, 8000);
+    let mixed = "num_ranks 2\nrank 0 {\nl1: send 5000b to 1 tag 0\nl2: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 5000b from 0 tag 0\nl2: recv 8b from 0 tag 0\n}\n";
+    let mixed = parse(mixed).unwrap();
+    for (schedule, eager_limit) in [(&s, u64::MAX), (&s, 10), (&mixed, 100)] {
+        let p = NetParams { s: eager_limit, ..NetParams::default() };
+        let mut sim = NetSimulation::new(schedule, network("ring:8"), Placement::Identity, p, false).unwrap();
+        while !sim.advance(7).unwrap() {}
+        let (done, expected) = sim.progress();
+        assert_eq!(done, expected, "S = {eager_limit}");
+        let out = sim.finish();
+        assert_eq!(out.events, expected, "S = {eager_limit}: the count is exact, not only clamped");
+        assert!(out.completes());
+    }
+}
