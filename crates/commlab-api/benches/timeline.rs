@@ -20,8 +20,12 @@ fn heavy_timeline(c: &mut Criterion) {
         bytes: 1_000_000_000,
         ..GenerateRequest::default()
     };
-    let request =
-        ScheduleRequest { source: ScheduleSource::Generate(generate), params: LogGops::default(), libstdcxx: false };
+    let request = ScheduleRequest {
+        source: ScheduleSource::Generate(generate),
+        params: LogGops::default(),
+        libstdcxx: false,
+        network: None,
+    };
     let ScheduleResponse::Ready(result) =
         ScheduleEngine::new().serve(ScheduleQuery::Run(request), 1 << 20, &mut |_| {})
     else {

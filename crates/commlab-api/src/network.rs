@@ -233,3 +233,281 @@ pub fn topology_json(net: &Network) -> Value {
         "broken": net.broken_count(),
     })
 }
+
+/// One directed link of a [`NetSummary`]: its name and load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinkSummary {
+    /// Directed link id (`2·link` from the lower vertex to the higher).
+    pub dir: u32,
+    /// `h3→h4`, `leaf0→spine1`.
+    pub name: String,
+    /// Bytes carried.
+    pub bytes: f64,
+    /// ns with at least one flow in transfer.
+    pub busy: f64,
+    /// Most flows at once.
+    pub peak: u32,
+}
+
+/// What the Schedule view shows of a network run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NetSummary {
+    /// The topology id as parsed.
+    pub topology: String,
+    /// Hosts, links, broken links.
+    pub hosts: u32,
+    /// Undirected links.
+    pub links: u32,
+    /// Broken links.
+    pub broken: u32,
+    /// Largest finish time (ns, exact).
+    pub max_time: f64,
+    /// The same schedule on `switch:H` with the first link class.
+    pub ideal: f64,
+    /// `max_time / ideal`.
+    pub slowdown: f64,
+    /// The link busy longest.
+    pub bottleneck: Option<LinkSummary>,
+    /// The hottest links by busy time, at most [`HOT_LINKS`].
+    pub hottest: Vec<LinkSummary>,
+    /// Unreachable pairs `(from rank, to rank, the first ops they block)`, at most 20.
+    pub unreachable: Vec<(u32, u32, Vec<String>)>,
+    /// Unreachable pairs in all.
+    pub unreachable_pairs: u32,
+    /// Most flows in transfer at once.
+    pub peak_flows: u64,
+    /// Re-sharings and the flows they re-shared.
+    pub resharing: (u64, u64),
+}
+
+/// Links listed in [`NetSummary::hottest`].
+pub const HOT_LINKS: usize = 8;
+
+fn link_summary(net: &Network, out: &NetOutcome, d: u32) -> LinkSummary {
+    let (a, b) = net.ends(d);
+    let l = out.links[d as usize];
+    LinkSummary {
+        dir: d,
+        name: format!("{}→{}", net.vertex_name(a), net.vertex_name(b)),
+        bytes: l.bytes,
+        busy: l.busy,
+        peak: l.peak,
+    }
+}
+
+/// The summary of `run` (`schedule` names the blocked ops).
+pub fn summary(schedule: &Schedule, run: &NetRun) -> NetSummary {
+    let (net, out) = (&run.net, &run.outcome);
+    let max_time = out.max().0;
+    let mut busiest: Vec<u32> = (0..out.links.len() as u32).filter(|&d| out.links[d as usize].busy > 0.0).collect();
+    busiest.sort_by(|&a, &b| out.links[b as usize].busy.total_cmp(&out.links[a as usize].busy).then(a.cmp(&b)));
+    NetSummary {
+        topology: net.shape.to_string(),
+        hosts: net.hosts(),
+        links: net.links.len() as u32,
+        broken: net.broken_count() as u32,
+        max_time,
+        ideal: run.ideal,
+        slowdown: if run.ideal > 0.0 { max_time / run.ideal } else { 1.0 },
+        bottleneck: out.bottleneck().map(|d| link_summary(net, out, d)),
+        hottest: busiest.iter().take(HOT_LINKS).map(|&d| link_summary(net, out, d)).collect(),
+        unreachable: out
+            .unreachable
+            .iter()
+            .take(20)
+            .map(|b| (b.from, b.to, b.sends.iter().take(8).map(|&i| schedule.describe(i)).collect()))
+            .collect(),
+        unreachable_pairs: out.unreachable.len() as u32,
+        peak_flows: out.peak_flows as u64,
+        resharing: out.resharing,
+    }
+}
+
+/// The network picture's data as flat arrays (the worker transfers them as
+/// `Float64Array`s): the topology, per-link load and, for a traced run, the
+/// flows with their rate changes, for the time scrubber.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NetPicture {
+    /// The topology id.
+    pub topology: String,
+    /// Hosts (vertices `0..hosts`), then switches up to `vertices`.
+    pub hosts: u32,
+    /// Vertices.
+    pub vertices: u32,
+    /// Per link, [`PICTURE_LINK`] values: `a`, `b`, class, broken (0/1).
+    pub links: Vec<f64>,
+    /// Per class, its bandwidth (bytes/ns).
+    pub classes: Vec<f64>,
+    /// Per directed link, [`PICTURE_LOAD`] values: bytes, busy ns, peak flows.
+    pub loads: Vec<f64>,
+    /// Per rank, its host.
+    pub ranks: Vec<f64>,
+    /// Per message, [`PICTURE_FLOW`] values: from rank, to rank, transfer
+    /// start, arrival, bytes, route (−1: none; times NaN when it never ran).
+    pub flows: Vec<f64>,
+    /// Rate changes, [`PICTURE_RATE`] values: flow, from when, bytes/ns.
+    pub rates: Vec<f64>,
+    /// Route `r`'s directed links are `route_dirs[route_first[r]..route_first[r + 1]]`.
+    pub route_first: Vec<f64>,
+    /// The routes' directed links.
+    pub route_dirs: Vec<f64>,
+    /// The run's end (ns).
+    pub end: f64,
+}
+
+/// Values per link of [`NetPicture::links`].
+pub const PICTURE_LINK: usize = 4;
+/// Values per directed link of [`NetPicture::loads`].
+pub const PICTURE_LOAD: usize = 3;
+/// Values per message of [`NetPicture::flows`].
+pub const PICTURE_FLOW: usize = 6;
+/// Values per rate change of [`NetPicture::rates`].
+pub const PICTURE_RATE: usize = 3;
+
+/// What a link's colour stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heat {
+    /// Bytes carried, against the link that carried most.
+    Bytes,
+    /// Busy time, against the run's end.
+    Busy,
+}
+
+/// One flow in transfer at an instant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Moving {
+    /// The message.
+    pub flow: u32,
+    /// Sending and receiving rank.
+    pub from: u32,
+    /// Receiving rank.
+    pub to: u32,
+    /// Its rate then (bytes/ns).
+    pub rate: f64,
+}
+
+impl NetPicture {
+    /// The picture of `run` (`ranks` placed on `hosts`).
+    pub fn new(run: &NetRun, hosts: &[u32]) -> NetPicture {
+        let (net, out) = (&run.net, &run.outcome);
+        let mut p = NetPicture {
+            topology: net.shape.to_string(),
+            hosts: net.hosts(),
+            vertices: net.vertices(),
+            classes: net.classes.iter().map(|c| c.bandwidth).collect(),
+            ranks: hosts.iter().map(|&h| f64::from(h)).collect(),
+            end: out.max().0,
+            ..NetPicture::default()
+        };
+        for (l, &broken) in net.links.iter().zip(&net.broken) {
+            p.links.extend([f64::from(l.a), f64::from(l.b), f64::from(l.class), f64::from(u8::from(broken))]);
+        }
+        for l in &out.links {
+            p.loads.extend([l.bytes, l.busy, f64::from(l.peak)]);
+        }
+        for f in &out.flows {
+            let route = if f.route == u32::MAX { -1.0 } else { f64::from(f.route) };
+            p.flows.extend([f64::from(f.from), f64::from(f.to), f.transfer, f.arrived, f.size as f64, route]);
+        }
+        for r in &out.rates {
+            p.rates.extend([f64::from(r.flow), r.at, r.rate]);
+        }
+        p.route_first.push(0.0);
+        for r in &out.routes {
+            p.route_dirs.extend(r.iter().map(|&d| f64::from(d)));
+            p.route_first.push(p.route_dirs.len() as f64);
+        }
+        p
+    }
+
+    /// Links in all.
+    pub fn link_count(&self) -> usize {
+        self.links.len() / PICTURE_LINK
+    }
+
+    /// Link `i`: `(a, b, class, broken)`.
+    pub fn link(&self, i: usize) -> (u32, u32, u8, bool) {
+        let v = &self.links[i * PICTURE_LINK..i * PICTURE_LINK + PICTURE_LINK];
+        (v[0] as u32, v[1] as u32, v[2] as u8, v[3] != 0.0)
+    }
+
+    /// Directed link `d`'s load: `(bytes, busy ns, peak flows)`.
+    pub fn load(&self, d: usize) -> (f64, f64, u32) {
+        let v = &self.loads[d * PICTURE_LOAD..d * PICTURE_LOAD + PICTURE_LOAD];
+        (v[0], v[1], v[2] as u32)
+    }
+
+    /// Per link, the heat of its busier direction in `0..=1`.
+    pub fn heat(&self, by: Heat) -> Vec<f64> {
+        let value = |d: usize| match by {
+            Heat::Bytes => self.load(d).0,
+            Heat::Busy => self.load(d).1,
+        };
+        let per_link: Vec<f64> = (0..self.link_count()).map(|i| value(2 * i).max(value(2 * i + 1))).collect();
+        let scale = match by {
+            Heat::Bytes => per_link.iter().copied().fold(0.0, f64::max),
+            Heat::Busy => self.end,
+        };
+        per_link.iter().map(|&v| if scale > 0.0 { (v / scale).min(1.0) } else { 0.0 }).collect()
+    }
+
+    /// Whether the flows were traced (the scrubber can show them).
+    pub fn traced(&self) -> bool {
+        !self.flows.is_empty() || self.route_first.len() > 1
+    }
+
+    /// The flows in transfer at `t` (transfer start ≤ t < arrival) with
+    /// their rates then, in message order.
+    pub fn moving_at(&self, t: f64) -> Vec<Moving> {
+        let mut rate = std::collections::HashMap::new();
+        for r in self.rates.chunks_exact(PICTURE_RATE) {
+            if r[1] > t {
+                break;
+            }
+            rate.insert(r[0] as u32, r[2]);
+        }
+        let mut moving: Vec<Moving> = self
+            .flows
+            .chunks_exact(PICTURE_FLOW)
+            .enumerate()
+            .filter(|(_, f)| f[2] <= t && t < f[3])
+            .map(|(m, f)| Moving {
+                flow: m as u32,
+                from: f[0] as u32,
+                to: f[1] as u32,
+                rate: rate.get(&(m as u32)).copied().unwrap_or(0.0),
+            })
+            .collect();
+        moving.sort_by_key(|m| m.flow);
+        moving
+    }
+
+    /// The directed links of message `m`'s route.
+    pub fn route_of(&self, m: u32) -> Vec<u32> {
+        let Some(f) = self.flows.chunks_exact(PICTURE_FLOW).nth(m as usize) else { return Vec::new() };
+        if f[5] < 0.0 {
+            return Vec::new();
+        }
+        let r = f[5] as usize;
+        let (a, b) = (self.route_first[r] as usize, self.route_first[r + 1] as usize);
+        self.route_dirs[a..b].iter().map(|&d| d as u32).collect()
+    }
+
+    /// Per directed link at `t`: `(flows in transfer, used fraction of its bandwidth)`.
+    pub fn use_at(&self, t: f64) -> Vec<(u32, f64)> {
+        let mut used = vec![(0u32, 0.0f64); 2 * self.link_count()];
+        for m in self.moving_at(t) {
+            for d in self.route_of(m.flow) {
+                let u = &mut used[d as usize];
+                u.0 += 1;
+                u.1 += m.rate;
+            }
+        }
+        for (d, u) in used.iter_mut().enumerate() {
+            let class = self.link(d / 2).2 as usize;
+            let cap = self.classes.get(class).copied().unwrap_or(1.0);
+            u.1 /= cap;
+        }
+        used
+    }
+}

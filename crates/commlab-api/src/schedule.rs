@@ -9,11 +9,13 @@
 //! worker); `begin`/`step` run it in slices (the page, when workers are
 //! unavailable). The CLI's `goal` commands use the same functions.
 
+use crate::network::NetRequest;
 use crate::ApiError;
 use commlab_core::goal::critical::{critical_path, work_spans};
 use commlab_core::goal::sim::{Order, Outcome, Params, Simulation, Work};
 use commlab_core::goal::{self, Kind, Schedule};
 use commlab_core::limits::{self, IntRange};
+use commlab_core::net::{NetParams, NetSimulation};
 use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
 use std::fmt::Write as _;
@@ -305,6 +307,9 @@ pub struct ScheduleRequest {
     pub params: LogGops,
     /// LogGOPSim's libstdc++ ready-list order (else the stable order).
     pub libstdcxx: bool,
+    /// A network in place of `L` and `G` (`docs/network.md`); `None`: LogGOPS alone.
+    #[serde(default)]
+    pub network: Option<NetRequest>,
 }
 
 /// What can be exported of the kept run.
@@ -326,8 +331,9 @@ pub enum ScheduleQuery {
     /// Build (or read) and simulate; the run is kept for exports.
     Run(ScheduleRequest),
     /// Simulate the kept schedule again under other parameters (an opened
-    /// file is then not sent and read again).
-    Resimulate(#[serde(with = "ParamsOnWire")] LogGops, bool),
+    /// file is then not sent and read again): LogGOPS, the ready-list order,
+    /// the network.
+    Resimulate(#[serde(with = "ParamsOnWire")] LogGops, bool, Option<NetRequest>),
     /// An export of the kept run.
     Export(ScheduleExport),
     /// A generated collective as GOAL text, without simulating it (the other
@@ -525,6 +531,11 @@ pub struct ScheduleResult {
     /// the worker transfers its arrays).
     #[serde(skip)]
     pub timeline: Option<Timeline>,
+    /// The network run's summary (`None` under LogGOPS alone).
+    pub network: Option<crate::network::NetSummary>,
+    /// The network picture's arrays (never serialized: the worker transfers them).
+    #[serde(skip)]
+    pub picture: Option<crate::network::NetPicture>,
 }
 
 /// What the schedule engine answers.
@@ -564,15 +575,43 @@ impl ScheduleResponse {
 
 struct Kept {
     schedule: Schedule,
-    outcome: Outcome,
     request: ScheduleRequest,
     critical: Vec<u32>,
+    run: KeptRun,
 }
 
-struct Running {
-    sim: Simulation<Schedule>,
+/// A finished run: under LogGOPS, or on a network.
+enum KeptRun {
+    LogGops(Outcome),
+    Net(crate::network::NetRun, Vec<u32>),
+}
+
+enum Running {
+    LogGops { sim: Simulation<Schedule>, request: ScheduleRequest, traced: bool },
+    Net(NetRunning),
+}
+
+/// A network run under way: the network, then its ideal switch.
+struct NetRunning {
     request: ScheduleRequest,
-    traced: bool,
+    net: commlab_core::net::Network,
+    hosts: Vec<u32>,
+    stage: NetStage,
+    /// The network's outcome once its stage is over.
+    outcome: Option<commlab_core::net::NetOutcome>,
+    /// Events of one stage.
+    expected: u64,
+}
+
+enum NetStage {
+    Network(NetSimulation<Schedule>),
+    Ideal(NetSimulation<Schedule>),
+    Empty,
+}
+
+/// The network mode's CPU parameters from LogGOPS's (`L` and `G` are the network's).
+pub fn net_params(l: &LogGops) -> NetParams {
+    NetParams { o: l.o as f64, g: l.g as f64, big_o: l.big_o as f64, s: l.s }
 }
 
 /// Serves [`ScheduleQuery`]s and keeps the last run.
@@ -586,6 +625,13 @@ pub struct ScheduleEngine {
     mapping: Option<crate::chooser::MapRun>,
     /// Simulated points under way.
     simulating: Option<crate::chooser::SimRun>,
+}
+
+/// `network` checked for a schedule of `ranks` ranks (before anything runs).
+fn check_network(network: &NetRequest, ranks: u32) -> Result<(), ApiError> {
+    let net = network.network()?;
+    network.placement()?.hosts(ranks, net.hosts())?;
+    Ok(())
 }
 
 fn parse_error(e: &goal::ParseError) -> ApiError {
@@ -638,20 +684,22 @@ impl ScheduleEngine {
                 Some(k) => export(k, kind),
                 None => ScheduleResponse::Error(ApiError::new("export", "nothing", "a run first")),
             }),
-            ScheduleQuery::Resimulate(params, libstdcxx) => {
+            ScheduleQuery::Resimulate(params, libstdcxx, network) => {
                 let Some(kept) = self.kept.take() else {
                     return Some(ScheduleResponse::Error(ApiError::new("schedule", "none kept", "a run first")));
                 };
-                let checked = match check_loggops(&params) {
+                let checked = check_loggops(&params).and_then(|p| {
+                    network.as_ref().map_or(Ok(()), |n| check_network(n, kept.schedule.ranks())).map(|()| p)
+                });
+                let checked = match checked {
                     Ok(p) => p,
                     Err(e) => {
                         self.kept = Some(kept);
                         return Some(ScheduleResponse::Error(e));
                     }
                 };
-                let request = ScheduleRequest { params, libstdcxx, ..kept.request };
-                self.start(kept.schedule, request, checked);
-                None
+                let request = ScheduleRequest { params, libstdcxx, network, ..kept.request };
+                self.start(kept.schedule, request, checked)
             }
             ScheduleQuery::Run(request) => {
                 self.kept = None;
@@ -685,17 +733,43 @@ impl ScheduleEngine {
                     // The schedule is what is kept; the text's memory goes now.
                     *text = String::new();
                 }
-                self.start(schedule, request, params);
-                None
+                self.start(schedule, request, params)
             }
         }
     }
 
-    fn start(&mut self, schedule: Schedule, request: ScheduleRequest, params: Params) {
-        let traced = schedule.ops.len() <= TRACE_OPS;
-        let order = if request.libstdcxx { Order::Libstdcxx } else { Order::Stable };
-        let sim = Simulation::new(schedule, params, order, traced);
-        self.running = Some(Running { sim, request, traced });
+    /// Starts the run; an answer only when it is refused.
+    fn start(&mut self, schedule: Schedule, request: ScheduleRequest, params: Params) -> Option<ScheduleResponse> {
+        let Some(network) = request.network.clone() else {
+            let traced = schedule.ops.len() <= TRACE_OPS;
+            let order = if request.libstdcxx { Order::Libstdcxx } else { Order::Stable };
+            let sim = Simulation::new(schedule, params, order, traced);
+            self.running = Some(Running::LogGops { sim, request, traced });
+            return None;
+        };
+        let started = (|| {
+            let net = network.network()?;
+            let placement = network.placement()?;
+            let hosts = placement.hosts(schedule.ranks(), net.hosts())?;
+            let trace = schedule.ops.len() <= TIMELINE_OPS;
+            let sim = NetSimulation::new(schedule, net.clone(), placement, net_params(&params), trace)?;
+            let expected = sim.progress().1;
+            Ok::<_, ApiError>(NetRunning {
+                request,
+                net,
+                hosts,
+                stage: NetStage::Network(sim),
+                outcome: None,
+                expected,
+            })
+        })();
+        match started {
+            Ok(run) => {
+                self.running = Some(Running::Net(run));
+                None
+            }
+            Err(e) => Some(ScheduleResponse::Error(e)),
+        }
     }
 
     /// Whether a run is kept (a [`ScheduleQuery::Resimulate`] can use it).
@@ -709,9 +783,6 @@ impl ScheduleEngine {
     }
 
     /// Advances the run by at most `events` events: progress, then the result.
-    ///
-    /// # Panics
-    /// Never: the run taken is the one checked just before.
     pub fn step(&mut self, events: u64) -> Option<ScheduleResponse> {
         if let Some(run) = self.simulating.as_mut() {
             if !run.step() {
@@ -727,16 +798,96 @@ impl ScheduleEngine {
             }
             return self.mapping.take().map(|run| ScheduleResponse::Map(run.map));
         }
-        let running = self.running.as_mut()?;
-        if !running.sim.advance(events) {
-            let (done, total) = running.sim.progress();
-            return Some(ScheduleResponse::Progress { phase: "simulating".into(), done, total });
+        match self.running.as_mut()? {
+            Running::LogGops { sim, .. } => {
+                if !sim.advance(events) {
+                    let (done, total) = sim.progress();
+                    return Some(ScheduleResponse::Progress { phase: "simulating".into(), done, total });
+                }
+            }
+            Running::Net(_) => return self.step_net(events),
         }
-        let Running { sim, request, traced } = self.running.take().expect("checked above");
+        let Some(Running::LogGops { sim, request, traced }) = self.running.take() else { return None };
         let (outcome, schedule) = sim.finish();
         let critical = if traced { critical_path(&schedule, &outcome) } else { Vec::new() };
-        let kept = Kept { schedule, outcome, request, critical };
+        let kept = Kept { schedule, request, critical, run: KeptRun::LogGops(outcome) };
         let result = result(&kept, traced);
+        self.kept = Some(kept);
+        Some(ScheduleResponse::Ready(result))
+    }
+
+    /// A step of a network run: the network, then the ideal switch.
+    fn step_net(&mut self, events: u64) -> Option<ScheduleResponse> {
+        let Some(Running::Net(run)) = self.running.as_mut() else { return None };
+        let failed = |e: commlab_core::limits::ConfigError| Some(ScheduleResponse::Error(e.into()));
+        let expected = run.expected;
+        match &mut run.stage {
+            NetStage::Network(sim) => match sim.advance(events) {
+                Err(e) => {
+                    self.running = None;
+                    return failed(e);
+                }
+                Ok(false) => {
+                    let done = sim.progress().0;
+                    return Some(ScheduleResponse::Progress {
+                        phase: "simulating the network".into(),
+                        done,
+                        total: 2 * expected,
+                    });
+                }
+                Ok(true) => {
+                    let NetStage::Network(sim) = std::mem::replace(&mut run.stage, NetStage::Empty) else {
+                        return None;
+                    };
+                    let (outcome, schedule) = sim.finish_with();
+                    run.outcome = Some(outcome);
+                    let ideal = run.request.network.as_ref().map(NetRequest::ideal);
+                    let placement = run.request.network.as_ref().map(NetRequest::placement);
+                    let (Some(Ok(ideal)), Some(Ok(placement))) = (ideal, placement) else {
+                        self.running = None;
+                        return Some(ScheduleResponse::Error(ApiError::problem(
+                            "network",
+                            "its ideal switch could not be built",
+                        )));
+                    };
+                    match NetSimulation::new(schedule, ideal, placement, net_params(&run.request.params), false) {
+                        Ok(s) => run.stage = NetStage::Ideal(s),
+                        Err(e) => {
+                            self.running = None;
+                            return failed(e);
+                        }
+                    }
+                    return Some(ScheduleResponse::Progress {
+                        phase: "the ideal switch".into(),
+                        done: expected,
+                        total: 2 * expected,
+                    });
+                }
+            },
+            NetStage::Ideal(sim) => match sim.advance(events) {
+                Err(e) => {
+                    self.running = None;
+                    return failed(e);
+                }
+                Ok(false) => {
+                    let done = expected + sim.progress().0.min(expected);
+                    return Some(ScheduleResponse::Progress {
+                        phase: "the ideal switch".into(),
+                        done,
+                        total: 2 * expected,
+                    });
+                }
+                Ok(true) => {}
+            },
+            NetStage::Empty => return None,
+        }
+        let Some(Running::Net(run)) = self.running.take() else { return None };
+        let NetStage::Ideal(sim) = run.stage else { return None };
+        let (ideal, schedule) = sim.finish_with();
+        let outcome = run.outcome?;
+        let net_run = crate::network::NetRun { net: run.net, outcome, ideal: ideal.max().0 };
+        let kept = Kept { schedule, request: run.request, critical: Vec::new(), run: KeptRun::Net(net_run, run.hosts) };
+        let result = result(&kept, kept.schedule.ops.len() <= TIMELINE_OPS);
         self.kept = Some(kept);
         Some(ScheduleResponse::Ready(result))
     }
@@ -765,23 +916,41 @@ impl ScheduleEngine {
 }
 
 fn result(k: &Kept, traced: bool) -> ScheduleResult {
-    let (s, out) = (&k.schedule, &k.outcome);
-    let (max_time, max_rank) = out.max();
-    let min_time = out.finish.iter().copied().min().unwrap_or(0);
+    match &k.run {
+        KeptRun::LogGops(out) => loggops_result(k, out, traced),
+        KeptRun::Net(run, hosts) => net_result(k, run, hosts, traced),
+    }
+}
+
+/// `(histogram, bin width, min)` of finish times.
+fn histogram(finish: &[u64], max_time: u64) -> (Vec<u64>, u64, u64) {
+    let min_time = finish.iter().copied().min().unwrap_or(0);
     let bin_width = (max_time - min_time).div_ceil(HISTOGRAM_BINS as u64).max(1);
     let mut histogram = vec![0u64; HISTOGRAM_BINS];
-    for &t in &out.finish {
+    for &t in finish {
         histogram[(((t - min_time) / bin_width) as usize).min(HISTOGRAM_BINS - 1)] += 1;
     }
-    let unmatched_ranks = out.unmatched.iter().filter(|u| !u.is_empty()).count() as u32;
-    let unmatched = out
-        .unmatched
+    (histogram, bin_width, min_time)
+}
+
+/// The ranks left with unmatched operations: the first 20, 8 of each; and their count.
+fn unmatched_of(unmatched: &[Vec<String>]) -> (Vec<(u32, Vec<String>)>, u32) {
+    let count = unmatched.iter().filter(|u| !u.is_empty()).count() as u32;
+    let listed = unmatched
         .iter()
         .enumerate()
         .filter(|(_, u)| !u.is_empty())
         .take(20)
         .map(|(r, u)| (r as u32, u.iter().take(8).cloned().collect()))
         .collect();
+    (listed, count)
+}
+
+fn loggops_result(k: &Kept, out: &Outcome, traced: bool) -> ScheduleResult {
+    let s = &k.schedule;
+    let (max_time, max_rank) = out.max();
+    let (histogram, bin_width, min_time) = histogram(&out.finish, max_time);
+    let (unmatched, unmatched_ranks) = unmatched_of(&out.unmatched);
     let span_of = op_spans(s, out);
     let work = if k.critical.is_empty() { Vec::new() } else { work_spans(s, out) };
     let critical = k
@@ -793,7 +962,7 @@ fn result(k: &Kept, traced: bool) -> ScheduleResult {
             PathStep { rank: s.ops[i as usize].rank, op: i, what: s.describe(i), start, end }
         })
         .collect();
-    let timeline = (s.ops.len() <= TIMELINE_OPS && traced).then(|| timeline(k, &span_of));
+    let timeline = (s.ops.len() <= TIMELINE_OPS && traced).then(|| timeline(k, out, &span_of));
     ScheduleResult {
         ranks: s.ranks(),
         ops: s.ops.len() as u64,
@@ -811,7 +980,109 @@ fn result(k: &Kept, traced: bool) -> ScheduleResult {
         critical_steps: k.critical.len() as u64,
         traced,
         timeline,
+        network: None,
+        picture: None,
     }
+}
+
+/// A network run as the page shows it: no critical path (it is LogGOPS's),
+/// the network's summary and picture instead.
+fn net_result(k: &Kept, run: &crate::network::NetRun, hosts: &[u32], traced: bool) -> ScheduleResult {
+    let (s, out) = (&k.schedule, &run.outcome);
+    let (max, max_rank) = out.max();
+    let finish: Vec<u64> = out.finish.iter().map(|t| t.round() as u64).collect();
+    let max_time = max.round() as u64;
+    let (histogram, bin_width, min_time) = histogram(&finish, max_time);
+    let (unmatched, unmatched_ranks) = unmatched_of(&out.unmatched);
+    let timeline = (traced && !out.ops.is_empty()).then(|| net_timeline(s, out, &k.request.params));
+    ScheduleResult {
+        ranks: s.ranks(),
+        ops: s.ops.len() as u64,
+        messages: s.ops.iter().filter(|o| o.kind == Kind::Send).count() as u64,
+        events: out.events,
+        completes: out.completes(),
+        max_time,
+        max_rank,
+        min_time,
+        unmatched,
+        unmatched_ranks,
+        histogram,
+        bin_width,
+        critical: Vec::new(),
+        critical_steps: 0,
+        traced,
+        timeline,
+        network: Some(crate::network::summary(s, run)),
+        picture: Some(crate::network::NetPicture::new(run, hosts)),
+    }
+}
+
+/// The timeline of a traced network run: CPU bars from LogGOPS's CPU rules
+/// (a send's `o + (s−1)O`, a calc, a receive's `o + (s−1)O` before it
+/// completes), the flows as NIC bars (the sender's from the flow's creation,
+/// the receiver's from its first byte, both to its arrival), the messages as lines.
+fn net_timeline(s: &Schedule, out: &commlab_core::net::NetOutcome, p: &LogGops) -> Timeline {
+    let cpus = 1 + s.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0);
+    let nics = 1 + s.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0);
+    let mut t = Timeline { cpus, nics, ..Timeline::default() };
+    let work = |size: u64| p.o as f64 + size.saturating_sub(1) as f64 * p.big_o as f64;
+    let bar = |t: &mut Timeline, rank: u32, lane: u32, (a, b): (f64, f64), kind: BarKind, op: u32| {
+        if b > a {
+            t.bars.extend([f64::from(rank), f64::from(lane), a, b, f64::from(kind as u32), f64::from(op)]);
+        }
+    };
+    let mut size_of_recv = std::collections::HashMap::new();
+    for f in &out.flows {
+        if f.recv != u32::MAX {
+            size_of_recv.insert(f.recv, f.size);
+        }
+    }
+    for (i, op) in s.ops.iter().enumerate() {
+        let (start, end) = out.ops[i];
+        if start.is_nan() || end.is_nan() {
+            continue;
+        }
+        let lane = u32::from(op.cpu);
+        match op.kind {
+            Kind::Send => bar(&mut t, op.rank, lane, (start, start + work(op.size)), BarKind::Send, i as u32),
+            Kind::Calc => bar(&mut t, op.rank, lane, (start, end), BarKind::Calc, i as u32),
+            Kind::Recv => {
+                let w = size_of_recv.get(&(i as u32)).map_or(0.0, |&n| work(n));
+                bar(&mut t, op.rank, lane, ((end - w).max(start), end), BarKind::Arrival, i as u32);
+            }
+        }
+    }
+    for f in out.flows.iter().filter(|f| !f.arrived.is_nan()) {
+        let nic = u32::from(s.ops[f.send as usize].nic);
+        let shown = if f.recv == u32::MAX { f.send } else { f.recv };
+        bar(&mut t, f.from, cpus + 2 * nic, (f.created, f.arrived), BarKind::NicOut, f.send);
+        bar(&mut t, f.to, cpus + 2 * nic + 1, (f.transfer, f.arrived), BarKind::NicIn, shown);
+    }
+    for f in out.flows.iter().filter(|f| !f.arrived.is_nan()) {
+        let matched = if f.recv == u32::MAX { f.arrived } else { f.arrived.max(out.ops[f.recv as usize].0) };
+        let recv = if f.recv == u32::MAX { -1.0 } else { f64::from(f.recv) };
+        t.messages.extend([
+            f64::from(f.from),
+            f64::from(f.to),
+            f.start,
+            f.arrived,
+            matched,
+            f64::from(f.send),
+            recv,
+            f.size as f64,
+        ]);
+    }
+    let any = |v: u32| if v == goal::ANY { -1.0 } else { f64::from(v) };
+    for (i, op) in s.ops.iter().enumerate() {
+        let kind = match op.kind {
+            Kind::Send => 0.0,
+            Kind::Recv => 1.0,
+            Kind::Calc => 2.0,
+        };
+        let (start, end) = out.ops[i];
+        t.ops.extend([kind, op.size as f64, any(op.peer), any(op.tag), start, end]);
+    }
+    t
 }
 
 /// `(start, end)` of every op (0, 0 for ops that never ran).
@@ -824,8 +1095,8 @@ fn op_spans(s: &Schedule, out: &Outcome) -> Vec<(u64, u64)> {
     spans
 }
 
-fn timeline(k: &Kept, span_of: &[(u64, u64)]) -> Timeline {
-    let (s, out) = (&k.schedule, &k.outcome);
+fn timeline(k: &Kept, out: &Outcome, span_of: &[(u64, u64)]) -> Timeline {
+    let s = &k.schedule;
     let cpus = 1 + s.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0);
     let nics = 1 + s.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0);
     let mut t = Timeline { cpus, nics, ..Timeline::default() };
@@ -888,34 +1159,93 @@ fn export(k: &Kept, kind: ScheduleExport) -> ScheduleResponse {
         ScheduleSource::Generate(g) => format!("commlab-{}-p{}", g.collective, k.schedule.ranks()),
         ScheduleSource::Text(_) => "commlab-schedule".to_owned(),
     };
+    let traced = match &k.run {
+        KeptRun::LogGops(out) => !out.cpu.is_empty(),
+        KeptRun::Net(run, _) => !run.outcome.ops.is_empty(),
+    };
     match kind {
         ScheduleExport::Goal => ScheduleResponse::Export(format!("{base}.goal"), goal::write(&k.schedule)),
         ScheduleExport::ChromeTrace => {
-            if k.outcome.cpu.is_empty() && !k.schedule.ops.is_empty() {
-                let e = ApiError::new(
-                    "trace",
-                    k.schedule.ops.len(),
-                    format!("a schedule of at most {TRACE_OPS} operations"),
-                );
+            if !traced && !k.schedule.ops.is_empty() {
+                let most = if matches!(k.run, KeptRun::Net(..)) { TIMELINE_OPS } else { TRACE_OPS };
+                let e =
+                    ApiError::new("trace", k.schedule.ops.len(), format!("a schedule of at most {most} operations"));
                 return ScheduleResponse::Error(e);
             }
-            ScheduleResponse::Export(format!("{base}.trace.json"), chrome_trace(&k.schedule, &k.outcome).to_string())
+            let trace = match &k.run {
+                KeptRun::LogGops(out) => chrome_trace(&k.schedule, out),
+                KeptRun::Net(run, _) => net_chrome_trace(&k.schedule, &run.outcome),
+            };
+            ScheduleResponse::Export(format!("{base}.trace.json"), trace.to_string())
         }
         ScheduleExport::Csv => {
             let mut text = String::from("rank,finish_ns\n");
-            for (r, t) in k.outcome.finish.iter().enumerate() {
-                let _ = writeln!(text, "{r},{t}");
+            match &k.run {
+                KeptRun::LogGops(out) => out.finish.iter().enumerate().for_each(|(r, t)| {
+                    let _ = writeln!(text, "{r},{t}");
+                }),
+                KeptRun::Net(run, _) => run.outcome.finish.iter().enumerate().for_each(|(r, t)| {
+                    let _ = writeln!(text, "{r},{t}");
+                }),
             }
             ScheduleResponse::Export(format!("{base}-finish.csv"), text)
         }
         ScheduleExport::Json => {
             let p = k.request.params;
-            let order = if k.request.libstdcxx { "libstdcxx" } else { "stable" };
-            let mut v = run_json(&k.schedule, &k.outcome, &p, order);
-            v["critical_path"] = k.critical.iter().map(|&i| j!(k.schedule.describe(i))).collect();
+            let v = match (&k.run, &k.request.network) {
+                (KeptRun::Net(run, _), Some(network)) => {
+                    let mut v = crate::network::run_json(&k.schedule, run, network);
+                    v["params"] = j!({"o": p.o, "g": p.g, "O": p.big_o, "S": p.s});
+                    v
+                }
+                (KeptRun::LogGops(out), _) => {
+                    let order = if k.request.libstdcxx { "libstdcxx" } else { "stable" };
+                    let mut v = run_json(&k.schedule, out, &p, order);
+                    v["critical_path"] = k.critical.iter().map(|&i| j!(k.schedule.describe(i))).collect();
+                    v
+                }
+                (KeptRun::Net(..), None) => Value::Null,
+            };
             ScheduleResponse::Export(format!("{base}.json"), v.to_string())
         }
     }
+}
+
+/// The Chrome trace of a traced network run (µs): a process per rank, its
+/// ops on thread 0 and its flows on thread 1000 (sending) and 2000
+/// (receiving, from the first byte), with an arrow per message.
+pub fn net_chrome_trace(s: &Schedule, out: &commlab_core::net::NetOutcome) -> Value {
+    let us = |ns: f64| ns / 1000.0;
+    let mut events: Vec<Value> = Vec::new();
+    for (i, &(start, end)) in out.ops.iter().enumerate() {
+        if start.is_nan() || end.is_nan() {
+            continue;
+        }
+        let rank = s.ops[i].rank;
+        events.push(j!({"ph": "X", "name": s.describe(i as u32), "cat": "op", "pid": rank, "tid": 0,
+            "ts": us(start), "dur": us(end - start)}));
+    }
+    for (id, f) in out.flows.iter().enumerate().filter(|(_, f)| !f.arrived.is_nan()) {
+        let name = format!("{} B", f.size);
+        events
+            .push(j!({"ph": "X", "name": format!("flow to rank {}", f.to), "cat": "flow", "pid": f.from, "tid": 1000,
+            "ts": us(f.created), "dur": us(f.arrived - f.created)}));
+        events.push(
+            j!({"ph": "X", "name": format!("flow from rank {}", f.from), "cat": "flow", "pid": f.to, "tid": 2000,
+            "ts": us(f.transfer), "dur": us(f.arrived - f.transfer)}),
+        );
+        events.push(
+            j!({"ph": "s", "name": name, "cat": "message", "id": id, "pid": f.from, "tid": 1000, "ts": us(f.created)}),
+        );
+        events.push(j!({"ph": "f", "bp": "e", "name": name, "cat": "message", "id": id, "pid": f.to, "tid": 2000, "ts": us(f.arrived)}));
+    }
+    for r in 0..s.ranks() {
+        events.push(j!({"ph": "M", "name": "process_name", "pid": r, "args": {"name": format!("rank {r}")}}));
+        for (tid, name) in [(0, "ops"), (1000, "flows out"), (2000, "flows in")] {
+            events.push(j!({"ph": "M", "name": "thread_name", "pid": r, "tid": tid, "args": {"name": name}}));
+        }
+    }
+    j!({"traceEvents": events, "displayTimeUnit": "ns"})
 }
 
 /// The JSON of a run (`commlab goal sim --json` prints it, with its timing added).

@@ -649,8 +649,12 @@ fn critical_path_rows_add_up_on_loggopsims_schedules() {
         }
         let params = LogGops { l: get("L"), o: get("o"), g: get("g"), big_g: get("G"), big_o: get("O"), s: get("S") };
         let text = std::fs::read_to_string(path.with_extension("goal")).unwrap();
-        let query =
-            ScheduleQuery::Run(ScheduleRequest { source: ScheduleSource::Text(text), params, libstdcxx: false });
+        let query = ScheduleQuery::Run(ScheduleRequest {
+            source: ScheduleSource::Text(text),
+            params,
+            libstdcxx: false,
+            network: None,
+        });
         let ScheduleResponse::Ready(r) = ScheduleEngine::new().serve(query, 1 << 20, &mut |_| {}) else {
             panic!("{} did not run", path.display());
         };

@@ -17,6 +17,7 @@ use crate::goal::sim::queue::Queue;
 use crate::goal::sim::{dependents, matches, Dependents, ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 use crate::limits::{self, ConfigError};
+use std::borrow::Borrow;
 use std::collections::{HashMap, VecDeque};
 
 /// Per directed link, what it carried.
@@ -183,8 +184,8 @@ impl Default for NetParams {
 }
 
 /// The network run of a schedule, advanced in slices of events.
-pub struct NetSimulation<'a> {
-    s: &'a Schedule,
+pub struct NetSimulation<S: Borrow<Schedule>> {
+    s: S,
     net: Network,
     p: NetParams,
     host: Vec<u32>,
@@ -245,26 +246,40 @@ pub fn simulate(
     Ok(run.finish())
 }
 
-impl<'a> NetSimulation<'a> {
+impl<S: Borrow<Schedule>> NetSimulation<S> {
     /// Prepares the run.
     ///
     /// # Errors
     /// More ranks than hosts.
     pub fn new(
-        s: &'a Schedule,
+        s: S,
         net: Network,
         placement: Placement,
         p: NetParams,
         trace: bool,
-    ) -> Result<NetSimulation<'a>, ConfigError> {
-        let ranks = s.ranks() as usize;
-        let host = placement.hosts(s.ranks(), net.hosts())?;
-        let cpus = 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
-        let nics = 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
-        let Dependents { after_first, after, waiting } = dependents(s);
+    ) -> Result<NetSimulation<S>, ConfigError> {
+        let sched: &Schedule = s.borrow();
+        let ranks = sched.ranks() as usize;
+        let host = placement.hosts(sched.ranks(), net.hosts())?;
+        let cpus = 1 + sched.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
+        let nics = 1 + sched.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
+        let Dependents { after_first, after, waiting } = dependents(sched);
         let dirs = 2 * net.links.len();
         let caps: Vec<f64> = (0..dirs as Dir).map(|d| net.class(d).bandwidth).collect();
-        let sends = s.ops.iter().filter(|o| o.kind == Kind::Send).count();
+        let sends = sched.ops.iter().filter(|o| o.kind == Kind::Send).count();
+        let (eager, rendezvous) = sched
+            .ops
+            .iter()
+            .filter(|o| o.kind == Kind::Send)
+            .fold((false, false), |(e, r), o| (e || o.size <= p.s, r || o.size > p.s));
+        let channel = (eager && rendezvous).then(HashMap::new);
+        // Every op once, a transfer and an arrival per message, and the
+        // envelopes that are events of their own (not handled with the transfer).
+        let separate = sched.ops.iter().filter(|o| o.kind == Kind::Send && (o.size > p.s || channel.is_some())).count();
+        let expected = (sched.ops.len() + 2 * sends + separate) as u64;
+        let n_ops = sched.ops.len();
+        let ready: Vec<u32> =
+            (0..ranks as u32).flat_map(|r| sched.range(r)).filter(|&i| waiting[i] == 0).map(|i| i as u32).collect();
         let mut sim = NetSimulation {
             s,
             net,
@@ -284,12 +299,7 @@ impl<'a> NetSimulation<'a> {
             messages: Vec::with_capacity(sends),
             posted: vec![VecDeque::new(); ranks],
             unexpected: vec![VecDeque::new(); ranks],
-            channel: {
-                let sizes = s.ops.iter().filter(|o| o.kind == Kind::Send);
-                let (eager, rendezvous) =
-                    sizes.fold((false, false), |(e, r), o| (e || o.size <= p.s, r || o.size > p.s));
-                (eager && rendezvous).then(HashMap::new)
-            },
+            channel,
             last_route: vec![(NIL, NIL); ranks],
             route_ids: HashMap::new(),
             route_links: Vec::new(),
@@ -301,22 +311,14 @@ impl<'a> NetSimulation<'a> {
             blocked_at: HashMap::new(),
             trace,
             flows: Vec::new(),
-            started: if trace { vec![0.0; s.ops.len()] } else { Vec::new() },
-            ops: if trace { vec![(f64::NAN, f64::NAN); s.ops.len()] } else { Vec::new() },
+            started: if trace { vec![0.0; n_ops] } else { Vec::new() },
+            ops: if trace { vec![(f64::NAN, f64::NAN); n_ops] } else { Vec::new() },
             events: 0,
-            expected: 0,
+            expected,
         };
-        // Every op once, a transfer and an arrival per message, and the
-        // envelopes that are events of their own (not handled with the transfer).
-        let separate = s.ops.iter().filter(|o| o.kind == Kind::Send && (o.size > p.s || sim.channel.is_some())).count();
-        sim.expected = (s.ops.len() + 2 * sends + separate) as u64;
-        for r in 0..ranks as u32 {
-            for i in s.range(r) {
-                if sim.waiting[i] == 0 {
-                    sim.waiting[i] = RELEASED;
-                    sim.push(0.0, Item::Op(i as u32));
-                }
-            }
+        for i in ready {
+            sim.waiting[i as usize] = RELEASED;
+            sim.push(0.0, Item::Op(i));
         }
         Ok(sim)
     }
@@ -393,11 +395,16 @@ impl<'a> NetSimulation<'a> {
 
     /// The outcome (once [`NetSimulation::advance`] returned `true`).
     pub fn finish(self) -> NetOutcome {
-        let ranks = self.s.ranks() as usize;
+        self.finish_with().0
+    }
+
+    /// The outcome and the schedule back.
+    pub fn finish_with(self) -> (NetOutcome, S) {
+        let ranks = self.s.borrow().ranks() as usize;
         let finish = (0..ranks)
             .map(|r| self.cpu[r * self.cpus..(r + 1) * self.cpus].iter().copied().fold(self.done[r], f64::max))
             .collect();
-        let s = self.s;
+        let s: &Schedule = self.s.borrow();
         let unmatched = (0..ranks)
             .map(|r| {
                 let posted = self.posted[r].iter().map(|&(i, _)| format!("posted receive {}", s.describe(i)));
@@ -409,7 +416,7 @@ impl<'a> NetSimulation<'a> {
             })
             .collect();
         let (rates, resharing, peak_flows) = self.sharing.finish();
-        NetOutcome {
+        let outcome = NetOutcome {
             finish,
             links: self.loads,
             unreachable: self.blocked,
@@ -421,7 +428,8 @@ impl<'a> NetSimulation<'a> {
             rates,
             routes: if self.trace { self.route_links } else { Vec::new() },
             ops: self.ops,
-        }
+        };
+        (outcome, self.s)
     }
 
     /// Times are ≥ 0, so their bits order like the numbers (`+0.0` for `-0.0`).
@@ -474,7 +482,7 @@ impl<'a> NetSimulation<'a> {
     }
 
     fn complete(&mut self, i: u32, t: f64) {
-        let r = self.s.ops[i as usize].rank as usize;
+        let r = self.s.borrow().ops[i as usize].rank as usize;
         self.done[r] = self.done[r].max(t);
         if self.trace {
             self.ops[i as usize] = (self.started[i as usize], t);
@@ -483,7 +491,7 @@ impl<'a> NetSimulation<'a> {
     }
 
     fn op(&mut self, t: f64, seq: u64, i: u32) {
-        let op = self.s.ops[i as usize];
+        let op = self.s.borrow().ops[i as usize];
         let r = op.rank as usize;
         let c = r * self.cpus + usize::from(op.cpu);
         match op.kind {
@@ -553,7 +561,7 @@ impl<'a> NetSimulation<'a> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let (messages, ops) = (&self.messages, &self.s.ops);
+                let (messages, ops) = (&self.messages, &self.s.borrow().ops);
                 let found = self.unexpected[r].iter().position(|&m| {
                     let send = ops[messages[m as usize].send as usize];
                     matches(op.peer, op.tag, send.rank, send.tag)
@@ -615,7 +623,7 @@ impl<'a> NetSimulation<'a> {
     /// Message `m`'s latency is over at `t`.
     fn transfer(&mut self, m: u32, t: f64) {
         let msg = self.messages[m as usize];
-        let size = self.s.ops[msg.send as usize].size;
+        let size = self.s.borrow().ops[msg.send as usize].size;
         if self.trace {
             self.flows[m as usize].transfer = t;
         }
@@ -664,7 +672,7 @@ impl<'a> NetSimulation<'a> {
             self.flows[m as usize].arrived = t;
         }
         let msg = self.messages[m as usize];
-        let op = self.s.ops[msg.send as usize];
+        let op = self.s.borrow().ops[msg.send as usize];
         if op.size > self.p.s {
             self.complete(msg.send, t);
         }
@@ -675,9 +683,9 @@ impl<'a> NetSimulation<'a> {
 
     /// The envelope of `m` reaches its receiver at `t`.
     fn envelope(&mut self, m: u32, t: f64) {
-        let send = self.s.ops[self.messages[m as usize].send as usize];
+        let send = self.s.borrow().ops[self.messages[m as usize].send as usize];
         let r = send.peer as usize;
-        let ops = &self.s.ops;
+        let ops = &self.s.borrow().ops;
         let found = self.posted[r].iter().position(|&(i, _)| {
             let op = ops[i as usize];
             matches(op.peer, op.tag, send.rank, send.tag)
@@ -699,7 +707,7 @@ impl<'a> NetSimulation<'a> {
         if self.trace {
             self.flows[m as usize].recv = i;
         }
-        let send = self.s.ops[msg.send as usize];
+        let send = self.s.borrow().ops[msg.send as usize];
         if send.size > self.p.s {
             self.create(m, t); // rendezvous: the flow starts once both sides are there
         } else if !msg.arrived.is_nan() {
@@ -711,10 +719,10 @@ impl<'a> NetSimulation<'a> {
     /// after its CPU part.
     fn finish_receive(&mut self, m: u32) {
         let msg = self.messages[m as usize];
-        let op = self.s.ops[msg.recv as usize];
+        let op = self.s.borrow().ops[msg.recv as usize];
         let r = op.rank as usize;
         let c = r * self.cpus + usize::from(op.cpu);
-        let work = self.p.o + self.s.ops[msg.send as usize].size.saturating_sub(1) as f64 * self.p.big_o;
+        let work = self.p.o + self.s.borrow().ops[msg.send as usize].size.saturating_sub(1) as f64 * self.p.big_o;
         let end = msg.arrived.max(msg.posted).max(self.now) + work;
         if work > 0.0 {
             self.cpu[c] = self.cpu[c].max(end);

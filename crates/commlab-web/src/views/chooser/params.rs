@@ -348,6 +348,7 @@ mod tests {
                 source: ScheduleSource::Generate(s.generate.clone()),
                 params: s.loggops,
                 libstdcxx: false,
+                network: None,
             });
             let ScheduleResponse::Ready(done) = ScheduleEngine::new().serve(run, 1 << 20, &mut |_| {}) else {
                 panic!("{query}: the timeline's schedule runs");
