@@ -483,14 +483,14 @@ impl NetPicture {
     }
 
     /// The directed links of message `m`'s route.
-    pub fn route_of(&self, m: u32) -> Vec<u32> {
-        let Some(f) = self.flows.chunks_exact(PICTURE_FLOW).nth(m as usize) else { return Vec::new() };
-        if f[5] < 0.0 {
+    pub fn route_of(&self, flow: u32) -> Vec<u32> {
+        let Some(values) = self.flows.chunks_exact(PICTURE_FLOW).nth(flow as usize) else { return Vec::new() };
+        if values[5] < 0.0 {
             return Vec::new();
         }
-        let r = f[5] as usize;
-        let (a, b) = (self.route_first[r] as usize, self.route_first[r + 1] as usize);
-        self.route_dirs[a..b].iter().map(|&d| d as u32).collect()
+        let route = values[5] as usize;
+        let (first, last) = (self.route_first[route] as usize, self.route_first[route + 1] as usize);
+        self.route_dirs[first..last].iter().map(|&d| d as u32).collect()
     }
 
     /// Per directed link at `t`: `(flows in transfer, used fraction of its bandwidth)`.

@@ -532,10 +532,10 @@ pub struct ScheduleResult {
     #[serde(skip)]
     pub timeline: Option<Timeline>,
     /// The network run's summary (`None` under LogGOPS alone).
-    pub network: Option<crate::network::NetSummary>,
+    pub network: Option<Box<crate::network::NetSummary>>,
     /// The network picture's arrays (never serialized: the worker transfers them).
     #[serde(skip)]
-    pub picture: Option<crate::network::NetPicture>,
+    pub picture: Option<Box<crate::network::NetPicture>>,
 }
 
 /// What the schedule engine answers.
@@ -583,12 +583,13 @@ struct Kept {
 /// A finished run: under LogGOPS, or on a network.
 enum KeptRun {
     LogGops(Outcome),
-    Net(crate::network::NetRun, Vec<u32>),
+    Net(Box<crate::network::NetRun>, Vec<u32>),
 }
 
+#[allow(clippy::large_enum_variant, reason = "one run under way per engine")]
 enum Running {
     LogGops { sim: Simulation<Schedule>, request: ScheduleRequest, traced: bool },
-    Net(NetRunning),
+    Net(Box<NetRunning>),
 }
 
 /// A network run under way: the network, then its ideal switch.
@@ -765,7 +766,7 @@ impl ScheduleEngine {
         })();
         match started {
             Ok(run) => {
-                self.running = Some(Running::Net(run));
+                self.running = Some(Running::Net(Box::new(run)));
                 None
             }
             Err(e) => Some(ScheduleResponse::Error(e)),
@@ -886,7 +887,12 @@ impl ScheduleEngine {
         let (ideal, schedule) = sim.finish_with();
         let outcome = run.outcome?;
         let net_run = crate::network::NetRun { net: run.net, outcome, ideal: ideal.max().0 };
-        let kept = Kept { schedule, request: run.request, critical: Vec::new(), run: KeptRun::Net(net_run, run.hosts) };
+        let kept = Kept {
+            schedule,
+            request: run.request,
+            critical: Vec::new(),
+            run: KeptRun::Net(Box::new(net_run), run.hosts),
+        };
         let result = result(&kept, kept.schedule.ops.len() <= TIMELINE_OPS);
         self.kept = Some(kept);
         Some(ScheduleResponse::Ready(result))
@@ -1012,8 +1018,8 @@ fn net_result(k: &Kept, run: &crate::network::NetRun, hosts: &[u32], traced: boo
         critical_steps: 0,
         traced,
         timeline,
-        network: Some(crate::network::summary(s, run)),
-        picture: Some(crate::network::NetPicture::new(run, hosts)),
+        network: Some(Box::new(crate::network::summary(s, run))),
+        picture: Some(Box::new(crate::network::NetPicture::new(run, hosts))),
     }
 }
 

@@ -1,3 +1,4 @@
+#![allow(clippy::many_single_char_names, reason = "p, n, r, b, t as in docs/network.md")]
 //! The Schedule engine's network mode against closed forms worked by hand
 //! (`docs/network.md`): the run, its timeline, the picture's scrubber, the
 //! re-run with a broken link, the exports and the refusals.

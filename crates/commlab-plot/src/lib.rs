@@ -16,6 +16,7 @@ pub mod barrier;
 pub mod chooser;
 pub mod mesh;
 pub mod model;
+pub mod network;
 pub mod pipeline;
 pub mod svg;
 pub mod swizzle;

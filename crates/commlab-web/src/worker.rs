@@ -107,19 +107,17 @@ fn post_schedule(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, respo
     let msg = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&msg, &"gen".into(), generation);
     let _ = js_sys::Reflect::set(&msg, &"sres".into(), &to_js(response));
-    let transfer = js_sys::Array::new();
+    let mut transfer = js_sys::Array::new();
     if let ScheduleResponse::Ready(result) = response {
-        if let Some(t) = &result.timeline {
-            let arrays = commlab_web::engine::schedule::timeline_to_js(t);
-            for name in commlab_web::engine::schedule::TIMELINE_ARRAYS {
-                if let Ok(a) = js_sys::Reflect::get(&arrays, &name.into()) {
-                    if let Some(buffer) = a.dyn_ref::<js_sys::Float64Array>().map(js_sys::Float64Array::buffer) {
-                        transfer.push(&buffer);
-                    }
+        let (arrays, buffers) = commlab_web::engine::schedule::arrays_to_js(result);
+        for key in ["timeline", "picture"] {
+            if let Ok(v) = js_sys::Reflect::get(&arrays, &key.into()) {
+                if !v.is_undefined() {
+                    let _ = js_sys::Reflect::set(&msg, &key.into(), &v);
                 }
             }
-            let _ = js_sys::Reflect::set(&msg, &"timeline".into(), &arrays);
         }
+        transfer = buffers;
     }
     let _ = scope.post_message_with_transfer(&msg, &transfer);
 }
@@ -226,18 +224,15 @@ impl ScheduleHandle {
         self.answer(answer)
     }
 
-    /// The last result's timeline arrays (`undefined` when it has none).
-    pub fn timeline(&self) -> JsValue {
+    /// The last result's arrays (`timeline`, `picture`; `undefined` when it has none).
+    pub fn arrays(&self) -> JsValue {
         self.timeline.clone()
     }
 
     fn answer(&mut self, answer: Option<ScheduleResponse>) -> JsValue {
         let Some(r) = answer else { return JsValue::UNDEFINED };
         if let ScheduleResponse::Ready(result) = &r {
-            self.timeline = result
-                .timeline
-                .as_ref()
-                .map_or(JsValue::UNDEFINED, |t| commlab_web::engine::schedule::timeline_to_js(t).into());
+            self.timeline = commlab_web::engine::schedule::arrays_to_js(result).0.into();
         }
         to_js(&r)
     }

@@ -10,6 +10,7 @@
 //! view shows it with its "Run again".
 
 use super::link::{Answer, Link, PageEngine, PageLoaded, Protocol};
+use commlab_api::network::NetPicture;
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse, Timeline};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -17,7 +18,27 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Receives each answer of the current query (progress, then the final one).
-pub type OnResponse = Rc<dyn Fn(ScheduleResponse, Option<Timeline>)>;
+pub type OnResponse = Rc<dyn Fn(ScheduleResponse, Option<Arrays>)>;
+
+/// A result's arrays, transferred beside it: the timeline and the network picture.
+#[derive(Debug, Clone, Default)]
+pub struct Arrays {
+    /// The timeline (small enough runs).
+    pub timeline: Option<Timeline>,
+    /// The network picture (network runs).
+    pub picture: Option<NetPicture>,
+}
+
+impl Arrays {
+    /// The arrays of `data` (`timeline` and `picture` properties).
+    pub fn from_js(data: &JsValue) -> Arrays {
+        let get = |name: &str| js_sys::Reflect::get(data, &name.into()).ok().filter(JsValue::is_object);
+        Arrays {
+            timeline: get("timeline").as_ref().and_then(timeline_from_js),
+            picture: get("picture").as_ref().and_then(picture_from_js),
+        }
+    }
+}
 
 /// Events per step of the engine on the page.
 const PAGE_STEP_EVENTS: u64 = 20_000;
@@ -28,7 +49,7 @@ pub struct Schedules;
 impl Protocol for Schedules {
     type Request = ScheduleQuery;
     type Response = ScheduleResponse;
-    type Extra = Timeline;
+    type Extra = Arrays;
     const REQUEST: &'static str = "sched";
     const RESPONSE: &'static str = "sres";
 
@@ -40,8 +61,8 @@ impl Protocol for Schedules {
         matches!(query, ScheduleQuery::Export(_) | ScheduleQuery::Goal(_))
     }
 
-    fn extra(data: &JsValue) -> Option<Timeline> {
-        timeline_from_js(&js_sys::Reflect::get(data, &"timeline".into()).ok()?)
+    fn extra(data: &JsValue) -> Option<Arrays> {
+        Some(Arrays::from_js(data))
     }
 
     fn stopped(text: &str) -> Option<ScheduleResponse> {
@@ -68,11 +89,11 @@ impl PageSchedules {
             return Ok(None);
         }
         let r: ScheduleResponse = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
-        let timeline = match &r {
-            ScheduleResponse::Ready(_) => timeline_from_js(&super::call(&self.0, "timeline", &[])?),
+        let arrays = match &r {
+            ScheduleResponse::Ready(_) => Some(Arrays::from_js(&super::call(&self.0, "arrays", &[])?)),
             _ => None,
         };
-        Ok(Some((r, timeline)))
+        Ok(Some((r, arrays)))
     }
 }
 
@@ -163,4 +184,69 @@ pub fn timeline_from_js(o: &JsValue) -> Option<Timeline> {
         ops: array("ops")?,
         critical: array("critical")?,
     })
+}
+
+/// The picture's arrays, by property name.
+pub const PICTURE_ARRAYS: [&str; 8] =
+    ["links", "classes", "loads", "ranks", "flows", "rates", "route_first", "route_dirs"];
+
+fn picture_arrays(p: &NetPicture) -> [&Vec<f64>; 8] {
+    [&p.links, &p.classes, &p.loads, &p.ranks, &p.flows, &p.rates, &p.route_first, &p.route_dirs]
+}
+
+/// The picture as a plain object of `Float64Array`s (plus its scalars).
+pub fn picture_to_js(p: &NetPicture) -> js_sys::Object {
+    let o = js_sys::Object::new();
+    for (name, values) in PICTURE_ARRAYS.iter().zip(picture_arrays(p)) {
+        let _ = js_sys::Reflect::set(&o, &(*name).into(), &js_sys::Float64Array::from(values.as_slice()));
+    }
+    let _ = js_sys::Reflect::set(&o, &"topology".into(), &p.topology.as_str().into());
+    let _ = js_sys::Reflect::set(&o, &"hosts".into(), &p.hosts.into());
+    let _ = js_sys::Reflect::set(&o, &"vertices".into(), &p.vertices.into());
+    let _ = js_sys::Reflect::set(&o, &"end".into(), &p.end.into());
+    o
+}
+
+/// The picture back from [`picture_to_js`]'s object.
+pub fn picture_from_js(o: &JsValue) -> Option<NetPicture> {
+    let array = |name: &str| -> Option<Vec<f64>> {
+        js_sys::Reflect::get(o, &name.into()).ok()?.dyn_into::<js_sys::Float64Array>().ok().map(|a| a.to_vec())
+    };
+    let number = |name: &str| js_sys::Reflect::get(o, &name.into()).ok().and_then(|v| v.as_f64());
+    Some(NetPicture {
+        topology: js_sys::Reflect::get(o, &"topology".into()).ok()?.as_string()?,
+        hosts: number("hosts")? as u32,
+        vertices: number("vertices")? as u32,
+        end: number("end")?,
+        links: array("links")?,
+        classes: array("classes")?,
+        loads: array("loads")?,
+        ranks: array("ranks")?,
+        flows: array("flows")?,
+        rates: array("rates")?,
+        route_first: array("route_first")?,
+        route_dirs: array("route_dirs")?,
+    })
+}
+
+/// A result's arrays as one object (`timeline`, `picture`), with the buffers to transfer.
+pub fn arrays_to_js(result: &commlab_api::schedule::ScheduleResult) -> (js_sys::Object, js_sys::Array) {
+    let o = js_sys::Object::new();
+    let transfer = js_sys::Array::new();
+    let add = |name: &str, obj: js_sys::Object| {
+        let values = js_sys::Object::values(&obj);
+        for v in values.iter() {
+            if let Some(buffer) = v.dyn_ref::<js_sys::Float64Array>().map(js_sys::Float64Array::buffer) {
+                transfer.push(&buffer);
+            }
+        }
+        let _ = js_sys::Reflect::set(&o, &name.into(), &obj);
+    };
+    if let Some(t) = &result.timeline {
+        add("timeline", timeline_to_js(t));
+    }
+    if let Some(p) = &result.picture {
+        add("picture", picture_to_js(p));
+    }
+    (o, transfer)
 }

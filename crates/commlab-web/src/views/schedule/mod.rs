@@ -5,6 +5,7 @@
 //! - [`store`]: the opened file kept in the browser's `IndexedDB`;
 //! - [`view`]: the component.
 
+pub mod network;
 pub mod params;
 pub mod store;
 pub mod view;

@@ -3,10 +3,11 @@
 //! what only the view shows (window, first rank, time unit).
 
 use crate::codec::{self, Field, Kind, Link, Notice, ViewState};
+use commlab_api::network::{Heat, NetRequest};
 use commlab_api::schedule::{GenerateRequest, LogGops, BYTES, COLLECTIVES, MESH, P, PARAM, PRESETS};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
-use commlab_core::limits::{self, IntRange};
+use commlab_core::limits::{self, IntRange, RealRange};
 
 /// Everything a Schedule link reproduces.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,9 +29,22 @@ pub struct ScheduleParams {
     /// Ticks per unit `u` when the link carries the Chooser's unit of α
     /// (times are then shown in `u`, the LogGOPS parameters in ticks); ns otherwise.
     pub unit: Option<f64>,
+    /// Run on a network (`net=…`) instead of LogGOPS's `L` and `G`.
+    pub on_network: bool,
+    /// The network (kept when switched off, so switching back restores it).
+    pub network: NetRequest,
+    /// What the picture's colours stand for.
+    pub heat: Heat,
+    /// The scrubber's instant (ns), when one is shown.
+    pub at: Option<f64>,
 }
 
 impl ScheduleParams {
+    /// The network the run uses, if any.
+    pub fn network(&self) -> Option<NetRequest> {
+        self.on_network.then(|| self.network.clone())
+    }
+
     /// How times are shown.
     pub fn time_unit(&self) -> commlab_plot::timeline::TimeUnit {
         self.unit.map_or(commlab_plot::timeline::TimeUnit::Ns, commlab_plot::timeline::TimeUnit::Ticks)
@@ -48,6 +62,10 @@ impl Default for ScheduleParams {
             window: None,
             first_rank: 0,
             unit: None,
+            on_network: false,
+            network: NetRequest::default(),
+            heat: Heat::Bytes,
+            at: None,
         }
     }
 }
@@ -135,6 +153,32 @@ macro_rules! loggops {
         }
     };
 }
+
+macro_rules! net_class {
+    ($name:literal, $field:ident, $range:expr) => {
+        Field {
+            name: $name,
+            kind: Kind::Custom {
+                write: |p| if p.on_network { p.network.$field.map(|v| format!("{v}")) } else { None },
+                read: |p, text| {
+                    let range = RealRange { name: $name, ..$range };
+                    let v = text
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| range.contains(*v))
+                        .ok_or_else(|| range.to_string())?;
+                    p.network.$field = Some(v);
+                    Ok(())
+                },
+                used: "the topology's default",
+            },
+        }
+    };
+}
+
+/// The network's own fields: they mean something only with `net`.
+const NETWORK: [&str; 8] = ["bw", "lat", "bw2", "lat2", "breaks", "brate", "bseed", "place"];
 
 /// Names of the LogGOPS parameters: setting one makes the preset `custom`.
 const LOGGOPS: [&str; 6] = ["L", "o", "g", "G", "O", "S"];
@@ -302,9 +346,92 @@ impl ViewState for ScheduleParams {
                 used: "ns",
             },
         },
+        Field {
+            name: "net",
+            kind: Kind::Custom {
+                write: |p| p.on_network.then(|| p.network.topology.clone()),
+                read: |p, text| {
+                    let shape: commlab_core::net::Shape = text.parse()?;
+                    p.network.topology = shape.to_string();
+                    p.on_network = true;
+                    Ok(())
+                },
+                used: "no network (LogGOPS's L and G)",
+            },
+        },
+        net_class!("bw", bandwidth, limits::net::BANDWIDTH),
+        net_class!("lat", latency, limits::net::LATENCY),
+        net_class!("bw2", bandwidth2, limits::net::BANDWIDTH),
+        net_class!("lat2", latency2, limits::net::LATENCY),
+        Field {
+            name: "breaks",
+            kind: Kind::Custom {
+                write: |p| (p.on_network && !p.network.breaks.is_empty()).then(|| p.network.breaks.clone()),
+                read: |p, text| {
+                    let list = commlab_core::net::topology::parse_breaks(text)?;
+                    limits::net::BREAK_LIST.check(list.len() as u64).map_err(|e| e.to_string())?;
+                    text.trim().clone_into(&mut p.network.breaks);
+                    Ok(())
+                },
+                used: "no named breaks",
+            },
+        },
+        Field {
+            name: "brate",
+            kind: Kind::Real(
+                RealRange { name: "brate", ..limits::net::RATE },
+                |p| p.network.break_rate,
+                |p, v| p.network.break_rate = v,
+            ),
+        },
+        Field {
+            name: "bseed",
+            kind: Kind::Int(
+                IntRange { name: "bseed", ..limits::EXACT_SEED },
+                |p| p.network.seed,
+                |p, v| p.network.seed = v,
+            ),
+        },
+        Field {
+            name: "place",
+            kind: Kind::Custom {
+                write: |p| (p.on_network && p.network.placement != "identity").then(|| p.network.placement.clone()),
+                read: |p, text| {
+                    text.trim().parse::<commlab_core::net::Placement>()?;
+                    text.trim().clone_into(&mut p.network.placement);
+                    Ok(())
+                },
+                used: "identity",
+            },
+        },
+        Field {
+            name: "heat",
+            kind: Kind::Choice(
+                || vec!["bytes", "busy"],
+                |p| if p.heat == Heat::Busy { "busy" } else { "bytes" },
+                |p, id| p.heat = if id == "busy" { Heat::Busy } else { Heat::Bytes },
+            ),
+        },
+        Field {
+            name: "at",
+            kind: Kind::Custom {
+                write: |p| p.at.map(|t| format!("{}", t.round())),
+                read: |p, text| {
+                    p.at = Some(time(text).ok_or("a time ≥ 0")?.round());
+                    Ok(())
+                },
+                used: "no instant",
+            },
+        },
     ];
 
     fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
+        if !self.on_network {
+            for &k in read.iter().filter(|k| NETWORK.contains(k)) {
+                notices.push(Notice::new(k, "applies only on a network (net=…); ignored"));
+            }
+            self.network = NetRequest::default();
+        }
         if read.iter().any(|k| LOGGOPS.contains(k)) {
             "custom".clone_into(&mut self.preset);
         }
@@ -362,6 +489,24 @@ mod tests {
         assert_eq!(notices[0].message, "\"0\" is not an integer from 1 to 1 048 576; using 8");
         assert_eq!(notices[7].message, "\"5, 1\" is not a window with t0 < t1; using the whole run");
         assert_eq!(notices[8].message, "ignored unknown parameter \"zzz\"");
+    }
+
+    #[test]
+    fn a_network_link_round_trips_and_its_fields_need_a_network() {
+        let (p, notices) =
+            read("coll=allreduce/ring&net=torus:4x4&bw=12.5&lat=100&breaks=0-1,4-5&brate=0.1&bseed=7&place=random:3&heat=busy&at=900");
+        assert!(notices.is_empty(), "{notices:?}");
+        let n = p.network().expect("on a network");
+        assert_eq!((n.topology.as_str(), n.bandwidth, n.latency), ("torus:4x4", Some(12.5), Some(100.0)));
+        assert_eq!((n.breaks.as_str(), n.break_rate, n.seed, n.placement.as_str()), ("0-1,4-5", 0.1, 7, "random:3"));
+        assert_eq!((p.heat, p.at), (Heat::Busy, Some(900.0)));
+        let (again, _) = codec::read::<ScheduleParams>(&codec::write(&p), &Link::default());
+        assert_eq!(again, p);
+        // Without `net` the network's fields are named and dropped; a bad id is refused.
+        let (p, notices) = read("bw=3&net=torus:0x4&breaks=1-x");
+        assert_eq!(p.network(), None);
+        let names: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
+        assert_eq!(names, ["net", "breaks", "bw"], "{notices:?}");
     }
 
     #[test]

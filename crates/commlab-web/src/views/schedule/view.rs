@@ -66,6 +66,8 @@ const COLLECTIVE_LABELS: [(&str, &str); 11] = [
 struct Shown {
     result: Rc<ScheduleResult>,
     timeline: Option<Rc<Timeline>>,
+    /// The network picture (network runs).
+    picture: Option<std::sync::Arc<commlab_api::network::NetPicture>>,
     /// `on_path[op]`: the op is on the critical path.
     on_path: Rc<Vec<bool>>,
 }
@@ -156,12 +158,15 @@ pub fn ScheduleView(
     let took = RwSignal::new(0.0f64);
 
     // What a run depends on: the source and the simulation parameters (not the window).
-    let run_key = Memo::new(move |_| params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx)));
+    let run_key =
+        Memo::new(move |_| params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx, p.network())));
     let on_response = move || -> crate::engine::schedule::OnResponse {
-        Rc::new(move |r: ScheduleResponse, timeline: Option<Timeline>| match r {
+        Rc::new(move |r: ScheduleResponse, arrays: Option<crate::engine::schedule::Arrays>| match r {
             ScheduleResponse::Progress { phase, done, total } => status.set(Status::Running(phase, done, total)),
             ScheduleResponse::Ready(result) => {
                 took.set(browser::now_ms() - started.get_value());
+                let arrays = arrays.unwrap_or_default();
+                let (timeline, picture) = (arrays.timeline, arrays.picture);
                 let mut on_path = Vec::new();
                 if let Some(t) = &timeline {
                     on_path = vec![false; t.op_count()];
@@ -175,6 +180,7 @@ pub fn ScheduleView(
                 shown.set(Some(Shown {
                     result: Rc::new(result),
                     timeline: timeline.map(Rc::new),
+                    picture: picture.map(std::sync::Arc::new),
                     on_path: Rc::new(on_path),
                 }));
                 status.set(Status::Idle);
@@ -203,7 +209,7 @@ pub fn ScheduleView(
         })
     };
     let run = move || {
-        let (is_file, generate, loggops, libstdcxx) = run_key.get_untracked();
+        let (is_file, generate, loggops, libstdcxx, network) = run_key.get_untracked();
         let c = client.get_value();
         let query = if is_file {
             let Some(f) = file.get_untracked() else { return };
@@ -211,16 +217,17 @@ pub fn ScheduleView(
                 && shown.with_untracked(std::option::Option::is_some)
                 && status.get_untracked() == Status::Idle
             {
-                ScheduleQuery::Resimulate(loggops, libstdcxx)
+                ScheduleQuery::Resimulate(loggops, libstdcxx, network)
             } else {
                 let source = ScheduleSource::Text((*f.text).clone());
-                ScheduleQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx })
+                ScheduleQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx, network })
             }
         } else {
             ScheduleQuery::Run(ScheduleRequest {
                 source: ScheduleSource::Generate(generate),
                 params: loggops,
                 libstdcxx,
+                network,
             })
         };
         started.set_value(browser::now_ms());
@@ -804,6 +811,9 @@ pub fn ScheduleView(
         shown.with(|s| {
             let open = s.as_ref()?.timeline.is_none();
             let r = s.as_ref()?.result.clone();
+            if r.network.is_some() {
+                return None;
+            }
             let rows = r.critical.len();
             Some(view! {
                 <details class="critical" data-testid="critical-path" open=open>
@@ -827,7 +837,7 @@ pub fn ScheduleView(
             on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
             <Notices notices=notices />
             <div class="controls" role="group" aria-label="Schedule">
-                <h2 id="schedule-title">"Schedule timeline (LogGOPS)"</h2>
+                <h2 id="schedule-title">{move || if params.with(|p| p.on_network) { "Schedule timeline (on a network)" } else { "Schedule timeline (LogGOPS)" }}</h2>
                 {source_controls}
                 <div class="field file-field">
                     <label for="goal-file">"Open a GOAL file (.goal, .gz; or drop it on the view)"</label>
@@ -868,6 +878,7 @@ pub fn ScheduleView(
                 <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=limits::schedule::EAGER_SLIDER value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
                 <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
                     on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
+                <super::network::NetworkControls params=params />
             </div>
             <div class="results">
                 {move || match status.get() {
@@ -889,6 +900,9 @@ pub fn ScheduleView(
                     Status::Idle => ().into_any(),
                 }}
                 {summary}
+                <super::network::NetworkPanel params=params dark=dark
+                    summary=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.result.network.clone()).map(|n| std::sync::Arc::new(*n))))
+                    picture=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.picture.clone()))) />
                 {move || params.with(|p| p.file).then(|| view! {
                     <p class="share-note" data-testid="share-note">"A link to this view holds the parameters, not the opened file (it stays in this browser): to share the schedule itself, export it as GOAL."</p>
                 })}
