@@ -153,7 +153,7 @@ test('sources: the header links the page; each source number beside ours; every 
 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
-  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
+  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
   for (const url of [...pages.map((q) => `${base}?v=3&${q}`), `${base}sources.html`]) {
     const page = await context.newPage();
     await page.goto(url);
@@ -1008,6 +1008,67 @@ test('schedule: hover and keyboard name the op; zoom; the link keeps the window;
   assert.match(svg.text, /^<svg xmlns/);
   assert.match(svg.text, />rank 7</);
   await shot(page, 'schedule-timeline');
+});
+
+test('schedule on a network: ring allreduce on ring:8 takes its closed form and the CLI\'s time; hover, scrubber, click to break and reroute; the link reopens it', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/ring&p=8&bytes=8192&preset=hops&net=ring:8`);
+  const summary = page.locator('[data-testid="net-summary"]');
+  await summary.waitFor();
+  // 2(p − 1)(λ + n/p/B) = 14 · (250 + 1024/25) = 4073.44 ns; the ideal switch has two hops a step.
+  assert.match(await summary.innerText(), /^On ring:8 \(8 hosts, 8 links, 0 broken\): the last rank finishes at 4073 ns, against 7573 ns on an ideal switch/);
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  const goal = cli(['goal', 'gen', 'allreduce/ring', '--p', '8', '--bytes', '8192']);
+  const net = JSON.parse(execFileSync(path.resolve(here, '../../target/release/commlab'), ['net', 'sim', '-', '--topology', 'ring:8', '--json'], { input: goal, encoding: 'utf8' }));
+  assert.equal(json.max_time, net.max_time, 'the page and the CLI agree');
+  assert.ok(Math.abs(json.max_time - 4073.44) < 1e-6, String(json.max_time));
+  await page.locator('[data-testid="timeline"]').waitFor();
+  const canvas = page.locator('[data-testid="net-picture"]');
+  await canvas.waitFor();
+  // The picture takes its frame's width (at most 640 px) once the run is shown.
+  await page.waitForFunction(() => document.querySelector('[data-testid="net-picture"]').style.width === '640px');
+  await page.waitForTimeout(200);
+  const box = await canvas.boundingBox();
+  // The ring as a circle: host v at angle 2πv/8 − π/2 around the centre, radius h/2 − 28.
+  const h = Math.min(box.width, 520);
+  const at = (v) => { const a = 2 * Math.PI * v / 8 - Math.PI / 2; return [box.width / 2 + (h / 2 - 28) * Math.cos(a), h / 2 + (h / 2 - 28) * Math.sin(a)]; };
+  const [x0, y0] = at(0); const [x1, y1] = at(1);
+  const mid = { x: (x0 + x1) / 2, y: (y0 + y1) / 2 };
+  await canvas.hover({ position: mid });
+  const hover = page.locator('[data-testid="net-hover"]');
+  await page.waitForFunction(() => /^link h0–h1/.test(document.querySelector('[data-testid="net-hover"]').innerText));
+  assert.match(await hover.innerText(), /h0→h1 14\u2009?336 B, busy 573 ns, peak 1 flows/);
+  // The scrubber: at 260 ns every rank sends its first chunk to its right neighbour at the full 25 B/ns.
+  await page.locator('[data-testid="scrub"]').fill('260');
+  await waitForUrl(page, () => location.search.includes('at=260'));
+  assert.match(await page.locator('[data-testid="net-moving"]').innerText(), /^At 260 ns, 8 flows in transfer: 0→1 at 25 B\/ns, 1→2 at 25 B\/ns/);
+  await shot(page, 'schedule-network');
+  // A click breaks link 0–1: rank 0's chunks go the long way round, the run is slower and the link says so.
+  await canvas.click({ position: mid });
+  await waitForUrl(page, () => location.search.includes('breaks=0-1'));
+  await page.waitForFunction(() => /1 broken\)/.test(document.querySelector('[data-testid="net-summary"]')?.innerText ?? ''));
+  const broken = Number((await summary.innerText()).match(/finishes at ([\d.\u2009]+) ns/)[1].replace(/\u2009/g, ''));
+  assert.ok(broken > 4073.44, `slower around the break: ${broken}`);
+  await canvas.hover({ position: { x: mid.x + 1, y: mid.y } });
+  await page.waitForFunction(() => /broken/.test(document.querySelector('[data-testid="net-hover"]').innerText));
+  await shot(page, 'schedule-network-broken');
+  const reopened = await open(context, base, page.url());
+  await reopened.locator('[data-testid="net-summary"]').waitFor();
+  assert.equal(await reopened.locator('[data-testid="net-summary"]').innerText(), await summary.innerText(), 'the link reproduces the run');
+  assert.match(await reopened.locator('[data-testid="net-moving"]').innerText(), /^At 260 ns/);
+  // Busy-fraction heat; a torus and a fat tree draw; a bad topology is named.
+  await reopened.selectOption('[data-testid="heat"]', 'busy');
+  await waitForUrl(reopened, () => location.search.includes('heat=busy'));
+  for (const topo of ['torus:4x4', 'fattree:4,4,2', 'nodes:2x4']) {
+    const p = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/rabenseifner&p=8&bytes=65536&net=${topo}`);
+    await p.locator('[data-testid="net-summary"]').waitFor();
+    assert.match(await p.locator('[data-testid="net-summary"]').innerText(), new RegExp(`^On ${topo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    await shot(p, `schedule-network-${topo.split(':')[0]}`);
+    assert.deepEqual(p.problems, []);
+  }
+  const bad = await open(context, base, `${base}?v=3&view=schedule&net=torus:0x4&bw=-1`);
+  const notices = await bad.locator('[data-testid="notices"]').innerText();
+  assert.match(notices, /net/);
+  assert.deepEqual(page.problems, []);
 });
 
 test('schedule: pasted GOAL with a deadlock names what is left; a syntax error names line and column', async ({ context, base }) => {

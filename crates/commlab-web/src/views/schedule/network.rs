@@ -282,7 +282,7 @@ pub fn NetworkPanel(
             });
             view! {
                 <p class="net-summary" data-testid="net-summary">{format!(
-                    "On {} ({} hosts, {} links, {} broken): the last rank finishes at {} ns, against {} ns on an ideal switch of the same links ({}× slower); {b}. At most {} flows were in transfer at once.",
+                    "On {} ({} hosts, {} links, {} broken): the last rank finishes at {} ns, against {} ns on an ideal switch of the same links ({}× its time); {b}. At most {} flows were in transfer at once.",
                     s.topology, s.hosts, s.links, s.broken, format_quantity(s.max_time), format_quantity(s.ideal), format_quantity(s.slowdown), s.peak_flows)}</p>
                 {(s.unreachable_pairs > 0).then(|| view! {
                     <div class="deadlock" data-testid="unreachable" role="alert">
