@@ -177,9 +177,6 @@ macro_rules! net_class {
     };
 }
 
-/// The network's own fields: they mean something only with `net`.
-const NETWORK: [&str; 8] = ["bw", "lat", "bw2", "lat2", "breaks", "brate", "bseed", "place"];
-
 /// Names of the LogGOPS parameters: setting one makes the preset `custom`.
 const LOGGOPS: [&str; 6] = ["L", "o", "g", "G", "O", "S"];
 
@@ -426,10 +423,9 @@ impl ViewState for ScheduleParams {
     ];
 
     fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
+        // The network's keys mean nothing without `net`: a valid one is
+        // ignored (a notice is kept for values that are refused).
         if !self.on_network {
-            for &k in read.iter().filter(|k| NETWORK.contains(k)) {
-                notices.push(Notice::new(k, "applies only on a network (net=…); ignored"));
-            }
             self.network = NetRequest::default();
         }
         if read.iter().any(|k| LOGGOPS.contains(k)) {
@@ -502,11 +498,12 @@ mod tests {
         assert_eq!((p.heat, p.at), (Heat::Busy, Some(900.0)));
         let (again, _) = codec::read::<ScheduleParams>(&codec::write(&p), &Link::default());
         assert_eq!(again, p);
-        // Without `net` the network's fields are named and dropped; a bad id is refused.
+        // Without `net` the network's valid fields are dropped; bad values and a bad id are named.
         let (p, notices) = read("bw=3&net=torus:0x4&breaks=1-x");
         assert_eq!(p.network(), None);
+        assert_eq!(p, ScheduleParams::default());
         let names: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
-        assert_eq!(names, ["net", "breaks", "bw"], "{notices:?}");
+        assert_eq!(names, ["net", "breaks"], "{notices:?}");
     }
 
     #[test]
