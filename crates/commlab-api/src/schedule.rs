@@ -1028,8 +1028,7 @@ fn net_result(k: &Kept, run: &crate::network::NetRun, hosts: &[u32], traced: boo
 /// completes), the flows as NIC bars (the sender's from the flow's creation,
 /// the receiver's from its first byte, both to its arrival), the messages as lines.
 fn net_timeline(s: &Schedule, out: &commlab_core::net::NetOutcome, p: &LogGops) -> Timeline {
-    let cpus = 1 + s.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0);
-    let nics = 1 + s.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0);
+    let (cpus, nics) = lanes(s);
     let mut t = Timeline { cpus, nics, ..Timeline::default() };
     let work = |size: u64| p.o as f64 + size.saturating_sub(1) as f64 * p.big_o as f64;
     let bar = |t: &mut Timeline, rank: u32, lane: u32, (a, b): (f64, f64), kind: BarKind, op: u32| {
@@ -1078,17 +1077,31 @@ fn net_timeline(s: &Schedule, out: &commlab_core::net::NetOutcome, p: &LogGops) 
             f.size as f64,
         ]);
     }
+    t.ops = op_rows(s, |i| out.ops[i]);
+    t
+}
+
+/// [`Timeline::ops`]: per op its kind, size, peer, tag and `span(op)`.
+fn op_rows(s: &Schedule, span: impl Fn(usize) -> (f64, f64)) -> Vec<f64> {
     let any = |v: u32| if v == goal::ANY { -1.0 } else { f64::from(v) };
+    let mut rows = Vec::with_capacity(OP * s.ops.len());
     for (i, op) in s.ops.iter().enumerate() {
         let kind = match op.kind {
             Kind::Send => 0.0,
             Kind::Recv => 1.0,
             Kind::Calc => 2.0,
         };
-        let (start, end) = out.ops[i];
-        t.ops.extend([kind, op.size as f64, any(op.peer), any(op.tag), start, end]);
+        let (start, end) = span(i);
+        rows.extend([kind, op.size as f64, any(op.peer), any(op.tag), start, end]);
     }
-    t
+    rows
+}
+
+/// CPUs and NICs per rank: one more than the highest the schedule names.
+fn lanes(s: &Schedule) -> (u32, u32) {
+    let cpus = 1 + s.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0);
+    let nics = 1 + s.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0);
+    (cpus, nics)
 }
 
 /// `(start, end)` of every op (0, 0 for ops that never ran).
@@ -1103,8 +1116,7 @@ fn op_spans(s: &Schedule, out: &Outcome) -> Vec<(u64, u64)> {
 
 fn timeline(k: &Kept, out: &Outcome, span_of: &[(u64, u64)]) -> Timeline {
     let s = &k.schedule;
-    let cpus = 1 + s.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0);
-    let nics = 1 + s.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0);
+    let (cpus, nics) = lanes(s);
     let mut t = Timeline { cpus, nics, ..Timeline::default() };
     // Taking in a message is shown as the receive that matched it (the send when none did).
     let mut recv_of_send = std::collections::HashMap::new();
@@ -1146,16 +1158,7 @@ fn timeline(k: &Kept, out: &Outcome, span_of: &[(u64, u64)]) -> Timeline {
             m.size as f64,
         ]);
     }
-    let any = |v: u32| if v == goal::ANY { -1.0 } else { f64::from(v) };
-    for (i, op) in s.ops.iter().enumerate() {
-        let kind = match op.kind {
-            Kind::Send => 0.0,
-            Kind::Recv => 1.0,
-            Kind::Calc => 2.0,
-        };
-        let (start, end) = span_of[i];
-        t.ops.extend([kind, op.size as f64, any(op.peer), any(op.tag), start as f64, end as f64]);
-    }
+    t.ops = op_rows(s, |i| (span_of[i].0 as f64, span_of[i].1 as f64));
     t.critical = k.critical.iter().map(|&i| f64::from(i)).collect();
     t
 }

@@ -95,6 +95,23 @@ impl Shape {
         matches!(self, Shape::Ring(_) | Shape::Mesh(_) | Shape::Torus(_) | Shape::FatTree { .. })
     }
 
+    /// A vertex's name: `h3` for hosts, `switch`, `leaf2`, `spine0`, `node1`, `rail4`.
+    pub fn vertex_name(self, v: u32) -> String {
+        let h = self.hosts() as u32;
+        if v < h {
+            return format!("h{v}");
+        }
+        let k = v - h;
+        match self {
+            Shape::Switch(_) => "switch".to_owned(),
+            Shape::FatTree { l, .. } if k < l => format!("leaf{k}"),
+            Shape::FatTree { l, .. } => format!("spine{}", k - l),
+            Shape::Nodes { n, .. } if k < n => format!("node{k}"),
+            Shape::Nodes { n, .. } => format!("rail{}", k - n),
+            _ => format!("v{v}"),
+        }
+    }
+
     /// The kind's name (`switch`, `ring`, …).
     pub fn kind(self) -> &'static str {
         match self {
@@ -273,21 +290,9 @@ impl Network {
         self.classes[usize::from(self.links[(d / 2) as usize].class)]
     }
 
-    /// A vertex's name: `h3` for hosts, `sw`, `leaf2`, `spine0`, `node1`, `rail4`.
+    /// A vertex's name: `h3` for hosts, `switch`, `leaf2`, `spine0`, `node1`, `rail4`.
     pub fn vertex_name(&self, v: u32) -> String {
-        let h = self.hosts();
-        if v < h {
-            return format!("h{v}");
-        }
-        let k = v - h;
-        match self.shape {
-            Shape::Switch(_) => "switch".to_owned(),
-            Shape::FatTree { l, .. } if k < l => format!("leaf{k}"),
-            Shape::FatTree { l, .. } => format!("spine{}", k - l),
-            Shape::Nodes { n, .. } if k < n => format!("node{k}"),
-            Shape::Nodes { n, .. } => format!("rail{}", k - n),
-            _ => format!("v{v}"),
-        }
+        self.shape.vertex_name(v)
     }
 
     /// Breaks `list` (pairs of vertex ids) and `round(rate × links)` links

@@ -118,25 +118,10 @@ pub fn toggle_break(breaks: &str, a: u32, b: u32) -> String {
     list.iter().map(|(x, y)| format!("{x}-{y}")).collect::<Vec<_>>().join(",")
 }
 
-fn vertex_name(p: &NetPicture, shape: Shape, v: u32) -> String {
-    if v < p.hosts {
-        return format!("h{v}");
-    }
-    let k = v - p.hosts;
-    match shape {
-        Shape::Switch(_) => "switch".to_owned(),
-        Shape::FatTree { l, .. } if k < l => format!("leaf{k}"),
-        Shape::FatTree { l, .. } => format!("spine{}", k - l),
-        Shape::Nodes { n, .. } if k < n => format!("node{k}"),
-        Shape::Nodes { n, .. } => format!("rail{}", k - n),
-        _ => format!("v{v}"),
-    }
-}
-
 /// A link in words: both directions' load, and whether it is broken.
 pub fn link_text(p: &NetPicture, shape: Shape, i: usize, at: Option<f64>) -> String {
     let (a, b, class, broken) = p.link(i);
-    let (na, nb) = (vertex_name(p, shape, a), vertex_name(p, shape, b));
+    let (na, nb) = (shape.vertex_name(a), shape.vertex_name(b));
     if broken {
         return format!("link {na}–{nb}: broken (click to repair a named break)");
     }
