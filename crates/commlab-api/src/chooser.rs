@@ -74,6 +74,10 @@ pub struct ChooseRequest {
     /// count by simulation at the size nearest to this.
     #[serde(default)]
     pub check_at: Option<u64>,
+    /// Simulate on this network instead of LogGOPS ([`SimRun`] and
+    /// [`on_network`]): the winners and crossovers become the network's.
+    #[serde(default)]
+    pub network: Option<crate::network::NetRequest>,
 }
 
 /// One size.
@@ -97,15 +101,155 @@ pub struct Row {
     pub network: Option<NetworkRow>,
 }
 
+/// A link that limited a run: `(name, busy ns, bytes, peak flows)`.
+pub type Bottleneck = (String, f64, f64, u32);
+
 /// One size on a network.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NetworkRow {
-    /// Per algorithm: ns, when simulated.
+    /// Per algorithm: ns, when simulated (`None`: over the limit, or a
+    /// break cut off ranks it needs, see `cut`).
     pub times: Vec<Option<f64>>,
     /// Index of the fastest simulated.
     pub winner: usize,
-    /// The winner's bottleneck link: `(name, busy ns, bytes, peak flows)`.
-    pub bottleneck: Option<(String, f64, f64, u32)>,
+    /// The winner's bottleneck link.
+    pub bottleneck: Option<Bottleneck>,
+    /// Per algorithm: its bottleneck link.
+    pub bottlenecks: Vec<Option<Bottleneck>>,
+    /// Per algorithm: the piece count simulated (the model's best, halved
+    /// until the plan fits the limit).
+    pub pieces: Vec<u32>,
+    /// Per algorithm: broken links cut off ranks it exchanges with.
+    pub cut: Vec<bool>,
+}
+
+impl NetworkRow {
+    /// The row of `points` (one per algorithm): the fastest and its bottleneck.
+    fn of(points: &[NetPoint]) -> NetworkRow {
+        let times: Vec<Option<f64>> = points.iter().map(|p| p.time).collect();
+        let winner = (0..times.len())
+            .filter(|&k| times[k].is_some())
+            .min_by(|&a, &b| times[a].unwrap_or(f64::INFINITY).total_cmp(&times[b].unwrap_or(f64::INFINITY)))
+            .unwrap_or(0);
+        NetworkRow {
+            winner,
+            bottleneck: points.get(winner).and_then(|p| p.bottleneck.clone()),
+            bottlenecks: points.iter().map(|p| p.bottleneck.clone()).collect(),
+            pieces: points.iter().map(|p| p.pieces).collect(),
+            cut: points.iter().map(|p| p.cut).collect(),
+            times,
+        }
+    }
+}
+
+/// One algorithm at one size on a network.
+#[derive(Debug, Clone, PartialEq)]
+struct NetPoint {
+    time: Option<f64>,
+    bottleneck: Option<Bottleneck>,
+    pieces: u32,
+    cut: bool,
+}
+
+/// Transfers a plan may have to be simulated on a network in the Chooser
+/// view's chart (a pipelined plan with more runs with fewer pieces).
+pub const NET_TRANSFERS: u64 = 65_536;
+/// The same for each cell of a winner map on a network.
+pub const NET_MAP_TRANSFERS: u64 = 8_192;
+/// A winner map on a network has at most this many rows of p and columns of size.
+pub const NET_MAP_SIDE: usize = 16;
+
+/// A network checked for p ranks, ready to simulate plans on.
+struct NetCtx {
+    /// The request's text, the cache's key.
+    key: String,
+    topology: String,
+    network: commlab_core::net::Network,
+    placement: commlab_core::net::Placement,
+}
+
+impl NetCtx {
+    fn new(net: &crate::network::NetRequest, p: u32) -> Result<NetCtx, ApiError> {
+        let network = net.network()?;
+        let placement = net.placement()?;
+        placement.hosts(p, network.hosts())?;
+        Ok(NetCtx { key: format!("{net:?}"), topology: net.topology.clone(), network, placement })
+    }
+
+    /// `id` with (at most) `m` pieces and `n` bytes on this network, from
+    /// `cache` when simulated before; pipelined plans over `limit`
+    /// transfers get fewer pieces, others over it no time (0: no limit).
+    #[allow(
+        clippy::too_many_arguments,
+        clippy::many_single_char_names,
+        reason = "one point's coordinates, named as in the formulas"
+    )]
+    fn point(
+        &self,
+        cache: &mut Cache,
+        collective: Collective,
+        id: &'static str,
+        p: u32,
+        m: u32,
+        n: u64,
+        limit: u64,
+    ) -> NetPoint {
+        let key = (self.key.clone(), collective, id, p, m, n, limit);
+        if let Some(point) = cache.net.get(&key) {
+            return point.clone();
+        }
+        let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
+        let mut pieces = m.max(1);
+        let mut plan = within(collective, id, p, pieces, limit);
+        while plan.is_none() && pipelined && pieces > 1 {
+            pieces /= 2;
+            plan = within(collective, id, p, pieces, limit);
+        }
+        let point = plan.map_or(NetPoint { time: None, bottleneck: None, pieces, cut: false }, |plan| {
+            let run = commlab_core::net::simulate(
+                &goal(&plan, n),
+                self.network.clone(),
+                self.placement,
+                commlab_core::net::NetParams::default(),
+                false,
+            );
+            match run {
+                Ok(out) if out.unreachable.is_empty() => NetPoint {
+                    time: Some(out.max().0),
+                    bottleneck: out.bottleneck().map(|d| {
+                        let (a, b) = self.network.ends(d);
+                        let l = out.links[d as usize];
+                        let name = format!("{}→{}", self.network.vertex_name(a), self.network.vertex_name(b));
+                        (name, l.busy, l.bytes, l.peak)
+                    }),
+                    pieces,
+                    cut: false,
+                },
+                Ok(_) => NetPoint { time: None, bottleneck: None, pieces, cut: true },
+                Err(_) => NetPoint { time: None, bottleneck: None, pieces, cut: false },
+            }
+        });
+        if cache.net.len() >= NET_CACHE_ENTRIES {
+            cache.net.clear();
+        }
+        cache.net.insert(key, point.clone());
+        point
+    }
+}
+
+/// Network points kept at most (a full cache is emptied).
+const NET_CACHE_ENTRIES: usize = 50_000;
+
+/// The winners' changes along `rows` (by `winner` of each row).
+fn changes(rows: &[Row], algorithms: &[String], winner: impl Fn(&Row) -> usize) -> Vec<Crossover> {
+    rows.windows(2)
+        .filter(|w| winner(&w[0]) != winner(&w[1]))
+        .map(|w| Crossover {
+            bytes: w[1].bytes,
+            from: algorithms[winner(&w[0])].clone(),
+            to: algorithms[winner(&w[1])].clone(),
+        })
+        .collect()
 }
 
 /// Where the fastest algorithm changes.
@@ -134,6 +278,10 @@ pub struct ChooseResult {
     pub rows: Vec<Row>,
     /// Winner changes.
     pub crossovers: Vec<Crossover>,
+    /// On a network: its topology id and its winner changes (the rows'
+    /// [`Row::network`]).
+    #[serde(default)]
+    pub network: Option<(String, Vec<Crossover>)>,
 }
 
 /// A pipelined algorithm's best piece count on the model, checked by
@@ -261,24 +409,18 @@ impl ChooseRequest {
                 }
             })
             .collect();
-        let crossovers = rows
-            .windows(2)
-            .filter(|w| w[0].winner != w[1].winner)
-            .map(|w| Crossover {
-                bytes: w[1].bytes,
-                from: algorithms[w[0].winner].0.to_owned(),
-                to: algorithms[w[1].winner].0.to_owned(),
-            })
-            .collect();
+        let ids: Vec<String> = algorithms.iter().map(|a| a.0.to_owned()).collect();
+        let crossovers = changes(&rows, &ids, |r| r.winner);
         let mut result = ChooseResult {
             collective: collective.id().to_owned(),
             p,
-            algorithms: algorithms.iter().map(|a| a.0.to_owned()).collect(),
+            algorithms: ids,
             pipelined: algorithms.iter().map(|a| a.1).collect(),
             rows,
             crossovers,
+            network: None,
         };
-        if self.simulate {
+        if self.simulate && self.network.is_none() {
             for row in 0..result.rows.len() {
                 simulate_row(&mut result, row, self.sim_limit, ab);
             }
@@ -305,94 +447,117 @@ pub fn simulate_row(result: &mut ChooseResult, row: usize, limit: u64, ab: Alpha
     r.simulated = Some(times);
 }
 
+/// The static ids of `result`'s algorithms.
+fn static_ids(collective: Collective, ids: &[String]) -> Vec<&'static str> {
+    ids.iter().map(|id| of(collective).find(|a| a.id == id).map_or("", |a| a.id)).collect()
+}
+
 /// Simulates every algorithm of `result` (at its model-best piece count) on
-/// the request's network, size by size, and sets each row's
-/// [`Row::network`]; returns the crossovers on that network. Plans over
-/// `limit` transfers are left out unless `limit` is 0.
+/// `net`, size by size, and sets each row's [`Row::network`] and the
+/// result's [`ChooseResult::network`]; returns the crossovers on that
+/// network. Pipelined plans over `limit` transfers are simulated with fewer
+/// pieces, others over it not at all (0: no limit).
 ///
 /// # Errors
-/// A bad network, more ranks than hosts, too many flows at once.
+/// A bad network, more ranks than hosts.
 pub fn on_network(
     result: &mut ChooseResult,
     net: &crate::network::NetRequest,
     limit: u64,
 ) -> Result<Vec<Crossover>, ApiError> {
-    use commlab_core::net::{simulate as net_simulate, NetParams};
-    let collective: Collective = crate::parse_id("collective", &result.collective)?;
-    let network = net.network()?;
-    let placement = net.placement()?;
-    let p = result.p;
-    for r in &mut result.rows {
-        let mut times = Vec::with_capacity(result.algorithms.len());
-        let mut bottlenecks = Vec::with_capacity(result.algorithms.len());
-        for (id, &m) in result.algorithms.iter().zip(&r.pieces) {
-            let Some(plan) = within(collective, id, p, m, limit) else {
-                times.push(None);
-                bottlenecks.push(None);
-                continue;
-            };
-            let out = net_simulate(&goal(&plan, r.bytes), network.clone(), placement, NetParams::default(), false)?;
-            times.push(Some(out.max().0));
-            bottlenecks.push(out.bottleneck().map(|d| {
-                let (a, b) = network.ends(d);
-                let l = out.links[d as usize];
-                (format!("{}→{}", network.vertex_name(a), network.vertex_name(b)), l.busy, l.bytes, l.peak)
-            }));
-        }
-        let winner = (0..times.len())
-            .filter(|&k| times[k].is_some())
-            .min_by(|&a, &b| times[a].unwrap_or(f64::INFINITY).total_cmp(&times[b].unwrap_or(f64::INFINITY)))
-            .unwrap_or(0);
-        let bottleneck = bottlenecks.get(winner).cloned().flatten();
-        r.network = Some(NetworkRow { times, winner, bottleneck });
-    }
-    let winner = |r: &Row| r.network.as_ref().map_or(r.winner, |n| n.winner);
-    Ok(result
-        .rows
-        .windows(2)
-        .filter(|w| winner(&w[0]) != winner(&w[1]))
-        .map(|w| Crossover {
-            bytes: w[1].bytes,
-            from: result.algorithms[winner(&w[0])].clone(),
-            to: result.algorithms[winner(&w[1])].clone(),
-        })
-        .collect())
+    let mut run = SimRun::of(result.clone(), Some(net), limit, AlphaBeta { alpha: 1.0, beta: 0.0, gamma: 0.0 })?;
+    let mut cache = Cache::default();
+    while !run.step(&mut cache) {}
+    *result = run.result;
+    Ok(result.network.as_ref().map(|n| n.1.clone()).unwrap_or_default())
 }
 
-/// The LogGOPS points of a comparison, a size a step (the Chooser view's
-/// simulated points, after its model curves).
+/// The simulated points of a comparison, a point a step (the Chooser view's
+/// dots, after its model curves): LogGOPS a size a step, or on a network an
+/// algorithm at a size a step.
 pub struct SimRun {
     /// The comparison, its rows simulated so far.
     pub result: ChooseResult,
     next: usize,
     limit: u64,
     ab: AlphaBeta,
+    net: Option<NetCtx>,
+    points: Vec<NetPoint>,
 }
 
 impl SimRun {
-    /// The model comparison of `request` (without simulation), to simulate row by row.
+    /// The model comparison of `request` (without simulation), to simulate
+    /// step by step (on its network when it has one).
     ///
     /// # Errors
-    /// As [`ChooseRequest::run`].
+    /// As [`ChooseRequest::run`]; a bad network or more ranks than hosts.
     pub fn new(request: &ChooseRequest, cache: &mut Cache) -> Result<SimRun, ApiError> {
         let model = ChooseRequest { simulate: false, ..request.clone() };
         let result = model.run_cached(cache)?;
         let ab = AlphaBeta { alpha: request.alpha, beta: request.beta, gamma: request.gamma };
-        Ok(SimRun { result, next: 0, limit: request.sim_limit, ab })
+        let limit = if request.network.is_some() { request.sim_limit.min(NET_TRANSFERS) } else { request.sim_limit };
+        SimRun::of(result, request.network.as_ref(), limit, ab)
     }
 
-    /// Sizes simulated and in all.
+    fn of(
+        result: ChooseResult,
+        net: Option<&crate::network::NetRequest>,
+        limit: u64,
+        ab: AlphaBeta,
+    ) -> Result<SimRun, ApiError> {
+        let net = net.map(|n| NetCtx::new(n, result.p)).transpose()?;
+        Ok(SimRun { result, next: 0, limit, ab, net, points: Vec::new() })
+    }
+
+    /// Steps done and in all (sizes; on a network, algorithms × sizes).
     pub fn progress(&self) -> (u64, u64) {
-        (self.next as u64, self.result.rows.len() as u64)
+        let per = if self.net.is_some() { self.result.algorithms.len().max(1) } else { 1 };
+        (self.next as u64, (self.result.rows.len() * per) as u64)
     }
 
-    /// Simulates the next size; true when every size is.
-    pub fn step(&mut self) -> bool {
-        if self.next < self.result.rows.len() {
-            simulate_row(&mut self.result, self.next, self.limit, self.ab);
+    /// Whether the points are simulated on a network.
+    pub fn on_network(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// Simulates the next point (points kept in `cache` cost nothing, so
+    /// as many of them as follow are taken too); true when all are.
+    pub fn step(&mut self, cache: &mut Cache) -> bool {
+        let Some(net) = &self.net else {
+            if self.next < self.result.rows.len() {
+                simulate_row(&mut self.result, self.next, self.limit, self.ab);
+                self.next += 1;
+            }
+            return self.next >= self.result.rows.len();
+        };
+        let Ok(collective) = self.result.collective.parse::<Collective>() else { return true };
+        let ids = static_ids(collective, &self.result.algorithms);
+        let per = ids.len().max(1);
+        let total = self.result.rows.len() * per;
+        let mut fresh = false;
+        while self.next < total {
+            let (row, k) = (self.next / per, self.next % per);
+            let r = &self.result.rows[row];
+            let key = (net.key.clone(), collective, ids[k], self.result.p, r.pieces[k], r.bytes, self.limit);
+            if fresh && !cache.net.contains_key(&key) {
+                break;
+            }
+            fresh = true;
+            let point = net.point(cache, collective, ids[k], self.result.p, r.pieces[k], r.bytes, self.limit);
+            self.points.push(point);
             self.next += 1;
+            if self.next % per == 0 {
+                let points = std::mem::take(&mut self.points);
+                self.result.rows[row].network = Some(NetworkRow::of(&points));
+            }
         }
-        self.next >= self.result.rows.len()
+        if self.next >= total {
+            let winner = |r: &Row| r.network.as_ref().map_or(r.winner, |n| n.winner);
+            let crossovers = changes(&self.result.rows, &self.result.algorithms, winner);
+            self.result.network = Some((net.topology.clone(), crossovers));
+            return true;
+        }
+        false
     }
 }
 
@@ -493,6 +658,9 @@ pub struct WinnerMap {
     pub margin: Vec<f64>,
     /// Row-major: the winner's best piece count.
     pub pieces: Vec<u32>,
+    /// The topology the cells were simulated on (`None`: the model).
+    #[serde(default)]
+    pub network: Option<String>,
 }
 
 /// The winner map of `collective` over `ps` × `sizes` (all its algorithms or `asked`).
@@ -533,6 +701,10 @@ pub struct MapRequest {
     pub beta: f64,
     /// γ.
     pub gamma: f64,
+    /// On this network instead of the model (a coarser map: at most
+    /// [`NET_MAP_SIDE`] rows and columns, p up to the hosts).
+    #[serde(default)]
+    pub network: Option<crate::network::NetRequest>,
 }
 
 impl MapRequest {
@@ -546,13 +718,29 @@ impl MapRequest {
             return Err(ApiError::new("bytes", range, format!("MIN..MAX with 1 ≤ MIN ≤ MAX ≤ {MAX_BYTES}")));
         }
         let ab = AlphaBeta { alpha: self.alpha, beta: self.beta, gamma: self.gamma };
-        MapRun::new(
-            &self.collective,
-            &self.algorithms,
-            map_ps(self.p_lo, self.p_hi),
-            map_sizes(self.min_bytes, self.max_bytes),
-            ab,
-        )
+        let Some(net) = &self.network else {
+            return MapRun::new(
+                &self.collective,
+                &self.algorithms,
+                map_ps(self.p_lo, self.p_hi),
+                map_sizes(self.min_bytes, self.max_bytes),
+                ab,
+            );
+        };
+        let hosts = net.network()?.hosts();
+        if self.p_lo.min(self.p_hi) > hosts {
+            return Err(ApiError::new(
+                "map",
+                format!("p from {}", self.p_lo),
+                format!("p up to the topology's {hosts} hosts"),
+            ));
+        }
+        let ps = thin(&map_ps(self.p_lo, self.p_hi.min(hosts)), NET_MAP_SIDE);
+        let sizes = thin(&map_sizes(self.min_bytes, self.max_bytes), NET_MAP_SIDE);
+        let mut run = MapRun::new(&self.collective, &self.algorithms, ps, sizes, ab)?;
+        run.net = Some(NetCtx::new(net, hosts)?);
+        run.map.network = Some(net.topology.clone());
+        Ok(run)
     }
 }
 
@@ -562,7 +750,11 @@ impl MapRequest {
 #[derive(Default)]
 pub struct Cache {
     options: HashMap<(Collective, &'static str, u32), Rc<Options>>,
+    /// Points simulated on networks: (network, collective, algorithm, p, pieces, bytes, limit).
+    net: HashMap<NetKey, NetPoint>,
 }
+
+type NetKey = (String, Collective, &'static str, u32, u32, u64, u64);
 
 /// Profiles kept at most (each a few hundred bytes; a full cache is emptied).
 const CACHE_ENTRIES: usize = 20_000;
@@ -661,11 +853,24 @@ pub struct KeptProfiles {
     pub profiles: Vec<(u32, u32, Vec<(Vec<[u64; 3]>, u64)>)>,
 }
 
+/// At most `count` of `values`, evenly spread, the first and last kept.
+fn thin<T: Copy>(values: &[T], count: usize) -> Vec<T> {
+    if values.len() <= count || count < 2 {
+        return values.to_vec();
+    }
+    let last = values.len() - 1;
+    let mut picked: Vec<usize> = (0..count).map(|k| (k * last + (count - 1) / 2) / (count - 1)).collect();
+    picked.dedup();
+    picked.into_iter().map(|i| values[i]).collect()
+}
+
 /// A winner map being computed, one p (row) a step.
 pub struct MapRun {
     collective: Collective,
     algorithms: Vec<(&'static str, bool)>,
     ab: AlphaBeta,
+    /// On a network: the cells are simulated there.
+    net: Option<NetCtx>,
     /// The map so far.
     pub map: WinnerMap,
 }
@@ -702,8 +907,9 @@ impl MapRun {
             winner: Vec::new(),
             margin: Vec::new(),
             pieces: Vec::new(),
+            network: None,
         };
-        Ok(MapRun { collective, algorithms, ab, map })
+        Ok(MapRun { collective, algorithms, ab, net: None, map })
     }
 
     /// Rows done and in all.
@@ -722,14 +928,26 @@ impl MapRun {
         let options: Vec<Rc<Options>> =
             self.algorithms.iter().map(|&(id, pipelined)| cache.options(self.collective, id, p, pipelined)).collect();
         for &n in &self.map.sizes {
-            let mut times: Vec<(f64, u32)> =
-                options.iter().map(|o| o.best(n, self.ab)).map(|b| (b.1.total(), b.0)).collect();
+            let best: Vec<(u32, Cost)> = options.iter().map(|o| o.best(n, self.ab)).collect();
+            let mut times: Vec<(f64, u32)> = match &self.net {
+                None => best.iter().map(|b| (b.1.total(), b.0)).collect(),
+                Some(net) => self
+                    .algorithms
+                    .iter()
+                    .zip(&best)
+                    .map(|(&(id, _), b)| {
+                        let point = net.point(cache, self.collective, id, p, b.0, n, NET_MAP_TRANSFERS);
+                        (point.time.unwrap_or(f64::INFINITY), point.pieces)
+                    })
+                    .collect(),
+            };
             let winner = (0..times.len()).min_by(|&a, &b| times[a].0.total_cmp(&times[b].0)).unwrap_or(0);
             let best = times[winner];
             times.remove(winner);
-            let runner_up = times.iter().map(|t| t.0).min_by(f64::total_cmp);
+            let runner_up = times.iter().map(|t| t.0).filter(|t| t.is_finite()).min_by(f64::total_cmp);
             self.map.winner.push(winner as u8);
-            self.map.margin.push(runner_up.map_or(1.0, |r| if best.0 > 0.0 { r / best.0 } else { 1.0 }));
+            let margin = runner_up.map_or(1.0, |r| if best.0 > 0.0 && best.0.is_finite() { r / best.0 } else { 1.0 });
+            self.map.margin.push(margin);
             self.map.pieces.push(best.1);
         }
         done + 1 >= total
@@ -771,6 +989,7 @@ impl WinnerMap {
             "winner": self.winner.iter().map(|&w| self.algorithms[usize::from(w)].clone()).collect::<Vec<_>>(),
             "margin": self.margin,
             "pieces": self.pieces,
+            "topology": self.network,
         })
     }
 }

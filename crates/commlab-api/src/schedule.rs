@@ -786,9 +786,10 @@ impl ScheduleEngine {
     /// Advances the run by at most `events` events: progress, then the result.
     pub fn step(&mut self, events: u64) -> Option<ScheduleResponse> {
         if let Some(run) = self.simulating.as_mut() {
-            if !run.step() {
+            if !run.step(&mut self.chooser) {
                 let (done, total) = run.progress();
-                return Some(ScheduleResponse::Progress { phase: "simulating".into(), done, total });
+                let phase = if run.on_network() { "network" } else { "simulating" };
+                return Some(ScheduleResponse::Progress { phase: phase.into(), done, total });
             }
             return self.simulating.take().map(|run| ScheduleResponse::Chosen(run.result));
         }

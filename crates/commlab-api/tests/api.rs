@@ -494,6 +494,7 @@ fn winner_map_agrees_with_the_comparison() {
             simulate: false,
             sim_limit: 0,
             check_at: None,
+            network: None,
         };
         let result = request.run().unwrap();
         for (j, row) in result.rows.iter().enumerate() {
@@ -540,6 +541,7 @@ fn chooser_points_against_the_model() {
                 simulate: true,
                 sim_limit: 200_000,
                 check_at: None,
+                network: None,
             };
             let r = request.run().unwrap();
             for row in r.rows.iter().step_by(3) {
@@ -599,6 +601,7 @@ fn piece_counts_are_checked_by_simulation() {
                 simulate: true,
                 sim_limit: 0,
                 check_at: Some(at),
+                network: None,
             };
             let checks = check_pieces(&request, &mut Cache::default()).unwrap();
             let pipelined = commlab_core::choose::of(collective.parse().unwrap()).filter(|a| a.pipelined).count();

@@ -143,6 +143,7 @@ fn chooser_csv_holds_the_closed_forms() {
         simulate: false,
         sim_limit: 0,
         check_at: None,
+        network: None,
     };
     let csv = exports::choose_csv(&request.run().unwrap());
     let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();

@@ -90,6 +90,7 @@ impl ChooseArgs {
             simulate: self.simulate,
             sim_limit: 0,
             check_at: None,
+            network: None,
         };
         let mut result = request.run().map_err(|e| (format!("--{}", e.field), e.to_string()))?;
         let mut value = result.to_json(self.alpha, self.beta, self.gamma);

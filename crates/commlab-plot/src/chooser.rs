@@ -41,14 +41,14 @@ pub fn algorithm_color(i: usize) -> RGBColor {
 }
 
 /// Time vs size, one line per algorithm, simulated points as dots on the
-/// lines, and a dashed vertical line at each crossover size in the colour
+/// lines (in the legend as `dots_label`), and a dashed vertical line at each crossover size in the colour
 /// of the algorithm that wins from there.
 ///
 /// # Errors
 /// When the backend fails.
 pub fn times_chart<DB>(
     root: &DrawingArea<DB, Shift>,
-    [caption, y_desc]: [&str; 2],
+    [caption, y_desc, dots_label]: [&str; 3],
     sizes: &[u64],
     series: &[Series],
     crossovers: &[(u64, usize)],
@@ -90,7 +90,7 @@ where
                 continue;
             }
             if first {
-                f.dots(points, 3, color.filled(), "LogGOPS (simulated)")?;
+                f.dots(points, 3, color.filled(), dots_label)?;
                 first = false;
             } else {
                 f.bare_dots(points, 3, color.filled())?;

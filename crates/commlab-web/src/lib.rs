@@ -18,6 +18,7 @@ pub mod browser;
 pub mod codec;
 pub mod controls;
 pub mod engine;
+pub mod net_fields;
 pub mod paint;
 pub mod state;
 pub mod views;

@@ -3,6 +3,7 @@
 pub mod chart;
 pub mod export_bar;
 pub mod header;
+pub mod network;
 pub mod notices;
 pub mod number_field;
 pub mod playback;

@@ -6,6 +6,7 @@
 use crate::codec::{self, Field, Kind, Link, Notice, ViewState};
 use crate::views::schedule::params::ScheduleParams;
 use commlab_api::chooser::{ChooseRequest, MapRequest, P};
+use commlab_api::network::NetRequest;
 use commlab_api::schedule::{GenerateRequest, LogGops};
 use commlab_core::choose::{of, Collective};
 use commlab_core::limits::{self, IntRange, RealRange};
@@ -49,6 +50,29 @@ pub struct ChooserParams {
     pub at: u64,
     /// The winner map's p range.
     pub map_p: (u32, u32),
+    /// Simulate on a network (`net=…`) instead of the α–β model.
+    pub on_network: bool,
+    /// The network (kept when switched off).
+    pub network: NetRequest,
+}
+
+impl crate::net_fields::OnNetwork for ChooserParams {
+    fn on_network(&self) -> bool {
+        self.on_network
+    }
+    fn set_on_network(&mut self, on: bool) {
+        self.on_network = on;
+    }
+    fn network(&self) -> &NetRequest {
+        &self.network
+    }
+    fn network_mut(&mut self) -> &mut NetRequest {
+        &mut self.network
+    }
+    /// A torus with as many hosts as the default p.
+    fn default_network() -> NetRequest {
+        NetRequest { topology: "torus:8x8".into(), ..NetRequest::default() }
+    }
 }
 
 impl Default for ChooserParams {
@@ -64,6 +88,8 @@ impl Default for ChooserParams {
             simulate: true,
             at: 1 << 20,
             map_p: (2, 65),
+            on_network: false,
+            network: <ChooserParams as crate::net_fields::OnNetwork>::default_network(),
         }
     }
 }
@@ -111,7 +137,7 @@ const COSTS: [&str; 3] = ["a", "b", "g"];
 impl ViewState for ChooserParams {
     // The collective first: the algorithm ids depend on it.
     const FIRST: &'static [&'static str] = &["coll"];
-    const FIELDS: &'static [Field<Self>] = &[
+    const FIELDS: &'static [Field<Self>] = crate::net_fields::with_network_fields![
         Field {
             name: "coll",
             kind: Kind::Choice(
@@ -179,6 +205,7 @@ impl ViewState for ChooserParams {
     ];
 
     fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
+        crate::net_fields::finish(self);
         if self.lo > self.hi {
             let given = format!("{}..{}", self.lo, self.hi);
             notices.push(Notice::refused("lo, hi", &given, "a range with lo ≤ hi", "them swapped"));
@@ -198,7 +225,12 @@ impl ChooserParams {
 
     /// Whether the chart's points are simulated (asked for, and p small enough).
     pub fn simulating(&self) -> bool {
-        self.simulate && self.p <= SIM_P
+        self.on_network || (self.simulate && self.p <= SIM_P)
+    }
+
+    /// The network the points are simulated on, if any.
+    pub fn net(&self) -> Option<NetRequest> {
+        crate::net_fields::request(self)
     }
 
     /// The comparison the chart draws.
@@ -215,6 +247,7 @@ impl ChooserParams {
             simulate: self.simulating(),
             sim_limit: SIM_TRANSFERS,
             check_at: None,
+            network: self.net(),
         }
     }
 
@@ -240,6 +273,7 @@ impl ChooserParams {
             alpha: self.abg[0],
             beta: self.abg[1],
             gamma: self.abg[2],
+            network: self.net(),
         }
     }
 }
@@ -249,12 +283,14 @@ impl ChooserParams {
 /// `o = g = O = 0`, eager up to the largest size), in the Schedule view's
 /// own units: ns when α and β are whole ns (`ns`), else ticks with the
 /// link's `unit` (ticks per unit of α), which the Schedule view shows.
+/// On a network (`net`) the schedule runs there, in ns, with `o = g = 0`.
 pub fn timeline_query(
     collective: Collective,
     id: &str,
     (p, bytes, pieces): (u32, u64, u32),
     abg: [f64; 3],
     ns: bool,
+    net: Option<&NetRequest>,
 ) -> String {
     let ab = commlab_core::choose::AlphaBeta { alpha: abg[0], beta: abg[1], gamma: abg[2] };
     let cap = commlab_api::schedule::PARAM.max;
@@ -277,7 +313,9 @@ pub fn timeline_query(
         },
         preset: "custom".into(),
         loggops: LogGops { l: l.0.min(cap), o: 0, g: 0, big_g: l.1.min(cap), big_o: 0, s: cap },
-        unit,
+        unit: if net.is_some() { None } else { unit },
+        on_network: net.is_some(),
+        network: net.cloned().unwrap_or_default(),
         ..defaults
     };
     let mut pairs = vec![("view".to_owned(), "schedule".to_owned())];
@@ -315,6 +353,25 @@ mod tests {
         assert!(e.excluded.is_empty() && n.len() == 1);
     }
 
+    /// A network link round-trips with the Schedule view's keys; without
+    /// `net` they are ignored; the timeline link of a network carries it.
+    #[test]
+    fn network_links_round_trip() {
+        let (c, n) = read("coll=allreduce&p=16&net=torus:4x4&bw=10&breaks=0-1&place=random:2");
+        assert!(n.is_empty(), "{n:?}");
+        let net = c.net().expect("on a network");
+        assert_eq!((net.topology.as_str(), net.bandwidth, net.breaks.as_str()), ("torus:4x4", Some(10.0), "0-1"));
+        assert_eq!(codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0, c);
+        let (d, n) = read("p=16&bw=10");
+        assert!(n.is_empty() && d.net().is_none() && d == ChooserParams { p: 16, ..ChooserParams::default() });
+        let q = timeline_query(c.collective, "ring", (16, 4096, 1), c.abg, false, Some(&net));
+        let link: Vec<(String, String)> = codec::pairs(&q).into_iter().filter(|(k, _)| k != "view").collect();
+        let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.network(), Some(net));
+        assert_eq!(s.unit, None);
+    }
+
     /// The time a Chooser link's timeline shows is the Chooser's own LogGOPS
     /// point for that configuration (the same special case `L = α`, `G = β`,
     /// up to rounding α to whole ticks), in the Chooser's unit: the link is
@@ -340,7 +397,7 @@ mod tests {
             let r = request.run().unwrap();
             let row = &r.rows[0];
             let chooser = row.simulated.as_ref().unwrap()[0].unwrap();
-            let link = timeline_query(c.collective, id, (c.p, at, row.pieces[0]), c.abg, c.ns());
+            let link = timeline_query(c.collective, id, (c.p, at, row.pieces[0]), c.abg, c.ns(), None);
             let link: Vec<(String, String)> = codec::pairs(&link).into_iter().filter(|(k, _)| k != "view").collect();
             let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());
             assert!(n.is_empty(), "{n:?}");

@@ -194,8 +194,10 @@ pub fn ChooserView(
     // fourth worker, so a new size re-runs only this check.
     let check_request = Memo::new(move |_| {
         params.with(|c| {
-            (c.simulating() && of(c.collective).any(|a| a.pipelined && !c.excluded.iter().any(|x| x == a.id)))
-                .then(|| c.check_request())
+            (c.simulating()
+                && !c.on_network
+                && of(c.collective).any(|a| a.pipelined && !c.excluded.iter().any(|x| x == a.id)))
+            .then(|| c.check_request())
         })
     });
     let checks_asked = StoredValue::new(0u64);
@@ -293,6 +295,8 @@ pub fn ChooserView(
         let r = &s.result;
         let collective: Collective = r.collective.parse().ok()?;
         let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
+        // On a network the lines join the simulated points (ns); else they are the model's.
+        let on_net = |x: &commlab_api::chooser::Row, k: usize| x.network.as_ref().and_then(|n| n.times[k]);
         let series: Vec<Series> = r
             .algorithms
             .iter()
@@ -300,19 +304,38 @@ pub fn ChooserView(
             .map(|(k, id)| Series {
                 name: id.clone(),
                 color: color_of(collective, id),
-                times: r.rows.iter().map(|x| x.costs[k].total()).collect(),
-                simulated: r.rows.iter().map(|x| x.simulated.as_ref().and_then(|s| s[k])).collect(),
+                times: if r.network.is_some() {
+                    r.rows.iter().map(|x| on_net(x, k).unwrap_or(0.0)).collect()
+                } else {
+                    r.rows.iter().map(|x| x.costs[k].total()).collect()
+                },
+                simulated: if r.network.is_some() {
+                    r.rows.iter().map(|x| on_net(x, k)).collect()
+                } else {
+                    r.rows.iter().map(|x| x.simulated.as_ref().and_then(|s| s[k])).collect()
+                },
             })
             .collect();
-        let crossovers: Vec<(u64, usize)> = r
-            .crossovers
+        let shown_crossovers = r.network.as_ref().map_or(&r.crossovers, |n| &n.1);
+        let crossovers: Vec<(u64, usize)> = shown_crossovers
             .iter()
             .filter_map(|c| Some((c.bytes, r.algorithms.iter().position(|a| *a == c.to)?)))
             .collect();
         let t = theme();
-        let unit = params.with_untracked(|c| if c.preset == "loggopsim" { "time (ns)" } else { "time (units of α)" });
+        let (caption, unit, dots) = match &r.network {
+            Some((topology, _)) => (
+                format!("{} on p = {} on {topology}: simulated time vs message size", r.collective, r.p),
+                "time (ns)",
+                "simulated on the network",
+            ),
+            None => (
+                caption(r),
+                params.with_untracked(|c| if c.preset == "loggopsim" { "time (ns)" } else { "time (units of α)" }),
+                "LogGOPS (simulated)",
+            ),
+        };
         let svg = render_svg(CHART.0, CHART.1, |root| {
-            times_chart(root, [&caption(r), unit], &sizes, &series, &crossovers, &t)
+            times_chart(root, [&caption, unit, dots], &sizes, &series, &crossovers, &t)
         })
         .ok();
         draw_ms.set(browser::now_ms() - drawing);
@@ -398,7 +421,10 @@ pub fn ChooserView(
             margin: &m.margin,
             mark_p: Some(chart_p.get()),
         };
-        let caption = format!("Fastest {collective} algorithm by p and message size (model)");
+        let caption = match &m.network {
+            Some(t) => format!("Fastest {collective} algorithm by p and message size on {t} (simulated)"),
+            None => format!("Fastest {collective} algorithm by p and message size (model)"),
+        };
         let (svg, g) = winner_map_svg(&input, &caption, &theme());
         geometry.set(Some(g));
         Some(svg)
@@ -427,6 +453,7 @@ pub fn ChooserView(
             (m.ps[i], m.sizes[j], m.pieces[k]),
             abg,
             params.with_untracked(ChooserParams::ns),
+            params.with_untracked(ChooserParams::net).as_ref(),
         );
         if let Some(w) = web_sys::window() {
             let _ = w.location().set_href(&format!("{}?{query}", browser::page_base()));
@@ -463,17 +490,30 @@ pub fn ChooserView(
     let crossovers = move || {
         shown.with(|s| {
             let r = &s.as_ref()?.result;
-            let items: Vec<String> = r
-                .crossovers
-                .iter()
-                .map(|c| format!("{} beats {} from {} at p = {}", c.to, c.from, short_bytes(c.bytes), r.p))
-                .collect();
-            let first = r.rows.first().map(|x| r.algorithms[x.winner].clone()).unwrap_or_default();
+            let line = |c: &commlab_api::chooser::Crossover| {
+                format!("{} beats {} from {} at p = {}", c.to, c.from, short_bytes(c.bytes), r.p)
+            };
+            let shown = r.network.as_ref().map_or(&r.crossovers, |n| &n.1);
+            let items: Vec<String> = shown.iter().map(line).collect();
+            let winner = |x: &commlab_api::chooser::Row| x.network.as_ref().map_or(x.winner, |n| n.winner);
+            let first = r.rows.first().map(|x| r.algorithms[winner(x)].clone()).unwrap_or_default();
+            let place = r.network.as_ref().map_or(String::new(), |n| format!(" on {}", n.0));
+            // On a network, the model's answer beside it.
+            let model = r.network.as_ref().map(|_| {
+                let m: Vec<String> = r.crossovers.iter().map(line).collect();
+                if m.is_empty() {
+                    let w = r.rows.first().map(|x| r.algorithms[x.winner].clone()).unwrap_or_default();
+                    format!("Under the α–β model: {w} wins every size in this range.")
+                } else {
+                    format!("Under the α–β model: {}.", m.join("; "))
+                }
+            });
             Some(view! {
                 <div class="crossovers" data-testid="crossovers">
-                    <p>{format!("Fastest at {}: {first}.", r.rows.first().map_or(String::new(), |x| short_bytes(x.bytes)))}
+                    <p>{format!("Fastest{place} at {}: {first}.", r.rows.first().map_or(String::new(), |x| short_bytes(x.bytes)))}
                         {if items.is_empty() { " No crossover in this range.".to_owned() } else { String::new() }}</p>
                     <ul>{items.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+                    {model.map(|m| view! { <p data-testid="model-crossovers">{m}</p> })}
                 </div>
             })
         })
@@ -486,16 +526,49 @@ pub fn ChooserView(
             let row = &r.rows[i];
             let [a, b, g] = params.with_untracked(|c| c.abg);
             let per = |v: f64, unit: f64| if unit > 0.0 { q(v / unit) } else { "—".to_owned() };
+            let net = row.network.clone();
+            let topology = r.network.as_ref().map(|n| n.0.clone());
+            let request = params.with_untracked(ChooserParams::net).filter(|_| net.is_some());
+            let winner = net.as_ref().map_or(row.winner, |n| n.winner);
+            // The winner's bottleneck in a sentence.
+            let bottleneck = net.as_ref().map(|n| {
+                let w = &r.algorithms[n.winner];
+                let place = topology.clone().unwrap_or_default();
+                match (&n.bottleneck, n.times[n.winner]) {
+                    (Some((name, busy, bytes, peak)), Some(t)) => format!(
+                        "On {place} at {}, {w} is fastest: {} ns. Its bottleneck is link {name}, busy {} ns ({:.0} % of the run), carrying {} B, with at most {peak} flows at once.",
+                        short_bytes(row.bytes), q(t), q(*busy), 100.0 * busy / t.max(1e-300), q(*bytes)
+                    ),
+                    _ => format!("On {place} at {}, no algorithm could be simulated.", short_bytes(row.bytes)),
+                }
+            });
+            let net_cell = move |k: usize| {
+                net.as_ref().map(|n| {
+                    let time = match (n.times[k], n.cut[k]) {
+                        (Some(t), _) => q(t),
+                        (None, true) => "cut off by breaks".to_owned(),
+                        (None, false) => "over the limit".to_owned(),
+                    };
+                    let link = n.bottlenecks[k].as_ref().map_or_else(|| "—".to_owned(), |(name, busy, ..)| format!("{name} ({} ns busy)", q(*busy)));
+                    let m = if r.pipelined[k] && n.pieces[k] != row.pieces[k] { format!(" (m = {})", n.pieces[k]) } else { String::new() };
+                    view! { <td data-testid=format!("network-{}", r.algorithms[k])>{time}{m}</td><td>{link}</td> }
+                })
+            };
+            let net_head = topology.as_ref().map(|t| view! { <th scope="col">{format!("time on {t} (ns)")}</th><th scope="col">"its bottleneck link"</th> });
             Some(view! {
+                {bottleneck.map(|b| view! { <p class="bottleneck" data-testid="bottleneck">{b}</p> })}
                 <div class="table-scroll"><table class="numbers split-table" data-testid="split-table">
-                    <thead><tr><th scope="col">"algorithm"</th><th scope="col">"watch"</th><th scope="col">"time (model)"</th><th scope="col">"time (LogGOPS)"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th></tr></thead>
+                    <thead><tr><th scope="col">"algorithm"</th><th scope="col">"watch"</th>{net_head}<th scope="col">"time (model)"</th><th scope="col">"time (LogGOPS)"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th></tr></thead>
                     <tbody>
                         {r.algorithms.iter().enumerate().map(|(k, id)| {
                             let c = row.costs[k];
                             let name = if r.pipelined[k] { format!("{id} (m = {})", row.pieces[k]) } else { id.clone() };
-                            view! { <tr class:winner=row.winner == k>
+                            let m = row.network.as_ref().map_or(row.pieces[k], |n| n.pieces[k]);
+                            let link = super::params::timeline_query(collective, id, (r.p, row.bytes, m), [a, b, g], params.with_untracked(ChooserParams::ns), request.as_ref());
+                            view! { <tr class:winner=winner == k>
                                 <td>{name}</td>
-                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{}", browser::page_base(), super::params::timeline_query(collective, id, (r.p, row.bytes, row.pieces[k]), [a, b, g], params.with_untracked(ChooserParams::ns)))>"timeline"</a></td>
+                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{link}", browser::page_base())>"timeline"</a></td>
+                                {net_cell(k)}
                                 <td>{q(c.total())}</td>
                                 <td data-testid=format!("loggops-{id}")>{row.simulated.as_ref().and_then(|t| t[k]).map_or_else(|| "—".to_owned(), q)}</td>
                                 <td>{per(c.latency, a)}</td><td>{per(c.bandwidth, b)}</td><td>{per(c.compute, g)}</td>
@@ -588,6 +661,8 @@ pub fn ChooserView(
                 <NumberField id="alpha" label="α: per message" range=real_range(limits::chooser::COST) slider=limits::chooser::ALPHA_SLIDER value=val(|c| c.abg[0]) on_change=abg(0) />
                 <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[1]) on_change=abg(1) />
                 <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[2]) on_change=abg(2) />
+                <crate::controls::network::NetworkControls params=params label="simulate on a network instead of the model"
+                    note="Each algorithm at each size runs on the network at the model's best piece count: every message a flow along its route, sharing links max–min (o = g = 0). The chart, the crossovers and the winner map become the network's; runs already simulated are kept." />
                 <h3>"Algorithms"</h3>
                 <div class="algorithm-list" role="group" aria-label="Algorithms compared">{algorithm_boxes}</div>
                 <label class="check"><input type="checkbox" data-testid="simulate" prop:checked=move || params.with(|c| c.simulate)
@@ -617,9 +692,11 @@ pub fn ChooserView(
                     <div class="chart-svg" inner_html=move || times_svg.get().unwrap_or_default()></div>
                 </figure>
                 <p class="timing" data-testid="chart-timing">{move || shown.with(|s| s.as_ref().map(|s| {
-                    let simulated = if s.simulated {
-                        format!(" Dots: LogGOPS with L = α, G = β, o = g = 0 (plans of at most {SIM_TRANSFERS} messages).")
-                    } else { String::new() };
+                    let simulated = match (&s.result.network, s.simulated) {
+                        (Some((t, _)), _) => format!(" Lines and dots: simulated on {t} (pipelined plans with at most {} messages, fewer pieces if needed).", commlab_api::chooser::NET_TRANSFERS),
+                        (None, true) => format!(" Dots: LogGOPS with L = α, G = β, o = g = 0 (plans of at most {SIM_TRANSFERS} messages)."),
+                        (None, false) => String::new(),
+                    };
                     let place = if s.on_page { "on the page (profiles kept from the engine worker)" } else { "in the engine worker" };
                     format!("Model compared in {:.1} ms {place}, drawn in {:.1} ms.{simulated}", s.took_ms, draw_ms.get())
                 }))}</p>
@@ -627,7 +704,11 @@ pub fn ChooserView(
                     Status::Running(done, total) => view! {
                         <div class="run-progress delayed" data-testid="sim-progress" role="status">
                             <progress max=total.max(1) value=done aria-label="LogGOPS points progress"></progress>
-                            <span>{if total == 0 { "LogGOPS points…".to_owned() } else { format!("LogGOPS points: {done} of {total} sizes") }}</span>
+                            <span>{move || match (total, params.with(ChooserParams::net)) {
+                                (0, _) => "Simulated points…".to_owned(),
+                                (_, Some(n)) => format!("Simulating on {}: {done} of {total} runs (algorithm × size)", n.topology),
+                                (_, None) => format!("LogGOPS points: {done} of {total} sizes"),
+                            }}</span>
                         </div>
                     }.into_any(),
                     Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}" "{again()}</p> }.into_any(),
@@ -689,7 +770,7 @@ pub fn ChooserView(
                     Status::Running(done, total) => view! {
                         <div class="run-progress delayed" data-testid="map-progress" role="status">
                             <progress max=total.max(1) value=done aria-label="Winner map progress"></progress>
-                            <span>{if total == 0 { "costing…".to_owned() } else { format!("costing: {done} of {total} rows of p") }}</span>
+                            <span>{if total == 0 { "costing…".to_owned() } else { format!("{}: {done} of {total} rows of p", if params.with(|c| c.on_network) { "simulating" } else { "costing" }) }}</span>
                         </div>
                     }.into_any(),
                     Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}" "{again()}</p> }.into_any(),

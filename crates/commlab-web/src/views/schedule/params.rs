@@ -7,7 +7,7 @@ use commlab_api::network::{Heat, NetRequest};
 use commlab_api::schedule::{GenerateRequest, LogGops, BYTES, COLLECTIVES, MESH, P, PARAM, PRESETS};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
-use commlab_core::limits::{self, IntRange, RealRange};
+use commlab_core::limits::{self, IntRange};
 
 /// Everything a Schedule link reproduces.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,12 +42,27 @@ pub struct ScheduleParams {
 impl ScheduleParams {
     /// The network the run uses, if any.
     pub fn network(&self) -> Option<NetRequest> {
-        self.on_network.then(|| self.network.clone())
+        crate::net_fields::request(self)
     }
 
     /// How times are shown.
     pub fn time_unit(&self) -> commlab_plot::timeline::TimeUnit {
         self.unit.map_or(commlab_plot::timeline::TimeUnit::Ns, commlab_plot::timeline::TimeUnit::Ticks)
+    }
+}
+
+impl crate::net_fields::OnNetwork for ScheduleParams {
+    fn on_network(&self) -> bool {
+        self.on_network
+    }
+    fn set_on_network(&mut self, on: bool) {
+        self.on_network = on;
+    }
+    fn network(&self) -> &NetRequest {
+        &self.network
+    }
+    fn network_mut(&mut self) -> &mut NetRequest {
+        &mut self.network
     }
 }
 
@@ -154,34 +169,11 @@ macro_rules! loggops {
     };
 }
 
-macro_rules! net_class {
-    ($name:literal, $field:ident, $range:expr) => {
-        Field {
-            name: $name,
-            kind: Kind::Custom {
-                write: |p| if p.on_network { p.network.$field.map(|v| format!("{v}")) } else { None },
-                read: |p, text| {
-                    let range = RealRange { name: $name, ..$range };
-                    let v = text
-                        .trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|v| range.contains(*v))
-                        .ok_or_else(|| range.to_string())?;
-                    p.network.$field = Some(v);
-                    Ok(())
-                },
-                used: "the topology's default",
-            },
-        }
-    };
-}
-
 /// Names of the LogGOPS parameters: setting one makes the preset `custom`.
 const LOGGOPS: [&str; 6] = ["L", "o", "g", "G", "O", "S"];
 
 impl ViewState for ScheduleParams {
-    const FIELDS: &'static [Field<Self>] = &[
+    const FIELDS: &'static [Field<Self>] = crate::net_fields::with_network_fields![
         Field {
             name: "src",
             kind: Kind::Choice(
@@ -344,64 +336,6 @@ impl ViewState for ScheduleParams {
             },
         },
         Field {
-            name: "net",
-            kind: Kind::Custom {
-                write: |p| p.on_network.then(|| p.network.topology.clone()),
-                read: |p, text| {
-                    let shape: commlab_core::net::Shape = text.parse()?;
-                    p.network.topology = shape.to_string();
-                    p.on_network = true;
-                    Ok(())
-                },
-                used: "no network (LogGOPS's L and G)",
-            },
-        },
-        net_class!("bw", bandwidth, limits::net::BANDWIDTH),
-        net_class!("lat", latency, limits::net::LATENCY),
-        net_class!("bw2", bandwidth2, limits::net::BANDWIDTH),
-        net_class!("lat2", latency2, limits::net::LATENCY),
-        Field {
-            name: "breaks",
-            kind: Kind::Custom {
-                write: |p| (p.on_network && !p.network.breaks.is_empty()).then(|| p.network.breaks.clone()),
-                read: |p, text| {
-                    let list = commlab_core::net::topology::parse_breaks(text)?;
-                    limits::net::BREAK_LIST.check(list.len() as u64).map_err(|e| e.to_string())?;
-                    text.trim().clone_into(&mut p.network.breaks);
-                    Ok(())
-                },
-                used: "no named breaks",
-            },
-        },
-        Field {
-            name: "brate",
-            kind: Kind::Real(
-                RealRange { name: "brate", ..limits::net::RATE },
-                |p| p.network.break_rate,
-                |p, v| p.network.break_rate = v,
-            ),
-        },
-        Field {
-            name: "bseed",
-            kind: Kind::Int(
-                IntRange { name: "bseed", ..limits::EXACT_SEED },
-                |p| p.network.seed,
-                |p, v| p.network.seed = v,
-            ),
-        },
-        Field {
-            name: "place",
-            kind: Kind::Custom {
-                write: |p| (p.on_network && p.network.placement != "identity").then(|| p.network.placement.clone()),
-                read: |p, text| {
-                    text.trim().parse::<commlab_core::net::Placement>()?;
-                    text.trim().clone_into(&mut p.network.placement);
-                    Ok(())
-                },
-                used: "identity",
-            },
-        },
-        Field {
             name: "heat",
             kind: Kind::Choice(
                 || vec!["bytes", "busy"],
@@ -423,11 +357,7 @@ impl ViewState for ScheduleParams {
     ];
 
     fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
-        // The network's keys mean nothing without `net`: a valid one is
-        // ignored (a notice is kept for values that are refused).
-        if !self.on_network {
-            self.network = NetRequest::default();
-        }
+        crate::net_fields::finish(self);
         if read.iter().any(|k| LOGGOPS.contains(k)) {
             "custom".clone_into(&mut self.preset);
         }

@@ -878,7 +878,8 @@ pub fn ScheduleView(
                 <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=limits::schedule::EAGER_SLIDER value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
                 <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
                     on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
-                <super::network::NetworkControls params=params />
+                <crate::controls::network::NetworkControls params=params label="run on a network (it replaces L and G)"
+                    note="On a network each message is a flow along its route: it spends the route's latency, then shares each link max–min with the flows crossing it. o, g, O and S still apply; L and G are the network's." />
             </div>
             <div class="results">
                 {move || match status.get() {

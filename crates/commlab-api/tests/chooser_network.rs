@@ -1,0 +1,190 @@
+#![allow(clippy::many_single_char_names, reason = "p, n, λ, B as in docs/network.md")]
+//! The Chooser on a network (`docs/network.md`, "The Chooser on a
+//! network"): its simulated times against closed forms worked by hand, the
+//! acceptance example (ring beats Rabenseifner on a torus where the α–β model
+//! never lets it at a power of two), the cache, the piece cap, the winner
+//! map and cut-off ranks.
+
+use commlab_api::chooser::{on_network, Cache, ChooseRequest, MapRequest, SimRun, NET_MAP_SIDE, NET_TRANSFERS};
+use commlab_api::network::NetRequest;
+
+fn on(topology: &str) -> NetRequest {
+    NetRequest { topology: topology.into(), ..NetRequest::default() }
+}
+
+fn request(collective: &str, p: u64, (lo, hi): (u64, u64), algorithms: &[&str], net: Option<&str>) -> ChooseRequest {
+    ChooseRequest {
+        collective: collective.into(),
+        p,
+        min_bytes: lo,
+        max_bytes: hi,
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        algorithms: algorithms.iter().map(|a| (*a).to_owned()).collect(),
+        simulate: true,
+        sim_limit: 200_000,
+        check_at: None,
+        network: net.map(on),
+    }
+}
+
+fn simulate(r: &ChooseRequest, cache: &mut Cache) -> (commlab_api::chooser::ChooseResult, u32) {
+    let mut run = SimRun::new(r, cache).expect("a valid request");
+    let mut steps = 1;
+    while !run.step(cache) {
+        steps += 1;
+    }
+    (run.result, steps)
+}
+
+/// On `ring:8` (λ = 250 ns, B = 25 B/ns), worked by hand in
+/// `commlab-core/src/net/tests.rs`: ring allreduce is 2(p−1) one-hop steps
+/// of n/p bytes with no sharing, 14λ + 1.75·n/B; Rabenseifner's exchanges
+/// at distance 2^k load each link they cross with the flows crossing it,
+/// 14λ + 5.25·n/B. The Chooser's simulated times must be these.
+#[test]
+fn ring_and_rabenseifner_on_a_ring_take_their_closed_forms() {
+    let n = 65_536.0;
+    let r = request("allreduce", 8, (65_536, 65_536), &["ring", "rabenseifner"], Some("ring:8"));
+    let (result, _) = simulate(&r, &mut Cache::default());
+    let net = result.rows[0].network.as_ref().expect("network times");
+    let (ring, raben) = (net.times[0].unwrap(), net.times[1].unwrap());
+    let (l, b) = (250.0, 25.0);
+    assert!((ring - (14.0 * l + 1.75 * n / b)).abs() < 1e-6 * ring, "ring {ring}");
+    assert!((raben - (14.0 * l + 5.25 * n / b)).abs() < 1e-6 * raben, "rabenseifner {raben}");
+    assert_eq!(result.algorithms[net.winner], "ring");
+    // Ring's bottleneck: every link carries 14 chunks of n/8 one way.
+    let (name, busy, bytes, peak) = net.bottleneck.clone().expect("a bottleneck");
+    assert!(name.contains('→'), "{name}");
+    assert!((bytes - 14.0 * n / 8.0).abs() < 1e-6 && (busy - bytes / b).abs() < 1e-6 && peak == 1, "{bytes} {busy}");
+    assert_eq!(result.network.as_ref().map(|x| x.0.as_str()), Some("ring:8"));
+}
+
+/// The acceptance example: on `torus:4x4` at p = 16 ring allreduce beats
+/// Rabenseifner from 128 KiB; under α–β (textbook and LogGOPSim presets) it
+/// never does at any power-of-two p from 4 to 256 over 8 B … 1 GiB.
+#[test]
+fn ring_beats_rabenseifner_on_a_torus_but_never_under_the_model() {
+    let r = request("allreduce", 16, (8, 1 << 22), &["ring", "rabenseifner"], Some("torus:4x4"));
+    let (result, _) = simulate(&r, &mut Cache::default());
+    let (_, crossovers) = result.network.clone().expect("on a network");
+    let last = crossovers.last().expect("a crossover on the torus");
+    assert_eq!((last.from.as_str(), last.to.as_str()), ("rabenseifner", "ring"), "{crossovers:?}");
+    assert_eq!(last.bytes, 131_072, "{crossovers:?}");
+    let ring_wins = |r: &commlab_api::chooser::Row| r.network.as_ref().unwrap().winner == 0;
+    assert!(result.rows.iter().filter(|r| r.bytes >= 131_072).all(ring_wins));
+    for (alpha, beta) in [(1.0, 0.001), (5500.0, 6.0)] {
+        for k in 2..=8 {
+            let model = ChooseRequest {
+                alpha,
+                beta,
+                network: None,
+                simulate: false,
+                ..request("allreduce", 1 << k, (8, 1 << 30), &["ring", "rabenseifner"], None)
+            };
+            let m = model.run().unwrap();
+            assert!(m.rows.iter().all(|r| r.winner == 1), "α–β at p = {}: ring won somewhere", 1 << k);
+        }
+    }
+}
+
+/// A second request on the same network is answered from the cache in one
+/// step; another network is simulated again.
+#[test]
+fn kept_points_are_not_simulated_again() {
+    let mut cache = Cache::default();
+    let r = request("allreduce", 16, (1024, 1 << 20), &[], Some("torus:4x4"));
+    let (first, steps) = simulate(&r, &mut cache);
+    assert!(steps > 10, "{steps}");
+    let narrower = ChooseRequest { min_bytes: 4096, ..r.clone() };
+    let (again, steps) = simulate(&narrower, &mut cache);
+    assert_eq!(steps, 1);
+    assert_eq!(again.rows[..], first.rows[2..]);
+    let other = ChooseRequest { network: Some(on("mesh:4x4")), ..r };
+    assert!(simulate(&other, &mut cache).1 > 10);
+}
+
+/// A pipelined plan over the limit is simulated with fewer pieces, and the
+/// row says how many; the CLI's run (no limit) keeps the model's count.
+#[test]
+fn pipelined_plans_are_capped_by_halving_their_pieces() {
+    let r = request("broadcast", 64, (1 << 30, 1 << 30), &["chain"], Some("torus:8x8"));
+    let (result, _) = simulate(&r, &mut Cache::default());
+    let row = &result.rows[0];
+    let net = row.network.as_ref().unwrap();
+    assert!(row.pieces[0] > net.pieces[0], "model m = {}, simulated {}", row.pieces[0], net.pieces[0]);
+    assert!(u64::from(net.pieces[0]) * 63 <= NET_TRANSFERS && u64::from(net.pieces[0]) * 2 * 63 > NET_TRANSFERS);
+    assert!(net.times[0].is_some());
+    let mut all = ChooseRequest { network: None, simulate: false, ..r }.run().unwrap();
+    on_network(&mut all, &on("torus:8x8"), 0).unwrap();
+    assert_eq!(all.rows[0].network.as_ref().unwrap().pieces[0], row.pieces[0]);
+}
+
+/// The winner map on a network: p up to the hosts, at most 16 × 16 cells,
+/// each cell's winner the fastest by a brute force from the core's plans.
+#[test]
+fn the_winner_map_on_a_network_agrees_with_a_brute_force() {
+    let map = MapRequest {
+        collective: "allreduce".into(),
+        algorithms: vec!["ring".into(), "rabenseifner".into(), "recursive-doubling".into()],
+        p_lo: 2,
+        p_hi: 65,
+        min_bytes: 8,
+        max_bytes: 1 << 24,
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        network: Some(on("torus:4x4")),
+    };
+    let mut run = map.start().unwrap();
+    let mut cache = Cache::default();
+    while !run.step(&mut cache) {}
+    let m = run.map;
+    assert!(m.ps.len() <= NET_MAP_SIDE && m.sizes.len() <= NET_MAP_SIDE, "{:?} {:?}", m.ps, m.sizes);
+    assert_eq!((m.ps[0], *m.ps.last().unwrap()), (2, 16));
+    assert_eq!(m.network.as_deref(), Some("torus:4x4"));
+    // Brute force from the core: each (unpipelined) algorithm's plan on the torus, the fastest.
+    let collective = commlab_core::choose::Collective::Allreduce;
+    let net = on("torus:4x4");
+    for (i, &p) in m.ps.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
+        for (j, &n) in m.sizes.iter().enumerate() {
+            let times: Vec<f64> = m
+                .algorithms
+                .iter()
+                .map(|id| {
+                    let plan = commlab_core::choose::plan(collective, id, p, 1).unwrap();
+                    let schedule = commlab_core::choose::goal(&plan, n);
+                    let out = commlab_core::net::simulate(
+                        &schedule,
+                        net.network().unwrap(),
+                        net.placement().unwrap(),
+                        commlab_core::net::NetParams::default(),
+                        false,
+                    )
+                    .unwrap();
+                    out.max().0
+                })
+                .collect();
+            let w = (0..times.len()).min_by(|&a, &b| times[a].total_cmp(&times[b])).unwrap();
+            assert_eq!(usize::from(m.winner[i * m.sizes.len() + j]), w, "p = {p}, {n} B: {times:?}");
+        }
+    }
+    let too_many = MapRequest { p_lo: 17, ..map };
+    assert_eq!(too_many.start().err().map(|e| e.field), Some("map".into()));
+}
+
+/// Breaks that cut the ring in two leave ring allreduce without a time
+/// (cut off) and a p beyond the hosts is refused by field.
+#[test]
+fn cut_off_ranks_and_too_few_hosts_are_named() {
+    let mut net = on("ring:8");
+    net.breaks = "0-1,4-5".into();
+    let r = ChooseRequest { network: Some(net), ..request("allreduce", 8, (1024, 1024), &["ring"], None) };
+    let (result, _) = simulate(&r, &mut Cache::default());
+    let row = result.rows[0].network.as_ref().unwrap();
+    assert_eq!((row.times[0], row.cut[0]), (None, true));
+    let big = request("allreduce", 32, (1024, 1024), &[], Some("torus:4x4"));
+    let e = SimRun::new(&big, &mut Cache::default()).err().expect("refused");
+    assert_eq!(e.field, "topology", "{e}");
+}

@@ -1,0 +1,147 @@
+//! The network's URL fields, shared by every view that can run on a network
+//! (the Schedule view, the Chooser): `net`, `bw`, `lat`, `bw2`, `lat2`,
+//! `breaks`, `brate`, `bseed`, `place` (`docs/links.md`). A view's state
+//! implements [`OnNetwork`] and lists its own fields inside
+//! [`with_network_fields!`], which appends these.
+
+use commlab_api::network::NetRequest;
+
+/// A view state that can run on a network.
+pub trait OnNetwork {
+    /// Whether it runs on the network.
+    fn on_network(&self) -> bool;
+    /// Switches the network on or off.
+    fn set_on_network(&mut self, on: bool);
+    /// The network (kept when switched off, so switching back restores it).
+    fn network(&self) -> &NetRequest;
+    /// The network, to change.
+    fn network_mut(&mut self) -> &mut NetRequest;
+    /// The network a link without `net` has.
+    fn default_network() -> NetRequest {
+        NetRequest::default()
+    }
+}
+
+/// The network's keys mean nothing without `net`: a valid one is ignored
+/// (a notice is kept only for values that are refused). Call from the view's `finish`.
+pub fn finish<S: OnNetwork>(state: &mut S) {
+    if !state.on_network() {
+        *state.network_mut() = S::default_network();
+    }
+}
+
+/// The network request the view runs, if any.
+pub fn request<S: OnNetwork>(state: &S) -> Option<NetRequest> {
+    state.on_network().then(|| state.network().clone())
+}
+
+/// One link class's bandwidth or latency: `bw`, `lat`, `bw2`, `lat2`.
+macro_rules! net_class {
+    ($name:literal, $field:ident, $range:expr) => {
+        $crate::codec::Field {
+            name: $name,
+            kind: $crate::codec::Kind::Custom {
+                write: |p| {
+                    if $crate::net_fields::OnNetwork::on_network(p) {
+                        $crate::net_fields::OnNetwork::network(p).$field.map(|v| format!("{v}"))
+                    } else {
+                        None
+                    }
+                },
+                read: |p, text| {
+                    let range = commlab_core::limits::RealRange { name: $name, ..$range };
+                    let v = text
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| range.contains(*v))
+                        .ok_or_else(|| range.to_string())?;
+                    $crate::net_fields::OnNetwork::network_mut(p).$field = Some(v);
+                    Ok(())
+                },
+                used: "the topology's default",
+            },
+        }
+    };
+}
+pub(crate) use net_class;
+
+/// `&[the view's fields…, then the network's]` for a `ViewState::FIELDS`.
+macro_rules! with_network_fields {
+    ($($field:expr),* $(,)?) => {
+        &[
+            $($field,)*
+            $crate::codec::Field {
+                name: "net",
+                kind: $crate::codec::Kind::Custom {
+                    write: |p| {
+
+                        $crate::net_fields::OnNetwork::on_network(p).then(|| $crate::net_fields::OnNetwork::network(p).topology.clone())
+                    },
+                    read: |p, text| {
+
+                        let shape: commlab_core::net::Shape = text.parse()?;
+                        $crate::net_fields::OnNetwork::network_mut(p).topology = shape.to_string();
+                        $crate::net_fields::OnNetwork::set_on_network(p, true);
+                        Ok(())
+                    },
+                    used: "no network",
+                },
+            },
+            $crate::net_fields::net_class!("bw", bandwidth, commlab_core::limits::net::BANDWIDTH),
+            $crate::net_fields::net_class!("lat", latency, commlab_core::limits::net::LATENCY),
+            $crate::net_fields::net_class!("bw2", bandwidth2, commlab_core::limits::net::BANDWIDTH),
+            $crate::net_fields::net_class!("lat2", latency2, commlab_core::limits::net::LATENCY),
+            $crate::codec::Field {
+                name: "breaks",
+                kind: $crate::codec::Kind::Custom {
+                    write: |p| {
+
+                        ($crate::net_fields::OnNetwork::on_network(p) && !$crate::net_fields::OnNetwork::network(p).breaks.is_empty()).then(|| $crate::net_fields::OnNetwork::network(p).breaks.clone())
+                    },
+                    read: |p, text| {
+
+                        let list = commlab_core::net::topology::parse_breaks(text)?;
+                        commlab_core::limits::net::BREAK_LIST.check(list.len() as u64).map_err(|e| e.to_string())?;
+                        text.trim().clone_into(&mut $crate::net_fields::OnNetwork::network_mut(p).breaks);
+                        Ok(())
+                    },
+                    used: "no named breaks",
+                },
+            },
+            $crate::codec::Field {
+                name: "brate",
+                kind: $crate::codec::Kind::Real(
+                    commlab_core::limits::RealRange { name: "brate", ..commlab_core::limits::net::RATE },
+                    |p| {  $crate::net_fields::OnNetwork::network(p).break_rate },
+                    |p, v| {  $crate::net_fields::OnNetwork::network_mut(p).break_rate = v },
+                ),
+            },
+            $crate::codec::Field {
+                name: "bseed",
+                kind: $crate::codec::Kind::Int(
+                    commlab_core::limits::IntRange { name: "bseed", ..commlab_core::limits::EXACT_SEED },
+                    |p| {  $crate::net_fields::OnNetwork::network(p).seed },
+                    |p, v| {  $crate::net_fields::OnNetwork::network_mut(p).seed = v },
+                ),
+            },
+            $crate::codec::Field {
+                name: "place",
+                kind: $crate::codec::Kind::Custom {
+                    write: |p| {
+
+                        ($crate::net_fields::OnNetwork::on_network(p) && $crate::net_fields::OnNetwork::network(p).placement != "identity").then(|| $crate::net_fields::OnNetwork::network(p).placement.clone())
+                    },
+                    read: |p, text| {
+
+                        text.trim().parse::<commlab_core::net::Placement>()?;
+                        text.trim().clone_into(&mut $crate::net_fields::OnNetwork::network_mut(p).placement);
+                        Ok(())
+                    },
+                    used: "identity",
+                },
+            },
+        ]
+    };
+}
+pub(crate) use with_network_fields;
