@@ -1,15 +1,18 @@
-// The lazy views of commlab (views.js + views_bg.wasm: the Schedule
-// timeline). The page loads this file when such a view is opened; the UI
-// bundle then calls `commlabLoadViews()` and mounts the view with the
-// module's `mount_view`. Nothing here runs on pages that never open them.
+// The lazy views of commlab, in two bundles: `views` (views.js +
+// views_bg.wasm: the barrier lab, the collective chooser) and `timeline`
+// (timeline.js + timeline_bg.wasm: the Schedule view). The page loads this
+// file when such a view is opened; the UI bundle then calls
+// `commlabLoadViews(name)` and mounts the view with the module's
+// `mount_view`. Nothing here runs on pages that never open them.
 window.commlabLoadViews = (() => {
-  let loading = null;
-  return () => {
-    loading = loading || import('./views.js').then(async (m) => {
-      await m.default({ module_or_path: './views_bg.wasm' });
+  const loading = {};
+  return (name) => {
+    const bundle = name === 'timeline' ? 'timeline' : 'views';
+    loading[bundle] = loading[bundle] || import(`./${bundle}.js`).then(async (m) => {
+      await m.default({ module_or_path: `./${bundle}_bg.wasm` });
       return m;
     });
-    return loading;
+    return loading[bundle];
   };
 })();
 

@@ -1,5 +1,5 @@
-//! The page's side of the lazy bundle (`views.rs`, `views_bg.wasm`): views
-//! whose code is loaded only when they are opened, so the first paint does
+//! The page's side of the lazy bundles (`views_bg.wasm`, `timeline_bg.wasm`):
+//! views whose code is loaded only when they are opened, so the first paint does
 //! not carry it. [`LazyView`] loads the bundle once (`views-loader.js`),
 //! mounts the view into its element with the view's URL pairs, and receives
 //! them back as they change (the shell keeps them in [`Params::lazy`], so the
@@ -58,13 +58,14 @@ fn call(target: &JsValue, name: &str, args: &js_sys::Array) -> Result<JsValue, J
     f.apply(target, args)
 }
 
-/// Loads the lazy bundle once and returns its exports.
-async fn load() -> Result<JsValue, String> {
+/// Loads lazy bundle `bundle` (`views` or `timeline`) once and returns its exports.
+async fn load(bundle: &str) -> Result<JsValue, String> {
     let window = web_sys::window().ok_or("no window")?;
     if js_sys::Reflect::get(&window, &"commlabLoadViews".into()).map_or(true, |f| f.is_undefined()) {
         browser::load_script("./views-loader.js").await?;
     }
-    let promise = call(&window, "commlabLoadViews", &js_sys::Array::new()).map_err(|e| browser::js_text(&e))?;
+    let promise =
+        call(&window, "commlabLoadViews", &js_sys::Array::of1(&bundle.into())).map_err(|e| browser::js_text(&e))?;
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await.map_err(|e| browser::js_text(&e))
 }
 
@@ -90,7 +91,7 @@ pub fn ScheduleLinks(
         status.set("Writing the GOAL…".into());
         leptos::task::spawn_local(async move {
             let result = async {
-                let exports = load().await?;
+                let exports = load("views").await?;
                 let promise =
                     call(&exports, "export_goal", &js_sys::Array::of1(&q.into())).map_err(|e| browser::js_text(&e))?;
                 wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
@@ -130,8 +131,9 @@ pub fn LazyView(
     let on_query = StoredValue::new_local(None::<Closure<dyn Fn(String)>>);
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
+        let bundle = crate::views::bundle_of(params.with_untracked(|p| p.view));
         leptos::task::spawn_local(async move {
-            let exports = match load().await {
+            let exports = match load(bundle).await {
                 Ok(e) => e,
                 Err(e) => {
                     return status

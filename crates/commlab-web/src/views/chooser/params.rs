@@ -357,19 +357,20 @@ mod tests {
     /// `net` they are ignored; the timeline link of a network carries it.
     #[test]
     fn network_links_round_trip() {
-        let (c, n) = read("coll=allreduce&p=16&net=torus:4x4&bw=10&breaks=0-1&place=random:2");
-        assert!(n.is_empty(), "{n:?}");
+        let (c, notices) = read("coll=allreduce&p=16&net=torus:4x4&bw=10&breaks=0-1&place=random:2");
+        assert!(notices.is_empty(), "{notices:?}");
         let net = c.net().expect("on a network");
         assert_eq!((net.topology.as_str(), net.bandwidth, net.breaks.as_str()), ("torus:4x4", Some(10.0), "0-1"));
         assert_eq!(codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0, c);
-        let (d, n) = read("p=16&bw=10");
-        assert!(n.is_empty() && d.net().is_none() && d == ChooserParams { p: 16, ..ChooserParams::default() });
-        let q = timeline_query(c.collective, "ring", (16, 4096, 1), c.abg, false, Some(&net));
-        let link: Vec<(String, String)> = codec::pairs(&q).into_iter().filter(|(k, _)| k != "view").collect();
-        let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());
-        assert!(n.is_empty(), "{n:?}");
-        assert_eq!(s.network(), Some(net));
-        assert_eq!(s.unit, None);
+        let (plain, notices) = read("p=16&bw=10");
+        assert!(notices.is_empty() && plain.net().is_none());
+        assert_eq!(plain, ChooserParams { p: 16, ..ChooserParams::default() });
+        let query = timeline_query(c.collective, "ring", (16, 4096, 1), c.abg, false, Some(&net));
+        let link: Vec<(String, String)> = codec::pairs(&query).into_iter().filter(|(k, _)| k != "view").collect();
+        let (schedule, notices) = codec::read::<ScheduleParams>(&link, &Link::default());
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(schedule.network(), Some(net));
+        assert_eq!(schedule.unit, None);
     }
 
     /// The time a Chooser link's timeline shows is the Chooser's own LogGOPS
