@@ -73,7 +73,19 @@ fn schedules() -> Vec<(&'static str, Schedule)> {
         ("all-to-all/linear", chooser("all-to-all", "linear")),
         ("broadcast/binomial", chooser("broadcast", "binomial")),
         ("calcs", parse(WITH_CALCS).unwrap()),
+        ("swizzle (rank shift)", swizzle(true)),
+        ("swizzle (no shift)", swizzle(false)),
     ]
+}
+
+/// The CommSwizzle schedule on every rank (8 ranks, 4 × 2 cores, 2000 B
+/// tiles): with the rank shift the cores spread over the ranks, without it
+/// they pile onto one rank at a time.
+fn swizzle(shift: bool) -> Schedule {
+    use commlab_core::swizzle::{CoreSplit, GridShape, SwizzleConfig};
+    let grid = GridShape { row: 4, column: 2, rank: 8 };
+    let config = SwizzleConfig::new(grid, CoreSplit { row: 4, column: 2 }, 0, false, shift).unwrap();
+    commlab_core::goal::patterns::swizzle(&config, 2000, false)
 }
 
 fn network(id: &str, broken: bool) -> Network {
@@ -130,5 +142,5 @@ fn finish_times_equal_simgrids() {
             }
         }
     }
-    assert_eq!(compared, 10 * 5);
+    assert_eq!(compared, 10 * 7);
 }

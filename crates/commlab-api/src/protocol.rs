@@ -50,6 +50,8 @@ pub enum Request {
     Swizzle(SwizzleRequest),
     /// The caption of a step of the kept swizzle run.
     SwizzleCaption(usize),
+    /// The swizzle on a network, with and without the rank shift.
+    SwizzleNet(SwizzleRequest, crate::network::NetRequest),
     /// Compute the runtime model and keep it for [`Request::DataExport`]
     /// (the model view draws on the page; its data exports come from here).
     Model(ModelRequest),
@@ -87,6 +89,8 @@ pub enum Response {
     Pipeline(PipelineSummary),
     /// A swizzle run's summary.
     Swizzle(SwizzleSummary),
+    /// The swizzle on a network.
+    SwizzleNet(crate::swizzle::SwizzleNet),
     /// A caption.
     Caption(String),
     /// The run asked for is computed and kept for exports.
@@ -261,6 +265,10 @@ impl Engine {
                     Err(e) => Response::Error(e),
                 })
             }
+            Request::SwizzleNet(r, net) => Some(match r.on_network(&net) {
+                Ok(n) => Response::SwizzleNet(n),
+                Err(e) => Response::Error(e),
+            }),
             Request::SwizzleCaption(step) => Some(match &self.swizzle {
                 Some(run) => Response::Caption(run.caption(step.min(run.schedule.steps()))),
                 None => Response::Error(no_run()),

@@ -46,6 +46,17 @@ pub struct SwizzleRequest {
     pub compare: String,
     /// Dark theme (the collisions chart).
     pub dark: bool,
+    /// Also run the schedule on `network`, with and without the shift.
+    #[serde(default)]
+    pub on_network: bool,
+    /// The network (kept when switched off).
+    #[serde(default = "default_network")]
+    pub network: crate::network::NetRequest,
+}
+
+/// The swizzle's network until one is chosen: a ring of the default 8 ranks.
+pub fn default_network() -> crate::network::NetRequest {
+    crate::network::NetRequest { topology: "ring:8".into(), ..crate::network::NetRequest::default() }
 }
 
 impl Default for SwizzleRequest {
@@ -65,6 +76,8 @@ impl Default for SwizzleRequest {
             latency_ns: 0.0,
             compare: "none".into(),
             dark: false,
+            on_network: false,
+            network: default_network(),
         }
     }
 }
@@ -270,5 +283,77 @@ impl SwizzleRun {
         } else {
             caption(&self.schedule, step - 1)
         }
+    }
+}
+
+/// One side of the swizzle on a network: with or without the rank shift.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwizzleNetSide {
+    /// The rank shift on.
+    pub shift: bool,
+    /// When the last rank finished (ns).
+    pub time_ns: f64,
+    /// The hottest link (busy longest): `(name, busy ns, bytes, peak flows)`.
+    pub hottest: Option<crate::chooser::Bottleneck>,
+    /// Most flows in transfer at once.
+    pub peak_flows: u64,
+}
+
+/// The swizzle's schedule on every rank, run on a network with and without
+/// the rank shift (`o = g = 0`: the network alone decides).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwizzleNet {
+    /// Topology id.
+    pub topology: String,
+    /// With the rank shift, then without.
+    pub sides: Vec<SwizzleNetSide>,
+}
+
+/// Messages a swizzle may have to run on a network (each side).
+pub const NET_MESSAGES: u64 = 1 << 18;
+
+impl SwizzleRequest {
+    /// The schedule (every rank runs it, one tile a message) on `net`, with
+    /// and without the rank shift.
+    ///
+    /// # Errors
+    /// A bad configuration or network, more ranks than hosts, more than
+    /// [`NET_MESSAGES`] messages.
+    pub fn on_network(&self, net: &crate::network::NetRequest) -> Result<SwizzleNet, ApiError> {
+        commlab_core::limits::swizzle_view::TILE_BYTES.check(self.tile_bytes)?;
+        let current = self.config(self.deterministic, self.shift)?;
+        let ranks = u64::from(self.grid.2);
+        let messages = ranks * current.loop_count();
+        if messages > NET_MESSAGES {
+            return Err(ApiError::new(
+                "grid",
+                format!("{}×{}×{}", self.grid.0, self.grid.1, self.grid.2),
+                format!("at most {NET_MESSAGES} messages on a network (ranks × loops = {messages})"),
+            ));
+        }
+        let network = net.network()?;
+        let placement = net.placement()?;
+        placement.hosts(self.grid.2, network.hosts())?;
+        let sides = [true, false]
+            .into_iter()
+            .map(|shift| {
+                let schedule =
+                    commlab_core::goal::patterns::swizzle(&current.with_shift(shift), self.tile_bytes, self.read);
+                let out = commlab_core::net::simulate(
+                    &schedule,
+                    network.clone(),
+                    placement,
+                    commlab_core::net::NetParams::default(),
+                    false,
+                )?;
+                let hottest = out.bottleneck().map(|d| {
+                    let (a, b) = network.ends(d);
+                    let l = out.links[d as usize];
+                    (format!("{}→{}", network.vertex_name(a), network.vertex_name(b)), l.busy, l.bytes, l.peak)
+                });
+                Ok(SwizzleNetSide { shift, time_ns: out.max().0, hottest, peak_flows: out.peak_flows as u64 })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        Ok(SwizzleNet { topology: net.topology.clone(), sides })
     }
 }

@@ -319,6 +319,7 @@ fn swizzle(grid: (u32, u32, u32)) -> SwizzleRequest {
         latency_ns: 0.0,
         compare: "shift".into(),
         dark: false,
+        ..SwizzleRequest::default()
     }
 }
 

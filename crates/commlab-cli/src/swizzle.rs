@@ -32,6 +32,10 @@ pub struct SwizzleCommand {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also run the schedule on every rank on this network, with and
+    /// without the rank shift (`network` in the JSON: both times, hottest links).
+    #[command(flatten)]
+    net: crate::net::NetArgs,
 }
 
 fn numbers<const N: usize>(text: &str) -> Result<[u32; N], String> {
@@ -71,6 +75,7 @@ impl SwizzleCommand {
             latency_ns: 0.0,
             compare: "none".to_owned(),
             dark: false,
+            ..SwizzleRequest::default()
         };
         let run = request.run().map_err(|e| {
             let flag = match e.field.split('.').next().unwrap_or(&e.field) {
@@ -90,7 +95,23 @@ impl SwizzleCommand {
             .map(|i| get_coord(&config, i).map_or(Value::Null, |c| json!([c.row, c.column, c.rank])))
             .collect();
         let coverage = schedule.coverage();
+        let network = match self.net.request() {
+            Some(net) => {
+                let n = request.on_network(&net).map_err(|e| crate::net::arg_error(&e))?;
+                let side = |s: &commlab_api::swizzle::SwizzleNetSide| {
+                    json!({
+                        "shift": s.shift,
+                        "time_ns": s.time_ns,
+                        "peak_flows": s.peak_flows,
+                        "hottest": s.hottest.as_ref().map(|(name, busy, bytes, peak)| json!({"name": name, "busy_ns": busy, "bytes": bytes, "peak_flows": peak})),
+                    })
+                };
+                json!({"topology": n.topology, "with_shift": side(&n.sides[0]), "without_shift": side(&n.sides[1])})
+            }
+            None => Value::Null,
+        };
         Ok(json!({
+            "network": network,
             "grid": [grid.row, grid.column, grid.rank],
             "cores": [cores.row, cores.column],
             "direction": self.direction,

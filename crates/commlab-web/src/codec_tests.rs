@@ -208,6 +208,7 @@ fn any_swizzle() -> impl Strategy<Value = SwizzleParams> {
                     latency_ns,
                     compare: commlab_api::swizzle::COMPARES[compare].0.to_owned(),
                     dark: false,
+                    ..SwizzleParams::default()
                 }
             },
         )

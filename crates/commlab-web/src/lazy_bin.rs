@@ -117,8 +117,8 @@ pub fn mount_view(
     // Unrolled over the const list, so a view of the other bundle is never referenced here.
     macro_rules! each {
         ($($i:literal),*) => {$(
-            if const { same(LAZY[$i].1, BUNDLE) } && LAZY[$i].0.id() == view {
-                let mount = LAZY[$i].2;
+            if const { same(commlab_web::views::bundle_of(LAZY[$i].0), BUNDLE) } && LAZY[$i].0.id() == view {
+                let mount = LAZY[$i].1;
                 let mounted: Box<dyn Any> = Box::new(leptos::mount::mount_to(element.clone(), move || mount(args)));
                 return ViewHandle { mounted: Some(mounted), dark };
             }

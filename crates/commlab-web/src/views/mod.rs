@@ -99,17 +99,21 @@ pub const PAGES: [(View, Page); 5] = [
 /// Mounts a lazy view's component.
 pub type MountLazy = fn(lazy::LazyArgs) -> AnyView;
 
-/// The lazy views and the bundle each lives in: `views` (`lazy_main.rs`)
-/// or `timeline` (`timeline_main.rs`); a bundle links only its own.
-pub const LAZY: [(View, &str, MountLazy); 3] = [
-    (View::Lab, "views", |args| view! { <lab::view::LabView args=args /> }.into_any()),
-    (View::Schedule, "timeline", |args| view! { <schedule::view::ScheduleView args=args /> }.into_any()),
-    (View::Chooser, "views", |args| view! { <chooser::view::ChooserView args=args /> }.into_any()),
+/// The lazy views (only the lazy bundles link these, each its own: see [`bundle_of`]).
+pub const LAZY: [(View, MountLazy); 3] = [
+    (View::Lab, |args| view! { <lab::view::LabView args=args /> }.into_any()),
+    (View::Schedule, |args| view! { <schedule::view::ScheduleView args=args /> }.into_any()),
+    (View::Chooser, |args| view! { <chooser::view::ChooserView args=args /> }.into_any()),
 ];
 
-/// The lazy bundle `view` lives in (`views` for any other).
-pub fn bundle_of(view: View) -> &'static str {
-    LAZY.iter().find(|x| x.0 == view).map_or("views", |x| x.1)
+/// The lazy bundle a lazy view lives in: `timeline` (`timeline_main.rs`)
+/// for the Schedule view, `views` (`lazy_main.rs`) for the others. A
+/// `const fn` without the mounts, so the UI bundle asking it links no view.
+pub const fn bundle_of(view: View) -> &'static str {
+    match view {
+        View::Schedule => "timeline",
+        _ => "views",
+    }
 }
 
 impl View {
@@ -175,7 +179,7 @@ mod tests {
             assert_eq!(View::from_id(e.id), Some(e.view));
         }
         for v in View::ALL {
-            let lazy = LAZY.iter().any(|(x, _, _)| *x == v);
+            let lazy = LAZY.iter().any(|(x, _)| *x == v);
             assert_eq!(v.is_lazy(), lazy, "{}: the lazy flag and the lazy bundle's list agree", v.id());
             assert_eq!(v.is_lazy(), v.page().is_none(), "{}: a view is on the page or lazy", v.id());
         }

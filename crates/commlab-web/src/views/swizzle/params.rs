@@ -19,8 +19,26 @@ macro_rules! extent {
     };
 }
 
+impl crate::net_fields::OnNetwork for SwizzleParams {
+    fn on_network(&self) -> bool {
+        self.on_network
+    }
+    fn set_on_network(&mut self, on: bool) {
+        self.on_network = on;
+    }
+    fn network(&self) -> &commlab_api::network::NetRequest {
+        &self.network
+    }
+    fn network_mut(&mut self) -> &mut commlab_api::network::NetRequest {
+        &mut self.network
+    }
+    fn default_network() -> commlab_api::network::NetRequest {
+        commlab_api::swizzle::default_network()
+    }
+}
+
 impl ViewState for SwizzleParams {
-    const FIELDS: &'static [Field<Self>] = &[
+    const FIELDS: &'static [Field<Self>] = crate::net_fields::with_network_fields![
         extent!("rows", GRID_EXTENT, grid.0),
         extent!("cols", GRID_EXTENT, grid.1),
         extent!("ranks", RANKS, grid.2),
@@ -59,6 +77,10 @@ impl ViewState for SwizzleParams {
             ),
         },
     ];
+
+    fn finish(&mut self, _read: &[&'static str], _link: &crate::codec::Link, _notices: &mut Vec<crate::codec::Notice>) {
+        crate::net_fields::finish(self);
+    }
 }
 
 /// The swizzle schedule on every rank, for the Schedule view (a tile per message).
