@@ -153,7 +153,7 @@ test('sources: the header links the page; each source number beside ours; every 
 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
-  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
+  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=chooser&p=16&lo=65536&hi=262144&net=torus:4x4', 'view=swizzle&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
   for (const url of [...pages.map((q) => `${base}?v=3&${q}`), `${base}sources.html`]) {
     const page = await context.newPage();
     await page.goto(url);
@@ -477,6 +477,32 @@ test('swizzle: the core split changes steps, collisions and the URL; play runs t
   await page.click('[data-testid="forward"]');
   assert.match(await page.locator('[data-testid="caption"]').innerText(), /collisions? on rank/);
   await shot(page, 'swizzle-no-shift');
+});
+
+test('swizzle on a network: with and without the rank shift on switch:8, the CLI\'s times and hottest links; a bad topology is named', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=swizzle`);
+  await page.check('[data-testid="swizzle-on-network"]');
+  await waitForUrl(page, () => location.search.includes('net=ring%3A8'));
+  await page.fill('[data-testid="swizzle-topology"]', 'switch:8');
+  await page.press('[data-testid="swizzle-topology"]', 'Enter');
+  await page.waitForFunction(() => /^On switch:8 \(links of 25 B\/ns and 250 ns\), /.test(document.querySelector('[data-testid="swizzle-net-sentence"]')?.innerText ?? ''), null, { timeout: 30000 });
+  const native = JSON.parse(cli(['swizzle', '--grid', '4,2,8', '--cores', '4,2', '--topology', 'switch:8', '--json'])).network;
+  const sentence = await page.locator('[data-testid="swizzle-net-sentence"]').innerText();
+  const ratio = (native.without_shift.time_ns / native.with_shift.time_ns).toFixed(2);
+  assert.ok(sentence.endsWith(`(${ratio}×).`), `${sentence} vs ${ratio}`);
+  assert.equal(ratio, '2.04');
+  const figure = await chartSvg(page, 'swizzle-network');
+  for (const side of [native.with_shift, native.without_shift]) assert.ok(figure.includes(`hottest link ${side.hottest.name}`), side.hottest.name);
+  await shot(page, 'swizzle-network');
+  const again = await open(context, base, page.url());
+  await again.waitForFunction(() => /^On switch:8 \(links of 25 B\/ns and 250 ns\), /.test(document.querySelector('[data-testid="swizzle-net-sentence"]')?.innerText ?? ''), null, { timeout: 30000 });
+  assert.equal(await again.locator('[data-testid="swizzle-net-sentence"]').innerText(), sentence);
+  await again.fill('[data-testid="swizzle-topology"]', 'ring:4');
+  await again.press('[data-testid="swizzle-topology"]', 'Enter');
+  await again.waitForFunction(() => /hosts/.test(document.querySelector('[data-testid="swizzle-net-sentence"]')?.innerText ?? ''), null, { timeout: 30000 });
+  const bad = await open(context, base, `${base}?view=swizzle&net=ring:x`);
+  assert.match(await bad.locator('[data-testid="notices"]').innerText(), /net/);
+  for (const p of [page, again, bad]) assert.deepEqual(p.problems, []);
 });
 
 test('swizzle: a non-bijective split warns and marks doubled and missed cells', async ({ context, base }) => {
@@ -1147,6 +1173,10 @@ test('lab and schedule load lazily: the first paint does not fetch their bundle'
   await page.goto(`${base}?view=lab`);
   await page.waitForSelector('[data-testid="run-sweep"]');
   assert.ok(requests.some((u) => u.includes('views_bg.wasm')), 'the lab fetched the lazy bundle');
+  assert.ok(!requests.some((u) => u.includes('timeline')), 'the lab did not fetch the timeline bundle');
+  await page.goto(`${base}?view=schedule`);
+  await page.waitForSelector('[data-testid="schedule-summary"]');
+  assert.ok(requests.some((u) => u.includes('timeline_bg.wasm')), 'the Schedule view fetched its own bundle');
 });
 
 
@@ -1195,6 +1225,54 @@ test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared li
   assert.equal(await chartSvg(again, 'times-chart'), chart);
   assert.equal(await crossoverText(again), at48);
   await shot(page, 'chooser-p48');
+});
+
+test('chooser on a network: ring beats Rabenseifner on torus:4x4 where the model never lets it; the CLI\'s numbers; the bottleneck named; the map and the timeline on the network; the link reopens it', async ({ context, base }) => {
+  const off = 'reduce-broadcast,recursive-doubling,double-binary-tree,chain-up-down';
+  const page = await open(context, base, `${base}?view=chooser&p=16&lo=65536&hi=262144&off=${off}&at=131072&map=2..16&net=torus:4x4`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on torus:4x4'), null, { timeout: 60000 });
+  const text = await crossoverText(page);
+  assert.match(text, /^Fastest on torus:4x4 at 64 KiB: rabenseifner\./);
+  assert.match(text, /ring beats rabenseifner from 128 KiB at p = 16/);
+  assert.match(text, /Under the α–β model: rabenseifner wins every size in this range\./);
+  // The page's numbers are the CLI's.
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  const native = JSON.parse(cli(['choose', '--collective', 'allreduce', '--p', '16', '--bytes', '64K..256K', '--algorithms', 'ring,rabenseifner', '--topology', 'torus:4x4', '--json']));
+  assert.deepEqual(json.crossovers, native.crossovers);
+  assert.deepEqual(json.model_crossovers, []);
+  assert.equal(json.topology, 'torus:4x4');
+  for (const [i, row] of json.rows.entries()) {
+    for (const id of ['ring', 'rabenseifner']) assert.ok(Math.abs(row.network[id] - native.rows[i].network[id]) <= 1e-9 * row.network[id], `${id} at ${row.bytes}`);
+    assert.deepEqual(row.bottleneck, native.rows[i].bottleneck);
+  }
+  // The explain panel at 128 KiB names the winner's bottleneck link.
+  const at = json.rows.find((r) => r.bytes === 131072);
+  const sentence = await page.locator('[data-testid="bottleneck"]').innerText();
+  assert.ok(sentence.startsWith('On torus:4x4 at 128 KiB, ring is fastest'), sentence);
+  assert.ok(sentence.includes(`Its bottleneck is link ${at.bottleneck.name}`), sentence);
+  assert.match(await page.locator('[data-testid="network-ring"]').innerText(), /^\d/);
+  assert.match(await chartSvg(page, 'times-chart'), /on torus:4x4: simulated time vs message size/);
+  // The winner map is the network's.
+  await page.waitForFunction(() => /cells in/.test(document.querySelector('[data-testid="map-timing"]')?.innerText ?? ''), null, { timeout: 60000 });
+  assert.match(await chartSvg(page, 'winner-map'), /on torus:4x4 \(simulated\)/);
+  await shot(page, 'chooser-network');
+  // The ring's timeline link runs the same schedule on the same network: its time is the Chooser's.
+  const href = await page.locator('[data-testid="timeline-ring"]').getAttribute('href');
+  assert.match(href, /net=torus%3A4x4/);
+  const timeline = await open(context, base, new URL(href, page.url()).href);
+  await timeline.locator('[data-testid="net-summary"]').waitFor({ timeout: 30000 });
+  const run = JSON.parse((await download(timeline, 'export-json')).text);
+  assert.ok(Math.abs(run.max_time - at.network.ring) <= 1e-9 * run.max_time, `timeline ${run.max_time} vs chooser ${at.network.ring}`);
+  // The shared link reopens the same comparison.
+  const again = await open(context, base, page.url());
+  await again.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on torus:4x4'), null, { timeout: 60000 });
+  assert.equal(await crossoverText(again), text);
+  // More ranks than hosts are refused by name; a bad topology is a notice.
+  const big = await open(context, base, `${base}?view=chooser&p=32&net=torus:4x4`);
+  await big.waitForFunction(() => /hosts/.test(document.body.innerText), null, { timeout: 30000 });
+  const bad = await open(context, base, `${base}?view=chooser&net=torus:0x4`);
+  assert.match(await bad.locator('[data-testid="notices"]').innerText(), /net/);
+  for (const p of [page, timeline, again, big, bad]) assert.deepEqual(p.problems, []);
 });
 
 test('chooser: a winner-map cell names its winner and margin; keys move; a click opens it in the timeline', async ({ context, base }) => {

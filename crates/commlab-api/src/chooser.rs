@@ -998,7 +998,8 @@ impl ChooseResult {
     /// The JSON of `commlab choose --json` (and the view's export): per size,
     /// `times` by algorithm id (units of α), `pieces` of the pipelined ones,
     /// `split` (latency, bandwidth, compute), `simulated` when asked, the `winner`;
-    /// then the `crossovers`.
+    /// then the `crossovers`; on a network also `network`, `bottleneck`,
+    /// `model_winner`, `model_crossovers`, `topology`.
     pub fn to_json(&self, alpha: f64, beta: f64, gamma: f64) -> serde_json::Value {
         use serde_json::{json as j, Map, Value};
         let rows: Vec<Value> = self
@@ -1029,7 +1030,9 @@ impl ChooseResult {
                 row
             })
             .collect();
-        j!({
+        let crossovers =
+            |list: &[Crossover]| list.iter().map(|c| j!({"bytes": c.bytes, "from": c.from, "to": c.to})).collect::<Vec<_>>();
+        let mut value = j!({
             "collective": self.collective,
             "p": self.p,
             "alpha": alpha,
@@ -1037,7 +1040,32 @@ impl ChooseResult {
             "gamma": gamma,
             "algorithms": self.algorithms,
             "rows": rows,
-            "crossovers": self.crossovers.iter().map(|c| j!({"bytes": c.bytes, "from": c.from, "to": c.to})).collect::<Vec<_>>(),
-        })
+            "crossovers": crossovers(&self.crossovers),
+        });
+        // On a network: each row's `network` times (ns) and `bottleneck`;
+        // `winner` and `crossovers` become the network's, the model's kept
+        // as `model_winner` and `model_crossovers`.
+        if let Some((topology, net_crossovers)) = &self.network {
+            for (row, r) in value["rows"].as_array_mut().into_iter().flatten().zip(&self.rows) {
+                let Some(n) = &r.network else { continue };
+                let mut times = Map::new();
+                for (id, t) in self.algorithms.iter().zip(&n.times) {
+                    if let Some(t) = t {
+                        times.insert(id.clone(), j!(t));
+                    }
+                }
+                row["model_winner"] = row["winner"].take();
+                row["winner"] = j!(self.algorithms[n.winner]);
+                row["network"] = Value::Object(times);
+                row["bottleneck"] = n.bottleneck.as_ref().map_or(Value::Null, |(name, busy, bytes, peak)| {
+                    j!({"name": name, "busy_ns": busy, "bytes": bytes, "peak_flows": peak})
+                });
+            }
+            value["model_crossovers"] = value["crossovers"].take();
+            value["crossovers"] = Value::from(crossovers(net_crossovers));
+            value["topology"] = j!(topology);
+            value["network_units"] = j!("ns");
+        }
+        value
     }
 }

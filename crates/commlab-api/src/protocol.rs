@@ -89,8 +89,8 @@ pub enum Response {
     Pipeline(PipelineSummary),
     /// A swizzle run's summary.
     Swizzle(SwizzleSummary),
-    /// The swizzle on a network.
-    SwizzleNet(crate::swizzle::SwizzleNet),
+    /// The swizzle on a network: a sentence and its figure (SVG).
+    SwizzleNet(String, String),
     /// A caption.
     Caption(String),
     /// The run asked for is computed and kept for exports.
@@ -266,7 +266,11 @@ impl Engine {
                 })
             }
             Request::SwizzleNet(r, net) => Some(match r.on_network(&net) {
-                Ok(n) => Response::SwizzleNet(n),
+                Ok(n) => {
+                    let (sentence, svg) =
+                        n.figure(if r.dark { &commlab_plot::Theme::DARK } else { &commlab_plot::Theme::LIGHT });
+                    Response::SwizzleNet(sentence, svg)
+                }
                 Err(e) => Response::Error(e),
             }),
             Request::SwizzleCaption(step) => Some(match &self.swizzle {

@@ -305,8 +305,46 @@ pub struct SwizzleNetSide {
 pub struct SwizzleNet {
     /// Topology id.
     pub topology: String,
+    /// The first link class: bandwidth (B/ns) and latency (ns).
+    pub link: (f64, f64),
     /// With the rank shift, then without.
     pub sides: Vec<SwizzleNetSide>,
+}
+
+impl SwizzleNet {
+    /// The comparison in a sentence, and as bars with each side's hottest link.
+    pub fn figure(&self, theme: &Theme) -> (String, String) {
+        let label = |shift: bool| if shift { "with the rank shift" } else { "without (naive order)" }.to_owned();
+        let bars: Vec<(String, f64, String)> = self
+            .sides
+            .iter()
+            .map(|s| {
+                let note = s.hottest.as_ref().map_or_else(
+                    || "no link carried bytes".to_owned(),
+                    |(name, busy, bytes, peak)| {
+                        format!(
+                            "hottest link {name}: busy {} ns, {} B, at most {peak} flows at once",
+                            commlab_plot::format_quantity(*busy),
+                            commlab_plot::format_quantity(*bytes)
+                        )
+                    },
+                );
+                (label(s.shift), s.time_ns, note)
+            })
+            .collect();
+        let (with, without) = (self.sides[0].time_ns, self.sides[1].time_ns);
+        let sentence = format!(
+            "On {} (links of {} B/ns and {} ns), the schedule on every rank takes {} ns with the rank shift and {} ns without it ({:.2}×).",
+            self.topology,
+            commlab_plot::format_quantity(self.link.0),
+            commlab_plot::format_quantity(self.link.1),
+            commlab_plot::format_quantity(with),
+            commlab_plot::format_quantity(without),
+            without / with.max(f64::MIN_POSITIVE)
+        );
+        let caption = format!("The swizzle on {}: time with and without the rank shift", self.topology);
+        (sentence, commlab_plot::swizzle::time_bars_svg(&caption, &bars, theme))
+    }
 }
 
 /// Messages a swizzle may have to run on a network (each side).
@@ -354,6 +392,7 @@ impl SwizzleRequest {
                 Ok(SwizzleNetSide { shift, time_ns: out.max().0, hottest, peak_flows: out.peak_flows as u64 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        Ok(SwizzleNet { topology: net.topology.clone(), sides })
+        let class = net.classes(net.shape()?)?[0];
+        Ok(SwizzleNet { topology: net.topology.clone(), link: (class.bandwidth, class.latency), sides })
     }
 }

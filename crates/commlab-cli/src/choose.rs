@@ -93,13 +93,10 @@ impl ChooseArgs {
             network: None,
         };
         let mut result = request.run().map_err(|e| (format!("--{}", e.field), e.to_string()))?;
-        let mut value = result.to_json(self.alpha, self.beta, self.gamma);
         if let Some(net) = self.net.request() {
-            let crossovers =
-                commlab_api::chooser::on_network(&mut result, &net, 0).map_err(|e| crate::net::arg_error(&e))?;
-            value = result.to_json(self.alpha, self.beta, self.gamma);
-            network_json(&mut value, &result, &crossovers, &net);
+            commlab_api::chooser::on_network(&mut result, &net, 0).map_err(|e| crate::net::arg_error(&e))?;
         }
+        let value = result.to_json(self.alpha, self.beta, self.gamma);
         if self.json {
             return Ok(value);
         }
@@ -107,39 +104,6 @@ impl ChooseArgs {
         crate::out(&table(&value, &ids));
         Ok(Value::Null)
     }
-}
-
-/// With `--topology`: each row's `network` times (ns) and `bottleneck`;
-/// `winner` and `crossovers` become the network's, the model's kept as
-/// `model_winner` and `model_crossovers`.
-fn network_json(
-    value: &mut Value,
-    result: &commlab_api::chooser::ChooseResult,
-    crossovers: &[commlab_api::chooser::Crossover],
-    net: &commlab_api::network::NetRequest,
-) {
-    use serde_json::{json, Map};
-    for (row, r) in value["rows"].as_array_mut().into_iter().flatten().zip(&result.rows) {
-        let Some(n) = &r.network else { continue };
-        let mut times = Map::new();
-        for (id, t) in result.algorithms.iter().zip(&n.times) {
-            if let Some(t) = t {
-                times.insert(id.clone(), json!(t));
-            }
-        }
-        row["model_winner"] = row["winner"].take();
-        row["winner"] = json!(result.algorithms[n.winner]);
-        row["network"] = Value::Object(times);
-        row["bottleneck"] = n.bottleneck.as_ref().map_or(
-            Value::Null,
-            |(name, busy, bytes, peak)| json!({"name": name, "busy_ns": busy, "bytes": bytes, "peak_flows": peak}),
-        );
-    }
-    value["model_crossovers"] = value["crossovers"].take();
-    value["crossovers"] =
-        json!(crossovers.iter().map(|c| json!({"bytes": c.bytes, "from": c.from, "to": c.to})).collect::<Vec<_>>());
-    value["topology"] = json!(net.topology);
-    value["network_units"] = json!("ns");
 }
 
 /// The result as a text table: a row per size, a column per algorithm (the

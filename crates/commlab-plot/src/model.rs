@@ -61,18 +61,38 @@ impl Span {
     }
 }
 
+/// What a chart draws inside its axes.
+type Body<'b, DB> = &'b mut dyn FnMut(&mut dyn FrameOps<DB>) -> Result<(), PlotError>;
+
 /// Draws `body` on a 2-D chart whose axes are log or linear as the spans ask.
 pub(crate) fn with_axes<DB, F>(
     root: &DrawingArea<DB, Shift>,
-    [caption, x_desc, y_desc]: [&str; 3],
+    labels: [&str; 3],
     theme: &Theme,
-    (x, y): (&Span, &Span),
+    spans: (&Span, &Span),
     body: F,
 ) -> Result<(), PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
     F: FnOnce(&mut dyn FrameOps<DB>) -> Result<(), PlotError>,
+{
+    // The frame is built once per backend, not once per chart: each of its
+    // four axis combinations is a large monomorph (the UI bundle's bytes).
+    let mut body = Some(body);
+    axes(root, labels, theme, spans, &mut |f| body.take().map_or(Ok(()), |b| b(f)))
+}
+
+fn axes<DB>(
+    root: &DrawingArea<DB, Shift>,
+    [caption, x_desc, y_desc]: [&str; 3],
+    theme: &Theme,
+    (x, y): (&Span, &Span),
+    body: Body<'_, DB>,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
 {
     macro_rules! go {
         ($xs:expr, $ys:expr) => {
@@ -258,14 +278,14 @@ fn marker_offset(pixel: (i32, i32), area: (std::ops::Range<i32>, std::ops::Range
     (dx, dy)
 }
 
-fn draw_frame<DB, XS, YS, F>(
+fn draw_frame<DB, XS, YS>(
     root: &DrawingArea<DB, Shift>,
     [caption, x_desc, y_desc]: [&str; 3],
     theme: &Theme,
     (x_log, y_log): (bool, bool),
     xs: XS,
     ys: YS,
-    body: F,
+    body: Body<'_, DB>,
 ) -> Result<(), PlotError>
 where
     DB: DrawingBackend,
@@ -274,7 +294,6 @@ where
     YS: AsRangedCoord<Value = f64>,
     XS::CoordDescType: ValueFormatter<f64>,
     YS::CoordDescType: ValueFormatter<f64>,
-    F: FnOnce(&mut dyn FrameOps<DB>) -> Result<(), PlotError>,
 {
     // The caption is drawn here, in the place `ChartBuilder::caption` gives
     // it, but over a fixed height: `caption` measures its text, which

@@ -375,3 +375,24 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
     );
     (svg.finish(), axis)
 }
+
+/// Horizontal bars of run times, each with its value and a note under it
+/// (the swizzle with and without the rank shift on a network: the note names
+/// the hottest link). `bars`: `(label, ns, note)`.
+pub fn time_bars_svg(caption: &str, bars: &[(String, f64, String)], theme: &Theme) -> String {
+    let (left, width, row, top) = (200.0, 900.0, 50.0, 34.0);
+    let height = top + row * bars.len() as f64 + 8.0;
+    let mut svg = Svg::new(width, height, theme.background, caption);
+    svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+    let most = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let span = width - left - 130.0;
+    for (i, (label, ns, note)) in bars.iter().enumerate() {
+        let y = top + row * i as f64;
+        svg.text((left - 8.0, y + 16.0), label, 13.0, theme.foreground, "end", "");
+        let w = (ns / most * span).max(1.0);
+        svg.rect((left, y + 4.0), (w, 16.0), color(i as u32), "");
+        svg.text((left + w + 6.0, y + 17.0), &format!("{} ns", crate::format_quantity(*ns)), 12.0, theme.foreground, "start", "");
+        svg.text((left, y + 36.0), note, 11.0, theme.foreground, "start", "");
+    }
+    svg.finish()
+}

@@ -263,79 +263,61 @@ fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl In
 }
 
 /// The swizzle's schedule on every rank run on a network, with and without
-/// the rank shift: both times and each one's hottest link (from the engine
-/// worker; the same simulation as `commlab net sim` of `goal gen swizzle`).
+/// the rank shift: both times and each one's hottest link, as a sentence and
+/// bars drawn in the engine worker (the simulation of `commlab net sim` on
+/// `goal gen swizzle`). Plain strings only: each signal type costs UI bundle bytes.
 #[component]
 fn SwizzleNetwork(
     params: RwSignal<Params>,
     sw: Memo<SwizzleParams>,
     client: StoredValue<Client, LocalStorage>,
 ) -> impl IntoView {
-    // `Ok` the comparison, `Err` a refusal; `None` while it runs.
-    let result = RwSignal::new(None::<Result<commlab_api::swizzle::SwizzleNet, String>>);
-    let typed = RwSignal::new(None::<(String, String)>);
+    // The sentence (or what is refused) and the figure.
+    let say = RwSignal::new(None::<String>);
+    let figure = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let Some((request, net)) = sw.with(|s| s.on_network.then(|| (s.clone(), s.network.clone()))) else {
             return;
         };
-        result.set(None);
+        say.set(Some("Simulating on the network…".into()));
+        figure.set(None);
         let handler: Handler = Rc::new(move |response, _| match response {
-            Response::SwizzleNet(n) => result.set(Some(Ok(n))),
-            Response::Error(e) => result.set(Some(Err(e.to_string()))),
+            Response::SwizzleNet(sentence, svg) => {
+                say.set(Some(sentence));
+                figure.set(Some(svg));
+            }
+            Response::Error(e) => say.set(Some(e.to_string())),
             _ => {}
         });
         client.with_value(|c| c.query(Request::SwizzleNet(request, net), handler));
     });
     let set_topology = move |text: String| match text.trim().parse::<commlab_core::net::Shape>() {
-        Ok(shape) => {
-            typed.set(None);
-            params.update(|p| {
-                p.swizzle.network.topology = shape.to_string();
-                p.swizzle.network.breaks.clear();
-            });
+        Ok(shape) => params.update(|p| {
+            p.swizzle.network.topology = shape.to_string();
+            p.swizzle.network.breaks.clear();
+        }),
+        Err(e) => {
+            say.set(Some(e));
+            figure.set(None);
         }
-        Err(e) => typed.set(Some((text, e))),
-    };
-    let table = move || {
-        let n = match result.get()? {
-            Ok(n) => n,
-            Err(e) => {
-                return Some(
-                    view! { <p class="chart-error" role="alert" data-testid="swizzle-net-error">{e}</p> }.into_any(),
-                )
-            }
-        };
-        let (with, without) = (n.sides.first()?.time_ns, n.sides.get(1)?.time_ns);
-        let rows = n.sides.iter().map(|side| {
-            let (link, busy, bytes, peak) = side.hottest.clone().unwrap_or_default();
-            view! { <tr data-row=if side.shift { "shift" } else { "naive" }>
-                <th scope="row">{if side.shift { "with the rank shift" } else { "without (naive order)" }}</th>
-                <td class="time">{format!("{:.0}", side.time_ns)}</td><td>{link}</td><td>{format!("{busy:.0}")}</td><td>{format!("{bytes:.0}")}</td><td>{peak}</td>
-            </tr> }
-        }).collect_view();
-        Some(view! {
-            <p data-testid="swizzle-net-sentence">{format!("On {}, without the rank shift the swizzle takes {:.2}× as long as with it.", n.topology, without / with.max(1e-300))}</p>
-            <table class="numbers" data-testid="swizzle-network">
-                <thead><tr><th scope="col">"order"</th><th scope="col">"time (ns)"</th><th scope="col">"hottest link"</th><th scope="col">"busy (ns)"</th><th scope="col">"bytes"</th><th scope="col">"most flows at once"</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        }.into_any())
     };
     view! {
         <div class="swizzle-net" role="group" aria-label="On a network">
             <label class="check"><input type="checkbox" data-testid="swizzle-on-network" prop:checked=move || sw.with(|p| p.on_network)
                 on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.swizzle.on_network = on); } />
-                " run on a network too (every rank runs the schedule; a tile per message, flows sharing links max–min)"</label>
-            <Show when=move || sw.with(|p| p.on_network)>
+                " run on a network too (every rank runs the schedule, a tile per message, flows sharing links max–min)"</label>
+            {move || sw.with(|p| p.on_network).then(|| view! {
                 <div class="field">
                     <label for="swizzle-net">"Topology"</label>
                     <input id="swizzle-net" data-testid="swizzle-topology" type="text" spellcheck="false"
-                        prop:value=move || typed.get().map_or_else(|| sw.with(|p| p.network.topology.clone()), |t| t.0)
+                        prop:value=move || sw.with(|p| p.network.topology.clone())
                         on:change=move |ev| set_topology(event_target_value(&ev)) />
-                    <p class="field-error" role="alert">{move || typed.get().map(|t| t.1)}</p>
                 </div>
-                {move || table().unwrap_or_else(|| view! { <p class="timing" role="status">"Simulating on the network…"</p> }.into_any())}
-            </Show>
+                <p data-testid="swizzle-net-sentence" role="status">{move || say.get()}</p>
+                <figure class="diagram" data-testid="swizzle-network" role="img" aria-label=move || say.get().unwrap_or_default()>
+                    <div inner_html=move || figure.get().unwrap_or_default()></div>
+                </figure>
+            })}
         </div>
     }
 }
