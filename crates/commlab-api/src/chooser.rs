@@ -1030,8 +1030,9 @@ impl ChooseResult {
                 row
             })
             .collect();
-        let crossovers =
-            |list: &[Crossover]| list.iter().map(|c| j!({"bytes": c.bytes, "from": c.from, "to": c.to})).collect::<Vec<_>>();
+        let crossovers = |list: &[Crossover]| {
+            list.iter().map(|c| j!({"bytes": c.bytes, "from": c.from, "to": c.to})).collect::<Vec<_>>()
+        };
         let mut value = j!({
             "collective": self.collective,
             "p": self.p,
@@ -1057,9 +1058,10 @@ impl ChooseResult {
                 row["model_winner"] = row["winner"].take();
                 row["winner"] = j!(self.algorithms[n.winner]);
                 row["network"] = Value::Object(times);
-                row["bottleneck"] = n.bottleneck.as_ref().map_or(Value::Null, |(name, busy, bytes, peak)| {
-                    j!({"name": name, "busy_ns": busy, "bytes": bytes, "peak_flows": peak})
-                });
+                row["bottleneck"] = n.bottleneck.as_ref().map_or(
+                    Value::Null,
+                    |(name, busy, bytes, peak)| j!({"name": name, "busy_ns": busy, "bytes": bytes, "peak_flows": peak}),
+                );
             }
             value["model_crossovers"] = value["crossovers"].take();
             value["crossovers"] = Value::from(crossovers(net_crossovers));

@@ -391,7 +391,14 @@ pub fn time_bars_svg(caption: &str, bars: &[(String, f64, String)], theme: &Them
         svg.text((left - 8.0, y + 16.0), label, 13.0, theme.foreground, "end", "");
         let w = (ns / most * span).max(1.0);
         svg.rect((left, y + 4.0), (w, 16.0), color(i as u32), "");
-        svg.text((left + w + 6.0, y + 17.0), &format!("{} ns", crate::format_quantity(*ns)), 12.0, theme.foreground, "start", "");
+        svg.text(
+            (left + w + 6.0, y + 17.0),
+            &format!("{} ns", crate::format_quantity(*ns)),
+            12.0,
+            theme.foreground,
+            "start",
+            "",
+        );
         svg.text((left, y + 36.0), note, 11.0, theme.foreground, "start", "");
     }
     svg.finish()

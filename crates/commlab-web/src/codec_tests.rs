@@ -8,7 +8,7 @@ use crate::views::mesh::params::MeshParams;
 use crate::views::model::params::ModelParams;
 use crate::views::pipeline::params::PipelineParams;
 use crate::views::schedule::params::ScheduleParams;
-use crate::views::swizzle::params::SwizzleParams;
+use crate::views::swizzle::params::{SwizzleParams, SwizzleState};
 use crate::views::tree::params::TreeParams;
 use commlab_api::mesh::MeshRequest;
 use commlab_api::model::ModelRequest;
@@ -58,7 +58,7 @@ fn view_specs(view: View) -> Vec<(&'static str, Spec)> {
         View::Model => specs::<ModelParams>(),
         View::Mesh => specs::<MeshParams>(),
         View::Lab => specs::<LabParams>(),
-        View::Swizzle => specs::<SwizzleParams>(),
+        View::Swizzle => specs::<SwizzleState>(),
         View::Schedule => specs::<ScheduleParams>(),
         View::Chooser => specs::<ChooserParams>(),
     };
@@ -77,6 +77,7 @@ fn open(query: &str) -> (Params, Vec<Notice>, Option<Pairs>) {
         View::Lab => Some(lazy_round::<LabParams>(&params, &mut notices)),
         View::Schedule => Some(lazy_round::<ScheduleParams>(&params, &mut notices)),
         View::Chooser => Some(lazy_round::<ChooserParams>(&params, &mut notices)),
+        View::Swizzle => Some(lazy_round::<SwizzleState>(&params, &mut notices)),
         _ => None,
     };
     (params, notices, canonical_lazy)
@@ -142,7 +143,7 @@ fn one_range_table_drives_the_codec_and_the_controls() {
     }
     assert_eq!(range::<MeshParams>("rate"), (mesh_view::RATE.min, mesh_view::RATE.max));
     assert_eq!(range::<MeshParams>("threshold"), (mesh_view::THRESHOLD.min, mesh_view::THRESHOLD.max));
-    assert_eq!(range::<SwizzleParams>("latency"), (0.0, 1e9));
+    assert_eq!(range::<SwizzleState>("latency"), (0.0, 1e9));
 }
 
 fn any_model() -> impl Strategy<Value = ModelParams> {
@@ -293,7 +294,6 @@ fn any_params() -> impl Strategy<Value = Params> {
         (shell.clone(), any_model()).prop_map(move |(s, model)| Params { model, ..base(View::Model, s) }),
         (shell.clone(), any_tree()).prop_map(move |(s, tree)| Params { tree, ..base(View::Tree, s) }),
         (shell.clone(), any_pipeline()).prop_map(move |(s, pipeline)| Params { pipeline, ..base(View::Pipeline, s) }),
-        (shell.clone(), any_swizzle()).prop_map(move |(s, swizzle)| Params { swizzle, ..base(View::Swizzle, s) }),
         (shell, any_mesh()).prop_map(move |(s, mesh)| Params { mesh, ..base(View::Mesh, s) }),
     ]
 }
@@ -313,6 +313,16 @@ proptest! {
         let (back, notices) = read::<LabParams>(&pairs, &Link::default());
         prop_assert!(notices.is_empty(), "{pairs:?}: {notices:?}");
         prop_assert_eq!(back, lab);
+    }
+
+    #[test]
+    fn swizzle_round_trip(swizzle in any_swizzle(), step in 0u64..=STEP.max, on_network in any::<bool>()) {
+        let mut state = SwizzleState { swizzle, step, embed: false };
+        state.swizzle.on_network = on_network;
+        let pairs = write(&state);
+        let (back, notices) = read::<SwizzleState>(&pairs, &Link::default());
+        prop_assert!(notices.is_empty(), "{pairs:?}: {notices:?}");
+        prop_assert_eq!(back, state);
     }
 
     #[test]

@@ -124,6 +124,6 @@ pub fn mount_view(
             }
         )*};
     }
-    each!(0, 1, 2);
+    each!(0, 1, 2, 3);
     ViewHandle { mounted: None, dark }
 }

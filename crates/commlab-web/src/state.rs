@@ -7,7 +7,6 @@ use crate::codec::Link;
 use crate::views::mesh::params::MeshParams;
 use crate::views::model::params::ModelParams;
 use crate::views::pipeline::params::PipelineParams;
-use crate::views::swizzle::params::SwizzleParams;
 use crate::views::tree::params::TreeParams;
 use crate::views::View;
 
@@ -70,8 +69,6 @@ pub struct Params {
     pub tree: TreeParams,
     /// Pipeline state.
     pub pipeline: PipelineParams,
-    /// Swizzle state.
-    pub swizzle: SwizzleParams,
     /// Barrier mesh state.
     pub mesh: MeshParams,
     /// A lazy view's own URL pairs, kept verbatim: the lazy bundle reads and

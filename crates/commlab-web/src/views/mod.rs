@@ -69,7 +69,7 @@ pub const VIEWS: [Entry; 8] = [
     Entry { view: View::Model, id: "model", label: "Runtime model", animated: false, lazy: false },
     Entry { view: View::Mesh, id: "mesh", label: "Barrier mesh", animated: true, lazy: false },
     Entry { view: View::Lab, id: "lab", label: "Barrier lab", animated: false, lazy: true },
-    Entry { view: View::Swizzle, id: "swizzle", label: "Swizzle schedule", animated: true, lazy: false },
+    Entry { view: View::Swizzle, id: "swizzle", label: "Swizzle schedule", animated: false, lazy: true },
     Entry { view: View::Schedule, id: "schedule", label: "Schedule timeline", animated: false, lazy: true },
     Entry { view: View::Chooser, id: "chooser", label: "Collective chooser", animated: false, lazy: true },
 ];
@@ -88,22 +88,18 @@ pub struct Page {
 }
 
 /// The views on the page (the UI bundle links these).
-pub const PAGES: [(View, Page); 5] = [
-    (View::Tree, tree::PAGE),
-    (View::Pipeline, pipeline::PAGE),
-    (View::Model, model::PAGE),
-    (View::Mesh, mesh::PAGE),
-    (View::Swizzle, swizzle::PAGE),
-];
+pub const PAGES: [(View, Page); 4] =
+    [(View::Tree, tree::PAGE), (View::Pipeline, pipeline::PAGE), (View::Model, model::PAGE), (View::Mesh, mesh::PAGE)];
 
 /// Mounts a lazy view's component.
 pub type MountLazy = fn(lazy::LazyArgs) -> AnyView;
 
 /// The lazy views (only the lazy bundles link these, each its own: see [`bundle_of`]).
-pub const LAZY: [(View, MountLazy); 3] = [
+pub const LAZY: [(View, MountLazy); 4] = [
     (View::Lab, |args| view! { <lab::view::LabView args=args /> }.into_any()),
     (View::Schedule, |args| view! { <schedule::view::ScheduleView args=args /> }.into_any()),
     (View::Chooser, |args| view! { <chooser::view::ChooserView args=args /> }.into_any()),
+    (View::Swizzle, |args| view! { <swizzle::view::SwizzleView args=args /> }.into_any()),
 ];
 
 /// The lazy bundle a lazy view lives in: `timeline` (`timeline_main.rs`)

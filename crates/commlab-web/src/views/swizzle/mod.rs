@@ -1,21 +1,7 @@
 //! The swizzle view: CommSwizzle's per-core, per-step schedule.
 //!
 //! - [`params`]: the view's state, URL fields and engine request;
-//! - [`view`]: the component.
+//! - [`view`]: the component (a lazy view, in the `views` bundle).
 
 pub mod params;
 pub mod view;
-
-use super::Page;
-use leptos::prelude::*;
-
-/// The view on the page.
-pub const PAGE: Page = Page {
-    mount: |params, dark| view! { <view::SwizzleView params=params dark=dark /> }.into_any(),
-    read: |p, pairs, link| {
-        let (state, notices) = crate::codec::read(pairs, link);
-        p.swizzle = state;
-        notices
-    },
-    write: |p| crate::codec::write(&p.swizzle),
-};

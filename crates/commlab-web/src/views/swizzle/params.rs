@@ -1,5 +1,6 @@
-//! The swizzle view's state and URL fields: its state is the engine request
-//! (its `dark` is set when the view sends it).
+//! The swizzle view's state and URL fields: the engine request (its `dark`
+//! is set when the view sends it) and the step shown. The view is a lazy one
+//! (`views` bundle), so its state reads its own `step`.
 
 use crate::codec::{Field, Kind, ViewState};
 use commlab_api::swizzle::COMPARES;
@@ -7,37 +8,52 @@ use commlab_core::limits::IntRange;
 use commlab_core::limits::{swizzle_view as lim, CORE_EXTENT, GRID_EXTENT, RANKS};
 use commlab_core::swizzle::PRESETS;
 
-/// Everything a swizzle link reproduces (the step is the shell's).
+/// The swizzle's engine request.
 pub type SwizzleParams = commlab_api::swizzle::SwizzleRequest;
+
+/// Everything a swizzle link reproduces: the request and the step shown.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SwizzleState {
+    /// The request.
+    pub swizzle: SwizzleParams,
+    /// The step shown (clipped to the run's length).
+    pub step: u64,
+    /// Embed mode (the shell's; not written by this view).
+    pub embed: bool,
+}
 
 macro_rules! extent {
     ($name:literal, $range:expr, $($at:tt)+) => {
         Field {
             name: $name,
-            kind: Kind::Int(IntRange { name: $name, ..$range }, |p| p.$($at)+.into(), |p, v| p.$($at)+ = v as u32),
+            kind: Kind::Int(
+                IntRange { name: $name, ..$range },
+                |p| p.swizzle.$($at)+.into(),
+                |p, v| p.swizzle.$($at)+ = v as u32,
+            ),
         }
     };
 }
 
-impl crate::net_fields::OnNetwork for SwizzleParams {
+impl crate::net_fields::OnNetwork for SwizzleState {
     fn on_network(&self) -> bool {
-        self.on_network
+        self.swizzle.on_network
     }
     fn set_on_network(&mut self, on: bool) {
-        self.on_network = on;
+        self.swizzle.on_network = on;
     }
     fn network(&self) -> &commlab_api::network::NetRequest {
-        &self.network
+        &self.swizzle.network
     }
     fn network_mut(&mut self) -> &mut commlab_api::network::NetRequest {
-        &mut self.network
+        &mut self.swizzle.network
     }
     fn default_network() -> commlab_api::network::NetRequest {
         commlab_api::swizzle::default_network()
     }
 }
 
-impl ViewState for SwizzleParams {
+impl ViewState for SwizzleState {
     const FIELDS: &'static [Field<Self>] = crate::net_fields::with_network_fields![
         extent!("rows", GRID_EXTENT, grid.0),
         extent!("cols", GRID_EXTENT, grid.1),
@@ -46,36 +62,43 @@ impl ViewState for SwizzleParams {
         extent!("core_cols", CORE_EXTENT, cores.1),
         Field {
             name: lim::DIRECTION.name,
-            kind: Kind::Int(lim::DIRECTION, |p| p.direction.into(), |p, v| p.direction = v as u8),
+            kind: Kind::Int(lim::DIRECTION, |p| p.swizzle.direction.into(), |p, v| p.swizzle.direction = v as u8),
         },
-        Field { name: "deterministic", kind: Kind::Flag(|p| p.deterministic, |p, v| p.deterministic = v) },
-        Field { name: "shift", kind: Kind::Flag(|p| p.shift, |p, v| p.shift = v) },
+        Field {
+            name: "deterministic",
+            kind: Kind::Flag(|p| p.swizzle.deterministic, |p, v| p.swizzle.deterministic = v)
+        },
+        Field { name: "shift", kind: Kind::Flag(|p| p.swizzle.shift, |p, v| p.swizzle.shift = v) },
         Field {
             name: lim::TILE_BYTES.name,
-            kind: Kind::Int(lim::TILE_BYTES, |p| p.tile_bytes, |p, v| p.tile_bytes = v),
+            kind: Kind::Int(lim::TILE_BYTES, |p| p.swizzle.tile_bytes, |p, v| p.swizzle.tile_bytes = v),
         },
         Field {
             name: "preset",
             kind: Kind::Choice(
                 || PRESETS.iter().map(|p| p.id).collect(),
-                |p| p.preset.as_str(),
-                |p, id| id.clone_into(&mut p.preset),
+                |p| p.swizzle.preset.as_str(),
+                |p, id| id.clone_into(&mut p.swizzle.preset),
             ),
         },
-        Field { name: "read", kind: Kind::Flag(|p| p.read, |p, v| p.read = v) },
+        Field { name: "read", kind: Kind::Flag(|p| p.swizzle.read, |p, v| p.swizzle.read = v) },
         Field {
             name: lim::BANDWIDTH.name,
-            kind: Kind::Real(lim::BANDWIDTH, |p| p.bandwidth_gib_s, |p, v| p.bandwidth_gib_s = v),
+            kind: Kind::Real(lim::BANDWIDTH, |p| p.swizzle.bandwidth_gib_s, |p, v| p.swizzle.bandwidth_gib_s = v),
         },
-        Field { name: lim::LATENCY.name, kind: Kind::Real(lim::LATENCY, |p| p.latency_ns, |p, v| p.latency_ns = v) },
+        Field {
+            name: lim::LATENCY.name,
+            kind: Kind::Real(lim::LATENCY, |p| p.swizzle.latency_ns, |p, v| p.swizzle.latency_ns = v)
+        },
         Field {
             name: "compare",
             kind: Kind::Choice(
                 || COMPARES.iter().map(|c| c.0).collect(),
-                |p| p.compare.as_str(),
-                |p, id| id.clone_into(&mut p.compare),
+                |p| p.swizzle.compare.as_str(),
+                |p, id| id.clone_into(&mut p.swizzle.compare),
             ),
         },
+        Field { name: "step", kind: Kind::Int(crate::codec::STEP, |p| p.step, |p, v| p.step = v) },
     ];
 
     fn finish(&mut self, _read: &[&'static str], _link: &crate::codec::Link, _notices: &mut Vec<crate::codec::Notice>) {

@@ -2,7 +2,7 @@
 //! timeline, collisions per step, coverage warnings, the cost model, and a
 //! side-by-side comparison.
 
-use super::params::SwizzleParams;
+use super::params::{SwizzleParams, SwizzleState};
 use crate::codec;
 use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::NumberField;
@@ -10,7 +10,7 @@ use crate::controls::playback::Playback;
 use crate::controls::select_field::SelectField;
 use crate::engine::split::{split_run, Split, SplitRun};
 use crate::engine::{Client, Handler};
-use crate::state::Params;
+use crate::views::lazy::LazyArgs;
 use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::swizzle::COMPARES;
 use commlab_api::swizzle::{SwizzleRequest, SwizzleSummary};
@@ -45,12 +45,13 @@ enum SummaryState {
 #[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn SwizzleView(
-    /// App state; the controls write `params.swizzle` and `params.step`.
-    params: RwSignal<Params>,
-    /// Whether the page is dark.
-    #[prop(into)]
-    dark: Signal<bool>,
+    /// The link's pairs, the page's theme and embed mode.
+    args: LazyArgs,
 ) -> impl IntoView {
+    let (start, notices) = args.read::<SwizzleState>();
+    let params = RwSignal::new(SwizzleState { embed: args.embed, ..start });
+    args.follow(params, false);
+    let dark: Signal<bool> = args.dark.into();
     let sw = Memo::new(move |_| params.with(|p| p.swizzle.clone()));
     // Derived, not memoised: `sw` is a memo already (each memo type costs ~5 KB of wasm).
     let request = Signal::derive(move || sw.with(|p| SwizzleRequest { dark: dark.get(), ..p.clone() }));
@@ -133,6 +134,7 @@ pub fn SwizzleView(
 
     view! {
         <section class="view swizzle-view" data-testid="swizzle-view" aria-labelledby="swizzle-title">
+            <crate::controls::notices::Notices notices=notices />
             <SwizzleControls params=params sw=sw />
             <div class="results">
                 <Playback step=step steps=steps on_step=on_step />
@@ -200,7 +202,7 @@ fn StepFigure(
 
 /// The inputs of the swizzle view.
 #[component]
-fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl IntoView {
+fn SwizzleControls(params: RwSignal<SwizzleState>, sw: Memo<SwizzleParams>) -> impl IntoView {
     let int = move |apply: fn(&mut SwizzleParams, u32)| {
         Callback::new(move |v: f64| params.update(|p| apply(&mut p.swizzle, v as u32)))
     };
@@ -226,17 +228,17 @@ fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl In
             <h2 id="swizzle-title">"CommSwizzle"</h2>
             <p class="formula">"gridShape (row, column, rank) · coreSplit (row, column)"</p>
             <div class="field-row">
-                <NumberField id="rows" label="grid row" integer=true range={codec::range::<SwizzleParams>("rows")} slider=GRID_SLIDER
+                <NumberField id="rows" label="grid row" integer=true range={codec::range::<SwizzleState>("rows")} slider=GRID_SLIDER
                     value=Signal::derive(move || f64::from(sw.with(|p| p.grid.0))) on_change=int(|p, v| p.grid.0 = v) />
-                <NumberField id="cols" label="grid column" integer=true range={codec::range::<SwizzleParams>("cols")} slider=GRID_SLIDER
+                <NumberField id="cols" label="grid column" integer=true range={codec::range::<SwizzleState>("cols")} slider=GRID_SLIDER
                     value=Signal::derive(move || f64::from(sw.with(|p| p.grid.1))) on_change=int(|p, v| p.grid.1 = v) />
-                <NumberField id="ranks" label="grid rank" integer=true range={codec::range::<SwizzleParams>("ranks")}
+                <NumberField id="ranks" label="grid rank" integer=true range={codec::range::<SwizzleState>("ranks")}
                     value=Signal::derive(move || f64::from(sw.with(|p| p.grid.2))) on_change=int(|p, v| p.grid.2 = v) />
             </div>
             <div class="field-row">
-                <NumberField id="core_rows" label="cores row" integer=true range={codec::range::<SwizzleParams>("core_rows")}
+                <NumberField id="core_rows" label="cores row" integer=true range={codec::range::<SwizzleState>("core_rows")}
                     value=Signal::derive(move || f64::from(sw.with(|p| p.cores.0))) on_change=int(|p, v| p.cores.0 = v) />
-                <NumberField id="core_cols" label="cores column" integer=true range={codec::range::<SwizzleParams>("core_cols")}
+                <NumberField id="core_cols" label="cores column" integer=true range={codec::range::<SwizzleState>("core_cols")}
                     value=Signal::derive(move || f64::from(sw.with(|p| p.cores.1))) on_change=int(|p, v| p.cores.1 = v) />
             </div>
             <SelectField id="direction" label="SWIZZLE_DIRECTION" options=vec![("0", "0: data rows first"), ("1", "1: swapped")]
@@ -252,11 +254,11 @@ fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl In
                 value=Signal::derive(move || sw.with(|p| p.preset.clone()))
                 on_change=Callback::new(move |v: String| params.update(|p| p.swizzle.preset = v)) />
             {check(|p| p.read, |p, v| p.read = v, "read", "remote reads (else writes)")}
-            <NumberField id="tile" label="Tile bytes" unit="B" integer=true range={codec::range::<SwizzleParams>("tile")} slider=lim::TILE_SLIDER
+            <NumberField id="tile" label="Tile bytes" unit="B" integer=true range={codec::range::<SwizzleState>("tile")} slider=lim::TILE_SLIDER
                 value=Signal::derive(move || sw.with(|p| p.tile_bytes as f64)) on_change=real(|p, v| p.tile_bytes = v as u64) />
-            <NumberField id="bandwidth" label="Link bandwidth (0: preset)" unit="GiB/s" range={codec::range::<SwizzleParams>("bandwidth")} slider=lim::BANDWIDTH_SLIDER
+            <NumberField id="bandwidth" label="Link bandwidth (0: preset)" unit="GiB/s" range={codec::range::<SwizzleState>("bandwidth")} slider=lim::BANDWIDTH_SLIDER
                 value=Signal::derive(move || sw.with(|p| p.bandwidth_gib_s)) on_change=real(|p, v| p.bandwidth_gib_s = v) />
-            <NumberField id="latency" label="Latency (0: preset)" unit="ns" range={codec::range::<SwizzleParams>("latency")} slider=lim::LATENCY_SLIDER
+            <NumberField id="latency" label="Latency (0: preset)" unit="ns" range={codec::range::<SwizzleState>("latency")} slider=lim::LATENCY_SLIDER
                 value=Signal::derive(move || sw.with(|p| p.latency_ns)) on_change=real(|p, v| p.latency_ns = v) />
         </div>
     }
@@ -268,7 +270,7 @@ fn SwizzleControls(params: RwSignal<Params>, sw: Memo<SwizzleParams>) -> impl In
 /// `goal gen swizzle`). Plain strings only: each signal type costs UI bundle bytes.
 #[component]
 fn SwizzleNetwork(
-    params: RwSignal<Params>,
+    params: RwSignal<SwizzleState>,
     sw: Memo<SwizzleParams>,
     client: StoredValue<Client, LocalStorage>,
 ) -> impl IntoView {
