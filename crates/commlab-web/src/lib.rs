@@ -1,11 +1,12 @@
-//! `commlab-web`: the commlab playground, a Leptos client-side app, in three
+//! `commlab-web`: the commlab playground, a Leptos client-side app, in four
 //! wasm bundles built from this crate by Trunk:
 //!
 //! - the **UI** (`main.rs`): the shell and the views on the page;
 //! - the **engine** (`worker.rs`): every heavy computation, in a Web Worker;
-//! - the **lazy views** (`lazy_main.rs`): views loaded only when opened (the
-//!   barrier lab, the Schedule timeline, the collective chooser), so the
-//!   first paint does not carry them.
+//! - two **lazy** bundles of views loaded only when opened, so the first
+//!   paint does not carry them: `views` (`lazy_main.rs`: the barrier lab,
+//!   the collective chooser, the swizzle) and `timeline` (`timeline_main.rs`:
+//!   the Schedule view).
 //!
 //! The app state is one [`state::Params`] value, serialised to the URL by
 //! [`codec`]; [`browser`] is the only module touching `web_sys` for the

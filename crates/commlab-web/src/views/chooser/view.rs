@@ -404,7 +404,8 @@ pub fn ChooserView(
                 (name, [c.latency, c.bandwidth, c.compute])
             })
             .collect();
-        let caption = format!("Where the time goes at {} on p = {}", short_bytes(row.bytes), r.p);
+        let model = if r.network.is_some() { " (α–β model)" } else { "" };
+        let caption = format!("Where the time goes at {} on p = {}{model}", short_bytes(row.bytes), r.p);
         Some(split_bars_svg(&caption, &bars, row.winner, &theme()))
     });
     let chart_p = Memo::new(move |_| params.with(|c| c.p));
@@ -536,8 +537,8 @@ pub fn ChooserView(
                 let place = topology.clone().unwrap_or_default();
                 match (&n.bottleneck, n.times[n.winner]) {
                     (Some((name, busy, bytes, peak)), Some(t)) => format!(
-                        "On {place} at {}, {w} is fastest: {} ns. Its bottleneck is link {name}, busy {} ns ({:.0} % of the run), carrying {} B, with at most {peak} flows at once.",
-                        short_bytes(row.bytes), q(t), q(*busy), 100.0 * busy / t.max(1e-300), q(*bytes)
+                        "On {place} at {}, {w} is fastest: {} ns. Its bottleneck is link {name}, busy {} ns ({:.0} % of the run), carrying {} B, with at most {peak} {} at once.",
+                        short_bytes(row.bytes), q(t), q(*busy), 100.0 * busy / t.max(1e-300), q(*bytes), if *peak == 1 { "flow" } else { "flows" }
                     ),
                     _ => format!("On {place} at {}, no algorithm could be simulated.", short_bytes(row.bytes)),
                 }
@@ -665,8 +666,10 @@ pub fn ChooserView(
                     note="Each algorithm at each size runs on the network at the model's best piece count: every message a flow along its route, sharing links max–min (o = g = 0). The chart, the crossovers and the winner map become the network's; runs already simulated are kept." />
                 <h3>"Algorithms"</h3>
                 <div class="algorithm-list" role="group" aria-label="Algorithms compared">{algorithm_boxes}</div>
-                <label class="check"><input type="checkbox" data-testid="simulate" prop:checked=move || params.with(|c| c.simulate)
-                    on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.simulate = on); } />" LogGOPS points (L = α, G = β, o = g = 0)"</label>
+                <Show when=move || params.with(|c| !c.on_network)>
+                    <label class="check"><input type="checkbox" data-testid="simulate" prop:checked=move || params.with(|c| c.simulate)
+                        on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.simulate = on); } />" LogGOPS points (L = α, G = β, o = g = 0)"</label>
+                </Show>
                 {move || params.with(|c| c.simulate && c.p > SIM_P).then(|| view! {
                     <p class="field-note" data-testid="sim-note">{format!("Simulated points are drawn up to p = {SIM_P} (each point is a full LogGOPS run).")}</p>
                 })}
