@@ -22,6 +22,31 @@ pub trait OnNetwork {
     }
 }
 
+/// Implements [`OnNetwork`] for a state whose switch and network are fields
+/// at `$($at).*` (`on_network`, `network`), with its default network.
+macro_rules! impl_on_network {
+    ($state:ty, [$($at:ident).*], $default:expr) => {
+        impl $crate::net_fields::OnNetwork for $state {
+            fn on_network(&self) -> bool {
+                self.$($at.)*on_network
+            }
+            fn set_on_network(&mut self, on: bool) {
+                self.$($at.)*on_network = on;
+            }
+            fn network(&self) -> &commlab_api::network::NetRequest {
+                &self.$($at.)*network
+            }
+            fn network_mut(&mut self) -> &mut commlab_api::network::NetRequest {
+                &mut self.$($at.)*network
+            }
+            fn default_network() -> commlab_api::network::NetRequest {
+                $default
+            }
+        }
+    };
+}
+pub(crate) use impl_on_network;
+
 /// The network's keys mean nothing without `net`: a valid one is ignored
 /// (a notice is kept only for values that are refused). Call from the view's `finish`.
 pub fn finish<S: OnNetwork>(state: &mut S) {

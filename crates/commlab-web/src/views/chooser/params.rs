@@ -56,24 +56,12 @@ pub struct ChooserParams {
     pub network: NetRequest,
 }
 
-impl crate::net_fields::OnNetwork for ChooserParams {
-    fn on_network(&self) -> bool {
-        self.on_network
-    }
-    fn set_on_network(&mut self, on: bool) {
-        self.on_network = on;
-    }
-    fn network(&self) -> &NetRequest {
-        &self.network
-    }
-    fn network_mut(&mut self) -> &mut NetRequest {
-        &mut self.network
-    }
-    /// A torus with as many hosts as the default p.
-    fn default_network() -> NetRequest {
-        NetRequest { topology: "torus:8x8".into(), ..NetRequest::default() }
-    }
-}
+// A torus with as many hosts as the default p.
+crate::net_fields::impl_on_network!(
+    ChooserParams,
+    [],
+    NetRequest { topology: "torus:8x8".into(), ..NetRequest::default() }
+);
 
 impl Default for ChooserParams {
     fn default() -> ChooserParams {

@@ -51,20 +51,7 @@ impl ScheduleParams {
     }
 }
 
-impl crate::net_fields::OnNetwork for ScheduleParams {
-    fn on_network(&self) -> bool {
-        self.on_network
-    }
-    fn set_on_network(&mut self, on: bool) {
-        self.on_network = on;
-    }
-    fn network(&self) -> &NetRequest {
-        &self.network
-    }
-    fn network_mut(&mut self) -> &mut NetRequest {
-        &mut self.network
-    }
-}
+crate::net_fields::impl_on_network!(ScheduleParams, [], NetRequest::default());
 
 impl Default for ScheduleParams {
     fn default() -> ScheduleParams {

@@ -35,23 +35,7 @@ macro_rules! extent {
     };
 }
 
-impl crate::net_fields::OnNetwork for SwizzleState {
-    fn on_network(&self) -> bool {
-        self.swizzle.on_network
-    }
-    fn set_on_network(&mut self, on: bool) {
-        self.swizzle.on_network = on;
-    }
-    fn network(&self) -> &commlab_api::network::NetRequest {
-        &self.swizzle.network
-    }
-    fn network_mut(&mut self) -> &mut commlab_api::network::NetRequest {
-        &mut self.swizzle.network
-    }
-    fn default_network() -> commlab_api::network::NetRequest {
-        commlab_api::swizzle::default_network()
-    }
-}
+crate::net_fields::impl_on_network!(SwizzleState, [swizzle], commlab_api::swizzle::default_network());
 
 impl ViewState for SwizzleState {
     const FIELDS: &'static [Field<Self>] = crate::net_fields::with_network_fields![
