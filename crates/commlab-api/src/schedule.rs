@@ -588,7 +588,19 @@ enum KeptRun {
 
 #[allow(clippy::large_enum_variant, reason = "one run under way per engine")]
 enum Running {
-    LogGops { sim: Simulation<Schedule>, request: ScheduleRequest, traced: bool },
+    LogGops {
+        sim: Simulation<Schedule>,
+        request: ScheduleRequest,
+        traced: bool,
+    },
+    /// Every event is handled: the next step finds the critical path, the one
+    /// after builds the result. Each is a step of its own, so a page running
+    /// the engine between frames never does them in one task.
+    Finishing {
+        kept: Box<Kept>,
+        traced: bool,
+        critical: bool,
+    },
     Net(Box<NetRunning>),
 }
 
@@ -607,6 +619,9 @@ struct NetRunning {
 enum NetStage {
     Network(NetSimulation<Schedule>),
     Ideal(NetSimulation<Schedule>),
+    /// Both runs are over: the next step builds the result (a step of its
+    /// own, as [`Running::Finishing`]).
+    Over(NetSimulation<Schedule>),
     Empty,
 }
 
@@ -802,19 +817,32 @@ impl ScheduleEngine {
         }
         match self.running.as_mut()? {
             Running::LogGops { sim, .. } => {
-                if !sim.advance(events) {
-                    let (done, total) = sim.progress();
+                let over = sim.advance(events);
+                let (done, total) = sim.progress();
+                if !over {
                     return Some(ScheduleResponse::Progress { phase: "simulating".into(), done, total });
                 }
+                let Some(Running::LogGops { sim, request, traced }) = self.running.take() else { return None };
+                let (outcome, schedule) = sim.finish();
+                let kept = Kept { schedule, request, critical: Vec::new(), run: KeptRun::LogGops(outcome) };
+                self.running = Some(Running::Finishing { kept: Box::new(kept), traced, critical: false });
+                let phase = if traced { "the critical path" } else { "the result" };
+                return Some(ScheduleResponse::Progress { phase: phase.into(), done: total, total });
             }
+            Running::Finishing { kept, traced, critical } if *traced && !*critical => {
+                if let KeptRun::LogGops(outcome) = &kept.run {
+                    kept.critical = critical_path(&kept.schedule, outcome);
+                }
+                *critical = true;
+                let total = kept.schedule.ops.len() as u64;
+                return Some(ScheduleResponse::Progress { phase: "the timeline".into(), done: total, total });
+            }
+            Running::Finishing { .. } => {}
             Running::Net(_) => return self.step_net(events),
         }
-        let Some(Running::LogGops { sim, request, traced }) = self.running.take() else { return None };
-        let (outcome, schedule) = sim.finish();
-        let critical = if traced { critical_path(&schedule, &outcome) } else { Vec::new() };
-        let kept = Kept { schedule, request, critical, run: KeptRun::LogGops(outcome) };
+        let Some(Running::Finishing { kept, traced, .. }) = self.running.take() else { return None };
         let result = result(&kept, traced);
-        self.kept = Some(kept);
+        self.kept = Some(*kept);
         Some(ScheduleResponse::Ready(result))
     }
 
@@ -879,12 +907,22 @@ impl ScheduleEngine {
                         total: 2 * expected,
                     });
                 }
-                Ok(true) => {}
+                Ok(true) => {
+                    if let NetStage::Ideal(sim) = std::mem::replace(&mut run.stage, NetStage::Empty) {
+                        run.stage = NetStage::Over(sim);
+                    }
+                    return Some(ScheduleResponse::Progress {
+                        phase: "the result".into(),
+                        done: 2 * expected,
+                        total: 2 * expected,
+                    });
+                }
             },
+            NetStage::Over(_) => {}
             NetStage::Empty => return None,
         }
         let Some(Running::Net(run)) = self.running.take() else { return None };
-        let NetStage::Ideal(sim) = run.stage else { return None };
+        let NetStage::Over(sim) = run.stage else { return None };
         let (ideal, schedule) = sim.finish_with();
         let outcome = run.outcome?;
         let net_run = crate::network::NetRun { net: run.net, outcome, ideal: ideal.max().0 };
@@ -1120,11 +1158,16 @@ fn timeline(k: &Kept, out: &Outcome, span_of: &[(u64, u64)]) -> Timeline {
     let (cpus, nics) = lanes(s);
     let mut t = Timeline { cpus, nics, ..Timeline::default() };
     // Taking in a message is shown as the receive that matched it (the send when none did).
-    let mut recv_of_send = std::collections::HashMap::new();
+    let mut recv_of_send = vec![u32::MAX; s.ops.len()];
     for m in &out.messages {
-        recv_of_send.insert(m.send, m.recv);
+        recv_of_send[m.send as usize] = m.recv;
     }
-    let receiver_side = |send: u32| recv_of_send.get(&send).copied().unwrap_or(send);
+    let receiver_side = |send: u32| match recv_of_send[send as usize] {
+        u32::MAX => send,
+        recv => recv,
+    };
+    t.bars.reserve(BAR * (out.cpu.len() + out.nic.len()));
+    t.messages.reserve(MESSAGE * out.messages.len());
     for c in &out.cpu {
         let (kind, op) = match c.work {
             Work::Op(i) if s.ops[i as usize].kind == Kind::Send => (BarKind::Send, i),

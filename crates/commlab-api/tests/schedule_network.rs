@@ -189,3 +189,32 @@ fn bad_networks_are_refused_by_name() {
     assert!(matches!(r, ScheduleResponse::Error(_)));
     ready(&mut engine, ScheduleQuery::Resimulate(FREE, false, Some(on("torus:4x4"))));
 }
+
+/// The last events, the critical path and the result are three steps, so a
+/// page that runs the engine between frames never does two of them in one
+/// task; a network run ends with its result in a step of its own too.
+#[test]
+fn a_run_ends_in_steps_of_their_own() {
+    let phases = |query: ScheduleQuery| {
+        let mut engine = ScheduleEngine::new();
+        assert!(engine.begin(query).is_none());
+        let mut seen = Vec::new();
+        loop {
+            match engine.step(u64::MAX).expect("a run under way") {
+                ScheduleResponse::Progress { phase, done, total } => seen.push((phase, done == total)),
+                ScheduleResponse::Ready(_) => return seen,
+                other => panic!("{other:?}"),
+            }
+        }
+    };
+    let dissemination =
+        GenerateRequest { collective: "dissemination".into(), p: 64, bytes: 8, ..GenerateRequest::default() };
+    assert_eq!(
+        phases(run(dissemination, None)),
+        [("the critical path".to_owned(), true), ("the timeline".to_owned(), true)]
+    );
+    assert_eq!(
+        phases(run(ring_allreduce(8, 8192), Some(on("ring:8")))),
+        [("the ideal switch".to_owned(), false), ("the result".to_owned(), true)]
+    );
+}

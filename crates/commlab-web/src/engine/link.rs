@@ -45,6 +45,11 @@ pub trait Protocol: Sized + 'static {
     const RESPONSE: &'static str;
     /// Whether an answer is the last of its request.
     fn is_final(response: &Self::Response) -> bool;
+    /// Whether the page engine yields to the page after this progress, however
+    /// short its slice so far (the step after it is a long one of its own).
+    fn yields(_response: &Self::Response) -> bool {
+        false
+    }
     /// Whether a request waits behind work in flight (else it supersedes it).
     fn is_query(request: &Self::Request) -> bool;
     /// The extra payload of a worker's message.
@@ -443,11 +448,15 @@ impl<P: Protocol> Link<P> {
                     match stepped {
                         Ok(None) => return,
                         Ok(Some((r, extra))) => {
-                            let last = P::is_final(&r);
-                            if last {
-                                return link.deliver(generation, r, extra);
+                            if P::is_final(&r) {
+                                // Its own task: the engine's last step and
+                                // the page drawing the answer do not add up.
+                                return leptos::prelude::set_timeout(
+                                    move || link.deliver(generation, r, extra),
+                                    Duration::ZERO,
+                                );
                             }
-                            if browser::now_ms() - start > SLICE_MS {
+                            if P::yields(&r) || browser::now_ms() - start > SLICE_MS {
                                 link.deliver(generation, r, extra);
                                 return link.page_slice(engine, generation);
                             }

@@ -57,6 +57,10 @@ impl Protocol for Schedules {
         response.is_final()
     }
 
+    fn yields(response: &ScheduleResponse) -> bool {
+        matches!(response, ScheduleResponse::Progress { done, total, .. } if done >= total)
+    }
+
     fn is_query(query: &ScheduleQuery) -> bool {
         matches!(query, ScheduleQuery::Export(_) | ScheduleQuery::Goal(_))
     }
