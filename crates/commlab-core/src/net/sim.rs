@@ -163,6 +163,16 @@ struct Message {
     posted: f64,
 }
 
+/// A posted receive, with what matching reads (so a search does not touch
+/// the schedule's ops, scattered over memory).
+#[derive(Clone, Copy)]
+struct Posted {
+    op: u32,
+    peer: u32,
+    tag: u32,
+    at: f64,
+}
+
 /// What the sender's side decides from the network: the options of a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NetParams {
@@ -202,9 +212,8 @@ pub struct NetSimulation<S: Borrow<Schedule>> {
     seq: u64,
     now: f64,
     messages: Vec<Message>,
-    /// Per rank: posted receives (op ids, when posted) and unexpected
-    /// messages, oldest first.
-    posted: Vec<VecDeque<(u32, f64)>>,
+    /// Per rank: posted receives and unexpected messages, oldest first.
+    posted: Vec<VecDeque<Posted>>,
     unexpected: Vec<VecDeque<u32>>,
     /// Per (from, to, tag) channel, the last envelope time: kept only when
     /// some channel could mix eager and rendezvous messages (otherwise
@@ -407,7 +416,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         let s: &Schedule = self.s.borrow();
         let unmatched = (0..ranks)
             .map(|r| {
-                let posted = self.posted[r].iter().map(|&(i, _)| format!("posted receive {}", s.describe(i)));
+                let posted = self.posted[r].iter().map(|p| format!("posted receive {}", s.describe(p.op)));
                 let unexpected = self.unexpected[r].iter().map(|&m| {
                     let send = self.messages[m as usize].send;
                     format!("unexpected message from rank {}: {}", s.rank_of(send), s.describe(send))
@@ -571,7 +580,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
                         let Some(m) = self.unexpected[r].remove(k) else { return };
                         self.meet(m, i, t, t);
                     }
-                    None => self.posted[r].push_back((i, t)),
+                    None => self.posted[r].push_back(Posted { op: i, peer: op.peer, tag: op.tag, at: t }),
                 }
             }
         }
@@ -685,15 +694,11 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     fn envelope(&mut self, m: u32, t: f64) {
         let send = self.s.borrow().ops[self.messages[m as usize].send as usize];
         let r = send.peer as usize;
-        let ops = &self.s.borrow().ops;
-        let found = self.posted[r].iter().position(|&(i, _)| {
-            let op = ops[i as usize];
-            matches(op.peer, op.tag, send.rank, send.tag)
-        });
+        let found = self.posted[r].iter().position(|p| matches(p.peer, p.tag, send.rank, send.tag));
         match found {
             Some(k) => {
-                let Some((i, posted)) = self.posted[r].remove(k) else { return };
-                self.meet(m, i, posted, t);
+                let Some(p) = self.posted[r].remove(k) else { return };
+                self.meet(m, p.op, p.at, t);
             }
             None => self.unexpected[r].push_back(m),
         }
