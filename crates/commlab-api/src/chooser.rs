@@ -995,6 +995,23 @@ impl WinnerMap {
 }
 
 impl ChooseResult {
+    /// On a network, the algorithms simulated at no size because every plan
+    /// had more messages than the limit (ring allreduce at p = 1024 has
+    /// 2 095 104); those cut off by broken links are not among them.
+    pub fn over_limit(&self) -> Vec<&str> {
+        if self.network.is_none() {
+            return Vec::new();
+        }
+        let unsimulated = |k: usize| {
+            self.rows.iter().all(|r| {
+                r.network.as_ref().is_some_and(|n| {
+                    n.times.get(k).is_some_and(Option::is_none) && !n.cut.get(k).copied().unwrap_or(false)
+                })
+            })
+        };
+        (0..self.algorithms.len()).filter(|&k| unsimulated(k)).map(|k| self.algorithms[k].as_str()).collect()
+    }
+
     /// The JSON of `commlab choose --json` (and the view's export): per size,
     /// `times` by algorithm id (units of α), `pieces` of the pipelined ones,
     /// `split` (latency, bandwidth, compute), `simulated` when asked, the `winner`;

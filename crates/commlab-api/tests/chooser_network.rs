@@ -188,3 +188,20 @@ fn cut_off_ranks_and_too_few_hosts_are_named() {
     let e = SimRun::new(&big, &mut Cache::default()).err().expect("refused");
     assert_eq!(e.field, "topology", "{e}");
 }
+
+/// A plan over the limit is named, not dropped: with a limit of 100
+/// messages, ring allreduce at p = 16 (2·15·16 = 480) is simulated at no
+/// size, recursive doubling (16·4 = 64) at every one.
+#[test]
+fn algorithms_over_the_limit_are_named() {
+    let mut r = request("allreduce", 16, (1024, 1 << 20), &["ring", "recursive-doubling"], Some("torus:4x4"));
+    r.sim_limit = 100;
+    let (result, _) = simulate(&r, &mut Cache::default());
+    assert_eq!(result.over_limit(), ["ring"]);
+    assert!(result.rows.iter().all(|row| row.network.as_ref().is_some_and(|n| n.times[1].is_some())));
+    r.sim_limit = 1000;
+    let (result, _) = simulate(&r, &mut Cache::default());
+    assert!(result.over_limit().is_empty());
+    let model = ChooseRequest { network: None, ..r };
+    assert!(simulate(&model, &mut Cache::default()).0.over_limit().is_empty());
+}

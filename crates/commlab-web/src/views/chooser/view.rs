@@ -696,7 +696,16 @@ pub fn ChooserView(
                 </figure>
                 <p class="timing" data-testid="chart-timing">{move || shown.with(|s| s.as_ref().map(|s| {
                     let simulated = match (&s.result.network, s.simulated) {
-                        (Some((t, _)), _) => format!(" Lines and dots: simulated on {t} (pipelined plans with at most {} messages, fewer pieces if needed).", commlab_api::chooser::NET_TRANSFERS),
+                        (Some((t, _)), _) => {
+                            let limit = limits::group(&commlab_api::chooser::NET_TRANSFERS.to_string());
+                            let over = s.result.over_limit();
+                            let left_out = if over.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" Not simulated at this p, each plan over {limit} messages: {} (not drawn).", over.join(", "))
+                            };
+                            format!(" Lines and dots: simulated on {t} (pipelined plans with at most {limit} messages, fewer pieces if needed).{left_out}")
+                        }
                         (None, true) => format!(" Dots: LogGOPS with L = α, G = β, o = g = 0 (plans of at most {SIM_TRANSFERS} messages)."),
                         (None, false) => String::new(),
                     };
