@@ -199,6 +199,10 @@ fn algorithms_over_the_limit_are_named() {
     let (result, _) = simulate(&r, &mut Cache::default());
     assert_eq!(result.over_limit(), ["ring"]);
     assert!(result.rows.iter().all(|row| row.network.as_ref().is_some_and(|n| n.times[1].is_some())));
+    // A cache that already knows the plan is over the limit gives the same rows.
+    let mut cache = Cache::default();
+    let _ = simulate(&ChooseRequest { min_bytes: 8, max_bytes: 64, ..r.clone() }, &mut cache);
+    assert_eq!(simulate(&r, &mut cache).0, result);
     r.sim_limit = 1000;
     let (result, _) = simulate(&r, &mut Cache::default());
     assert!(result.over_limit().is_empty());
