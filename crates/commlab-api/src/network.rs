@@ -7,7 +7,7 @@ use crate::ApiError;
 use commlab_core::goal::Schedule;
 use commlab_core::limits;
 use commlab_core::net::topology::{parse_breaks, Shape, FORMS};
-use commlab_core::net::{simulate, LinkClass, NetOutcome, NetParams, Network, Placement};
+use commlab_core::net::{LinkClass, NetOutcome, NetParams, NetSimulation, Network, Placement};
 use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
 
@@ -133,8 +133,14 @@ pub struct NetRun {
 pub fn run(schedule: &Schedule, request: &NetRequest, p: NetParams, trace: bool) -> Result<NetRun, ApiError> {
     let net = request.network()?;
     let placement = request.placement()?;
-    let outcome = simulate(schedule, net.clone(), placement, p, trace)?;
-    let ideal = simulate(schedule, request.ideal()?, placement, p, false)?.max().0;
+    let ideal_net = request.ideal()?;
+    // One layout of the ops for both runs.
+    let mut sim = NetSimulation::new(schedule, net.clone(), placement, p, trace)?;
+    while !sim.advance(u64::MAX)? {}
+    let (outcome, prepared) = sim.finish_prepared();
+    let mut sim = NetSimulation::prepared(prepared, ideal_net, placement, p, false)?;
+    while !sim.advance(u64::MAX)? {}
+    let ideal = sim.finish().max().0;
     Ok(NetRun { net, outcome, ideal })
 }
 

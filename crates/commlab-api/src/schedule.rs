@@ -869,7 +869,7 @@ impl ScheduleEngine {
                     let NetStage::Network(sim) = std::mem::replace(&mut run.stage, NetStage::Empty) else {
                         return None;
                     };
-                    let (outcome, schedule) = sim.finish_with();
+                    let (outcome, prepared) = sim.finish_prepared();
                     run.outcome = Some(outcome);
                     let ideal = run.request.network.as_ref().map(NetRequest::ideal);
                     let placement = run.request.network.as_ref().map(NetRequest::placement);
@@ -880,7 +880,7 @@ impl ScheduleEngine {
                             "its ideal switch could not be built",
                         )));
                     };
-                    match NetSimulation::new(schedule, ideal, placement, net_params(&run.request.params), false) {
+                    match NetSimulation::prepared(prepared, ideal, placement, net_params(&run.request.params), false) {
                         Ok(s) => run.stage = NetStage::Ideal(s),
                         Err(e) => {
                             self.running = None;

@@ -7,8 +7,8 @@
 
 use super::sim::RateChange;
 use super::topology::Dir;
-use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 /// Two shares this close (relative) are the same level.
 const LEVEL: f64 = 1e-12;
@@ -46,27 +46,43 @@ pub fn progressive_filling(caps: &[f64], routes: &[&[Dir]]) -> Vec<f64> {
     }
 }
 
+/// A flow's finish time as computed at its last re-sharing.
 #[derive(Clone, Copy)]
 struct Finish {
     time: f64,
+    /// The flow's place among flows finishing at the same time.
+    order: u32,
     slot: u32,
     version: u32,
 }
 
-impl PartialEq for Finish {
-    fn eq(&self, other: &Finish) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Finish {}
-impl PartialOrd for Finish {
-    fn partial_cmp(&self, other: &Finish) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Finish {
+impl Finish {
     fn cmp(&self, other: &Finish) -> Ordering {
-        self.time.total_cmp(&other.time).then(self.slot.cmp(&other.slot))
+        self.time.total_cmp(&other.time).then(self.order.cmp(&other.order)).then(self.slot.cmp(&other.slot))
+    }
+}
+
+/// Finish times in buckets per time: many flows finish at the same instant
+/// (a collective's step), so a push finds one of a few buckets and an
+/// arrival takes whole buckets, where a heap would sift every entry through
+/// `log n` levels. Entries of flows re-shared or gone since are stale and
+/// skipped when met.
+#[derive(Default)]
+struct Finishes {
+    buckets: BTreeMap<u64, Vec<Finish>>,
+    /// Emptied buckets, reused.
+    spare: Vec<Vec<Finish>>,
+}
+
+impl Finishes {
+    /// Finish times are ≥ 0, so their bits order like the numbers.
+    fn key(time: f64) -> u64 {
+        (time + 0.0).max(0.0).to_bits()
+    }
+
+    fn push(&mut self, e: Finish) {
+        let spare = &mut self.spare;
+        self.buckets.entry(Self::key(e.time)).or_insert_with(|| spare.pop().unwrap_or_default()).push(e);
     }
 }
 
@@ -74,6 +90,7 @@ impl Ord for Finish {
 #[derive(Clone, Default)]
 struct Flow {
     message: u32,
+    order: u32,
     remaining: f64,
     rate: f64,
     since: f64,
@@ -95,7 +112,11 @@ pub struct Sharing {
     live: usize,
     peak: usize,
     dirty_links: Vec<Dir>,
-    heap: BinaryHeap<Reverse<Finish>>,
+    finishes: Finishes,
+    /// Scratch of a re-sharing, kept for its allocations.
+    links: Vec<Dir>,
+    slots: Vec<u32>,
+    stack: Vec<Dir>,
     // Scratch of a re-sharing, stamped by `epoch`.
     epoch: u32,
     link_seen: Vec<u32>,
@@ -122,7 +143,10 @@ impl Sharing {
             live: 0,
             peak: 0,
             dirty_links: Vec::new(),
-            heap: BinaryHeap::new(),
+            finishes: Finishes::default(),
+            links: Vec::new(),
+            slots: Vec::new(),
+            stack: Vec::new(),
             epoch: 0,
             link_seen: vec![0; n],
             flow_seen: Vec::new(),
@@ -169,7 +193,8 @@ impl Sharing {
     }
 
     /// Message `m` enters its transfer at `t` with `bytes` along `route`.
-    pub fn enter(&mut self, m: u32, bytes: f64, route: &[Dir], t: f64) {
+    /// Flows finishing at the same time arrive in increasing `order`.
+    pub fn enter(&mut self, m: u32, order: u32, bytes: f64, route: &[Dir], t: f64) {
         let slot = self.free.pop().unwrap_or_else(|| {
             self.flows.push(Flow::default());
             self.flow_seen.push(0);
@@ -182,6 +207,7 @@ impl Sharing {
         self.slot_of[m as usize] = slot;
         let f = &mut self.flows[slot as usize];
         f.message = m;
+        f.order = order;
         f.remaining = bytes;
         f.rate = 0.0;
         f.since = t;
@@ -204,33 +230,44 @@ impl Sharing {
         if self.dirty() {
             return None;
         }
-        while let Some(Reverse(top)) = self.heap.peek() {
-            let f = &self.flows[top.slot as usize];
-            if f.live && f.version == top.version {
-                return Some(top.time);
+        let flows = &self.flows;
+        let valid = |e: &Finish| flows[e.slot as usize].live && flows[e.slot as usize].version == e.version;
+        loop {
+            let mut first = self.finishes.buckets.first_entry()?;
+            let bucket = first.get_mut();
+            // Stale entries leave from the end; one valid entry is enough.
+            while bucket.last().is_some_and(|e| !valid(e)) {
+                bucket.pop();
             }
-            self.heap.pop();
+            if let Some(e) = bucket.last() {
+                return Some(e.time);
+            }
+            let empty = first.remove();
+            self.finishes.spare.push(empty);
         }
-        None
     }
 
     /// Removes every flow finishing at `t` (or within [`TOGETHER`] of it);
     /// returns their messages in finish order.
     pub fn arrive(&mut self, t: f64) -> Vec<u32> {
         let until = t + TOGETHER * t.abs().max(1.0);
-        let mut out = Vec::new();
-        while let Some(&Reverse(top)) = self.heap.peek() {
-            if top.time > until {
+        let mut batch: Vec<Finish> = Vec::new();
+        while let Some(first) = self.finishes.buckets.first_entry() {
+            if f64::from_bits(*first.key()) > until {
                 break;
             }
-            self.heap.pop();
-            let slot = top.slot;
-            let f = &self.flows[slot as usize];
-            if !f.live || f.version != top.version {
-                continue;
-            }
-            out.push(f.message);
-            self.remove(slot);
+            let mut bucket = first.remove();
+            let flows = &self.flows;
+            batch.extend(
+                bucket.drain(..).filter(|e| flows[e.slot as usize].live && flows[e.slot as usize].version == e.version),
+            );
+            self.finishes.spare.push(bucket);
+        }
+        batch.sort_unstable_by(Finish::cmp);
+        let mut out = Vec::with_capacity(batch.len());
+        for e in batch {
+            out.push(self.flows[e.slot as usize].message);
+            self.remove(e.slot);
         }
         out
     }
@@ -265,9 +302,11 @@ impl Sharing {
             self.epoch = 1;
         }
         let epoch = self.epoch;
-        let mut links: Vec<Dir> = Vec::new();
-        let mut slots: Vec<u32> = Vec::new();
-        let mut stack: Vec<Dir> = std::mem::take(&mut self.dirty_links);
+        let mut links = std::mem::take(&mut self.links);
+        let mut slots = std::mem::take(&mut self.slots);
+        links.clear();
+        slots.clear();
+        let mut stack = std::mem::replace(&mut self.dirty_links, std::mem::take(&mut self.stack));
         while let Some(d) = stack.pop() {
             if self.link_seen[d as usize] == epoch {
                 continue;
@@ -278,10 +317,13 @@ impl Sharing {
                 if self.flow_seen[slot as usize] != epoch {
                     self.flow_seen[slot as usize] = epoch;
                     slots.push(slot);
-                    stack.extend(self.flows[slot as usize].route.iter().copied());
+                    let seen = &self.link_seen;
+                    stack
+                        .extend(self.flows[slot as usize].route.iter().copied().filter(|&e| seen[e as usize] != epoch));
                 }
             }
         }
+        self.stack = stack;
         self.reshares += 1;
         self.reshared += slots.len() as u64;
         for &slot in &slots {
@@ -337,8 +379,10 @@ impl Sharing {
             let f = &mut self.flows[slot as usize];
             f.version = f.version.wrapping_add(1);
             let time = now + f.remaining.max(0.0) / f.rate;
-            self.heap.push(Reverse(Finish { time, slot, version: f.version }));
+            self.finishes.push(Finish { time, order: f.order, slot, version: f.version });
         }
+        self.links = links;
+        self.slots = slots;
     }
 
     /// The rate trace, `(re-sharings, flows re-shared)`, the most flows at once.
@@ -365,10 +409,10 @@ mod tests {
     fn incremental_sharing_equals_progressive_filling() {
         let caps = vec![1.0, 3.0, 2.0];
         let mut s = Sharing::new(caps.clone(), false);
-        s.enter(0, 10.0, &[0], 0.0);
-        s.enter(1, 10.0, &[0, 1], 0.0);
-        s.enter(2, 10.0, &[1], 0.0);
-        s.enter(3, 10.0, &[2], 0.0);
+        s.enter(0, 0, 10.0, &[0], 0.0);
+        s.enter(1, 1, 10.0, &[0, 1], 0.0);
+        s.enter(2, 2, 10.0, &[1], 0.0);
+        s.enter(3, 3, 10.0, &[2], 0.0);
         s.reshare(0.0);
         let mut got: Vec<(u32, f64)> = s.active().collect();
         got.sort_by_key(|&(m, _)| m);

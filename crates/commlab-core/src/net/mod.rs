@@ -2,11 +2,12 @@
 //! broken links, flows sharing links max–min fairly, and the network mode of
 //! the GOAL simulator.
 
+mod layout;
 pub mod maxmin;
 pub mod sim;
 pub mod topology;
 
-pub use sim::{simulate, NetOutcome, NetParams, NetSimulation};
+pub use sim::{simulate, NetOutcome, NetParams, NetSimulation, Prepared};
 pub use topology::{LinkClass, Network, Placement, Shape};
 
 #[cfg(test)]

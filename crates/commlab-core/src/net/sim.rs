@@ -11,10 +11,11 @@
 
 #![allow(clippy::many_single_char_names, reason = "the names of docs/network.md: t, m, i, r, c, n, p")]
 
+use super::layout::Layout;
 use super::maxmin::{self, Sharing};
 use super::topology::{Dir, Network, Placement};
 use crate::goal::sim::queue::Queue;
-use crate::goal::sim::{dependents, matches, Dependents, ON_START, RELEASED};
+use crate::goal::sim::{matches, ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 use crate::limits::{self, ConfigError};
 use std::borrow::Borrow;
@@ -163,16 +164,6 @@ struct Message {
     posted: f64,
 }
 
-/// A posted receive, with what matching reads (so a search does not touch
-/// the schedule's ops, scattered over memory).
-#[derive(Clone, Copy)]
-struct Posted {
-    op: u32,
-    peer: u32,
-    tag: u32,
-    at: f64,
-}
-
 /// What the sender's side decides from the network: the options of a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NetParams {
@@ -193,9 +184,37 @@ impl Default for NetParams {
     }
 }
 
+/// A schedule with the layout a network run keeps its ops in, so a second
+/// run (the ideal switch after the network) does not build it again.
+pub struct Prepared<S: Borrow<Schedule>> {
+    s: S,
+    lay: Layout,
+}
+
+impl<S: Borrow<Schedule>> Prepared<S> {
+    /// Lays out `s`'s ops for a run.
+    pub fn new(s: S) -> Prepared<S> {
+        let lay = Layout::new(s.borrow());
+        Prepared { s, lay }
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        self.s.borrow()
+    }
+
+    /// The schedule back.
+    pub fn into_schedule(self) -> S {
+        self.s
+    }
+}
+
 /// The network run of a schedule, advanced in slices of events.
 pub struct NetSimulation<S: Borrow<Schedule>> {
     s: S,
+    /// The ops, level by level (`layout.rs`); every op index below is a
+    /// record's, mapped back to the schedule's when reported.
+    lay: Layout,
     net: Network,
     p: NetParams,
     host: Vec<u32>,
@@ -205,15 +224,15 @@ pub struct NetSimulation<S: Borrow<Schedule>> {
     nout: Vec<f64>,
     /// Per rank, when its last op completed.
     done: Vec<f64>,
-    after_first: Vec<u32>,
-    after: Vec<u32>,
-    waiting: Vec<i32>,
     queue: Queue<Item>,
     seq: u64,
     now: f64,
     messages: Vec<Message>,
-    /// Per rank: posted receives and unexpected messages, oldest first.
-    posted: Vec<VecDeque<Posted>>,
+    /// Message slots free again (reused without `trace`).
+    free_messages: Vec<u32>,
+    /// Per rank: posted receives (their records, which hold what matching
+    /// reads and when they were posted) and unexpected messages, oldest first.
+    posted: Vec<VecDeque<u32>>,
     unexpected: Vec<VecDeque<u32>>,
     /// Per (from, to, tag) channel, the last envelope time: kept only when
     /// some channel could mix eager and rendezvous messages (otherwise
@@ -267,28 +286,41 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         p: NetParams,
         trace: bool,
     ) -> Result<NetSimulation<S>, ConfigError> {
+        let ranks = s.borrow().ranks();
+        placement.hosts(ranks, net.hosts())?;
+        NetSimulation::prepared(Prepared::new(s), net, placement, p, trace)
+    }
+
+    /// Prepares the run of a schedule laid out before.
+    ///
+    /// # Errors
+    /// More ranks than hosts.
+    pub fn prepared(
+        prepared: Prepared<S>,
+        net: Network,
+        placement: Placement,
+        p: NetParams,
+        trace: bool,
+    ) -> Result<NetSimulation<S>, ConfigError> {
+        let Prepared { s, lay } = prepared;
         let sched: &Schedule = s.borrow();
         let ranks = sched.ranks() as usize;
         let host = placement.hosts(sched.ranks(), net.hosts())?;
-        let cpus = 1 + sched.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0);
-        let nics = 1 + sched.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0);
-        let Dependents { after_first, after, waiting } = dependents(sched);
+        let (cpus, nics, sends) = (lay.cpus, lay.nics, lay.sends);
         let dirs = 2 * net.links.len();
         let caps: Vec<f64> = (0..dirs as Dir).map(|d| net.class(d).bandwidth).collect();
-        let sends = sched.ops.iter().filter(|o| o.kind == Kind::Send).count();
-        let (eager, rendezvous) = sched
-            .ops
-            .iter()
-            .filter(|o| o.kind == Kind::Send)
-            .fold((false, false), |(e, r), o| (e || o.size <= p.s, r || o.size > p.s));
-        let channel = (eager && rendezvous).then(HashMap::new);
+        // Sends bigger than `S` go by rendezvous. Only a mix of both needs
+        // the channel table (see `channel`).
+        let any_rendezvous = sends > 0 && lay.largest > p.s;
+        let mixed = any_rendezvous && lay.smallest <= p.s;
+        let channel = mixed.then(HashMap::new);
         // Every op once, a transfer and an arrival per message, and the
-        // envelopes that are events of their own (not handled with the transfer).
-        let separate = sched.ops.iter().filter(|o| o.kind == Kind::Send && (o.size > p.s || channel.is_some())).count();
-        let expected = (sched.ops.len() + 2 * sends + separate) as u64;
-        let n_ops = sched.ops.len();
-        let ready: Vec<u32> =
-            (0..ranks as u32).flat_map(|r| sched.range(r)).filter(|&i| waiting[i] == 0).map(|i| i as u32).collect();
+        // envelopes that are events of their own (not handled with the
+        // transfer): every message's with a channel table, else the rendezvous ones.
+        let separate = if any_rendezvous { sends } else { 0 };
+        let n_ops = lay.recs.len();
+        let expected = (n_ops + 2 * sends + separate) as u64;
+        let ready = lay.ready.clone();
         let mut sim = NetSimulation {
             s,
             net,
@@ -299,13 +331,12 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             cpu: vec![0.0; ranks * cpus],
             nout: vec![0.0; ranks * nics],
             done: vec![0.0; ranks],
-            after_first,
-            after,
-            waiting,
+            lay,
             queue: Queue::default(),
             seq: 0,
             now: 0.0,
-            messages: Vec::with_capacity(sends),
+            messages: Vec::with_capacity(if trace { sends } else { 0 }),
+            free_messages: Vec::new(),
             posted: vec![VecDeque::new(); ranks],
             unexpected: vec![VecDeque::new(); ranks],
             channel,
@@ -326,7 +357,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             expected,
         };
         for i in ready {
-            sim.waiting[i as usize] = RELEASED;
+            sim.lay.release(i);
             sim.push(0.0, Item::Op(i));
         }
         Ok(sim)
@@ -357,7 +388,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
 
     /// The send op of message `m` (messages are numbered as their sends start).
     pub fn send_of(&self, m: u32) -> u32 {
-        self.messages[m as usize].send
+        self.lay.orig[self.messages[m as usize].send as usize]
     }
 
     /// The current time (ns).
@@ -409,36 +440,68 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
 
     /// The outcome and the schedule back.
     pub fn finish_with(self) -> (NetOutcome, S) {
+        let (outcome, s, _) = self.finish_parts();
+        (outcome, s)
+    }
+
+    /// The outcome and the laid-out schedule back, ready for another run.
+    pub fn finish_prepared(self) -> (NetOutcome, Prepared<S>) {
+        let (outcome, s, mut lay) = self.finish_parts();
+        lay.reset();
+        (outcome, Prepared { s, lay })
+    }
+
+    fn finish_parts(self) -> (NetOutcome, S, Layout) {
         let ranks = self.s.borrow().ranks() as usize;
         let finish = (0..ranks)
             .map(|r| self.cpu[r * self.cpus..(r + 1) * self.cpus].iter().copied().fold(self.done[r], f64::max))
             .collect();
         let s: &Schedule = self.s.borrow();
+        let orig = &self.lay.orig;
         let unmatched = (0..ranks)
             .map(|r| {
-                let posted = self.posted[r].iter().map(|p| format!("posted receive {}", s.describe(p.op)));
+                let posted = self.posted[r].iter().map(|&i| format!("posted receive {}", s.describe(orig[i as usize])));
                 let unexpected = self.unexpected[r].iter().map(|&m| {
-                    let send = self.messages[m as usize].send;
+                    let send = orig[self.messages[m as usize].send as usize];
                     format!("unexpected message from rank {}: {}", s.rank_of(send), s.describe(send))
                 });
                 posted.chain(unexpected).collect()
             })
             .collect();
         let (rates, resharing, peak_flows) = self.sharing.finish();
+        let mut ops = self.ops;
+        if !ops.is_empty() {
+            let mut back = vec![(f64::NAN, f64::NAN); ops.len()];
+            for (i, span) in ops.drain(..).enumerate() {
+                back[orig[i] as usize] = span;
+            }
+            ops = back;
+        }
+        let mut flows = self.flows;
+        for f in &mut flows {
+            f.send = orig[f.send as usize];
+            if f.recv != NIL {
+                f.recv = orig[f.recv as usize];
+            }
+        }
+        let mut blocked = self.blocked;
+        for b in &mut blocked {
+            b.sends.iter_mut().for_each(|i| *i = orig[*i as usize]);
+        }
         let outcome = NetOutcome {
             finish,
             links: self.loads,
-            unreachable: self.blocked,
+            unreachable: blocked,
             unmatched,
             events: self.events,
             peak_flows,
             resharing,
-            flows: self.flows,
+            flows,
             rates,
             routes: if self.trace { self.route_links } else { Vec::new() },
-            ops: self.ops,
+            ops,
         };
-        (outcome, self.s)
+        (outcome, self.s, self.lay)
     }
 
     /// Times are ≥ 0, so their bits order like the numbers (`+0.0` for `-0.0`).
@@ -465,9 +528,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     }
 
     fn release(&mut self, x: u32, t: f64, on_start: bool) {
-        let (from, to) = (self.after_first[x as usize] as usize, self.after_first[x as usize + 1] as usize);
+        let from = self.lay.recs[x as usize].after_first as usize;
+        let to = self.lay.recs.get(x as usize + 1).map_or(self.lay.after.len(), |r| r.after_first as usize);
         for k in from..to {
-            let entry = self.after[k];
+            let entry = self.lay.after[k];
             if (entry & ON_START != 0) != on_start {
                 if on_start {
                     break;
@@ -475,9 +539,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
                 continue;
             }
             let y = entry & !ON_START;
-            self.waiting[y as usize] -= 1;
-            if self.waiting[y as usize] == 0 {
-                self.waiting[y as usize] = RELEASED;
+            let waiting = &mut self.lay.recs[y as usize].waiting;
+            *waiting -= 1;
+            if *waiting == 0 {
+                *waiting = RELEASED;
                 self.push(t, Item::Op(y));
             }
         }
@@ -491,7 +556,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     }
 
     fn complete(&mut self, i: u32, t: f64) {
-        let r = self.s.borrow().ops[i as usize].rank as usize;
+        let r = self.lay.recs[i as usize].rank as usize;
         self.done[r] = self.done[r].max(t);
         if self.trace {
             self.ops[i as usize] = (self.started[i as usize], t);
@@ -500,7 +565,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     }
 
     fn op(&mut self, t: f64, seq: u64, i: u32) {
-        let op = self.s.borrow().ops[i as usize];
+        let op = self.lay.recs[i as usize];
         let r = op.rank as usize;
         let c = r * self.cpus + usize::from(op.cpu);
         match op.kind {
@@ -527,8 +592,14 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
                 self.nout[n] = t + p.g;
                 let ready = t + p.o;
                 let route = self.route_of(op.rank, op.peer, i);
-                let m = self.messages.len() as u32;
-                self.messages.push(Message { send: i, route, arrived: f64::NAN, recv: NIL, posted: f64::NAN });
+                let message = Message { send: i, route, arrived: f64::NAN, recv: NIL, posted: f64::NAN };
+                let m = if let Some(m) = self.free_messages.pop() {
+                    self.messages[m as usize] = message;
+                    m
+                } else {
+                    self.messages.push(message);
+                    (self.messages.len() - 1) as u32
+                };
                 if self.trace {
                     self.flows.push(FlowSpan {
                         from: op.rank,
@@ -570,17 +641,17 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let (messages, ops) = (&self.messages, &self.s.borrow().ops);
+                let (messages, ops) = (&self.messages, &self.lay.recs);
                 let found = self.unexpected[r].iter().position(|&m| {
                     let send = ops[messages[m as usize].send as usize];
                     matches(op.peer, op.tag, send.rank, send.tag)
                 });
-                match found {
-                    Some(k) => {
-                        let Some(m) = self.unexpected[r].remove(k) else { return };
-                        self.meet(m, i, t, t);
-                    }
-                    None => self.posted[r].push_back(Posted { op: i, peer: op.peer, tag: op.tag, at: t }),
+                if let Some(k) = found {
+                    let Some(m) = self.unexpected[r].remove(k) else { return };
+                    self.meet(m, i, t, t);
+                } else {
+                    self.lay.recs[i as usize].set_posted(t);
+                    self.posted[r].push_back(i);
                 }
             }
         }
@@ -632,7 +703,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     /// Message `m`'s latency is over at `t`.
     fn transfer(&mut self, m: u32, t: f64) {
         let msg = self.messages[m as usize];
-        let size = self.s.borrow().ops[msg.send as usize].size;
+        let size = self.lay.recs[msg.send as usize].size;
         if self.trace {
             self.flows[m as usize].transfer = t;
         }
@@ -652,7 +723,9 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
                 self.busy_since[d as usize] = t;
             }
         }
-        self.sharing.enter(m, size as f64, &self.route_links[route], t);
+        // Flows finishing together arrive in the order of their sends'
+        // records (level by level), which keeps a step's accesses in order.
+        self.sharing.enter(m, msg.send, size as f64, &self.route_links[route], t);
         for &d in &self.route_links[route] {
             let load = &mut self.loads[d as usize];
             load.peak = load.peak.max(self.sharing.count(d));
@@ -681,7 +754,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             self.flows[m as usize].arrived = t;
         }
         let msg = self.messages[m as usize];
-        let op = self.s.borrow().ops[msg.send as usize];
+        let op = self.lay.recs[msg.send as usize];
         if op.size > self.p.s {
             self.complete(msg.send, t);
         }
@@ -692,13 +765,17 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
 
     /// The envelope of `m` reaches its receiver at `t`.
     fn envelope(&mut self, m: u32, t: f64) {
-        let send = self.s.borrow().ops[self.messages[m as usize].send as usize];
+        let send = self.lay.recs[self.messages[m as usize].send as usize];
         let r = send.peer as usize;
-        let found = self.posted[r].iter().position(|p| matches(p.peer, p.tag, send.rank, send.tag));
+        let records = &self.lay.recs;
+        let found = self.posted[r].iter().position(|&i| {
+            let recv = &records[i as usize];
+            matches(recv.peer, recv.tag, send.rank, send.tag)
+        });
         match found {
             Some(k) => {
-                let Some(p) = self.posted[r].remove(k) else { return };
-                self.meet(m, p.op, p.at, t);
+                let Some(i) = self.posted[r].remove(k) else { return };
+                self.meet(m, i, self.lay.recs[i as usize].posted(), t);
             }
             None => self.unexpected[r].push_back(m),
         }
@@ -712,7 +789,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         if self.trace {
             self.flows[m as usize].recv = i;
         }
-        let send = self.s.borrow().ops[msg.send as usize];
+        let send = self.lay.recs[msg.send as usize];
         if send.size > self.p.s {
             self.create(m, t); // rendezvous: the flow starts once both sides are there
         } else if !msg.arrived.is_nan() {
@@ -724,10 +801,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     /// after its CPU part.
     fn finish_receive(&mut self, m: u32) {
         let msg = self.messages[m as usize];
-        let op = self.s.borrow().ops[msg.recv as usize];
+        let op = self.lay.recs[msg.recv as usize];
         let r = op.rank as usize;
         let c = r * self.cpus + usize::from(op.cpu);
-        let work = self.p.o + self.s.borrow().ops[msg.send as usize].size.saturating_sub(1) as f64 * self.p.big_o;
+        let work = self.p.o + self.lay.recs[msg.send as usize].size.saturating_sub(1) as f64 * self.p.big_o;
         let end = msg.arrived.max(msg.posted).max(self.now) + work;
         if work > 0.0 {
             self.cpu[c] = self.cpu[c].max(end);
@@ -736,6 +813,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             self.complete(msg.recv, end);
         } else {
             self.push(end, Item::Done(msg.recv));
+        }
+        // Both ends are done with it: nothing refers to `m` again.
+        if !self.trace {
+            self.free_messages.push(m);
         }
     }
 }

@@ -21,6 +21,10 @@ pub(crate) enum Item {
 /// Generic over the item (the network mode keys its times by their `f64`
 /// bits, which order like the numbers for times ≥ 0).
 pub(crate) struct Queue<I = Item> {
+    /// The earliest time's bucket, held out of the map (its time is below
+    /// every key there): most pushes are at the current time (dependents
+    /// released now) and every pop takes from it, so neither searches the map.
+    front: Option<(u64, Bucket<I>)>,
     buckets: std::collections::BTreeMap<u64, Bucket<I>>,
     /// Emptied buckets, reused (their allocations kept).
     spare: Vec<Bucket<I>>,
@@ -28,7 +32,7 @@ pub(crate) struct Queue<I = Item> {
 
 impl<I> Default for Queue<I> {
     fn default() -> Self {
-        Queue { buckets: std::collections::BTreeMap::new(), spare: Vec::new() }
+        Queue { front: None, buckets: std::collections::BTreeMap::new(), spare: Vec::new() }
     }
 }
 
@@ -44,32 +48,54 @@ impl<I: Ord> Default for Bucket<I> {
 }
 
 impl<I: Ord + Copy> Queue<I> {
+    /// The bucket of `time`, created if need be.
+    fn bucket(&mut self, time: u64) -> &mut Bucket<I> {
+        if let Some((t, _)) = &self.front {
+            if time < *t {
+                // Earlier than the front: the front goes back to the map.
+                if let Some((t, b)) = self.front.take() {
+                    self.buckets.insert(t, b);
+                }
+            }
+        }
+        match &mut self.front {
+            Some((t, b)) if *t == time => b,
+            _ => {
+                let spare = &mut self.spare;
+                self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default())
+            }
+        }
+    }
+
     /// A new entry (`seq` larger than every earlier one).
     pub(crate) fn push(&mut self, time: u64, seq: u64, item: I) {
-        let spare = &mut self.spare;
-        self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).fresh.push_back((seq, item));
+        self.bucket(time).fresh.push_back((seq, item));
     }
 
     /// An entry put back with its old `seq`.
     pub(crate) fn put_back(&mut self, time: u64, seq: u64, item: I) {
-        let spare = &mut self.spare;
-        self.buckets.entry(time).or_insert_with(|| spare.pop().unwrap_or_default()).put_back.push(Reverse((seq, item)));
+        self.bucket(time).put_back.push(Reverse((seq, item)));
     }
 
     /// The earliest entry's time.
     pub(crate) fn peek_time(&self) -> Option<u64> {
-        self.buckets.first_key_value().map(|(&t, _)| t)
+        match &self.front {
+            Some((t, _)) => Some(*t),
+            None => self.buckets.first_key_value().map(|(&t, _)| t),
+        }
     }
 
     /// Whether no entry is left.
     pub(crate) fn is_empty(&self) -> bool {
-        self.buckets.is_empty()
+        self.front.is_none() && self.buckets.is_empty()
     }
 
     pub(crate) fn pop(&mut self) -> Option<(u64, u64, I)> {
-        let mut first = self.buckets.first_entry()?;
-        let time = *first.key();
-        let bucket = first.get_mut();
+        if self.front.is_none() {
+            self.front = Some(self.buckets.pop_first()?);
+        }
+        let (time, bucket) = self.front.as_mut()?;
+        let time = *time;
         let from_heap = match (bucket.fresh.front(), bucket.put_back.peek()) {
             (Some(f), Some(Reverse(h))) => h.0 < f.0,
             (None, _) => true,
@@ -81,8 +107,9 @@ impl<I: Ord + Copy> Queue<I> {
             bucket.fresh.pop_front().expect("checked")
         };
         if bucket.fresh.is_empty() && bucket.put_back.is_empty() {
-            let bucket = first.remove();
-            self.spare.push(bucket);
+            if let Some((_, b)) = self.front.take() {
+                self.spare.push(b);
+            }
         }
         Some((time, seq, item))
     }

@@ -1,0 +1,56 @@
+//! Times the phases of one network run, for profiling (`perf record`,
+//! `valgrind --tool=callgrind`) where criterion's repetitions get in the way:
+//!
+//! ```text
+//! cargo run --release -p commlab-core --example netprof -- allreduce/ring torus:32x32 1024 67108864
+//! ```
+//!
+//! Prints the time to build the schedule, to lay out its ops, to run it on the
+//! network, to reset the layout, and to run it again on the ideal switch (what
+//! the Schedule view's worker does), each on its own line.
+use commlab_core::choose::{goal, plan, Collective};
+use commlab_core::net::{NetParams, NetSimulation, Network, Placement, Prepared, Shape};
+use std::time::Instant;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [which, topology, ranks, bytes] = args.as_slice() else {
+        return Err("usage: netprof COLLECTIVE/ALGORITHM TOPOLOGY P BYTES".into());
+    };
+    let (collective, algorithm) = which.split_once('/').ok_or("COLLECTIVE/ALGORITHM")?;
+    let collective: Collective = collective.parse().map_err(|e| format!("{e:?}"))?;
+    let shape: Shape = topology.parse().map_err(|e| format!("{e:?}"))?;
+    let ranks: u32 = ranks.parse().map_err(|e| format!("P: {e}"))?;
+    let bytes: u64 = bytes.parse().map_err(|e| format!("BYTES: {e}"))?;
+    let clock = Instant::now();
+    let schedule = goal(&plan(collective, algorithm, ranks, 1).map_err(|e| format!("{e:?}"))?, bytes);
+    println!("build {:?} ({} ops)", clock.elapsed(), schedule.ops.len());
+    let clock = Instant::now();
+    let prepared = Prepared::new(&schedule);
+    println!("layout {:?}", clock.elapsed());
+    let run = |prepared, net| -> Result<_, String> {
+        let clock = Instant::now();
+        let mut sim = NetSimulation::prepared(prepared, net, Placement::Identity, NetParams::default(), false)
+            .map_err(|e| format!("{e:?}"))?;
+        while !sim.advance(u64::MAX).map_err(|e| format!("{e:?}"))? {}
+        let elapsed = clock.elapsed();
+        let clock = Instant::now();
+        let (outcome, prepared) = sim.finish_prepared();
+        Ok((elapsed, outcome, prepared, clock.elapsed()))
+    };
+    let net = Network::new(shape, shape.default_classes()).map_err(|e| format!("{e:?}"))?;
+    let (elapsed, outcome, prepared, reset) = run(prepared, net)?;
+    println!(
+        "run {elapsed:?} (max {:?}, {} events, re-sharings {:?})",
+        outcome.max(),
+        outcome.events,
+        outcome.resharing
+    );
+    println!("reset {reset:?}");
+    let ideal =
+        Network::new(Shape::Switch(shape.hosts().try_into().unwrap_or(u32::MAX)), [shape.default_classes()[0]; 2])
+            .map_err(|e| format!("{e:?}"))?;
+    let (elapsed, outcome, _, _) = run(prepared, ideal)?;
+    println!("ideal {elapsed:?} (max {:?})", outcome.max());
+    Ok(())
+}
