@@ -211,3 +211,110 @@ impl Layout {
         self.recs[i as usize].waiting = RELEASED;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::goal::{Op, ANY};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A schedule of `ranks` ranks of random lengths (some empty, some longer
+    /// than a tile) with random `requires` and `irequires` lines within each
+    /// rank, in random line order.
+    fn random(seed: u64, ranks: u32) -> Schedule {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut s = Schedule::default();
+        let mut lines = Vec::new();
+        for r in 0..ranks {
+            let len = if rng.gen_bool(0.1) { 0 } else { rng.gen_range(1..90) };
+            let mut mine = Vec::new();
+            for _ in 0..len {
+                let kind = [Kind::Send, Kind::Recv, Kind::Calc][rng.gen_range(0..3)];
+                let op = Op {
+                    kind,
+                    size: rng.gen_range(0..1 << 20),
+                    peer: if rng.gen_bool(0.1) { ANY } else { rng.gen_range(0..ranks) },
+                    tag: rng.gen_range(0..5),
+                    cpu: rng.gen_range(0..2),
+                    nic: rng.gen_range(0..3),
+                    rank: 0,
+                };
+                let i = s.push(r, op, "");
+                for _ in 0..rng.gen_range(0..3) {
+                    if let Some(&before) = mine.get(rng.gen_range(0..mine.len().max(1))) {
+                        lines.push((i, before, rng.gen_bool(0.3)));
+                    }
+                }
+                mine.push(i);
+            }
+        }
+        s.close(ranks);
+        // Lines in a random order: each prerequisite's list keeps line order.
+        for k in (1..lines.len()).rev() {
+            lines.swap(k, rng.gen_range(0..=k));
+        }
+        for (dependent, prerequisite, on_start) in lines {
+            s.depend(dependent, prerequisite, on_start);
+        }
+        s
+    }
+
+    #[test]
+    fn the_layout_holds_every_op_and_every_line_of_the_schedule() {
+        for (seed, ranks) in [(1, 1), (2, 7), (3, 64), (4, 65), (5, 200), (6, 3)] {
+            let s = random(seed, ranks);
+            let lay = Layout::new(&s);
+            let n = s.ops.len();
+            assert_eq!(lay.recs.len(), n);
+            // `orig` is a permutation, level by level: the k-th op of each
+            // rank that has one, ranks in order.
+            let mut want = Vec::new();
+            for k in 0..n {
+                want.extend((0..ranks).filter(|&r| s.range(r).len() > k).map(|r| s.first[r as usize] + k as u32));
+            }
+            assert_eq!(lay.orig, want, "seed {seed}");
+            let mut perm = vec![u32::MAX; n];
+            for (new, &old) in lay.orig.iter().enumerate() {
+                perm[old as usize] = new as u32;
+            }
+            // Each record is its op; its dependents are the op's lines, on-start
+            // ones first, each group in line order; its count is its lines.
+            for (new, rec) in lay.recs.iter().enumerate() {
+                let old = lay.orig[new];
+                let op = s.ops[old as usize];
+                assert_eq!(
+                    (rec.kind, rec.size, rec.peer, rec.tag, rec.rank, rec.cpu, rec.nic),
+                    (op.kind, op.size, op.peer, op.tag, op.rank, op.cpu, op.nic)
+                );
+                let mut want: Vec<u32> = Vec::new();
+                for on_start in [true, false] {
+                    want.extend(
+                        s.deps
+                            .iter()
+                            .filter(|&&(_, p, st)| p == old && st == on_start)
+                            .map(|&(d, _, _)| perm[d as usize] | if on_start { ON_START } else { 0 }),
+                    );
+                }
+                let end = lay.recs.get(new + 1).map_or(lay.after.len(), |r| r.after_first as usize);
+                assert_eq!(&lay.after[rec.after_first as usize..end], want.as_slice(), "seed {seed}, op {old}");
+                let waiting = s.deps.iter().filter(|&&(d, _, _)| d == old).count();
+                assert_eq!(usize::try_from(rec.waiting), Ok(waiting));
+            }
+            // The ready list: ops without lines, in the schedule's order.
+            let ready: Vec<u32> =
+                (0..n as u32).filter(|&i| !s.deps.iter().any(|&(d, _, _)| d == i)).map(|i| perm[i as usize]).collect();
+            assert_eq!(lay.ready, ready);
+            let sends: Vec<u64> = s.ops.iter().filter(|o| o.kind == Kind::Send).map(|o| o.size).collect();
+            assert_eq!(lay.sends, sends.len());
+            assert_eq!(lay.largest, sends.iter().copied().max().unwrap_or(0));
+            assert_eq!(lay.cpus, 1 + s.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0));
+            assert_eq!(lay.nics, 1 + s.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0));
+            // After a reset, the counts are back.
+            let mut again = Layout::new(&s);
+            again.recs.iter_mut().for_each(|r| r.waiting = RELEASED);
+            again.reset();
+            assert!(again.recs.iter().zip(&lay.recs).all(|(a, b)| a.waiting == b.waiting));
+        }
+    }
+}

@@ -7,7 +7,6 @@
 
 use super::sim::RateChange;
 use super::topology::Dir;
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 /// Two shares this close (relative) are the same level.
@@ -54,12 +53,6 @@ struct Finish {
     order: u32,
     slot: u32,
     version: u32,
-}
-
-impl Finish {
-    fn cmp(&self, other: &Finish) -> Ordering {
-        self.time.total_cmp(&other.time).then(self.order.cmp(&other.order)).then(self.slot.cmp(&other.slot))
-    }
 }
 
 /// Finish times in buckets per time: many flows finish at the same instant
@@ -263,7 +256,8 @@ impl Sharing {
             );
             self.finishes.spare.push(bucket);
         }
-        batch.sort_unstable_by(Finish::cmp);
+        // By time, then `order`, then slot (times ≥ 0 order like their bits).
+        batch.sort_unstable_by_key(|e| (Finishes::key(e.time), e.order, e.slot));
         let mut out = Vec::with_capacity(batch.len());
         for e in batch {
             out.push(self.flows[e.slot as usize].message);

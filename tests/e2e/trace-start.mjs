@@ -1,0 +1,34 @@
+// Where a page's long main-thread tasks go (a diagnostic, not a test): opens
+// a link with a Chromium trace running and prints each task over 50 ms with
+// the events inside it that took the most time.
+// Usage: node trace-start.mjs 'view=schedule&…'   (the release build in dist/)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveDir, launch } from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const server = await serveDir(path.resolve(here, '../..', process.env.DIST ?? 'dist'));
+const context = await launch();
+const page = await context.newPage();
+const cdp = await context.newCDPSession(page);
+const events = [];
+cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+await cdp.send('Tracing.start', {
+  categories: 'devtools.timeline,v8,v8.wasm,blink,disabled-by-default-devtools.timeline',
+  transferMode: 'ReportEvents',
+});
+await page.goto(`${server.url}?${process.argv[2] ?? 'view=schedule'}`);
+await page.waitForTimeout(Number(process.argv[3] ?? 4000));
+await cdp.send('Tracing.end');
+await done;
+const main = events.filter((e) => e.name === 'RunTask' && e.dur > 50000);
+for (const task of main) {
+  const inside = events.filter((e) => e.pid === task.pid && e.tid === task.tid && e.ts >= task.ts && e.ts < task.ts + task.dur && e.dur && e !== task);
+  const byName = new Map();
+  for (const e of inside) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur);
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join('; ');
+  console.log(`task of ${(task.dur / 1000).toFixed(1)} ms at ${((task.ts - main[0].ts) / 1000).toFixed(0)} ms: ${top}`);
+}
+await context.close();
+server.close();
