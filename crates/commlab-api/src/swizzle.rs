@@ -323,9 +323,9 @@ impl SwizzleNet {
                     || "no link carried bytes".to_owned(),
                     |(name, busy, bytes, peak)| {
                         format!(
-                            "hottest link {name}: busy {} ns, {} B, at most {peak} flows at once",
+                            "hottest link {name}: busy {} ns, {}, at most {peak} flows at once",
                             commlab_plot::format_quantity(*busy),
-                            commlab_plot::format_quantity(*bytes)
+                            whole_bytes(*bytes)
                         )
                     },
                 );
@@ -394,5 +394,21 @@ impl SwizzleRequest {
             .collect::<Result<Vec<_>, ApiError>>()?;
         let class = net.classes(net.shape()?)?[0];
         Ok(SwizzleNet { topology: net.topology.clone(), link: (class.bandwidth, class.latency), sides })
+    }
+}
+
+/// A link's byte count (a sum of whole messages) in binary units when whole
+/// (`3 584 KiB`), else in bytes with grouped digits; never in exponent form.
+fn whole_bytes(bytes: f64) -> String {
+    if bytes.is_finite() && (0.0..9.0e15).contains(&bytes) && bytes.fract() == 0.0 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "checked: a whole number in 0..9e15"
+        )]
+        let whole = bytes as u64;
+        commlab_plot::format_bytes(whole)
+    } else {
+        format!("{} B", commlab_plot::format_quantity(bytes))
     }
 }

@@ -9,7 +9,7 @@
 //! network, to reset the layout, and to run it again on the ideal switch (what
 //! the Schedule view's worker does), each on its own line.
 use commlab_core::choose::{goal, plan, Collective};
-use commlab_core::net::{NetParams, NetSimulation, Network, Placement, Prepared, Shape};
+use commlab_core::net::{simulate, NetParams, NetSimulation, Network, Placement, Prepared, Shape};
 use std::time::Instant;
 
 fn main() -> Result<(), String> {
@@ -52,5 +52,13 @@ fn main() -> Result<(), String> {
             .map_err(|e| format!("{e:?}"))?;
     let (elapsed, outcome, _, _) = run(prepared, ideal)?;
     println!("ideal {elapsed:?} (max {:?})", outcome.max());
+    // What the criterion benchmark times: `simulate`, layout to outcome.
+    for _ in 0..3 {
+        let net = Network::new(shape, shape.default_classes()).map_err(|e| format!("{e:?}"))?;
+        let clock = Instant::now();
+        let outcome =
+            simulate(&schedule, net, Placement::Identity, NetParams::default(), false).map_err(|e| format!("{e:?}"))?;
+        println!("simulate {:?} (max {:?})", clock.elapsed(), outcome.max());
+    }
     Ok(())
 }

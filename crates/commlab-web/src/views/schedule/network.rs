@@ -26,12 +26,26 @@ pub fn toggle_break(breaks: &str, a: u32, b: u32) -> String {
     list.iter().map(|(x, y)| format!("{x}-{y}")).collect::<Vec<_>>().join(",")
 }
 
-/// A link in words: both directions' load, and whether it is broken.
-pub fn link_text(p: &NetPicture, shape: Shape, i: usize, at: Option<f64>) -> String {
+/// Whether `breaks` names the link `a-b` (a seeded break is not named).
+pub fn is_named(breaks: &str, a: u32, b: u32) -> bool {
+    let key = (a.min(b), a.max(b));
+    commlab_core::net::topology::parse_breaks(breaks)
+        .unwrap_or_default()
+        .iter()
+        .any(|&(x, y)| (x.min(y), x.max(y)) == key)
+}
+
+/// A link in words: both directions' load, and whether it is broken (by
+/// name, which a click repairs, or by the seeded rate).
+pub fn link_text(p: &NetPicture, shape: Shape, i: usize, at: Option<f64>, named: bool) -> String {
     let (a, b, class, broken) = p.link(i);
     let (na, nb) = (shape.vertex_name(a), shape.vertex_name(b));
     if broken {
-        return format!("link {na}–{nb}: broken (click to repair a named break)");
+        return if named {
+            format!("link {na}–{nb}: broken (click to repair it)")
+        } else {
+            format!("link {na}–{nb}: broken by the seeded break rate (a lower rate or another seed repairs it)")
+        };
     }
     let used = at.map(|t| p.use_at(t));
     let dir = |d: usize, from: &str, to: &str| {
@@ -132,14 +146,23 @@ pub fn NetworkPanel(
     let on_click = move |ev: web_sys::MouseEvent| {
         let Some(i) = link_under(&ev) else { return };
         let Some(s) = shape().filter(|s| s.breakable()) else { return };
-        let Some((a, b, _, _)) = picture.with_untracked(|p| p.as_ref().map(|p| p.link(i))) else { return };
+        let Some((a, b, _, broken)) = picture.with_untracked(|p| p.as_ref().map(|p| p.link(i))) else { return };
         let _ = s;
+        // A seeded break is not the click's to repair (its hover says so).
+        if broken && !params.with_untracked(|p| is_named(&p.network.breaks, a, b)) {
+            return;
+        }
         params.update(|p| p.network.breaks = toggle_break(&p.network.breaks, a, b));
     };
     let hover_text = move || {
         let i = hover.get()?;
         let s = shape()?;
-        picture.with(|p| p.as_ref().map(|p| link_text(p, s, i, at())))
+        picture.with(|p| {
+            p.as_ref().map(|p| {
+                let (a, b, _, _) = p.link(i);
+                link_text(p, s, i, at(), params.with(|q| is_named(&q.network.breaks, a, b)))
+            })
+        })
     };
     let end = move || picture.with(|p| p.as_ref().map_or(1.0, |p| p.end.max(1.0)));
     let moving_text = move || {
@@ -221,7 +244,7 @@ pub fn NetworkPanel(
 
 #[cfg(test)]
 mod tests {
-    use super::toggle_break;
+    use super::{is_named, toggle_break};
 
     #[test]
     fn clicking_a_link_twice_repairs_it() {
@@ -229,5 +252,13 @@ mod tests {
         assert_eq!(once, "0-1");
         let twice = toggle_break(&format!("{once},2-3"), 0, 1);
         assert_eq!(twice, "2-3");
+    }
+
+    #[test]
+    fn a_named_break_is_told_from_a_seeded_one() {
+        assert!(is_named("2-3,0-1", 1, 0));
+        assert!(is_named("2-3", 3, 2));
+        assert!(!is_named("2-3", 1, 2));
+        assert!(!is_named("", 0, 1));
     }
 }

@@ -870,14 +870,23 @@ pub fn ScheduleView(
                         <button type="button" data-testid="unit-ns" on:click=move |_| params.update(|p| p.unit = None)>"Read ticks as ns"</button>
                     </p>
                 })}
-                <NumberField id="L" unit_of=tick_unit("ns") label="Latency L" integer=true range=param_range("L") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
+                // On a network its routes and links replace L and G (and the
+                // ready-list order is LogGOPSim's alone): those fields hide.
+                <Show when=move || !params.with(|p| p.on_network)
+                    fallback=|| view! { <p class="field-note" data-testid="lg-on-network">"L and G are the network's: each route's latency and its links' shared bandwidth."</p> }>
+                    <NumberField id="L" unit_of=tick_unit("ns") label="Latency L" integer=true range=param_range("L") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.l) on_change=lg(|l, v| l.l = v) />
+                </Show>
                 <NumberField id="o" unit_of=tick_unit("ns") label="Overhead o" integer=true range=param_range("o") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.o) on_change=lg(|l, v| l.o = v) />
                 <NumberField id="g" unit_of=tick_unit("ns") label="Gap g" integer=true range=param_range("g") slider=limits::schedule::TIME_SLIDER value=lval(|l| l.g) on_change=lg(|l, v| l.g = v) />
-                <NumberField id="G" unit_of=tick_unit("ns/B") label="Gap per byte G" integer=true range=param_range("G") slider=limits::schedule::PER_BYTE_SLIDER value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
+                <Show when=move || !params.with(|p| p.on_network)>
+                    <NumberField id="G" unit_of=tick_unit("ns/B") label="Gap per byte G" integer=true range=param_range("G") slider=limits::schedule::PER_BYTE_SLIDER value=lval(|l| l.big_g) on_change=lg(|l, v| l.big_g = v) />
+                </Show>
                 <NumberField id="O" unit_of=tick_unit("ns/B") label="Overhead per byte O" integer=true range=param_range("O") slider=limits::schedule::PER_BYTE_SLIDER value=lval(|l| l.big_o) on_change=lg(|l, v| l.big_o = v) />
                 <NumberField id="S" label="Eager limit S" unit="B" integer=true range=param_range("S") slider=limits::schedule::EAGER_SLIDER value=lval(|l| l.s) on_change=lg(|l, v| l.s = v) />
-                <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
-                    on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
+                <Show when=move || !params.with(|p| p.on_network)>
+                    <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
+                        on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
+                </Show>
                 <crate::controls::network::NetworkControls params=params label="run on a network (it replaces L and G)"
                     note="On a network each message is a flow along its route: it spends the route's latency, then shares each link max–min with the flows crossing it. o, g, O and S still apply; L and G are the network's." />
             </div>
