@@ -1077,6 +1077,25 @@ test('schedule on a network: ring allreduce on ring:8 takes its closed form and 
   await canvas.hover({ position: { x: mid.x + 1, y: mid.y } });
   await page.waitForFunction(() => /broken/.test(document.querySelector('[data-testid="net-hover"]').innerText));
   await shot(page, 'schedule-network-broken');
+  assert.match(await hover.innerText(), /^link h0–h1: broken \(click to repair it\)/);
+  // A seeded break is not the click's: its hover says what repairs it, and a click leaves the link as it is.
+  const seeded = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/ring&p=8&bytes=8192&net=ring:8&brate=0.3&bseed=2`);
+  await seeded.locator('[data-testid="net-summary"]').waitFor();
+  await seeded.waitForFunction(() => document.querySelector('[data-testid="net-picture"]').style.width === '640px');
+  const [s0, t0] = at(7); const [s1, t1] = at(0);
+  const seededMid = { x: (s0 + s1) / 2, y: (t0 + t1) / 2 };
+  await seeded.locator('[data-testid="net-picture"]').hover({ position: seededMid });
+  await seeded.waitForFunction(() => /^link h0–h7/.test(document.querySelector('[data-testid="net-hover"]').innerText));
+  assert.match(await seeded.locator('[data-testid="net-hover"]').innerText(), /broken by the seeded break rate/);
+  // On a network the LogGOPS fields L and G give way to the network's; o, g, O and S stay.
+  assert.equal(await seeded.locator('#L').count(), 0);
+  assert.equal(await seeded.locator('#G').count(), 0);
+  assert.equal(await seeded.locator('#o').count(), 1);
+  await seeded.locator('[data-testid="lg-on-network"]').waitFor();
+  await seeded.locator('[data-testid="net-picture"]').click({ position: seededMid });
+  await seeded.waitForTimeout(300);
+  assert.ok(!new URL(seeded.url()).searchParams.has('breaks'), seeded.url());
+  assert.deepEqual(seeded.problems, []);
   const reopened = await open(context, base, page.url());
   await reopened.locator('[data-testid="net-summary"]').waitFor();
   assert.equal(await reopened.locator('[data-testid="net-summary"]').innerText(), await summary.innerText(), 'the link reproduces the run');
