@@ -297,12 +297,15 @@ pub fn ChooserView(
         let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
         // On a network the lines join the simulated points (ns); else they are the model's.
         let on_net = |x: &commlab_api::chooser::Row, k: usize| x.network.as_ref().and_then(|n| n.times[k]);
+        // An algorithm whose every plan is over the message limit has no line;
+        // its legend entry says so (the sentence under the chart says why).
+        let over = r.over_limit();
         let series: Vec<Series> = r
             .algorithms
             .iter()
             .enumerate()
             .map(|(k, id)| Series {
-                name: id.clone(),
+                name: if over.contains(&id.as_str()) { format!("{id} (not simulated)") } else { id.clone() },
                 color: color_of(collective, id),
                 times: if r.network.is_some() {
                     r.rows.iter().map(|x| on_net(x, k).unwrap_or(0.0)).collect()
