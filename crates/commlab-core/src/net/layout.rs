@@ -11,7 +11,7 @@
 //! tie-breaks (the ready list, dependency-line order, send order) are those
 //! of the schedule, and every op index the run reports is the schedule's.
 
-use crate::goal::sim::{ON_START, RELEASED};
+use crate::goal::sim::{dependents, Dependents, ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 
 /// An op as the run reads it.
@@ -105,30 +105,8 @@ impl Layout {
     pub fn new(s: &Schedule) -> Layout {
         let n = s.ops.len();
         let first = &s.first;
-        // Dependents in the schedule's order first (its lines are local
-        // there): counts, then a fill from the ends backwards (`irequires`
-        // group first in the result), leaving `start[i]..start[i + 1]`.
-        let mut start = vec![0u32; n + 1];
-        let mut waiting = vec![0i32; n];
-        for &(dependent, prerequisite, _) in &s.deps {
-            start[prerequisite as usize] += 1;
-            waiting[dependent as usize] += 1;
-        }
-        let mut sum = 0;
-        for c in &mut start {
-            sum += *c;
-            *c = sum;
-        }
-        let mut after_old = vec![0u32; s.deps.len()];
-        for on_start in [false, true] {
-            for &(dependent, prerequisite, line_start) in s.deps.iter().rev() {
-                if line_start == on_start {
-                    let end = &mut start[prerequisite as usize];
-                    *end -= 1;
-                    after_old[*end as usize] = dependent | if on_start { ON_START } else { 0 };
-                }
-            }
-        }
+        // Dependents in the schedule's order first (its lines are local there).
+        let Dependents { after_first: start, after: after_old, waiting } = dependents(s);
         // Level k holds the k-th op of every rank that has one.
         let lens = || first.windows(2).map(|w| (w[1] - w[0]) as usize);
         let levels = lens().max().unwrap_or(0);

@@ -197,16 +197,6 @@ impl<S: Borrow<Schedule>> Prepared<S> {
         let lay = Layout::new(s.borrow());
         Prepared { s, lay }
     }
-
-    /// The schedule.
-    pub fn schedule(&self) -> &Schedule {
-        self.s.borrow()
-    }
-
-    /// The schedule back.
-    pub fn into_schedule(self) -> S {
-        self.s
-    }
 }
 
 /// The network run of a schedule, advanced in slices of events.

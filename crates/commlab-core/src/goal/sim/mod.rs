@@ -308,31 +308,31 @@ pub(crate) struct Dependents {
 
 pub(crate) fn dependents(s: &Schedule) -> Dependents {
     let n = s.ops.len();
+    // Count per prerequisite (as running ends), then fill each list from its
+    // end backwards, `requires` lines before `irequires` ones, both walked in
+    // reverse line order: each group lands in line order, on-start first, and
+    // every end has moved back to its list's start (no second cursor array).
     let mut after_first = vec![0u32; n + 1];
     let mut waiting = vec![0i32; n];
     for &(dependent, prerequisite, _) in &s.deps {
-        after_first[prerequisite as usize + 1] += 1;
+        after_first[prerequisite as usize] += 1;
         waiting[dependent as usize] += 1;
     }
-    for i in 0..n {
-        after_first[i + 1] += after_first[i];
+    let mut sum = 0;
+    for end in &mut after_first {
+        sum += *end;
+        *end = sum;
     }
-    // On-start dependents go first: count them, then place both groups in line order.
-    let mut fill_start = after_first.clone();
-    let mut starts = vec![0u32; n];
-    for &(_, prerequisite, on_start) in &s.deps {
-        starts[prerequisite as usize] += u32::from(on_start);
-    }
-    let mut fill_done: Vec<u32> = (0..n).map(|i| after_first[i] + starts[i]).collect();
-    drop(starts);
     let mut after = vec![0u32; s.deps.len()];
-    for &(dependent, prerequisite, on_start) in &s.deps {
-        let fill = if on_start { &mut fill_start } else { &mut fill_done };
-        after[fill[prerequisite as usize] as usize] = dependent | if on_start { ON_START } else { 0 };
-        fill[prerequisite as usize] += 1;
+    for on_start in [false, true] {
+        for &(dependent, prerequisite, line_on_start) in s.deps.iter().rev() {
+            if line_on_start == on_start {
+                let end = &mut after_first[prerequisite as usize];
+                *end -= 1;
+                after[*end as usize] = dependent | if on_start { ON_START } else { 0 };
+            }
+        }
     }
-    drop(fill_start);
-    drop(fill_done);
     Dependents { after_first, after, waiting }
 }
 
