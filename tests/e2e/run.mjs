@@ -1159,6 +1159,8 @@ test('every view that draws a schedule opens it in the timeline and exports it a
   ];
   for (const [q, args, summary] of cases) {
     const page = await open(context, base, `${base}?v=3&${q}`);
+    // A lazy view mounts after the first paint: wait for its link before measuring where it sits.
+    await page.waitForSelector('[data-testid="open-timeline"]');
     // The schedule's links sit with the view's exports, not orphaned under the parameters.
     const placed = await page.evaluate(() => {
       const link = document.querySelector('[data-testid="open-timeline"]');
