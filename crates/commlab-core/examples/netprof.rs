@@ -23,8 +23,11 @@ fn main() -> Result<(), String> {
     let ranks: u32 = ranks.parse().map_err(|e| format!("P: {e}"))?;
     let bytes: u64 = bytes.parse().map_err(|e| format!("BYTES: {e}"))?;
     let clock = Instant::now();
-    let schedule = goal(&plan(collective, algorithm, ranks, 1).map_err(|e| format!("{e:?}"))?, bytes);
-    println!("build {:?} ({} ops)", clock.elapsed(), schedule.ops.len());
+    let plan = plan(collective, algorithm, ranks, 1).map_err(|e| format!("{e:?}"))?;
+    let planned = clock.elapsed();
+    let schedule = goal(&plan, bytes);
+    drop(plan);
+    println!("build {:?} ({} ops; the plan {planned:?})", clock.elapsed(), schedule.ops.len());
     let clock = Instant::now();
     let prepared = Prepared::new(&schedule);
     println!("layout {:?}", clock.elapsed());

@@ -19,10 +19,9 @@ pub use registry::{of, Algorithm, ALGORITHMS};
 /// starts, and LogGOPS's `(s − 1)·G` wraps around for `s = 0` in LogGOPSim's
 /// unsigned arithmetic, which the simulator reproduces (`docs/loggops.md`).
 pub fn goal(plan: &Plan, n: u64) -> crate::goal::Schedule {
-    let rounds: Vec<Vec<(u32, u32, u64)>> = plan
-        .messages(n)
-        .into_iter()
-        .map(|r| r.into_iter().map(|(from, to, bytes)| (from, to, bytes.max(1))).collect())
-        .collect();
-    crate::goal::generate::from_rounds(plan.ranks, &rounds)
+    crate::goal::generate::from_round_fn(plan.ranks, plan.rounds.len(), |k, visit| {
+        for t in &plan.rounds[k] {
+            visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)));
+        }
+    })
 }
