@@ -1036,10 +1036,16 @@ test('schedule: hover and keyboard name the op; zoom; the link keeps the window;
   await shot(page, 'schedule-timeline');
 });
 
+// The network's result shows first; the ideal switch's time (for the slowdown) follows.
+async function idealDone(page) {
+  await page.locator('[data-testid="net-summary"]').waitFor();
+  await page.waitForFunction(() => /× its time/.test(document.querySelector('[data-testid="net-ideal"]')?.innerText ?? ''), null, { timeout: 60000 });
+}
+
 test('schedule on a network: ring allreduce on ring:8 takes its closed form and the CLI\'s time; hover, scrubber, click to break and reroute; the link reopens it', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/ring&p=8&bytes=8192&preset=hops&net=ring:8`);
   const summary = page.locator('[data-testid="net-summary"]');
-  await summary.waitFor();
+  await idealDone(page);
   // 2(p − 1)(λ + n/p/B) = 14 · (250 + 1024/25) = 4073.44 ns; the ideal switch has two hops a step.
   assert.match(await summary.innerText(), /^On ring:8 \(8 hosts, 8 links, 0 broken\): the last rank finishes at 4073 ns, against 7573 ns on an ideal switch/);
   const json = JSON.parse((await download(page, 'export-json')).text);
@@ -1097,7 +1103,7 @@ test('schedule on a network: ring allreduce on ring:8 takes its closed form and 
   assert.ok(!new URL(seeded.url()).searchParams.has('breaks'), seeded.url());
   assert.deepEqual(seeded.problems, []);
   const reopened = await open(context, base, page.url());
-  await reopened.locator('[data-testid="net-summary"]').waitFor();
+  await idealDone(reopened);
   assert.equal(await reopened.locator('[data-testid="net-summary"]').innerText(), await summary.innerText(), 'the link reproduces the run');
   assert.match(await reopened.locator('[data-testid="net-moving"]').innerText(), /^At 260 ns/);
   // Busy-fraction heat; a torus and a fat tree draw; a bad topology is named.

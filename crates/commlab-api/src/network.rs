@@ -268,10 +268,11 @@ pub struct NetSummary {
     pub broken: u32,
     /// Largest finish time (ns, exact).
     pub max_time: f64,
-    /// The same schedule on `switch:H` with the first link class.
-    pub ideal: f64,
+    /// The same schedule on `switch:H` with the first link class (`None`
+    /// while that run is still under way: [`ScheduleResponse::Partial`](crate::schedule::ScheduleResponse::Partial)).
+    pub ideal: Option<f64>,
     /// `max_time / ideal`.
-    pub slowdown: f64,
+    pub slowdown: Option<f64>,
     /// The link busy longest.
     pub bottleneck: Option<LinkSummary>,
     /// The hottest links by busy time, at most [`HOT_LINKS`].
@@ -301,20 +302,29 @@ fn link_summary(net: &Network, out: &NetOutcome, d: u32) -> LinkSummary {
     }
 }
 
-/// The summary of `run` (`schedule` names the blocked ops).
+impl NetSummary {
+    /// Fills in the ideal switch's max finish time and the slowdown against it.
+    pub fn set_ideal(&mut self, ideal: f64) {
+        self.ideal = Some(ideal);
+        self.slowdown = Some(if ideal > 0.0 { self.max_time / ideal } else { 1.0 });
+    }
+}
+
+/// The summary of `run` (`schedule` names the blocked ops); the ideal
+/// switch's time when `run` has it (not NaN).
 pub fn summary(schedule: &Schedule, run: &NetRun) -> NetSummary {
     let (net, out) = (&run.net, &run.outcome);
     let max_time = out.max().0;
     let mut busiest: Vec<u32> = (0..out.links.len() as u32).filter(|&d| out.links[d as usize].busy > 0.0).collect();
     busiest.sort_by(|&a, &b| out.links[b as usize].busy.total_cmp(&out.links[a as usize].busy).then(a.cmp(&b)));
-    NetSummary {
+    let mut summary = NetSummary {
         topology: net.shape.to_string(),
         hosts: net.hosts(),
         links: net.links.len() as u32,
         broken: net.broken_count() as u32,
         max_time,
-        ideal: run.ideal,
-        slowdown: if run.ideal > 0.0 { max_time / run.ideal } else { 1.0 },
+        ideal: None,
+        slowdown: None,
         bottleneck: out.bottleneck().map(|d| link_summary(net, out, d)),
         hottest: busiest.iter().take(HOT_LINKS).map(|&d| link_summary(net, out, d)).collect(),
         unreachable: out
@@ -326,7 +336,11 @@ pub fn summary(schedule: &Schedule, run: &NetRun) -> NetSummary {
         unreachable_pairs: out.unreachable.len() as u32,
         peak_flows: out.peak_flows as u64,
         resharing: out.resharing,
+    };
+    if !run.ideal.is_nan() {
+        summary.set_ideal(run.ideal);
     }
+    summary
 }
 
 /// The network picture's data as flat arrays (the worker transfers them as

@@ -552,6 +552,11 @@ pub enum ScheduleResponse {
     },
     /// The run.
     Ready(ScheduleResult),
+    /// A network run's result before its ideal switch has run: everything
+    /// but [`NetSummary::ideal`](crate::network::NetSummary::ideal) and the
+    /// slowdown (`None`). Not final: [`ScheduleResponse::Ready`] follows
+    /// with them, so a page shows the network's answer one run earlier.
+    Partial(ScheduleResult),
     /// An export: file name and text.
     Export(String, String),
     /// Refused, with the reason.
@@ -569,7 +574,7 @@ pub enum ScheduleResponse {
 impl ScheduleResponse {
     /// Whether this ends its query.
     pub fn is_final(&self) -> bool {
-        !matches!(self, ScheduleResponse::Progress { .. })
+        !matches!(self, ScheduleResponse::Progress { .. } | ScheduleResponse::Partial(_))
     }
 }
 
@@ -607,11 +612,13 @@ enum Running {
 /// A network run under way: the network, then its ideal switch.
 struct NetRunning {
     request: ScheduleRequest,
-    net: commlab_core::net::Network,
+    /// The network, until its stage is over.
+    net: Option<commlab_core::net::Network>,
     hosts: Vec<u32>,
     stage: NetStage,
-    /// The network's outcome once its stage is over.
-    outcome: Option<commlab_core::net::NetOutcome>,
+    /// The network's run and the result sent as [`ScheduleResponse::Partial`],
+    /// once its stage is over.
+    done: Option<(crate::network::NetRun, ScheduleResult)>,
     /// Events of one stage.
     expected: u64,
 }
@@ -772,10 +779,10 @@ impl ScheduleEngine {
             let expected = sim.progress().1;
             Ok::<_, ApiError>(NetRunning {
                 request,
-                net,
+                net: Some(net),
                 hosts,
                 stage: NetStage::Network(sim),
-                outcome: None,
+                done: None,
                 expected,
             })
         })();
@@ -870,7 +877,10 @@ impl ScheduleEngine {
                         return None;
                     };
                     let (outcome, prepared) = sim.finish_prepared();
-                    run.outcome = Some(outcome);
+                    let net = run.net.take()?;
+                    let net_run = crate::network::NetRun { net, outcome, ideal: f64::NAN };
+                    let s = prepared.schedule();
+                    let partial = net_result(s, &run.request, &net_run, &run.hosts, s.ops.len() <= TIMELINE_OPS);
                     let ideal = run.request.network.as_ref().map(NetRequest::ideal);
                     let placement = run.request.network.as_ref().map(NetRequest::placement);
                     let (Some(Ok(ideal)), Some(Ok(placement))) = (ideal, placement) else {
@@ -887,11 +897,8 @@ impl ScheduleEngine {
                             return failed(e);
                         }
                     }
-                    return Some(ScheduleResponse::Progress {
-                        phase: "the ideal switch".into(),
-                        done: expected,
-                        total: 2 * expected,
-                    });
+                    run.done = Some((net_run, partial.clone()));
+                    return Some(ScheduleResponse::Partial(partial));
                 }
             },
             NetStage::Ideal(sim) => match sim.advance(events) {
@@ -924,15 +931,17 @@ impl ScheduleEngine {
         let Some(Running::Net(run)) = self.running.take() else { return None };
         let NetStage::Over(sim) = run.stage else { return None };
         let (ideal, schedule) = sim.finish_with();
-        let outcome = run.outcome?;
-        let net_run = crate::network::NetRun { net: run.net, outcome, ideal: ideal.max().0 };
+        let (mut net_run, mut result) = run.done?;
+        net_run.ideal = ideal.max().0;
+        if let Some(summary) = result.network.as_mut() {
+            summary.set_ideal(net_run.ideal);
+        }
         let kept = Kept {
             schedule,
             request: run.request,
             critical: Vec::new(),
             run: KeptRun::Net(Box::new(net_run), run.hosts),
         };
-        let result = result(&kept, kept.schedule.ops.len() <= TIMELINE_OPS);
         self.kept = Some(kept);
         Some(ScheduleResponse::Ready(result))
     }
@@ -963,7 +972,7 @@ impl ScheduleEngine {
 fn result(k: &Kept, traced: bool) -> ScheduleResult {
     match &k.run {
         KeptRun::LogGops(out) => loggops_result(k, out, traced),
-        KeptRun::Net(run, hosts) => net_result(k, run, hosts, traced),
+        KeptRun::Net(run, hosts) => net_result(&k.schedule, &k.request, run, hosts, traced),
     }
 }
 
@@ -1032,14 +1041,20 @@ fn loggops_result(k: &Kept, out: &Outcome, traced: bool) -> ScheduleResult {
 
 /// A network run as the page shows it: no critical path (it is LogGOPS's),
 /// the network's summary and picture instead.
-fn net_result(k: &Kept, run: &crate::network::NetRun, hosts: &[u32], traced: bool) -> ScheduleResult {
-    let (s, out) = (&k.schedule, &run.outcome);
+fn net_result(
+    s: &Schedule,
+    request: &ScheduleRequest,
+    run: &crate::network::NetRun,
+    hosts: &[u32],
+    traced: bool,
+) -> ScheduleResult {
+    let out = &run.outcome;
     let (max, max_rank) = out.max();
     let finish: Vec<u64> = out.finish.iter().map(|t| t.round() as u64).collect();
     let max_time = max.round() as u64;
     let (histogram, bin_width, min_time) = histogram(&finish, max_time);
     let (unmatched, unmatched_ranks) = unmatched_of(&out.unmatched);
-    let timeline = (traced && !out.ops.is_empty()).then(|| net_timeline(s, out, &k.request.params));
+    let timeline = (traced && !out.ops.is_empty()).then(|| net_timeline(s, out, &request.params));
     ScheduleResult {
         ranks: s.ranks(),
         ops: s.ops.len() as u64,

@@ -221,6 +221,36 @@ pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// Watches an element's width: `on_width(client width)` after each layout
+/// that changes it (a `ResizeObserver`), first after the element's first
+/// layout. Reading a width while a view mounts would lay out the whole page
+/// inside that task; the observer reads it once the browser has laid it out.
+pub struct WidthWatch {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl WidthWatch {
+    /// Starts watching `element` (`None` where `ResizeObserver` is missing).
+    pub fn new(element: &web_sys::Element, on_width: impl Fn(f64) + 'static) -> Option<WidthWatch> {
+        let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            let last = entries.get(entries.length().saturating_sub(1));
+            if let Ok(entry) = last.dyn_into::<web_sys::ResizeObserverEntry>() {
+                on_width(f64::from(entry.target().client_width()));
+            }
+        });
+        let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(element);
+        Some(WidthWatch { observer, _callback: callback })
+    }
+}
+
+impl Drop for WidthWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
 /// The point of a click in the coordinates of a drawing `width` units wide
 /// shown in the clicked element (`None` when it has no size).
 pub fn click_point(ev: &web_sys::MouseEvent, width: f64) -> Option<(f64, f64)> {

@@ -76,6 +76,7 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     ScheduleResponse::Error(e) => Err(JsValue::from(e.to_string())),
                     ScheduleResponse::Progress { .. }
                     | ScheduleResponse::Ready(_)
+                    | ScheduleResponse::Partial(_)
                     | ScheduleResponse::Chosen(_)
                     | ScheduleResponse::Map(_)
                     | ScheduleResponse::Profiles(_)

@@ -94,7 +94,8 @@ fn serve_schedule(engine: &mut ScheduleEngine, generation: &JsValue, query: JsVa
     let mut last = now();
     let response = engine.serve(query, SCHEDULE_SLICE_EVENTS, &mut |progress| {
         let t = now();
-        if t - last >= PROGRESS_MS {
+        // Progress is thinned out; a partial result always goes.
+        if t - last >= PROGRESS_MS || matches!(progress, ScheduleResponse::Partial(_)) {
             last = t;
             post_schedule(&scope, generation, progress);
         }
@@ -108,7 +109,7 @@ fn post_schedule(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, respo
     let _ = js_sys::Reflect::set(&msg, &"gen".into(), generation);
     let _ = js_sys::Reflect::set(&msg, &"sres".into(), &to_js(response));
     let mut transfer = js_sys::Array::new();
-    if let ScheduleResponse::Ready(result) = response {
+    if let ScheduleResponse::Ready(result) | ScheduleResponse::Partial(result) = response {
         let (arrays, buffers) = commlab_web::engine::schedule::arrays_to_js(result);
         for key in ["timeline", "picture"] {
             if let Ok(v) = js_sys::Reflect::get(&arrays, &key.into()) {
@@ -231,7 +232,7 @@ impl ScheduleHandle {
 
     fn answer(&mut self, answer: Option<ScheduleResponse>) -> JsValue {
         let Some(r) = answer else { return JsValue::UNDEFINED };
-        if let ScheduleResponse::Ready(result) = &r {
+        if let ScheduleResponse::Ready(result) | ScheduleResponse::Partial(result) = &r {
             self.timeline = commlab_web::engine::schedule::arrays_to_js(result).0.into();
         }
         to_js(&r)

@@ -197,6 +197,11 @@ impl<S: Borrow<Schedule>> Prepared<S> {
         let lay = Layout::new(s.borrow());
         Prepared { s, lay }
     }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        self.s.borrow()
+    }
 }
 
 /// The network run of a schedule, advanced in slices of events.

@@ -456,9 +456,20 @@ impl<P: Protocol> Link<P> {
                                     Duration::ZERO,
                                 );
                             }
-                            if P::yields(&r) || browser::now_ms() - start > SLICE_MS {
+                            if browser::now_ms() - start > SLICE_MS && !P::yields(&r) {
                                 link.deliver(generation, r, extra);
                                 return link.page_slice(engine, generation);
+                            }
+                            if P::yields(&r) {
+                                // The answer in a task of its own too (a
+                                // partial result is drawn there), then the next slice.
+                                return leptos::prelude::set_timeout(
+                                    move || {
+                                        link.deliver(generation, r, extra);
+                                        link.page_slice(engine, generation);
+                                    },
+                                    Duration::ZERO,
+                                );
                             }
                         }
                         Err(e) => return browser::show_panic(&format!("inside the engine (page fallback): {e}")),

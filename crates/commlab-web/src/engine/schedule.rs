@@ -59,6 +59,7 @@ impl Protocol for Schedules {
 
     fn yields(response: &ScheduleResponse) -> bool {
         matches!(response, ScheduleResponse::Progress { done, total, .. } if done >= total)
+            || matches!(response, ScheduleResponse::Partial(_))
     }
 
     fn is_query(query: &ScheduleQuery) -> bool {
@@ -94,7 +95,9 @@ impl PageSchedules {
         }
         let r: ScheduleResponse = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
         let arrays = match &r {
-            ScheduleResponse::Ready(_) => Some(Arrays::from_js(&super::call(&self.0, "arrays", &[])?)),
+            ScheduleResponse::Ready(_) | ScheduleResponse::Partial(_) => {
+                Some(Arrays::from_js(&super::call(&self.0, "arrays", &[])?))
+            }
             _ => None,
         };
         Ok(Some((r, arrays)))

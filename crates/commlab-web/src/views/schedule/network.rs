@@ -64,6 +64,17 @@ pub fn link_text(p: &NetPicture, shape: Shape, i: usize, at: Option<f64>, named:
     )
 }
 
+/// The ideal switch's run, which follows the network's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ideal {
+    /// Still running.
+    Pending,
+    /// Its max finish time (ns) and the network's slowdown against it.
+    Done(f64, f64),
+    /// Cancelled before it ended.
+    Stopped,
+}
+
 /// The network results: summary, picture, scrubber, tables.
 #[allow(clippy::too_many_lines, reason = "one panel: summary, picture, scrubber, tables")]
 #[component]
@@ -74,6 +85,8 @@ pub fn NetworkPanel(
     summary: Signal<Option<Arc<NetSummary>>>,
     /// The run's network picture.
     picture: Signal<Option<Arc<NetPicture>>>,
+    /// The ideal switch's run.
+    ideal: Signal<Ideal>,
     /// The page's theme.
     dark: Memo<bool>,
 ) -> impl IntoView {
@@ -81,12 +94,20 @@ pub fn NetworkPanel(
     let hover = RwSignal::new(None::<usize>);
     let width = RwSignal::new(520.0f64);
     let frame = NodeRef::<leptos::html::Div>::new();
+    // The frame's width after each layout that changes it (no forced layout).
+    let watch = StoredValue::new_local(None::<crate::browser::WidthWatch>);
     Effect::new(move |_| {
-        picture.track();
         if let Some(f) = frame.get() {
-            width.set(f64::from(f.client_width()).clamp(240.0, 640.0));
+            let on_width = move |w: f64| {
+                let w = w.clamp(240.0, 640.0);
+                if (w - width.get_untracked()).abs() >= 1.0 {
+                    width.set(w);
+                }
+            };
+            watch.set_value(crate::browser::WidthWatch::new(&f, on_width));
         }
     });
+    on_cleanup(move || watch.set_value(None));
     let layout = Memo::new(move |_| {
         let w = width.get();
         picture.with(|p| {
@@ -196,10 +217,17 @@ pub fn NetworkPanel(
                 let frac = if s.max_time > 0.0 { 100.0 * b.busy / s.max_time } else { 0.0 };
                 format!("the bottleneck is {}: {} B, busy {} ns ({} % of the run), at most {} flows at once", b.name, format_quantity(b.bytes), format_quantity(b.busy), format_quantity(frac), b.peak)
             });
+            let against = move || match ideal.get() {
+                Ideal::Done(t, slowdown) => format!("against {} ns on an ideal switch of the same links ({}× its time)", format_quantity(t), format_quantity(slowdown)),
+                Ideal::Pending => "the same schedule on an ideal switch of the same links is still running (for the slowdown)".to_owned(),
+                Ideal::Stopped => "the ideal switch of the same links was not run to its end".to_owned(),
+            };
             view! {
                 <p class="net-summary" data-testid="net-summary">{format!(
-                    "On {} ({} hosts, {} links, {} broken): the last rank finishes at {} ns, against {} ns on an ideal switch of the same links ({}× its time); {b}. At most {} flows were in transfer at once.",
-                    s.topology, s.hosts, s.links, s.broken, format_quantity(s.max_time), format_quantity(s.ideal), format_quantity(s.slowdown), s.peak_flows)}</p>
+                    "On {} ({} hosts, {} links, {} broken): the last rank finishes at {} ns, ",
+                    s.topology, s.hosts, s.links, s.broken, format_quantity(s.max_time))}
+                    <span data-testid="net-ideal">{against}</span>
+                    {format!("; {b}. At most {} flows were in transfer at once.", s.peak_flows)}</p>
                 {(s.unreachable_pairs > 0).then(|| view! {
                     <div class="deadlock" data-testid="unreachable" role="alert">
                         <p>{format!("{} rank pairs have no surviving path; their messages never go:", s.unreachable_pairs)}</p>

@@ -156,33 +156,59 @@ pub fn ScheduleView(
     let frame = NodeRef::<leptos::html::Div>::new();
     let started = StoredValue::new(0.0f64);
     let took = RwSignal::new(0.0f64);
+    // A network run answers twice: its result, then the ideal switch's time.
+    let ideal = RwSignal::new(super::network::Ideal::Pending);
+    let ideal_took = RwSignal::new(None::<f64>);
+    // The network's result is on screen and the ideal switch is running.
+    let partial = StoredValue::new(false);
 
     // What a run depends on: the source and the simulation parameters (not the window).
     let run_key =
         Memo::new(move |_| params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx, p.network())));
+    let show = move |result: ScheduleResult, arrays: Option<crate::engine::schedule::Arrays>| {
+        let arrays = arrays.unwrap_or_default();
+        let (timeline, picture) = (arrays.timeline, arrays.picture);
+        let mut on_path = Vec::new();
+        if let Some(t) = &timeline {
+            on_path = vec![false; t.op_count()];
+            for &i in &t.critical {
+                if let Some(x) = on_path.get_mut(i as usize) {
+                    *x = true;
+                }
+            }
+        }
+        focus.set(None);
+        shown.set(Some(Shown {
+            result: Rc::new(result),
+            timeline: timeline.map(Rc::new),
+            picture: picture.map(std::sync::Arc::new),
+            on_path: Rc::new(on_path),
+        }));
+    };
     let on_response = move || -> crate::engine::schedule::OnResponse {
         Rc::new(move |r: ScheduleResponse, arrays: Option<crate::engine::schedule::Arrays>| match r {
             ScheduleResponse::Progress { phase, done, total } => status.set(Status::Running(phase, done, total)),
-            ScheduleResponse::Ready(result) => {
+            ScheduleResponse::Partial(result) => {
                 took.set(browser::now_ms() - started.get_value());
-                let arrays = arrays.unwrap_or_default();
-                let (timeline, picture) = (arrays.timeline, arrays.picture);
-                let mut on_path = Vec::new();
-                if let Some(t) = &timeline {
-                    on_path = vec![false; t.op_count()];
-                    for &i in &t.critical {
-                        if let Some(x) = on_path.get_mut(i as usize) {
-                            *x = true;
-                        }
-                    }
+                ideal.set(super::network::Ideal::Pending);
+                ideal_took.set(None);
+                show(result, arrays);
+                partial.set_value(true);
+                status.set(Status::Running("the ideal switch".into(), 0, 0));
+            }
+            ScheduleResponse::Ready(result) => {
+                let now = browser::now_ms() - started.get_value();
+                let done = result.network.as_ref().and_then(|n| n.ideal.zip(n.slowdown));
+                ideal.set(done.map_or(super::network::Ideal::Stopped, |(t, s)| super::network::Ideal::Done(t, s)));
+                if partial.get_value() && shown.with_untracked(Option::is_some) {
+                    // The partial result is on screen: only the ideal switch is new.
+                    ideal_took.set(Some(now - took.get_untracked()));
+                } else {
+                    took.set(now);
+                    ideal_took.set(None);
+                    show(result, arrays);
                 }
-                focus.set(None);
-                shown.set(Some(Shown {
-                    result: Rc::new(result),
-                    timeline: timeline.map(Rc::new),
-                    picture: picture.map(std::sync::Arc::new),
-                    on_path: Rc::new(on_path),
-                }));
+                partial.set_value(false);
                 status.set(Status::Idle);
             }
             ScheduleResponse::Export(name, text) => {
@@ -231,6 +257,7 @@ pub fn ScheduleView(
             })
         };
         started.set_value(browser::now_ms());
+        partial.set_value(false);
         status.set(Status::Running("starting".into(), 0, 0));
         c.send(query, on_response());
     };
@@ -362,24 +389,23 @@ pub fn ScheduleView(
         })
     };
 
-    // The frame's width, read when a run is shown and when the window is
-    // resized (reading it on every pan frame would force a layout each time).
+    // The frame's width after each layout that changes it (a ResizeObserver:
+    // reading it while the view mounts, or on every pan frame, would force a
+    // layout of the page each time).
     let frame_width = RwSignal::new(900.0f64);
-    let measure = move || {
-        if let Some(f) = frame.get_untracked() {
-            let w = f64::from(f.client_width()).max(240.0);
-            if (w - frame_width.get_untracked()).abs() >= 1.0 {
-                frame_width.set(w);
-            }
-        }
-    };
+    let watch = StoredValue::new_local(None::<crate::browser::WidthWatch>);
     Effect::new(move |_| {
-        shown.track();
-        frame.track();
-        measure();
+        if let Some(f) = frame.get() {
+            let on_width = move |w: f64| {
+                let w = w.max(240.0);
+                if (w - frame_width.get_untracked()).abs() >= 1.0 {
+                    frame_width.set(w);
+                }
+            };
+            watch.set_value(crate::browser::WidthWatch::new(&f, on_width));
+        }
     });
-    let on_resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || on_resize.remove());
+    on_cleanup(move || watch.set_value(None));
     // The window while a drag or the wheel moves it: the URL (and every
     // field that reads the parameters) gets it when it rests.
     let live = RwSignal::new(None::<Option<(f64, f64)>>);
@@ -795,7 +821,10 @@ pub fn ScheduleView(
             Some(view! {
                 <p class="schedule-summary" data-testid="schedule-summary">
                     {format!("{} ranks, {} operations, {} messages, {} events: {verdict}. First rank done at {}.", r.ranks, r.ops, r.messages, r.events, unit.format(r.min_time as f64))}
-                    <span class="timing">{move || format!(" Built and simulated in {:.0} ms.", took.get())}</span>
+                    <span class="timing">{move || match ideal_took.get() {
+                        Some(more) => format!(" Built and simulated in {:.0} ms (then the ideal switch, for the slowdown, in {more:.0} ms more).", took.get()),
+                        None => format!(" Built and simulated in {:.0} ms.", took.get()),
+                    }}</span>
                 </p>
                 {(!r.unmatched.is_empty()).then(|| view! {
                     <div class="deadlock" data-testid="deadlock" role="alert">
@@ -896,7 +925,13 @@ pub fn ScheduleView(
                         <div class="run-progress delayed" data-testid="run-progress" role="status">
                             <progress max=total.max(1) value=done data-testid="run-bar" aria-label="Schedule progress"></progress>
                             <span>{if total == 0 { format!("{phase}…") } else { format!("{phase}: {done} of {total}") }}</span>
-                            <button type="button" data-testid="cancel-run" on:click=move |_| { client.get_value().cancel(); status.set(Status::Cancelled); }>"Cancel"</button>
+                            <button type="button" data-testid="cancel-run" on:click=move |_| {
+                                client.get_value().cancel();
+                                status.set(Status::Cancelled);
+                                if ideal.get_untracked() == super::network::Ideal::Pending {
+                                    ideal.set(super::network::Ideal::Stopped);
+                                }
+                            }>"Cancel"</button>
                         </div>
                     }.into_any(),
                     Status::Cancelled => view! {
@@ -912,7 +947,8 @@ pub fn ScheduleView(
                 {summary}
                 <super::network::NetworkPanel params=params dark=dark
                     summary=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.result.network.clone()).map(|n| std::sync::Arc::new(*n))))
-                    picture=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.picture.clone()))) />
+                    picture=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.picture.clone())))
+                    ideal=ideal.into() />
                 {move || params.with(|p| p.file).then(|| view! {
                     <p class="share-note" data-testid="share-note">"A link to this view holds the parameters, not the opened file (it stays in this browser): to share the schedule itself, export it as GOAL."</p>
                 })}
