@@ -288,11 +288,6 @@ impl Plan {
         Profile { unit_blocks: self.unit_blocks(), shapes }
     }
 
-    /// Messages `(from, to, bytes)` per round, for a GOAL schedule.
-    pub fn messages(&self, n: u64) -> Vec<Vec<(u32, u32, u64)>> {
-        self.rounds.iter().map(|r| r.iter().map(|t| (t.from, t.to, self.transfer_bytes(t, n))).collect()).collect()
-    }
-
     /// Replays the plan by value (module docs).
     ///
     /// # Errors
