@@ -50,7 +50,9 @@ export async function launch(userDataDir = tempDir('commlab-chromium-')) {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync',
+      // Diagnostics only (never set by the suite): e.g. CHROMIUM_FLAGS='--js-flags=--no-liftoff'.
+      ...(process.env.CHROMIUM_FLAGS ? process.env.CHROMIUM_FLAGS.split(' ') : [])],
     viewport: { width: 1280, height: 900 },
   });
 }

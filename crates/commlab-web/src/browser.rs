@@ -221,6 +221,18 @@ pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// Records a User Timing measure `name` from `start` (a [`now_ms`]) to now,
+/// for the browser timing harness (`performance.getEntriesByName(name)`).
+pub fn measure_since(name: &str, start: f64) {
+    let Some(perf) = window().and_then(|w| w.performance()) else { return };
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"start".into(), &start.into());
+    let _ = js_sys::Reflect::set(&options, &"end".into(), &perf.now().into());
+    if let Ok(f) = js_sys::Reflect::get(&perf, &"measure".into()).and_then(JsCast::dyn_into::<js_sys::Function>) {
+        let _ = f.call2(&perf, &name.into(), &options);
+    }
+}
+
 /// Watches an element's width: `on_width(client width)` after each layout
 /// that changes it (a `ResizeObserver`), first after the element's first
 /// layout. Reading a width while a view mounts would lay out the whole page

@@ -23,23 +23,33 @@ pub fn paint(scene: &Scene, ratio: f64) -> Result<JsValue, JsValue> {
     ctx.set_fill_style_str(&hex(scene.background));
     ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
     let no_dash = js_sys::Array::new();
-    // Consecutive lines of one style are stroked as one path.
-    let mut run: Option<Shape> = None;
-    let flush = |ctx: &OffscreenCanvasRenderingContext2d, run: &mut Option<Shape>| {
-        if let Some(Shape::Line { dashed, opacity, .. }) = run.take() {
+    // Consecutive lines of one style are stroked as one path, and consecutive
+    // circles of one style filled and outlined as one path: a picture of
+    // 1 024 hosts makes 2 calls a host instead of 7.
+    let mut run: Option<&Shape> = None;
+    let flush = |ctx: &OffscreenCanvasRenderingContext2d, run: &mut Option<&Shape>| match run.take() {
+        Some(Shape::Line { dashed, opacity, .. }) => {
             ctx.stroke();
-            if dashed {
+            if *dashed {
                 let _ = ctx.set_line_dash(&no_dash);
             }
-            if opacity < 1.0 {
+            if *opacity < 1.0 {
                 ctx.set_global_alpha(1.0);
             }
         }
+        Some(Shape::Circle { fill, stroke, stroke_width, .. }) => {
+            ctx.set_fill_style_str(&hex(*fill));
+            ctx.fill();
+            ctx.set_stroke_style_str(&hex(*stroke));
+            ctx.set_line_width(*stroke_width);
+            ctx.stroke();
+        }
+        _ => {}
     };
     for shape in &scene.shapes {
         match shape {
             Shape::Line { from, to, color, width, dashed, opacity } => {
-                let same = matches!(&run, Some(Shape::Line { color: c, width: w, dashed: d, opacity: o, .. })
+                let same = matches!(run, Some(Shape::Line { color: c, width: w, dashed: d, opacity: o, .. })
                     if c == color && w == width && d == dashed && o == opacity);
                 if !same {
                     flush(&ctx, &mut run);
@@ -51,20 +61,22 @@ pub fn paint(scene: &Scene, ratio: f64) -> Result<JsValue, JsValue> {
                         let _ = ctx.set_line_dash(&dash);
                     }
                     ctx.begin_path();
-                    run = Some(shape.clone());
+                    run = Some(shape);
                 }
                 ctx.move_to(from.0, from.1);
                 ctx.line_to(to.0, to.1);
             }
             Shape::Circle { at, r, fill, stroke, stroke_width } => {
-                flush(&ctx, &mut run);
-                ctx.begin_path();
+                let same = matches!(run, Some(Shape::Circle { fill: f, stroke: s, stroke_width: w, .. })
+                    if f == fill && s == stroke && w == stroke_width);
+                if !same {
+                    flush(&ctx, &mut run);
+                    ctx.begin_path();
+                    run = Some(shape);
+                }
+                // A subpath of its own: no line joins it to the circle before.
+                ctx.move_to(at.0 + r, at.1);
                 let _ = ctx.arc(at.0, at.1, *r, 0.0, std::f64::consts::TAU);
-                ctx.set_fill_style_str(&hex(*fill));
-                ctx.fill();
-                ctx.set_stroke_style_str(&hex(*stroke));
-                ctx.set_line_width(*stroke_width);
-                ctx.stroke();
             }
             Shape::Text { at, text, size, color } => {
                 flush(&ctx, &mut run);

@@ -947,7 +947,7 @@ pub fn ScheduleView(
                 {summary}
                 <super::network::NetworkPanel params=params dark=dark
                     summary=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.result.network.clone()).map(|n| std::sync::Arc::new(*n))))
-                    picture=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.picture.clone())))
+                    arrived=Signal::derive(move || shown.with(|s| s.as_ref().and_then(|s| s.picture.clone())))
                     ideal=ideal.into() />
                 {move || params.with(|p| p.file).then(|| view! {
                     <p class="share-note" data-testid="share-note">"A link to this view holds the parameters, not the opened file (it stays in this browser): to share the schedule itself, export it as GOAL."</p>
