@@ -494,6 +494,8 @@ test('swizzle on a network: with and without the rank shift on switch:8, the CLI
   const figure = await chartSvg(page, 'swizzle-network');
   for (const side of [native.with_shift, native.without_shift]) assert.ok(figure.includes(`hottest link ${side.hottest.name}`), side.hottest.name);
   await shot(page, 'swizzle-network');
+  // The address bar is written just after the sentence: reopen it once it holds the new topology.
+  await waitForUrl(page, () => location.search.includes('net=switch%3A8'));
   const again = await open(context, base, page.url());
   await again.waitForFunction(() => /^On switch:8 \(links of 25 B\/ns and 250 ns\), /.test(document.querySelector('[data-testid="swizzle-net-sentence"]')?.innerText ?? ''), null, { timeout: 30000 });
   assert.equal(await again.locator('[data-testid="swizzle-net-sentence"]').innerText(), sentence);
