@@ -16,6 +16,7 @@
 pub mod barrier;
 pub mod choose;
 pub mod goal;
+pub mod libraries;
 pub mod limits;
 pub mod model;
 pub mod net;

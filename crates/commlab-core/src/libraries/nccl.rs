@@ -1,0 +1,725 @@
+//! NCCL's own cost model (`docs/libraries.md`): `src/graph/tuning.cc`
+//! (`ncclTopoTuneModel`, `ncclTopoGetAlgoTime`) and the argmin of
+//! `src/enqueue.cc` (`topoGetAlgoInfo`), for NCCL 2.22.3 and the current
+//! release, 2.30.7. NCCL computes, for every (algorithm, protocol), a
+//! latency `lat` (µs) and a bandwidth `bw` (GB/s) from the system its
+//! topology search found; a call of `n` bytes costs `lat + n / (1000·bw)`
+//! and NCCL runs the cheapest enabled pair, the first in (algorithm,
+//! protocol) order on a tie.
+//!
+//! The system is described, not detected: [`System`] holds what NCCL's
+//! topology search would report (channels, bandwidth per channel inside a
+//! node and between nodes, the tree pattern, the GPU generation, the CPU).
+//! Every algorithm shares one graph here; NCCL searches one per algorithm,
+//! so a real system's NVLS channel count may differ.
+//!
+//! Arithmetic is done in `f32` where NCCL uses `float`, so printed
+//! predictions (`N Bytes -> Algo a proto p time t`) compare to 1e-6.
+
+#![allow(clippy::match_same_arms, reason = "one arm per library algorithm, as the sources list them")]
+use crate::choose::Collective;
+use std::fmt;
+
+/// A version of NCCL's constants and formulas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// NCCL 2.22.3.
+    V2_22,
+    /// NCCL 2.30.7 (the current release).
+    Current,
+}
+
+impl Version {
+    /// The release's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Version::V2_22 => "NCCL 2.22.3",
+            Version::Current => "NCCL 2.30.7",
+        }
+    }
+}
+
+/// GPU generation (compute capability 7.0, 8.0, 9.0, 10.0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arch {
+    /// sm70.
+    Volta,
+    /// sm80.
+    Ampere,
+    /// sm90.
+    Hopper,
+    /// sm100 (2.22 has no Blackwell row: it uses Hopper's and leaves LL128 off).
+    Blackwell,
+}
+
+/// The tree pattern NCCL's topology search chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    /// `NCCL_TOPO_PATTERN_BALANCED_TREE` (1).
+    Balanced,
+    /// `NCCL_TOPO_PATTERN_TREE` (3): tree bandwidth × 0.85.
+    Tree,
+    /// `NCCL_TOPO_PATTERN_SPLIT_TREE` (2).
+    Split,
+}
+
+/// The path from a GPU to its NIC (`typeInter`), in NCCL's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NicPath {
+    /// Through one `PCIe` switch.
+    Pix,
+    /// Through several `PCIe` switches.
+    Pxb,
+    /// Through another GPU over `NVLink` (PXN).
+    Pxn,
+    /// Through the CPU's host bridge.
+    Phb,
+    /// Across CPU sockets.
+    Sys,
+}
+
+/// The described system.
+#[allow(clippy::struct_excessive_bools, reason = "each is one yes/no of the hardware NCCL's search reports")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct System {
+    /// Constants and formulas of this release.
+    pub version: Version,
+    /// Nodes.
+    pub nodes: u32,
+    /// GPUs (ranks) per node.
+    pub gpus: u32,
+    /// GPU generation.
+    pub arch: Arch,
+    /// CPU vendor is AMD (else Intel).
+    pub amd: bool,
+    /// Channels (`nChannels`).
+    pub channels: u32,
+    /// GB/s per channel inside a node (`bwIntra`).
+    pub bw_intra: f32,
+    /// GB/s per channel between nodes (`bwInter`).
+    pub bw_inter: f32,
+    /// Tree pattern.
+    pub pattern: Pattern,
+    /// GPUs are linked by `NVLink` (else `PCIe`).
+    pub nvlink: bool,
+    /// `NVLink` SHARP (NVLS) is available: an `NVSwitch` with multicast.
+    pub nvls: bool,
+    /// `CollNet` (in-network reduction, SHARP) is available.
+    pub collnet: bool,
+    /// The GPU–NIC path.
+    pub nic_path: NicPath,
+    /// Extra network latency in µs (`latencyInter`).
+    pub net_latency: f32,
+    /// Rings use the same channels for broadcast and reduce (`sameChannels`).
+    pub same_channels: bool,
+}
+
+impl System {
+    /// The defaults for `p` ranks: the current release, one node of `p`
+    /// GPUs up to 8 (else nodes of 8), Hopper, Intel, 16 channels of
+    /// 20 GB/s inside a node and 12 GB/s between nodes, balanced tree,
+    /// `NVLink`, no NVLS, no `CollNet`, NIC behind a `PCIe` switch.
+    pub fn default_for(p: u32) -> System {
+        let gpus = p.clamp(1, 8);
+        System {
+            version: Version::Current,
+            nodes: p.div_ceil(gpus).max(1),
+            gpus,
+            arch: Arch::Hopper,
+            amd: false,
+            channels: 16,
+            bw_intra: 20.0,
+            bw_inter: 12.0,
+            pattern: Pattern::Balanced,
+            nvlink: true,
+            nvls: false,
+            collnet: false,
+            nic_path: NicPath::Pxb,
+            net_latency: 0.0,
+            same_channels: true,
+        }
+    }
+
+    /// Ranks.
+    pub fn ranks(&self) -> u32 {
+        self.nodes * self.gpus
+    }
+}
+
+/// NCCL's algorithms, in its index order.
+pub const ALGORITHMS: [&str; 7] = ["tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"];
+/// NCCL's protocols, in its index order.
+pub const PROTOCOLS: [&str; 3] = ["ll", "ll128", "simple"];
+
+const TREE: usize = 0;
+const RING: usize = 1;
+const CN_DIRECT: usize = 2;
+const CN_CHAIN: usize = 3;
+const NVLS: usize = 4;
+const NVLS_TREE: usize = 5;
+const PAT: usize = 6;
+const LL: usize = 0;
+const LL128: usize = 1;
+const SIMPLE: usize = 2;
+const HW_NVLINK: usize = 0;
+const HW_PCI: usize = 1;
+const HW_NET: usize = 2;
+
+type Table = [[f32; 3]; 7];
+
+/// `baseLat` (2.22) / `baseLatencies` (current), µs.
+fn base_lat(v: Version) -> Table {
+    let tree_simple = if v == Version::V2_22 { 0.0 } else { 8.4 };
+    [[6.8, 14.0, tree_simple], [6.6, 14.0, 8.4], [0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3], [8.0, 8.0, 8.0]]
+}
+
+/// `hwLat` / `hwLatencies`: `NVLink`, PCI, network; µs.
+fn hw_lat(v: Version) -> [Table; 3] {
+    let old = v == Version::V2_22;
+    let tree_simple = if old { 28.0 } else { 4.0 };
+    [
+        [
+            [0.6, 1.25, tree_simple],
+            [0.6, 1.9, 3.4],
+            [0.0, 0.0, 3.7],
+            [0.0, 0.0, 2.8],
+            [0.0, 0.0, 25.0],
+            [0.0, 0.0, 25.0],
+            [0.0, 0.0, 4.0],
+        ],
+        [
+            [1.0, 1.9, tree_simple],
+            [1.0, 2.5, 5.7],
+            [0.0, 0.0, 3.7],
+            [0.0, 0.0, 2.8],
+            [0.0; 3],
+            [0.0; 3],
+            [0.0, 0.0, 4.0],
+        ],
+        [
+            [5.0, 8.5, if old { 28.0 } else { 14.0 }],
+            [2.7, 4.0, 14.0],
+            [0.0, 0.0, 31.0],
+            [0.0, 0.0, 30.0],
+            [0.0, 0.0, 18.0],
+            [0.0, 0.0, if old { 14.0 } else { 20.9 }],
+            [0.0, 0.0, 14.0],
+        ],
+    ]
+}
+
+// Rows Volta, Ampere, Hopper, Blackwell (2.22 has the first three);
+// columns 1 node, 2 nodes, more.
+const LL_MAX_BWS: [[f64; 3]; 4] =
+    [[39.0, 39.0, 20.4], [87.7, 22.5, 19.0], [141.0, 45.0, 35.0], [2.0 * 141.0, 2.0 * 45.0, 2.0 * 35.0]];
+const RING_LL128_BWS: [[f64; 3]; 4] = [[20.0; 3], [20.0; 3], [36.7; 3], [40.0; 3]];
+const TREE_LL128_BWS: [[f64; 3]; 4] = [[20.0; 3], [20.0; 3], [36.7, 36.7, 29.0], [55.6, 31.67, 20.0]];
+const TREE_BWS: [[f64; 3]; 4] = [[26.5, 18.5, 10.0], [24.0, 23.6, 17.8], [38.7, 41.4, 36.0], [70.0, 42.8, 24.0]];
+const NVLS_TREE_BWS: [[f64; 3]; 4] = [[26.5, 18.5, 10.0], [24.0, 23.6, 17.8], [0.0, 57.7, 45.5], [0.0, 96.0, 80.0]];
+const NVLS_EFFICIENCY: [f32; 4] = [0.0, 0.0, 0.85, 0.74];
+
+/// `treeCorrectionFactor`: powers of two from 64 B.
+const TREE_CORRECTION: [[f32; 23]; 3] = [
+    [1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.0, 1.0, 1.0],
+    [1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9, 1.0, 1.0],
+    [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.7, 0.7, 0.8, 0.9, 0.9],
+];
+
+fn log2i(n: u64) -> i32 {
+    if n == 0 {
+        -1
+    } else {
+        i32::try_from(n.ilog2()).unwrap_or(i32::MAX)
+    }
+}
+
+/// NCCL's function for one of our collectives (`None`: all-to-all, which
+/// NCCL runs as grouped point-to-point sends, without a cost model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Func {
+    Broadcast,
+    Reduce,
+    AllGather,
+    ReduceScatter,
+    AllReduce,
+}
+
+fn func(c: Collective) -> Option<Func> {
+    Some(match c {
+        Collective::Broadcast => Func::Broadcast,
+        Collective::Reduce => Func::Reduce,
+        Collective::Allgather => Func::AllGather,
+        Collective::ReduceScatter => Func::ReduceScatter,
+        Collective::Allreduce => Func::AllReduce,
+        Collective::AllToAll => return None,
+    })
+}
+
+/// The tuning table of one collective: `(latency µs, bandwidth GB/s)` per
+/// (algorithm, protocol); bandwidth 0 where the pair is disabled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tuning {
+    /// Latency, µs.
+    pub latency: Table,
+    /// Bandwidth, GB/s (0: disabled).
+    pub bandwidth: Table,
+}
+
+/// `ncclTopoTuneModel` for one collective, with the enable rules applied.
+#[allow(clippy::too_many_lines, reason = "one transcription of one C function; split it and it stops reading like its source")]
+#[allow(clippy::cast_precision_loss, reason = "rank and node counts are small")]
+fn tune(s: &System, f: Func) -> Tuning {
+    let v = s.version;
+    let old = v == Version::V2_22;
+    let n_nodes = s.nodes.max(1);
+    let n_ranks = s.ranks();
+    let mut latency = [[0.0f32; 3]; 7];
+    let mut bandwidth = [[0.0f32; 3]; 7];
+    if n_ranks <= 1 {
+        return Tuning { latency, bandwidth };
+    }
+    let cc = match (s.arch, old) {
+        (Arch::Volta, _) => 0,
+        (Arch::Ampere, _) => 1,
+        (Arch::Hopper, _) | (Arch::Blackwell, true) => 2,
+        (Arch::Blackwell, false) => 3,
+    };
+    let index2 = if n_nodes <= 2 { n_nodes as usize - 1 } else { 2 };
+    let index1 = if n_nodes == 1 { cc } else { usize::from(s.amd) };
+    let ll_max_bw = LL_MAX_BWS[index1][index2];
+    let tree_bw = TREE_BWS[cc][index2];
+    let ring_ll128_bw = RING_LL128_BWS[cc][index2];
+    let tree_ll128_bw = TREE_LL128_BWS[cc][index2];
+    let nvls_tree_bw = NVLS_TREE_BWS[cc][index2];
+    let ppn = n_ranks as f32 / n_nodes as f32;
+    let intra_hw = if s.nvlink { HW_NVLINK } else { HW_PCI };
+    let hw = if n_nodes == 1 { intra_hw } else { HW_NET };
+    let base = base_lat(v);
+    let hwl = hw_lat(v);
+    let nsteps: u32 = match f {
+        Func::AllReduce => 2 * (n_ranks - 1),
+        Func::ReduceScatter | Func::AllGather => n_ranks - 1,
+        _ => n_ranks,
+    };
+    // Channels of each algorithm's graph: NVLS and CollNet graphs exist
+    // only where the hardware has them.
+    let channels = |a: usize| -> u32 {
+        match a {
+            NVLS | NVLS_TREE if !s.nvls => 0,
+            CN_DIRECT | CN_CHAIN if !s.collnet => 0,
+            _ => s.channels,
+        }
+    };
+    let bw_inter = if n_nodes == 1 { s.bw_intra } else { s.bw_inter };
+    let max_algo = if old { 6 } else { 7 };
+    // PAT: one GPU per node, host network (current release only).
+    let pat_enabled = !old && n_nodes == n_ranks;
+    for a in 0..max_algo {
+        let skip = match f {
+            Func::Broadcast | Func::Reduce => a != RING,
+            Func::ReduceScatter | Func::AllGather => !(a == RING || a == NVLS || a == CN_DIRECT || a == PAT),
+            Func::AllReduce => a == PAT,
+        };
+        if skip {
+            continue;
+        }
+        let n_ch = channels(a);
+        for p in 0..3 {
+            if (a == NVLS || a == NVLS_TREE || a == PAT) && p != SIMPLE {
+                continue;
+            }
+            if a == PAT && !pat_enabled {
+                continue;
+            }
+            let collnet = a == CN_DIRECT || a == CN_CHAIN;
+            let mut bw: f32 = if n_nodes <= 2 || collnet { s.bw_intra } else { bw_inter };
+            if a == NVLS || a == NVLS_TREE {
+                if old {
+                    bw = if a == NVLS {
+                        s.bw_intra.min(bw_inter)
+                    } else {
+                        s.bw_intra.min(if n_nodes <= 2 { bw_inter } else { bw_inter / 2.0 })
+                    };
+                } else {
+                    if n_ch < 2 {
+                        continue;
+                    }
+                    let mut intra = s.bw_intra * NVLS_EFFICIENCY[cc] * (n_ch - 1) as f32 / n_ch as f32;
+                    if f == Func::AllReduce {
+                        intra *= 2.0;
+                    } else {
+                        intra *= (ppn - 1.0) / ppn;
+                    }
+                    let inter = bw_inter * if n_nodes <= 2 && a == NVLS_TREE { 2.0 } else { 1.0 };
+                    let cap = if a == NVLS_TREE { nvls_tree_bw as f32 } else { f32::MAX };
+                    bw = intra.min(inter).min(cap);
+                }
+            }
+            let mut bus: f32 = n_ch as f32 * bw;
+            if a == RING && p == LL {
+                bus = ll_max_bw.min(f64::from(bus) * 0.5) as f32;
+            }
+            if a == RING && p == LL128 {
+                let k = if old && ppn < 2.0 { 0.7 } else { 0.92 };
+                bus = (f64::from(bus) * k).min(f64::from(n_ch) * ring_ll128_bw) as f32;
+            }
+            if a == TREE {
+                bus = (f64::from(bus) * 0.92).min(f64::from(n_ch) * tree_bw) as f32;
+            }
+            if a == TREE && p == LL {
+                bus = (f64::from(bus) * 1.0 / 3.8).min(ll_max_bw) as f32;
+            }
+            if a == TREE && p == LL128 {
+                let k = if n_nodes == 1 { 7.0 / 9.0 } else { 120.0 / 128.0 };
+                bus = (f64::from(bus) * k).min(f64::from(n_ch) * tree_ll128_bw) as f32;
+            }
+            if a == TREE && s.pattern == Pattern::Tree {
+                bus *= 0.85;
+            }
+            if a == PAT {
+                bus *= 0.75;
+            }
+            if collnet && p != SIMPLE {
+                bus = 0.0;
+            }
+            if a == CN_DIRECT && p == SIMPLE {
+                if matches!(f, Func::AllGather | Func::ReduceScatter) {
+                    // Needs the network plugin's collective; commlab's
+                    // described CollNet offers allreduce only.
+                    bus = 0.0;
+                } else {
+                    let mut factor = ppn / n_ch.max(1) as f32;
+                    factor -= (factor - 1.0) / 2.0;
+                    bus /= factor;
+                    if cc >= 2 {
+                        bus *= 0.85;
+                    }
+                }
+            }
+            if a == NVLS && matches!(f, Func::AllGather | Func::ReduceScatter) && n_nodes > 1 {
+                bus = 0.0;
+            }
+            // Bus bandwidth to algorithm bandwidth.
+            let ratio_applies = if old {
+                !(a == CN_DIRECT && matches!(f, Func::AllGather | Func::ReduceScatter))
+            } else {
+                !(a != RING && matches!(f, Func::AllGather | Func::ReduceScatter))
+            };
+            if ratio_applies {
+                let ratio = if a == RING || (!old && (a == NVLS || a == NVLS_TREE)) {
+                    n_ranks as f32 / nsteps as f32
+                } else if old && (a == NVLS || a == NVLS_TREE) {
+                    5.0 / 6.0
+                } else {
+                    0.5
+                };
+                bus *= ratio;
+            }
+            bandwidth[a][p] = bus;
+
+            let mut lat = base[a][p];
+            let mut intra_lat = hwl[intra_hw][a][p];
+            let mut inter_lat = if !old && ppn == 1.0 { hwl[HW_NET][TREE][p] } else { hwl[HW_NET][a][p] };
+            inter_lat += s.net_latency;
+            if p == SIMPLE {
+                inter_lat += s.net_latency;
+            }
+            let local = (n_ranks / n_nodes) as f32 - 1.0;
+            let log_nodes = log2i(u64::from(n_nodes)) as f32;
+            match a {
+                RING => {
+                    let mut ring_lat = hwl[hw][a][p];
+                    if matches!(f, Func::Reduce | Func::Broadcast) {
+                        if s.same_channels {
+                            lat += ring_lat;
+                        } else {
+                            if p == SIMPLE {
+                                ring_lat = hwl[hw][TREE][p];
+                            }
+                            lat += nsteps as f32 * ring_lat;
+                        }
+                    } else {
+                        let mut net_overhead = 0.0f32;
+                        if n_nodes > 1 {
+                            net_overhead = if s.amd { 2.0 } else { 1.0 };
+                            if p == SIMPLE {
+                                net_overhead *= 3.0;
+                            }
+                        }
+                        intra_lat = intra_lat.max(net_overhead);
+                        let inter_steps: u32 = if old {
+                            match f {
+                                Func::AllReduce => {
+                                    if n_nodes > 1 {
+                                        2 * n_nodes
+                                    } else {
+                                        0
+                                    }
+                                }
+                                Func::ReduceScatter | Func::AllGather => n_nodes - 1,
+                                _ => n_nodes,
+                            }
+                        } else if n_nodes == 1 {
+                            0
+                        } else if f == Func::AllReduce {
+                            2 * (n_nodes - 1)
+                        } else {
+                            n_nodes - 1
+                        };
+                        lat += (nsteps - inter_steps) as f32 * intra_lat + inter_steps as f32 * inter_lat;
+                    }
+                }
+                TREE
+                    if (old || f == Func::AllReduce) => {
+                        lat += 2.0 * (local * intra_lat + log_nodes * inter_lat);
+                    }
+                CN_DIRECT => lat += 2.0 * (local.min(1.0) * intra_lat + local * 0.4) + inter_lat,
+                CN_CHAIN => lat += 2.0 * local * intra_lat + inter_lat,
+                NVLS => {
+                    lat = intra_lat;
+                    if n_nodes > 1 {
+                        lat += inter_lat;
+                    }
+                }
+                NVLS_TREE => lat += intra_lat + 2.0 * log_nodes * inter_lat,
+                PAT => {
+                    if matches!(f, Func::AllGather | Func::ReduceScatter) {
+                        lat += log_nodes * (inter_lat / 3.5) + n_ranks as f32 * 2.8;
+                    }
+                }
+                _ => {}
+            }
+            latency[a][p] = lat;
+        }
+    }
+    // Enables: NVLS Tree needs several nodes; without CollNet, NVLS runs on
+    // one node only; LL128 only where NCCL tests it.
+    for (a, row) in bandwidth.iter_mut().enumerate() {
+        let algo_off = (a == NVLS_TREE && n_nodes == 1) || (a == NVLS && !s.collnet && n_nodes > 1);
+        for (p, bw) in row.iter_mut().enumerate() {
+            let mut on = true;
+            if p == LL128 {
+                on = s.nvlink;
+                if n_nodes > 1 {
+                    let limit = if cc >= 2 { NicPath::Pxn } else { NicPath::Pxb };
+                    on &= s.nic_path <= limit;
+                }
+                if old && s.arch == Arch::Blackwell {
+                    on = false;
+                }
+            }
+            if algo_off || !on {
+                *bw = 0.0;
+            }
+        }
+    }
+    Tuning { latency, bandwidth }
+}
+
+/// One call's cost: every pair's time (µs, `None` where disabled) and the pick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    /// Per (algorithm, protocol), in NCCL's index order.
+    pub times: Vec<(usize, usize, f32)>,
+    /// The pick: (algorithm index, protocol index, µs).
+    pub pick: (usize, usize, f32),
+}
+
+impl Prediction {
+    /// The pick's names, e.g. `("tree", "ll")`.
+    pub fn names(&self) -> (&'static str, &'static str) {
+        (ALGORITHMS[self.pick.0], PROTOCOLS[self.pick.1])
+    }
+}
+
+/// `ncclTopoGetAlgoTime` then the argmin, for `bytes` (NCCL's `nBytes`:
+/// the whole vector; the gathered size for allgather and reduce-scatter's
+/// input, which is the Chooser's `n`).
+pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Prediction> {
+    let f = func(collective)?;
+    if s.ranks() <= 1 {
+        return Some(Prediction { times: vec![(RING, SIMPLE, 0.0)], pick: (RING, SIMPLE, 0.0) });
+    }
+    let t = tune(s, f);
+    let log_size = log2i(bytes >> 6);
+    let mut times = Vec::new();
+    #[allow(clippy::needless_range_loop, reason = "a and p index three tables, as in NCCL")]
+    for a in 0..ALGORITHMS.len() {
+        for p in 0..3 {
+            let mut bw = t.bandwidth[a][p];
+            let mut lat = t.latency[a][p];
+            if bw == 0.0 {
+                continue;
+            }
+            if a == TREE && (s.version == Version::V2_22 || f == Func::AllReduce) && (0..23).contains(&log_size) {
+                bw *= TREE_CORRECTION[p][usize::try_from(log_size).unwrap_or(0)];
+            }
+            if a == RING
+                && p == SIMPLE
+                && s.nodes > 1
+                && f == Func::AllReduce
+                && bytes / u64::from(s.channels.max(1) * s.ranks()) >= 64
+            {
+                lat *= if s.arch == Arch::Volta { 1.9 } else { 1.4 };
+            }
+            #[allow(clippy::cast_precision_loss, reason = "NCCL divides a size_t by a float")]
+            let time = lat + bytes as f32 / (1000.0 * bw);
+            times.push((a, p, time));
+        }
+    }
+    let mut pick = None::<(usize, usize, f32)>;
+    for &(a, p, time) in &times {
+        if time >= 0.0 && pick.is_none_or(|(_, _, best)| time < best) {
+            pick = Some((a, p, time));
+        }
+    }
+    pick.map(|pick| Prediction { times, pick })
+}
+
+/// A `--nccl` description that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SystemError(pub String);
+
+impl fmt::Display for SystemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Every key of a description, its values and its default, in words.
+pub const KEYS: [(&str, &str); 16] = [
+    ("version", "2.22 or current (2.30.7); default current"),
+    ("nodes", "1..=4096; default p / gpus"),
+    ("gpus", "GPUs per node, 1..=72; default min(p, 8)"),
+    ("arch", "volta, ampere, hopper or blackwell; default hopper"),
+    ("cpu", "intel or amd; default intel"),
+    ("channels", "1..=64; default 16"),
+    ("bw-intra", "GB/s per channel inside a node, (0, 1000]; default 20"),
+    ("bw-inter", "GB/s per channel between nodes, (0, 1000]; default 12"),
+    ("pattern", "balanced, tree or split; default balanced"),
+    ("link", "nvlink or pcie; default nvlink"),
+    ("nvls", "0 or 1: NVLink SHARP; default 0"),
+    ("collnet", "0 or 1: in-network reduction; default 0"),
+    ("nic-path", "pix, pxb, pxn, phb or sys; default pxb"),
+    ("net-latency", "extra µs per network hop, [0, 1000]; default 0"),
+    ("same-channels", "0 or 1; default 1"),
+    ("p", "must equal nodes × gpus"),
+];
+
+fn num<T: std::str::FromStr + PartialOrd>(key: &str, v: &str, lo: T, hi: T, range: &str) -> Result<T, SystemError> {
+    match v.parse::<T>() {
+        Ok(x) if x >= lo && x <= hi => Ok(x),
+        _ => Err(SystemError(format!("nccl {key} = {v:?} is out of range: expected {range}"))),
+    }
+}
+
+fn flag(key: &str, v: &str) -> Result<bool, SystemError> {
+    match v {
+        "1" | "on" | "yes" => Ok(true),
+        "0" | "off" | "no" => Ok(false),
+        _ => Err(SystemError(format!("nccl {key} = {v:?}: expected 0 or 1"))),
+    }
+}
+
+/// Reads `key=value,…` (the CLI's `--nccl`, the URL's `nccl=`) for `p` ranks.
+///
+/// # Errors
+/// An unknown key, a value out of its range, or `nodes × gpus ≠ p`.
+pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
+    let mut s = System::default_for(p);
+    let (mut nodes, mut gpus) = (None, None);
+    for part in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| SystemError(format!("nccl: {part:?} is not key=value")))?;
+        match k {
+            "version" => {
+                s.version = match v {
+                    "2.22" | "2.22.3" => Version::V2_22,
+                    "current" | "2.30" | "2.30.7" => Version::Current,
+                    _ => return Err(SystemError(format!("nccl version = {v:?}: expected 2.22 or current"))),
+                }
+            }
+            "nodes" => nodes = Some(num(k, v, 1, 4096, "1..=4096")?),
+            "gpus" => gpus = Some(num(k, v, 1, 72, "1..=72")?),
+            "arch" => {
+                s.arch = match v {
+                    "volta" => Arch::Volta,
+                    "ampere" => Arch::Ampere,
+                    "hopper" => Arch::Hopper,
+                    "blackwell" => Arch::Blackwell,
+                    _ => return Err(SystemError(format!("nccl arch = {v:?}: expected volta, ampere, hopper or blackwell"))),
+                }
+            }
+            "cpu" => {
+                s.amd = match v {
+                    "intel" => false,
+                    "amd" => true,
+                    _ => return Err(SystemError(format!("nccl cpu = {v:?}: expected intel or amd"))),
+                }
+            }
+            "channels" => s.channels = num(k, v, 1, 64, "1..=64")?,
+            "bw-intra" => s.bw_intra = num(k, v, f32::MIN_POSITIVE, 1000.0, "(0, 1000] GB/s")?,
+            "bw-inter" => s.bw_inter = num(k, v, f32::MIN_POSITIVE, 1000.0, "(0, 1000] GB/s")?,
+            "pattern" => {
+                s.pattern = match v {
+                    "balanced" => Pattern::Balanced,
+                    "tree" => Pattern::Tree,
+                    "split" => Pattern::Split,
+                    _ => return Err(SystemError(format!("nccl pattern = {v:?}: expected balanced, tree or split"))),
+                }
+            }
+            "link" => {
+                s.nvlink = match v {
+                    "nvlink" => true,
+                    "pcie" => false,
+                    _ => return Err(SystemError(format!("nccl link = {v:?}: expected nvlink or pcie"))),
+                }
+            }
+            "nvls" => s.nvls = flag(k, v)?,
+            "collnet" => s.collnet = flag(k, v)?,
+            "same-channels" => s.same_channels = flag(k, v)?,
+            "nic-path" => {
+                s.nic_path = match v {
+                    "pix" => NicPath::Pix,
+                    "pxb" => NicPath::Pxb,
+                    "pxn" => NicPath::Pxn,
+                    "phb" => NicPath::Phb,
+                    "sys" => NicPath::Sys,
+                    _ => return Err(SystemError(format!("nccl nic-path = {v:?}: expected pix, pxb, pxn, phb or sys"))),
+                }
+            }
+            "net-latency" => s.net_latency = num(k, v, 0.0, 1000.0, "[0, 1000] µs")?,
+            _ => {
+                let known: Vec<&str> = KEYS.iter().map(|(k, _)| *k).filter(|k| *k != "p").collect();
+                return Err(SystemError(format!("nccl: unknown key {k:?} (keys: {})", known.join(", "))));
+            }
+        }
+    }
+    match (nodes, gpus) {
+        (Some(n), Some(g)) => (s.nodes, s.gpus) = (n, g),
+        (Some(n), None) => (s.nodes, s.gpus) = (n, (p / n).max(1)),
+        (None, Some(g)) => (s.nodes, s.gpus) = ((p / g).max(1), g),
+        (None, None) => {}
+    }
+    if s.ranks() != p {
+        return Err(SystemError(format!(
+            "nccl: nodes × gpus = {} × {} = {} ranks, but p = {p}",
+            s.nodes,
+            s.gpus,
+            s.ranks()
+        )));
+    }
+    Ok(s)
+}
+
+/// Ours for NCCL's algorithm, where one runs the same schedule.
+pub fn ours(collective: Collective, algorithm: &str) -> Option<&'static str> {
+    match (collective, algorithm) {
+        (Collective::Allreduce, "ring") => Some("ring"),
+        (Collective::Allreduce, "tree") => Some("double-binary-tree"),
+        (Collective::Broadcast | Collective::Reduce, "ring") => Some("chain"),
+        (Collective::Allgather | Collective::ReduceScatter, "ring") => Some("ring"),
+        _ => None,
+    }
+}
