@@ -4,6 +4,7 @@ mod barrier;
 mod choose;
 mod corpus;
 mod goal;
+mod libraries;
 mod model;
 mod network;
 mod plot;

@@ -353,9 +353,7 @@ pub fn ours(collective: Collective, name: &str) -> Option<&'static str> {
     Some(match (collective, short) {
         (Collective::Broadcast | Collective::Reduce, "binomial") => "binomial",
         (Collective::Broadcast, "scatter_ring_allgather") => "scatter-allgather",
-        (Collective::Allreduce | Collective::Allgather, "recursive_doubling") => {
-            "recursive-doubling"
-        }
+        (Collective::Allreduce | Collective::Allgather, "recursive_doubling") => "recursive-doubling",
         (Collective::Allreduce, "reduce_scatter_allgather") => "rabenseifner",
         (Collective::Allreduce | Collective::Allgather, "ring") => "ring",
         (Collective::Allgather | Collective::AllToAll, "brucks") => "bruck",

@@ -266,7 +266,10 @@ pub struct Tuning {
 }
 
 /// `ncclTopoTuneModel` for one collective, with the enable rules applied.
-#[allow(clippy::too_many_lines, reason = "one transcription of one C function; split it and it stops reading like its source")]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one transcription of one C function; split it and it stops reading like its source"
+)]
 #[allow(clippy::cast_precision_loss, reason = "rank and node counts are small")]
 fn tune(s: &System, f: Func) -> Tuning {
     let v = s.version;
@@ -469,10 +472,9 @@ fn tune(s: &System, f: Func) -> Tuning {
                         lat += (nsteps - inter_steps) as f32 * intra_lat + inter_steps as f32 * inter_lat;
                     }
                 }
-                TREE
-                    if (old || f == Func::AllReduce) => {
-                        lat += 2.0 * (local * intra_lat + log_nodes * inter_lat);
-                    }
+                TREE if (old || f == Func::AllReduce) => {
+                    lat += 2.0 * (local * intra_lat + log_nodes * inter_lat);
+                }
                 CN_DIRECT => lat += 2.0 * (local.min(1.0) * intra_lat + local * 0.4) + inter_lat,
                 CN_CHAIN => lat += 2.0 * local * intra_lat + inter_lat,
                 NVLS => {
@@ -629,9 +631,7 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
     let mut s = System::default_for(p);
     let (mut nodes, mut gpus) = (None, None);
     for part in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let (k, v) = part
-            .split_once('=')
-            .ok_or_else(|| SystemError(format!("nccl: {part:?} is not key=value")))?;
+        let (k, v) = part.split_once('=').ok_or_else(|| SystemError(format!("nccl: {part:?} is not key=value")))?;
         match k {
             "version" => {
                 s.version = match v {
@@ -648,7 +648,11 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
                     "ampere" => Arch::Ampere,
                     "hopper" => Arch::Hopper,
                     "blackwell" => Arch::Blackwell,
-                    _ => return Err(SystemError(format!("nccl arch = {v:?}: expected volta, ampere, hopper or blackwell"))),
+                    _ => {
+                        return Err(SystemError(format!(
+                            "nccl arch = {v:?}: expected volta, ampere, hopper or blackwell"
+                        )))
+                    }
                 }
             }
             "cpu" => {

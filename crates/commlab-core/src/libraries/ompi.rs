@@ -87,9 +87,7 @@ pub fn names(collective: Collective) -> &'static [&'static str] {
             "scatter_allgather",
             "scatter_allgather_ring",
         ],
-        Collective::Reduce => {
-            &["linear", "chain", "pipeline", "binary", "binomial", "in-order_binary", "rabenseifner"]
-        }
+        Collective::Reduce => &["linear", "chain", "pipeline", "binary", "binomial", "in-order_binary", "rabenseifner"],
         Collective::Allgather => &["linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"],
         Collective::AllToAll => &["linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"],
         Collective::ReduceScatter => &["non-overlapping", "recursive_halving", "ring", "butterfly"],
@@ -173,7 +171,12 @@ pub const ALLREDUCE: &[Band] = &[
 
 /// `bcast`, commutative operations.
 pub const BCAST: &[Band] = &[
-    band(false, 4, &[(32, 3), (256, 5), (512, 3), (1024, 7), (32768, 1), (131072, 5), (262144, 2), (524288, 1), (1048576, 6)], 5),
+    band(
+        false,
+        4,
+        &[(32, 3), (256, 5), (512, 3), (1024, 7), (32768, 1), (131072, 5), (262144, 2), (524288, 1), (1048576, 6)],
+        5,
+    ),
     band(false, 8, &[(64, 5), (128, 6), (2048, 5), (8192, 6), (1048576, 1)], 2),
     band(false, 16, &[(8, 7), (64, 5), (4096, 7), (16384, 5), (32768, 6)], 1),
     band(false, 32, &[(4096, 7), (1048576, 6)], 8),

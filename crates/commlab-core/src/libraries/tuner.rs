@@ -190,13 +190,36 @@ fn ompi_msg(q: &Query) -> u64 {
     }
 }
 
-/// Runs of equal targets along a row: `(first column, last column, target)`.
-fn runs<T: PartialEq + Clone>(cells: &[T]) -> Vec<(usize, usize, T)> {
-    let mut out: Vec<(usize, usize, T)> = Vec::new();
-    for (j, t) in cells.iter().enumerate() {
+/// The size each format's file compares a call by: NCCL's `nBytes`, Open
+/// MPI's dynamic-rules message size, MPICH's `avg_msg_size` or
+/// `total_msg_size`. Cells of a row with the same size are one call to the
+/// library: the first of them is written.
+pub fn quantity(format: Format, q: &Query) -> u64 {
+    match format {
+        Format::NcclTuner => nccl_bytes(q),
+        Format::OmpiRules => ompi_msg(q),
+        Format::MpichJson => mpich_size(q),
+    }
+}
+
+/// A row's cells as runs of one target: `(first size, last size, target)`,
+/// cells whose size repeats the one before dropped.
+fn runs<T: PartialEq + Clone>(
+    format: Format,
+    map: &Map<'_>,
+    row: usize,
+    mut target: impl FnMut(&str) -> T,
+) -> Vec<(u64, u64, T)> {
+    let mut out: Vec<(u64, u64, T)> = Vec::new();
+    for col in 0..map.sizes.len() {
+        let size = quantity(format, &map.query(row, col));
+        if out.last().is_some_and(|r| r.1 >= size) {
+            continue;
+        }
+        let t = target(map.winner(row, col));
         match out.last_mut() {
-            Some(last) if last.2 == *t => last.1 = j,
-            _ => out.push((j, j, t.clone())),
+            Some(last) if last.2 == t => last.1 = size,
+            _ => out.push((size, size, t)),
         }
     }
     out
@@ -215,7 +238,7 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
     }
     let mut subs = Vec::new();
     let mut text = String::new();
-    let (rows, cols) = (map.ps.len(), map.sizes.len());
+    let rows = map.ps.len();
     match format {
         Format::NcclTuner => {
             let name = nccl_collective(map.collective)
@@ -225,32 +248,31 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
                 "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
             );
             for i in 0..rows {
-                let cells: Vec<(&str, &str)> = (0..cols)
-                    .map(|j| {
-                        let ours = map.winner(i, j);
-                        let (alg, exact) = nccl_target(map.collective, ours);
-                        if !exact {
-                            note(&mut subs, ours, alg);
-                        }
-                        let q = map.query(i, j);
-                        let proto = system
-                            .filter(|s| s.ranks() == q.p)
-                            .and_then(|s| nccl::predict(s, map.collective, nccl_bytes(&q)))
-                            .and_then(|pred| {
-                                pred.times
-                                    .iter()
-                                    .filter(|(a, _, _)| nccl::ALGORITHMS[*a] == alg)
-                                    .min_by(|x, y| x.2.total_cmp(&y.2))
-                                    .map(|(_, p, _)| nccl::PROTOCOLS[*p])
-                            })
-                            .unwrap_or("simple");
-                        (alg, proto)
-                    })
-                    .collect();
-                for (j0, j1, (alg, proto)) in runs(&cells) {
-                    let lo = if j0 == 0 { 0 } else { nccl_bytes(&map.query(i, j0)) };
-                    let hi = if j1 + 1 == cols { u64::MAX } else { nccl_bytes(&map.query(i, j1 + 1)).saturating_sub(1) };
-                    let _ = writeln!(text, "{name},{lo},{hi},{alg},{proto},-1,-1,{},-1,-1", map.ps[i]);
+                let p = map.ps[i];
+                let runs = runs(Format::NcclTuner, map, i, |ours| {
+                    let (alg, exact) = nccl_target(map.collective, ours);
+                    if !exact {
+                        note(&mut subs, ours, alg);
+                    }
+                    alg
+                });
+                for (k, &(lo, _, alg)) in runs.iter().enumerate() {
+                    let lo = if k == 0 { 0 } else { lo };
+                    let hi = runs.get(k + 1).map_or(u64::MAX, |next| next.0 - 1);
+                    // The protocol NCCL's model finds fastest for this
+                    // algorithm at the run's first size.
+                    let proto = system
+                        .filter(|s| s.ranks() == p)
+                        .and_then(|s| nccl::predict(s, map.collective, lo.max(1)))
+                        .and_then(|pred| {
+                            pred.times
+                                .iter()
+                                .filter(|(a, _, _)| nccl::ALGORITHMS[*a] == alg)
+                                .min_by(|x, y| x.2.total_cmp(&y.2))
+                                .map(|(_, proto, _)| nccl::PROTOCOLS[*proto])
+                        })
+                        .unwrap_or("simple");
+                    let _ = writeln!(text, "{name},{lo},{hi},{alg},{proto},-1,-1,{p},-1,-1");
                 }
             }
         }
@@ -260,20 +282,16 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
             let _ = writeln!(text, "1 # collectives in this file\n{id} # {}", map.collective);
             let _ = writeln!(text, "{rows} # communicator sizes");
             for i in 0..rows {
-                let cells: Vec<u8> = (0..cols)
-                    .map(|j| {
-                        let ours = map.winner(i, j);
-                        let (alg, exact) = ompi_target(map.collective, ours);
-                        if !exact {
-                            note(&mut subs, ours, ompi::name(map.collective, alg));
-                        }
-                        alg
-                    })
-                    .collect();
-                let runs = runs(&cells);
+                let runs = runs(Format::OmpiRules, map, i, |ours| {
+                    let (alg, exact) = ompi_target(map.collective, ours);
+                    if !exact {
+                        note(&mut subs, ours, ompi::name(map.collective, alg));
+                    }
+                    alg
+                });
                 let _ = writeln!(text, "{} # communicator size\n{} # message sizes", map.ps[i], runs.len());
-                for (j0, _, alg) in runs {
-                    let lo = if j0 == 0 { 0 } else { ompi_msg(&map.query(i, j0)) };
+                for (k, &(lo, _, alg)) in runs.iter().enumerate() {
+                    let lo = if k == 0 { 0 } else { lo };
                     let _ = writeln!(text, "{lo} {alg} 0 0 # {}", ompi::name(map.collective, alg));
                 }
             }
@@ -291,23 +309,16 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
             for i in 0..rows {
                 let key = if i + 1 == rows { "comm_size=any".to_owned() } else { format!("comm_size<={}", map.ps[i]) };
                 let _ = writeln!(text, "      \"{key}\": {{");
-                let cells: Vec<&str> = (0..cols)
-                    .map(|j| {
-                        let ours = map.winner(i, j);
-                        let (name, exact) = mpich_target(map.collective, ours);
-                        if !exact {
-                            note(&mut subs, ours, name);
-                        }
-                        name
-                    })
-                    .collect();
-                let runs = runs(&cells);
-                for (k, (_, j1, name)) in runs.iter().enumerate() {
-                    let cond = if k + 1 == runs.len() {
-                        format!("{size_key}=any")
-                    } else {
-                        format!("{size_key}<={}", mpich_size(&map.query(i, *j1)))
-                    };
+                let runs = runs(Format::MpichJson, map, i, |ours| {
+                    let (name, exact) = mpich_target(map.collective, ours);
+                    if !exact {
+                        note(&mut subs, ours, name);
+                    }
+                    name
+                });
+                for (k, (_, last, name)) in runs.iter().enumerate() {
+                    let cond =
+                        if k + 1 == runs.len() { format!("{size_key}=any") } else { format!("{size_key}<={last}") };
                     let comma = if k + 1 == runs.len() { "" } else { "," };
                     let _ = writeln!(text, "        \"{cond}\": {{ \"algorithm={name}\": {{}} }}{comma}");
                 }
@@ -431,7 +442,13 @@ pub fn read_nccl(text: &str) -> Result<Vec<NcclRow>, ParseError> {
 }
 
 /// The first row matching a call, as the example tuner plugin looks it up.
-pub fn nccl_lookup<'r>(rows: &'r [NcclRow], collective: &str, bytes: u64, nodes: u32, ranks: u32) -> Option<&'r NcclRow> {
+pub fn nccl_lookup<'r>(
+    rows: &'r [NcclRow],
+    collective: &str,
+    bytes: u64,
+    nodes: u32,
+    ranks: u32,
+) -> Option<&'r NcclRow> {
     rows.iter().find(|r| {
         r.collective == collective
             && (r.min_bytes..=r.max_bytes).contains(&bytes)

@@ -1,0 +1,255 @@
+//! What the libraries pick, checked cell by cell against the sources read
+//! by hand (MPICH 5.0.1 `maint/tuning/coll/mpir/generic.json` and
+//! `src/mpi/coll/src/csel.c`; Open MPI 5.0.10
+//! `coll_tuned_decision_fixed.c`), NCCL's model against predictions NCCL
+//! printed, and the tuner files read back cell by cell.
+
+use commlab_core::choose::Collective;
+use commlab_core::libraries::{mpich, nccl, ompi, tuner, Query};
+
+fn q(collective: Collective, p: u32, bytes: u64) -> Query {
+    Query { collective, p, bytes, dtype_size: 4 }
+}
+
+/// Each expectation was read off generic.json by hand, not from the
+/// transcription: (collective, p, n bytes, dtype size, MPICH's function).
+#[test]
+fn mpich_picks_match_generic_json() {
+    use Collective::{AllToAll, Allgather, Allreduce, Broadcast, Reduce, ReduceScatter};
+    let cases: &[(Collective, u32, u64, u32, &str)] = &[
+        // allreduce: avg_msg_size<=8, then count<pow2, then reduce_scatter_allgather.
+        (Allreduce, 64, 8, 4, "MPIR_Allreduce_intra_recursive_doubling"),
+        (Allreduce, 64, 16, 4, "MPIR_Allreduce_intra_recursive_doubling"),
+        (Allreduce, 64, 252, 4, "MPIR_Allreduce_intra_recursive_doubling"),
+        (Allreduce, 64, 256, 4, "MPIR_Allreduce_intra_reduce_scatter_allgather"),
+        (Allreduce, 100, 252, 4, "MPIR_Allreduce_intra_recursive_doubling"),
+        (Allreduce, 100, 256, 4, "MPIR_Allreduce_intra_reduce_scatter_allgather"),
+        (Allreduce, 64, 2048, 4, "MPIR_Allreduce_intra_reduce_scatter_allgather"),
+        // bcast: "comm_size<8" holds at p = 8 (csel.c tests <=).
+        (Broadcast, 8, 1 << 20, 4, "MPIR_Bcast_intra_binomial"),
+        (Broadcast, 16, 12288, 4, "MPIR_Bcast_intra_binomial"),
+        (Broadcast, 16, 12292, 4, "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"),
+        (Broadcast, 16, 524288, 4, "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"),
+        (Broadcast, 16, 524292, 4, "MPIR_Bcast_intra_scatter_ring_allgather"),
+        (Broadcast, 12, 12292, 4, "MPIR_Bcast_intra_scatter_ring_allgather"),
+        (Broadcast, 12, 12288, 4, "MPIR_Bcast_intra_binomial"),
+        // allgather: total_msg_size = recvcount · size · p.
+        (Allgather, 16, 262144, 4, "MPIR_Allgather_intra_recursive_doubling"),
+        (Allgather, 16, 524288, 4, "MPIR_Allgather_intra_ring"),
+        (Allgather, 12, 12 * 4 * 1706, 4, "MPIR_Allgather_intra_brucks"),
+        (Allgather, 12, 12 * 4 * 1707, 4, "MPIR_Allgather_intra_ring"),
+        // reduce: avg<=2048, then count<pow2.
+        (Reduce, 64, 2048, 4, "MPIR_Reduce_intra_binomial"),
+        (Reduce, 64, 2052, 4, "MPIR_Reduce_intra_reduce_scatter_gather"),
+        (Reduce, 64, 4096, 64, "MPIR_Reduce_intra_reduce_scatter_gather"),
+        (Reduce, 64, 4096, 128, "MPIR_Reduce_intra_binomial"),
+        // reduce_scatter, commutative.
+        (ReduceScatter, 32, 524284, 4, "MPIR_Reduce_scatter_intra_recursive_halving"),
+        (ReduceScatter, 32, 524288, 4, "MPIR_Reduce_scatter_intra_pairwise"),
+        // alltoall, not in place: avg_msg_size is one block.
+        (AllToAll, 8, 8 * 32768, 4, "MPIR_Alltoall_intra_scattered"),
+        (AllToAll, 8, 8 * 32772, 4, "MPIR_Alltoall_intra_pairwise"),
+        (AllToAll, 16, 16 * 256, 4, "MPIR_Alltoall_intra_brucks"),
+        (AllToAll, 16, 16 * 260, 4, "MPIR_Alltoall_intra_scattered"),
+        (AllToAll, 16, 16 * 32772, 4, "MPIR_Alltoall_intra_pairwise"),
+    ];
+    for &(c, p, bytes, d, want) in cases {
+        let got = mpich::pick(&Query { collective: c, p, bytes, dtype_size: d });
+        assert_eq!(got, Some(want), "{c} p={p} n={bytes} dtype={d}");
+    }
+}
+
+#[test]
+fn mpich_default_tree_parses_and_bad_trees_are_named() {
+    assert!(mpich::parse(mpich::DEFAULT).is_ok());
+    let e = mpich::parse("{\n  \"collective=bcast\": 3\n}").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 23), "{e}");
+    assert!(e.message.contains("object"), "{e}");
+    let e = mpich::parse("{ \"comm_size<x\": {} }").unwrap_err();
+    assert!(e.message.contains("whole number"), "{e}");
+    let e = mpich::parse("{ \"a=any\": {} } x").unwrap_err();
+    assert!(e.message.contains("after"), "{e}");
+    assert!(mpich::parse(&"{\"k=any\":".repeat(100)).is_err());
+}
+
+/// Read off coll_tuned_decision_fixed.c by hand: (collective, p, n, number).
+#[test]
+fn ompi_picks_match_the_fixed_rules() {
+    use Collective::{AllToAll, Allgather, Allreduce, Broadcast, Reduce, ReduceScatter};
+    let cases: &[(Collective, u32, u64, u8)] = &[
+        (Allreduce, 100, 200_000, 3),
+        (Allreduce, 100, 262_144, 6),
+        (Allreduce, 2, 4, 4),
+        (Allreduce, 2, 4096, 4),
+        (Allreduce, 2, 8192, 3),
+        (Allreduce, 3, 300_000, 6),
+        (Allreduce, 5000, 20_000, 3),
+        (Allreduce, 300, 100, 2),
+        // alltoall reads one block: n / p.
+        (AllToAll, 2, 8, 2),
+        (AllToAll, 2, 32, 5),
+        (AllToAll, 100, 100 * 1000, 3),
+        (AllToAll, 100, 100 * 300_000, 2),
+        (Broadcast, 64, 1 << 30, 7),
+        (Broadcast, 40, 1024, 6),
+        (Broadcast, 40, 2048, 7),
+        (Broadcast, 20, 2 << 20, 8),
+        (Reduce, 300, 8192, 6),
+        (Reduce, 300, 100, 5),
+        (Reduce, 2, 4, 7),
+        (Reduce, 6, 100_000, 5),
+        // allgather reads one block too.
+        (Allgather, 2, 1 << 20, 6),
+        (Allgather, 20, 1 << 20, 3),
+        (Allgather, 40, 40 * 1000, 3),
+        (Allgather, 40, 40 * 2000, 5),
+        (Allgather, 40, 40 * 65536, 4),
+        (ReduceScatter, 6, 4, 1),
+        (ReduceScatter, 6, 1000, 2),
+        (ReduceScatter, 6, 262_144, 3),
+        (ReduceScatter, 5000, 8192, 4),
+    ];
+    for &(c, p, bytes, want) in cases {
+        let got = ompi::decide(&q(c, p, bytes));
+        assert_eq!(got, want, "{c} p={p} n={bytes}: {} vs {}", ompi::name(c, got), ompi::name(c, want));
+    }
+    assert_eq!(ompi::name(Collective::Allreduce, 6), "rabenseifner");
+    assert_eq!(ompi::ours(Collective::Allreduce, 6), Some("rabenseifner"));
+    assert!(ompi::note(&q(Collective::Allgather, 20, 1 << 20), 3).is_some_and(|n| n.contains("bruck")));
+}
+
+/// NCCL 2.22 on the H100 cluster of NVIDIA/nccl issue #1453 (3 nodes × 8
+/// GPUs, Intel CPUs, 16 channels; its tree pattern is TREE): rank 0 printed
+/// `N Bytes -> Algo 0 proto 0 time t` for these allreduce sizes.
+#[test]
+fn nccl_reproduces_predictions_nccl_printed() {
+    let system = nccl::parse_system(
+        "version=2.22,nodes=3,gpus=8,arch=hopper,cpu=intel,pattern=tree,channels=16,bw-inter=12",
+        24,
+    )
+    .unwrap();
+    for (bytes, printed) in [(8u64, 25.200_924f32), (256, 25.229_528), (512, 25.259_054), (1024, 25.331_232)] {
+        let pred = nccl::predict(&system, Collective::Allreduce, bytes).unwrap();
+        assert_eq!(pred.names(), ("tree", "ll"), "{bytes} B");
+        let rel = ((pred.pick.2 - printed) / printed).abs();
+        assert!(rel < 1e-6, "{bytes} B: {} vs NCCL's {printed}", pred.pick.2);
+    }
+}
+
+/// One node, ring/simple by hand: latency base 8.4 + 2(p−1)·3.4 (NVLink
+/// ring simple), bandwidth channels · bwIntra · p / (2(p−1)).
+#[test]
+fn nccl_ring_simple_on_one_node_is_its_closed_form() {
+    let s = nccl::parse_system("nodes=1,gpus=8,channels=4,bw-intra=20", 8).unwrap();
+    let n = 1u64 << 30;
+    let pred = nccl::predict(&s, Collective::Allreduce, n).unwrap();
+    let (_, _, t) = pred.times.iter().copied().find(|&(a, p, _)| a == 1 && p == 2).unwrap();
+    let lat = 8.4 + 14.0 * 3.4;
+    let bw = 4.0 * 20.0 * 8.0 / 14.0;
+    #[allow(clippy::cast_precision_loss, reason = "2^30")]
+    let want = lat + n as f64 / (1000.0 * bw);
+    assert!((f64::from(t) - want).abs() / want < 1e-5, "{t} vs {want}");
+    assert_eq!(pred.names(), ("ring", "simple"));
+    assert!(nccl::predict(&s, Collective::AllToAll, n).is_none());
+}
+
+#[test]
+fn nccl_descriptions_are_checked() {
+    assert!(nccl::parse_system("nodes=3,gpus=8", 16).unwrap_err().0.contains("p = 16"));
+    assert!(nccl::parse_system("channels=0", 8).unwrap_err().0.contains("channels"));
+    assert!(nccl::parse_system("bw-intra=-1", 8).unwrap_err().0.contains("bw-intra"));
+    assert!(nccl::parse_system("speed=3", 8).unwrap_err().0.contains("unknown key"));
+    assert!(nccl::parse_system("arch=pascal", 8).unwrap_err().0.contains("arch"));
+    assert_eq!(nccl::parse_system("", 64).unwrap().nodes, 8);
+}
+
+fn small_map() -> (Vec<u32>, Vec<u64>, Vec<&'static str>) {
+    let ps = vec![4, 16];
+    let sizes = vec![1024, 65536, 1 << 22];
+    let winners = vec!["recursive-doubling", "rabenseifner", "ring", "recursive-doubling", "ring", "ring"];
+    (ps, sizes, winners)
+}
+
+/// A known map gives a known file.
+#[test]
+fn a_known_map_gives_known_files() {
+    let (ps, sizes, winners) = small_map();
+    let map =
+        tuner::Map { collective: Collective::Allreduce, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
+    let ompi = tuner::export(tuner::Format::OmpiRules, &map, None).unwrap();
+    assert_eq!(
+        ompi.text,
+        "rule-file-version-1\n1 # collectives in this file\n2 # allreduce\n2 # communicator sizes\n\
+         4 # communicator size\n3 # message sizes\n0 3 0 0 # recursive_doubling\n65536 6 0 0 # rabenseifner\n\
+         4194304 4 0 0 # ring\n\
+         16 # communicator size\n2 # message sizes\n0 3 0 0 # recursive_doubling\n65536 4 0 0 # ring\n"
+    );
+    let nccl = tuner::export(tuner::Format::NcclTuner, &map, None).unwrap();
+    let lines: Vec<&str> = nccl.text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        lines,
+        [
+            "allreduce,0,18446744073709551615,ring,simple,-1,-1,4,-1,-1",
+            "allreduce,0,18446744073709551615,ring,simple,-1,-1,16,-1,-1"
+        ]
+    );
+    assert_eq!(nccl.substitutes.len(), 2, "{:?}", nccl.substitutes);
+    let mpich = tuner::export(tuner::Format::MpichJson, &map, None).unwrap();
+    assert!(mpich.text.contains("\"comm_size<=4\""), "{}", mpich.text);
+    assert!(mpich
+        .text
+        .contains("\"avg_msg_size<=1024\": { \"algorithm=MPIR_Allreduce_intra_recursive_doubling\": {} }"));
+    assert!(mpich.substitutes.is_empty());
+    assert!(
+        tuner::export(tuner::Format::NcclTuner, &tuner::Map { collective: Collective::AllToAll, ..map }, None).is_err()
+    );
+}
+
+/// Every collective's map, in every format, reads back to the map's
+/// algorithm (through the target's name for it) in every cell.
+#[test]
+fn exported_files_read_back_cell_by_cell() {
+    let ps: Vec<u32> = vec![2, 3, 8, 12, 64, 100];
+    let sizes: Vec<u64> = (3..24).step_by(2).map(|k| 1u64 << k).collect();
+    for c in Collective::ALL {
+        let ids: Vec<&str> = commlab_core::choose::of(c).map(|a| a.id).collect();
+        let winners: Vec<&str> = (0..ps.len() * sizes.len()).map(|k| ids[(k * 7 / 3 + k / 5) % ids.len()]).collect();
+        let map = tuner::Map { collective: c, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
+        for format in tuner::Format::ALL {
+            let Ok(export) = tuner::export(format, &map, None) else {
+                assert!(format == tuner::Format::NcclTuner && c == Collective::AllToAll);
+                continue;
+            };
+            for (i, &p) in ps.iter().enumerate() {
+                for (j, &bytes) in sizes.iter().enumerate() {
+                    let query = Query { collective: c, p, bytes, dtype_size: 4 };
+                    let got = tuner::read_back(format, &export.text, &query).unwrap();
+                    // Cells the library sees as one call: the first is written.
+                    let size = tuner::quantity(format, &query);
+                    let first = (0..=j)
+                        .find(|&k| tuner::quantity(format, &Query { bytes: sizes[k], ..query }) == size)
+                        .unwrap_or(j);
+                    let want = tuner::target_name(format, c, winners[i * sizes.len() + first]);
+                    assert_eq!(got.as_deref(), Some(want.as_str()), "{c} {} p={p} n={bytes}", format.id());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tuner_readers_name_the_line_and_column() {
+    let e = tuner::read_nccl("allreduce,0,10,ring,simple,-1,-1\n").unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(e.message.contains("8 to 10"));
+    let e = tuner::read_nccl("# c\nallreduce,0,x,ring,simple,-1,-1,8\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 13), "{e}");
+    let e = tuner::read_nccl("allreduce,0,10,spiral,simple,-1,-1,8").unwrap_err();
+    assert!(e.message.contains("algorithm"));
+    let e = tuner::read_ompi("1\n2\n1\n8\n1\n64 3 0 0\n").unwrap_err();
+    assert_eq!(e.line, 6);
+    assert!(e.message.contains("size 0"));
+    let e = tuner::read_ompi("1\n2\n1\n8\n2\n0 3 0").unwrap_err();
+    assert!(e.message.contains("end of the file"), "{e}");
+    assert!(tuner::read_ompi("1 # one\n2\n1\n8\n1\n0 3 0 0\n").is_ok());
+}
