@@ -4,6 +4,8 @@
 //! `coll_tuned_decision_fixed.c`), NCCL's model against predictions NCCL
 //! printed, and the tuner files read back cell by cell.
 
+#![allow(clippy::unreadable_literal, reason = "sizes written as the sources write their thresholds")]
+
 use commlab_core::choose::Collective;
 use commlab_core::libraries::{mpich, nccl, ompi, tuner, Query};
 
@@ -72,7 +74,7 @@ fn mpich_default_tree_parses_and_bad_trees_are_named() {
     assert!(mpich::parse(&"{\"k=any\":".repeat(100)).is_err());
 }
 
-/// Read off coll_tuned_decision_fixed.c by hand: (collective, p, n, number).
+/// Read off `coll_tuned_decision_fixed.c` by hand: (collective, p, n, number).
 #[test]
 fn ompi_picks_match_the_fixed_rules() {
     use Collective::{AllToAll, Allgather, Allreduce, Broadcast, Reduce, ReduceScatter};
@@ -136,7 +138,7 @@ fn nccl_reproduces_predictions_nccl_printed() {
     }
 }
 
-/// One node, ring/simple by hand: latency base 8.4 + 2(p−1)·3.4 (NVLink
+/// One node, ring/simple by hand: latency base 8.4 + 2(p−1)·3.4 (`NVLink`
 /// ring simple), bandwidth channels · bwIntra · p / (2(p−1)).
 #[test]
 fn nccl_ring_simple_on_one_node_is_its_closed_form() {
