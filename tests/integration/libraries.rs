@@ -178,7 +178,7 @@ fn a_known_map_gives_known_files() {
     let (ps, sizes, winners) = small_map();
     let map =
         tuner::Map { collective: Collective::Allreduce, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
-    let ompi = tuner::export(tuner::Format::OmpiRules, &map, None).unwrap();
+    let ompi = tuner::export(tuner::Format::OmpiRules, &map, &|_| None).unwrap();
     assert_eq!(
         ompi.text,
         "rule-file-version-1\n1 # collectives in this file\n2 # allreduce\n2 # communicator sizes\n\
@@ -186,7 +186,7 @@ fn a_known_map_gives_known_files() {
          4194304 4 0 0 # ring\n\
          16 # communicator size\n2 # message sizes\n0 3 0 0 # recursive_doubling\n65536 4 0 0 # ring\n"
     );
-    let nccl = tuner::export(tuner::Format::NcclTuner, &map, None).unwrap();
+    let nccl = tuner::export(tuner::Format::NcclTuner, &map, &|_| None).unwrap();
     let lines: Vec<&str> = nccl.text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(
         lines,
@@ -196,15 +196,16 @@ fn a_known_map_gives_known_files() {
         ]
     );
     assert_eq!(nccl.substitutes.len(), 2, "{:?}", nccl.substitutes);
-    let mpich = tuner::export(tuner::Format::MpichJson, &map, None).unwrap();
+    let mpich = tuner::export(tuner::Format::MpichJson, &map, &|_| None).unwrap();
     assert!(mpich.text.contains("\"comm_size<=4\""), "{}", mpich.text);
     assert!(mpich
         .text
         .contains("\"avg_msg_size<=1024\": { \"algorithm=MPIR_Allreduce_intra_recursive_doubling\": {} }"));
     assert!(mpich.substitutes.is_empty());
-    assert!(
-        tuner::export(tuner::Format::NcclTuner, &tuner::Map { collective: Collective::AllToAll, ..map }, None).is_err()
-    );
+    assert!(tuner::export(tuner::Format::NcclTuner, &tuner::Map { collective: Collective::AllToAll, ..map }, &|_| {
+        None
+    })
+    .is_err());
 }
 
 /// Every collective's map, in every format, reads back to the map's
@@ -218,7 +219,7 @@ fn exported_files_read_back_cell_by_cell() {
         let winners: Vec<&str> = (0..ps.len() * sizes.len()).map(|k| ids[(k * 7 / 3 + k / 5) % ids.len()]).collect();
         let map = tuner::Map { collective: c, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
         for format in tuner::Format::ALL {
-            let Ok(export) = tuner::export(format, &map, None) else {
+            let Ok(export) = tuner::export(format, &map, &|_| None) else {
                 assert!(format == tuner::Format::NcclTuner && c == Collective::AllToAll);
                 continue;
             };
@@ -254,4 +255,27 @@ fn tuner_readers_name_the_line_and_column() {
     let e = tuner::read_ompi("1\n2\n1\n8\n2\n0 3 0").unwrap_err();
     assert!(e.message.contains("end of the file"), "{e}");
     assert!(tuner::read_ompi("1 # one\n2\n1\n8\n1\n0 3 0 0\n").is_ok());
+}
+
+/// The NCCL file's protocol per size is the one NCCL's model finds fastest
+/// for the written algorithm: ring's LL below its LL128 crossover, LL128
+/// above, on one Hopper node of 8 (crossover found here by brute force).
+#[test]
+fn nccl_export_protocols_follow_the_model() {
+    let ps = [8u32];
+    let sizes: Vec<u64> = (10..27).map(|k| 1u64 << k).collect();
+    let winners = vec!["ring"; sizes.len()];
+    let map =
+        tuner::Map { collective: Collective::Allreduce, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
+    let system = |p| nccl::parse_system("", p).ok();
+    let file = tuner::export(tuner::Format::NcclTuner, &map, &system).unwrap();
+    let rows = tuner::read_nccl(&file.text).unwrap();
+    let s = system(8).unwrap();
+    for &n in &sizes {
+        let pred = nccl::predict(&s, Collective::Allreduce, n).unwrap();
+        let best = pred.times.iter().filter(|t| t.0 == 1).min_by(|a, b| a.2.total_cmp(&b.2)).unwrap();
+        let row = tuner::nccl_lookup(&rows, "allreduce", n, 1, 8).unwrap();
+        assert_eq!(row.protocol, nccl::PROTOCOLS[best.1], "{n} B");
+    }
+    assert!(rows.len() >= 2, "{}", file.text);
 }

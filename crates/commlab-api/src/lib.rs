@@ -12,6 +12,7 @@ pub mod json;
 pub mod chooser;
 pub mod exports;
 pub mod lab;
+pub mod libraries;
 pub mod mesh;
 pub mod model;
 pub mod network;

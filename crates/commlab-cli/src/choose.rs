@@ -39,6 +39,30 @@ pub struct ChooseArgs {
     /// the winners and crossovers are those of the network, times in ns.
     #[command(flatten)]
     net: crate::net::NetArgs,
+    /// Also show what these libraries run by default (mpich, ompi, nccl):
+    /// a `library_picks` object in each JSON row, a column in the table.
+    #[arg(long, value_delimiter = ',')]
+    library: Vec<String>,
+    /// The system NCCL's model describes, `key=value,…`: version=2.22|current,
+    /// nodes, gpus, arch=volta|ampere|hopper|blackwell, cpu=intel|amd, channels,
+    /// bw-intra, bw-inter (GB/s per channel), pattern=balanced|tree|split,
+    /// link=nvlink|pcie, nvls, collnet, nic-path, net-latency, same-channels
+    /// (docs/libraries.md lists every default).
+    #[arg(long)]
+    nccl: Option<String>,
+    /// Bytes per element: MPICH's and Open MPI's rules read element counts (1..=1024).
+    #[arg(long, default_value_t = 4)]
+    dtype_size: u32,
+    /// Write the winner map (p from --map-p, sizes from --bytes) as a tuner
+    /// file: nccl-tuner, ompi-rules or mpich-json.
+    #[arg(long)]
+    export: Option<String>,
+    /// The file --export writes (default: standard output).
+    #[arg(short = 'o', long = "output")]
+    output: Option<std::path::PathBuf>,
+    /// The winner map's p range for --export, `LO..HI` (default 2..P).
+    #[arg(long)]
+    map_p: Option<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -92,16 +116,95 @@ impl ChooseArgs {
             check_at: None,
             network: None,
         };
-        let mut result = request.run().map_err(|e| (format!("--{}", e.field), e.to_string()))?;
+        let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
+        let libraries =
+            commlab_api::libraries::LibraryRequest::from_list(&self.library, self.nccl.clone(), self.dtype_size)
+                .map_err(api)?;
+        if let Some(format) = &self.export {
+            return self.export(format, &request, &libraries);
+        }
+        let mut result = request.run().map_err(api)?;
         if let Some(net) = self.net.request() {
             commlab_api::chooser::on_network(&mut result, &net, 0).map_err(|e| crate::net::arg_error(&e))?;
         }
-        let value = result.to_json(self.alpha, self.beta, self.gamma);
+        let mut value = result.to_json(self.alpha, self.beta, self.gamma);
+        if !self.library.is_empty() {
+            let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
+            let picks = commlab_api::libraries::picks(&result.collective, result.p, &sizes, &libraries).map_err(api)?;
+            let system = libraries.system(result.p).map_err(api)?;
+            value["libraries"] = Value::from(commlab_api::libraries::versions(system.as_ref()));
+            for (row, p) in value["rows"].as_array_mut().into_iter().flatten().zip(&picks) {
+                let winner = row["winner"].as_str().unwrap_or("").to_owned();
+                row["library_picks"] = commlab_api::libraries::to_json(p);
+                let said = commlab_api::libraries::disagreements(&result.collective, &winner, p);
+                if !said.is_empty() {
+                    row["library_notes"] = Value::from(said);
+                }
+            }
+        }
         if self.json {
             return Ok(value);
         }
         let ids: Vec<&str> = result.algorithms.iter().map(String::as_str).collect();
         crate::out(&table(&value, &ids));
+        Ok(Value::Null)
+    }
+
+    /// `--export`: the winner map over `--map-p` × `--bytes` as a tuner file.
+    fn export(
+        &self,
+        format: &str,
+        request: &ChooseRequest,
+        libraries: &commlab_api::libraries::LibraryRequest,
+    ) -> Result<Value, ArgError> {
+        let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
+        let (lo, hi) = match &self.map_p {
+            None => (2.min(self.p), self.p),
+            Some(text) => {
+                let bad = || ("--map-p".to_owned(), format!("{text:?} is not LO..HI with 1 ≤ LO ≤ HI ≤ 1024"));
+                let (a, b) = text.split_once("..").ok_or_else(bad)?;
+                let (a, b) = (a.trim().parse::<u32>().map_err(|_| bad())?, b.trim().parse::<u32>().map_err(|_| bad())?);
+                if a == 0 || a > b || b > 1024 {
+                    return Err(bad());
+                }
+                (a, b)
+            }
+        };
+        let map_request = commlab_api::chooser::MapRequest {
+            collective: request.collective.clone(),
+            algorithms: request.algorithms.clone(),
+            p_lo: lo,
+            p_hi: hi,
+            min_bytes: request.min_bytes,
+            max_bytes: request.max_bytes,
+            alpha: request.alpha,
+            beta: request.beta,
+            gamma: request.gamma,
+            network: self.net.request(),
+        };
+        let mut run = map_request.start().map_err(api)?;
+        let mut cache = commlab_api::chooser::Cache::default();
+        while !run.step(&mut cache) {}
+        let file = commlab_api::libraries::export(&run.map, &request.collective, format, libraries).map_err(api)?;
+        for (ours, put) in &file.substitutes {
+            eprintln!("note: {format} has no counterpart of {ours}; the file names {put} instead");
+        }
+        match &self.output {
+            Some(path) => std::fs::write(path, &file.text)
+                .map_err(|e| ("--output".to_owned(), format!("cannot write {}: {e}", path.display())))?,
+            None if self.json => {}
+            None => crate::out(&file.text),
+        }
+        if self.json {
+            return Ok(serde_json::json!({
+                "format": format,
+                "file": self.output.as_ref().map(|p| p.display().to_string()),
+                "substitutes": file.substitutes,
+                "ps": run.map.ps,
+                "sizes": run.map.sizes,
+                "text": if self.output.is_none() { Value::from(file.text) } else { Value::Null },
+            }));
+        }
         Ok(Value::Null)
     }
 }
@@ -138,6 +241,21 @@ fn table(result: &Value, ids: &[&str]) -> String {
                 cell.push('*');
             }
             let _ = write!(out, "  {cell:>width$}");
+        }
+        let picks = &row["library_picks"];
+        if let Some(m) = picks["mpich"]["name"].as_str() {
+            let _ = write!(out, "  mpich {}", m.trim_start_matches("MPIR_"));
+        }
+        if let Some(o) = picks["ompi"]["name"].as_str() {
+            let _ = write!(out, "  ompi {o} ({})", picks["ompi"]["id"]);
+        }
+        if let Some(a) = picks["nccl"]["algorithm"].as_str() {
+            let _ = write!(
+                out,
+                "  nccl {a}/{} {:.1} µs",
+                picks["nccl"]["protocol"].as_str().unwrap_or(""),
+                picks["nccl"]["time_us"].as_f64().unwrap_or(f64::NAN)
+            );
         }
         out.push('\n');
     }

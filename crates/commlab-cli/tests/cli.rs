@@ -583,3 +583,70 @@ fn choose_on_a_torus_lets_ring_win_where_alpha_beta_never_does() {
         assert!(rows.last().unwrap()["bottleneck"]["name"].as_str().unwrap().starts_with('h'));
     }
 }
+
+/// `--library`: each row's `library_picks` has MPICH's function name, Open
+/// MPI's number and NCCL's pick with every pair's time.
+#[test]
+fn choose_library_picks_have_the_named_keys() {
+    let v = json(&[
+        "choose",
+        "--collective",
+        "allreduce",
+        "--p",
+        "24",
+        "--bytes",
+        "8..2K",
+        "--library",
+        "mpich,ompi,nccl",
+        "--nccl",
+        "version=2.22,nodes=3,gpus=8,pattern=tree",
+        "--json",
+    ]);
+    let row = &v["rows"][0];
+    assert_eq!(row["bytes"], 8);
+    let picks = &row["library_picks"];
+    assert_eq!(picks["mpich"]["name"], "MPIR_Allreduce_intra_recursive_doubling");
+    // coll_tuned_decision_fixed.c: p < 32, below 64 B: segmented ring.
+    assert_eq!(picks["ompi"]["id"], 5);
+    // NCCL 2.22 printed "8 Bytes -> Algo 0 proto 0 time 25.200924" (nccl#1453).
+    assert_eq!(picks["nccl"]["algorithm"], "tree");
+    assert_eq!(picks["nccl"]["protocol"], "ll");
+    assert!((picks["nccl"]["time_us"].as_f64().unwrap() - 25.200_924).abs() < 1e-4);
+    assert!(picks["nccl"]["nccl_times"]["ring/ll"].as_f64().unwrap() > 25.2);
+    assert_eq!(v["libraries"], "MPICH 5.0.1, Open MPI 5.0.10, NCCL 2.22.3");
+    let out = run(&["choose", "--collective", "allreduce", "--p", "8", "--library", "nccl", "--nccl", "nodes=3"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--nccl"));
+}
+
+/// `--export … -o FILE` writes a file its format's reader accepts.
+#[test]
+fn choose_export_writes_the_tuner_file() {
+    let dir = std::env::temp_dir().join(format!("commlab-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (format, first) in [("ompi-rules", "rule-file-version-1"), ("mpich-json", "{"), ("nccl-tuner", "# commlab")] {
+        let path = dir.join(format);
+        let v = json(&[
+            "choose",
+            "--collective",
+            "allreduce",
+            "--p",
+            "16",
+            "--bytes",
+            "1K..1M",
+            "--export",
+            format,
+            "-o",
+            path.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(v["format"], format);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(first), "{format}: {text}");
+        assert_eq!(v["ps"].as_array().unwrap().len(), 15, "p from 2 to 16");
+    }
+    let out = run(&["choose", "--collective", "all-to-all", "--p", "8", "--export", "nccl-tuner"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("all-to-all"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -116,11 +116,11 @@ pub struct System {
 
 impl System {
     /// The defaults for `p` ranks: the current release, one node of `p`
-    /// GPUs up to 8 (else nodes of 8), Hopper, Intel, 16 channels of
+    /// GPUs up to 8 (else nodes of the largest divisor of `p` up to 8), Hopper, Intel, 16 channels of
     /// 20 GB/s inside a node and 12 GB/s between nodes, balanced tree,
     /// `NVLink`, no NVLS, no `CollNet`, NIC behind a `PCIe` switch.
     pub fn default_for(p: u32) -> System {
-        let gpus = p.clamp(1, 8);
+        let gpus = (1..=p.clamp(1, 8)).rev().find(|g| p % g == 0).unwrap_or(1);
         System {
             version: Version::Current,
             nodes: p.div_ceil(gpus).max(1),
@@ -592,7 +592,7 @@ impl fmt::Display for SystemError {
 pub const KEYS: [(&str, &str); 16] = [
     ("version", "2.22 or current (2.30.7); default current"),
     ("nodes", "1..=4096; default p / gpus"),
-    ("gpus", "GPUs per node, 1..=72; default min(p, 8)"),
+    ("gpus", "GPUs per node, 1..=72; default the largest divisor of p up to 8"),
     ("arch", "volta, ampere, hopper or blackwell; default hopper"),
     ("cpu", "intel or amd; default intel"),
     ("channels", "1..=64; default 16"),
@@ -611,7 +611,7 @@ pub const KEYS: [(&str, &str); 16] = [
 fn num<T: std::str::FromStr + PartialOrd>(key: &str, v: &str, lo: T, hi: T, range: &str) -> Result<T, SystemError> {
     match v.parse::<T>() {
         Ok(x) if x >= lo && x <= hi => Ok(x),
-        _ => Err(SystemError(format!("nccl {key} = {v:?} is out of range: expected {range}"))),
+        _ => Err(SystemError(format!("{key} = {v:?} is out of range: expected {range}"))),
     }
 }
 
@@ -619,7 +619,7 @@ fn flag(key: &str, v: &str) -> Result<bool, SystemError> {
     match v {
         "1" | "on" | "yes" => Ok(true),
         "0" | "off" | "no" => Ok(false),
-        _ => Err(SystemError(format!("nccl {key} = {v:?}: expected 0 or 1"))),
+        _ => Err(SystemError(format!("{key} = {v:?}: expected 0 or 1"))),
     }
 }
 
@@ -631,13 +631,13 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
     let mut s = System::default_for(p);
     let (mut nodes, mut gpus) = (None, None);
     for part in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| SystemError(format!("nccl: {part:?} is not key=value")))?;
+        let (k, v) = part.split_once('=').ok_or_else(|| SystemError(format!("{part:?} is not key=value")))?;
         match k {
             "version" => {
                 s.version = match v {
                     "2.22" | "2.22.3" => Version::V2_22,
                     "current" | "2.30" | "2.30.7" => Version::Current,
-                    _ => return Err(SystemError(format!("nccl version = {v:?}: expected 2.22 or current"))),
+                    _ => return Err(SystemError(format!("version = {v:?}: expected 2.22 or current"))),
                 }
             }
             "nodes" => nodes = Some(num(k, v, 1, 4096, "1..=4096")?),
@@ -648,18 +648,14 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
                     "ampere" => Arch::Ampere,
                     "hopper" => Arch::Hopper,
                     "blackwell" => Arch::Blackwell,
-                    _ => {
-                        return Err(SystemError(format!(
-                            "nccl arch = {v:?}: expected volta, ampere, hopper or blackwell"
-                        )))
-                    }
+                    _ => return Err(SystemError(format!("arch = {v:?}: expected volta, ampere, hopper or blackwell"))),
                 }
             }
             "cpu" => {
                 s.amd = match v {
                     "intel" => false,
                     "amd" => true,
-                    _ => return Err(SystemError(format!("nccl cpu = {v:?}: expected intel or amd"))),
+                    _ => return Err(SystemError(format!("cpu = {v:?}: expected intel or amd"))),
                 }
             }
             "channels" => s.channels = num(k, v, 1, 64, "1..=64")?,
@@ -670,14 +666,14 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
                     "balanced" => Pattern::Balanced,
                     "tree" => Pattern::Tree,
                     "split" => Pattern::Split,
-                    _ => return Err(SystemError(format!("nccl pattern = {v:?}: expected balanced, tree or split"))),
+                    _ => return Err(SystemError(format!("pattern = {v:?}: expected balanced, tree or split"))),
                 }
             }
             "link" => {
                 s.nvlink = match v {
                     "nvlink" => true,
                     "pcie" => false,
-                    _ => return Err(SystemError(format!("nccl link = {v:?}: expected nvlink or pcie"))),
+                    _ => return Err(SystemError(format!("link = {v:?}: expected nvlink or pcie"))),
                 }
             }
             "nvls" => s.nvls = flag(k, v)?,
@@ -690,13 +686,13 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
                     "pxn" => NicPath::Pxn,
                     "phb" => NicPath::Phb,
                     "sys" => NicPath::Sys,
-                    _ => return Err(SystemError(format!("nccl nic-path = {v:?}: expected pix, pxb, pxn, phb or sys"))),
+                    _ => return Err(SystemError(format!("nic-path = {v:?}: expected pix, pxb, pxn, phb or sys"))),
                 }
             }
             "net-latency" => s.net_latency = num(k, v, 0.0, 1000.0, "[0, 1000] µs")?,
             _ => {
                 let known: Vec<&str> = KEYS.iter().map(|(k, _)| *k).filter(|k| *k != "p").collect();
-                return Err(SystemError(format!("nccl: unknown key {k:?} (keys: {})", known.join(", "))));
+                return Err(SystemError(format!("unknown key {k:?} (keys: {})", known.join(", "))));
             }
         }
     }
@@ -707,12 +703,7 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
         (None, None) => {}
     }
     if s.ranks() != p {
-        return Err(SystemError(format!(
-            "nccl: nodes × gpus = {} × {} = {} ranks, but p = {p}",
-            s.nodes,
-            s.gpus,
-            s.ranks()
-        )));
+        return Err(SystemError(format!("nodes × gpus = {} × {} = {} ranks, but p = {p}", s.nodes, s.gpus, s.ranks())));
     }
     Ok(s)
 }

@@ -208,7 +208,7 @@ fn runs<T: PartialEq + Clone>(
     format: Format,
     map: &Map<'_>,
     row: usize,
-    mut target: impl FnMut(&str) -> T,
+    mut target: impl FnMut(&str, &Query) -> T,
 ) -> Vec<(u64, u64, T)> {
     let mut out: Vec<(u64, u64, T)> = Vec::new();
     for col in 0..map.sizes.len() {
@@ -216,7 +216,7 @@ fn runs<T: PartialEq + Clone>(
         if out.last().is_some_and(|r| r.1 >= size) {
             continue;
         }
-        let t = target(map.winner(row, col));
+        let t = target(map.winner(row, col), &map.query(row, col));
         match out.last_mut() {
             Some(last) if last.2 == t => last.1 = size,
             _ => out.push((size, size, t)),
@@ -226,13 +226,14 @@ fn runs<T: PartialEq + Clone>(
 }
 
 /// Writes the map in `format`. For NCCL the protocol of each cell is the one
-/// NCCL's model finds fastest for the written algorithm on `system`.
+/// NCCL's model finds fastest for the written algorithm on `system(p)`
+/// (`None`: simple).
 ///
 /// # Errors
 /// All-to-all for NCCL (it has no all-to-all algorithm to choose); an
 /// empty map.
 #[allow(clippy::too_many_lines, reason = "one arm per format, each writing its file top to bottom")]
-pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> Result<Export, String> {
+pub fn export(format: Format, map: &Map<'_>, system: &dyn Fn(u32) -> Option<nccl::System>) -> Result<Export, String> {
     if map.ps.is_empty() || map.sizes.is_empty() || map.winners.len() != map.ps.len() * map.sizes.len() {
         return Err("the winner map is empty".into());
     }
@@ -249,21 +250,15 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
             );
             for i in 0..rows {
                 let p = map.ps[i];
-                let runs = runs(Format::NcclTuner, map, i, |ours| {
+                let runs = runs(Format::NcclTuner, map, i, |ours, q| {
                     let (alg, exact) = nccl_target(map.collective, ours);
                     if !exact {
                         note(&mut subs, ours, alg);
                     }
-                    alg
-                });
-                for (k, &(lo, _, alg)) in runs.iter().enumerate() {
-                    let lo = if k == 0 { 0 } else { lo };
-                    let hi = runs.get(k + 1).map_or(u64::MAX, |next| next.0 - 1);
                     // The protocol NCCL's model finds fastest for this
-                    // algorithm at the run's first size.
-                    let proto = system
-                        .filter(|s| s.ranks() == p)
-                        .and_then(|s| nccl::predict(s, map.collective, lo.max(1)))
+                    // algorithm at this size.
+                    let proto = system(p)
+                        .and_then(|s| nccl::predict(&s, map.collective, nccl_bytes(q)))
                         .and_then(|pred| {
                             pred.times
                                 .iter()
@@ -272,6 +267,11 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
                                 .map(|(_, proto, _)| nccl::PROTOCOLS[*proto])
                         })
                         .unwrap_or("simple");
+                    (alg, proto)
+                });
+                for (k, &(lo, _, (alg, proto))) in runs.iter().enumerate() {
+                    let lo = if k == 0 { 0 } else { lo };
+                    let hi = runs.get(k + 1).map_or(u64::MAX, |next| next.0 - 1);
                     let _ = writeln!(text, "{name},{lo},{hi},{alg},{proto},-1,-1,{p},-1,-1");
                 }
             }
@@ -282,7 +282,7 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
             let _ = writeln!(text, "1 # collectives in this file\n{id} # {}", map.collective);
             let _ = writeln!(text, "{rows} # communicator sizes");
             for i in 0..rows {
-                let runs = runs(Format::OmpiRules, map, i, |ours| {
+                let runs = runs(Format::OmpiRules, map, i, |ours, _| {
                     let (alg, exact) = ompi_target(map.collective, ours);
                     if !exact {
                         note(&mut subs, ours, ompi::name(map.collective, alg));
@@ -309,7 +309,7 @@ pub fn export(format: Format, map: &Map<'_>, system: Option<&nccl::System>) -> R
             for i in 0..rows {
                 let key = if i + 1 == rows { "comm_size=any".to_owned() } else { format!("comm_size<={}", map.ps[i]) };
                 let _ = writeln!(text, "      \"{key}\": {{");
-                let runs = runs(Format::MpichJson, map, i, |ours| {
+                let runs = runs(Format::MpichJson, map, i, |ours, _| {
                     let (name, exact) = mpich_target(map.collective, ours);
                     if !exact {
                         note(&mut subs, ours, name);

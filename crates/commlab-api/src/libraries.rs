@@ -1,0 +1,276 @@
+//! What MPICH, Open MPI and NCCL run by default beside the Chooser's winner
+//! (`docs/libraries.md`): one [`Picks`] per size, the sentences where a
+//! library and the winner disagree, and the winner map as a tuner file.
+//! Everything here is a cheap pure call into `commlab_core::libraries`
+//! (microseconds a size), so the view computes it on the main thread.
+
+use crate::ApiError;
+use commlab_core::choose::Collective;
+use commlab_core::libraries::{mpich, nccl, ompi, tuner, Query};
+use serde::{Deserialize, Serialize};
+
+/// Which libraries to ask, and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LibraryRequest {
+    /// Ask MPICH's default selection.
+    pub mpich: bool,
+    /// Ask Open MPI's fixed rules.
+    pub ompi: bool,
+    /// Ask NCCL's model on this system description (`key=value,…`;
+    /// `None`: do not ask NCCL).
+    pub nccl: Option<String>,
+    /// Bytes per element (MPICH and Open MPI read element counts).
+    pub dtype_size: u32,
+}
+
+impl Default for LibraryRequest {
+    fn default() -> LibraryRequest {
+        LibraryRequest { mpich: true, ompi: true, nccl: Some(String::new()), dtype_size: 4 }
+    }
+}
+
+/// Largest `dtype_size` accepted.
+pub const MAX_DTYPE_SIZE: u32 = 1024;
+
+impl LibraryRequest {
+    /// From the CLI's `--library mpich,ompi,nccl` list.
+    ///
+    /// # Errors
+    /// An unknown library name.
+    pub fn from_list(list: &[String], nccl: Option<String>, dtype_size: u32) -> Result<LibraryRequest, ApiError> {
+        let mut r = LibraryRequest { mpich: false, ompi: false, nccl: None, dtype_size };
+        for name in list {
+            match name.as_str() {
+                "mpich" => r.mpich = true,
+                "ompi" | "openmpi" => r.ompi = true,
+                "nccl" => r.nccl = Some(nccl.clone().unwrap_or_default()),
+                _ => return Err(ApiError::new("library", name, "mpich, ompi or nccl")),
+            }
+        }
+        Ok(r)
+    }
+
+    /// The NCCL system for `p` ranks.
+    ///
+    /// # Errors
+    /// A description that cannot be read (the key and its range named).
+    pub fn system(&self, p: u32) -> Result<Option<nccl::System>, ApiError> {
+        let Some(text) = &self.nccl else { return Ok(None) };
+        nccl::parse_system(text, p).map(Some).map_err(|e| ApiError::problem("nccl", e.0))
+    }
+
+    fn check(&self) -> Result<(), ApiError> {
+        if !(1..=MAX_DTYPE_SIZE).contains(&self.dtype_size) {
+            return Err(ApiError::new("dtype-size", self.dtype_size, format!("1..={MAX_DTYPE_SIZE} bytes")));
+        }
+        Ok(())
+    }
+}
+
+/// MPICH's pick.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MpichPick {
+    /// The function name as MPICH's JSON names it.
+    pub name: String,
+    /// Ours, where one runs the same schedule.
+    pub ours: Option<String>,
+}
+
+/// Open MPI's pick.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OmpiPick {
+    /// Open MPI's algorithm number.
+    pub id: u8,
+    /// Its name.
+    pub name: String,
+    /// Ours, where one runs the same schedule.
+    pub ours: Option<String>,
+    /// What it runs in fact, where the number alone misleads.
+    pub note: Option<String>,
+}
+
+/// NCCL's pick.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NcclPick {
+    /// Algorithm (`tree`, `ring`, …).
+    pub algorithm: String,
+    /// Protocol (`ll`, `ll128`, `simple`).
+    pub protocol: String,
+    /// Its predicted time, µs.
+    pub time_us: f64,
+    /// Every enabled pair's time, µs, keyed `"tree/ll"`.
+    pub nccl_times: Vec<(String, f64)>,
+    /// Ours, where one runs the same schedule.
+    pub ours: Option<String>,
+}
+
+/// What the libraries run at one size.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Picks {
+    /// MPICH's.
+    pub mpich: Option<MpichPick>,
+    /// Open MPI's.
+    pub ompi: Option<OmpiPick>,
+    /// NCCL's (`None` also for all-to-all, which NCCL does not tune).
+    pub nccl: Option<NcclPick>,
+}
+
+/// The libraries' releases, for the view's caption.
+pub fn versions(system: Option<&nccl::System>) -> String {
+    let mut v = format!("{}, {}", mpich::VERSION, ompi::VERSION);
+    if let Some(s) = system {
+        v.push_str(", ");
+        v.push_str(s.version.label());
+    }
+    v
+}
+
+/// The picks of `collective` on `p` ranks at each of `sizes`.
+///
+/// # Errors
+/// An unknown collective, a bad `dtype_size` or NCCL description.
+pub fn picks(collective: &str, p: u32, sizes: &[u64], request: &LibraryRequest) -> Result<Vec<Picks>, ApiError> {
+    let collective: Collective = crate::parse_id("collective", collective)?;
+    request.check()?;
+    let system = request.system(p)?;
+    Ok(sizes
+        .iter()
+        .map(|&bytes| {
+            let q = Query { collective, p, bytes, dtype_size: request.dtype_size };
+            Picks {
+                mpich: request.mpich.then(|| mpich::pick(&q)).flatten().map(|name| MpichPick {
+                    name: name.to_owned(),
+                    ours: mpich::ours(collective, name).map(str::to_owned),
+                }),
+                ompi: request.ompi.then(|| {
+                    let id = ompi::decide(&q);
+                    OmpiPick {
+                        id,
+                        name: ompi::name(collective, id).to_owned(),
+                        ours: ompi::ours(collective, id).map(str::to_owned),
+                        note: ompi::note(&q, id),
+                    }
+                }),
+                nccl: system.as_ref().and_then(|s| {
+                    let pred = nccl::predict(s, collective, q.count() * u64::from(q.dtype_size))?;
+                    let (a, pr) = pred.names();
+                    Some(NcclPick {
+                        algorithm: a.to_owned(),
+                        protocol: pr.to_owned(),
+                        time_us: f64::from(pred.pick.2),
+                        nccl_times: pred
+                            .times
+                            .iter()
+                            .map(|&(a, p, t)| (format!("{}/{}", nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]), f64::from(t)))
+                            .collect(),
+                        ours: nccl::ours(collective, a).map(str::to_owned),
+                    })
+                }),
+            }
+        })
+        .collect())
+}
+
+/// The `library_picks` object of `commlab choose --json`.
+pub fn to_json(p: &Picks) -> serde_json::Value {
+    let mut v = serde_json::Map::new();
+    if let Some(m) = &p.mpich {
+        v.insert("mpich".into(), serde_json::json!({"name": m.name, "ours": m.ours}));
+    }
+    if let Some(o) = &p.ompi {
+        v.insert("ompi".into(), serde_json::json!({"id": o.id, "name": o.name, "ours": o.ours, "note": o.note}));
+    }
+    if let Some(n) = &p.nccl {
+        let times: serde_json::Map<String, serde_json::Value> =
+            n.nccl_times.iter().map(|(k, t)| (k.clone(), serde_json::json!(t))).collect();
+        v.insert(
+            "nccl".into(),
+            serde_json::json!({"algorithm": n.algorithm, "protocol": n.protocol, "time_us": n.time_us, "nccl_times": times, "ours": n.ours}),
+        );
+    }
+    serde_json::Value::Object(v)
+}
+
+/// Why a library may run something else than the α–β winner, where known.
+fn reason(library: &str, collective: Collective, name: &str, winner: &str) -> &'static str {
+    match (library, collective) {
+        ("mpich", Collective::Allgather) if name.ends_with("_ring") && winner == "recursive-doubling" => {
+            "under α–β alone ring never beats recursive doubling in allgather (same bytes, more messages); MPICH's ring from 512 KiB comes from measurement"
+        }
+        ("mpich", Collective::Allreduce) if name.ends_with("recursive_doubling") => {
+            "MPICH's JSON tree switches away from recursive doubling above 8 B (not at the 2048 B of MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE), and keeps it while the count is below the largest power of two ≤ p"
+        }
+        ("mpich", _) => "MPICH's thresholds are fixed byte sizes, tuned on its developers' machines",
+        ("ompi", _) => {
+            "Open MPI's fixed rules are switch points averaged from measurements on its developers' clusters, not a model"
+        }
+        _ => "NCCL minimises its own latency + size/bandwidth model of the described GPU system, not α–β",
+    }
+}
+
+/// A sentence per library whose pick differs from `winner` (ours) at this size.
+pub fn disagreements(collective: &str, winner: &str, picks: &Picks) -> Vec<String> {
+    let Ok(c) = collective.parse::<Collective>() else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut say = |library: &str, label: &str, name: &str, ours: Option<&str>| {
+        if ours == Some(winner) {
+            return;
+        }
+        let theirs = ours.map_or_else(|| format!("{name} (no counterpart here)"), |o| format!("{name} (our {o})"));
+        out.push(format!(
+            "{label} runs {theirs} where the model's winner is {winner}: {}.",
+            reason(library, c, name, winner)
+        ));
+    };
+    if let Some(m) = &picks.mpich {
+        say("mpich", "MPICH", &m.name, m.ours.as_deref());
+    }
+    if let Some(o) = &picks.ompi {
+        say("ompi", "Open MPI", &format!("{} ({})", o.name, o.id), o.ours.as_deref());
+    }
+    if let Some(n) = &picks.nccl {
+        say("nccl", "NCCL", &format!("{}/{}", n.algorithm, n.protocol), n.ours.as_deref());
+    }
+    out
+}
+
+/// A written tuner file and the algorithms it replaced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TunerFile {
+    /// File name to save under.
+    pub file_name: String,
+    /// Its text.
+    pub text: String,
+    /// `(ours, written instead)` for each algorithm the target lacks.
+    pub substitutes: Vec<(String, String)>,
+}
+
+/// The winner map as `format` (`nccl-tuner`, `ompi-rules`, `mpich-json`).
+///
+/// # Errors
+/// An unknown format or collective; all-to-all for NCCL; a bad NCCL description.
+pub fn export(
+    map: &crate::chooser::WinnerMap,
+    collective: &str,
+    format: &str,
+    request: &LibraryRequest,
+) -> Result<TunerFile, ApiError> {
+    let c: Collective = crate::parse_id("collective", collective)?;
+    let format: tuner::Format = format.parse().map_err(|e: String| ApiError::problem("export", e))?;
+    request.check()?;
+    let winners: Vec<&str> = map.winner.iter().map(|&w| map.algorithms[usize::from(w)].as_str()).collect();
+    let m =
+        tuner::Map { collective: c, ps: &map.ps, sizes: &map.sizes, winners: &winners, dtype_size: request.dtype_size };
+    let out =
+        tuner::export(format, &m, &|p| request.system(p).ok().flatten()).map_err(|e| ApiError::problem("export", e))?;
+    let ext = match format {
+        tuner::Format::NcclTuner => "conf",
+        tuner::Format::OmpiRules => "rules",
+        tuner::Format::MpichJson => "json",
+    };
+    Ok(TunerFile {
+        file_name: format!("commlab-{collective}-{}.{ext}", format.id()),
+        text: out.text,
+        substitutes: out.substitutes.into_iter().map(|s| (s.ours, s.put)).collect(),
+    })
+}
