@@ -3,6 +3,7 @@
 mod barrier;
 mod choose;
 mod corpus;
+mod fit;
 mod goal;
 mod libraries;
 mod model;

@@ -351,7 +351,7 @@ fn check_ab(alpha: f64, beta: f64, gamma: f64) -> Result<AlphaBeta, ApiError> {
 }
 
 /// The algorithms asked for (all of the collective when none).
-fn algorithms(collective: Collective, asked: &[String]) -> Result<Vec<(&'static str, bool)>, ApiError> {
+pub(crate) fn algorithms(collective: Collective, asked: &[String]) -> Result<Vec<(&'static str, bool)>, ApiError> {
     if asked.is_empty() {
         return Ok(of(collective).map(|a| (a.id, a.pipelined)).collect());
     }

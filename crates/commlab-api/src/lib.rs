@@ -11,6 +11,7 @@
 pub mod json;
 pub mod chooser;
 pub mod exports;
+pub mod fit;
 pub mod lab;
 pub mod libraries;
 pub mod mesh;

@@ -12,6 +12,7 @@
 mod barrier;
 mod choose;
 mod experiments;
+mod fit;
 mod goal;
 mod model;
 mod net;
@@ -68,6 +69,8 @@ enum Command {
     Net(net::NetCommand),
     /// Which algorithm for a collective, per message size: α–β–γ times, the winner, crossovers.
     Choose(choose::ChooseArgs),
+    /// α, β (and γ) fitted to benchmark output: nccl-tests, OSU or a CSV of size and time.
+    Fit(fit::FitArgs),
     /// The source documents' numbers beside commlab's, with why they differ.
     Sources {
         /// One JSON array instead of a table.
@@ -141,6 +144,7 @@ fn main() -> ExitCode {
         Command::Goal(goal::GoalCommand::Gen(a)) => (a.run(), true),
         Command::Goal(goal::GoalCommand::Check(a)) => (a.run(), true),
         Command::Choose(a) => (a.run(), a.json),
+        Command::Fit(a) => (a.run(), a.json),
         Command::Net(net::NetCommand::Sim(a)) => (a.run(), a.json),
         Command::Net(net::NetCommand::Topo(a)) => (a.run(), a.json),
         Command::Sources { json, markdown, html } => {

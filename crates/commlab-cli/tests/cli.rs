@@ -650,3 +650,41 @@ fn choose_export_writes_the_tuner_file() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("all-to-all"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `commlab fit FILE --json`: `alpha`, `beta` in the input's unit (µs for
+/// nccl-tests), their errors and the residuals.
+#[test]
+fn fit_json_has_the_named_keys() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/bench/mscclpp-507-allreduce.txt");
+    let v = json(&[
+        "fit",
+        file,
+        "--format",
+        "nccl-tests",
+        "--collective",
+        "allreduce",
+        "--p",
+        "8",
+        "--algorithm",
+        "ring",
+        "--json",
+    ]);
+    assert_eq!(v["algorithm"], "ring");
+    assert_eq!(v["unit"], "µs");
+    let (a, b) = (v["alpha"].as_f64().unwrap(), v["beta"].as_f64().unwrap());
+    assert!(a > 0.3 && a < 0.5 && b > 0.0, "{a} {b}");
+    assert!(v["alpha_err"].as_f64().unwrap() > 0.0 && v["beta_err"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["residuals"].as_array().unwrap().len(), 6);
+    let out = run(&["fit", file]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--p"));
+    let bad = std::env::temp_dir().join(format!("commlab-fit-{}.csv", std::process::id()));
+    std::fs::write(&bad, "64,1\n128,x\n").unwrap();
+    let out = run(&["fit", bad.to_str().unwrap(), "--p", "4"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 2, column 5"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_file(bad);
+}

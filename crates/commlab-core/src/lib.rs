@@ -15,6 +15,7 @@
 
 pub mod barrier;
 pub mod choose;
+pub mod fit;
 pub mod goal;
 pub mod libraries;
 pub mod limits;

@@ -1,0 +1,284 @@
+//! α, β (and γ) fitted to a benchmark's output (`docs/libraries.md`): the
+//! file read by `commlab_core::fit`, each algorithm's critical path from
+//! its plan (messages, bytes moved, bytes combined at each size) as the
+//! regressors, a non-negative relative least-squares fit, and the Chooser
+//! run again with the fitted parameters.
+//!
+//! γ is not fitted: in every plan the bytes combined grow with the bytes
+//! moved, so one series of times cannot tell β from γ. A known γ (from a
+//! compute benchmark) can be given; it is held fixed and α, β are fitted
+//! to what remains.
+//!
+//! A plan's critical path depends on α : β : γ (which round and rank is
+//! busiest, and the pipelined algorithms' piece count), so the fit is
+//! repeated with the regressors of the last estimate until it settles.
+
+use crate::chooser::{algorithms, ChooseRequest, Options};
+use crate::ApiError;
+use commlab_core::choose::{AlphaBeta, Collective};
+use commlab_core::fit::{detect, least_squares, parse, Format, Point};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// What to fit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitRequest {
+    /// The benchmark's output.
+    pub text: String,
+    /// `nccl-tests`, `osu` or `csv` (`None`: detected).
+    #[serde(default)]
+    pub format: Option<String>,
+    /// The collective measured.
+    pub collective: String,
+    /// Ranks measured.
+    pub p: u32,
+    /// The algorithm to fit (`None`: each, the best fit kept).
+    #[serde(default)]
+    pub algorithm: Option<String>,
+    /// nccl-tests: take the in-place time.
+    #[serde(default)]
+    pub in_place: bool,
+    /// γ held fixed (per byte combined, in the file's unit; 0: none).
+    #[serde(default)]
+    pub gamma: f64,
+}
+
+/// One algorithm's fit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// Algorithm id.
+    pub algorithm: String,
+    /// α, β, γ.
+    pub params: [f64; 3],
+    /// Their standard errors.
+    pub errors: [f64; 3],
+    /// Root mean square relative residual.
+    pub rms: f64,
+}
+
+/// The fit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitResult {
+    /// The format read.
+    pub format: String,
+    /// The time unit (µs for nccl-tests and OSU; the file's own for CSV).
+    pub unit: String,
+    /// The collective.
+    pub collective: String,
+    /// Ranks.
+    pub p: u32,
+    /// The algorithm fitted (the best-fitting one when none was named).
+    pub algorithm: String,
+    /// α: per message.
+    pub alpha: f64,
+    /// β: per byte moved.
+    pub beta: f64,
+    /// γ: per byte combined, as given (held fixed).
+    pub gamma: f64,
+    /// Standard error of α.
+    pub alpha_err: f64,
+    /// Standard error of β.
+    pub beta_err: f64,
+    /// Standard error of γ.
+    pub gamma_err: f64,
+    /// Measured points: (the Chooser's n in bytes, time).
+    pub points: Vec<(u64, f64)>,
+    /// The model's time at each point.
+    pub predicted: Vec<f64>,
+    /// Measured − predicted, at each point.
+    pub residuals: Vec<f64>,
+    /// Every algorithm tried, best first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Points at most fitted (a longer file is refused).
+pub const MAX_POINTS: usize = 100_000;
+
+/// The Chooser's `n` of a benchmark's size: OSU's allgather and alltoall
+/// report one rank's block, nccl-tests the whole buffer.
+fn chooser_bytes(format: Format, c: Collective, p: u32, size: u64) -> u64 {
+    match (format, c) {
+        (Format::Osu, Collective::Allgather | Collective::AllToAll) => size.saturating_mul(u64::from(p)),
+        _ => size,
+    }
+}
+
+/// Fits α and β of one algorithm with γ held at `gamma`: the parameters,
+/// their errors, the predictions.
+fn fit_one(options: &Options, points: &[(u64, f64)], gamma: f64) -> Option<([f64; 3], [f64; 3], Vec<f64>)> {
+    let mut ab = AlphaBeta { alpha: 1.0, beta: 1e-3, gamma };
+    let mut out = None;
+    for _ in 0..8 {
+        // Regressors at the current estimate (each term divided by its
+        // parameter; a tiny positive value stands in for 0).
+        let probe = AlphaBeta { alpha: ab.alpha.max(1e-12), beta: ab.beta.max(1e-18), gamma: gamma.max(1e-18) };
+        let mut x = Vec::with_capacity(points.len());
+        let mut fixed = Vec::with_capacity(points.len());
+        for &(n, _) in points {
+            let (_, c) = options.best(n.max(1), probe);
+            x.push(vec![c.latency / probe.alpha, c.bandwidth / probe.beta]);
+            fixed.push(gamma * c.compute / probe.gamma);
+        }
+        let y: Vec<f64> = points.iter().zip(&fixed).map(|(p, f)| p.1 - f).collect();
+        let s = least_squares(&x, &y)?;
+        let params = [s.theta[0], s.theta[1], gamma];
+        let errors = [s.err[0], s.err[1], 0.0];
+        let predicted: Vec<f64> =
+            x.iter().zip(&fixed).map(|(r, f)| f + r.iter().zip(&s.theta).map(|(a, b)| a * b).sum::<f64>()).collect();
+        let settled = (params[0] - ab.alpha).abs() <= 1e-9 * ab.alpha.abs().max(1e-30)
+            && (params[1] - ab.beta).abs() <= 1e-9 * ab.beta.abs().max(1e-30);
+        ab = AlphaBeta { alpha: params[0], beta: params[1], gamma };
+        out = Some((params, errors, predicted));
+        if settled {
+            break;
+        }
+    }
+    out
+}
+
+impl FitRequest {
+    /// Reads and fits.
+    ///
+    /// # Errors
+    /// A file that does not read (line and column named), an unknown
+    /// format, collective or algorithm, p out of range, too many points,
+    /// fewer points than parameters.
+    pub fn run(&self) -> Result<FitResult, ApiError> {
+        let collective: Collective = crate::parse_id("collective", &self.collective)?;
+        crate::chooser::P.check(u64::from(self.p)).map_err(ApiError::from)?;
+        let format = match &self.format {
+            Some(f) => crate::parse_id::<Format>("format", f)?,
+            None => detect(&self.text),
+        };
+        let read: Vec<Point> =
+            parse(&self.text, format, self.in_place).map_err(|e| ApiError::problem("file", e.to_string()))?;
+        if read.len() > MAX_POINTS {
+            return Err(ApiError::new(
+                "file",
+                format!("{} points", read.len()),
+                format!("at most {MAX_POINTS} points"),
+            ));
+        }
+        let points: Vec<(u64, f64)> = read
+            .iter()
+            .filter(|p| p.bytes > 0 && p.time > 0.0)
+            .map(|p| (chooser_bytes(format, collective, self.p, p.bytes), p.time))
+            .collect();
+        if !(0.0..=1e12).contains(&self.gamma) {
+            return Err(ApiError::new("gamma", self.gamma, "a time from 0 to 10^12"));
+        }
+        if points.len() < 2 {
+            return Err(ApiError::problem(
+                "file",
+                format!("{} points of nonzero size and time: at least 2 are needed to fit α and β", points.len()),
+            ));
+        }
+        let asked: Vec<String> = self.algorithm.iter().cloned().collect();
+        let algs = algorithms(collective, &asked)?;
+        let mut candidates = Vec::new();
+        let mut fits = Vec::new();
+        for (id, pipelined) in algs {
+            let options = Options::new(collective, id, self.p, pipelined);
+            let Some((params, errors, predicted)) = fit_one(&options, &points, self.gamma) else { continue };
+            let rel: f64 = points.iter().zip(&predicted).map(|(p, q)| ((p.1 - q) / p.1).powi(2)).sum();
+            #[allow(clippy::cast_precision_loss, reason = "point counts are small")]
+            let rms = (rel / points.len() as f64).sqrt();
+            candidates.push(Candidate { algorithm: id.to_owned(), params, errors, rms });
+            fits.push(predicted);
+        }
+        let best = (0..candidates.len())
+            .min_by(|&a, &b| candidates[a].rms.total_cmp(&candidates[b].rms))
+            .ok_or_else(|| ApiError::problem("file", "no algorithm could be fitted to these points"))?;
+        let chosen = candidates[best].clone();
+        let predicted = fits.swap_remove(best);
+        candidates.sort_by(|a, b| a.rms.total_cmp(&b.rms));
+        Ok(FitResult {
+            format: format.id().to_owned(),
+            unit: if format == Format::Csv { "the file's unit".into() } else { "µs".into() },
+            collective: collective.id().to_owned(),
+            p: self.p,
+            algorithm: chosen.algorithm,
+            alpha: chosen.params[0],
+            beta: chosen.params[1],
+            gamma: chosen.params[2],
+            alpha_err: chosen.errors[0],
+            beta_err: chosen.errors[1],
+            gamma_err: chosen.errors[2],
+            residuals: points.iter().zip(&predicted).map(|(p, q)| p.1 - q).collect(),
+            points,
+            predicted,
+            candidates,
+        })
+    }
+}
+
+impl FitResult {
+    /// The Chooser over the measured sizes with the fitted α, β, γ.
+    pub fn chooser(&self) -> ChooseRequest {
+        let lo = self.points.iter().map(|p| p.0).min().unwrap_or(1).max(1);
+        let hi = self.points.iter().map(|p| p.0).max().unwrap_or(lo).clamp(lo, crate::chooser::MAX_BYTES);
+        ChooseRequest {
+            collective: self.collective.clone(),
+            p: u64::from(self.p),
+            min_bytes: lo.next_power_of_two().min(hi),
+            max_bytes: hi,
+            alpha: self.alpha,
+            beta: self.beta,
+            gamma: self.gamma,
+            algorithms: Vec::new(),
+            simulate: false,
+            sim_limit: 0,
+            check_at: None,
+            network: None,
+        }
+    }
+
+    /// "With your measured α and β, X wins up to …, Y above …", from the
+    /// Chooser run with the fitted parameters.
+    pub fn summary(&self) -> String {
+        let Ok(result) = self.chooser().run() else { return String::new() };
+        let Some(first) = result.rows.first() else { return String::new() };
+        let mut s = format!(
+            "With the measured α = {} and β = {} per byte{}, {} wins from {}",
+            commlab_plot::format_quantity(self.alpha),
+            commlab_plot::format_quantity(self.beta),
+            if self.gamma > 0.0 {
+                format!(" (γ = {})", commlab_plot::format_quantity(self.gamma))
+            } else {
+                String::new()
+            },
+            result.algorithms[first.winner],
+            commlab_plot::format_bytes(first.bytes)
+        );
+        for c in &result.crossovers {
+            let _ = write!(s, ", {} above {}", c.to, commlab_plot::format_bytes(c.bytes));
+        }
+        s.push('.');
+        s
+    }
+
+    /// The JSON of `commlab fit --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "format": self.format,
+            "unit": self.unit,
+            "collective": self.collective,
+            "p": self.p,
+            "algorithm": self.algorithm,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "gamma": self.gamma,
+            "alpha_err": self.alpha_err,
+            "beta_err": self.beta_err,
+            "gamma_err": self.gamma_err,
+            "points": self.points.iter().map(|p| serde_json::json!({"bytes": p.0, "time": p.1})).collect::<Vec<_>>(),
+            "predicted": self.predicted,
+            "residuals": self.residuals,
+            "candidates": self.candidates.iter().map(|c| serde_json::json!({
+                "algorithm": c.algorithm, "alpha": c.params[0], "beta": c.params[1], "gamma": c.params[2],
+                "alpha_err": c.errors[0], "beta_err": c.errors[1], "gamma_err": c.errors[2], "rms_relative": c.rms,
+            })).collect::<Vec<_>>(),
+            "summary": self.summary(),
+        })
+    }
+}

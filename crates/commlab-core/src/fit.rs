@@ -1,0 +1,345 @@
+//! Measurements to α–β–γ (`docs/libraries.md`): readers of benchmark
+//! output (nccl-tests' `*_perf`, the OSU micro-benchmarks, a plain CSV of
+//! size and time) and a weighted least-squares solver with the
+//! uncertainty of each parameter.
+//!
+//! Times are fitted relatively (weights `1/t²`): a benchmark's sizes span
+//! decades, and an unweighted fit would let the largest sizes decide α.
+//! Parameters are kept non-negative: where the free solution has a
+//! negative one, the best fit with it held at 0 is taken.
+
+#![allow(clippy::many_single_char_names, reason = "X, y, w, θ, k: the least-squares notation")]
+#![allow(clippy::needless_range_loop, reason = "row operations on a small dense matrix read best indexed")]
+
+use std::fmt;
+
+/// A benchmark output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// nccl-tests (`all_reduce_perf` and friends): size, count, type, redop,
+    /// [root,] then time, algbw, busbw, #wrong out of place and in place.
+    NcclTests,
+    /// OSU micro-benchmarks: size, average latency (µs), optionally min,
+    /// max and iterations.
+    Osu,
+    /// Lines of `size,time` (comma, semicolon, tab or spaces).
+    Csv,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::NcclTests, Format::Osu, Format::Csv];
+
+    /// Stable id (`--format`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Format::NcclTests => "nccl-tests",
+            Format::Osu => "osu",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::limits::parse_id(&Format::ALL, Format::id, "format", s)
+    }
+}
+
+/// One measured point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    /// Message size, bytes.
+    pub bytes: u64,
+    /// Time, in the file's unit (µs for nccl-tests and OSU).
+    pub time: f64,
+    /// Line in the file (1-based).
+    pub line: u32,
+}
+
+/// A line that does not read: where, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Line (1-based).
+    pub line: u32,
+    /// Column (1-based).
+    pub column: u32,
+    /// What was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Lines read at most (a longer paste is refused, not truncated).
+pub const MAX_LINES: usize = 200_000;
+
+fn err(line: usize, column: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+        message: message.into(),
+    }
+}
+
+/// The line's tokens with their 1-based columns, after an `mpirun`
+/// rank tag such as `[0]` or `[1,0]<stdout>:`.
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        let sep = c.is_whitespace() || c == ',' || c == ';';
+        match (sep, start) {
+            (true, Some(s)) => {
+                out.push((s, &line[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[s..]));
+    }
+    while out.first().is_some_and(|(_, t)| t.starts_with('[') && t.contains(']')) {
+        let (col, t) = out[0];
+        let rest = &t[t.find(']').map_or(t.len(), |i| i + 1)..];
+        let rest = rest.trim_start_matches("<stdout>:").trim_start_matches("<stderr>:");
+        if rest.is_empty() {
+            out.remove(0);
+        } else {
+            out[0] = (col + t.len() - rest.len(), rest);
+            break;
+        }
+    }
+    out.into_iter().map(|(c, t)| (c + 1, t)).collect()
+}
+
+fn size_of(tok: &str, line: usize, col: usize) -> Result<u64, ParseError> {
+    tok.parse::<u64>().map_err(|_| err(line, col, format!("expected a size in bytes, found {tok:?}")))
+}
+
+fn time_of(tok: &str, line: usize, col: usize) -> Result<f64, ParseError> {
+    match tok.parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(err(line, col, format!("expected a time (a number ≥ 0), found {tok:?}"))),
+    }
+}
+
+/// Which format `text` looks like: nccl-tests' `algbw` header or rows of
+/// size, count and a type name; OSU's `Latency(us)` header; else CSV.
+pub fn detect(text: &str) -> Format {
+    // A data row of nccl-tests: size, count, then the type's name.
+    let nccl_row =
+        text.lines().map(tokens).find(|t| t.first().is_some_and(|(_, s)| s.starts_with(|c: char| c.is_ascii_digit())));
+    let nccl_row = nccl_row.is_some_and(|t| t.len() >= 8 && t[2].1.starts_with(|c: char| c.is_ascii_alphabetic()));
+    if nccl_row || text.contains("algbw") || text.contains("busbw") {
+        Format::NcclTests
+    } else if text.contains("Latency(us)") || text.contains("# OSU") {
+        Format::Osu
+    } else {
+        Format::Csv
+    }
+}
+
+/// The ranks nccl-tests lists in its header (`#  Rank  3 Group  0 Pid …`):
+/// the highest rank + 1, or `None` when it lists none.
+pub fn ranks_listed(text: &str) -> Option<u32> {
+    text.lines()
+        .filter_map(|l| {
+            let toks = tokens(l);
+            let i = toks.iter().position(|(_, t)| *t == "Rank")?;
+            let prev = i.checked_sub(1).map(|j| toks[j].1);
+            (prev == Some("#") || (i == 0 && l.trim_start().starts_with('#')) || prev.is_some_and(|t| t.ends_with('#')))
+                .then(|| toks.get(i + 1)?.1.parse::<u32>().ok())
+                .flatten()
+        })
+        .max()
+        .map(|r| r + 1)
+}
+
+/// Reads `text` as `format`; `in_place` takes nccl-tests' in-place time.
+/// Comment lines (`#`) and nccl-tests' and OSU's other lines (banners,
+/// `NCCL INFO`, device lists) are skipped; a line that starts like a data
+/// row but does not read is an error.
+///
+/// # Errors
+/// A malformed data row (its line and column named), more than
+/// [`MAX_LINES`] lines, or no data row at all.
+pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, ParseError> {
+    let mut points = Vec::new();
+    for (k, raw) in text.lines().enumerate() {
+        let line = k + 1;
+        if line > MAX_LINES {
+            return Err(err(line, 1, format!("more than {MAX_LINES} lines")));
+        }
+        let toks = tokens(raw);
+        let Some(&(c0, first)) = toks.first() else { continue };
+        if first.starts_with('#') || !first.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        match format {
+            Format::NcclTests => {
+                // size count type redop [root] time algbw busbw #wrong time algbw busbw #wrong
+                if toks.len() < 8 {
+                    return Err(err(
+                        line,
+                        c0,
+                        "expected size, count, type, redop, [root,] time, algbw, busbw, #wrong…",
+                    ));
+                }
+                let bytes = size_of(first, line, c0)?;
+                let rest = &toks[4..];
+                let rest = if rest.len() == 9 || rest.len() == 5 { &rest[1..] } else { rest };
+                let at = if in_place { 4 } else { 0 };
+                let Some(&(c, t)) = rest.get(at) else {
+                    return Err(err(line, c0, "expected an in-place time after the out-of-place columns"));
+                };
+                points.push(Point { bytes, time: time_of(t, line, c)?, line: u32::try_from(line).unwrap_or(0) });
+            }
+            Format::Osu => {
+                let bytes = size_of(first, line, c0)?;
+                let Some(&(c, t)) = toks.get(1) else {
+                    return Err(err(line, c0 + first.len(), "expected the average latency after the size"));
+                };
+                points.push(Point { bytes, time: time_of(t, line, c)?, line: u32::try_from(line).unwrap_or(0) });
+            }
+            Format::Csv => {
+                if toks.len() < 2 {
+                    return Err(err(line, c0 + first.len(), "expected size, time"));
+                }
+                let bytes = size_of(first, line, c0)?;
+                let (c, t) = toks[1];
+                points.push(Point { bytes, time: time_of(t, line, c)?, line: u32::try_from(line).unwrap_or(0) });
+            }
+        }
+    }
+    if points.is_empty() {
+        return Err(err(1, 1, format!("no {} data rows found", format.id())));
+    }
+    Ok(points)
+}
+
+/// A least-squares solution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// The parameters.
+    pub theta: Vec<f64>,
+    /// Their standard errors (0 for one held at 0).
+    pub err: Vec<f64>,
+    /// Weighted residual sum of squares.
+    pub rss: f64,
+}
+
+/// Solves `A x = b` for a small symmetric positive system (Gaussian
+/// elimination with partial pivoting); `None` when singular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let piv = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[piv][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, piv);
+        b.swap(col, piv);
+        for row in col + 1..n {
+            let f = a[row][col] / a[col][col];
+            for k in col..n {
+                a[row][k] -= f * a[col][k];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let s: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - s) / a[row][row];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+fn inverse(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut cols = Vec::with_capacity(n);
+    for j in 0..n {
+        let e: Vec<f64> = (0..n).map(|i| if i == j { 1.0 } else { 0.0 }).collect();
+        cols.push(solve(a.to_vec(), e)?);
+    }
+    Some((0..n).map(|i| (0..n).map(|j| cols[j][i]).collect()).collect())
+}
+
+/// Weighted least squares of `y ≈ X θ` with weights `w`, only the columns
+/// in `free` fitted (the others held at 0); columns are scaled to unit
+/// norm before solving.
+fn fit_subset(x: &[Vec<f64>], y: &[f64], w: &[f64], free: &[usize]) -> Option<Solution> {
+    let k = x.first()?.len();
+    let m = free.len();
+    let scale: Vec<f64> =
+        free.iter().map(|&j| x.iter().zip(w).map(|(r, wi)| wi * r[j] * r[j]).sum::<f64>().sqrt().max(1e-300)).collect();
+    let mut ata = vec![vec![0.0; m]; m];
+    let mut atb = vec![0.0; m];
+    for ((row, &yi), &wi) in x.iter().zip(y).zip(w) {
+        for a in 0..m {
+            let xa = row[free[a]] / scale[a];
+            atb[a] += wi * xa * yi;
+            for b in 0..m {
+                ata[a][b] += wi * xa * row[free[b]] / scale[b];
+            }
+        }
+    }
+    let z = solve(ata.clone(), atb)?;
+    let mut theta = vec![0.0; k];
+    for (a, &j) in free.iter().enumerate() {
+        theta[j] = z[a] / scale[a];
+    }
+    let rss: f64 = x
+        .iter()
+        .zip(y)
+        .zip(w)
+        .map(|((row, &yi), &wi)| {
+            let r = yi - row.iter().zip(&theta).map(|(a, b)| a * b).sum::<f64>();
+            wi * r * r
+        })
+        .sum();
+    let dof = y.len().saturating_sub(m).max(1);
+    #[allow(clippy::cast_precision_loss, reason = "point counts are small")]
+    let sigma2 = rss / dof as f64;
+    let inv = inverse(&ata)?;
+    let mut err = vec![0.0; k];
+    for (a, &j) in free.iter().enumerate() {
+        err[j] = (sigma2 * inv[a][a]).max(0.0).sqrt() / scale[a];
+    }
+    Some(Solution { theta, err, rss })
+}
+
+/// Non-negative weighted least squares of `y ≈ X θ` (every subset of free
+/// columns tried, the best non-negative one kept; `X` has at most a few
+/// columns). Weights are `1/y²` (relative residuals).
+pub fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Option<Solution> {
+    let k = x.first()?.len();
+    if k == 0 || k > 8 || x.len() != y.len() {
+        return None;
+    }
+    let w: Vec<f64> = y.iter().map(|&t| if t > 0.0 { 1.0 / (t * t) } else { 0.0 }).collect();
+    let mut best: Option<Solution> = None;
+    for mask in (1u32..(1 << k)).rev() {
+        let free: Vec<usize> = (0..k).filter(|j| mask & (1 << j) != 0).collect();
+        if free.len() > y.len() {
+            continue;
+        }
+        let Some(s) = fit_subset(x, y, &w, &free) else { continue };
+        if s.theta.iter().any(|&v| v < 0.0) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|b| s.rss < b.rss * (1.0 - 1e-12)) {
+            best = Some(s);
+        }
+    }
+    best
+}

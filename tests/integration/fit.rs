@@ -1,0 +1,148 @@
+//! The fit: published benchmark output read and fitted, and synthetic times
+//! from a known α and β with noise, recovered within the fit's own
+//! uncertainty.
+
+use commlab_api::fit::FitRequest;
+use commlab_core::choose::{plan, AlphaBeta, Collective};
+use commlab_core::fit::{detect, parse, ranks_listed, Format};
+use rand::{Rng, SeedableRng};
+use std::fmt::Write as _;
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/data/bench/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn request(text: String, collective: &str, p: u32, algorithm: Option<&str>) -> FitRequest {
+    FitRequest {
+        text,
+        format: None,
+        collective: collective.into(),
+        p,
+        algorithm: algorithm.map(str::to_owned),
+        in_place: false,
+        gamma: 0.0,
+    }
+}
+
+/// The four posted outputs read in full, in their own formats.
+#[test]
+fn published_outputs_parse() {
+    for (name, format, rows, first, last) in [
+        ("mscclpp-507-allreduce.txt", Format::NcclTests, 6, (1024, 5.45), (32768, 7.45)),
+        ("mooncake-3484-allreduce.txt", Format::NcclTests, 11, (32768, 18.66), (33_554_432, 195.40)),
+        ("rccl-929-allreduce.txt", Format::NcclTests, 8, (8, 25.06), (1024, 31.25)),
+        ("ompi-12318-osu_reduce.txt", Format::Osu, 11, (1, 53.34), (1024, 55.48)),
+    ] {
+        let text = fixture(name);
+        assert_eq!(detect(&text), format, "{name}");
+        let points = parse(&text, format, false).unwrap();
+        assert_eq!(points.len(), rows, "{name}");
+        assert_eq!((points[0].bytes, points[0].time), first, "{name}");
+        let l = points.last().unwrap();
+        assert_eq!((l.bytes, l.time), last, "{name}");
+    }
+    let in_place = parse(&fixture("rccl-929-allreduce.txt"), Format::NcclTests, true).unwrap();
+    assert_eq!(in_place.last().unwrap().time, 16.80);
+}
+
+/// Ring allreduce on 8 GPUs (mscclpp#507): 2(p−1)α + 2(p−1)/p·n·β fits the
+/// posted times within 2 %, with α and β positive and their errors small
+/// beside them.
+#[test]
+fn published_nccl_tests_output_fits_ring() {
+    let r = request(fixture("mscclpp-507-allreduce.txt"), "allreduce", 8, Some("ring")).run().unwrap();
+    assert_eq!(r.format, "nccl-tests");
+    assert_eq!(r.unit, "µs");
+    assert!(r.alpha > 0.0 && r.alpha_err < 0.1 * r.alpha, "{} ± {}", r.alpha, r.alpha_err);
+    assert!(r.beta > 0.0 && r.beta_err < 0.2 * r.beta, "{} ± {}", r.beta, r.beta_err);
+    for ((n, t), q) in r.points.iter().zip(&r.predicted) {
+        assert!((t - q).abs() / t < 0.02, "{n} B: {t} vs {q}");
+        // The closed form of ring allreduce at the fitted values.
+        #[allow(clippy::cast_precision_loss, reason = "small sizes")]
+        let closed = 14.0 * r.alpha + 1.75 * *n as f64 * r.beta;
+        assert!((q - closed).abs() < 1e-9 * closed, "{n} B: {q} vs {closed}");
+    }
+    assert_eq!(r.residuals.len(), 6);
+    assert!(!r.summary().is_empty());
+}
+
+#[test]
+fn published_osu_output_fits() {
+    let r = request(fixture("ompi-12318-osu_reduce.txt"), "reduce", 192, Some("binomial")).run().unwrap();
+    assert_eq!(r.format, "osu");
+    // Binomial reduce on 192 ranks: 8 rounds, so α ≈ 53 µs / 8.
+    assert!((r.alpha * 8.0 - 52.7).abs() < 1.0, "{}", r.alpha);
+    let best = request(fixture("ompi-12318-osu_reduce.txt"), "reduce", 192, None).run().unwrap();
+    assert!(best.candidates.len() >= 5);
+    assert!(best.candidates.windows(2).all(|w| w[0].rms <= w[1].rms));
+}
+
+/// Times made from α = 2.5, β = 4e-4 by ring allreduce's plan at p = 16,
+/// with 2 % multiplicative noise (seeded): the fit recovers both within 3
+/// of its standard errors, and the errors shrink with more points.
+#[test]
+fn synthetic_times_are_recovered_within_their_uncertainty() {
+    let truth = AlphaBeta { alpha: 2.5, beta: 4e-4, gamma: 0.0 };
+    let profile = plan(Collective::Allreduce, "ring", 16, 1).unwrap().profile();
+    for seed in 0..8u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut text = String::from("# size,time\n");
+        for k in 3..28 {
+            let n = 1u64 << k;
+            let t = profile.cost(n, truth).total() * (1.0 + rng.gen_range(-0.02..0.02));
+            let _ = writeln!(text, "{n},{t}");
+        }
+        let mut req = request(text, "allreduce", 16, Some("ring"));
+        req.format = Some("csv".into());
+        let r = req.run().unwrap();
+        assert!((r.alpha - truth.alpha).abs() <= 3.0 * r.alpha_err, "seed {seed}: α {} ± {}", r.alpha, r.alpha_err);
+        assert!((r.beta - truth.beta).abs() <= 3.0 * r.beta_err, "seed {seed}: β {} ± {}", r.beta, r.beta_err);
+        assert!(r.alpha_err < 0.05 * truth.alpha && r.beta_err < 0.05 * truth.beta);
+    }
+}
+
+/// Noise-free times are recovered exactly. Without a named algorithm every
+/// allgather fits them as well (they all move (p−1)/p·n bytes; only the
+/// message count differs, and α absorbs it), so bruck is among the exact fits
+/// with its own α, and ring's α is α·⌈log₂p⌉/(p−1).
+#[test]
+fn noise_free_times_are_recovered() {
+    let truth = AlphaBeta { alpha: 1.0, beta: 1e-3, gamma: 0.0 };
+    let profile = plan(Collective::Allgather, "bruck", 12, 1).unwrap().profile();
+    let mut text = String::new();
+    for k in 4..24 {
+        let _ = writeln!(text, "{} {}", 1u64 << k, profile.cost(1 << k, truth).total());
+    }
+    let r = request(text.clone(), "allgather", 12, Some("bruck")).run().unwrap();
+    assert!((r.alpha - 1.0).abs() < 1e-6 && (r.beta - 1e-3).abs() < 1e-9, "{} {}", r.alpha, r.beta);
+    let all = request(text, "allgather", 12, None).run().unwrap();
+    assert!(all.candidates[0].rms < 1e-9);
+    let bruck = all.candidates.iter().find(|c| c.algorithm == "bruck").unwrap();
+    assert!(bruck.rms < 1e-9 && (bruck.params[0] - 1.0).abs() < 1e-6);
+    let ring = all.candidates.iter().find(|c| c.algorithm == "ring").unwrap();
+    assert!((ring.params[0] - 4.0 / 11.0).abs() < 1e-6, "{}", ring.params[0]);
+}
+
+#[test]
+fn bad_lines_are_named_by_line_and_column() {
+    let e = parse("# size,time\n64,12\n128,abc\n", Format::Csv, false).unwrap_err();
+    assert_eq!((e.line, e.column), (3, 5), "{e}");
+    let e = parse("8 2 float sum -1 x 0 0 0 1 0 0 0\n", Format::NcclTests, false).unwrap_err();
+    assert_eq!((e.line, e.column), (1, 18), "{e}");
+    assert!(e.message.contains("time"));
+    let e = parse("64\n", Format::Osu, false).unwrap_err();
+    assert!(e.message.contains("average latency"), "{e}");
+    assert!(parse("# nothing\n", Format::Csv, false).unwrap_err().message.contains("no csv"));
+    let e = request("1,2\n".into(), "allreduce", 8, None).run().unwrap_err();
+    assert!(e.to_string().contains("at least 2"), "{e}");
+    let e = request("8,1\n16,2\n".into(), "allreduce", 8, Some("spiral")).run().unwrap_err();
+    assert!(e.to_string().contains("spiral"), "{e}");
+}
+
+#[test]
+fn ranks_come_from_the_nccl_tests_header() {
+    let header = "#  Rank  0 Group  0 Pid 1 on a device  0 [0x8d] H100\n#  Rank  1 Group  0 Pid 2 on a device  1\n";
+    assert_eq!(ranks_listed(header), Some(2));
+    assert_eq!(ranks_listed("[0] #   Rank  3 Pid   1320 on ip device  0\n"), Some(4));
+    assert_eq!(ranks_listed("64,12\n"), None);
+}
