@@ -33,9 +33,9 @@ window.commlabStore = (() => {
     tx.onerror = tx.onabort = () => { db.close(); reject(tx.error || new Error('storage transaction failed')); };
   }));
   return {
-    put: (name, text) => run('readwrite', (s) => s.put({ name, text, saved: Date.now() }, 'schedule')),
-    get: () => run('readonly', (s) => s.get('schedule')),
-    forget: () => run('readwrite', (s) => s.delete('schedule')),
+    put: (name, text, key = 'schedule') => run('readwrite', (s) => s.put({ name, text, saved: Date.now() }, key)),
+    get: (key = 'schedule') => run('readonly', (s) => s.get(key)),
+    forget: (key = 'schedule') => run('readwrite', (s) => s.delete(key)),
   };
 })();
 

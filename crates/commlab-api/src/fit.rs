@@ -89,6 +89,9 @@ pub struct FitResult {
     pub residuals: Vec<f64>,
     /// Every algorithm tried, best first.
     pub candidates: Vec<Candidate>,
+    /// The Chooser's answer with these parameters, in a sentence
+    /// ([`FitResult::summary`]).
+    pub summary: String,
 }
 
 /// Points at most fitted (a longer file is refused).
@@ -192,7 +195,7 @@ impl FitRequest {
         let chosen = candidates[best].clone();
         let predicted = fits.swap_remove(best);
         candidates.sort_by(|a, b| a.rms.total_cmp(&b.rms));
-        Ok(FitResult {
+        let mut result = FitResult {
             format: format.id().to_owned(),
             unit: if format == Format::Csv { "the file's unit".into() } else { "µs".into() },
             collective: collective.id().to_owned(),
@@ -208,7 +211,10 @@ impl FitRequest {
             points,
             predicted,
             candidates,
-        })
+            summary: String::new(),
+        };
+        result.summary = result.summary();
+        Ok(result)
     }
 }
 
@@ -278,7 +284,7 @@ impl FitResult {
                 "algorithm": c.algorithm, "alpha": c.params[0], "beta": c.params[1], "gamma": c.params[2],
                 "alpha_err": c.errors[0], "beta_err": c.errors[1], "gamma_err": c.errors[2], "rms_relative": c.rms,
             })).collect::<Vec<_>>(),
-            "summary": self.summary(),
+            "summary": self.summary,
         })
     }
 }

@@ -351,6 +351,9 @@ pub enum ScheduleQuery {
     /// The Chooser view's LogGOPS points (a size a step, with progress;
     /// answered with the comparison, simulated).
     Simulate(crate::chooser::ChooseRequest),
+    /// The Chooser view's fit of α and β to a benchmark's output (answered
+    /// at once).
+    Fit(crate::fit::FitRequest),
 }
 
 /// One step of the critical path.
@@ -569,6 +572,8 @@ pub enum ScheduleResponse {
     Profiles(Vec<crate::chooser::KeptProfiles>),
     /// The piece checks of [`ScheduleQuery::Check`].
     Checked(Vec<crate::chooser::PieceCheck>),
+    /// The fit of [`ScheduleQuery::Fit`].
+    Fitted(crate::fit::FitResult),
 }
 
 impl ScheduleResponse {
@@ -686,6 +691,10 @@ impl ScheduleEngine {
                 }
                 Err(e) => Some(ScheduleResponse::Error(e)),
             },
+            ScheduleQuery::Fit(request) => Some(match request.run() {
+                Ok(fit) => ScheduleResponse::Fitted(fit),
+                Err(e) => ScheduleResponse::Error(e),
+            }),
             ScheduleQuery::Choose(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(result) => ScheduleResponse::Chosen(result),
                 Err(e) => ScheduleResponse::Error(e),

@@ -88,7 +88,7 @@ impl FitArgs {
         for c in result.candidates.iter().take(6) {
             let _ = writeln!(out, "  {:<22} rms relative residual {:.3}", c.algorithm, c.rms);
         }
-        out.push_str(&result.summary());
+        out.push_str(&result.summary);
         out.push('\n');
         crate::out(&out);
         Ok(Value::Null)

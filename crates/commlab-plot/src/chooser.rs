@@ -4,7 +4,7 @@
 //! p × size, and the cost split of each algorithm at one size as stacked bars.
 
 use crate::model::{with_axes, Span};
-use crate::svg::Svg;
+use crate::svg::{escape, hex, Svg};
 use crate::{format_quantity, PlotError, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -334,6 +334,83 @@ pub fn split_bars_svg(caption: &str, bars: &[(String, [f64; 3])], winner: usize,
         let x = left + k as f64 * 180.0 - 120.0;
         svg.rect((x, y - 11.0), (14.0, 14.0), TERM_COLORS[k], "");
         svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
+    }
+    svg.finish()
+}
+
+/// One library's row of [`library_band_svg`]: its name, then per size the
+/// pick's colour (ours where it has a counterpart, `None` for grey), the
+/// legend name of the pick and a hover text.
+pub struct BandRow {
+    /// The library.
+    pub library: String,
+    /// Per size: colour, legend name, hover text.
+    pub cells: Vec<(Option<RGBColor>, String, String)>,
+}
+
+/// Greys for picks without a counterpart, told apart by shade.
+const BAND_GREYS: [RGBColor; 4] =
+    [RGBColor(150, 150, 150), RGBColor(95, 95, 95), RGBColor(200, 200, 200), RGBColor(120, 120, 120)];
+
+/// A band per library above the time chart: a cell per message size
+/// coloured by what that library runs (our algorithm's colour where it
+/// runs one of ours, grey otherwise), every cell titled with its pick, and
+/// a legend of the picks under it.
+pub fn library_band_svg(caption: &str, sizes: &[u64], rows: &[BandRow], theme: &Theme) -> String {
+    let (left, width, row_h, top) = (150.0, 900.0, 22.0, 28.0);
+    // The legend: each distinct (colour, name) once, in order of appearance.
+    let mut legend: Vec<(RGBColor, String)> = Vec::new();
+    let mut greys: Vec<String> = Vec::new();
+    let mut color_of = |c: Option<RGBColor>, name: &str| -> RGBColor {
+        let color = c.unwrap_or_else(|| {
+            let k = greys.iter().position(|g| g == name).unwrap_or_else(|| {
+                greys.push(name.to_owned());
+                greys.len() - 1
+            });
+            BAND_GREYS[k % BAND_GREYS.len()]
+        });
+        if !legend.iter().any(|(lc, ln)| *lc == color && ln == name) {
+            legend.push((color, name.to_owned()));
+        }
+        color
+    };
+    let cells: Vec<Vec<(RGBColor, &str)>> = rows
+        .iter()
+        .map(|r| r.cells.iter().map(|(c, name, hover)| (color_of(*c, name), hover.as_str())).collect())
+        .collect();
+    let per_line = 3usize;
+    let legend_lines = legend.len().div_ceil(per_line);
+    let height = top + row_h * rows.len() as f64 + 22.0 + 18.0 * legend_lines as f64 + 8.0;
+    let mut svg = Svg::new(width, height, theme.background, caption);
+    svg.text((width / 2.0, 18.0), caption, 14.0, theme.foreground, "middle", "");
+    let span = width - left - 20.0;
+    let cell_w = span / sizes.len().max(1) as f64;
+    for (i, (row, cells)) in rows.iter().zip(&cells).enumerate() {
+        let y = top + row_h * i as f64;
+        svg.text((left - 8.0, y + 15.0), &row.library, 13.0, theme.foreground, "end", "");
+        for (j, (color, hover)) in cells.iter().enumerate() {
+            let x = left + cell_w * j as f64;
+            svg.raw(&format!(
+                r#"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#,
+                y + 2.0,
+                cell_w - 1.0,
+                row_h - 4.0,
+                hex(*color),
+                escape(hover)
+            ));
+        }
+    }
+    let axis_y = top + row_h * rows.len() as f64 + 14.0;
+    let every = (sizes.len() / 8).max(1);
+    for (j, &n) in sizes.iter().enumerate().step_by(every) {
+        let x = left + cell_w * (j as f64 + 0.5);
+        svg.text((x, axis_y), &short_bytes(n), 11.0, theme.foreground, "middle", "");
+    }
+    for (k, (color, name)) in legend.iter().enumerate() {
+        let x = left - 130.0 + 290.0 * (k % per_line) as f64;
+        let y = axis_y + 20.0 + 18.0 * (k / per_line) as f64;
+        svg.rect((x, y - 10.0), (12.0, 12.0), *color, "");
+        svg.text((x + 17.0, y), name, 11.0, theme.foreground, "start", "");
     }
     svg.finish()
 }

@@ -12,6 +12,9 @@
 //! the barrier mesh as a scene for SVG or canvas, [`barrier`] the experiment figures,
 //! [`chooser`] the collective chooser's charts.
 
+/// The colour type of the drawing functions (plotters' own).
+pub use plotters::style::RGBColor;
+
 pub mod barrier;
 pub mod chooser;
 pub mod mesh;

@@ -80,7 +80,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     | ScheduleResponse::Chosen(_)
                     | ScheduleResponse::Map(_)
                     | ScheduleResponse::Profiles(_)
-                    | ScheduleResponse::Checked(_) => return,
+                    | ScheduleResponse::Checked(_)
+                    | ScheduleResponse::Fitted(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

@@ -10,4 +10,5 @@ pub mod playback;
 pub mod run_progress;
 pub mod select_field;
 pub mod share_bar;
+pub mod store;
 pub mod welcome;

@@ -3,7 +3,11 @@
 //! (`commlab_api::chooser`, served through the schedule protocol).
 //!
 //! - [`params`]: the view's URL parameters (read, checked, written);
-//! - [`view`]: the component.
+//! - [`view`]: the component;
+//! - [`libraries`]: what MPICH, Open MPI and NCCL run, and the tuner files;
+//! - [`fit`]: α and β fitted to a benchmark's output.
 
+pub mod fit;
+pub mod libraries;
 pub mod params;
 pub mod view;

@@ -54,7 +54,19 @@ pub struct ChooserParams {
     pub on_network: bool,
     /// The network (kept when switched off).
     pub network: NetRequest,
+    /// Libraries whose default picks are shown: MPICH, Open MPI, NCCL.
+    pub libraries: [bool; 3],
+    /// NCCL's system, `key=value,…` (`docs/libraries.md`; "" for the defaults).
+    pub nccl: String,
+    /// Bytes per element (MPICH's and Open MPI's rules read counts).
+    pub dtype_size: u32,
 }
+
+/// The libraries, in [`ChooserParams::libraries`] order: URL id and label.
+pub const LIBRARIES: [(&str, &str); 3] = [("mpich", "MPICH"), ("ompi", "Open MPI"), ("nccl", "NCCL")];
+
+/// Longest NCCL system description a link carries.
+pub const NCCL_TEXT: usize = 400;
 
 // A torus with as many hosts as the default p.
 crate::net_fields::impl_on_network!(
@@ -78,6 +90,9 @@ impl Default for ChooserParams {
             map_p: (2, 65),
             on_network: false,
             network: <ChooserParams as crate::net_fields::OnNetwork>::default_network(),
+            libraries: [false; 3],
+            nccl: String::new(),
+            dtype_size: 4,
         }
     }
 }
@@ -190,6 +205,48 @@ impl ViewState for ChooserParams {
                 used: "2..65",
             },
         },
+        Field {
+            name: "lib",
+            kind: Kind::Custom {
+                write: |c| {
+                    let on: Vec<&str> = LIBRARIES.iter().zip(c.libraries).filter(|x| x.1).map(|x| x.0 .0).collect();
+                    (!on.is_empty()).then(|| on.join(","))
+                },
+                read: |c, text| {
+                    let mut on = [false; 3];
+                    for name in text.split(',').filter(|x| !x.is_empty()) {
+                        let k = LIBRARIES
+                            .iter()
+                            .position(|l| l.0 == name)
+                            .ok_or("mpich, ompi, nccl separated by commas")?;
+                        on[k] = true;
+                    }
+                    c.libraries = on;
+                    Ok(())
+                },
+                used: "none",
+            },
+        },
+        Field {
+            name: "nccl",
+            kind: Kind::Custom {
+                write: |c| (!c.nccl.is_empty()).then(|| c.nccl.clone()),
+                read: |c, text| {
+                    if text.len() > NCCL_TEXT {
+                        return Err(format!("a description of at most {NCCL_TEXT} characters"));
+                    }
+                    // Checked against p in `finish`, once p is read.
+                    text.clone_into(&mut c.nccl);
+                    Ok(())
+                },
+                used: "NCCL's defaults",
+            },
+        },
+        int!(
+            IntRange { name: "dt", min: 1, max: commlab_api::libraries::MAX_DTYPE_SIZE as u64 },
+            |c| c.dtype_size.into(),
+            |c, v| c.dtype_size = v as u32
+        ),
     ];
 
     fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
@@ -198,6 +255,12 @@ impl ViewState for ChooserParams {
             let given = format!("{}..{}", self.lo, self.hi);
             notices.push(Notice::refused("lo, hi", &given, "a range with lo ≤ hi", "them swapped"));
             std::mem::swap(&mut self.lo, &mut self.hi);
+        }
+        if !self.nccl.is_empty() {
+            if let Err(e) = commlab_core::libraries::nccl::parse_system(&self.nccl, self.p) {
+                notices.push(Notice::new("nccl", format!("{e}; using NCCL's defaults")));
+                self.nccl.clear();
+            }
         }
         if read.iter().any(|k| COSTS.contains(k)) && !PRESETS.iter().any(|x| x.2 == self.abg) {
             "custom".clone_into(&mut self.preset);
@@ -247,6 +310,16 @@ impl ChooserParams {
     /// Whether α and β are in ns (the LogGOPSim preset), else in the unit α is given in.
     pub fn ns(&self) -> bool {
         self.preset == "loggopsim"
+    }
+
+    /// What the libraries are asked (`None`: none is shown).
+    pub fn library_request(&self) -> Option<commlab_api::libraries::LibraryRequest> {
+        self.libraries.iter().any(|&x| x).then(|| commlab_api::libraries::LibraryRequest {
+            mpich: self.libraries[0],
+            ompi: self.libraries[1],
+            nccl: self.libraries[2].then(|| self.nccl.clone()),
+            dtype_size: self.dtype_size,
+        })
     }
 
     /// The winner map's request.
@@ -339,6 +412,25 @@ mod tests {
         let all: Vec<&str> = of(Collective::Allgather).map(|a| a.id).collect();
         let (e, n) = read(&format!("coll=allgather&off={}", all.join(",")));
         assert!(e.excluded.is_empty() && n.len() == 1);
+    }
+
+    /// Library links round-trip; a description that does not fit p is
+    /// named and dropped.
+    #[test]
+    fn library_links_round_trip() {
+        let (c, n) = read("p=24&lib=mpich,nccl&nccl=version%3D2.22%2Cnodes%3D3%2Cgpus%3D8&dt=8");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(c.libraries, [true, false, true]);
+        assert_eq!(c.nccl, "version=2.22,nodes=3,gpus=8");
+        assert_eq!(c.dtype_size, 8);
+        assert_eq!(codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0, c);
+        let r = c.library_request().unwrap();
+        assert_eq!((r.mpich, r.ompi, r.nccl.as_deref()), (true, false, Some("version=2.22,nodes=3,gpus=8")));
+        let (d, n) = read("p=64&lib=mpich,foo&nccl=nodes%3D3&dt=0");
+        assert_eq!(n.len(), 3, "{n:?}");
+        assert!(n.iter().any(|x| x.message.contains("nodes × gpus")), "{n:?}");
+        assert_eq!((d.libraries, d.nccl.as_str(), d.dtype_size), ([false; 3], "", 4));
+        assert!(ChooserParams::default().library_request().is_none());
     }
 
     /// A network link round-trips with the Schedule view's keys; without

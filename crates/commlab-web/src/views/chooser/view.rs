@@ -344,6 +344,16 @@ pub fn ChooserView(
         draw_ms.set(browser::now_ms() - drawing);
         svg
     });
+    // What the libraries run at the chart's sizes, and their band above it.
+    let library_picks = Memo::new(move |_| {
+        let s = shown.get()?;
+        params.with(|c| super::libraries::compute(c, &s.result))
+    });
+    let band_svg = Memo::new(move |_| {
+        let Some(Ok(picks)) = library_picks.get() else { return None };
+        let s = shown.get()?;
+        super::libraries::band_svg(&s.result, &picks, dark.get())
+    });
     let pieces_svg = Memo::new(move |_| {
         let s = later.get()?;
         let r = &s.result;
@@ -693,6 +703,11 @@ pub fn ChooserView(
                     }.into_any(),
                     Status::Idle => ().into_any(),
                 }}
+                {move || band_svg.get().map(|svg| view! {
+                    <figure class="chart library-band" data-testid="library-band" role="img" aria-label="What MPICH, Open MPI and NCCL run at each size; the table below lists it">
+                        <div class="chart-svg" inner_html=svg></div>
+                    </figure>
+                })}
                 <figure class="chart" data-testid="times-chart" role="img"
                     aria-label=move || shown.with(|s| s.as_ref().map_or("Computing…".to_owned(), |s| format!("Time vs message size for {} algorithms", s.result.algorithms.len())))>
                     <div class="chart-svg" inner_html=move || times_svg.get().unwrap_or_default()></div>
@@ -802,7 +817,12 @@ pub fn ChooserView(
                 <ExportBar name=Signal::derive(move || format!("{}-map", file_stem())) svg=Signal::derive(move || map_svg.get())
                     csv=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| commlab_api::exports::winner_map_csv(m)).unwrap_or_default()))
                     json=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| m.to_json().to_string()).unwrap_or_default())) />
-                {(!embed).then(|| view! { <p class="schedule-docs">"The algorithms, the cost model and how they compare with LogGOPS: docs/chooser.md in the repository."</p> })}
+                <super::libraries::LibrariesSection params=params
+                    result=Signal::derive_local(move || shown.with(|s| s.as_ref().map(|s| s.result.clone())))
+                    shown=Signal::derive(move || library_picks.get())
+                    map=Signal::derive_local(move || map.get()) />
+                <super::fit::FitSection params=params dark=dark />
+                {(!embed).then(|| view! { <p class="schedule-docs">"The algorithms, the cost model and how they compare with LogGOPS: docs/chooser.md; the libraries' picks, the fit and the tuner files: docs/libraries.md in the repository."</p> })}
             </div>
         </section>
     }

@@ -2,10 +2,8 @@
 //! simulated under LogGOPS in the engine worker and drawn as a timeline.
 //!
 //! - [`params`]: the view's URL parameters (read, checked, written);
-//! - [`store`]: the opened file kept in the browser's `IndexedDB`;
 //! - [`view`]: the component.
 
 pub mod network;
 pub mod params;
-pub mod store;
 pub mod view;

@@ -5,11 +5,11 @@
 //! finish-time histogram and the critical path only.
 
 use super::params::ScheduleParams;
-use super::store;
 use crate::browser;
 use crate::codec::Notice;
 use crate::controls::notices::Notices;
 use crate::controls::number_field::{int_range, NumberField};
+use crate::controls::store;
 use crate::engine::schedule::ScheduleClient;
 use crate::views::lazy::LazyArgs;
 use commlab_api::schedule::{
@@ -223,7 +223,8 @@ pub fn ScheduleView(
             ScheduleResponse::Chosen(_)
             | ScheduleResponse::Map(_)
             | ScheduleResponse::Profiles(_)
-            | ScheduleResponse::Checked(_) => {}
+            | ScheduleResponse::Checked(_)
+            | ScheduleResponse::Fitted(_) => {}
             ScheduleResponse::Error(e) => {
                 if status.get_untracked() == Status::Idle {
                     export_status.set(e.to_string());
@@ -274,7 +275,7 @@ pub fn ScheduleView(
     // The kept file: restored on open when the link asks for it.
     if params.with_untracked(|p| p.file) {
         leptos::task::spawn_local(async move {
-            match store::load().await {
+            match store::load(store::SCHEDULE).await {
                 Ok(Some((name, text))) => {
                     kept_note.set(Some(format!(
                         "Restored {name} ({}) from this browser's storage.",
@@ -300,7 +301,7 @@ pub fn ScheduleView(
         file.set(Some(OpenedFile { name: name.clone(), text: text.clone() }));
         kept_note.set(None);
         leptos::task::spawn_local(async move {
-            let note = match store::save(&name, &text).await {
+            let note = match store::save(store::SCHEDULE, &name, &text).await {
                 Ok(()) => format!("{name} is kept in this browser's storage (never uploaded) until you forget it."),
                 Err(e) => format!("{name} could not be kept in this browser's storage ({e}): a reload will lose it."),
             };
@@ -317,17 +318,7 @@ pub fn ScheduleView(
         let name = f.name();
         status.set(Status::Running("reading the file".into(), 0, 0));
         leptos::task::spawn_local(async move {
-            let text = async {
-                let window = web_sys::window().ok_or("no window")?;
-                let read: js_sys::Function = js_sys::Reflect::get(&window, &"commlabReadFile".into())
-                    .ok()
-                    .and_then(|f| f.dyn_into().ok())
-                    .ok_or("no file reader")?;
-                let promise: js_sys::Promise = read.call1(&window, &f).map_err(|e| browser::js_text(&e))?.into();
-                let v = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| browser::js_text(&e))?;
-                v.as_string().ok_or_else(|| "the file is not text".to_owned())
-            };
-            match text.await {
+            match store::read_text(&f).await {
                 Ok(t) => open_text(name, t),
                 Err(e) => status.set(Status::Failed(format!("{name}: {e}"))),
             }
@@ -348,7 +339,7 @@ pub fn ScheduleView(
     };
     let forget = move |_| {
         leptos::task::spawn_local(async move {
-            let note = match store::forget().await {
+            let note = match store::forget(store::SCHEDULE).await {
                 Ok(()) => "Forgotten: nothing of the file is kept in this browser.".to_owned(),
                 Err(e) => format!("Could not forget the file: {e}"),
             };

@@ -1,0 +1,234 @@
+//! The Chooser's "Fit α and β to your measurements" section
+//! (`docs/libraries.md`): a benchmark's output pasted, dropped or opened
+//! (kept in this browser's `IndexedDB`, never uploaded), fitted in the
+//! engine worker for one algorithm or each, shown as the fitted values with
+//! their uncertainty, the measured points over the model's curve and the
+//! residuals; one click runs the whole Chooser with them.
+
+use super::params::ChooserParams;
+use crate::controls::store;
+use crate::engine::schedule::{OnResponse, ScheduleClient};
+use commlab_api::fit::{FitRequest, FitResult};
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_core::choose::{of, Collective};
+use commlab_plot::chooser::{algorithm_color, short_bytes, times_chart, Series};
+use commlab_plot::{format_quantity as q, render_svg, Theme};
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// Longest text accepted (about 10⁵ lines of nccl-tests output).
+const MAX_TEXT: usize = 16 << 20;
+
+/// The fitted curve with the measured points on it.
+fn chart(fit: &FitResult, dark: bool) -> Option<String> {
+    let collective: Collective = fit.collective.parse().ok()?;
+    let mut points: Vec<(u64, f64, f64)> = fit.points.iter().zip(&fit.predicted).map(|(p, m)| (p.0, p.1, *m)).collect();
+    points.sort_by_key(|p| p.0);
+    let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
+    let k = of(collective).position(|a| a.id == fit.algorithm).unwrap_or(0);
+    let series = vec![Series {
+        name: format!("{} with the fitted α, β", fit.algorithm),
+        color: algorithm_color(k),
+        times: points.iter().map(|p| p.2).collect(),
+        simulated: points.iter().map(|p| Some(p.1)).collect(),
+    }];
+    let theme = if dark { Theme::DARK } else { Theme::LIGHT };
+    let caption = format!("{} on p = {}: measured ({}) and the fitted model", fit.collective, fit.p, fit.format);
+    let unit = format!("time ({})", if fit.unit == "µs" { "µs" } else { "file's unit" });
+    render_svg(900, 380, |root| times_chart(root, [&caption, &unit, "measured"], &sizes, &series, &[], &theme)).ok()
+}
+
+/// The section.
+#[allow(clippy::too_many_lines, reason = "one section: input, fit, chart, residuals")]
+#[component]
+pub fn FitSection(
+    /// The Chooser's state (its collective, p and γ are the fit's).
+    params: RwSignal<ChooserParams>,
+    /// Dark theme.
+    #[prop(into)]
+    dark: Signal<bool>,
+) -> impl IntoView {
+    let text = RwSignal::new(String::new());
+    let name = RwSignal::new(String::from("pasted"));
+    let format = RwSignal::new(String::new());
+    let algorithm = RwSignal::new(String::new());
+    let in_place = RwSignal::new(false);
+    let result = RwSignal::new_local(None::<Rc<FitResult>>);
+    let error = RwSignal::new(String::new());
+    let kept = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+    let took = RwSignal::new(0.0f64);
+    let worker = StoredValue::new_local(ScheduleClient::new());
+    let request = Memo::new(move |_| {
+        let t = text.get();
+        (!t.trim().is_empty()).then(|| {
+            params.with(|c| FitRequest {
+                text: t,
+                format: Some(format.get()).filter(|f| !f.is_empty()),
+                collective: c.collective.id().to_owned(),
+                p: c.p,
+                algorithm: Some(algorithm.get()).filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
+                in_place: in_place.get(),
+                gamma: c.abg[2],
+            })
+        })
+    });
+    Effect::new(move |_| {
+        let Some(r) = request.get() else {
+            result.set(None);
+            error.set(String::new());
+            return;
+        };
+        busy.set(true);
+        let started = crate::browser::now_ms();
+        let handler: OnResponse = Rc::new(move |resp, _| match resp {
+            ScheduleResponse::Fitted(f) => {
+                took.set(crate::browser::now_ms() - started);
+                result.set(Some(Rc::new(f)));
+                error.set(String::new());
+                busy.set(false);
+            }
+            ScheduleResponse::Error(e) => {
+                result.set(None);
+                error.set(e.to_string());
+                busy.set(false);
+            }
+            _ => {}
+        });
+        worker.get_value().send(ScheduleQuery::Fit(r), handler);
+    });
+    // A file kept from an earlier visit comes back.
+    leptos::task::spawn_local(async move {
+        if let Ok(Some((n, t))) = store::load(store::BENCHMARK).await {
+            kept.set(format!("Restored {n} from this browser's storage (never uploaded)."));
+            name.set(n);
+            text.set(t);
+        }
+    });
+    let take = move |n: String, t: String| {
+        if t.len() > MAX_TEXT {
+            error.set(format!("{n} has {} bytes; at most {} are read", t.len(), MAX_TEXT));
+            return;
+        }
+        name.set(n.clone());
+        text.set(t.clone());
+        leptos::task::spawn_local(async move {
+            kept.set(match store::save(store::BENCHMARK, &n, &t).await {
+                Ok(()) => format!("{n} is kept in this browser's storage (never uploaded) until you forget it."),
+                Err(e) => format!("{n} could not be kept in this browser ({e}): a reload will lose it."),
+            });
+        });
+    };
+    let read = move |f: web_sys::File| {
+        let n = f.name();
+        leptos::task::spawn_local(async move {
+            match store::read_text(&f).await {
+                Ok(t) => take(n, t),
+                Err(e) => error.set(format!("{n}: {e}")),
+            }
+        });
+    };
+    let on_pick = move |ev: web_sys::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            read(f);
+        }
+        input.set_value("");
+    };
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        ev.stop_propagation();
+        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
+            read(f);
+        }
+    };
+    let forget = move |_| {
+        leptos::task::spawn_local(async move {
+            kept.set(match store::forget(store::BENCHMARK).await {
+                Ok(()) => "Forgotten: nothing of the file is kept in this browser.".into(),
+                Err(e) => format!("Could not forget the file: {e}"),
+            });
+            text.set(String::new());
+        });
+    };
+    let use_fit = move |_| {
+        if let Some(f) = result.get_untracked() {
+            params.update(|c| {
+                c.abg = [f.alpha, f.beta, f.gamma];
+                "custom".clone_into(&mut c.preset);
+            });
+        }
+    };
+    let svg = Memo::new(move |_| result.get().and_then(|f| chart(&f, dark.get())));
+    view! {
+        <details class="section" data-testid="fit" open=move || !text.with(String::is_empty)>
+            <summary><h3>"Fit α and β to your measurements"</h3></summary>
+            <p class="field-note">"Paste, drop or open the output of nccl-tests (all_reduce_perf and friends), of the OSU micro-benchmarks (osu_allreduce and friends) or a CSV of size and time. It is fitted for the collective and p above; the file stays in this browser."</p>
+            <div class="field file-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
+                <label for="bench-file">"Open a benchmark output (or drop it here)"</label>
+                <input id="bench-file" type="file" accept=".txt,.log,.csv,.out,.gz" data-testid="bench-file" on:change=on_pick />
+            </div>
+            <div class="field paste-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
+                <label for="bench-text">"Or paste it"</label>
+                <textarea id="bench-text" rows="5" spellcheck="false" data-testid="bench-text"
+                    prop:value=move || text.get()
+                    on:change=move |ev| take("pasted".into(), event_target_value(&ev))></textarea>
+            </div>
+            <div class="field">
+                <label for="bench-format">"Format"</label>
+                <select id="bench-format" data-testid="bench-format" on:change=move |ev| format.set(event_target_value(&ev))>
+                    <option value="" selected=true>"detect"</option>
+                    <option value="nccl-tests">"nccl-tests"</option>
+                    <option value="osu">"OSU"</option>
+                    <option value="csv">"CSV: size, time"</option>
+                </select>
+                <label for="bench-algorithm">"Algorithm"</label>
+                <select id="bench-algorithm" data-testid="bench-algorithm" on:change=move |ev| algorithm.set(event_target_value(&ev))>
+                    <option value="" selected=true>"the best fit"</option>
+                    {move || of(params.with(|c| c.collective)).map(|a| view! { <option value=a.id>{a.id}</option> }).collect_view()}
+                </select>
+                <label class="check"><input type="checkbox" data-testid="bench-in-place" prop:checked=move || in_place.get()
+                    on:change=move |ev| in_place.set(event_target_checked(&ev)) />" in-place times (nccl-tests)"</label>
+            </div>
+            <p class="field-note" data-testid="bench-kept">{move || kept.get()}
+                {move || (!text.with(String::is_empty)).then(|| view! { " " <button type="button" data-testid="bench-forget" on:click=forget>"Forget the file"</button> })}</p>
+            {move || (!error.with(String::is_empty)).then(|| view! { <p class="chart-error" role="alert" data-testid="fit-error">{move || error.get()}</p> })}
+            {move || busy.get().then(|| view! { <p class="timing" role="status">"Fitting in the engine worker…"</p> })}
+            {move || result.get().map(|f| {
+                let unit = f.unit.clone();
+                view! {
+                    <div data-testid="fit-result">
+                        <p class="fit-values" data-testid="fit-values">{format!(
+                            "{}: α = {} ± {} {unit} per message, β = {} ± {} {unit} per byte{} ({} points, {} for p = {}; rms relative residual {:.1} %).",
+                            f.algorithm, q(f.alpha), q(f.alpha_err), q(f.beta), q(f.beta_err),
+                            if f.gamma > 0.0 { format!(", γ = {} held", q(f.gamma)) } else { String::new() },
+                            f.points.len(), f.format, f.p, f.candidates.first().map_or(0.0, |c| c.rms) * 100.0
+                        )}</p>
+                        <p data-testid="fit-summary">{f.summary.clone()}" "
+                            <button type="button" data-testid="fit-use" on:click=use_fit>"Run the Chooser with these"</button></p>
+                        <p class="timing" data-testid="fit-timing">{move || format!("Read and fitted in {:.0} ms in the engine worker.", took.get())}</p>
+                        <figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
+                            <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
+                        </figure>
+                        <div class="table-scroll"><table class="numbers" data-testid="fit-residuals">
+                            <caption>{format!("Residuals: measured − model ({unit})")}</caption>
+                            <thead><tr><th scope="col">"size"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"residual"</th><th scope="col">"relative"</th></tr></thead>
+                            <tbody>{f.points.iter().zip(&f.predicted).zip(&f.residuals).take(200).map(|((p, m), r)| view! { <tr>
+                                <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(*m)}</td><td>{q(*r)}</td><td>{format!("{:+.1} %", r / p.1 * 100.0)}</td>
+                            </tr> }).collect_view()}</tbody>
+                        </table></div>
+                        {(f.points.len() > 200).then(|| view! { <p class="field-note">{format!("The first 200 of {} points; the export has them all.", f.points.len())}</p> })}
+                        <div class="table-scroll"><table class="numbers" data-testid="fit-candidates">
+                            <caption>"Every algorithm fitted, best first (their bytes grow alike, so α tells them apart only through the message count)"</caption>
+                            <thead><tr><th scope="col">"algorithm"</th><th scope="col">"α"</th><th scope="col">"β"</th><th scope="col">"rms relative residual"</th></tr></thead>
+                            <tbody>{f.candidates.iter().map(|c| view! { <tr>
+                                <td>{c.algorithm.clone()}</td><td>{format!("{} ± {}", q(c.params[0]), q(c.errors[0]))}</td>
+                                <td>{format!("{} ± {}", q(c.params[1]), q(c.errors[1]))}</td><td>{format!("{:.2} %", c.rms * 100.0)}</td>
+                            </tr> }).collect_view()}</tbody>
+                        </table></div>
+                    </div>
+                }
+            })}
+        </details>
+    }
+}

@@ -1,0 +1,275 @@
+//! The Chooser's "What the libraries run" section (`docs/libraries.md`):
+//! MPICH's, Open MPI's and NCCL's default picks beside the model's winner
+//! at every size (a band above the chart, a table, the disagreements in
+//! words) and the winner map written as each library's tuner file. The
+//! picks are pure core calls, microseconds a size, so they are computed
+//! here on the page.
+
+use super::params::{ChooserParams, LIBRARIES, NCCL_TEXT};
+use crate::browser;
+use commlab_api::chooser::{ChooseResult, WinnerMap};
+use commlab_api::libraries::{disagreements, picks, versions, Picks};
+use commlab_core::choose::{of, Collective};
+use commlab_plot::chooser::{algorithm_color, library_band_svg, short_bytes, BandRow};
+use commlab_plot::Theme;
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// The picks at every size of the chart, or why there are none.
+pub type Shown = Option<Result<Vec<Picks>, String>>;
+
+/// The picks of `result`'s sizes under `params`' libraries.
+pub fn compute(params: &ChooserParams, result: &ChooseResult) -> Shown {
+    let request = params.library_request()?;
+    let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
+    Some(picks(&result.collective, result.p, &sizes, &request).map_err(|e| e.to_string()))
+}
+
+/// The model's winner at a row (the network's on a network).
+fn winner(result: &ChooseResult, row: usize) -> &str {
+    let r = &result.rows[row];
+    &result.algorithms[r.network.as_ref().map_or(r.winner, |n| n.winner)]
+}
+
+fn color(collective: Collective, ours: Option<&str>) -> Option<commlab_plot::RGBColor> {
+    let id = ours?;
+    of(collective).position(|a| a.id == id).map(algorithm_color)
+}
+
+/// The band above the chart: one row per library.
+pub fn band_svg(result: &ChooseResult, picks: &[Picks], dark: bool) -> Option<String> {
+    let collective: Collective = result.collective.parse().ok()?;
+    let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
+    let mut rows = Vec::new();
+    let cell = |name: String, ours: Option<&str>, n: u64, extra: &str| {
+        let legend = match ours {
+            Some(o) => format!("{name} = our {o}"),
+            None => format!("{name} (none of ours)"),
+        };
+        (color(collective, ours), legend.clone(), format!("{}: {legend}{extra}", short_bytes(n)))
+    };
+    if picks.iter().any(|p| p.mpich.is_some()) {
+        rows.push(BandRow {
+            library: "MPICH".into(),
+            cells: picks
+                .iter()
+                .zip(&sizes)
+                .map(|(p, &n)| {
+                    let m = p.mpich.as_ref();
+                    let name = m.map_or("—".into(), |m| m.name.trim_start_matches("MPIR_").to_owned());
+                    cell(name, m.and_then(|m| m.ours.as_deref()), n, "")
+                })
+                .collect(),
+        });
+    }
+    if picks.iter().any(|p| p.ompi.is_some()) {
+        rows.push(BandRow {
+            library: "Open MPI".into(),
+            cells: picks
+                .iter()
+                .zip(&sizes)
+                .map(|(p, &n)| {
+                    let o = p.ompi.as_ref();
+                    let name = o.map_or("—".into(), |o| format!("{} ({})", o.name, o.id));
+                    let note = o.and_then(|o| o.note.clone()).map_or(String::new(), |t| format!("; {t}"));
+                    cell(name, o.and_then(|o| o.ours.as_deref()), n, &note)
+                })
+                .collect(),
+        });
+    }
+    if picks.iter().any(|p| p.nccl.is_some()) {
+        rows.push(BandRow {
+            library: "NCCL".into(),
+            cells: picks
+                .iter()
+                .zip(&sizes)
+                .map(|(p, &n)| match p.nccl.as_ref() {
+                    Some(x) => cell(
+                        format!("{}/{}", x.algorithm, x.protocol),
+                        x.ours.as_deref(),
+                        n,
+                        &format!(", {} µs", commlab_plot::format_quantity(x.time_us)),
+                    ),
+                    None => cell("no all-to-all algorithm".into(), None, n, ""),
+                })
+                .collect(),
+        });
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let theme = if dark { Theme::DARK } else { Theme::LIGHT };
+    let caption =
+        format!("What each library runs by default at p = {} (colour: the algorithm of ours it runs)", result.p);
+    Some(library_band_svg(&caption, &sizes, &rows, &theme))
+}
+
+/// Consecutive sizes with the same sentence, as `(first size, last size, sentence)`.
+fn sentences(result: &ChooseResult, picks: &[Picks]) -> Vec<(u64, u64, String)> {
+    let mut out: Vec<(u64, u64, String)> = Vec::new();
+    for (i, p) in picks.iter().enumerate() {
+        let n = result.rows[i].bytes;
+        for s in disagreements(&result.collective, winner(result, i), p) {
+            match out.iter_mut().rev().find(|x| x.2 == s) {
+                Some(x) if x.1 == result.rows[i.saturating_sub(1)].bytes => x.1 = n,
+                _ => out.push((n, n, s)),
+            }
+        }
+    }
+    out
+}
+
+/// The section: the library switches, NCCL's system, the table, the
+/// disagreements and the tuner files.
+#[allow(clippy::too_many_lines, reason = "one section: controls, table, sentences, exports")]
+#[component]
+pub fn LibrariesSection(
+    /// The Chooser's state.
+    params: RwSignal<ChooserParams>,
+    /// The comparison shown.
+    result: Signal<Option<Rc<ChooseResult>>, LocalStorage>,
+    /// The picks at its sizes.
+    #[prop(into)]
+    shown: Signal<Shown>,
+    /// The winner map, for the tuner files.
+    map: Signal<Option<Rc<WinnerMap>>, LocalStorage>,
+) -> impl IntoView {
+    let toggle = move |k: usize| {
+        move |ev: web_sys::Event| {
+            let on = event_target_checked(&ev);
+            params.update(|c| c.libraries[k] = on);
+        }
+    };
+    let nccl_text = RwSignal::new(params.get_untracked().nccl);
+    let set_dtype = move |text: &str| {
+        if let Ok(v) = text.parse::<u32>() {
+            if (1..=commlab_api::libraries::MAX_DTYPE_SIZE).contains(&v) {
+                params.update(|c| c.dtype_size = v);
+            }
+        }
+    };
+    let export_note = RwSignal::new(String::new());
+    let format = RwSignal::new("ompi-rules".to_owned());
+    let save = move |_| {
+        let Some(m) = map.get_untracked() else {
+            export_note.set("The winner map is not ready yet.".into());
+            return;
+        };
+        let (collective, request) = params.with_untracked(|c| {
+            let r = c.library_request().unwrap_or_default();
+            (c.collective.id().to_owned(), commlab_api::libraries::LibraryRequest { nccl: Some(c.nccl.clone()), ..r })
+        });
+        match commlab_api::libraries::export(&m, &collective, &format.get_untracked(), &request) {
+            Ok(file) => {
+                let subs: Vec<String> = file.substitutes.iter().map(|(o, p)| format!("{o} → {p}")).collect();
+                let note = if subs.is_empty() {
+                    format!("Saved {}: every algorithm of the map has its counterpart.", file.file_name)
+                } else {
+                    format!("Saved {}. No counterpart there, written instead: {}.", file.file_name, subs.join("; "))
+                };
+                match browser::download_text(&file.file_name, "text/plain", &file.text) {
+                    Ok(()) => export_note.set(note),
+                    Err(e) => export_note.set(e),
+                }
+            }
+            Err(e) => export_note.set(e.to_string()),
+        }
+    };
+    let table = move || {
+        let r = result.get()?;
+        let Some(Ok(picks)) = shown.get() else { return None };
+        let has = |f: fn(&Picks) -> bool| picks.iter().any(f);
+        let (with_mpich, with_ompi, with_nccl) =
+            (has(|p| p.mpich.is_some()), has(|p| p.ompi.is_some()), has(|p| p.nccl.is_some()));
+        let rows = picks
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let w = winner(&r, i).to_owned();
+                let mark = |ours: Option<&str>| if ours == Some(w.as_str()) { " ✓" } else { "" };
+                view! { <tr>
+                    <td>{short_bytes(r.rows[i].bytes)}</td>
+                    <td>{w.clone()}</td>
+                    {with_mpich.then(|| view! { <td>{p.mpich.as_ref().map_or("—".into(), |x| format!("{}{}", x.name.trim_start_matches("MPIR_"), mark(x.ours.as_deref())))}</td> })}
+                    {with_ompi.then(|| view! { <td>{p.ompi.as_ref().map_or("—".into(), |x| format!("{} ({}){}", x.name, x.id, mark(x.ours.as_deref())))}</td> })}
+                    {with_nccl.then(|| view! { <td>{p.nccl.as_ref().map_or("—".into(), |x| format!("{}/{} {} µs{}", x.algorithm, x.protocol, commlab_plot::format_quantity(x.time_us), mark(x.ours.as_deref())))}</td> })}
+                </tr> }
+            })
+            .collect_view();
+        Some(view! {
+            <div class="table-scroll"><table class="numbers" data-testid="library-table">
+                <caption>"The model's winner and what each library runs (✓: the same schedule)"</caption>
+                <thead><tr>
+                    <th scope="col">"size"</th><th scope="col">"model's winner"</th>
+                    {with_mpich.then(|| view! { <th scope="col">"MPICH"</th> })}
+                    {with_ompi.then(|| view! { <th scope="col">"Open MPI"</th> })}
+                    {with_nccl.then(|| view! { <th scope="col">"NCCL (predicted)"</th> })}
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table></div>
+        })
+    };
+    let said = move || {
+        let r = result.get()?;
+        let Some(Ok(picks)) = shown.get() else { return None };
+        let items = sentences(&r, &picks);
+        Some(view! {
+            <ul class="library-notes" data-testid="library-notes">
+                {items.into_iter().map(|(a, b, s)| {
+                    let at = if a == b { short_bytes(a) } else { format!("{} to {}", short_bytes(a), short_bytes(b)) };
+                    view! { <li>{format!("{at}: {s}")}</li> }
+                }).collect_view()}
+            </ul>
+        })
+    };
+    view! {
+        <details class="section" data-testid="libraries" open=move || params.with(|c| c.libraries.iter().any(|&x| x))>
+            <summary><h3>"What the libraries run"</h3></summary>
+            <div class="library-switches" role="group" aria-label="Libraries">
+                {LIBRARIES.iter().enumerate().map(|(k, &(id, label))| view! {
+                    <label class="check"><input type="checkbox" data-testid=format!("lib-{id}")
+                        prop:checked=move || params.with(|c| c.libraries[k]) on:change=toggle(k) />" "{label}</label>
+                }).collect_view()}
+            </div>
+            <div class="field">
+                <label for="nccl-system">"NCCL's system"</label>
+                <input id="nccl-system" data-testid="nccl-system" type="text" maxlength=NCCL_TEXT.to_string()
+                    placeholder="e.g. version=2.22,nodes=2,gpus=8,arch=hopper,channels=16,bw-inter=25"
+                    prop:value=move || nccl_text.get()
+                    on:input=move |ev| nccl_text.set(event_target_value(&ev))
+                    on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.nccl = v); } />
+            </div>
+            <p class="field-note">{format!("Keys: {}.", commlab_core::libraries::nccl::KEYS.iter().map(|(k, d)| format!("{k}: {d}")).collect::<Vec<_>>().join("; "))}</p>
+            <div class="field">
+                <label for="dtype-size">"Bytes per element"</label>
+                <input id="dtype-size" data-testid="dtype-size" type="number" min="1" max="1024"
+                    prop:value=move || params.with(|c| c.dtype_size.to_string())
+                    on:change=move |ev| set_dtype(&event_target_value(&ev)) />
+            </div>
+            {move || match shown.get() {
+                Some(Err(e)) => view! { <p class="chart-error" role="alert" data-testid="library-error">{e}</p> }.into_any(),
+                Some(Ok(_)) => view! {
+                    <p class="field-note" data-testid="library-versions">{move || {
+                        let p = params.with(|c| c.p);
+                        let system = params.with(|c| c.libraries[2].then(|| commlab_core::libraries::nccl::parse_system(&c.nccl, p).ok()).flatten());
+                        format!("Transcribed from {}. MPICH and Open MPI: a flat communicator, a commutative built-in operation (MPI_SUM), buffers not in place; Open MPI's fixed rules run every pipeline unsegmented (one piece). NCCL: its own latency and bandwidth model of the system described above, in µs.", versions(system.as_ref()))
+                    }}</p>
+                }.into_any(),
+                None => view! { <p class="field-note">"Tick a library to see what it runs at each size."</p> }.into_any(),
+            }}
+            {table}
+            {said}
+            <h4>"The winner map as a tuner file"</h4>
+            <div class="field">
+                <label for="tuner-format">"Format"</label>
+                <select id="tuner-format" data-testid="tuner-format" on:change=move |ev| format.set(event_target_value(&ev))>
+                    <option value="ompi-rules" selected=true>"Open MPI dynamic rules (coll_tuned_dynamic_rules_filename)"</option>
+                    <option value="mpich-json">"MPICH JSON selection (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE)"</option>
+                    <option value="nccl-tuner">"NCCL example tuner CSV (NCCL_TUNER_CONFIG_FILE)"</option>
+                </select>
+                <button type="button" data-testid="tuner-save" on:click=save>"Save the file"</button>
+            </div>
+            <p class="field-note" data-testid="tuner-note" aria-live="polite">{move || export_note.get()}</p>
+        </details>
+    }
+}
