@@ -1306,6 +1306,85 @@ test('chooser on a network: ring beats Rabenseifner on torus:4x4 where the model
   for (const p of [page, timeline, again, big, bad]) assert.deepEqual(p.problems, []);
 });
 
+test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, the table and the disagreements; NCCL\'s printed prediction; a tuner file the CLI also writes; the link reopens it', async ({ context, base }) => {
+  const nccl = 'version=2.22,nodes=3,gpus=8,pattern=tree';
+  const page = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=24&lo=8&hi=1048576&map=2..24&lib=mpich,ompi,nccl&nccl=${encodeURIComponent(nccl)}`);
+  await page.waitForSelector('[data-testid="library-table"] tbody tr');
+  await page.waitForSelector('[data-testid="library-band"] svg');
+  const native = JSON.parse(cli(['choose', '--collective', 'allreduce', '--p', '24', '--bytes', '8..1M', '--library', 'mpich,ompi,nccl', '--nccl', nccl, '--json']));
+  const rows = await page.$$eval('[data-testid="library-table"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText)));
+  assert.equal(rows.length, native.rows.length);
+  for (const [i, r] of native.rows.entries()) {
+    const picks = r.library_picks;
+    assert.ok(rows[i][2].startsWith(picks.mpich.name.replace('MPIR_', '')), `${r.bytes}: ${rows[i][2]} vs ${picks.mpich.name}`);
+    assert.ok(rows[i][3].includes(`(${picks.ompi.id})`), `${r.bytes}: ${rows[i][3]} vs ${picks.ompi.id}`);
+    assert.ok(rows[i][4].startsWith(`${picks.nccl.algorithm}/${picks.nccl.protocol}`), `${r.bytes}: ${rows[i][4]}`);
+  }
+  // NCCL 2.22 printed "8 Bytes -> Algo 0 proto 0 time 25.200924" on this system (NVIDIA/nccl#1453).
+  assert.match(rows[0][4], /^tree\/ll 25\.2 µs/);
+  const band = await chartSvg(page, 'library-band');
+  assert.match(band, /<title>8 B: Allreduce_intra_recursive_doubling = our recursive-doubling<\/title>/);
+  const notes = await page.locator('[data-testid="library-notes"]').innerText();
+  assert.match(notes, /NCCL runs tree\/ll \(our double-binary-tree\) where the model's winner is/);
+  assert.match(await page.locator('[data-testid="library-versions"]').innerText(), /MPICH 5\.0\.1, Open MPI 5\.0\.10, NCCL 2\.22\.3/);
+  // The winner map as Open MPI's rules file: the CLI writes the same file for the same map.
+  await page.waitForSelector('[data-testid="map-timing"]');
+  await page.selectOption('[data-testid="tuner-format"]', 'ompi-rules');
+  const file = await download(page, 'tuner-save');
+  assert.equal(file.name, 'commlab-allreduce-ompi-rules.rules');
+  const out = path.join(artifacts, 'cli-ompi.rules');
+  cli(['choose', '--collective', 'allreduce', '--p', '24', '--bytes', '8..1M', '--map-p', '2..24', '--export', 'ompi-rules', '-o', out]);
+  assert.equal(file.text, fs.readFileSync(out, 'utf8'));
+  assert.match(await page.locator('[data-testid="tuner-note"]').innerText(), /Saved commlab-allreduce-ompi-rules\.rules/);
+  await page.selectOption('[data-testid="tuner-format"]', 'nccl-tuner');
+  const csv = await download(page, 'tuner-save');
+  assert.match(csv.text, /^allreduce,0,\d+,(ring|tree),(ll|ll128|simple),-1,-1,2,-1,-1$/m);
+  await shot(page, 'chooser-libraries');
+  // The link reopens the same picks; a description that does not fit p is named.
+  const again = await open(context, base, page.url());
+  await again.waitForSelector('[data-testid="library-table"] tbody tr');
+  assert.deepEqual(await again.$$eval('[data-testid="library-table"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText))), rows);
+  const bad = await open(context, base, `${base}?view=chooser&sim=0&p=16&lib=nccl&nccl=nodes%3D3`);
+  await bad.waitForSelector('[data-testid="notices"]');
+  assert.match(await bad.locator('[data-testid="notices"]').innerText(), /nccl.*nodes × gpus = 3 × 5 = 15 ranks, but p = 16/);
+});
+
+test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β, its residuals and the chart; "Run the Chooser" puts them in the link; the file is kept and forgotten', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=8`);
+  await page.waitForSelector('[data-testid="times-chart"] svg');
+  const fixture = path.resolve(here, '../data/bench/mscclpp-507-allreduce.txt');
+  await page.locator('[data-testid="fit"] > summary').click();
+  await page.fill('[data-testid="bench-text"]', fs.readFileSync(fixture, 'utf8'));
+  await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await page.selectOption('[data-testid="bench-algorithm"]', 'ring');
+  await page.waitForFunction(() => document.querySelector('[data-testid="fit-values"]')?.innerText.startsWith('ring:'));
+  const native = JSON.parse(cli(['fit', fixture, '--collective', 'allreduce', '--p', '8', '--algorithm', 'ring', '--json']));
+  const values = await page.locator('[data-testid="fit-values"]').innerText();
+  const shown = (x) => Number(x.toPrecision(3)).toString();
+  assert.ok(values.includes(`α = ${shown(native.alpha)}`), `${values} vs ${native.alpha}`);
+  assert.equal((await page.$$('[data-testid="fit-residuals"] tbody tr')).length, native.residuals.length);
+  assert.match(await chartSvg(page, 'fit-chart'), /measured/);
+  assert.match(await page.locator('[data-testid="bench-kept"]').innerText(), /kept in this browser's storage/);
+  await shot(page, 'chooser-fit');
+  await page.click('[data-testid="fit-use"]');
+  await waitForUrl(page, () => location.search.includes('a=0.389'));
+  const url = new URL(page.url());
+  assert.ok(Math.abs(Number(url.searchParams.get('a')) - native.alpha) <= 1e-9 * native.alpha);
+  assert.ok(Math.abs(Number(url.searchParams.get('b')) - native.beta) <= 1e-9 * native.beta);
+  // A reload brings the kept file back and fits it again; forgetting empties it.
+  const again = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=8`);
+  await again.waitForSelector('[data-testid="fit-values"]');
+  assert.match(await again.locator('[data-testid="bench-kept"]').innerText(), /Restored pasted/);
+  await again.click('[data-testid="bench-forget"]');
+  await again.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
+  // A bad line is named by line and column.
+  await again.locator('[data-testid="fit"] > summary').click();
+  await again.fill('[data-testid="bench-text"]', '64,1\n128,x\n');
+  await again.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await again.waitForSelector('[data-testid="fit-error"]');
+  assert.match(await again.locator('[data-testid="fit-error"]').innerText(), /line 2, column 5/);
+});
+
 test('chooser: a winner-map cell names its winner and margin; keys move; a click opens it in the timeline', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0&coll=broadcast&map=2..17`);
   const map = page.locator('[data-testid="winner-map"]');

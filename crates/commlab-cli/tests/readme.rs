@@ -62,7 +62,7 @@ fn every_shown_output_is_what_the_command_prints() {
         assert!(matches(expected, &shown), "README shows for {args:?}:\n{expected}\nbut the command prints:\n{shown}");
         checked += 1;
     }
-    assert_eq!(checked, 12);
+    assert_eq!(checked, 14);
 }
 
 #[test]

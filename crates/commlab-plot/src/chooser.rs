@@ -378,7 +378,7 @@ pub fn library_band_svg(caption: &str, sizes: &[u64], rows: &[BandRow], theme: &
         .iter()
         .map(|r| r.cells.iter().map(|(c, name, hover)| (color_of(*c, name), hover.as_str())).collect())
         .collect();
-    let per_line = 3usize;
+    let per_line = 2usize;
     let legend_lines = legend.len().div_ceil(per_line);
     let height = top + row_h * rows.len() as f64 + 22.0 + 18.0 * legend_lines as f64 + 8.0;
     let mut svg = Svg::new(width, height, theme.background, caption);
@@ -407,7 +407,7 @@ pub fn library_band_svg(caption: &str, sizes: &[u64], rows: &[BandRow], theme: &
         svg.text((x, axis_y), &short_bytes(n), 11.0, theme.foreground, "middle", "");
     }
     for (k, (color, name)) in legend.iter().enumerate() {
-        let x = left - 130.0 + 290.0 * (k % per_line) as f64;
+        let x = 20.0 + 440.0 * (k % per_line) as f64;
         let y = axis_y + 20.0 + 18.0 * (k / per_line) as f64;
         svg.rect((x, y - 10.0), (12.0, 12.0), *color, "");
         svg.text((x + 17.0, y), name, 11.0, theme.foreground, "start", "");

@@ -103,11 +103,12 @@ pub const LAZY: [(View, MountLazy); 4] = [
 ];
 
 /// The lazy bundle a lazy view lives in: `timeline` (`timeline_main.rs`)
-/// for the Schedule view, `views` (`lazy_main.rs`) for the others. A
-/// `const fn` without the mounts, so the UI bundle asking it links no view.
+/// for the Schedule and Swizzle views (both draw schedules on a network),
+/// `views` (`lazy_main.rs`) for the lab and the chooser. A `const fn`
+/// without the mounts, so the UI bundle asking it links no view.
 pub const fn bundle_of(view: View) -> &'static str {
     match view {
-        View::Schedule => "timeline",
+        View::Schedule | View::Swizzle => "timeline",
         _ => "views",
     }
 }

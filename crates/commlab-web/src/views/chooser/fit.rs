@@ -19,11 +19,33 @@ use std::rc::Rc;
 /// Longest text accepted (about 10⁵ lines of nccl-tests output).
 const MAX_TEXT: usize = 16 << 20;
 
-/// The fitted curve with the measured points on it.
+/// A residual relative to the measurement, `+1.8 %` (never `-0.0 %`).
+fn relative(residual: f64, measured: f64) -> String {
+    let percent = residual / measured * 100.0;
+    if percent.abs() < 0.05 {
+        "0.0 %".to_owned()
+    } else {
+        format!("{percent:+.1} %")
+    }
+}
+
+/// Points drawn at most: a denser file is thinned evenly by size for the
+/// picture (the fit and the residual export use every point).
+pub const DRAWN: usize = 400;
+
+/// The fitted curve with the measured points on it (at most [`DRAWN`]).
 fn chart(fit: &FitResult, dark: bool) -> Option<String> {
     let collective: Collective = fit.collective.parse().ok()?;
     let mut points: Vec<(u64, f64, f64)> = fit.points.iter().zip(&fit.predicted).map(|(p, m)| (p.0, p.1, *m)).collect();
     points.sort_by_key(|p| p.0);
+    if points.len() > DRAWN {
+        let step = points.len().div_ceil(DRAWN);
+        let last = points[points.len() - 1];
+        points = points.into_iter().step_by(step).collect();
+        if points.last() != Some(&last) {
+            points.push(last);
+        }
+    }
     let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
     let k = of(collective).position(|a| a.id == fit.algorithm).unwrap_or(0);
     let series = vec![Series {
@@ -57,6 +79,8 @@ pub fn FitSection(
     let error = RwSignal::new(String::new());
     let kept = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
+    // Opened by a file arriving, closed only by the reader.
+    let opened = RwSignal::new(false);
     let took = RwSignal::new(0.0f64);
     let worker = StoredValue::new_local(ScheduleClient::new());
     let request = Memo::new(move |_| {
@@ -101,6 +125,7 @@ pub fn FitSection(
     leptos::task::spawn_local(async move {
         if let Ok(Some((n, t))) = store::load(store::BENCHMARK).await {
             kept.set(format!("Restored {n} from this browser's storage (never uploaded)."));
+            opened.set(true);
             name.set(n);
             text.set(t);
         }
@@ -112,6 +137,7 @@ pub fn FitSection(
         }
         name.set(n.clone());
         text.set(t.clone());
+        opened.set(true);
         leptos::task::spawn_local(async move {
             kept.set(match store::save(store::BENCHMARK, &n, &t).await {
                 Ok(()) => format!("{n} is kept in this browser's storage (never uploaded) until you forget it."),
@@ -161,7 +187,8 @@ pub fn FitSection(
     };
     let svg = Memo::new(move |_| result.get().and_then(|f| chart(&f, dark.get())));
     view! {
-        <details class="section" data-testid="fit" open=move || !text.with(String::is_empty)>
+        <details class="section" data-testid="fit" prop:open=move || opened.get()
+            on:toggle=move |ev| opened.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
             <summary><h3>"Fit α and β to your measurements"</h3></summary>
             <p class="field-note">"Paste, drop or open the output of nccl-tests (all_reduce_perf and friends), of the OSU micro-benchmarks (osu_allreduce and friends) or a CSV of size and time. It is fitted for the collective and p above; the file stays in this browser."</p>
             <div class="field file-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
@@ -210,11 +237,12 @@ pub fn FitSection(
                         <figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
                             <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
                         </figure>
+                        {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}
                         <div class="table-scroll"><table class="numbers" data-testid="fit-residuals">
                             <caption>{format!("Residuals: measured − model ({unit})")}</caption>
                             <thead><tr><th scope="col">"size"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"residual"</th><th scope="col">"relative"</th></tr></thead>
                             <tbody>{f.points.iter().zip(&f.predicted).zip(&f.residuals).take(200).map(|((p, m), r)| view! { <tr>
-                                <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(*m)}</td><td>{q(*r)}</td><td>{format!("{:+.1} %", r / p.1 * 100.0)}</td>
+                                <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(*m)}</td><td>{q(*r)}</td><td>{relative(*r, p.1)}</td>
                             </tr> }).collect_view()}</tbody>
                         </table></div>
                         {(f.points.len() > 200).then(|| view! { <p class="field-note">{format!("The first 200 of {} points; the export has them all.", f.points.len())}</p> })}

@@ -141,6 +141,8 @@ pub fn LibrariesSection(
         }
     };
     let nccl_text = RwSignal::new(params.get_untracked().nccl);
+    // Open when the link shows a library; then only the reader closes it.
+    let opened = RwSignal::new(params.with_untracked(|c| c.libraries.iter().any(|&x| x)));
     let set_dtype = move |text: &str| {
         if let Ok(v) = text.parse::<u32>() {
             if (1..=commlab_api::libraries::MAX_DTYPE_SIZE).contains(&v) {
@@ -223,7 +225,8 @@ pub fn LibrariesSection(
         })
     };
     view! {
-        <details class="section" data-testid="libraries" open=move || params.with(|c| c.libraries.iter().any(|&x| x))>
+        <details class="section" data-testid="libraries" prop:open=move || opened.get()
+            on:toggle=move |ev| opened.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
             <summary><h3>"What the libraries run"</h3></summary>
             <div class="library-switches" role="group" aria-label="Libraries">
                 {LIBRARIES.iter().enumerate().map(|(k, &(id, label))| view! {
@@ -239,7 +242,9 @@ pub fn LibrariesSection(
                     on:input=move |ev| nccl_text.set(event_target_value(&ev))
                     on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.nccl = v); } />
             </div>
-            <p class="field-note">{format!("Keys: {}.", commlab_core::libraries::nccl::KEYS.iter().map(|(k, d)| format!("{k}: {d}")).collect::<Vec<_>>().join("; "))}</p>
+            <details class="field-note" data-testid="nccl-keys"><summary>"Keys of NCCL's system and their defaults"</summary>
+                <ul>{commlab_core::libraries::nccl::KEYS.iter().map(|(k, d)| view! { <li><code>{*k}</code>": "{*d}</li> }).collect_view()}</ul>
+            </details>
             <div class="field">
                 <label for="dtype-size">"Bytes per element"</label>
                 <input id="dtype-size" data-testid="dtype-size" type="number" min="1" max="1024"
