@@ -46,8 +46,13 @@ fn libraries(c: &mut Criterion) {
             in_place: false,
             gamma: 0.0,
         };
-        group.bench_function(format!("10^4 lines of nccl-tests, p = 8, {}", algorithm.unwrap_or("every algorithm")), |b| {
+        let name = algorithm.unwrap_or("every algorithm");
+        group.bench_function(format!("10^4 lines of nccl-tests, p = 8, {name}, profiles built"), |b| {
             b.iter(|| black_box(request.run().expect("fits")));
+        });
+        let mut cache = commlab_api::chooser::Cache::default();
+        group.bench_function(format!("10^4 lines of nccl-tests, p = 8, {name}, profiles kept"), |b| {
+            b.iter(|| black_box(request.run_cached(&mut cache).expect("fits")));
         });
     }
     group.finish();

@@ -772,7 +772,7 @@ type NetKey = (String, Collective, &'static str, u32, u32, u64, u64);
 const CACHE_ENTRIES: usize = 20_000;
 
 impl Cache {
-    fn options(&mut self, collective: Collective, id: &'static str, p: u32, pipelined: bool) -> Rc<Options> {
+    pub(crate) fn options(&mut self, collective: Collective, id: &'static str, p: u32, pipelined: bool) -> Rc<Options> {
         if self.options.len() >= CACHE_ENTRIES {
             self.options.clear();
         }

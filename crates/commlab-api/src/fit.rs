@@ -13,7 +13,7 @@
 //! busiest, and the pipelined algorithms' piece count), so the fit is
 //! repeated with the regressors of the last estimate until it settles.
 
-use crate::chooser::{algorithms, ChooseRequest, Options};
+use crate::chooser::{algorithms, Cache, ChooseRequest, Options};
 use crate::ApiError;
 use commlab_core::choose::{AlphaBeta, Collective};
 use commlab_core::fit::{detect, least_squares, parse, Format, Point};
@@ -109,18 +109,57 @@ fn chooser_bytes(format: Format, c: Collective, p: u32, size: u64) -> u64 {
 /// Fits α and β of one algorithm with γ held at `gamma`: the parameters,
 /// their errors, the predictions.
 fn fit_one(options: &Options, points: &[(u64, f64)], gamma: f64) -> Option<([f64; 3], [f64; 3], Vec<f64>)> {
-    let mut ab = AlphaBeta { alpha: 1.0, beta: 1e-3, gamma };
+    let guess = AlphaBeta { alpha: 1.0, beta: 1e-3, gamma };
+    if points.len() <= SAMPLE {
+        return settle(options, points, gamma, guess, 8);
+    }
+    // A long file: the critical paths settle on an even sample of it, and
+    // the whole file is then fitted once with the sample's critical paths.
+    let step = points.len().div_ceil(SAMPLE);
+    let sample: Vec<(u64, f64)> = points.iter().copied().step_by(step).collect();
+    let (p, _, _) = settle(options, &sample, gamma, guess, 8)?;
+    settle(options, points, gamma, AlphaBeta { alpha: p[0], beta: p[1], gamma }, 1)
+}
+
+/// Points the estimate first settles on (see [`fit_one`]).
+const SAMPLE: usize = 512;
+
+/// Fits from `ab` until the critical paths stop changing (at most `rounds`
+/// rounds). Repeated sizes are costed once.
+fn settle(
+    options: &Options,
+    points: &[(u64, f64)],
+    gamma: f64,
+    mut ab: AlphaBeta,
+    rounds: usize,
+) -> Option<([f64; 3], [f64; 3], Vec<f64>)> {
     let mut out = None;
-    for _ in 0..8 {
+    let mut last_x: Option<Vec<Vec<f64>>> = None;
+    for _ in 0..rounds {
         // Regressors at the current estimate (each term divided by its
         // parameter; a tiny positive value stands in for 0).
         let probe = AlphaBeta { alpha: ab.alpha.max(1e-12), beta: ab.beta.max(1e-18), gamma: gamma.max(1e-18) };
         let mut x = Vec::with_capacity(points.len());
         let mut fixed = Vec::with_capacity(points.len());
+        let mut last: Option<(u64, [f64; 2], f64)> = None;
         for &(n, _) in points {
-            let (_, c) = options.best(n.max(1), probe);
-            x.push(vec![c.latency / probe.alpha, c.bandwidth / probe.beta]);
-            fixed.push(gamma * c.compute / probe.gamma);
+            let (row, f) = match last {
+                Some((m, row, f)) if m == n => (row, f),
+                _ => {
+                    let (_, c) = options.best(n.max(1), probe);
+                    ([c.latency / probe.alpha, c.bandwidth / probe.beta], gamma * c.compute / probe.gamma)
+                }
+            };
+            last = Some((n, row, f));
+            x.push(row.to_vec());
+            fixed.push(f);
+        }
+        // The same critical paths as the last round: the same solution.
+        let same = last_x.as_ref().is_some_and(|l| {
+            l.iter().zip(&x).all(|(a, b)| a.iter().zip(b).all(|(u, v)| (u - v).abs() <= 1e-12 * u.abs().max(v.abs())))
+        });
+        if same {
+            break;
         }
         let y: Vec<f64> = points.iter().zip(&fixed).map(|(p, f)| p.1 - f).collect();
         let s = least_squares(&x, &y)?;
@@ -128,13 +167,9 @@ fn fit_one(options: &Options, points: &[(u64, f64)], gamma: f64) -> Option<([f64
         let errors = [s.err[0], s.err[1], 0.0];
         let predicted: Vec<f64> =
             x.iter().zip(&fixed).map(|(r, f)| f + r.iter().zip(&s.theta).map(|(a, b)| a * b).sum::<f64>()).collect();
-        let settled = (params[0] - ab.alpha).abs() <= 1e-9 * ab.alpha.abs().max(1e-30)
-            && (params[1] - ab.beta).abs() <= 1e-9 * ab.beta.abs().max(1e-30);
         ab = AlphaBeta { alpha: params[0], beta: params[1], gamma };
         out = Some((params, errors, predicted));
-        if settled {
-            break;
-        }
+        last_x = Some(x);
     }
     out
 }
@@ -147,6 +182,15 @@ impl FitRequest {
     /// format, collective or algorithm, p out of range, too many points,
     /// fewer points than parameters.
     pub fn run(&self) -> Result<FitResult, ApiError> {
+        self.run_cached(&mut Cache::default())
+    }
+
+    /// [`FitRequest::run`] with the plans' profiles kept in `cache` (the
+    /// worker's, shared with its comparisons).
+    ///
+    /// # Errors
+    /// As [`FitRequest::run`].
+    pub fn run_cached(&self, cache: &mut Cache) -> Result<FitResult, ApiError> {
         let collective: Collective = crate::parse_id("collective", &self.collective)?;
         crate::chooser::P.check(u64::from(self.p)).map_err(ApiError::from)?;
         let format = match &self.format {
@@ -181,7 +225,7 @@ impl FitRequest {
         let mut candidates = Vec::new();
         let mut fits = Vec::new();
         for (id, pipelined) in algs {
-            let options = Options::new(collective, id, self.p, pipelined);
+            let options = cache.options(collective, id, self.p, pipelined);
             let Some((params, errors, predicted)) = fit_one(&options, &points, self.gamma) else { continue };
             let rel: f64 = points.iter().zip(&predicted).map(|(p, q)| ((p.1 - q) / p.1).powi(2)).sum();
             #[allow(clippy::cast_precision_loss, reason = "point counts are small")]
@@ -213,7 +257,7 @@ impl FitRequest {
             candidates,
             summary: String::new(),
         };
-        result.summary = result.summary();
+        result.summary = result.summary_cached(cache);
         Ok(result)
     }
 }
@@ -242,7 +286,11 @@ impl FitResult {
     /// "With your measured α and β, X wins up to …, Y above …", from the
     /// Chooser run with the fitted parameters.
     pub fn summary(&self) -> String {
-        let Ok(result) = self.chooser().run() else { return String::new() };
+        self.summary_cached(&mut Cache::default())
+    }
+
+    fn summary_cached(&self, cache: &mut Cache) -> String {
+        let Ok(result) = self.chooser().run_cached(cache) else { return String::new() };
         let Some(first) = result.rows.first() else { return String::new() };
         let mut s = format!(
             "With the measured α = {} and β = {} per byte{}, {} wins from {}",

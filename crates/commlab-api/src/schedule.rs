@@ -691,7 +691,7 @@ impl ScheduleEngine {
                 }
                 Err(e) => Some(ScheduleResponse::Error(e)),
             },
-            ScheduleQuery::Fit(request) => Some(match request.run() {
+            ScheduleQuery::Fit(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(fit) => ScheduleResponse::Fitted(fit),
                 Err(e) => ScheduleResponse::Error(e),
             }),
