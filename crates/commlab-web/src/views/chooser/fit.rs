@@ -71,6 +71,10 @@ pub fn FitSection(
     dark: Signal<bool>,
 ) -> impl IntoView {
     let text = RwSignal::new(String::new());
+    // What the text box shows when a file is opened or restored (not set
+    // back from what was typed: a 10⁴-line value laid out again costs tens
+    // of ms).
+    let display = RwSignal::new(String::new());
     let name = RwSignal::new(String::from("pasted"));
     let format = RwSignal::new(String::new());
     let algorithm = RwSignal::new(String::new());
@@ -127,6 +131,7 @@ pub fn FitSection(
             kept.set(format!("Restored {n} from this browser's storage (never uploaded)."));
             opened.set(true);
             name.set(n);
+            display.set(t.clone());
             text.set(t);
         }
     });
@@ -149,7 +154,10 @@ pub fn FitSection(
         let n = f.name();
         leptos::task::spawn_local(async move {
             match store::read_text(&f).await {
-                Ok(t) => take(n, t),
+                Ok(t) => {
+                    display.set(t.clone());
+                    take(n, t);
+                }
                 Err(e) => error.set(format!("{n}: {e}")),
             }
         });
@@ -175,6 +183,7 @@ pub fn FitSection(
                 Err(e) => format!("Could not forget the file: {e}"),
             });
             text.set(String::new());
+            display.set(String::new());
         });
     };
     let use_fit = move |_| {
@@ -198,7 +207,7 @@ pub fn FitSection(
             <div class="field paste-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
                 <label for="bench-text">"Or paste it"</label>
                 <textarea id="bench-text" rows="5" spellcheck="false" data-testid="bench-text"
-                    prop:value=move || text.get()
+                    prop:value=move || display.get()
                     on:change=move |ev| take("pasted".into(), event_target_value(&ev))></textarea>
             </div>
             <div class="field">
