@@ -153,7 +153,7 @@ test('sources: the header links the page; each source number beside ours; every 
 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
-  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=chooser&p=16&lo=65536&hi=262144&net=torus:4x4', 'view=swizzle&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
+  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=chooser&p=16&lo=65536&hi=262144&net=torus:4x4', 'view=chooser&sim=0&p=24&lib=mpich,ompi,nccl', 'view=swizzle&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
   for (const url of [...pages.map((q) => `${base}?v=3&${q}`), `${base}sources.html`]) {
     const page = await context.newPage();
     await page.goto(url);

@@ -279,3 +279,92 @@ fn nccl_export_protocols_follow_the_model() {
     }
     assert!(rows.len() >= 2, "{}", file.text);
 }
+
+/// Every communicator-size band of the six fixed rules at its smallest
+/// message (1 byte of `total_dsize`), read off the C source band by band:
+/// `(collective, a p inside the band, algorithm)`.
+#[test]
+fn ompi_every_band_at_its_smallest_message() {
+    use Collective::{AllToAll, Allgather, Allreduce, Broadcast, Reduce, ReduceScatter};
+    let cases: &[(Collective, u32, u8)] = &[
+        (Allreduce, 3, 4),
+        (Allreduce, 7, 4),
+        (Allreduce, 15, 3),
+        (Allreduce, 31, 5),
+        (Allreduce, 63, 5),
+        (Allreduce, 127, 3),
+        (Allreduce, 255, 2),
+        (Allreduce, 511, 2),
+        (Allreduce, 2047, 2),
+        (Allreduce, 4095, 2),
+        (Allreduce, 5000, 2),
+        (AllToAll, 2, 2),
+        (AllToAll, 7, 4),
+        (AllToAll, 15, 4),
+        (AllToAll, 31, 4),
+        (AllToAll, 63, 3),
+        (AllToAll, 127, 3),
+        (AllToAll, 255, 3),
+        (AllToAll, 511, 3),
+        (AllToAll, 1023, 3),
+        (AllToAll, 2047, 3),
+        (AllToAll, 4095, 3),
+        (AllToAll, 5000, 3),
+        (Broadcast, 3, 3),
+        (Broadcast, 7, 5),
+        (Broadcast, 15, 7),
+        (Broadcast, 31, 7),
+        (Broadcast, 63, 6),
+        (Broadcast, 127, 7),
+        (Broadcast, 255, 6),
+        (Broadcast, 1023, 7),
+        (Broadcast, 2047, 7),
+        (Broadcast, 4095, 7),
+        (Broadcast, 5000, 7),
+        (Reduce, 3, 7),
+        (Reduce, 7, 4),
+        (Reduce, 15, 4),
+        (Reduce, 31, 4),
+        (Reduce, 255, 5),
+        (Reduce, 511, 5),
+        (Reduce, 2047, 5),
+        (Reduce, 4095, 5),
+        (Reduce, 5000, 5),
+        (ReduceScatter, 3, 3),
+        (ReduceScatter, 7, 1),
+        (ReduceScatter, 31, 2),
+        (ReduceScatter, 63, 1),
+        (ReduceScatter, 127, 1),
+        (ReduceScatter, 255, 1),
+        (ReduceScatter, 511, 1),
+        (ReduceScatter, 1023, 1),
+        (ReduceScatter, 2047, 1),
+        (ReduceScatter, 4095, 1),
+        (ReduceScatter, 5000, 1),
+        (Allgather, 2, 6),
+        (Allgather, 31, 3),
+        (Allgather, 63, 3),
+        (Allgather, 127, 3),
+        (Allgather, 255, 3),
+        (Allgather, 511, 3),
+        (Allgather, 1023, 3),
+        (Allgather, 2047, 3),
+        (Allgather, 4095, 2),
+        (Allgather, 5000, 3),
+    ];
+    for &(c, p, want) in cases {
+        // One byte of `total_dsize`: a 1-byte vector, or a 1-byte block.
+        let bytes = if matches!(c, AllToAll | Allgather) { u64::from(p) } else { 1 };
+        let got = ompi::decide(&Query { collective: c, p, bytes, dtype_size: 1 });
+        assert_eq!(got, want, "{c} p={p}: {} vs {}", ompi::name(c, got), ompi::name(c, want));
+    }
+    // Every table is ordered as the source's chains are.
+    for c in Collective::ALL {
+        let bands = ompi::rule(c);
+        assert!(bands.windows(2).all(|w| w[0].comm < w[1].comm || w[0].equal), "{c}");
+        assert_eq!(bands.last().map(|b| b.comm), Some(u32::MAX), "{c} ends in an else");
+        for b in bands {
+            assert!(b.steps.windows(2).all(|w| w[0].0 < w[1].0), "{c} p<{}", b.comm);
+        }
+    }
+}
