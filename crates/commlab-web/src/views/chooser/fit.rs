@@ -76,9 +76,6 @@ pub fn FitSection(
     // of ms).
     let display = RwSignal::new(String::new());
     let name = RwSignal::new(String::from("pasted"));
-    let format = RwSignal::new(String::new());
-    let algorithm = RwSignal::new(String::new());
-    let in_place = RwSignal::new(false);
     let result = RwSignal::new_local(None::<Rc<FitResult>>);
     let error = RwSignal::new(String::new());
     let kept = RwSignal::new(String::new());
@@ -92,11 +89,12 @@ pub fn FitSection(
         (!t.trim().is_empty()).then(|| {
             params.with(|c| FitRequest {
                 text: t,
-                format: Some(format.get()).filter(|f| !f.is_empty()),
+                format: Some(c.fit_format.clone()).filter(|f| !f.is_empty()),
                 collective: c.collective.id().to_owned(),
                 p: c.p,
-                algorithm: Some(algorithm.get()).filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
-                in_place: in_place.get(),
+                algorithm: Some(c.fit_algorithm.clone())
+                    .filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
+                in_place: c.fit_in_place,
                 gamma: c.abg[2],
             })
         })
@@ -212,19 +210,18 @@ pub fn FitSection(
             </div>
             <div class="field">
                 <label for="bench-format">"Format"</label>
-                <select id="bench-format" data-testid="bench-format" on:change=move |ev| format.set(event_target_value(&ev))>
-                    <option value="" selected=true>"detect"</option>
-                    <option value="nccl-tests">"nccl-tests"</option>
-                    <option value="osu">"OSU"</option>
-                    <option value="csv">"CSV: size, time"</option>
+                <select id="bench-format" data-testid="bench-format" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_format = v); }>
+                    {super::params::FIT_FORMATS.iter().zip(["detect", "nccl-tests", "OSU", "CSV: size, time"]).map(|(&id, label)| view! {
+                        <option value=id selected=move || params.with(|c| c.fit_format == id)>{label}</option>
+                    }).collect_view()}
                 </select>
                 <label for="bench-algorithm">"Algorithm"</label>
-                <select id="bench-algorithm" data-testid="bench-algorithm" on:change=move |ev| algorithm.set(event_target_value(&ev))>
-                    <option value="" selected=true>"the best fit"</option>
-                    {move || of(params.with(|c| c.collective)).map(|a| view! { <option value=a.id>{a.id}</option> }).collect_view()}
+                <select id="bench-algorithm" data-testid="bench-algorithm" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_algorithm = v); }>
+                    <option value="" selected=move || params.with(|c| c.fit_algorithm.is_empty())>"the best fit"</option>
+                    {move || of(params.with(|c| c.collective)).map(|a| view! { <option value=a.id selected=move || params.with(|c| c.fit_algorithm == a.id)>{a.id}</option> }).collect_view()}
                 </select>
-                <label class="check"><input type="checkbox" data-testid="bench-in-place" prop:checked=move || in_place.get()
-                    on:change=move |ev| in_place.set(event_target_checked(&ev)) />" in-place times (nccl-tests)"</label>
+                <label class="check"><input type="checkbox" data-testid="bench-in-place" prop:checked=move || params.with(|c| c.fit_in_place)
+                    on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.fit_in_place = on); } />" in-place times (nccl-tests)"</label>
             </div>
             <p class="field-note" data-testid="bench-kept">{move || kept.get()}
                 {move || (!text.with(String::is_empty)).then(|| view! { " " <button type="button" data-testid="bench-forget" on:click=forget>"Forget the file"</button> })}</p>

@@ -60,7 +60,16 @@ pub struct ChooserParams {
     pub nccl: String,
     /// Bytes per element (MPICH's and Open MPI's rules read counts).
     pub dtype_size: u32,
+    /// The fit's format (`""`: detected).
+    pub fit_format: String,
+    /// The algorithm fitted (`""`: the best fit).
+    pub fit_algorithm: String,
+    /// The fit takes nccl-tests' in-place times.
+    pub fit_in_place: bool,
 }
+
+/// The fit's formats (`""`: detect).
+pub const FIT_FORMATS: [&str; 4] = ["", "nccl-tests", "osu", "csv"];
 
 /// The libraries, in [`ChooserParams::libraries`] order: URL id and label.
 pub const LIBRARIES: [(&str, &str); 3] = [("mpich", "MPICH"), ("ompi", "Open MPI"), ("nccl", "NCCL")];
@@ -93,6 +102,9 @@ impl Default for ChooserParams {
             libraries: [false; 3],
             nccl: String::new(),
             dtype_size: 4,
+            fit_format: String::new(),
+            fit_algorithm: String::new(),
+            fit_in_place: false,
         }
     }
 }
@@ -247,6 +259,36 @@ impl ViewState for ChooserParams {
             |c| c.dtype_size.into(),
             |c, v| c.dtype_size = v as u32
         ),
+        Field {
+            name: "ff",
+            kind: Kind::Custom {
+                write: |c| (!c.fit_format.is_empty()).then(|| c.fit_format.clone()),
+                read: |c, text| {
+                    if !FIT_FORMATS.contains(&text) {
+                        return Err("nccl-tests, osu or csv".into());
+                    }
+                    text.clone_into(&mut c.fit_format);
+                    Ok(())
+                },
+                used: "detected",
+            },
+        },
+        Field {
+            name: "fa",
+            kind: Kind::Custom {
+                write: |c| (!c.fit_algorithm.is_empty()).then(|| c.fit_algorithm.clone()),
+                read: |c, text| {
+                    if !of(c.collective).any(|a| a.id == text) {
+                        let ids: Vec<&str> = of(c.collective).map(|a| a.id).collect();
+                        return Err(format!("one of {}", ids.join(", ")));
+                    }
+                    text.clone_into(&mut c.fit_algorithm);
+                    Ok(())
+                },
+                used: "the best fit",
+            },
+        },
+        Field { name: "fip", kind: Kind::Flag(|c| c.fit_in_place, |c, v| c.fit_in_place = v) },
     ];
 
     fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
@@ -418,16 +460,17 @@ mod tests {
     /// named and dropped.
     #[test]
     fn library_links_round_trip() {
-        let (c, n) = read("p=24&lib=mpich,nccl&nccl=version%3D2.22%2Cnodes%3D3%2Cgpus%3D8&dt=8");
+        let (c, n) = read("p=24&lib=mpich,nccl&nccl=version%3D2.22%2Cnodes%3D3%2Cgpus%3D8&dt=8&ff=osu&fa=ring&fip=1");
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(c.libraries, [true, false, true]);
         assert_eq!(c.nccl, "version=2.22,nodes=3,gpus=8");
         assert_eq!(c.dtype_size, 8);
+        assert_eq!((c.fit_format.as_str(), c.fit_algorithm.as_str(), c.fit_in_place), ("osu", "ring", true));
         assert_eq!(codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0, c);
         let r = c.library_request().unwrap();
         assert_eq!((r.mpich, r.ompi, r.nccl.as_deref()), (true, false, Some("version=2.22,nodes=3,gpus=8")));
-        let (d, n) = read("p=64&lib=mpich,foo&nccl=nodes%3D3&dt=0");
-        assert_eq!(n.len(), 3, "{n:?}");
+        let (d, n) = read("p=64&lib=mpich,foo&nccl=nodes%3D3&dt=0&ff=xml&fa=spiral");
+        assert_eq!(n.len(), 5, "{n:?}");
         assert!(n.iter().any(|x| x.message.contains("nodes × gpus")), "{n:?}");
         assert_eq!((d.libraries, d.nccl.as_str(), d.dtype_size), ([false; 3], "", 4));
         assert!(ChooserParams::default().library_request().is_none());

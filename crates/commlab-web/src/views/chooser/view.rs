@@ -648,7 +648,7 @@ pub fn ChooserView(
                     <select id="collective" data-testid="collective" on:change=move |ev| {
                         let v = event_target_value(&ev);
                         if let Ok(x) = v.parse::<Collective>() {
-                            params.update(|c| { c.collective = x; c.excluded.clear(); });
+                            params.update(|c| { c.collective = x; c.excluded.clear(); c.fit_algorithm.clear(); });
                         }
                     }>
                         {COLLECTIVES.iter().map(|&(id, label)| view! { <option value=id selected=move || params.with(|c| c.collective.id() == id)>{label}</option> }).collect_view()}
