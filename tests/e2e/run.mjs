@@ -1377,8 +1377,8 @@ test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β
   assert.match(await again.locator('[data-testid="bench-kept"]').innerText(), /Restored pasted/);
   await again.click('[data-testid="bench-forget"]');
   await again.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
-  // A bad line is named by line and column.
-  await again.locator('[data-testid="fit"] > summary').click();
+  // A bad line is named by line and column (the section stays open after Forget).
+  assert.ok(await again.locator('[data-testid="fit"]').evaluate((e) => e.open), 'the section stays open');
   await again.fill('[data-testid="bench-text"]', '64,1\n128,x\n');
   await again.locator('[data-testid="bench-text"]').dispatchEvent('change');
   await again.waitForSelector('[data-testid="fit-error"]');

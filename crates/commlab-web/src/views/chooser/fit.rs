@@ -244,7 +244,7 @@ pub fn FitSection(
                             <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
                         </figure>
                         {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}
-                        <div class="table-scroll"><table class="numbers" data-testid="fit-residuals">
+                        <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-residuals">
                             <caption>{format!("Residuals: measured − model ({unit})")}</caption>
                             <thead><tr><th scope="col">"size"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"residual"</th><th scope="col">"relative"</th></tr></thead>
                             <tbody>{f.points.iter().zip(&f.predicted).zip(&f.residuals).take(200).map(|((p, m), r)| view! { <tr>
@@ -252,7 +252,7 @@ pub fn FitSection(
                             </tr> }).collect_view()}</tbody>
                         </table></div>
                         {(f.points.len() > 200).then(|| view! { <p class="field-note">{format!("The first 200 of {} points; the export has them all.", f.points.len())}</p> })}
-                        <div class="table-scroll"><table class="numbers" data-testid="fit-candidates">
+                        <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-candidates">
                             <caption>"Every algorithm fitted, best first (their bytes grow alike, so α tells them apart only through the message count)"</caption>
                             <thead><tr><th scope="col">"algorithm"</th><th scope="col">"α"</th><th scope="col">"β"</th><th scope="col">"rms relative residual"</th></tr></thead>
                             <tbody>{f.candidates.iter().map(|c| view! { <tr>

@@ -199,7 +199,7 @@ pub fn LibrariesSection(
             })
             .collect_view();
         Some(view! {
-            <div class="table-scroll"><table class="numbers picks" data-testid="library-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers picks" data-testid="library-table">
                 <caption>"The model's winner and what each library runs (✓: the same schedule)"</caption>
                 <thead><tr>
                     <th scope="col">"size"</th><th scope="col">"model's winner"</th>
