@@ -11,8 +11,6 @@
 #![allow(clippy::many_single_char_names, reason = "X, y, w, θ, k: the least-squares notation")]
 #![allow(clippy::needless_range_loop, reason = "row operations on a small dense matrix read best indexed")]
 
-use std::fmt;
-
 /// A benchmark output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -58,34 +56,15 @@ pub struct Point {
     pub line: u32,
 }
 
-/// A line that does not read: where, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// Line (1-based).
-    pub line: u32,
-    /// Column (1-based).
-    pub column: u32,
-    /// What was expected.
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+/// A line that does not read: where, and what was expected (the GOAL
+/// reader's error type).
+pub use crate::goal::ParseError;
 
 /// Lines read at most (a longer paste is refused, not truncated).
 pub const MAX_LINES: usize = 200_000;
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        column: u32::try_from(column).unwrap_or(u32::MAX),
-        message: message.into(),
-    }
+    ParseError { line, column, message: message.into() }
 }
 
 /// The line's tokens with their 1-based columns, after an `mpirun`

@@ -18,7 +18,6 @@
 #![allow(clippy::match_same_arms, reason = "one arm per library algorithm, as the sources list them")]
 use super::{pof2, Query};
 use crate::choose::Collective;
-use std::fmt;
 
 /// MPICH's release the default tree is transcribed from.
 pub const VERSION: &str = "MPICH 5.0.1";
@@ -84,37 +83,22 @@ pub struct Node {
     /// The key as written.
     pub text: String,
     /// Line of the key in the file (1-based).
-    pub line: u32,
+    pub line: usize,
     /// Nested keys, in file order.
     pub children: Vec<Node>,
 }
 
-/// A file that is not a selection tree: where, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// Line (1-based).
-    pub line: u32,
-    /// Column (1-based, in characters).
-    pub column: u32,
-    /// What was expected or is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+/// A file that is not a selection tree: where, and what was expected (the
+/// GOAL reader's error type: line, column, message).
+pub use crate::goal::ParseError;
 
 /// Nesting deeper than this is refused (a real tree is under 10 deep).
 pub const MAX_DEPTH: usize = 64;
 
 struct Reader<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
-    line: u32,
-    column: u32,
+    line: usize,
+    column: usize,
 }
 
 impl Reader<'_> {

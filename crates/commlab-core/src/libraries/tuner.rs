@@ -381,11 +381,7 @@ pub struct NcclRow {
 pub type ParseError = mpich::ParseError;
 
 fn error(line: usize, column: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        column: u32::try_from(column).unwrap_or(u32::MAX),
-        message: message.into(),
-    }
+    ParseError { line, column, message: message.into() }
 }
 
 /// Reads an NCCL tuner CSV (8, 9 or 10 fields a line; `#` comments).
