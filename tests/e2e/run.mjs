@@ -959,8 +959,8 @@ test('lab: the default sweep on the worker pool equals `commlab figures` byte fo
 // ---------------------------------------------------------------------------
 const loggops = path.resolve(here, '../data/loggops');
 const summaryText = (page) => page.locator('[data-testid="schedule-summary"]').innerText();
-const download = async (page, testid) => {
-  const [d] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${testid}"]`)]);
+const download = async (page, testid, within = '') => {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(`${within} [data-testid="${testid}"]`.trim())]);
   return { name: d.suggestedFilename(), text: fs.readFileSync(await d.path(), 'utf8') };
 };
 
@@ -1364,6 +1364,13 @@ test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β
   assert.ok(values.includes(`α = ${shown(native.alpha)}`), `${values} vs ${native.alpha}`);
   assert.equal((await page.$$('[data-testid="fit-residuals"] tbody tr')).length, native.residuals.length);
   assert.match(await chartSvg(page, 'fit-chart'), /measured/);
+  // Its exports: the JSON is `commlab fit --json`'s, the CSV has every point.
+  const exported = await download(page, 'export-json', '[data-testid="fit-result"]');
+  assert.equal(exported.name, 'commlab-fit-allreduce-p8.json');
+  assert.deepEqual(JSON.parse(exported.text), native);
+  const csv = (await download(page, 'export-csv', '[data-testid="fit-result"]')).text.trim().split('\n');
+  assert.equal(csv[0], 'bytes,measured,model,residual,relative');
+  assert.deepEqual(csv.slice(1).map((l) => Number(l.split(',')[1])), native.points.map((p) => p.time));
   assert.match(await page.locator('[data-testid="bench-kept"]').innerText(), /kept in this browser's storage/);
   await shot(page, 'chooser-fit');
   await page.click('[data-testid="fit-use"]');
@@ -1383,6 +1390,20 @@ test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β
   await again.locator('[data-testid="bench-text"]').dispatchEvent('change');
   await again.waitForSelector('[data-testid="fit-error"]');
   assert.match(await again.locator('[data-testid="fit-error"]').innerText(), /line 2, column 5/);
+  // A long paste (3 000 lines of nccl-tests, 0.3 MB) is read from the paste
+  // itself and fitted; the box stays short and says what it holds.
+  let long = '#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n';
+  for (let k = 1; k <= 3000; k++) long += `${k * 4096} ${k * 1024} float sum -1 ${(5 + k * 0.05).toFixed(2)} 0 0 0 ${(5 + k * 0.05).toFixed(2)} 0 0 0\n`;
+  await again.locator('[data-testid="bench-text"]').evaluate((e, t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    e.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, long);
+  await again.waitForFunction(() => document.querySelector('[data-testid="fit-values"]')?.innerText.includes('(3000 points'));
+  assert.equal(await again.locator('[data-testid="bench-text"]').inputValue(), '');
+  assert.match(await again.locator('[data-testid="bench-hidden"]').innerText(), /^pasted: 3\d{3} lines \(.+\): too long to show in the box, every line read\.$/);
+  assert.match(await again.locator('[data-testid="fit-residuals"] caption').innerText(), /the 40 points fitted worst of 3000/);
+  assert.equal((await again.$$('[data-testid="fit-residuals"] tbody tr')).length, 40);
 });
 
 test('chooser: a winner-map cell names its winner and margin; keys move; a click opens it in the timeline', async ({ context, base }) => {

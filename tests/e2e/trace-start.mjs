@@ -22,7 +22,10 @@ await page.goto(`${server.url}?${process.argv[2] ?? 'view=schedule'}`);
 await page.waitForTimeout(Number(process.argv[3] ?? 4000));
 await cdp.send('Tracing.end');
 await done;
-const main = events.filter((e) => e.name === 'RunTask' && e.dur > Number(process.env.OVER_MS ?? 50) * 1000);
+// The page's own thread only (workers' tasks do not block it), unless ALL=1.
+const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}/${e.tid}`, e.args.name]));
+const main = events.filter((e) => e.name === 'RunTask' && e.dur > Number(process.env.OVER_MS ?? 50) * 1000
+  && (process.env.ALL || names.get(`${e.pid}/${e.tid}`) === 'CrRendererMain'));
 for (const task of main) {
   const inside = events.filter((e) => e.pid === task.pid && e.tid === task.tid && e.ts >= task.ts && e.ts < task.ts + task.dur && e.dur && e !== task);
   const byName = new Map();

@@ -64,6 +64,19 @@ fn published_nccl_tests_output_fits_ring() {
     }
     assert_eq!(r.residuals.len(), 6);
     assert!(r.summary.starts_with("With the measured α"), "{}", r.summary);
+    // The page's CSV export: the posted times, the closed form, their difference.
+    let csv = commlab_api::exports::fit_csv(&r);
+    let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert_eq!(csv.lines().next(), Some("bytes,measured,model,residual,relative"));
+    assert_eq!(rows.len(), 6);
+    assert_eq!((rows[0][0], rows[0][1]), (1024.0, 5.45));
+    assert_eq!((rows[5][0], rows[5][1]), (32768.0, 7.45));
+    for row in &rows {
+        let closed = 14.0 * r.alpha + 1.75 * row[0] * r.beta;
+        assert!((row[2] - closed).abs() < 1e-9 * closed, "{row:?}");
+        assert!((row[3] - (row[1] - closed)).abs() < 1e-9 * closed, "{row:?}");
+        assert!((row[4] - row[3] / row[1]).abs() < 1e-12, "{row:?}");
+    }
 }
 
 #[test]
@@ -133,6 +146,12 @@ fn bad_lines_are_named_by_line_and_column() {
     let e = parse("64\n", Format::Osu, false).unwrap_err();
     assert!(e.message.contains("average latency"), "{e}");
     assert!(parse("# nothing\n", Format::Csv, false).unwrap_err().message.contains("no csv"));
+    // Columns count bytes; any Unicode space separates (U+00A0 is two bytes,
+    // U+3000 three), as do tabs, vertical tabs and form feeds.
+    let e = parse("64\u{a0}12\n128\u{3000}\u{a0}abc\n", Format::Csv, false).unwrap_err();
+    assert_eq!((e.line, e.column), (2, 9), "{e}");
+    let points = parse("64\t12\n128\u{b}\u{c}7.5\r\n", Format::Csv, false).unwrap();
+    assert_eq!(points.iter().map(|p| (p.bytes, p.time)).collect::<Vec<_>>(), [(64, 12.0), (128, 7.5)]);
     let e = request("1,2\n".into(), "allreduce", 8, None).run().unwrap_err();
     assert!(e.to_string().contains("at least 2"), "{e}");
     let e = request("8,1\n16,2\n".into(), "allreduce", 8, Some("spiral")).run().unwrap_err();
@@ -145,4 +164,41 @@ fn ranks_come_from_the_nccl_tests_header() {
     assert_eq!(ranks_listed(header), Some(2));
     assert_eq!(ranks_listed("[0] #   Rank  3 Pid   1320 on ip device  0\n"), Some(4));
     assert_eq!(ranks_listed("64,12\n"), None);
+}
+
+/// The residual rows the view lists: every point of a short file; of a long
+/// one the k largest relative residuals (brute force: each listed point's
+/// relative residual is at least each unlisted one's), in the file's order.
+#[test]
+fn the_listed_residuals_are_the_worst_fitted() {
+    let mut text = String::new();
+    for k in 1..=300u64 {
+        #[allow(clippy::cast_precision_loss, reason = "small sizes")]
+        let t = 2.0 + k as f64 * 0.01 * (1.0 + 0.05 * (((k * 37) % 11) as f64 - 5.0));
+        let _ = writeln!(text, "{},{t}", k * 1024);
+    }
+    let r = request(text, "allreduce", 8, Some("ring")).run().unwrap();
+    assert_eq!(r.worst(400), (0..300).collect::<Vec<_>>());
+    let listed = r.worst(40);
+    assert_eq!(listed.len(), 40);
+    assert!(listed.windows(2).all(|w| w[0] < w[1]), "file order");
+    let rel = |i: usize| (r.residuals[i] / r.points[i].1).abs();
+    let floor = listed.iter().map(|&i| rel(i)).fold(f64::INFINITY, f64::min);
+    for i in (0..300).filter(|i| !listed.contains(i)) {
+        assert!(rel(i) <= floor, "point {i}: {} above the listed {floor}", rel(i));
+    }
+}
+
+/// The worker's warm-up reads as nccl-tests, every line a point, and fits
+/// every collective at once (an error would leave the worker cold).
+#[test]
+fn the_warm_up_fits_every_collective() {
+    for c in Collective::ALL {
+        let request = FitRequest::warm_up(c.id(), 16);
+        assert_eq!(detect(&request.text), Format::NcclTests);
+        let points = parse(&request.text, Format::NcclTests, false).unwrap();
+        assert_eq!(points.len() as u64, commlab_api::fit::WARM_UP_LINES, "{c}");
+        let fit = request.warm(&mut commlab_api::chooser::Cache::default()).unwrap();
+        assert!(fit.points.is_empty() && fit.alpha >= 0.0 && fit.beta > 0.0, "{c}: {} {}", fit.alpha, fit.beta);
+    }
 }

@@ -302,3 +302,62 @@ fn lab(rgb: (u8, u8, u8)) -> [f64; 3] {
     let f = |t: f64| if t > 216.0 / 24389.0 { t.cbrt() } else { (24389.0 / 27.0 * t + 16.0) / 116.0 };
     [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
 }
+
+/// The winner map draws a row's run of one winner as one rectangle: at each
+/// cell's centre, the last rectangle drawn there is the cell's winner (or
+/// the stripes over it, for a close call, with the winner right below).
+/// Checked against the cells one by one, on a blocky map like the real ones.
+#[test]
+fn the_winner_map_s_runs_paint_every_cell_as_its_winner() {
+    use commlab_plot::chooser::{algorithm_color, winner_map_svg, MapInput};
+    use commlab_plot::svg::hex;
+    let algorithms: Vec<_> = (0..4).map(|i| (format!("alg{i}"), algorithm_color(i))).collect();
+    let ps: Vec<u32> = (2..=65).collect();
+    let sizes: Vec<u64> = (0..31).map(|k| 8u64 << k).collect();
+    let (rows, cols) = (ps.len(), sizes.len());
+    // Crossovers that move with p, and close calls around them.
+    let cross = |i: usize| [5 + i / 8, 14 + i / 5, 24 + i / 16];
+    let winner: Vec<u8> = (0..rows * cols)
+        .map(|k| {
+            let (i, j) = (k / cols, k % cols);
+            u8::try_from(cross(i).iter().filter(|&&c| j >= c).count()).unwrap()
+        })
+        .collect();
+    let margin: Vec<f64> =
+        (0..rows * cols).map(|k| if cross(k / cols).contains(&(k % cols)) { 1.04 } else { 1.8 }).collect();
+    let input =
+        MapInput { algorithms: &algorithms, ps: &ps, sizes: &sizes, winner: &winner, margin: &margin, mark_p: None };
+    let (svg, g) = winner_map_svg(&input, "map", &commlab_plot::Theme::LIGHT);
+    let attr = |tag: &str, name: &str| -> f64 {
+        let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let rects: Vec<(f64, f64, f64, f64, String)> = svg
+        .split("<rect ")
+        .skip(1)
+        .filter(|t| t.starts_with("x="))
+        .map(|t| {
+            let fill = t[t.find("fill=\"").unwrap() + 6..].split('"').next().unwrap().to_owned();
+            let t = format!(" {t}");
+            (attr(&t, "x"), attr(&t, "y"), attr(&t, "width"), attr(&t, "height"), fill)
+        })
+        .collect();
+    for i in 0..rows {
+        for j in 0..cols {
+            let (x, y) = (g.left + (j as f64 + 0.5) * g.cell_w, g.top + ((rows - 1 - i) as f64 + 0.5) * g.cell_h);
+            let covering: Vec<&String> =
+                rects.iter().filter(|r| r.0 <= x && x < r.0 + r.2 && r.1 <= y && y < r.1 + r.3).map(|r| &r.4).collect();
+            let k = i * cols + j;
+            let own = hex(algorithm_color(usize::from(winner[k])));
+            if margin[k] < 1.1 {
+                assert_eq!(covering.len(), 2, "cell {i},{j}: {covering:?}");
+                assert_eq!((covering[0], covering[1].as_str()), (&own, "url(#commlab-map-near)"), "cell {i},{j}");
+            } else {
+                assert_eq!(covering, [&own], "cell {i},{j}");
+            }
+        }
+    }
+    // A few rectangles a row, not one a cell.
+    let cells = rects.iter().filter(|r| r.1 >= g.top && r.1 < g.top + rows as f64 * g.cell_h).count();
+    assert!(cells <= rows * 8, "{cells} rectangles for {rows} rows");
+}

@@ -294,3 +294,14 @@ pub fn winner_map_csv(m: &WinnerMap) -> String {
     }
     out
 }
+
+/// A fit's points as CSV, in the file's order: the Chooser's size in bytes,
+/// the measured time, the model's, the residual (measured − model) and the
+/// residual relative to the measurement, times in the file's unit.
+pub fn fit_csv(f: &crate::fit::FitResult) -> String {
+    let mut out = String::from("bytes,measured,model,residual,relative\n");
+    for ((&(n, t), m), r) in f.points.iter().zip(&f.predicted).zip(&f.residuals) {
+        let _ = writeln!(out, "{n},{t},{m},{r},{}", r / t);
+    }
+    out
+}

@@ -24,6 +24,7 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FitRequest {
     /// The benchmark's output.
+    #[serde(with = "crate::wire::text")]
     pub text: String,
     /// `nccl-tests`, `osu` or `csv` (`None`: detected).
     #[serde(default)]
@@ -82,10 +83,13 @@ pub struct FitResult {
     /// Standard error of γ.
     pub gamma_err: f64,
     /// Measured points: (the Chooser's n in bytes, time).
+    #[serde(with = "crate::wire::pairs")]
     pub points: Vec<(u64, f64)>,
     /// The model's time at each point.
+    #[serde(with = "crate::wire::f64s")]
     pub predicted: Vec<f64>,
     /// Measured − predicted, at each point.
+    #[serde(with = "crate::wire::f64s")]
     pub residuals: Vec<f64>,
     /// Every algorithm tried, best first.
     pub candidates: Vec<Candidate>,
@@ -134,7 +138,7 @@ fn settle(
     rounds: usize,
 ) -> Option<([f64; 3], [f64; 3], Vec<f64>)> {
     let mut out = None;
-    let mut last_x: Option<Vec<Vec<f64>>> = None;
+    let mut last_x: Option<Vec<[f64; 2]>> = None;
     for _ in 0..rounds {
         // Regressors at the current estimate (each term divided by its
         // parameter; a tiny positive value stands in for 0).
@@ -151,7 +155,7 @@ fn settle(
                 }
             };
             last = Some((n, row, f));
-            x.push(row.to_vec());
+            x.push(row);
             fixed.push(f);
         }
         // The same critical paths as the last round: the same solution.
@@ -174,7 +178,58 @@ fn settle(
     out
 }
 
+/// Lines of the warm-up's synthetic output ([`FitRequest::warm_up`]).
+pub const WARM_UP_LINES: u64 = 4096;
+
+/// Times the warm-up is fitted: V8 runs a wasm function already on the
+/// stack in the code it started with, so the optimized code of the fit's
+/// inner functions is used from a later call on.
+pub const WARM_UP_ROUNDS: usize = 3;
+
 impl FitRequest {
+    /// A synthetic nccl-tests output of [`WARM_UP_LINES`] sizes of
+    /// `collective` at `p` (ring-like times with a little ripple), every
+    /// algorithm fitted: the warm-up the Chooser's fit worker runs when its
+    /// section opens.
+    pub fn warm_up(collective: &str, p: u32) -> FitRequest {
+        let mut text = String::from(
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n",
+        );
+        for k in 0..WARM_UP_LINES {
+            let n = 8 + k * 4096;
+            #[allow(clippy::cast_precision_loss, reason = "synthetic sizes")]
+            let t = 5.0 + n as f64 * 3e-5 * (1.0 + 0.01 * ((k % 7) as f64 - 3.0));
+            let _ = writeln!(text, "{n:>12} {:>13} float sum -1 {t:8.2} 0.00 0.00 0 {t:8.2} 0.00 0.00 0", n / 4);
+        }
+        FitRequest {
+            text,
+            format: None,
+            collective: collective.to_owned(),
+            p,
+            algorithm: None,
+            in_place: false,
+            gamma: 0.0,
+        }
+    }
+
+    /// Fits [`WARM_UP_ROUNDS`] times with `cache`: the last fit, its points,
+    /// predictions and residuals left out (nobody reads them).
+    ///
+    /// # Errors
+    /// As [`FitRequest::run`].
+    pub fn warm(&self, cache: &mut Cache) -> Result<FitResult, ApiError> {
+        let mut last = self.run_cached(cache);
+        for _ in 1..WARM_UP_ROUNDS {
+            last = self.run_cached(cache);
+        }
+        last.map(|mut fit| {
+            fit.points.clear();
+            fit.predicted.clear();
+            fit.residuals.clear();
+            fit
+        })
+    }
+
     /// Reads and fits.
     ///
     /// # Errors
@@ -263,6 +318,20 @@ impl FitRequest {
 }
 
 impl FitResult {
+    /// The points to list (indices, in the file's order): every point when
+    /// there are at most `k`, else the `k` fitted worst (largest relative
+    /// residual; the earlier point first among equals).
+    pub fn worst(&self, k: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.points.len()).collect();
+        if order.len() > k {
+            let rel = |i: usize| (self.residuals[i] / self.points[i].1).abs();
+            order.sort_by(|&a, &b| rel(b).total_cmp(&rel(a)).then(a.cmp(&b)));
+            order.truncate(k);
+            order.sort_unstable();
+        }
+        order
+    }
+
     /// The Chooser over the measured sizes with the fitted α, β, γ.
     pub fn chooser(&self) -> ChooseRequest {
         let lo = self.points.iter().map(|p| p.0).min().unwrap_or(1).max(1);

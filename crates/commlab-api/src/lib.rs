@@ -23,6 +23,7 @@ pub mod schedule;
 pub mod sources;
 pub mod swizzle;
 pub mod tree;
+pub mod wire;
 
 use commlab_core::limits::ConfigError;
 use serde::{Deserialize, Serialize};

@@ -354,6 +354,15 @@ pub enum ScheduleQuery {
     /// The Chooser view's fit of α and β to a benchmark's output (answered
     /// at once).
     Fit(crate::fit::FitRequest),
+    /// A synthetic benchmark output of the collective at p fitted a few
+    /// times ([`crate::fit::FitRequest::warm_up`]), so that a reader's first
+    /// file meets optimized code; answered with that fit, its points left out.
+    WarmFit {
+        /// The collective.
+        collective: String,
+        /// Ranks.
+        p: u32,
+    },
 }
 
 /// One step of the critical path.
@@ -695,6 +704,12 @@ impl ScheduleEngine {
                 Ok(fit) => ScheduleResponse::Fitted(fit),
                 Err(e) => ScheduleResponse::Error(e),
             }),
+            ScheduleQuery::WarmFit { collective, p } => {
+                Some(match crate::fit::FitRequest::warm_up(&collective, p).warm(&mut self.chooser) {
+                    Ok(fit) => ScheduleResponse::Fitted(fit),
+                    Err(e) => ScheduleResponse::Error(e),
+                })
+            }
             ScheduleQuery::Choose(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(result) => ScheduleResponse::Chosen(result),
                 Err(e) => ScheduleResponse::Error(e),

@@ -71,9 +71,24 @@ fn err(line: usize, column: usize, message: impl Into<String>) -> ParseError {
 /// rank tag such as `[0]` or `[1,0]<stdout>:`.
 fn tokens(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
+    tokens_into(line, &mut out);
+    out
+}
+
+/// [`tokens`] into `out` (emptied first): the reader's per-line buffer.
+fn tokens_into<'a>(line: &'a str, out: &mut Vec<(usize, &'a str)>) {
+    out.clear();
     let mut start = None;
-    for (i, c) in line.char_indices() {
-        let sep = c.is_whitespace() || c == ',' || c == ';';
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Byte by byte (ASCII, what benchmarks print), a whole character
+        // where one starts: the same separators as `char::is_whitespace`.
+        let (sep, width) = match bytes[i] {
+            b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b',' | b';' => (true, 1),
+            b if b.is_ascii() => (false, 1),
+            _ => line[i..].chars().next().map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
+        };
         match (sep, start) {
             (true, Some(s)) => {
                 out.push((s, &line[s..i]));
@@ -82,6 +97,7 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
             (false, None) => start = Some(i),
             _ => {}
         }
+        i += width;
     }
     if let Some(s) = start {
         out.push((s, &line[s..]));
@@ -97,7 +113,9 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
             break;
         }
     }
-    out.into_iter().map(|(c, t)| (c + 1, t)).collect()
+    for t in out.iter_mut() {
+        t.0 += 1;
+    }
 }
 
 fn size_of(tok: &str, line: usize, col: usize) -> Result<u64, ParseError> {
@@ -153,12 +171,13 @@ pub fn ranks_listed(text: &str) -> Option<u32> {
 /// [`MAX_LINES`] lines, or no data row at all.
 pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, ParseError> {
     let mut points = Vec::new();
+    let mut toks = Vec::new();
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
         if line > MAX_LINES {
             return Err(err(line, 1, format!("more than {MAX_LINES} lines")));
         }
-        let toks = tokens(raw);
+        tokens_into(raw, &mut toks);
         let Some(&(c0, first)) = toks.first() else { continue };
         if first.starts_with('#') || !first.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
@@ -256,14 +275,17 @@ fn inverse(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
 /// Weighted least squares of `y ≈ X θ` with weights `w`, only the columns
 /// in `free` fitted (the others held at 0); columns are scaled to unit
 /// norm before solving.
-fn fit_subset(x: &[Vec<f64>], y: &[f64], w: &[f64], free: &[usize]) -> Option<Solution> {
-    let k = x.first()?.len();
+fn fit_subset<R: AsRef<[f64]>>(x: &[R], y: &[f64], w: &[f64], free: &[usize]) -> Option<Solution> {
+    let k = x.first()?.as_ref().len();
     let m = free.len();
-    let scale: Vec<f64> =
-        free.iter().map(|&j| x.iter().zip(w).map(|(r, wi)| wi * r[j] * r[j]).sum::<f64>().sqrt().max(1e-300)).collect();
+    let scale: Vec<f64> = free
+        .iter()
+        .map(|&j| x.iter().zip(w).map(|(r, wi)| wi * r.as_ref()[j] * r.as_ref()[j]).sum::<f64>().sqrt().max(1e-300))
+        .collect();
     let mut ata = vec![vec![0.0; m]; m];
     let mut atb = vec![0.0; m];
     for ((row, &yi), &wi) in x.iter().zip(y).zip(w) {
+        let row = row.as_ref();
         for a in 0..m {
             let xa = row[free[a]] / scale[a];
             atb[a] += wi * xa * yi;
@@ -282,7 +304,7 @@ fn fit_subset(x: &[Vec<f64>], y: &[f64], w: &[f64], free: &[usize]) -> Option<So
         .zip(y)
         .zip(w)
         .map(|((row, &yi), &wi)| {
-            let r = yi - row.iter().zip(&theta).map(|(a, b)| a * b).sum::<f64>();
+            let r = yi - row.as_ref().iter().zip(&theta).map(|(a, b)| a * b).sum::<f64>();
             wi * r * r
         })
         .sum();
@@ -300,8 +322,8 @@ fn fit_subset(x: &[Vec<f64>], y: &[f64], w: &[f64], free: &[usize]) -> Option<So
 /// Non-negative weighted least squares of `y ≈ X θ` (every subset of free
 /// columns tried, the best non-negative one kept; `X` has at most a few
 /// columns). Weights are `1/y²` (relative residuals).
-pub fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Option<Solution> {
-    let k = x.first()?.len();
+pub fn least_squares<R: AsRef<[f64]>>(x: &[R], y: &[f64]) -> Option<Solution> {
+    let k = x.first()?.as_ref().len();
     if k == 0 || k > 8 || x.len() != y.len() {
         return None;
     }

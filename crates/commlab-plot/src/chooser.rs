@@ -232,19 +232,39 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
         crate::svg::hex(theme.background)
     ));
     svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+    // A row's run of cells with one winner is one rectangle, and a run of
+    // close calls one striped rectangle over it: the same picture with a
+    // few elements a row (a 64 × 31 map had 2 000 and more, 40–100 ms of
+    // the page's time to parse, style and paint).
+    let runs = |row: usize, key: &dyn Fn(usize) -> Option<u8>, draw: &mut dyn FnMut(usize, usize, u8)| {
+        let mut j = 0;
+        while j < cols {
+            let Some(v) = key(row * cols + j) else {
+                j += 1;
+                continue;
+            };
+            let start = j;
+            while j + 1 < cols && key(row * cols + j + 1) == Some(v) {
+                j += 1;
+            }
+            draw(start, j + 1 - start, v);
+            j += 1;
+        }
+    };
     for i in 0..rows {
         let y = top + (rows - 1 - i) as f64 * cell_h;
-        for (j, _) in input.sizes.iter().enumerate() {
-            let k = i * cols + j;
-            let Some(&w) = input.winner.get(k) else { continue };
+        runs(i, &|k| input.winner.get(k).copied(), &mut |j, n, w| {
             let color = input.algorithms.get(usize::from(w)).map_or(theme.grid, |a| a.1);
-            svg.rect((left + j as f64 * cell_w, y), (cell_w, cell_h), color, "");
-            // A close call keeps its winner's colour under stripes (a paler
-            // tint of one colour would read as another algorithm's).
-            if input.margin.get(k).is_some_and(|&m| m < CLOSE_MARGIN) {
-                svg.rect_paint((left + j as f64 * cell_w, y), (cell_w, cell_h), NEAR_FILL);
+            svg.rect((left + j as f64 * cell_w, y), (n as f64 * cell_w, cell_h), color, "");
+        });
+        // A close call keeps its winner's colour under stripes (a paler
+        // tint of one colour would read as another algorithm's).
+        let close = |k: usize| input.winner.get(k).and(input.margin.get(k).map(|&m| u8::from(m < CLOSE_MARGIN)));
+        runs(i, &close, &mut |j, n, near| {
+            if near == 1 {
+                svg.rect_paint((left + j as f64 * cell_w, y), (n as f64 * cell_w, cell_h), NEAR_FILL);
             }
-        }
+        });
     }
     // Axes: p ticks at about 8 rows (the top row too, unless it would touch the one below), size ticks at about 8 columns.
     let step = rows.div_ceil(8).max(1);

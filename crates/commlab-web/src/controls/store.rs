@@ -45,7 +45,7 @@ pub async fn load(key: &str) -> Result<Option<(String, String)>, String> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
-    let field = |k: &str| js_sys::Reflect::get(&v, &k.into()).ok().and_then(|x| x.as_string());
+    let field = |k: &str| js_sys::Reflect::get(&v, &k.into()).ok().and_then(|x| crate::browser::string_of(&x));
     Ok(field("text").map(|t| (field("name").unwrap_or_else(|| "file.txt".into()), t)))
 }
 
@@ -70,5 +70,5 @@ pub async fn read_text(file: &web_sys::File) -> Result<String, String> {
         .ok_or("no file reader")?;
     let promise: js_sys::Promise = read.call1(&window, file).map_err(|e| js_text(&e))?.into();
     let v = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| js_text(&e))?;
-    v.as_string().ok_or_else(|| "the file is not text".to_owned())
+    crate::browser::string_of(&v).ok_or_else(|| "the file is not text".to_owned())
 }

@@ -63,7 +63,12 @@ impl Protocol for Schedules {
     }
 
     fn is_query(query: &ScheduleQuery) -> bool {
-        matches!(query, ScheduleQuery::Export(_) | ScheduleQuery::Goal(_))
+        // A fit (answered in tens of ms) waits behind the one in flight, the
+        // warm-up included, rather than restarting a warmed worker.
+        matches!(
+            query,
+            ScheduleQuery::Export(_) | ScheduleQuery::Goal(_) | ScheduleQuery::Fit(_) | ScheduleQuery::WarmFit { .. }
+        )
     }
 
     fn extra(data: &JsValue) -> Option<Arrays> {

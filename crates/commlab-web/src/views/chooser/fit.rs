@@ -6,6 +6,7 @@
 //! residuals; one click runs the whole Chooser with them.
 
 use super::params::ChooserParams;
+use crate::controls::export_bar::ExportBar;
 use crate::controls::store;
 use crate::engine::schedule::{OnResponse, ScheduleClient};
 use commlab_api::fit::{FitRequest, FitResult};
@@ -14,14 +15,20 @@ use commlab_core::choose::{of, Collective};
 use commlab_plot::chooser::{algorithm_color, short_bytes, times_chart, Series};
 use commlab_plot::{format_quantity as q, render_svg, Theme};
 use leptos::prelude::*;
-use std::fmt::Write as _;
 use std::rc::Rc;
-
-/// Points of the warm-up fit.
-const WARM_UP_POINTS: u64 = 2048;
 
 /// Longest text accepted (about 10⁵ lines of nccl-tests output).
 const MAX_TEXT: usize = 16 << 20;
+
+/// Longest text left in the text box. A box holding 10⁴ lines (1 MB) is laid
+/// out again, for 30–40 ms, whenever the page around it changes width; a
+/// longer text is read and fitted, and the box says so instead of holding it.
+const SHOWN_TEXT: usize = 128 << 10;
+
+/// "10 001 lines (1.0 MB)".
+fn extent(t: &str) -> String {
+    format!("{} lines ({})", t.lines().count(), commlab_plot::format_bytes(t.len() as u64))
+}
 
 /// A residual relative to the measurement, `+1.8 %` (never `-0.0 %`).
 fn relative(residual: f64, measured: f64) -> String {
@@ -36,6 +43,10 @@ fn relative(residual: f64, measured: f64) -> String {
 /// Points drawn at most: a denser file is thinned evenly by size for the
 /// picture (the fit and the residual export use every point).
 pub const DRAWN: usize = 400;
+
+/// Residual rows listed at most (the points fitted worst; a table of 10⁴
+/// rows would cost the page more than the fit itself).
+const LISTED: usize = 40;
 
 /// The fitted curve with the measured points on it (at most [`DRAWN`]).
 fn chart(fit: &FitResult, dark: bool) -> Option<String> {
@@ -64,6 +75,34 @@ fn chart(fit: &FitResult, dark: bool) -> Option<String> {
     render_svg(900, 380, |root| times_chart(root, [&caption, &unit, "measured"], &sizes, &series, &[], &theme)).ok()
 }
 
+/// The residuals (the points fitted worst) and every algorithm's fit: drawn
+/// in the task after the values and the chart.
+fn residual_tables(f: &FitResult) -> impl IntoView + use<> {
+    let unit = f.unit.clone();
+    view! {
+            <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-residuals">
+                <caption>{if f.points.len() > LISTED {
+                    format!("Residuals: measured − model ({unit}), the {LISTED} points fitted worst of {}", f.points.len())
+                } else {
+                    format!("Residuals: measured − model ({unit})")
+                }}</caption>
+                <thead><tr><th scope="col">"size"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"residual"</th><th scope="col">"relative"</th></tr></thead>
+                <tbody>{f.worst(LISTED).into_iter().map(|i| (f.points[i], f.predicted[i], f.residuals[i])).map(|(p, m, r)| view! { <tr>
+                    <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(m)}</td><td>{q(r)}</td><td>{relative(r, p.1)}</td>
+                </tr> }).collect_view()}</tbody>
+            </table></div>
+            {(f.points.len() > LISTED).then(|| view! { <p class="field-note">{format!("{LISTED} of {} points listed, in the file's order; the CSV and JSON exports above have them all.", f.points.len())}</p> })}
+            <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-candidates">
+                <caption>"Every algorithm fitted, best first (their bytes grow alike, so α tells them apart only through the message count)"</caption>
+                <thead><tr><th scope="col">"algorithm"</th><th scope="col">"α"</th><th scope="col">"β"</th><th scope="col">"rms relative residual"</th></tr></thead>
+                <tbody>{f.candidates.iter().map(|c| view! { <tr>
+                    <td>{c.algorithm.clone()}</td><td>{format!("{} ± {}", q(c.params[0]), q(c.errors[0]))}</td>
+                    <td>{format!("{} ± {}", q(c.params[1]), q(c.errors[1]))}</td><td>{format!("{:.2} %", c.rms * 100.0)}</td>
+                </tr> }).collect_view()}</tbody>
+            </table></div>
+    }
+}
+
 /// The section.
 #[allow(clippy::too_many_lines, reason = "one section: input, fit, chart, residuals")]
 #[component]
@@ -79,6 +118,9 @@ pub fn FitSection(
     // back from what was typed: a 10⁴-line value laid out again costs tens
     // of ms).
     let display = RwSignal::new(String::new());
+    let area = NodeRef::<leptos::html::Textarea>::new();
+    // A text too long for the box: what it was ("pasted: 10 001 lines (1.0 MB)").
+    let hidden = RwSignal::new(None::<String>);
     let name = RwSignal::new(String::from("pasted"));
     let result = RwSignal::new_local(None::<Rc<FitResult>>);
     let error = RwSignal::new(String::new());
@@ -87,6 +129,8 @@ pub fn FitSection(
     // Opened by a file arriving, closed only by the reader.
     let opened = RwSignal::new(false);
     let took = RwSignal::new(0.0f64);
+    // The tables of a new result wait for the frame that shows its chart.
+    let tables = RwSignal::new(false);
     // The fit's own worker, started when the section first opens or a file
     // arrives (a Chooser visit that never fits starts none).
     let worker = StoredValue::new_local(None::<ScheduleClient>);
@@ -124,6 +168,10 @@ pub fn FitSection(
             ScheduleResponse::Fitted(f) => {
                 took.set(crate::browser::now_ms() - started);
                 result.set(Some(Rc::new(f)));
+                tables.set(false);
+                request_animation_frame(move || {
+                    set_timeout(move || tables.set(true), std::time::Duration::ZERO);
+                });
                 error.set(String::new());
                 busy.set(false);
             }
@@ -139,40 +187,35 @@ pub fn FitSection(
             c.send(ScheduleQuery::Fit(r), handler);
         }
     });
-    // Opened with nothing to fit yet: a warm-up fit of a synthetic file, so
-    // the first real one runs in optimized code (a fresh worker's first run
-    // is in V8's baseline tier, about twice as slow; BENCHMARKS.md).
+    // Opened with nothing to fit yet: the worker fits a synthetic file a few
+    // times, so the first real one runs in optimized code (a fresh worker's
+    // first run is in V8's baseline tier, about twice as slow; BENCHMARKS.md).
     Effect::new(move |_| {
         if !opened.get() || warmed.get_value() || !text.with_untracked(String::is_empty) {
             return;
         }
         warmed.set_value(true);
-        let mut csv = String::with_capacity(64 * 1024);
-        for k in 1..=WARM_UP_POINTS {
-            let n = k * 4096;
-            #[allow(clippy::cast_precision_loss, reason = "synthetic sizes")]
-            let _ = writeln!(csv, "{n},{}", 5.0 + n as f64 * 1e-5);
-        }
-        let warm = params.with_untracked(|c| FitRequest {
-            text: csv,
-            format: Some("csv".into()),
-            collective: c.collective.id().to_owned(),
-            p: c.p,
-            algorithm: None,
-            in_place: false,
-            gamma: 0.0,
-        });
+        let (collective, p) = params.with_untracked(|c| (c.collective.id().to_owned(), c.p));
         if let Some(c) = client() {
-            c.send(ScheduleQuery::Fit(warm), Rc::new(|_, _| {}));
+            c.send(ScheduleQuery::WarmFit { collective, p }, Rc::new(|_, _| {}));
         }
     });
+    // What the box shows of a file opened, restored or pasted.
+    let show = move |n: &str, t: &str| {
+        if t.len() > SHOWN_TEXT {
+            display.set(String::new());
+            hidden.set(Some(format!("{n}: {}", extent(t))));
+        } else {
+            hidden.set(None);
+        }
+    };
     // A file kept from an earlier visit comes back.
     leptos::task::spawn_local(async move {
         if let Ok(Some((n, t))) = store::load(store::BENCHMARK).await {
             kept.set(format!("Restored {n} from this browser's storage (never uploaded)."));
             opened.set(true);
+            show(&n, &t);
             name.set(n);
-            display.set(t.clone());
             text.set(t);
         }
     });
@@ -181,6 +224,13 @@ pub fn FitSection(
             error.set(format!("{n} has {} bytes; at most {} are read", t.len(), MAX_TEXT));
             return;
         }
+        if t.len() > SHOWN_TEXT {
+            // The box keeps only short texts (a long paste never enters it).
+            if let Some(a) = area.get_untracked().filter(|a| !a.value().is_empty()) {
+                a.set_value("");
+            }
+        }
+        show(&n, &t);
         name.set(n.clone());
         text.set(t.clone());
         opened.set(true);
@@ -196,7 +246,9 @@ pub fn FitSection(
         leptos::task::spawn_local(async move {
             match store::read_text(&f).await {
                 Ok(t) => {
-                    display.set(t.clone());
+                    if t.len() <= SHOWN_TEXT {
+                        display.set(t.clone());
+                    }
                     take(n, t);
                 }
                 Err(e) => error.set(format!("{n}: {e}")),
@@ -225,6 +277,7 @@ pub fn FitSection(
             });
             text.set(String::new());
             display.set(String::new());
+            hidden.set(None);
         });
     };
     let use_fit = move |_| {
@@ -247,9 +300,27 @@ pub fn FitSection(
             </div>
             <div class="field paste-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
                 <label for="bench-text">"Or paste it"</label>
-                <textarea id="bench-text" rows="5" spellcheck="false" data-testid="bench-text"
+                <textarea id="bench-text" rows="5" spellcheck="false" data-testid="bench-text" node_ref=area
+                    aria-describedby="bench-hidden"
+                    placeholder=move || hidden.get().map(|h| format!("{h}, read and fitted below. Paste or open another to replace it."))
                     prop:value=move || display.get()
+                    on:paste=move |ev: web_sys::ClipboardEvent| {
+                        // A long paste is read from the clipboard event and never
+                        // inserted: laying out 10⁴ lines in the box costs the
+                        // browser over half a second (BENCHMARKS.md).
+                        if let Some(t) = crate::browser::pasted_text(&ev).filter(|t| t.len() > SHOWN_TEXT) {
+                            ev.prevent_default();
+                            take("pasted".into(), t);
+                        }
+                    }
+                    on:input=move |ev| {
+                        // A short paste is fitted at once; typing waits for the change.
+                        if js_sys::Reflect::get(&ev, &"inputType".into()).ok().and_then(|v| v.as_string()).as_deref() == Some("insertFromPaste") {
+                            take("pasted".into(), event_target_value(&ev));
+                        }
+                    }
                     on:change=move |ev| take("pasted".into(), event_target_value(&ev))></textarea>
+                <p class="field-note" id="bench-hidden" data-testid="bench-hidden">{move || hidden.get().map(|h| format!("{h}: too long to show in the box, every line read."))}</p>
             </div>
             <div class="field">
                 <label for="bench-format">"Format"</label>
@@ -287,22 +358,10 @@ pub fn FitSection(
                             <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
                         </figure>
                         {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}
-                        <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-residuals">
-                            <caption>{format!("Residuals: measured − model ({unit})")}</caption>
-                            <thead><tr><th scope="col">"size"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"residual"</th><th scope="col">"relative"</th></tr></thead>
-                            <tbody>{f.points.iter().zip(&f.predicted).zip(&f.residuals).take(200).map(|((p, m), r)| view! { <tr>
-                                <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(*m)}</td><td>{q(*r)}</td><td>{relative(*r, p.1)}</td>
-                            </tr> }).collect_view()}</tbody>
-                        </table></div>
-                        {(f.points.len() > 200).then(|| view! { <p class="field-note">{format!("The first 200 of {} points; the export has them all.", f.points.len())}</p> })}
-                        <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-candidates">
-                            <caption>"Every algorithm fitted, best first (their bytes grow alike, so α tells them apart only through the message count)"</caption>
-                            <thead><tr><th scope="col">"algorithm"</th><th scope="col">"α"</th><th scope="col">"β"</th><th scope="col">"rms relative residual"</th></tr></thead>
-                            <tbody>{f.candidates.iter().map(|c| view! { <tr>
-                                <td>{c.algorithm.clone()}</td><td>{format!("{} ± {}", q(c.params[0]), q(c.errors[0]))}</td>
-                                <td>{format!("{} ± {}", q(c.params[1]), q(c.errors[1]))}</td><td>{format!("{:.2} %", c.rms * 100.0)}</td>
-                            </tr> }).collect_view()}</tbody>
-                        </table></div>
+                        <ExportBar name=format!("commlab-fit-{}-p{}", f.collective, f.p) svg=Signal::derive(move || svg.get())
+                            csv=Callback::new(move |()| result.with_untracked(|r| r.as_deref().map(commlab_api::exports::fit_csv).unwrap_or_default()))
+                            json=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| r.to_json().to_string()).unwrap_or_default())) />
+                        {move || tables.get().then(|| result.with_untracked(|r| r.as_deref().map(residual_tables)))}
                     </div>
                 }
             })}
