@@ -1404,6 +1404,16 @@ test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β
   assert.match(await again.locator('[data-testid="bench-hidden"]').innerText(), /^pasted: 3\d{3} lines \(.+\): too long to show in the box, every line read\.$/);
   assert.match(await again.locator('[data-testid="fit-residuals"] caption').innerText(), /the 40 points fitted worst of 3000/);
   assert.equal((await again.$$('[data-testid="fit-residuals"] tbody tr')).length, 40);
+  // With no worker the page fits the same file itself, and says where.
+  const paged = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=8&fa=ring&__commlab_no_worker=1`);
+  await paged.waitForSelector('[data-testid="times-chart"] svg');
+  // (The long file kept above comes back and opens the section by itself.)
+  await paged.locator('[data-testid="fit"]').evaluate((e) => { e.open = true; });
+  await paged.fill('[data-testid="bench-text"]', fs.readFileSync(fixture, 'utf8'));
+  await paged.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await paged.waitForFunction(() => /^ring:.*\(6 points/.test(document.querySelector('[data-testid="fit-values"]')?.innerText ?? ''));
+  assert.equal(await paged.locator('[data-testid="fit-values"]').innerText(), values);
+  assert.match(await paged.locator('[data-testid="fit-timing"]').innerText(), /on this page \(no worker could start\)/);
 });
 
 test('chooser: a winner-map cell names its winner and margin; keys move; a click opens it in the timeline', async ({ context, base }) => {

@@ -196,7 +196,9 @@ pub fn FitSection(
         }
         warmed.set_value(true);
         let (collective, p) = params.with_untracked(|c| (c.collective.id().to_owned(), c.p));
-        if let Some(c) = client() {
+        // Only a worker is warmed: on the page (no workers) it would only
+        // hold the page up.
+        if let Some(c) = client().filter(|c| !c.on_page()) {
             c.send(ScheduleQuery::WarmFit { collective, p }, Rc::new(|_, _| {}));
         }
     });
@@ -353,7 +355,10 @@ pub fn FitSection(
                         )}</p>
                         <p data-testid="fit-summary">{f.summary.clone()}" "
                             <button type="button" data-testid="fit-use" on:click=use_fit>"Run the Chooser with these"</button></p>
-                        <p class="timing" data-testid="fit-timing">{move || format!("Read and fitted in {:.0} ms in the engine worker.", took.get())}</p>
+                        <p class="timing" data-testid="fit-timing">{move || {
+                            let place = if worker.with_value(|w| w.as_ref().is_some_and(ScheduleClient::on_page)) { "on this page (no worker could start)" } else { "in the engine worker" };
+                            format!("Read and fitted in {:.0} ms {place}.", took.get())
+                        }}</p>
                         <figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
                             <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
                         </figure>
