@@ -5,7 +5,7 @@
 //   node bench-fit.mjs [ROUNDS]
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDir, launch, open } from './harness.mjs';
+import { serveDir, launch, open, startTrace } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.argv[2] || 5);
@@ -24,17 +24,6 @@ function paste() {
 }
 // TRACE=1: a Chromium trace of the first fit, each thread's tasks over 2 ms
 // with the events that took most of them (where the paste-to-chart time goes).
-async function startTrace(context, page) {
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,v8,v8.wasm,blink,disabled-by-default-devtools.timeline',
-    transferMode: 'ReportEvents',
-  });
-  return async () => { await cdp.send('Tracing.end'); await done; return events; };
-}
 async function printTrace(events) {
   const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}/${e.tid}`, e.args.name]));
   const tasks = events.filter((e) => e.name === 'RunTask' && e.dur > 2000).sort((a, b) => a.ts - b.ts);

@@ -72,3 +72,17 @@ export async function open(context, base, url) {
   await page.waitForSelector('[data-testid="app"]');
   return page;
 }
+
+// A Chromium trace of `page` (the timeline, V8 and wasm categories): call
+// the function returned to stop it and get its events.
+export async function startTrace(context, page) {
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,v8,v8.wasm,blink,disabled-by-default-devtools.timeline',
+    transferMode: 'ReportEvents',
+  });
+  return async () => { await cdp.send('Tracing.end'); await done; return events; };
+}

@@ -4,24 +4,16 @@
 // Usage: node trace-start.mjs 'view=schedule&…'   (the release build in dist/)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDir, launch } from './harness.mjs';
+import { serveDir, launch, startTrace } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const server = await serveDir(path.resolve(here, '../..', process.env.DIST ?? 'dist'));
 const context = await launch();
 const page = await context.newPage();
-const cdp = await context.newCDPSession(page);
-const events = [];
-cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
-await cdp.send('Tracing.start', {
-  categories: 'devtools.timeline,v8,v8.wasm,blink,disabled-by-default-devtools.timeline',
-  transferMode: 'ReportEvents',
-});
+const stop = await startTrace(context, page);
 await page.goto(`${server.url}?${process.argv[2] ?? 'view=schedule'}`);
 await page.waitForTimeout(Number(process.argv[3] ?? 4000));
-await cdp.send('Tracing.end');
-await done;
+const events = await stop();
 // The page's own thread only (workers' tasks do not block it), unless ALL=1.
 const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}/${e.tid}`, e.args.name]));
 const main = events.filter((e) => e.name === 'RunTask' && e.dur > Number(process.env.OVER_MS ?? 50) * 1000

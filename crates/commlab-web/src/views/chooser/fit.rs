@@ -20,9 +20,10 @@ use std::rc::Rc;
 /// Longest text accepted (about 10⁵ lines of nccl-tests output).
 const MAX_TEXT: usize = 16 << 20;
 
-/// Longest text left in the text box. A box holding 10⁴ lines (1 MB) is laid
-/// out again, for 30–40 ms, whenever the page around it changes width; a
-/// longer text is read and fitted, and the box says so instead of holding it.
+/// Longest text left in the text box. A box holding 10⁴ lines (1 MB) takes
+/// the browser 0.65 s to lay out, and 0.15 s again whenever the page around
+/// it changes width (BENCHMARKS.md); a longer text is read and fitted, and
+/// the box says so instead of holding it.
 const SHOWN_TEXT: usize = 128 << 10;
 
 /// "10 001 lines (1.0 MB)".
