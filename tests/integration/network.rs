@@ -26,7 +26,7 @@ proptest! {
         let alg = ALGORITHMS[a];
         let schedule = goal(&plan(alg.collective, alg.id, p, 4).unwrap(), n);
         let run = |net: Network, s: &commlab_core::goal::Schedule| {
-            simulate(s, net, Placement::Identity, NetParams::default(), false).unwrap()
+            simulate(s, net, Placement::Identity, NetParams::unlimited(), false).unwrap()
         };
         let intact = run(network(TOPOLOGIES[t]), &schedule);
         let mut no_breaks = network(TOPOLOGIES[t]);
@@ -59,7 +59,7 @@ proptest! {
     fn on_a_switch_placement_changes_nothing((_, a, p, n, seed) in case()) {
         let alg = ALGORITHMS[a];
         let schedule = goal(&plan(alg.collective, alg.id, p, 2).unwrap(), n);
-        let at = |placement| simulate(&schedule, network("switch:12"), placement, NetParams::default(), false).unwrap().finish;
+        let at = |placement| simulate(&schedule, network("switch:12"), placement, NetParams::unlimited(), false).unwrap().finish;
         prop_assert_eq!(at(Placement::Random(seed)), at(Placement::Identity));
     }
 }

@@ -3,7 +3,7 @@
 //! Debian's `python3-simgrid` (`tests/simgrid/run.py`, which builds its own
 //! links and routes from the topology id), finish times equal to 1e-6.
 
-use commlab_core::choose::{goal, plan, Collective};
+use commlab_core::choose::{goal, goal_channels, plan, Collective};
 use commlab_core::goal::{parse, Kind, Schedule};
 use commlab_core::net::{simulate, LinkClass, NetParams, Network, Placement, Shape};
 use serde_json::{json, Value};
@@ -30,13 +30,13 @@ fn simgrid(input: &Value) -> Vec<f64> {
     v["finish"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
 }
 
-fn input(s: &Schedule, net: &Network) -> Value {
+fn input(s: &Schedule, net: &Network, window: u32) -> Value {
     let kind = |k| match k {
         Kind::Send => "send",
         Kind::Recv => "recv",
         Kind::Calc => "calc",
     };
-    let ops: Vec<Value> = s.ops.iter().map(|o| json!([o.rank, kind(o.kind), o.size, o.peer, o.tag])).collect();
+    let ops: Vec<Value> = s.ops.iter().map(|o| json!([o.rank, kind(o.kind), o.size, o.peer, o.tag, o.nic])).collect();
     let deps: Vec<Value> = s.deps.iter().map(|&(d, p, on)| json!([d, p, on])).collect();
     let breaks: Vec<Value> =
         net.links.iter().zip(&net.broken).filter(|(_, &b)| b).map(|(l, _)| json!([l.a, l.b])).collect();
@@ -45,7 +45,7 @@ fn input(s: &Schedule, net: &Network) -> Value {
         "topology": net.shape.to_string(),
         "bandwidth": c1.bandwidth, "latency": c1.latency,
         "bandwidth2": c2.bandwidth, "latency2": c2.latency,
-        "breaks": breaks, "ops": ops, "deps": deps,
+        "breaks": breaks, "ops": ops, "deps": deps, "window": window,
     })
 }
 
@@ -75,6 +75,19 @@ fn schedules() -> Vec<(&'static str, Schedule)> {
         ("calcs", parse(WITH_CALCS).unwrap()),
         ("swizzle (rank shift)", swizzle(true)),
         ("swizzle (no shift)", swizzle(false)),
+    ]
+}
+
+/// Schedules that pipeline or spread over NICs: what the NIC window changes.
+fn pipelined(net: &Network) -> Vec<(&'static str, Schedule)> {
+    let chain = plan(Collective::Broadcast, "chain", 8, 6).unwrap();
+    let tree = plan(Collective::Allreduce, "double-binary-tree", 8, 3).unwrap();
+    let ring = plan(Collective::Allreduce, "ring", 8, 1).unwrap();
+    let orders: Vec<Vec<u32>> = (0..3).map(|c| net.shape.channel_order(8, c)).collect();
+    vec![
+        ("broadcast/chain, 6 pieces", goal(&chain, 24_000)),
+        ("allreduce/double-binary-tree, 3 pieces", goal(&tree, 24_000)),
+        ("allreduce/ring, 3 channels", goal_channels(&ring, 24_000, &orders)),
     ]
 }
 
@@ -129,18 +142,39 @@ fn finish_times_equal_simgrids() {
             }
             let net = network(id, broken);
             assert_eq!(net.broken_count(), if broken { breaks(shape) } else { 0 });
-            for (name, s) in schedules() {
-                let ours = simulate(&s, net.clone(), Placement::Identity, NetParams::default(), false).unwrap();
-                assert!(ours.completes(), "{name} on {id}");
-                let theirs = simgrid(&input(&s, &net));
-                assert_eq!(theirs.len(), ours.finish.len());
-                for (r, (a, b)) in ours.finish.iter().zip(&theirs).enumerate() {
-                    let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
-                    assert!(rel <= 1e-6, "{name} on {id} (broken: {broken}) rank {r}: commlab {a} ns, SimGrid {b} ns");
+            let all: Vec<_> = schedules().into_iter().chain(pipelined(&net)).collect();
+            for window in [0, 1, 2] {
+                for (name, s) in &all {
+                    let p = NetParams { window, ..NetParams::unlimited() };
+                    let ours = simulate(s, net.clone(), Placement::Identity, p, false).unwrap();
+                    assert!(ours.completes(), "{name} on {id}");
+                    let theirs = simgrid(&input(s, &net, window));
+                    assert_eq!(theirs.len(), ours.finish.len());
+                    for (r, (a, b)) in ours.finish.iter().zip(&theirs).enumerate() {
+                        let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
+                        assert!(
+                            rel <= 1e-6,
+                            "{name} on {id} (broken: {broken}, W = {window}) rank {r}: commlab {a} ns, SimGrid {b} ns"
+                        );
+                    }
+                    compared += 1;
                 }
-                compared += 1;
             }
         }
     }
-    assert_eq!(compared, 10 * 7);
+    assert_eq!(compared, 10 * 10 * 3);
 }
+
+#[test]
+fn the_window_changes_what_pipelines() {
+    // The check above is not empty: on these networks the window changes
+    // the pipelined chain's time (W = 0 sends every piece at once).
+    let net = network("ring:8", false);
+    let (name, chain) = pipelined(&net).remove(0);
+    let at = |window| {
+        let p = NetParams { window, ..NetParams::unlimited() };
+        simulate(&chain, net.clone(), Placement::Identity, p, false).unwrap().max().0
+    };
+    assert!(at(1) < 0.8 * at(0), "{name}: W = 1 {} ns, W = 0 {} ns", at(1), at(0));
+}
+

@@ -9,8 +9,13 @@ lexicographically smallest shortest path around broken links) are built here
 from the topology id, independently of commlab's Rust code.
 
 Input (stdin, JSON): {"topology", "bandwidth", "latency", "bandwidth2",
-"latency2", "breaks": [[a, b], ...], "ops": [[rank, kind, size, peer, tag], ...],
-"deps": [[dependent, prerequisite, on_start], ...]}; kinds: send, recv, calc.
+"latency2", "breaks": [[a, b], ...], "ops": [[rank, kind, size, peer, tag, nic], ...],
+"deps": [[dependent, prerequisite, on_start], ...], "window": W}; kinds: send, recv,
+calc. `nic` (default 0) and `window` (default 0: no limit) are the NIC window of
+docs/network.md: each (rank, nic) holds at most W messages from a send's start until
+its put returns; waiting sends take a freed place in the order they became ready, at
+one time in op order (a FIFO semaphore per NIC, kept in the rank's own loop so the
+rank's other ops go on while a send waits).
 Output (stdout, JSON): {"finish": [ns per rank]}.
 """
 
@@ -159,7 +164,10 @@ def main():
         "--cfg=network/crosstraffic:0",
         "--cfg=network/TCP-gamma:0",
         "--cfg=network/weight-S:0",
-        "--cfg=surf/precision:1e-12",
+        # 1 fs: at 1e-12 s (docs/network.md §7) SimGrid rounds every
+        # completion to 1 ps, and a NIC window chains hundreds of messages
+        # one after the other, so the rounding adds up past 1e-6.
+        "--cfg=surf/precision:1e-15",
         "--cfg=maxmin/precision:1e-12",
         "--log=root.thresh:critical",
     ])
@@ -173,6 +181,7 @@ def main():
         simlinks.append(link)
     latency = {}
     ops = spec["ops"]
+    window = spec.get("window", 0)
     ranks = 1 + max(op[0] for op in ops)
     pairs = {(op[0], op[3]) for op in ops if op[1] == "send"}
     for a, b in sorted(pairs):
@@ -208,6 +217,8 @@ def main():
         # A send's put waits for its route's latency: (due, seq, mailbox, size).
         timers, puts = [], []
         left = len(mine[r])
+        # The NIC window: places held per nic, and the sends waiting for one.
+        held, waitq = {}, {}
 
         def release(i, on_start):
             for dependent, flag in after[i]:
@@ -222,15 +233,47 @@ def main():
             finish[r] = max(finish[r], Engine.clock * 1e9)
             left -= 1
 
+        # Sends that wait for the rank's CPU: in LogGOPS (LogGOPSim, and
+        # commlab) a send starts only on a free CPU, even with o = 0, so a
+        # running calc holds it back.
+        cpu_wait = deque()
+
+        def start_send(i):
+            if calc is not None and calc[1] > Engine.clock:
+                cpu_wait.append(i)
+                return
+            _, _, size, peer, tag = ops[i][:5]
+            release(i, True)
+            due = Engine.clock + latency[(r, peer)] * 1e-9
+            heapq.heappush(timers, (due, i, f"{r}-{peer}-{tag}", size))
+            done(i)
+
+        def finished(k):
+            comms.pop(k)
+            i, _ = comm_ops.pop(k)
+            if ops[i][1] == "send":
+                # A put returned: its flow arrived and its place frees.
+                held[ops[i][5] if len(ops[i]) > 5 else 0] -= 1
+            else:
+                done(i)
+
         while left > 0 or timers:
             while ready:
                 i = ready.popleft()
-                _, kind, size, peer, tag = ops[i]
+                _, kind, size, peer, tag = ops[i][:5]
                 if kind == "send":
-                    release(i, True)
-                    due = Engine.clock + latency[(r, peer)] * 1e-9
-                    heapq.heappush(timers, (due, i, f"{r}-{peer}-{tag}", size))
-                    done(i)
+                    nic = ops[i][5] if len(ops[i]) > 5 else 0
+                    if window == 0 or peer == r:
+                        start_send(i)
+                    else:
+                        # Every send with a window waits for the grant at
+                        # the end of the instant (below).
+                        q = waitq.setdefault(nic, [])
+                        at = len(q)
+                        # Times equal but for rounding count as one time.
+                        while at > 0 and abs(q[at - 1][0] - Engine.clock) <= 1e-9 * max(Engine.clock, 1e-9) and q[at - 1][1] > i:
+                            at -= 1
+                        q.insert(at, (Engine.clock, i))
                 elif kind == "recv":
                     release(i, True)
                     comm, holder = Mailbox.by_name(f"{peer}-{r}-{tag}").get_async()
@@ -238,14 +281,33 @@ def main():
                     comm_ops.append((i, holder))
                 else:
                     calcs.append(i)
+            # Everything that completes at this instant first, then the
+            # NICs' free places to their waiting sends in order.
+            k = Comm.test_any(comms) if comms else -1
+            if k >= 0:
+                finished(k)
+                continue
+            granted = False
+            for nic, q in waitq.items():
+                while q and held.get(nic, 0) < window:
+                    held[nic] = held.get(nic, 0) + 1
+                    start_send(q.pop(0)[1])
+                    granted = True
+            if granted:
+                continue
             if calc is None and calcs:
                 i = calcs.popleft()
                 release(i, True)
                 calc = (i, Engine.clock + ops[i][2] * 1e-9)
                 continue
             if timers and timers[0][0] <= Engine.clock:
-                _, _, name, size = heapq.heappop(timers)
-                puts.append(Mailbox.by_name(name).put_async(size, size))
+                _, i, name, size = heapq.heappop(timers)
+                put = Mailbox.by_name(name).put_async(size, size)
+                if window == 0:
+                    puts.append(put)
+                else:
+                    comms.append(put)
+                    comm_ops.append((i, None))
                 continue
             if left == 0 and not timers:
                 break
@@ -257,13 +319,15 @@ def main():
                     if calc is not None and calc[1] <= Engine.clock:
                         i, calc = calc[0], None
                         done(i)
+                        while cpu_wait:
+                            start_send(cpu_wait.popleft())
                     continue
             else:
                 k = Comm.wait_any(comms)
-            comms.pop(k)
-            done(comm_ops.pop(k)[0])
-        if puts:
-            Comm.wait_all(puts)
+            finished(k)
+        rest = puts + [c for c, (i, _) in zip(comms, comm_ops) if ops[i][1] == "send"]
+        if rest:
+            Comm.wait_all(rest)
 
     for r in range(ranks):
         Actor.create(f"r{r}", host[r], rank_actor, r)

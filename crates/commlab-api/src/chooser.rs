@@ -166,6 +166,7 @@ struct NetCtx {
     topology: String,
     network: commlab_core::net::Network,
     placement: commlab_core::net::Placement,
+    params: commlab_core::net::NetParams,
 }
 
 impl NetCtx {
@@ -173,7 +174,8 @@ impl NetCtx {
         let network = net.network()?;
         let placement = net.placement()?;
         placement.hosts(p, network.hosts())?;
-        Ok(NetCtx { key: format!("{net:?}"), topology: net.topology.clone(), network, placement })
+        let params = net.sim_params(commlab_core::net::NetParams::default())?;
+        Ok(NetCtx { key: format!("{net:?}"), topology: net.topology.clone(), network, placement, params })
     }
 
     /// `id` with (at most) `m` pieces and `n` bytes on this network, from
@@ -217,7 +219,7 @@ impl NetCtx {
                 &goal(&plan, n),
                 self.network.clone(),
                 self.placement,
-                commlab_core::net::NetParams::default(),
+                self.params,
                 false,
             );
             match run {

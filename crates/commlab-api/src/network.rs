@@ -34,6 +34,9 @@ pub struct NetRequest {
     pub seed: u64,
     /// `identity` or `random:SEED`.
     pub placement: String,
+    /// Messages one (rank, NIC) holds at once, from the send's start until
+    /// its flow arrives; 0: no limit (`docs/network.md`, a NIC sends in order).
+    pub nic_window: u32,
 }
 
 impl Default for NetRequest {
@@ -48,6 +51,7 @@ impl Default for NetRequest {
             break_rate: 0.0,
             seed: 1,
             placement: "identity".to_owned(),
+            nic_window: 1,
         }
     }
 }
@@ -103,6 +107,16 @@ impl NetRequest {
         self.placement.parse().map_err(|e: String| ApiError::new("placement", &self.placement, e))
     }
 
+    /// The simulator's options: `cpu`'s `o`, `g`, `O` and `S` with this
+    /// network's NIC window.
+    ///
+    /// # Errors
+    /// A window out of range.
+    pub fn sim_params(&self, cpu: NetParams) -> Result<NetParams, ApiError> {
+        let window = limits::net::WINDOW.check(u64::from(self.nic_window))?;
+        Ok(NetParams { window: window as u32, ..cpu })
+    }
+
     /// The ideal switch of the same NIC: `switch:H` with the first class.
     ///
     /// # Errors
@@ -134,6 +148,7 @@ pub fn run(schedule: &Schedule, request: &NetRequest, p: NetParams, trace: bool)
     let net = request.network()?;
     let placement = request.placement()?;
     let ideal_net = request.ideal()?;
+    let p = request.sim_params(p)?;
     // One layout of the ops for both runs.
     let mut sim = NetSimulation::new(schedule, net.clone(), placement, p, trace)?;
     while !sim.advance(u64::MAX)? {}
@@ -195,6 +210,7 @@ pub fn run_json(schedule: &Schedule, run: &NetRun, request: &NetRequest) -> Valu
         "bandwidth": c1.bandwidth, "latency": c1.latency,
         "bandwidth2": c2.bandwidth, "latency2": c2.latency,
         "placement": request.placement,
+        "nic_window": request.nic_window,
         "ranks": schedule.ranks(),
         "finish_times": out.finish,
         "max_time": max_time,

@@ -648,7 +648,7 @@ enum NetStage {
 
 /// The network mode's CPU parameters from LogGOPS's (`L` and `G` are the network's).
 pub fn net_params(l: &LogGops) -> NetParams {
-    NetParams { o: l.o as f64, g: l.g as f64, big_o: l.big_o as f64, s: l.s }
+    NetParams { o: l.o as f64, g: l.g as f64, big_o: l.big_o as f64, s: l.s, ..NetParams::default() }
 }
 
 /// Serves [`ScheduleQuery`]s and keeps the last run.
@@ -799,7 +799,7 @@ impl ScheduleEngine {
             let placement = network.placement()?;
             let hosts = placement.hosts(schedule.ranks(), net.hosts())?;
             let trace = schedule.ops.len() <= TIMELINE_OPS;
-            let sim = NetSimulation::new(schedule, net.clone(), placement, net_params(&params), trace)?;
+            let sim = NetSimulation::new(schedule, net.clone(), placement, network.sim_params(net_params(&params))?, trace)?;
             let expected = sim.progress().1;
             Ok::<_, ApiError>(NetRunning {
                 request,
@@ -914,7 +914,9 @@ impl ScheduleEngine {
                             "its ideal switch could not be built",
                         )));
                     };
-                    match NetSimulation::prepared(prepared, ideal, placement, net_params(&run.request.params), false) {
+                    let window = run.request.network.as_ref().map_or(0, |n| n.nic_window);
+                    let p = NetParams { window, ..net_params(&run.request.params) };
+                    match NetSimulation::prepared(prepared, ideal, placement, p, false) {
                         Ok(s) => run.stage = NetStage::Ideal(s),
                         Err(e) => {
                             self.running = None;

@@ -372,6 +372,7 @@ impl SwizzleRequest {
         let network = net.network()?;
         let placement = net.placement()?;
         placement.hosts(self.grid.2, network.hosts())?;
+        let params = net.sim_params(commlab_core::net::NetParams::default())?;
         let sides = [true, false]
             .into_iter()
             .map(|shift| {
@@ -381,7 +382,7 @@ impl SwizzleRequest {
                     &schedule,
                     network.clone(),
                     placement,
-                    commlab_core::net::NetParams::default(),
+                    params,
                     false,
                 )?;
                 let hottest = out.bottleneck().map(|d| {

@@ -159,7 +159,7 @@ fn the_winner_map_on_a_network_agrees_with_a_brute_force() {
                         &schedule,
                         net.network().unwrap(),
                         net.placement().unwrap(),
-                        commlab_core::net::NetParams::default(),
+                        commlab_core::net::NetParams::unlimited(),
                         false,
                     )
                     .unwrap();

@@ -48,6 +48,9 @@ pub struct NetArgs {
     /// identity (rank r on host r) or random:SEED.
     #[arg(long, default_value = "identity")]
     pub placement: String,
+    /// NIC window: messages one (rank, NIC) holds at once, from its send's start until it arrives; 0: no limit.
+    #[arg(long, default_value_t = 1)]
+    pub nic_window: u32,
 }
 
 impl NetArgs {
@@ -64,6 +67,7 @@ impl NetArgs {
             break_rate: self.break_rate,
             seed: self.seed,
             placement: self.placement.clone(),
+            nic_window: self.nic_window,
         })
     }
 }
@@ -71,6 +75,7 @@ impl NetArgs {
 pub fn arg_error(e: &ApiError) -> ArgError {
     let flag = match e.field.as_str() {
         "break_rate" => "--break-rate".to_owned(),
+        "nic_window" => "--nic-window".to_owned(),
         "hosts" | "vertices" | "links" => "--topology".to_owned(),
         "flows" => "FILE".to_owned(),
         f => format!("--{f}"),
@@ -111,7 +116,7 @@ impl SimArgs {
         let request = self.net.request().ok_or(("--topology".to_owned(), "a topology is required".to_owned()))?;
         let text = read(&self.file)?;
         let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
-        let p = NetParams { o: self.o as f64, g: self.g as f64, big_o: self.big_o as f64, s: self.s };
+        let p = NetParams { o: self.o as f64, g: self.g as f64, big_o: self.big_o as f64, s: self.s, window: 0 };
         let started = std::time::Instant::now();
         let result = run(&schedule, &request, p, false).map_err(|e| arg_error(&e))?;
         let seconds = started.elapsed().as_secs_f64();

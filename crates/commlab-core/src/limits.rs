@@ -392,4 +392,7 @@ pub mod net {
     pub const RATE: RealRange = RealRange { name: "break_rate", min: 0.0, max: 1.0 };
     /// Links named in one break list.
     pub const BREAK_LIST: IntRange = IntRange { name: "break", min: 0, max: 4096 };
+    /// Messages one (rank, NIC) holds at once (`docs/network.md`, the NIC
+    /// window); 0 means no limit.
+    pub const WINDOW: IntRange = IntRange { name: "nic_window", min: 0, max: 1024 };
 }

@@ -25,3 +25,18 @@ pub fn goal(plan: &Plan, n: u64) -> crate::goal::Schedule {
         }
     })
 }
+
+/// The plan run as `orders.len()` channels (NCCL's): the `n` bytes split
+/// into that many parts (as blocks: the first `n mod C` one byte larger),
+/// channel `c` the plan on part `c` with its rank `v` on rank `orders[c][v]`,
+/// its sends on NIC `c` (`goal::generate::channels`). One channel with the
+/// identity order is [`goal`] itself.
+pub fn goal_channels(plan: &Plan, n: u64, orders: &[Vec<u32>]) -> crate::goal::Schedule {
+    let c = orders.len() as u32;
+    if c <= 1 && orders.first().is_none_or(|o| o.iter().enumerate().all(|(v, &r)| v as u32 == r)) {
+        return goal(plan, n);
+    }
+    let parts: Vec<_> =
+        orders.iter().enumerate().map(|(k, order)| (goal(plan, block_bytes(n, c, k as u32)), order.clone())).collect();
+    crate::goal::generate::channels(plan.ranks, &parts)
+}

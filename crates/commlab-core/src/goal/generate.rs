@@ -166,3 +166,60 @@ pub fn collective(id: &str, ranks: u64, bytes: u64, pieces: u64) -> Result<Sched
         }
     }
 }
+
+/// Schedules run side by side as channels (NCCL's channels: the data split
+/// into parts, each part its own ring or tree on its own NIC). Channel `c`
+/// is `parts[c].0` with its rank `v` renamed `parts[c].1[v]`; its sends go on
+/// NIC `c` and its ops on CPU `c` (a channel is a thread block of its own);
+/// its tags come after the previous channels' (a message of one channel never
+/// meets a receive of another). A rank's ops are its channels' in channel
+/// order; dependencies stay inside a channel.
+///
+/// # Panics
+/// When a part's ranks differ from `ranks` or a renaming is not a
+/// permutation of `0..ranks`, or more than [`super::MAX_UNIT`] + 1 channels.
+pub fn channels(ranks: u32, parts: &[(Schedule, Vec<u32>)]) -> Schedule {
+    assert!(parts.len() <= usize::from(super::MAX_UNIT) + 1, "at most 255 channels");
+    let n = ranks as usize;
+    // Per channel, the part's rank that runs on each real rank.
+    let inverse: Vec<Vec<u32>> = parts
+        .iter()
+        .map(|(s, order)| {
+            assert_eq!(s.ranks(), ranks, "a channel's schedule has every rank");
+            let mut inv = vec![u32::MAX; n];
+            for (v, &r) in order.iter().enumerate() {
+                inv[r as usize] = v as u32;
+            }
+            assert!(inv.iter().all(|&v| v != u32::MAX), "a channel's order is a permutation");
+            inv
+        })
+        .collect();
+    let mut offsets = Vec::with_capacity(parts.len());
+    let mut next_tag = 0u32;
+    for (s, _) in parts {
+        offsets.push(next_tag);
+        next_tag += s.ops.iter().filter(|o| o.tag != super::ANY).map(|o| o.tag + 1).max().unwrap_or(0);
+    }
+    let mut out = Schedule::default();
+    let mut index: Vec<Vec<u32>> = parts.iter().map(|(s, _)| vec![0; s.ops.len()]).collect();
+    for r in 0..n {
+        for (c, (s, order)) in parts.iter().enumerate() {
+            let v = inverse[c][r];
+            for i in s.range(v) {
+                let op = s.ops[i];
+                let peer = if op.kind == Kind::Calc || op.peer == super::ANY { op.peer } else { order[op.peer as usize] };
+                let tag = if op.kind == Kind::Calc || op.tag == super::ANY { op.tag } else { op.tag + offsets[c] };
+                let unit = c as u8;
+                let nic = if op.kind == Kind::Send { unit } else { 0 };
+                index[c][i] = out.push(r as u32, Op { peer, tag, cpu: unit, nic, ..op }, "");
+            }
+        }
+    }
+    out.close(ranks);
+    for (c, (s, _)) in parts.iter().enumerate() {
+        for &(d, p, on) in &s.deps {
+            out.deps.push((index[c][d as usize], index[c][p as usize], on));
+        }
+    }
+    out
+}

@@ -145,6 +145,9 @@ enum Item {
     Envelope(u32),
     /// Message `m`'s latency is over: its transfer begins.
     Transfer(u32),
+    /// NIC slot `n` hands its free places to its waiting sends, once
+    /// everything else of the instant has been handled.
+    Grant(u32),
 }
 
 const NIL: u32 = u32::MAX;
@@ -162,6 +165,8 @@ struct Message {
     recv: u32,
     /// When that receive was posted.
     posted: f64,
+    /// The (rank, NIC) slot it holds until it arrives (NIL: none).
+    nic: u32,
 }
 
 /// What the sender's side decides from the network: the options of a run.
@@ -175,12 +180,25 @@ pub struct NetParams {
     pub big_o: f64,
     /// `S`: the largest eager message (bytes).
     pub s: u64,
+    /// `W`: messages one (rank, NIC) holds at once, from the send's start
+    /// until its flow arrives (`docs/network.md`, a NIC sends in order);
+    /// 0: no limit (every ready send goes at once).
+    pub window: u32,
 }
 
 impl Default for NetParams {
-    /// Network mode's defaults: no CPU costs, every message eager.
+    /// Network mode's defaults: no CPU costs, every message eager, a NIC
+    /// moves one message at a time.
     fn default() -> NetParams {
-        NetParams { o: 0.0, g: 0.0, big_o: 0.0, s: u64::MAX }
+        NetParams { o: 0.0, g: 0.0, big_o: 0.0, s: u64::MAX, window: 1 }
+    }
+}
+
+impl NetParams {
+    /// The defaults with no NIC window: every ready send goes at once (the
+    /// rule before the window; what SimGrid computes without a semaphore).
+    pub fn unlimited() -> NetParams {
+        NetParams { window: 0, ..NetParams::default() }
     }
 }
 
@@ -217,6 +235,15 @@ pub struct NetSimulation<S: Borrow<Schedule>> {
     nics: usize,
     cpu: Vec<f64>,
     nout: Vec<f64>,
+    /// Per (rank, NIC), the messages it holds (with a window).
+    held: Vec<u32>,
+    /// Per (rank, NIC), the sends waiting for room: `(ready time, op in
+    /// the schedule's order, record)`, in the order they start.
+    nic_wait: Vec<VecDeque<(f64, u32, u32)>>,
+    /// Sends handed a NIC slot as it freed, not yet started.
+    reserved: std::collections::HashSet<u32>,
+    /// Per (rank, NIC), whether a [`Item::Grant`] is queued.
+    granting: Vec<bool>,
     /// Per rank, when its last op completed.
     done: Vec<f64>,
     queue: Queue<Item>,
@@ -325,6 +352,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             nics,
             cpu: vec![0.0; ranks * cpus],
             nout: vec![0.0; ranks * nics],
+            held: if p.window > 0 { vec![0; ranks * nics] } else { Vec::new() },
+            nic_wait: if p.window > 0 { vec![VecDeque::new(); ranks * nics] } else { Vec::new() },
+            reserved: std::collections::HashSet::new(),
+            granting: if p.window > 0 { vec![false; ranks * nics] } else { Vec::new() },
             done: vec![0.0; ranks],
             lay,
             queue: Queue::default(),
@@ -519,6 +550,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             Item::Done(i) => self.complete(i, time),
             Item::Envelope(m) => self.envelope(m, time),
             Item::Transfer(m) => self.transfer(m, time),
+            Item::Grant(n) => self.grant(n as usize, time),
         }
     }
 
@@ -581,13 +613,18 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
                     self.put_back(a, seq, Item::Op(i));
                     return;
                 }
+                let nic = self.take_nic(i, n, t);
+                if nic == Some(NIL) {
+                    return; // waits for its NIC
+                }
                 self.start(i, t);
                 let p = self.p;
                 self.cpu[c] = t + p.o + op.size.saturating_sub(1) as f64 * p.big_o;
                 self.nout[n] = t + p.g;
                 let ready = t + p.o;
                 let route = self.route_of(op.rank, op.peer, i);
-                let message = Message { send: i, route, arrived: f64::NAN, recv: NIL, posted: f64::NAN };
+                let nic = nic.unwrap_or(NIL);
+                let message = Message { send: i, route, arrived: f64::NAN, recv: NIL, posted: f64::NAN, nic };
                 let m = if let Some(m) = self.free_messages.pop() {
                     self.messages[m as usize] = message;
                     m
@@ -652,14 +689,70 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         }
     }
 
-    /// The route id from rank `a` to rank `b`; records a blocked send.
-    fn route_of(&mut self, a: u32, b: u32, send: u32) -> u32 {
+    /// With a NIC window, send `i` (ready at `t`) on NIC slot `n`: `Some(n)`
+    /// when it holds a place, `Some(NIL)` when it waits (queued; a
+    /// [`Item::Grant`] starts it), `None` when it holds no NIC (no window, a
+    /// rank on its own host, no route). A send never takes a free place at
+    /// once: the places go out after every event of the instant, so the
+    /// sends ready at one time start in GOAL order, whichever event made
+    /// them ready first.
+    fn take_nic(&mut self, i: u32, n: usize, t: f64) -> Option<u32> {
+        if self.p.window == 0 {
+            return None;
+        }
+        if self.reserved.remove(&i) {
+            return Some(n as u32);
+        }
+        let op = self.lay.recs[i as usize];
+        if self.host[op.rank as usize] == self.host[op.peer as usize] || self.route_id(op.rank, op.peer) == NO_ROUTE {
+            return None;
+        }
+        // In the order they became ready; at one time, in GOAL order. Times
+        // equal but for rounding (two sums of the same terms in another
+        // order) count as one time.
+        let orig = self.lay.orig[i as usize];
+        let wait = &mut self.nic_wait[n];
+        let same = |tw: f64| (t - tw).abs() <= 1e-9 * t.abs().max(1.0);
+        let at = wait.iter().rposition(|&(tw, ow, _)| (tw < t && !same(tw)) || (same(tw) && ow < orig)).map_or(0, |k| k + 1);
+        wait.insert(at, (t, orig, i));
+        self.ask_grant(n, t);
+        Some(NIL)
+    }
+
+    /// Queues a [`Item::Grant`] of slot `n` at `t` when it has room, sends
+    /// waiting and none queued.
+    fn ask_grant(&mut self, n: usize, t: f64) {
+        if !self.granting[n] && self.held[n] < self.p.window && !self.nic_wait[n].is_empty() {
+            self.granting[n] = true;
+            self.push(t, Item::Grant(n as u32));
+        }
+    }
+
+    /// Slot `n`'s free places go to its first waiting sends, which start now.
+    fn grant(&mut self, n: usize, t: f64) {
+        self.granting[n] = false;
+        while self.held[n] < self.p.window {
+            let Some((_, _, i)) = self.nic_wait[n].pop_front() else { break };
+            self.held[n] += 1;
+            self.reserved.insert(i);
+            self.push(t, Item::Op(i));
+        }
+    }
+
+    /// A message holding NIC slot `n` arrived at `t`: its place frees.
+    fn free_nic(&mut self, n: u32, t: f64) {
+        self.held[n as usize] -= 1;
+        self.ask_grant(n as usize, t);
+    }
+
+    /// The route id from rank `a` to rank `b` (computed once per host pair).
+    fn route_id(&mut self, a: u32, b: u32) -> u32 {
         let (ha, hb) = (self.host[a as usize], self.host[b as usize]);
         let (last_peer, last_id) = self.last_route[a as usize];
-        let id = if last_peer == b {
-            last_id
-        } else if let Some(&id) = self.route_ids.get(&(ha, hb)) {
-            self.last_route[a as usize] = (b, id);
+        if last_peer == b {
+            return last_id;
+        }
+        let id = if let Some(&id) = self.route_ids.get(&(ha, hb)) {
             id
         } else {
             let id = match self.net.route(ha, hb) {
@@ -672,9 +765,15 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
                 Err(_) => NO_ROUTE,
             };
             self.route_ids.insert((ha, hb), id);
-            self.last_route[a as usize] = (b, id);
             id
         };
+        self.last_route[a as usize] = (b, id);
+        id
+    }
+
+    /// The route id from rank `a` to rank `b`; records a blocked send.
+    fn route_of(&mut self, a: u32, b: u32, send: u32) -> u32 {
+        let id = self.route_id(a, b);
         if id == NO_ROUTE {
             let at = *self.blocked_at.entry((a, b)).or_insert_with(|| {
                 self.blocked.push(Blocked { from: a, to: b, sends: Vec::new() });
@@ -745,6 +844,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     /// Message `m` arrived at `t`.
     fn arrive(&mut self, m: u32, t: f64) {
         self.messages[m as usize].arrived = t;
+        let nic = self.messages[m as usize].nic;
+        if nic != NIL {
+            self.free_nic(nic, t);
+        }
         if self.trace {
             self.flows[m as usize].arrived = t;
         }

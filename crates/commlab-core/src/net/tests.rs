@@ -18,7 +18,7 @@ fn network(id: &str) -> Network {
 }
 
 fn run(s: &Schedule, id: &str) -> Vec<f64> {
-    simulate(s, network(id), Placement::Identity, NetParams::default(), false).unwrap().finish
+    simulate(s, network(id), Placement::Identity, NetParams::unlimited(), false).unwrap().finish
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -115,7 +115,7 @@ fn an_empty_break_list_equals_no_faults() {
     let intact = run(&s, "torus:4x4");
     let mut net = network("torus:4x4");
     net.break_links(&[], 0.0, 99).unwrap();
-    let broken = simulate(&s, net, Placement::Identity, NetParams::default(), false).unwrap().finish;
+    let broken = simulate(&s, net, Placement::Identity, NetParams::unlimited(), false).unwrap().finish;
     assert_eq!(intact, broken);
 }
 
@@ -132,7 +132,7 @@ fn a_broken_link_reroutes_and_costs_time() {
     let s = messages(6, &[(0, 1, 1000)]);
     let mut net = network("ring:6");
     net.break_links(&[(0, 1)], 0.0, 0).unwrap();
-    let out = simulate(&s, net, Placement::Identity, NetParams::default(), false).unwrap();
+    let out = simulate(&s, net, Placement::Identity, NetParams::unlimited(), false).unwrap();
     assert!(close(out.finish[1], 5.0 * LAMBDA + 1000.0 / B));
 }
 
@@ -141,7 +141,7 @@ fn unreachable_pairs_block_their_ops_and_nothing_hangs() {
     let s = messages(4, &[(0, 2, 100), (1, 2, 100)]);
     let mut net = network("ring:4");
     net.break_links(&[(1, 2), (2, 3)], 0.0, 0).unwrap();
-    let out = simulate(&s, net, Placement::Identity, NetParams::default(), false).unwrap();
+    let out = simulate(&s, net, Placement::Identity, NetParams::unlimited(), false).unwrap();
     assert_eq!(out.unreachable.len(), 2);
     assert_eq!((out.unreachable[0].from, out.unreachable[0].to), (0, 2));
     assert_eq!(out.unreachable[0].sends.len(), 1);
@@ -155,7 +155,7 @@ fn rendezvous_waits_for_the_receive() {
     // is above S = 100, so its flow starts at 1000.
     let text = "num_ranks 2\nrank 0 {\nl1: send 5000b to 1 tag 0\n}\nrank 1 {\nl1: calc 1000\nl2: recv 5000b from 0 tag 0\nl2 requires l1\n}\n";
     let s = parse(text).unwrap();
-    let p = NetParams { s: 100, ..NetParams::default() };
+    let p = NetParams { s: 100, ..NetParams::unlimited() };
     let out = simulate(&s, network("ring:2"), Placement::Identity, p, true).unwrap();
     let done = 1000.0 + LAMBDA + 5000.0 / B;
     assert!(close(out.ops[0].1, done), "the send completes when the flow arrives: {:?}", out.ops[0]);
@@ -168,7 +168,7 @@ fn messages_of_a_channel_match_in_send_order() {
     // first. The first receive still takes the big one.
     let text = "num_ranks 2\nrank 0 {\nl1: send 8000b to 1 tag 0\nl2: send 8b to 1 tag 0\nl2 requires l1\n}\nrank 1 {\nl1: recv 8000b from 0 tag 0\nl2: recv 8b from 0 tag 0\n}\n";
     let s = parse(text).unwrap();
-    let out = simulate(&s, network("ring:2"), Placement::Identity, NetParams::default(), true).unwrap();
+    let out = simulate(&s, network("ring:2"), Placement::Identity, NetParams::unlimited(), true).unwrap();
     let big = LAMBDA + 8000.0 / B + 8.0 / B; // they share the link while both are in transfer
     assert!(close(out.ops[2].1, big), "{:?}", out.ops[2]);
     assert!(out.ops[3].1 < big);
@@ -181,7 +181,7 @@ fn messages_of_a_channel_match_in_send_order() {
 fn audit(s: &Schedule, net: Network) {
     let dirs = 2 * net.links.len();
     let caps: Vec<f64> = (0..dirs as u32).map(|d| net.class(d).bandwidth).collect();
-    let mut sim = NetSimulation::new(s, net, Placement::Identity, NetParams::default(), true).unwrap();
+    let mut sim = NetSimulation::new(s, net, Placement::Identity, NetParams::unlimited(), true).unwrap();
     let mut delivered: std::collections::HashMap<u32, (f64, f64)> = std::collections::HashMap::new();
     let mut events = 0;
     loop {
@@ -265,7 +265,7 @@ fn a_link_is_busy_while_a_flow_is_in_transfer_on_it() {
     // Four flows of 600 bytes on link 0→1 from time λ: busy for 4·600/B exactly.
     let list: Vec<(u32, u32, u64)> = (0..4).map(|_| (0, 1, 600)).collect();
     let out =
-        simulate(&messages(2, &list), network("ring:4"), Placement::Identity, NetParams::default(), false).unwrap();
+        simulate(&messages(2, &list), network("ring:4"), Placement::Identity, NetParams::unlimited(), false).unwrap();
     let d = out.bottleneck().unwrap();
     assert_eq!(d, 0);
     assert!(close(out.links[0].busy, 4.0 * 600.0 / B));
@@ -281,7 +281,7 @@ fn progress_ends_at_its_expected_count() {
     let mixed = "num_ranks 2\nrank 0 {\nl1: send 5000b to 1 tag 0\nl2: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 5000b from 0 tag 0\nl2: recv 8b from 0 tag 0\n}\n";
     let mixed = parse(mixed).unwrap();
     for (schedule, eager_limit) in [(&s, u64::MAX), (&s, 10), (&mixed, 100)] {
-        let p = NetParams { s: eager_limit, ..NetParams::default() };
+        let p = NetParams { s: eager_limit, ..NetParams::unlimited() };
         let mut sim = NetSimulation::new(schedule, network("ring:8"), Placement::Identity, p, false).unwrap();
         while !sim.advance(7).unwrap() {}
         let (done, expected) = sim.progress();
@@ -289,5 +289,84 @@ fn progress_ends_at_its_expected_count() {
         let out = sim.finish();
         assert_eq!(out.events, expected, "S = {eager_limit}: the count is exact, not only clamped");
         assert!(out.completes());
+    }
+}
+
+/// A run with `W = window` on a network whose links all have `(bandwidth, latency)`.
+fn windowed(s: &Schedule, id: &str, bandwidth: f64, latency: f64, window: u32) -> Vec<f64> {
+    let shape: Shape = id.parse().unwrap();
+    let net = Network::new(shape, [LinkClass { bandwidth, latency }; 2]).unwrap();
+    simulate(s, net, Placement::Identity, NetParams { window, ..NetParams::default() }, false).unwrap().finish
+}
+
+#[test]
+fn a_chain_of_pieces_pipelines_on_a_line_of_hosts_as_the_article_says() {
+    // docs/network.md, a NIC sends in order: with W = 1 every hop of a piece
+    // takes λ + n/(m·B); the last piece leaves the root after m of them and
+    // needs p − 2 more: T = (λ + n/(m·B))(p + m − 2).
+    let n: u64 = 840 * 1024; // divisible by every m below
+    for p in [2u32, 3, 5, 8, 13] {
+        for m in [1u32, 2, 3, 4, 7, 16] {
+            for (bandwidth, latency) in [(2.0, 100.0), (12.5, 1700.0), (0.5, 0.0)] {
+                let chain = goal(&plan(Collective::Broadcast, "chain", p, m).unwrap(), n);
+                let line = format!("mesh:{p}x1");
+                let finish = windowed(&chain, &line, bandwidth, latency, 1);
+                let t = finish.iter().copied().fold(0.0, f64::max);
+                let want = (latency + n as f64 / (f64::from(m) * bandwidth)) * f64::from(p + m - 2);
+                assert!(close(t, want), "p = {p}, m = {m}, B = {bandwidth}, λ = {latency}: {t} vs {want}");
+                // Without the window every piece of a rank leaves at once: the
+                // pieces share the link and the chain costs one piece of the
+                // whole vector per hop, whatever m is.
+                let all_at_once = windowed(&chain, &line, bandwidth, latency, 0).iter().copied().fold(0.0, f64::max);
+                let one_piece = (latency + n as f64 / bandwidth) * f64::from(p - 1);
+                assert!(all_at_once >= one_piece * (1.0 - 1e-9), "p = {p}, m = {m}: {all_at_once} < {one_piece}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_reduction_pipeline_pipelines_on_a_line_of_hosts_too() {
+    // The Runtime-model view's chain (units toward unit 0), same closed form.
+    let n: u64 = 3 * 5 * 7 * 64;
+    for p in [2u64, 4, 9] {
+        for m in [1u64, 3, 5, 7] {
+            let s = crate::goal::generate::collective("pipeline", p, n, m).unwrap();
+            let t = windowed(&s, &format!("mesh:{p}x1"), 4.0, 250.0, 1).iter().copied().fold(0.0, f64::max);
+            let want = (250.0 + n as f64 / (m as f64 * 4.0)) * (p + m - 2) as f64;
+            assert!(close(t, want), "p = {p}, m = {m}: {t} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn a_pipelined_tree_root_on_a_star_sends_one_piece_at_a_time() {
+    // p = 3, binomial broadcast: the root's two children are leaves. On
+    // switch:3 a message crosses two links (2λ) and, one at a time from
+    // the root's NIC, never shares: the root's 2m messages go one after the
+    // other, each 2λ + n/(m·B), and the last arrives at 2m(2λ + n/(m·B)).
+    let n: u64 = 9 * 1000;
+    for m in [1u32, 3, 9] {
+        let s = goal(&plan(Collective::Broadcast, "pipelined-binomial", 3, m).unwrap(), n);
+        let t = windowed(&s, "switch:3", B, LAMBDA, 1).iter().copied().fold(0.0, f64::max);
+        let want = 2.0 * f64::from(m) * (2.0 * LAMBDA + n as f64 / (f64::from(m) * B));
+        assert!(close(t, want), "m = {m}: {t} vs {want}");
+        // W = 2: both children's flows share the root's up link; each pair
+        // takes 2λ + 2·n/(m·B), m pairs one after the other.
+        let t2 = windowed(&s, "switch:3", B, LAMBDA, 2).iter().copied().fold(0.0, f64::max);
+        let want2 = f64::from(m) * (2.0 * LAMBDA + 2.0 * n as f64 / (f64::from(m) * B));
+        assert!(close(t2, want2), "W = 2, m = {m}: {t2} vs {want2}");
+    }
+}
+
+#[test]
+fn waiting_sends_start_in_the_order_they_became_ready() {
+    // Rank 0 sends 3 messages at time 0 to ranks 1, 2, 3 (GOAL order), W = 1,
+    // on switch:4: they go one after the other in that order.
+    let s = messages(4, &[(0, 1, 1000), (0, 2, 1000), (0, 3, 1000)]);
+    let finish = windowed(&s, "switch:4", B, LAMBDA, 1);
+    let hop = 2.0 * LAMBDA + 1000.0 / B;
+    for (r, k) in [(1, 1.0), (2, 2.0), (3, 3.0)] {
+        assert!(close(finish[r], k * hop), "rank {r}: {}", finish[r]);
     }
 }

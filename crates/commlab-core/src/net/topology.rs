@@ -61,6 +61,24 @@ pub const NVLINK: LinkClass = LinkClass { bandwidth: 450.0, latency: 100.0 };
 pub const NIC: LinkClass = LinkClass { bandwidth: 50.0, latency: 500.0 };
 
 impl Shape {
+    /// Channel `c`'s order of `p` ranks: a channel's rank `v` runs on rank
+    /// `order[v]` (`docs/network.md`, channels over rails). On `nodes:NxG`
+    /// with every GPU a rank, channel `c` visits each node's GPUs from GPU
+    /// `c mod G` up (wrapping), node after node: it enters every node at
+    /// GPU `c mod G` and leaves it for the next node's GPU `c mod G`, so its
+    /// traffic between nodes crosses rail `c mod G` only, as NCCL's rings
+    /// do. Elsewhere (and with fewer ranks than GPUs) every channel takes
+    /// the ranks in order.
+    pub fn channel_order(&self, p: u32, c: u32) -> Vec<u32> {
+        match *self {
+            Shape::Nodes { n, g } if u64::from(p) == u64::from(n) * u64::from(g) => {
+                let entry = c % g;
+                (0..n).flat_map(|k| (0..g).map(move |j| k * g + (entry + j) % g)).collect()
+            }
+            _ => (0..p).collect(),
+        }
+    }
+
     /// Hosts.
     pub fn hosts(self) -> u64 {
         match self {
