@@ -43,7 +43,7 @@ test('changing p redraws the chart, updates the URL, and a reload restores it', 
   assert.match(after, /p = 1000/);
   await waitForUrl(page, () => location.search.includes('p=1000'));
   const url = page.url();
-  assert.match(url, /[?&]v=3&view=model&p=1000(&|$)/);
+  assert.match(url, /[?&]v=4&view=model&p=1000(&|$)/);
   const best = await cell(page, 'm-best', 'pieces');
   const reopened = await open(context, base, url);
   assert.equal(await reopened.inputValue('#p'), '1000');
@@ -84,7 +84,7 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('.app-header').count(), 0, 'no header in embed mode');
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
-  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=3&view=model&p=256$/);
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=4&view=model&p=256$/);
   await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -142,7 +142,7 @@ test('sources: the header links the page; each source number beside ours; every 
   assert.ok(presets.includes('Binomial article: reduction on p = 8'));
   const links = await page.locator('[data-testid="source-row"] a, [data-testid="preset"]').evaluateAll((as) => as.map((a) => a.href));
   for (const link of [...new Set(links)]) {
-    assert.ok(link.startsWith(`${base}?v=3&view=`), `${link} opens a view under ${base}`);
+    assert.ok(link.startsWith(`${base}?v=4&view=`), `${link} opens a view under ${base}`);
     const opened = await open(context, base, link);
     await opened.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
     assert.equal(await opened.locator('[data-testid="notices"]').count(), 0, `${link} opens without notices`);
@@ -279,11 +279,11 @@ test('Share copies the link and Embed copies an iframe snippet', async ({ page, 
   await page.click('[data-testid="share"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('copied'));
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(link, /\?v=3&view=model&p=512$/);
+  assert.match(link, /\?v=4&view=model&p=512$/);
   await page.click('[data-testid="embed"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('Embed code'));
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=3&amp;view=model&amp;p=512&amp;embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=4&amp;view=model&amp;p=512&amp;embed=1"/);
   const reopened = await open(context, base, link);
   assert.equal(await reopened.inputValue('#p'), '512');
 });
@@ -612,11 +612,11 @@ test('mesh: the paper\'s routing steps back out of a pocket, drawn dashed; short
   await page.selectOption('#routing', 'shortest');
   await waitForUrl(page, () => location.search.includes('routing=shortest'));
   await page.waitForFunction(() => /0 of them back-steps\), 2 of 12 links broken; routing shortest/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
-  // A link made before the paper's rule opens with shortest and says so; the page writes v=3.
+  // A link made before the paper's rule opens with shortest and says so; the page writes v=4.
   const old = await open(context, base, `${base}?v=2&view=mesh&size=3&rate=0&algorithm=all-to-all&barriers=1&flip=3,5`);
   assert.match(await old.locator('[data-testid="notices"]').innerText(), /older than 2026-12-01.*opens with routing=shortest/s);
   assert.equal(await old.locator('#routing').inputValue(), 'shortest');
-  await waitForUrl(old, () => /^\?v=3&.*routing=shortest/.test(location.search));
+  await waitForUrl(old, () => /^\?v=4&.*routing=shortest/.test(location.search));
   assert.deepEqual([...page.problems, ...old.problems], []);
 });
 

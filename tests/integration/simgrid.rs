@@ -177,4 +177,3 @@ fn the_window_changes_what_pipelines() {
     };
     assert!(at(1) < 0.8 * at(0), "{name}: W = 1 {} ns, W = 0 {} ns", at(1), at(0));
 }
-

@@ -215,13 +215,8 @@ impl NetCtx {
             cache.over.insert(over, pieces);
         }
         let point = plan.map_or(NetPoint { time: None, bottleneck: None, pieces, cut: false }, |plan| {
-            let run = commlab_core::net::simulate(
-                &goal(&plan, n),
-                self.network.clone(),
-                self.placement,
-                self.params,
-                false,
-            );
+            let run =
+                commlab_core::net::simulate(&goal(&plan, n), self.network.clone(), self.placement, self.params, false);
             match run {
                 Ok(out) if out.unreachable.is_empty() => NetPoint {
                     time: Some(out.max().0),

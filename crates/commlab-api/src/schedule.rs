@@ -799,7 +799,8 @@ impl ScheduleEngine {
             let placement = network.placement()?;
             let hosts = placement.hosts(schedule.ranks(), net.hosts())?;
             let trace = schedule.ops.len() <= TIMELINE_OPS;
-            let sim = NetSimulation::new(schedule, net.clone(), placement, network.sim_params(net_params(&params))?, trace)?;
+            let sim =
+                NetSimulation::new(schedule, net.clone(), placement, network.sim_params(net_params(&params))?, trace)?;
             let expected = sim.progress().1;
             Ok::<_, ApiError>(NetRunning {
                 request,

@@ -378,13 +378,7 @@ impl SwizzleRequest {
             .map(|shift| {
                 let schedule =
                     commlab_core::goal::patterns::swizzle(&current.with_shift(shift), self.tile_bytes, self.read);
-                let out = commlab_core::net::simulate(
-                    &schedule,
-                    network.clone(),
-                    placement,
-                    params,
-                    false,
-                )?;
+                let out = commlab_core::net::simulate(&schedule, network.clone(), placement, params, false)?;
                 let hottest = out.bottleneck().map(|d| {
                     let (a, b) = network.ends(d);
                     let l = out.links[d as usize];

@@ -66,6 +66,12 @@ pub struct GenArgs {
     /// Pieces of the pipeline.
     #[arg(long, default_value_t = 1)]
     pieces: u64,
+    /// COLLECTIVE/ALGORITHM: channels the data is split over, channel c's sends on NIC c (1 to 64).
+    #[arg(long, default_value_t = 1)]
+    channels: u64,
+    /// COLLECTIVE/ALGORITHM with channels: the network they are ordered for (on nodes:NxG channel c crosses between nodes on rail c; elsewhere every channel takes the ranks in order).
+    #[arg(long)]
+    topology: Option<String>,
     /// barrier: mesh side (ranks = side²).
     #[arg(long, default_value_t = 4)]
     mesh: u32,
@@ -137,7 +143,14 @@ impl GenArgs {
             read: !self.write,
         };
         let schedule = if let Some((collective, algorithm)) = self.collective.split_once('/') {
-            chooser_schedule(collective, algorithm, self.p, self.bytes, self.pieces)?
+            let channels = commlab_core::limits::net::CHANNELS
+                .check(self.channels)
+                .map_err(|e| ("--channels".to_owned(), e.to_string()))?;
+            let shape: Option<commlab_core::net::Shape> = match &self.topology {
+                Some(t) => Some(t.parse().map_err(|e: String| ("--topology".to_owned(), e))?),
+                None => None,
+            };
+            chooser_schedule(collective, algorithm, (self.p, self.bytes, self.pieces), channels as u32, shape)?
         } else if ["barrier", "swizzle"].contains(&self.collective.as_str()) {
             request.build().map_err(|e| (format!("--{}", e.field), e.to_string()))?
         } else {
@@ -161,11 +174,11 @@ impl GenArgs {
 fn chooser_schedule(
     collective: &str,
     algorithm: &str,
-    p: u64,
-    bytes: u64,
-    pieces: u64,
+    (p, bytes, pieces): (u64, u64, u64),
+    channels: u32,
+    shape: Option<commlab_core::net::Shape>,
 ) -> Result<commlab_core::goal::Schedule, ArgError> {
-    use commlab_core::choose::{goal, plan, Collective};
+    use commlab_core::choose::{goal_channels, plan, Collective};
     use commlab_core::limits::schedule::CHOOSER_P;
     let c: Collective = collective.parse().map_err(|e| ("COLLECTIVE".to_owned(), e))?;
     let p = CHOOSER_P.check(p).map_err(|e| ("--p".to_owned(), e.to_string()))?;
@@ -173,7 +186,10 @@ fn chooser_schedule(
     commlab_core::limits::BYTES.check(bytes).map_err(|e| ("--bytes".to_owned(), e.to_string()))?;
     let plan = plan(c, algorithm, p as u32, m as u32)
         .map_err(|e| ("COLLECTIVE".to_owned(), format!("{collective}/{algorithm}: {e}")))?;
-    Ok(goal(&plan, bytes))
+    let orders: Vec<Vec<u32>> = (0..channels)
+        .map(|c| shape.map_or_else(|| (0..p as u32).collect(), |s| s.channel_order(p as u32, c)))
+        .collect();
+    Ok(goal_channels(&plan, bytes, &orders))
 }
 
 /// `commlab goal sim`.

@@ -688,3 +688,55 @@ fn fit_json_has_the_named_keys() {
     );
     let _ = std::fs::remove_file(bad);
 }
+
+/// `goal gen --channels` on `nodes:2x8` (every link at its default: 450 B/ns
+/// and 100 ns from a GPU to its node switch, 50 B/ns and 500 ns from a NIC to
+/// its rail switch). Ring allreduce is 2(p − 1) = 30 steps of n/(C·p) bytes
+/// per channel; in each, the hop between the nodes is the slowest: it crosses
+/// its node switch (PXN: the GPU before it is not on the next node's rail),
+/// then a NIC and a rail switch, 2·100 + 2·500 = 1200 ns of latency, and moves
+/// its bytes at 50 B/ns, alone on its rail. So with the NIC window of 1,
+/// T = 30·(1200 + n/(16·C·50)) exactly, and channel c uses rail c only.
+#[test]
+fn channels_spread_a_ring_over_the_rails() {
+    let dir = std::env::temp_dir().join(format!("commlab-channels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let time = |channels: &str| {
+        let file = dir.join(format!("ring{channels}.goal"));
+        let f = file.to_str().unwrap();
+        let gen = ["goal", "gen", "allreduce/ring", "--p", "16", "--bytes", "16777216", "--channels", channels];
+        let out = run(&[&gen[..], &["--topology", "nodes:2x8", "-o", f]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&["net", "sim", f, "--topology", "nodes:2x8", "--json"]);
+        // Every NIC-to-rail link that carries bytes carries an equal share.
+        let rails: Vec<f64> = v["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["from"].as_u64().unwrap() >= 18 || l["to"].as_u64().unwrap() >= 18)
+            .map(|l| l["bytes"].as_f64().unwrap())
+            .collect();
+        (v["max_time"].as_f64().unwrap(), rails)
+    };
+    let n = 16_777_216.0;
+    let (one, rails_one) = time("1");
+    let (eight, rails_eight) = time("8");
+    for (t, c) in [(one, 1.0), (eight, 8.0)] {
+        let want = 30.0 * (1200.0 + n / (16.0 * c * 50.0));
+        assert!((t - want).abs() <= 1e-9 * want, "{c} channels: {t} ns, closed form {want} ns");
+    }
+    // One channel: rail 0 only (two directions into and out of the rail switch, per node).
+    assert_eq!(rails_one.len(), 4, "{rails_one:?}");
+    // Eight channels: all 8 rails, each NIC up and down on both nodes.
+    assert_eq!(rails_eight.len(), 32, "{rails_eight:?}");
+    let (lo, hi) = rails_eight.iter().fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!((hi - lo) <= 1e-9 * hi, "{rails_eight:?}");
+    for bad in ["0", "65"] {
+        let out = run(&["goal", "gen", "allreduce/ring", "--p", "16", "--bytes", "1024", "--channels", bad]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("error: --channels:"), "{bad}");
+    }
+    let bad_window = run(&["net", "sim", "-", "--topology", "ring:4", "--nic-window", "2000"]);
+    assert_eq!(bad_window.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -395,4 +395,7 @@ pub mod net {
     /// Messages one (rank, NIC) holds at once (`docs/network.md`, the NIC
     /// window); 0 means no limit.
     pub const WINDOW: IntRange = IntRange { name: "nic_window", min: 0, max: 1024 };
+    /// Channels a collective's data is split over (NCCL runs up to 32;
+    /// each is a NIC and a CPU of the GOAL schedule).
+    pub const CHANNELS: IntRange = IntRange { name: "channels", min: 1, max: 64 };
 }

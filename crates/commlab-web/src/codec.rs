@@ -4,7 +4,7 @@
 //! [`to_query`] add the keys every link shares: `v`, `view`, `step` (views
 //! that animate), `embed` and `theme`.
 //!
-//! Format `v=3`: `v=3&view=<id>` first, then only the view's fields that
+//! Format `v=4`: `v=4&view=<id>` first, then only the view's fields that
 //! differ from their defaults (names are scoped by the view: `p` is the
 //! model's `p` in `view=model` and the tree's in `view=tree`), then `step`,
 //! `embed=1` and `theme=<id>` when set. A repeated key takes its last value.
@@ -22,9 +22,9 @@ use crate::state::{Params, ThemeChoice};
 use crate::views::View;
 use commlab_core::limits::{IntRange, RealRange};
 
-/// The link format this build writes. It reads `v=1` and `v=2` links too, with a
-/// notice where their outcome changed (`docs/links.md`, "Versioning").
-pub const VERSION: &str = "3";
+/// The link format this build writes. It reads `v=1` to `v=3` links too, with
+/// their old rules where their outcome changed (`docs/links.md`, "Versioning").
+pub const VERSION: &str = "4";
 
 /// A problem found while reading a link, shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,10 +72,26 @@ impl Link {
     pub fn before_paper_routing(self) -> bool {
         self.version < 3
     }
+
+    /// A link older than the NIC window (`v` ≤ 3): its network runs open
+    /// with no window (`nicw=0`), every ready send at once, as they were made.
+    pub fn before_nic_window(self) -> bool {
+        self.version < 4
+    }
 }
 
 /// [`VERSION`] as a number.
-pub const CURRENT: u32 = 3;
+pub const CURRENT: u32 = 4;
+
+/// `?v=<VERSION>&view=<view>` and the rest of a link: every link the page
+/// writes by hand starts here, so a version bump reaches them all.
+pub fn link(view: &str, rest: &str) -> String {
+    if rest.is_empty() {
+        format!("?v={VERSION}&view={view}")
+    } else {
+        format!("?v={VERSION}&view={view}&{rest}")
+    }
+}
 
 /// How a field reads and writes its value in the view's state `S`.
 pub enum Kind<S> {
@@ -368,11 +384,11 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     let mut own = Vec::new();
     for (key, value) in &pairs {
         match key.as_str() {
-            "v" if matches!(value.as_str(), "1" | "2" | "3") => {
+            "v" if matches!(value.as_str(), "1" | "2" | "3" | "4") => {
                 params.link.version = value.parse().unwrap_or(CURRENT);
             }
             "v" => {
-                notices.push(Notice::refused("v", value, "a link version this build reads (v=1, v=2 or v=3)", "v=3"));
+                notices.push(Notice::refused("v", value, "a link version this build reads (v=1 to v=4)", "v=4"));
             }
             "view" => {}
             "embed" => match flag(value) {
@@ -428,9 +444,9 @@ mod tests {
         let (p, notices) = from_query("v=2&view=lab&seeds=2&zz=1&theme=dark");
         assert!(notices.is_empty(), "the lazy bundle reports its own: {notices:?}");
         assert_eq!(p.lazy, vec![("seeds".to_owned(), "2".to_owned()), ("zz".to_owned(), "1".to_owned())]);
-        assert_eq!(to_query(&p), "v=3&view=lab&seeds=2&zz=1&theme=dark");
+        assert_eq!(to_query(&p), "v=4&view=lab&seeds=2&zz=1&theme=dark");
         let (p, _) = from_query("view=schedule&coll=barrier&mesh=8");
-        assert_eq!(to_query(&p), "v=3&view=schedule&coll=barrier&mesh=8");
+        assert_eq!(to_query(&p), "v=4&view=schedule&coll=barrier&mesh=8");
         let (p, _) = from_query("view=tree&p=9");
         assert!(p.lazy.is_empty());
         assert_eq!(p.tree.units, 9);
@@ -438,13 +454,13 @@ mod tests {
 
     #[test]
     fn defaults_are_omitted() {
-        assert_eq!(to_query(&Params::default()), "v=3&view=model");
+        assert_eq!(to_query(&Params::default()), "v=4&view=model");
         let mut p = Params::default();
         p.model.request.units = 128;
         p.model.request.t_byte = 0.0005;
         p.embed = true;
         p.theme = ThemeChoice::Dark;
-        assert_eq!(to_query(&p), "v=3&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
+        assert_eq!(to_query(&p), "v=4&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
     }
 
     #[test]
@@ -514,7 +530,7 @@ mod tests {
             let expect = if routing || query.contains("routing=shortest") { "shortest" } else { "paper" };
             assert_eq!(p.mesh.request.routing, expect, "{query}");
             let written = to_query(&p);
-            assert!(written.starts_with("v=3&"), "the page writes the current version: {written}");
+            assert!(written.starts_with("v=4&"), "the page writes the current version: {written}");
             // The written link reproduces the run without a notice.
             assert_eq!(written.contains("routing=shortest"), routing, "{written}");
             let (again, notices) = from_query(&written);
@@ -561,7 +577,7 @@ mod tests {
     fn step_belongs_to_the_animated_views() {
         let (p, notices) = from_query("view=tree&step=3");
         assert!(notices.is_empty());
-        assert_eq!((p.step, to_query(&p).as_str()), (3, "v=3&view=tree&step=3"));
+        assert_eq!((p.step, to_query(&p).as_str()), (3, "v=4&view=tree&step=3"));
         let (_, notices) = from_query("view=model&step=3");
         assert_eq!(notices.len(), 1);
         assert_eq!(notices[0].message, "ignored unknown parameter \"step\"");

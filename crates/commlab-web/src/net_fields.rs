@@ -1,6 +1,6 @@
 //! The network's URL fields, shared by every view that can run on a network
 //! (the Schedule view, the Chooser): `net`, `bw`, `lat`, `bw2`, `lat2`,
-//! `breaks`, `brate`, `bseed`, `place` (`docs/links.md`). A view's state
+//! `breaks`, `brate`, `bseed`, `nicw`, `place` (`docs/links.md`). A view's state
 //! implements [`OnNetwork`] and lists its own fields inside
 //! [`with_network_fields!`], which appends these.
 
@@ -48,10 +48,14 @@ macro_rules! impl_on_network {
 pub(crate) use impl_on_network;
 
 /// The network's keys mean nothing without `net`: a valid one is ignored
-/// (a notice is kept only for values that are refused). Call from the view's `finish`.
-pub fn finish<S: OnNetwork>(state: &mut S) {
+/// (a notice is kept only for values that are refused). A link older than
+/// the NIC window (`v` ≤ 3) without `nicw` runs with no window, as it was
+/// made. Call from the view's `finish`.
+pub fn finish<S: OnNetwork>(state: &mut S, read: &[&'static str], link: &crate::codec::Link) {
     if !state.on_network() {
         *state.network_mut() = S::default_network();
+    } else if link.before_nic_window() && !read.contains(&"nicw") {
+        state.network_mut().nic_window = 0;
     }
 }
 
@@ -148,6 +152,14 @@ macro_rules! with_network_fields {
                     commlab_core::limits::IntRange { name: "bseed", ..commlab_core::limits::EXACT_SEED },
                     |p| {  $crate::net_fields::OnNetwork::network(p).seed },
                     |p, v| {  $crate::net_fields::OnNetwork::network_mut(p).seed = v },
+                ),
+            },
+            $crate::codec::Field {
+                name: "nicw",
+                kind: $crate::codec::Kind::Int(
+                    commlab_core::limits::IntRange { name: "nicw", ..commlab_core::limits::net::WINDOW },
+                    |p| { u64::from($crate::net_fields::OnNetwork::network(p).nic_window) },
+                    |p, v| { $crate::net_fields::OnNetwork::network_mut(p).nic_window = v as u32 },
                 ),
             },
             $crate::codec::Field {

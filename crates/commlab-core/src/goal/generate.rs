@@ -207,7 +207,8 @@ pub fn channels(ranks: u32, parts: &[(Schedule, Vec<u32>)]) -> Schedule {
             let v = inverse[c][r];
             for i in s.range(v) {
                 let op = s.ops[i];
-                let peer = if op.kind == Kind::Calc || op.peer == super::ANY { op.peer } else { order[op.peer as usize] };
+                let peer =
+                    if op.kind == Kind::Calc || op.peer == super::ANY { op.peer } else { order[op.peer as usize] };
                 let tag = if op.kind == Kind::Calc || op.tag == super::ANY { op.tag } else { op.tag + offsets[c] };
                 let unit = c as u8;
                 let nic = if op.kind == Kind::Send { unit } else { 0 };

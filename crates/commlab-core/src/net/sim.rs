@@ -713,7 +713,8 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         let orig = self.lay.orig[i as usize];
         let wait = &mut self.nic_wait[n];
         let same = |tw: f64| (t - tw).abs() <= 1e-9 * t.abs().max(1.0);
-        let at = wait.iter().rposition(|&(tw, ow, _)| (tw < t && !same(tw)) || (same(tw) && ow < orig)).map_or(0, |k| k + 1);
+        let at =
+            wait.iter().rposition(|&(tw, ow, _)| (tw < t && !same(tw)) || (same(tw) && ow < orig)).map_or(0, |k| k + 1);
         wait.insert(at, (t, orig, i));
         self.ask_grant(n, t);
         Some(NIL)

@@ -97,6 +97,8 @@ where
                         on:change=move |ev| { let v = event_target_value(&ev); params.update(|p| v.trim().clone_into(&mut p.network_mut().breaks)); } />
                 </div>
             </Show>
+            <NumberField id="nicw" label="NIC window: messages a NIC sends at once (0: no limit)" integer=true range=int_range(limits::net::WINDOW) slider=(1.0, 64.0)
+                value=real(|p| f64::from(p.network().nic_window)) on_change=Callback::new(move |v| params.update(|p| p.network_mut().nic_window = v as u32)) />
             <div class="field">
                 <label for="place">"Placement (identity or random:SEED)"</label>
                 <input id="place" data-testid="placement" type="text" spellcheck="false" prop:value=move || params.with(|p| p.network().placement.clone())

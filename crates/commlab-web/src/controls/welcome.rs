@@ -9,43 +9,36 @@ use leptos::prelude::*;
 /// Where the dismissal is kept.
 const KEY: &str = "commlab-welcomed";
 
-/// Each view: its tab's name, what it answers, an example link.
-const TOUR: [(&str, &str, &str); 8] = [
-    (
-        "Reduction tree",
-        "How a binomial tree combines p vectors in ⌈log₂ p⌉ rounds, value by value.",
-        "?v=3&view=tree&p=8",
-    ),
-    (
-        "Pipeline",
-        "How cutting a vector into m pieces lets a chain of units overlap its messages.",
-        "?v=3&view=pipeline",
-    ),
-    ("Runtime model", "Which piece count m minimises the pipelined reduction's time T(n, p, m).", "?v=3&view=model"),
-    (
-        "Barrier mesh",
-        "How barriers route around broken links on a mesh, message by message.",
-        "?v=3&view=mesh&rate=0.1",
-    ),
+/// Each view: its tab's name, what it answers, an example link (view id
+/// and the pairs after it; `codec::link` adds the version).
+const TOUR: [(&str, &str, &str, &str); 8] = [
+    ("Reduction tree", "How a binomial tree combines p vectors in ⌈log₂ p⌉ rounds, value by value.", "tree", "p=8"),
+    ("Pipeline", "How cutting a vector into m pieces lets a chain of units overlap its messages.", "pipeline", ""),
+    ("Runtime model", "Which piece count m minimises the pipelined reduction's time T(n, p, m).", "model", ""),
+    ("Barrier mesh", "How barriers route around broken links on a mesh, message by message.", "mesh", "rate=0.1"),
     (
         "Barrier lab",
         "How barrier delay grows with mesh size and break rate, beside the DLCT paper's claims.",
-        "?v=3&view=lab",
+        "lab",
+        "",
     ),
     (
         "Swizzle schedule",
         "How CommSwizzle spreads cores over ranks so that no rank is hit by every core at once.",
-        "?v=3&view=swizzle",
+        "swizzle",
+        "",
     ),
     (
         "Schedule timeline",
         "What a GOAL schedule does under LogGOPS, op by op, with LogGOPSim's numbers.",
-        "?v=3&view=schedule",
+        "schedule",
+        "",
     ),
     (
         "Collective chooser",
         "Which algorithm of a collective is fastest at each message size and rank count.",
-        "?v=3&view=chooser&coll=broadcast",
+        "chooser",
+        "coll=broadcast",
     ),
 ];
 
@@ -69,8 +62,8 @@ pub fn Welcome() -> impl IntoView {
                     <h2 id="welcome-title">"commlab: watch parallel communication algorithms run"</h2>
                     <p>"Set the parameters, press play, and share the address: it holds everything you see. Each view answers one question:"</p>
                     <ul>
-                        {TOUR.iter().map(|(name, what, link)| view! {
-                            <li><a href=*link>{*name}</a>": "{*what}</li>
+                        {TOUR.iter().map(|(name, what, view, rest)| view! {
+                            <li><a href=crate::codec::link(view, rest)>{*name}</a>": "{*what}</li>
                         }).collect_view()}
                     </ul>
                     <button type="button" data-testid="welcome-close" on:click=close>"Got it"</button>

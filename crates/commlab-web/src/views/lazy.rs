@@ -107,7 +107,7 @@ pub fn ScheduleLinks(
             view! {
                 <p class="schedule-links" role="group" aria-label="Schedule">
                     <span class="export-label">"This schedule:"</span>
-                    <a href=format!("?v=3&view=schedule&{q}") data-testid="open-timeline">"Open in timeline"</a>
+                    <a href=crate::codec::link("schedule", &q) data-testid="open-timeline">"Open in timeline"</a>
                     " "
                     <button type="button" data-testid="export-goal" on:click=export>"Export GOAL"</button>
                     <span class="export-status" role="status">{move || status.get()}</span>

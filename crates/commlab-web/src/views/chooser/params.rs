@@ -291,8 +291,8 @@ impl ViewState for ChooserParams {
         Field { name: "fip", kind: Kind::Flag(|c| c.fit_in_place, |c, v| c.fit_in_place = v) },
     ];
 
-    fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
-        crate::net_fields::finish(self);
+    fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
+        crate::net_fields::finish(self, read, link);
         if self.lo > self.hi {
             let given = format!("{}..{}", self.lo, self.hi);
             notices.push(Notice::refused("lo, hi", &given, "a range with lo ≤ hi", "them swapped"));

@@ -343,8 +343,8 @@ impl ViewState for ScheduleParams {
         },
     ];
 
-    fn finish(&mut self, read: &[&'static str], _link: &Link, notices: &mut Vec<Notice>) {
-        crate::net_fields::finish(self);
+    fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
+        crate::net_fields::finish(self, read, link);
         if read.iter().any(|k| LOGGOPS.contains(k)) {
             "custom".clone_into(&mut self.preset);
         }

@@ -85,8 +85,8 @@ impl ViewState for SwizzleState {
         Field { name: "step", kind: Kind::Int(crate::codec::STEP, |p| p.step, |p, v| p.step = v) },
     ];
 
-    fn finish(&mut self, _read: &[&'static str], _link: &crate::codec::Link, _notices: &mut Vec<crate::codec::Notice>) {
-        crate::net_fields::finish(self);
+    fn finish(&mut self, read: &[&'static str], link: &crate::codec::Link, _notices: &mut Vec<crate::codec::Notice>) {
+        crate::net_fields::finish(self, read, link);
     }
 }
 
