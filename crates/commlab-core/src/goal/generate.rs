@@ -202,9 +202,9 @@ pub fn channels(ranks: u32, parts: &[(Schedule, Vec<u32>)]) -> Schedule {
     }
     let mut out = Schedule::default();
     let mut index: Vec<Vec<u32>> = parts.iter().map(|(s, _)| vec![0; s.ops.len()]).collect();
-    for r in 0..n {
+    for r in 0..ranks {
         for (c, (s, order)) in parts.iter().enumerate() {
-            let v = inverse[c][r];
+            let v = inverse[c][r as usize];
             for i in s.range(v) {
                 let op = s.ops[i];
                 let peer =
@@ -212,7 +212,7 @@ pub fn channels(ranks: u32, parts: &[(Schedule, Vec<u32>)]) -> Schedule {
                 let tag = if op.kind == Kind::Calc || op.tag == super::ANY { op.tag } else { op.tag + offsets[c] };
                 let unit = c as u8;
                 let nic = if op.kind == Kind::Send { unit } else { 0 };
-                index[c][i] = out.push(r as u32, Op { peer, tag, cpu: unit, nic, ..op }, "");
+                index[c][i] = out.push(r, Op { peer, tag, cpu: unit, nic, ..op }, "");
             }
         }
     }

@@ -196,7 +196,7 @@ impl Default for NetParams {
 
 impl NetParams {
     /// The defaults with no NIC window: every ready send goes at once (the
-    /// rule before the window; what SimGrid computes without a semaphore).
+    /// rule before the window; what `SimGrid` computes without a semaphore).
     pub fn unlimited() -> NetParams {
         NetParams { window: 0, ..NetParams::default() }
     }
