@@ -132,7 +132,7 @@ fn breaks(shape: Shape) -> usize {
 
 #[test]
 fn finish_times_equal_simgrids() {
-    let topologies = ["switch:8", "ring:8", "mesh:4x2", "torus:3x3", "fattree:2,4,2", "nodes:2x4"];
+    let topologies = ["switch:8", "ring:8", "mesh:4x2", "torus:3x3", "fattree:2,4,2", "nodes:2x4", "nodes:2x4x2"];
     let mut compared = 0;
     for id in topologies {
         let shape: Shape = id.parse().unwrap();
@@ -162,7 +162,7 @@ fn finish_times_equal_simgrids() {
             }
         }
     }
-    assert_eq!(compared, 10 * 10 * 3);
+    assert_eq!(compared, 11 * 10 * 3);
 }
 
 #[test]

@@ -101,22 +101,31 @@ def topology(spec):
             return [a, la, b] if la == lb else [a, la, h + l + b % s, lb, b]
         return h, h + l + s, links, route
     if kind == "nodes":
-        n, g = (int(x) for x in rest.split("x"))
+        dims = [int(x) for x in rest.split("x")]
+        n, g = dims[0], dims[1]
+        r = dims[2] if len(dims) > 2 else g
+        per = g // r  # GPUs per NIC; NIC k hangs off GPU k * per
         h = n * g
         for x in range(h):
             join(x, h + x // g)
         for x in range(h):
-            join(x, h + n + x % g, 1)
+            if (x % g) % per == 0:
+                join(x, h + n + (x % g) // per, 1)
 
         def route(a, b):
-            na, nb, gb = a // g, b // g, b % g
+            na, nb = a // g, b // g
             if na == nb:
                 return [a, h + na, b]
+            rail = (b % g) // per
+            src, dst = na * g + rail * per, nb * g + rail * per
             path = [a]
-            if a % g != gb:
-                path += [h + na, na * g + gb]
-            return path + [h + n + gb, b]
-        return h, h + n + g, links, route
+            if a != src:
+                path += [h + na, src]
+            path += [h + n + rail, dst]
+            if b != dst:
+                path += [h + nb, b]
+            return path
+        return h, h + n + r, links, route
     raise ValueError(spec)
 
 

@@ -83,7 +83,7 @@ impl NetLayout {
                     at[(hosts + l + k) as usize] = row(k, s, 40.0);
                 }
             }
-            Topology::Nodes { n, g } => {
+            Topology::Nodes { n, g, r } => {
                 height = 260.0;
                 for v in 0..hosts {
                     at[v as usize] = row(v, hosts, 150.0);
@@ -94,8 +94,8 @@ impl NetLayout {
                     let last = row(k * g + g - 1, hosts, 230.0).0;
                     at[(hosts + k) as usize] = (f64::midpoint(first, last), 230.0);
                 }
-                for k in 0..g {
-                    at[(hosts + n + k) as usize] = row(k, g, 40.0);
+                for k in 0..r {
+                    at[(hosts + n + k) as usize] = row(k, r, 40.0);
                 }
             }
         }

@@ -33,12 +33,16 @@ pub enum Shape {
         /// Spines.
         s: u32,
     },
-    /// `nodes:NxG`: N nodes of G GPUs, a node switch each, G rail switches.
+    /// `nodes:NxG[xR]`: N nodes of G GPUs, a node switch each, R NICs per
+    /// node (R divides G; `nodes:NxG` is R = G) on R rail switches. GPUs
+    /// `k·G/R … (k+1)·G/R − 1` share NIC k, which hangs off the first of them.
     Nodes {
         /// Nodes.
         n: u32,
         /// GPUs per node.
         g: u32,
+        /// NICs (rails) per node.
+        r: u32,
     },
 }
 
@@ -71,8 +75,11 @@ impl Shape {
     /// the ranks in order.
     pub fn channel_order(&self, p: u32, c: u32) -> Vec<u32> {
         match *self {
-            Shape::Nodes { n, g } if u64::from(p) == u64::from(n) * u64::from(g) => {
-                let entry = c % g;
+            Shape::Nodes { n, g, r } if u64::from(p) == u64::from(n) * u64::from(g) => {
+                // Rail c mod R's first GPU, then the next GPU of the rail's
+                // group for each lap over the rails.
+                let per = g / r;
+                let entry = (c % r) * per + (c / r) % per;
                 (0..n).flat_map(|k| (0..g).map(move |j| k * g + (entry + j) % g)).collect()
             }
             _ => (0..p).collect(),
@@ -85,7 +92,7 @@ impl Shape {
             Shape::Switch(h) | Shape::Ring(h) => u64::from(h),
             Shape::Mesh(d) | Shape::Torus(d) => d.iter().map(|&x| u64::from(x)).product(),
             Shape::FatTree { k, l, .. } => u64::from(k) * u64::from(l),
-            Shape::Nodes { n, g } => u64::from(n) * u64::from(g),
+            Shape::Nodes { n, g, .. } => u64::from(n) * u64::from(g),
         }
     }
 
@@ -95,7 +102,7 @@ impl Shape {
             Shape::Switch(_) => 1,
             Shape::Ring(_) | Shape::Mesh(_) | Shape::Torus(_) => 0,
             Shape::FatTree { l, s, .. } => u64::from(l) + u64::from(s),
-            Shape::Nodes { n, g } => u64::from(n) + u64::from(g),
+            Shape::Nodes { n, r, .. } => u64::from(n) + u64::from(r),
         }
     }
 
@@ -155,13 +162,14 @@ impl fmt::Display for Shape {
             Shape::Mesh(d) => write!(f, "mesh:{}", dims(d)),
             Shape::Torus(d) => write!(f, "torus:{}", dims(d)),
             Shape::FatTree { k, l, s } => write!(f, "fattree:{k},{l},{s}"),
-            Shape::Nodes { n, g } => write!(f, "nodes:{n}x{g}"),
+            Shape::Nodes { n, g, r } if r == g => write!(f, "nodes:{n}x{g}"),
+            Shape::Nodes { n, g, r } => write!(f, "nodes:{n}x{g}x{r}"),
         }
     }
 }
 
 /// The topology ids the parser accepts, in words (errors and help).
-pub const FORMS: &str = "switch:H, ring:H, mesh:XxY[xZ], torus:XxY[xZ], fattree:K,L,S or nodes:NxG";
+pub const FORMS: &str = "switch:H, ring:H, mesh:XxY[xZ], torus:XxY[xZ], fattree:K,L,S or nodes:NxG[xR]";
 
 impl FromStr for Shape {
     type Err = String;
@@ -192,8 +200,13 @@ impl FromStr for Shape {
                 Shape::FatTree { k: d[0], l: d[1], s: d[2] }
             }
             "nodes" => {
-                let d = numbers('x', 2..=2)?;
-                Shape::Nodes { n: d[0], g: d[1] }
+                let d = numbers('x', 2..=3)?;
+                let (n, g) = (d[0], d[1]);
+                let r = d.get(2).copied().unwrap_or(g);
+                if g % r != 0 {
+                    return Err(format!("topology {text:?}: R = {r} NICs per node must divide G = {g} GPUs"));
+                }
+                Shape::Nodes { n, g, r }
             }
             _ => return Err(bad()),
         };
@@ -404,17 +417,23 @@ impl Network {
                     path.extend([la, h + l + b % s, lb, b]);
                 }
             }
-            Shape::Nodes { n, g } => {
+            Shape::Nodes { n, g, r } => {
                 let (na, nb) = (a / g, b / g);
-                let (node_switch, rail) = (|node: u32| h + node, |gpu: u32| h + n + gpu);
+                let per = g / r;
+                let node_switch = |node: u32| h + node;
                 if na == nb {
                     path.extend([node_switch(na), b]);
                 } else {
-                    let gb = b % g;
-                    if a % g != gb {
-                        path.extend([node_switch(na), na * g + gb]);
+                    // b's rail; its NIC on each node hangs off the rail's first GPU.
+                    let rail = (b % g) / per;
+                    let (from, to) = (na * g + rail * per, nb * g + rail * per);
+                    if a != from {
+                        path.extend([node_switch(na), from]);
                     }
-                    path.extend([rail(gb), b]);
+                    path.extend([h + n + rail, to]);
+                    if b != to {
+                        path.extend([node_switch(nb), b]);
+                    }
                 }
             }
         }
@@ -515,9 +534,10 @@ fn build_links(shape: Shape) -> Vec<Link> {
                 (0..s).for_each(|sp| join(h + leaf, h + l + sp, 1));
             }
         }
-        Shape::Nodes { n, g } => {
+        Shape::Nodes { n, g, r } => {
+            let per = g / r;
             (0..h).for_each(|x| join(x, h + x / g, 0));
-            (0..h).for_each(|x| join(x, h + n + x % g, 1));
+            (0..h).filter(|x| (x % g) % per == 0).for_each(|x| join(x, h + n + (x % g) / per, 1));
         }
     }
     links
@@ -672,6 +692,24 @@ mod tests {
         assert_eq!(path("nodes:2x4", 1, 2), vec![1, 8, 2]); // same node
         assert_eq!(path("nodes:2x4", 1, 5), vec![1, 11, 5]); // same rail: straight to its rail
         assert_eq!(path("nodes:2x4", 1, 6), vec![1, 8, 2, 12, 6]); // over the node to rail 2's GPU
+                                                                   // nodes:2x4x2 (p4d's sharing, smaller): GPUs 0,1 share NIC 0 (on GPU 0),
+                                                                   // 2,3 NIC 1 (on GPU 2); node switches 8, 9, rails 10, 11.
+        assert_eq!("nodes:2x4x2".parse::<Shape>().unwrap().to_string(), "nodes:2x4x2");
+        assert_eq!("nodes:2x4x4".parse::<Shape>().unwrap().to_string(), "nodes:2x4");
+        assert_eq!(path("nodes:2x4x2", 0, 4), vec![0, 10, 4]); // NIC to NIC
+        assert_eq!(path("nodes:2x4x2", 0, 5), vec![0, 10, 4, 9, 5]); // then across node 1 to GPU 5
+        assert_eq!(path("nodes:2x4x2", 3, 6), vec![3, 8, 2, 11, 6]); // across node 0 to NIC 1's GPU
+        assert_eq!(path("nodes:2x4x2", 1, 7), vec![1, 8, 2, 11, 6, 9, 7]); // both
+        let n = net("nodes:2x4x2");
+        assert_eq!(n.links.len(), 8 + 4, "every GPU to its node switch, one NIC link per (node, rail)");
+        let err = "nodes:2x8x3".parse::<Shape>().unwrap_err();
+        assert!(err.contains("must divide"), "{err}");
+        // Channel orders: channel c enters nodes on rail c mod R.
+        let shape: Shape = "nodes:2x4x2".parse().unwrap();
+        assert_eq!(shape.channel_order(8, 0), vec![0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(shape.channel_order(8, 1), vec![2, 3, 0, 1, 6, 7, 4, 5]);
+        assert_eq!(shape.channel_order(8, 2), vec![1, 2, 3, 0, 5, 6, 7, 4]);
+        assert_eq!(shape.channel_order(8, 3), vec![3, 0, 1, 2, 7, 4, 5, 6]);
     }
 
     #[test]
