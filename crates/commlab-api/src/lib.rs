@@ -17,6 +17,7 @@ pub mod libraries;
 pub mod mesh;
 pub mod model;
 pub mod network;
+pub mod predict;
 pub mod protocol;
 pub mod report;
 pub mod schedule;

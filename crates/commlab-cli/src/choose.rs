@@ -68,7 +68,7 @@ pub struct ChooseArgs {
     pub json: bool,
 }
 
-fn size(text: &str) -> Option<u64> {
+pub(crate) fn size(text: &str) -> Option<u64> {
     let t = text.trim();
     let (digits, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => (&t[..i], &t[i..]),

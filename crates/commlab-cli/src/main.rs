@@ -16,6 +16,7 @@ mod fit;
 mod goal;
 mod model;
 mod net;
+mod predict;
 mod reduce;
 mod swizzle;
 
@@ -71,6 +72,8 @@ enum Command {
     Choose(choose::ChooseArgs),
     /// α, β (and γ) fitted to benchmark output: nccl-tests, OSU or a CSV of size and time.
     Fit(fit::FitArgs),
+    /// What a preset cluster should reach per message size: NCCL's pick simulated on its network, in nccl-tests' terms.
+    Predict(predict::PredictArgs),
     /// The source documents' numbers beside commlab's, with why they differ.
     Sources {
         /// One JSON array instead of a table.
@@ -145,6 +148,21 @@ fn main() -> ExitCode {
         Command::Goal(goal::GoalCommand::Check(a)) => (a.run(), true),
         Command::Choose(a) => (a.run(), a.json),
         Command::Fit(a) => (a.run(), a.json),
+        Command::Predict(a) => {
+            if !a.json {
+                return match a.run() {
+                    Ok(v) => {
+                        out(&predict::table(&v));
+                        ExitCode::SUCCESS
+                    }
+                    Err((flag, message)) => {
+                        eprintln!("error: {flag}: {message}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
+            (a.run(), true)
+        }
         Command::Net(net::NetCommand::Sim(a)) => (a.run(), a.json),
         Command::Net(net::NetCommand::Topo(a)) => (a.run(), a.json),
         Command::Sources { json, markdown, html } => {

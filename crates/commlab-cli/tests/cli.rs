@@ -740,3 +740,67 @@ fn channels_spread_a_ring_over_the_rails() {
     assert_eq!(bad_window.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `commlab predict`: the JSON keys outside checks read, and a bound worked
+/// by hand. On 2 × p4d (4 rails of 100 Gb/s = 12.5 B/ns per node) NCCL's
+/// model picks the ring at large sizes; one channel per rail, each ring
+/// crossing between the nodes once each way on its own rail, so the busbw
+/// tends to 4 × 12.5 = 50 GB/s as the size grows (the step costs fade).
+#[test]
+fn predict_reports_nccl_tests_terms() {
+    let v = json(&[
+        "predict",
+        "--system",
+        "p4d",
+        "--nodes",
+        "2",
+        "--collective",
+        "allreduce",
+        "--bytes",
+        "1K,1G,16G",
+        "--json",
+    ]);
+    assert_eq!(v["ranks"], 16);
+    assert_eq!(v["system"]["topology"], "nodes:2x8x4");
+    assert!(!v["system"]["sources"].as_array().unwrap().is_empty());
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.iter().map(|r| r["bytes"].as_u64().unwrap()).collect::<Vec<_>>(), [1024, 1 << 30, 1 << 34]);
+    for r in rows {
+        for key in ["bytes", "time_us", "algbw", "busbw", "algorithm", "protocol", "channels", "nccl_model_time_us"] {
+            assert!(r.get(key).is_some(), "{key}: {r}");
+        }
+        let (t, bytes) = (r["time_us"].as_f64().unwrap(), r["bytes"].as_f64().unwrap());
+        let algbw = bytes / (t * 1000.0);
+        assert!((r["algbw"].as_f64().unwrap() - algbw).abs() <= 1e-9 * algbw);
+        assert!((r["busbw"].as_f64().unwrap() - algbw * 30.0 / 16.0).abs() <= 1e-9 * algbw);
+    }
+    let last = &rows[2];
+    assert_eq!((last["algorithm"].as_str(), last["protocol"].as_str()), (Some("ring"), Some("simple")));
+    let busbw = last["busbw"].as_f64().unwrap();
+    assert!(busbw < 50.0 && busbw > 0.99 * 50.0, "{busbw}");
+    // The busiest link is a NIC at nearly 100 %.
+    assert!(last["bottleneck"]["link"].as_str().unwrap().contains("rail"), "{last}");
+    assert!(last["bottleneck"]["utilisation"].as_f64().unwrap() > 0.99);
+    // Exact sizes, lists and ranges; every preset listed.
+    let presets = json(&["predict", "--system", "list", "--json"]);
+    assert_eq!(presets["systems"].as_array().unwrap().len(), 7);
+    let one = json(&["predict", "--system", "dgx-h100", "--bytes", "40000", "--json"]);
+    assert_eq!(one["rows"][0]["bytes"], 40000);
+    let a2a =
+        json(&["predict", "--system", "gh200-slingshot", "--collective", "all-to-all", "--bytes", "1M", "--json"]);
+    assert_eq!(a2a["rows"][0]["nccl_model_time_us"], Value::Null);
+    assert!((a2a["busbw_factor"].as_f64().unwrap() - 7.0 / 8.0).abs() < 1e-12);
+    for (args, flag) in [
+        (&["--system", "dgx-h1000"][..], "--system"),
+        (&["--system", "p4d", "--nodes", "0"], "--nodes"),
+        (&["--system", "p4d", "--nodes", "1000"], "--nodes"),
+        (&["--system", "p4d", "--bytes", "40000..40001"], "--bytes"),
+        (&["--system", "p4d", "--bytes", "lots"], "--bytes"),
+        (&["--system", "p4d", "--collective", "scan"], "--collective"),
+    ] {
+        let out = run(&[&["predict"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("error: {flag}:")), "{args:?}: {err}");
+    }
+}

@@ -23,3 +23,4 @@ pub mod model;
 pub mod net;
 pub mod reduce;
 pub mod swizzle;
+pub mod systems;

@@ -547,8 +547,35 @@ mod tests {
         let (p, _) = from_query("v=3&view=lab&seeds=2");
         let (lab, notices) = read::<crate::views::lab::params::LabParams>(&p.lazy, &p.link);
         assert!(notices.is_empty() && lab.sweep.routing == commlab_core::barrier::mesh::Routing::Paper);
-        let (_, notices) = from_query("v=4&view=tree");
+        let (_, notices) = from_query("v=5&view=tree");
         assert_eq!(notices[0].param, "v");
+    }
+
+    /// A network link made before the NIC window (`v` ≤ 3) opens with no
+    /// window (`nicw=0`), as it was made, and writes it; a `v=4` link has
+    /// the window of 1 unless it says otherwise; `nicw` is checked.
+    #[test]
+    fn old_network_links_keep_no_window() {
+        use crate::views::schedule::params::ScheduleParams;
+        let pairs = super::pairs("coll=allreduce/ring&p=8&bytes=8192&net=ring:8");
+        for (version, window) in [(1, 0), (2, 0), (3, 0), (4, 1)] {
+            let (s, notices) = read::<ScheduleParams>(&pairs, &Link { version });
+            assert!(notices.is_empty(), "{notices:?}");
+            assert_eq!(s.network.nic_window, window, "v={version}");
+            let written = write(&s);
+            let nicw = written.iter().find(|(k, _)| k == "nicw").map(|(_, v)| v.as_str());
+            assert_eq!(nicw, (window == 0).then_some("0"), "v={version}: {written:?}");
+            // The written link read as the current version is the same run.
+            let (again, _) = read::<ScheduleParams>(&written, &Link::default());
+            assert_eq!(again.network, s.network, "v={version}");
+        }
+        // An old link that names its window keeps it; without a network nothing changes.
+        let (s, _) = read::<ScheduleParams>(&super::pairs("net=ring:8&nicw=2"), &Link { version: 3 });
+        assert_eq!(s.network.nic_window, 2);
+        let (s, _) = read::<ScheduleParams>(&super::pairs("coll=reduce"), &Link { version: 3 });
+        assert_eq!(s.network.nic_window, 1);
+        let (_, notices) = read::<ScheduleParams>(&super::pairs("net=ring:8&nicw=2000"), &Link::default());
+        assert_eq!(notices[0].param, "nicw", "{notices:?}");
     }
 
     /// A `v=2` mesh link gives the numbers it gave before the paper's rule

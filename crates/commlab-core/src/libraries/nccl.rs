@@ -718,3 +718,20 @@ pub fn ours(collective: Collective, algorithm: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// NCCL's per-step hardware latency in µs (`hwLat` / `hwLatencies` of
+/// `tuning.cc`) for a step over `NVLink` or the network (`network`), by
+/// algorithm and protocol name; `None` for an unknown name.
+pub fn step_latency(v: Version, network: bool, algorithm: &str, protocol: &str) -> Option<f32> {
+    let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
+    let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
+    Some(hw_lat(v)[if network { HW_NET } else { HW_NVLINK }][a][p])
+}
+
+/// NCCL's base latency of a call in µs (`baseLat` / `baseLatencies`), by
+/// algorithm and protocol name; `None` for an unknown name.
+pub fn base_latency(v: Version, algorithm: &str, protocol: &str) -> Option<f32> {
+    let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
+    let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
+    Some(base_lat(v)[a][p])
+}

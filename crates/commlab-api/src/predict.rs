@@ -1,0 +1,245 @@
+//! What a described cluster should reach (`docs/systems.md`): per message
+//! size, what NCCL's model would run on a preset system, that algorithm run
+//! on the system's network with one channel per rail, and the result in
+//! nccl-tests' terms (time, algbw, busbw), beside NCCL's own estimate.
+
+use crate::ApiError;
+use commlab_core::choose::{goal_channels, plan, Collective};
+use commlab_core::libraries::nccl::{self, Version};
+use commlab_core::limits::{self, IntRange};
+use commlab_core::net::topology::LinkClass;
+use commlab_core::net::{NetParams, Network, Placement};
+use commlab_core::systems::{self, Preset, CHUNK, MAX_PIECES, NCCL_STEPS};
+use serde_json::{json as j, Value};
+
+/// Nodes of one prediction.
+pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
+
+/// A prediction's request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredictRequest {
+    /// A preset id (`commlab_core::systems::PRESETS`).
+    pub system: String,
+    /// Nodes.
+    pub nodes: u32,
+    /// Collective id.
+    pub collective: String,
+    /// Sizes in nccl-tests' terms (its size column for that collective).
+    pub sizes: Vec<u64>,
+}
+
+/// One size's prediction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredictRow {
+    /// nccl-tests' size column.
+    pub bytes: u64,
+    /// Predicted time, µs.
+    pub time_us: f64,
+    /// bytes / time, GB/s.
+    pub algbw: f64,
+    /// algbw × nccl-tests' factor, GB/s.
+    pub busbw: f64,
+    /// NCCL's pick (`ring`, `tree`, `nvls`, …; `p2p` for all-to-all).
+    pub algorithm: &'static str,
+    /// Its protocol (`ll`, `ll128`, `simple`).
+    pub protocol: &'static str,
+    /// Channels simulated.
+    pub channels: u32,
+    /// Pieces per channel (pipelined algorithms; 1 otherwise).
+    pub pieces: u32,
+    /// The schedule simulated (`ring`, `double-binary-tree`, `chain`, `pairwise`).
+    pub simulated: &'static str,
+    /// Why the simulated schedule is not NCCL's pick, when it is not.
+    pub note: Option<&'static str>,
+    /// NCCL's own estimate, µs (none for all-to-all: NCCL has no model of it).
+    pub nccl_model_time_us: Option<f64>,
+    /// The most utilised link: name, bytes over (bandwidth × run time).
+    pub bottleneck: Option<(String, f64)>,
+}
+
+/// A prediction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    /// The preset.
+    pub preset: Preset,
+    /// Nodes.
+    pub nodes: u32,
+    /// The collective.
+    pub collective: Collective,
+    /// One row per size.
+    pub rows: Vec<PredictRow>,
+}
+
+/// Which of our schedules runs NCCL's algorithm on the network, and why
+/// another one does when NCCL's cannot be simulated.
+fn schedule_of(collective: Collective, algorithm: &str) -> (&'static str, Option<&'static str>) {
+    if collective == Collective::AllToAll {
+        return ("pairwise", None);
+    }
+    if let Some(ours) = nccl::ours(collective, algorithm) {
+        return (ours, None);
+    }
+    let ring = nccl::ours(collective, "ring").unwrap_or("ring");
+    let why = match algorithm {
+        "nvls" | "nvls_tree" => {
+            "NVLS (the reduction in the NVSwitch) is not simulated on the network: the ring runs instead, so where NCCL picks NVLS the prediction is a lower bound on what NCCL reaches"
+        }
+        _ => "this algorithm is not simulated on the network: the ring runs instead",
+    };
+    (ring, Some(why))
+}
+
+impl PredictRequest {
+    /// Predicts every size.
+    ///
+    /// # Errors
+    /// An unknown system or collective, nodes or a size out of range.
+    pub fn run(&self) -> Result<Prediction, ApiError> {
+        let preset = Preset::find(&self.system).map_err(|e| ApiError::problem("system", e))?;
+        let nodes = NODES.check(u64::from(self.nodes))? as u32;
+        limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
+        if self.sizes.is_empty() {
+            return Err(ApiError::problem(
+                "bytes",
+                "no size in the range: give a size, a list or MIN..MAX holding a power of two",
+            ));
+        }
+        let rows = self
+            .sizes
+            .iter()
+            .map(|&b| {
+                limits::BYTES.check(b)?;
+                row(&preset, nodes, collective, b)
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        Ok(Prediction { preset, nodes, collective, rows })
+    }
+}
+
+/// One size: NCCL's pick, simulated.
+fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
+    let p = preset.ranks(nodes);
+    let description = preset.nccl(nodes);
+    let model = nccl::predict(&description, collective, bytes);
+    let (algorithm, protocol) = model.as_ref().map_or(("p2p", "simple"), nccl::Prediction::names);
+    let (simulated, note) = schedule_of(collective, algorithm);
+    // The step costs of the schedule that runs: the tree's row for trees,
+    // the ring's for rings, chains and point-to-point.
+    let row_of = if simulated == "double-binary-tree" { "tree" } else { "ring" };
+    let costs = if note.is_some() { "simple" } else { protocol };
+    let v = Version::Current;
+    let step = |network| f64::from(nccl::step_latency(v, network, row_of, costs).unwrap_or(0.0)) * 1000.0;
+    let base = f64::from(nccl::base_latency(v, row_of, costs).unwrap_or(0.0));
+    let [intra, inter] = preset.classes();
+    let classes = [
+        LinkClass { latency: intra.latency + step(false) / 2.0, ..intra },
+        LinkClass { latency: inter.latency + step(true) / 2.0, ..inter },
+    ];
+    let shape = preset.shape(nodes);
+    let channels = preset.nics.min(p.max(1));
+    let line_share = systems::protocol_share(costs);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share of at least 1/2")]
+    let wire = (bytes as f64 / line_share).ceil() as u64;
+    let pipelined = matches!(simulated, "chain" | "double-binary-tree");
+    let pieces = if pipelined { wire.div_ceil(u64::from(channels) * CHUNK).clamp(1, MAX_PIECES) as u32 } else { 1 };
+    let (sim_ns, base, bottleneck) = if p <= 1 {
+        (0.0, 0.0, None)
+    } else {
+        let plan = plan(collective, simulated, p, pieces).map_err(|e| ApiError::problem("collective", e))?;
+        let orders: Vec<Vec<u32>> = (0..channels).map(|c| shape.channel_order(p, c)).collect();
+        let schedule = goal_channels(&plan, wire, &orders);
+        let net = Network::new(shape, classes)?;
+        let out = commlab_core::net::simulate(
+            &schedule,
+            net.clone(),
+            Placement::Identity,
+            NetParams { window: NCCL_STEPS, ..NetParams::default() },
+            false,
+        )?;
+        let t = out.max().0;
+        (t, base, bottleneck(&net, &out, t))
+    };
+    let time_us = sim_ns / 1000.0 + base;
+    let algbw = if time_us > 0.0 { bytes as f64 / (time_us * 1000.0) } else { 0.0 };
+    Ok(PredictRow {
+        bytes,
+        time_us,
+        algbw,
+        busbw: algbw * systems::busbw_factor(collective, p),
+        algorithm,
+        protocol,
+        channels,
+        pieces,
+        simulated,
+        note,
+        nccl_model_time_us: model.map(|m| f64::from(m.pick.2)),
+        bottleneck,
+    })
+}
+
+/// The link with the highest utilisation (bytes over bandwidth × `time`),
+/// lowest index on a tie.
+pub fn bottleneck(net: &Network, out: &commlab_core::net::NetOutcome, time: f64) -> Option<(String, f64)> {
+    let mut best: Option<(u32, f64)> = None;
+    for (d, l) in out.links.iter().enumerate() {
+        let u = l.bytes / (net.class(d as u32).bandwidth * time);
+        if l.bytes > 0.0 && best.is_none_or(|(_, b)| u > b) {
+            best = Some((d as u32, u));
+        }
+    }
+    best.map(|(d, u)| {
+        let (a, b) = net.ends(d);
+        (format!("{}→{}", net.vertex_name(a), net.vertex_name(b)), u)
+    })
+}
+
+impl Prediction {
+    /// The JSON of `commlab predict`: `system` (every value with its
+    /// source, the assumptions), `nodes`, `ranks`, `collective`, and `rows`
+    /// (`bytes`, `time_us`, `algbw`, `busbw`, `algorithm`, `protocol`,
+    /// `channels`, `nccl_model_time_us`, and how it was simulated).
+    pub fn to_json(&self) -> Value {
+        let s = &self.preset;
+        let sources: Vec<Value> = s
+            .sources
+            .iter()
+            .map(|(what, value, source)| j!({ "what": what, "value": value, "source": source }))
+            .collect();
+        let p = s.ranks(self.nodes);
+        let rows: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let bottleneck = r.bottleneck.as_ref().map(|(name, u)| {
+                    j!({ "link": name, "utilisation": u, "bound_busbw": if *u > 0.0 { r.busbw / u } else { 0.0 } })
+                });
+                j!({
+                    "bytes": r.bytes, "time_us": r.time_us, "algbw": r.algbw, "busbw": r.busbw,
+                    "algorithm": r.algorithm, "protocol": r.protocol, "channels": r.channels,
+                    "pieces": r.pieces, "simulated": r.simulated, "note": r.note,
+                    "nccl_model_time_us": r.nccl_model_time_us, "bottleneck": bottleneck,
+                })
+            })
+            .collect();
+        let nccl = s.nccl(self.nodes);
+        j!({
+            "system": {
+                "id": s.id, "name": s.name, "gpus_per_node": s.gpus, "nics_per_node": s.nics,
+                "nvlink_gbps": s.nvlink, "nic_gbps": s.nic, "nvls": s.nvls,
+                "topology": s.shape(self.nodes).to_string(),
+                "nccl": {
+                    "channels": nccl.channels, "bw_intra": nccl.bw_intra, "bw_inter": nccl.bw_inter,
+                    "nvls": nccl.nvls, "version": nccl.version.label(),
+                },
+                "sources": sources,
+                "assumptions": systems::ASSUMPTIONS,
+            },
+            "nodes": self.nodes,
+            "ranks": p,
+            "collective": self.collective.id(),
+            "busbw_factor": systems::busbw_factor(self.collective, p),
+            "rows": rows,
+        })
+    }
+}

@@ -1,0 +1,123 @@
+//! `commlab predict`: what a described cluster should reach, per message
+//! size, in nccl-tests' terms (`docs/systems.md`).
+
+use crate::choose::size;
+use crate::reduce::ArgError;
+use commlab_api::predict::PredictRequest;
+use commlab_core::systems::PRESETS;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// `commlab predict`.
+#[derive(clap::Args)]
+pub struct PredictArgs {
+    /// A system preset (dgx-h100, dgx-a100, p4d, p5, gh200-slingshot, hgx-h200, hgx-b200), or `list`.
+    #[arg(long)]
+    system: String,
+    /// Nodes (1..=128).
+    #[arg(long, default_value_t = 2)]
+    nodes: u32,
+    /// allreduce, allgather, reduce-scatter, broadcast, reduce or all-to-all.
+    #[arg(long, default_value = "allreduce")]
+    collective: String,
+    /// Sizes as nccl-tests' size column: one (65536, 64K), a list (1K,1M), or MIN..MAX (every power of two in it).
+    #[arg(long, default_value = "8..1G")]
+    bytes: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The sizes `text` names: `N`, `A,B,…` or `MIN..MAX` (powers of two).
+fn sizes(text: &str) -> Result<Vec<u64>, ArgError> {
+    let bad = || {
+        ("--bytes".to_owned(), format!("{text:?} is not a size, a list of sizes or MIN..MAX (sizes like 8, 64K, 1G)"))
+    };
+    if let Some((lo, hi)) = text.split_once("..") {
+        let (lo, hi) = (size(lo).ok_or_else(bad)?, size(hi).ok_or_else(bad)?);
+        if lo > hi {
+            return Err(bad());
+        }
+        let all = commlab_api::chooser::sizes(lo.max(1), hi);
+        if all.is_empty() {
+            return Err(("--bytes".to_owned(), format!("{text:?} holds no power of two: give exact sizes as a list")));
+        }
+        return Ok(all);
+    }
+    text.split(',').map(|t| size(t).ok_or_else(bad)).collect()
+}
+
+impl PredictArgs {
+    /// Predicts, or lists the presets.
+    ///
+    /// # Errors
+    /// An unknown system or collective, nodes or sizes out of range.
+    pub fn run(&self) -> Result<Value, ArgError> {
+        if self.system == "list" {
+            let list: Vec<Value> = PRESETS
+                .iter()
+                .map(|p| json!({ "id": p.id, "name": p.name, "gpus_per_node": p.gpus, "nics_per_node": p.nics }))
+                .collect();
+            return Ok(json!({ "systems": list }));
+        }
+        let request = PredictRequest {
+            system: self.system.clone(),
+            nodes: self.nodes,
+            collective: self.collective.clone(),
+            sizes: sizes(&self.bytes)?,
+        };
+        let prediction = request.run().map_err(|e| {
+            let flag = match e.field.as_str() {
+                "hosts" => "--nodes".to_owned(),
+                "bytes" | "size" => "--bytes".to_owned(),
+                f => format!("--{f}"),
+            };
+            (flag, e.to_string())
+        })?;
+        Ok(prediction.to_json())
+    }
+}
+
+/// The table of a prediction (or of the presets).
+pub fn table(v: &Value) -> String {
+    let mut out = String::new();
+    if let Some(list) = v["systems"].as_array() {
+        for s in list {
+            let _ = writeln!(out, "{:<16} {}", s["id"].as_str().unwrap_or(""), s["name"].as_str().unwrap_or(""));
+        }
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "{} × {} ({}), {}: {} ranks",
+        v["nodes"],
+        v["system"]["id"].as_str().unwrap_or(""),
+        v["system"]["topology"].as_str().unwrap_or(""),
+        v["collective"].as_str().unwrap_or(""),
+        v["ranks"]
+    );
+    let _ = writeln!(
+        out,
+        "{:>12} {:>12} {:>9} {:>9}  {:<18} {:>12}  bottleneck",
+        "bytes", "time (µs)", "algbw", "busbw", "NCCL runs", "NCCL's model"
+    );
+    for r in v["rows"].as_array().into_iter().flatten() {
+        let pick = format!("{}/{}", r["algorithm"].as_str().unwrap_or(""), r["protocol"].as_str().unwrap_or(""));
+        let model = r["nccl_model_time_us"].as_f64().map_or("—".to_owned(), |t| format!("{t:.1}"));
+        let neck = r["bottleneck"]["link"].as_str().map_or(String::new(), |l| {
+            format!("{l} at {:.0} %", 100.0 * r["bottleneck"]["utilisation"].as_f64().unwrap_or(0.0))
+        });
+        let _ = writeln!(
+            out,
+            "{:>12} {:>12.1} {:>9.2} {:>9.2}  {:<18} {:>12}  {}",
+            r["bytes"],
+            r["time_us"].as_f64().unwrap_or(0.0),
+            r["algbw"].as_f64().unwrap_or(0.0),
+            r["busbw"].as_f64().unwrap_or(0.0),
+            pick,
+            model,
+            neck
+        );
+    }
+    out
+}

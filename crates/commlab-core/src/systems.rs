@@ -1,0 +1,278 @@
+//! Real systems (`docs/systems.md`): GPU nodes as vendors sell them, each a
+//! `nodes:NxGxR` network (GPUs on an `NVLink` switch, R NICs on R rails), the
+//! NCCL model's description of the same node, and what nccl-tests reports
+//! (algbw, busbw).
+//!
+//! Every number of a preset is a vendor's spec sheet value or one of NCCL's
+//! own tables, named with its source in [`Preset::sources`]. What is assumed
+//! (a protocol's share of a link, the per-step costs, the chunk size) is the
+//! same for every preset and stated in [`ASSUMPTIONS`]. Nothing here comes
+//! from a benchmark result.
+
+use crate::choose::Collective;
+use crate::libraries::nccl::{self, Arch, NicPath, Pattern, Version};
+use crate::net::topology::{LinkClass, Shape};
+
+/// One node type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Preset {
+    /// The id (`dgx-h100`, …).
+    pub id: &'static str,
+    /// What it is, in a line.
+    pub name: &'static str,
+    /// GPUs per node.
+    pub gpus: u32,
+    /// NICs (rails) per node; GPUs share them evenly.
+    pub nics: u32,
+    /// A GPU's `NVLink` bandwidth to the other GPUs of its node, one
+    /// direction (bytes per ns = GB/s).
+    pub nvlink: f64,
+    /// One NIC's bandwidth, one direction (bytes per ns).
+    pub nic: f64,
+    /// `NVLink` SHARP: an `NVSwitch` that reduces and multicasts.
+    pub nvls: bool,
+    /// The GPU generation, for NCCL's tables.
+    pub arch: Arch,
+    /// Where each value comes from: `(what, value as written, source)`.
+    pub sources: &'static [(&'static str, &'static str, &'static str)],
+}
+
+/// The presets, in the order `--system list` prints them.
+pub const PRESETS: [Preset; 7] = [
+    Preset {
+        id: "dgx-h100",
+        name: "NVIDIA DGX H100: 8 × H100 SXM, NVLink 4 with NVSwitch (NVLS), 8 × 400 Gb/s InfiniBand NDR",
+        gpus: 8,
+        nics: 8,
+        nvlink: 450.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Hopper,
+        sources: &[
+            ("nvlink", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nic", "8 × 400 Gb/s", "NVIDIA DGX H100 datasheet (8 × single-port ConnectX-7, up to 400 Gb/s InfiniBand)"),
+            ("nvls", "NVSwitch gen 3 with SHARP", "NVIDIA DGX H100 datasheet; NCCL enables NVLS on sm90 with NVSwitch"),
+        ],
+    },
+    Preset {
+        id: "dgx-a100",
+        name: "NVIDIA DGX A100: 8 × A100 SXM, NVLink 3 with NVSwitch, 8 × 200 Gb/s InfiniBand HDR",
+        gpus: 8,
+        nics: 8,
+        nvlink: 300.0,
+        nic: 25.0,
+        nvls: false,
+        arch: Arch::Ampere,
+        sources: &[
+            ("nvlink", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
+            ("nic", "8 × 200 Gb/s", "NVIDIA DGX A100 datasheet (8 × single-port ConnectX-6 VPI, 200 Gb/s HDR InfiniBand)"),
+            ("nvls", "none", "NVSwitch gen 2 has no SHARP; NCCL's NVLS needs sm90"),
+        ],
+    },
+    Preset {
+        id: "p4d",
+        name: "AWS p4d/p4de.24xlarge: 8 × A100 SXM, NVLink 3 with NVSwitch, 4 × 100 Gb/s EFA (2 GPUs per NIC)",
+        gpus: 8,
+        nics: 4,
+        nvlink: 300.0,
+        nic: 12.5,
+        nvls: false,
+        arch: Arch::Ampere,
+        sources: &[
+            ("nvlink", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
+            ("nic", "4 × 100 Gb/s", "AWS EC2 accelerated computing instances: p4d.24xlarge, 400 Gbps EFA on 4 network cards"),
+            ("nvls", "none", "A100: NCCL's NVLS needs sm90"),
+        ],
+    },
+    Preset {
+        id: "p5",
+        name: "AWS p5.48xlarge: 8 × H100 SXM, NVLink 4 with NVSwitch, 32 × 100 Gb/s EFA (4 per GPU, one 400 Gb/s rail each)",
+        gpus: 8,
+        nics: 8,
+        nvlink: 450.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Hopper,
+        sources: &[
+            ("nvlink", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            (
+                "nic",
+                "32 × 100 Gb/s = 3200 Gb/s",
+                "AWS EC2 accelerated computing instances: p5.48xlarge, 3200 Gbps EFAv2 on 32 network cards; modelled as 8 rails of 4 × 100 Gb/s",
+            ),
+            ("nvls", "NVSwitch gen 3 with SHARP", "H100 SXM baseboard (HGX H100)"),
+        ],
+    },
+    Preset {
+        id: "gh200-slingshot",
+        name: "4 × GH200 (NVLink between the 4), 4 × 200 Gb/s Slingshot-11, as CSCS Alps",
+        gpus: 4,
+        nics: 4,
+        nvlink: 150.0,
+        nic: 25.0,
+        nvls: false,
+        arch: Arch::Hopper,
+        sources: &[
+            (
+                "nvlink",
+                "18 NVLink 4 links of 25 GB/s a direction, 6 to each of the 3 others",
+                "NVIDIA GH200 datasheet (900 GB/s NVLink); the quad node joins each pair directly, no NVSwitch",
+            ),
+            ("nic", "4 × 200 Gb/s", "CSCS Alps documentation: one Slingshot-11 NIC of 200 Gb/s per GH200"),
+            ("nvls", "none", "no NVSwitch in the node"),
+        ],
+    },
+    Preset {
+        id: "hgx-h200",
+        name: "HGX H200: 8 × H200 SXM, NVLink 4 with NVSwitch (NVLS), 8 × 400 Gb/s",
+        gpus: 8,
+        nics: 8,
+        nvlink: 450.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Hopper,
+        sources: &[
+            ("nvlink", "900 GB/s per GPU, both directions", "NVIDIA H200 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nic", "8 × 400 Gb/s", "NVIDIA HGX H200 reference: one 400 Gb/s ConnectX-7 or BlueField-3 per GPU"),
+            ("nvls", "NVSwitch gen 3 with SHARP", "HGX H200 baseboard"),
+        ],
+    },
+    Preset {
+        id: "hgx-b200",
+        name: "HGX B200: 8 × B200, NVLink 5 with NVSwitch (NVLS), 8 × 400 Gb/s",
+        gpus: 8,
+        nics: 8,
+        nvlink: 900.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Blackwell,
+        sources: &[
+            ("nvlink", "1.8 TB/s per GPU, both directions", "NVIDIA HGX B200 / DGX B200 datasheet (NVLink 5: 1.8TB/s per GPU)"),
+            ("nic", "8 × 400 Gb/s", "NVIDIA DGX B200 datasheet (8 × ConnectX-7, 400 Gb/s)"),
+            ("nvls", "NVSwitch gen 4 with SHARP", "HGX B200 baseboard"),
+        ],
+    },
+];
+
+/// What every preset assumes, in words (`docs/systems.md`).
+pub const ASSUMPTIONS: [&str; 5] = [
+    "Link latencies: the project's defaults, 100 ns per NVLink hop and 500 ns per NIC–rail hop (a message between nodes crosses 2 of each).",
+    "A step's fixed cost is NCCL's own per-step hardware latency (tuning.cc hwLat: NVLink or network, per algorithm and protocol), split over the route's links; NCCL's base latency (baseLat) is added once per call.",
+    "Protocols move payload at their line share: LL 8 of 16 bytes, LL128 120 of 128, Simple all (NCCL's line formats).",
+    "One channel per rail (C = R), each on its own NIC, its ring entering and leaving every node on its rail; trees and chains are cut into chunks of 512 KiB per channel (NCCL's default Simple buffer, 4 MiB, over its 8 steps), at most 64.",
+    "A NIC moves one message at a time (W = 1); o = g = O = 0 on the CPU side: NCCL's GPU kernels post their own sends.",
+];
+
+/// Line share of a protocol (NCCL's formats: LL carries 8 data bytes in a
+/// 16-byte line, LL128 120 in 128).
+pub fn protocol_share(protocol: &str) -> f64 {
+    match protocol {
+        "ll" => 0.5,
+        "ll128" => 120.0 / 128.0,
+        _ => 1.0,
+    }
+}
+
+/// nccl-tests' bus bandwidth factor for `p` ranks (its `PERFORMANCE.md`):
+/// busbw = algbw × factor.
+pub fn busbw_factor(collective: Collective, p: u32) -> f64 {
+    let p = f64::from(p.max(1));
+    match collective {
+        Collective::Allreduce => 2.0 * (p - 1.0) / p,
+        Collective::Allgather | Collective::ReduceScatter | Collective::AllToAll => (p - 1.0) / p,
+        Collective::Broadcast | Collective::Reduce => 1.0,
+    }
+}
+
+/// Chunk bytes per channel of a pipelined tree or chain (see [`ASSUMPTIONS`]).
+pub const CHUNK: u64 = 512 * 1024;
+/// Most pieces a pipelined run is cut into.
+pub const MAX_PIECES: u64 = 64;
+/// Steps NCCL keeps in flight on one connection (`NCCL_STEPS`): the NIC
+/// window of a channel.
+pub const NCCL_STEPS: u32 = 8;
+
+impl Preset {
+    /// The preset called `id`.
+    ///
+    /// # Errors
+    /// No such preset: the message lists the ids.
+    pub fn find(id: &str) -> Result<Preset, String> {
+        PRESETS.iter().copied().find(|p| p.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
+            format!("unknown system {id:?}; expected one of: {} (or list)", ids.join(", "))
+        })
+    }
+
+    /// The network of `nodes` such nodes.
+    pub fn shape(&self, nodes: u32) -> Shape {
+        Shape::Nodes { n: nodes, g: self.gpus, r: self.nics }
+    }
+
+    /// The link classes at the project's default latencies.
+    pub fn classes(&self) -> [LinkClass; 2] {
+        let [intra, inter] = Shape::Nodes { n: 1, g: 1, r: 1 }.default_classes();
+        [LinkClass { bandwidth: self.nvlink, ..intra }, LinkClass { bandwidth: self.nic, ..inter }]
+    }
+
+    /// Ranks of `nodes` nodes.
+    pub fn ranks(&self, nodes: u32) -> u32 {
+        nodes * self.gpus
+    }
+
+    /// NCCL's description of `nodes` such nodes (the `--nccl` keys): one
+    /// channel per rail, each carrying its share of a GPU's `NVLink` inside
+    /// the node and one NIC between nodes.
+    #[allow(clippy::cast_possible_truncation, reason = "bandwidths of a few hundred GB/s")]
+    pub fn nccl(&self, nodes: u32) -> nccl::System {
+        let channels = self.nics;
+        nccl::System {
+            version: Version::Current,
+            nodes,
+            gpus: self.gpus,
+            arch: self.arch,
+            amd: false,
+            channels,
+            bw_intra: (self.nvlink / f64::from(channels)) as f32,
+            bw_inter: self.nic as f32,
+            pattern: Pattern::Balanced,
+            nvlink: true,
+            nvls: self.nvls,
+            collnet: false,
+            nic_path: if self.nics < self.gpus { NicPath::Pxb } else { NicPath::Pix },
+            net_latency: 0.0,
+            same_channels: true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busbw_factors_are_nccl_tests() {
+        // nccl-tests PERFORMANCE.md, for 16 ranks.
+        assert!((busbw_factor(Collective::Allreduce, 16) - 30.0 / 16.0).abs() < 1e-12);
+        assert!((busbw_factor(Collective::Allgather, 16) - 15.0 / 16.0).abs() < 1e-12);
+        assert!((busbw_factor(Collective::ReduceScatter, 8) - 7.0 / 8.0).abs() < 1e-12);
+        assert!((busbw_factor(Collective::AllToAll, 4) - 0.75).abs() < 1e-12);
+        assert!((busbw_factor(Collective::Broadcast, 16) - 1.0).abs() < 1e-12);
+        assert!((busbw_factor(Collective::Reduce, 16) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn presets_are_consistent() {
+        for p in PRESETS {
+            assert_eq!(p.gpus % p.nics, 0, "{}", p.id);
+            assert!(p.sources.len() >= 2, "{}", p.id);
+            let shape = p.shape(2);
+            assert_eq!(shape.hosts(), u64::from(2 * p.gpus));
+            assert_eq!(Preset::find(p.id).unwrap(), p);
+            // The Gb/s of the sheet and the bytes per ns agree: 400 Gb/s = 50 B/ns.
+            assert!(p.nic * 8.0 >= 100.0 && p.nic * 8.0 <= 400.0, "{}", p.id);
+        }
+        assert!(Preset::find("dgx-h1000").unwrap_err().contains("dgx-h100"));
+        assert_eq!(Preset::find("p4d").unwrap().shape(2).to_string(), "nodes:2x8x4");
+    }
+}
