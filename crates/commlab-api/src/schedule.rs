@@ -81,6 +81,14 @@ pub struct GenerateRequest {
     pub shift: bool,
     /// Swizzle remote reads (else writes).
     pub read: bool,
+    /// Chooser algorithms: channels the data is split over, channel c's
+    /// sends on NIC c (`docs/network.md`, channels over rails).
+    #[serde(default = "one")]
+    pub channels: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl Default for GenerateRequest {
@@ -101,6 +109,7 @@ impl Default for GenerateRequest {
             deterministic: false,
             shift: true,
             read: true,
+            channels: 1,
         }
     }
 }
@@ -111,6 +120,15 @@ impl GenerateRequest {
     /// # Errors
     /// The field out of range, or an unknown id.
     pub fn build(&self) -> Result<Schedule, ApiError> {
+        self.build_on(None)
+    }
+
+    /// The schedule, its channels ordered for the network `shape` (on
+    /// `nodes`, channel c crosses between nodes on rail c mod R).
+    ///
+    /// # Errors
+    /// As [`GenerateRequest::build`].
+    pub fn build_on(&self, shape: Option<commlab_core::net::Shape>) -> Result<Schedule, ApiError> {
         BYTES.check(self.bytes).map_err(ApiError::from)?;
         match self.collective.as_str() {
             "barrier" => {
@@ -169,11 +187,12 @@ impl GenerateRequest {
                 }
                 CHOOSER_P.check(self.p).map_err(ApiError::from)?;
                 limits::PIECES.check(self.pieces).map_err(ApiError::from)?;
+                let channels = limits::net::CHANNELS.check(u64::from(self.channels)).map_err(ApiError::from)?;
                 let (p, m) = (self.p, self.pieces.min(1 << 16));
                 let log = u64::from(64 - p.saturating_sub(1).leading_zeros());
                 // Messages, generously: the all-pairs algorithms send p² of them.
-                let messages =
-                    if ["ring", "pairwise", "linear"].contains(&a) { 2 * p * p } else { 2 * p * (log + 2 + m) };
+                let messages = channels
+                    * if ["ring", "pairwise", "linear"].contains(&a) { 2 * p * p } else { 2 * p * (log + 2 + m) };
                 if 2 * messages > OPS as u64 {
                     return Err(ApiError::new(
                         "p",
@@ -183,7 +202,10 @@ impl GenerateRequest {
                 }
                 let plan =
                     choose::plan(collective, a, p as u32, m as u32).map_err(|e| ApiError::new("collective", id, e))?;
-                Ok(choose::goal(&plan, self.bytes))
+                let orders: Vec<Vec<u32>> = (0..channels as u32)
+                    .map(|c| shape.map_or_else(|| (0..p as u32).collect(), |s| s.channel_order(p as u32, c)))
+                    .collect();
+                Ok(choose::goal_channels(&plan, self.bytes, &orders))
             }
             id => {
                 P.check(self.p).map_err(ApiError::from)?;
@@ -755,10 +777,12 @@ impl ScheduleEngine {
                     Err(e) => return Some(ScheduleResponse::Error(e)),
                 };
                 let schedule = match &request.source {
-                    ScheduleSource::Generate(g) => match g.build() {
-                        Ok(s) => s,
-                        Err(e) => return Some(ScheduleResponse::Error(e)),
-                    },
+                    ScheduleSource::Generate(g) => {
+                        match g.build_on(request.network.as_ref().and_then(|n| n.shape().ok())) {
+                            Ok(s) => s,
+                            Err(e) => return Some(ScheduleResponse::Error(e)),
+                        }
+                    }
                     ScheduleSource::Text(text) => {
                         let total = text.len() as u64;
                         let mut last = 0u64;

@@ -235,3 +235,28 @@ fn a_run_ends_in_steps_of_their_own() {
         [("partial".to_owned(), true), ("the result".to_owned(), true)]
     );
 }
+
+/// A channelled ring in the Schedule view on `nodes:2x8` (default links):
+/// the run orders channel c over rail c, so eight channels put every rail to
+/// work, one each, and give the closed form of `docs/network.md` (channels over rails):
+/// 30 steps whose slowest hop crosses between the nodes with 1200 ns of
+/// latency at 50 B/ns, T = 30·(1200 + n/(16·C·50)).
+#[test]
+fn a_channelled_ring_on_nodes_uses_every_rail() {
+    let n = 16_777_216u64;
+    for channels in [1u32, 8] {
+        let g = GenerateRequest { channels, ..ring_allreduce(16, n) };
+        let r = ready(&mut ScheduleEngine::new(), run(g, Some(on("nodes:2x8"))));
+        let net = r.network.as_ref().expect("a network summary");
+        let want = 30.0 * (1200.0 + n as f64 / (16.0 * f64::from(channels) * 50.0));
+        assert!((net.max_time - want).abs() <= 1e-9 * want, "C = {channels}: {} vs {want}", net.max_time);
+        // Only possible if no two channels share a rail (the CLI's test
+        // counts the rails carrying bytes).
+    }
+    // Out of range: named.
+    let bad = GenerateRequest { channels: 65, ..ring_allreduce(16, n) };
+    match ScheduleEngine::new().serve(run(bad, None), 1000, &mut |_| {}) {
+        ScheduleResponse::Error(e) => assert_eq!(e.field, "channels"),
+        other => panic!("not refused: {other:?}"),
+    }
+}

@@ -141,6 +141,7 @@ impl GenArgs {
             deterministic: self.deterministic,
             shift: !self.no_shift,
             read: !self.write,
+            channels: u32::try_from(self.channels).unwrap_or(u32::MAX),
         };
         let schedule = if let Some((collective, algorithm)) = self.collective.split_once('/') {
             let channels = commlab_core::limits::net::CHANNELS

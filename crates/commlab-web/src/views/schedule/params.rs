@@ -195,6 +195,7 @@ impl ViewState for ScheduleParams {
         gen_int!("p", P, p, u64),
         gen_int!("bytes", BYTES, bytes, u64),
         gen_int!("pieces", limits::PIECES, pieces, u64),
+        gen_int!("ch", limits::net::CHANNELS, channels, u32),
         gen_int!("mesh", MESH, mesh, u32),
         Field {
             name: "enc",

@@ -727,6 +727,10 @@ pub fn ScheduleView(
                     <NumberField id="p-chooser" label="Ranks p" integer=true range=int_range(commlab_api::schedule::CHOOSER_P)
                         value=gval(|g| g.p as f64) on_change=gen(|g, v| g.p = v as u64) />
                 </Show>
+                <Show when=move || collective().contains('/')>
+                    <NumberField id="ch" label="Channels (the data split; channel c sends on NIC c, on nodes over rail c)" integer=true range=int_range(limits::net::CHANNELS) slider=(1.0, 64.0)
+                        value=gval(|g| f64::from(g.channels)) on_change=gen(|g, v| g.channels = v as u32) />
+                </Show>
                 <Show when=move || is(&["pipeline"])() || pipelined_chooser(&collective())>
                     <NumberField id="pieces" label="Pieces m" integer=true range=int_range(limits::PIECES) slider=limits::schedule::PIECES_SLIDER
                         value=gval(|g| g.pieces as f64) on_change=gen(|g, v| g.pieces = v as u64) />
