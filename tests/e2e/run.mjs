@@ -1038,6 +1038,40 @@ test('schedule: hover and keyboard name the op; zoom; the link keeps the window;
   await shot(page, 'schedule-timeline');
 });
 
+test('schedule on nodes: a ring over 8 channels puts every rail to work, at its closed form; the NIC window is on the page; the link reproduces it', async ({ context, base }) => {
+  const url = `${base}?v=4&view=schedule&coll=allreduce/ring&p=16&bytes=16777216&preset=hops&net=nodes:2x8&ch=8`;
+  const page = await open(context, base, url);
+  const summary = page.locator('[data-testid="net-summary"]');
+  await idealDone(page);
+  // docs/network.md: 30 steps whose slowest hop crosses between the nodes (1200 ns of latency, 50 B/ns):
+  // 30 · (1200 + 16 MiB / (16 · 8 · 50)) = 114 643.2 ns.
+  assert.match(await summary.innerText(), /the last rank finishes at 114\u2009?643 ns/);
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  assert.ok(Math.abs(json.max_time - 114643.2) < 1e-6, String(json.max_time));
+  // Vertices of nodes:2x8: GPUs 0–15, node switches 16 and 17, rail switches 18–25.
+  const rails = new Set(json.links.filter((l) => l.bytes > 0 && Math.max(l.from, l.to) >= 18).map((l) => Math.max(l.from, l.to)));
+  assert.equal(rails.size, 8, [...rails].join(' '));
+  assert.equal(await page.locator('#ch').inputValue(), '8');
+  assert.equal(await page.locator('#nicw').inputValue(), '1');
+  await page.locator('[data-testid="net-picture"]').waitFor();
+  await page.waitForTimeout(300);
+  await shot(page, 'schedule-nodes-channels');
+  // One channel: one rail, 5.8 times as long.
+  await page.locator('#ch').fill('1');
+  await page.locator('#ch').press('Enter');
+  await waitForUrl(page, () => !location.search.includes('ch='));
+  await page.waitForFunction(() => /finishes at 665\u2009?146 ns/.test(document.querySelector('[data-testid="net-summary"]')?.innerText ?? ''), null, { timeout: 60000 });
+  const reopened = await open(context, base, url);
+  await idealDone(reopened);
+  assert.match(await reopened.locator('[data-testid="net-summary"]').innerText(), /114\u2009?643 ns/);
+  // A link made before the NIC window keeps every ready send at once (nicw=0) and says so in its address.
+  const old = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/ring&p=8&bytes=8192&preset=hops&net=ring:8`);
+  await old.locator('[data-testid="net-summary"]').waitFor();
+  assert.equal(await old.locator('#nicw').inputValue(), '0');
+  await waitForUrl(old, () => /^\?v=4&.*nicw=0/.test(location.search));
+  assert.deepEqual([...page.problems, ...reopened.problems, ...old.problems], []);
+});
+
 // The network's result shows first; the ideal switch's time (for the slowdown) follows.
 async function idealDone(page) {
   await page.locator('[data-testid="net-summary"]').waitFor();

@@ -83,6 +83,12 @@ impl Link {
 /// [`VERSION`] as a number.
 pub const CURRENT: u32 = 4;
 
+/// Whether `value` is a link version this build reads: `1` … [`CURRENT`],
+/// written plainly.
+pub fn known_version(value: &str) -> bool {
+    (1..=CURRENT).any(|k| value == k.to_string())
+}
+
 /// `?v=<VERSION>&view=<view>` and the rest of a link: every link the page
 /// writes by hand starts here, so a version bump reaches them all.
 pub fn link(view: &str, rest: &str) -> String {
@@ -384,7 +390,7 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
     let mut own = Vec::new();
     for (key, value) in &pairs {
         match key.as_str() {
-            "v" if matches!(value.as_str(), "1" | "2" | "3" | "4") => {
+            "v" if known_version(value) => {
                 params.link.version = value.parse().unwrap_or(CURRENT);
             }
             "v" => {

@@ -538,7 +538,7 @@ mod soak {
         for (key, value) in pairs {
             let spec = own.iter().find(|(n, _)| n == key).map(|(_, s)| s);
             let invalid = match key.as_str() {
-                "v" => Some(!matches!(value.as_str(), "1" | "2" | "3")),
+                "v" => Some(!crate::codec::known_version(value)),
                 "view" => Some(View::from_id(value).is_none()),
                 "embed" => Some(!matches!(value.as_str(), "0" | "1" | "true" | "false")),
                 "theme" => Some(ThemeChoice::from_id(value).is_none()),
