@@ -117,14 +117,22 @@ impl ChooseArgs {
             network: None,
         };
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
+        // A system describes NCCL's view of it too, unless --nccl says otherwise.
+        let system = self.net.system()?;
+        if let Some((preset, nodes)) = system {
+            if preset.ranks(nodes) != self.p {
+                let want = preset.ranks(nodes);
+                return Err(("--p".to_owned(), format!("{nodes} × {} has {want} GPUs: give --p {want}", preset.id)));
+            }
+        }
+        let nccl = self.nccl.clone().or_else(|| system.map(|(preset, nodes)| preset.nccl_text(nodes)));
         let libraries =
-            commlab_api::libraries::LibraryRequest::from_list(&self.library, self.nccl.clone(), self.dtype_size)
-                .map_err(api)?;
+            commlab_api::libraries::LibraryRequest::from_list(&self.library, nccl, self.dtype_size).map_err(api)?;
         if let Some(format) = &self.export {
             return self.export(format, &request, &libraries);
         }
         let mut result = request.run().map_err(api)?;
-        if let Some(net) = self.net.request() {
+        if let Some(net) = self.net.request()? {
             commlab_api::chooser::on_network(&mut result, &net, 0).map_err(|e| crate::net::arg_error(&e))?;
         }
         let mut value = result.to_json(self.alpha, self.beta, self.gamma);
@@ -180,7 +188,7 @@ impl ChooseArgs {
             alpha: request.alpha,
             beta: request.beta,
             gamma: request.gamma,
-            network: self.net.request(),
+            network: self.net.request()?,
         };
         let mut run = map_request.start().map_err(api)?;
         let mut cache = commlab_api::chooser::Cache::default();

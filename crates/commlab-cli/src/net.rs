@@ -51,24 +51,57 @@ pub struct NetArgs {
     /// NIC window: messages one (rank, NIC) holds at once, from its send's start until it arrives; 0: no limit.
     #[arg(long, default_value_t = 1)]
     pub nic_window: u32,
+    /// A system preset instead of --topology (`commlab predict --system list`): its nodes:NxGxR network and bandwidths.
+    #[arg(long, conflicts_with = "topology")]
+    pub system: Option<String>,
+    /// Nodes of the preset (with --system).
+    #[arg(long, requires = "system")]
+    pub nodes: Option<u32>,
 }
 
 impl NetArgs {
-    /// The request, if a topology was given.
-    pub fn request(&self) -> Option<NetRequest> {
-        let topology = self.topology.clone()?;
-        Some(NetRequest {
+    /// The preset of `--system`, with its nodes.
+    ///
+    /// # Errors
+    /// An unknown system, `--nodes` missing or out of range.
+    pub fn system(&self) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
+        let Some(id) = &self.system else { return Ok(None) };
+        let preset = commlab_core::systems::Preset::find(id).map_err(|e| ("--system".to_owned(), e))?;
+        let nodes = self
+            .nodes
+            .ok_or(("--nodes".to_owned(), "the nodes of the system are required with --system".to_owned()))?;
+        let range = commlab_api::predict::NODES;
+        range.check(u64::from(nodes)).map_err(|e| ("--nodes".to_owned(), e.to_string()))?;
+        Ok(Some((preset, nodes)))
+    }
+
+    /// The request, if a topology or a system was given.
+    ///
+    /// # Errors
+    /// As [`NetArgs::system`].
+    pub fn request(&self) -> Result<Option<NetRequest>, ArgError> {
+        let system = self.system()?;
+        let (topology, bandwidth, bandwidth2) = match (&self.topology, system) {
+            (_, Some((preset, nodes))) => (
+                preset.shape(nodes).to_string(),
+                self.bandwidth.or(Some(preset.nvlink)),
+                self.bandwidth2.or(Some(preset.nic)),
+            ),
+            (Some(t), None) => (t.clone(), self.bandwidth, self.bandwidth2),
+            (None, None) => return Ok(None),
+        };
+        Ok(Some(NetRequest {
             topology,
-            bandwidth: self.bandwidth,
+            bandwidth,
             latency: self.latency,
-            bandwidth2: self.bandwidth2,
+            bandwidth2,
             latency2: self.latency2,
             breaks: self.breaks.clone(),
             break_rate: self.break_rate,
             seed: self.seed,
             placement: self.placement.clone(),
             nic_window: self.nic_window,
-        })
+        }))
     }
 }
 
@@ -113,7 +146,8 @@ impl SimArgs {
     /// # Errors
     /// An unreadable file, a GOAL error, a bad flag.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let request = self.net.request().ok_or(("--topology".to_owned(), "a topology is required".to_owned()))?;
+        let request =
+            self.net.request()?.ok_or(("--topology".to_owned(), "a topology (or --system) is required".to_owned()))?;
         let text = read(&self.file)?;
         let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
         let p = NetParams { o: self.o as f64, g: self.g as f64, big_o: self.big_o as f64, s: self.s, window: 0 };
@@ -142,7 +176,8 @@ impl TopoArgs {
     /// # Errors
     /// A bad flag.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let request = self.net.request().ok_or(("--topology".to_owned(), "a topology is required".to_owned()))?;
+        let request =
+            self.net.request()?.ok_or(("--topology".to_owned(), "a topology (or --system) is required".to_owned()))?;
         let net = request.network().map_err(|e| arg_error(&e))?;
         Ok(topology_json(&net))
     }

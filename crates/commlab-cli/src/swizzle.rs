@@ -95,7 +95,7 @@ impl SwizzleCommand {
             .map(|i| get_coord(&config, i).map_or(Value::Null, |c| json!([c.row, c.column, c.rank])))
             .collect();
         let coverage = schedule.coverage();
-        let network = match self.net.request() {
+        let network = match self.net.request()? {
             Some(net) => {
                 let n = request.on_network(&net).map_err(|e| crate::net::arg_error(&e))?;
                 let side = |s: &commlab_api::swizzle::SwizzleNetSide| {

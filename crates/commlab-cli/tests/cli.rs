@@ -804,3 +804,65 @@ fn predict_reports_nccl_tests_terms() {
         assert!(err.contains(&format!("error: {flag}:")), "{args:?}: {err}");
     }
 }
+
+/// `--system ID --nodes N` on `net sim` and `choose`: the preset's network
+/// (`nodes:NxGxR`, its NVLink and NIC bandwidths) in place of `--topology`,
+/// and for `choose --library nccl` its NCCL description.
+#[test]
+fn system_presets_on_net_sim_and_choose() {
+    let dir = std::env::temp_dir().join(format!("commlab-system-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ring.goal");
+    let f = file.to_str().unwrap();
+    let gen = [
+        "goal",
+        "gen",
+        "allreduce/ring",
+        "--p",
+        "16",
+        "--bytes",
+        "16777216",
+        "--channels",
+        "4",
+        "--topology",
+        "nodes:2x8x4",
+        "-o",
+        f,
+    ];
+    assert!(run(&gen).status.success());
+    let v = json(&["net", "sim", f, "--system", "p4d", "--nodes", "2", "--json"]);
+    assert_eq!(v["topology"], "nodes:2x8x4");
+    assert_eq!((v["bandwidth"].as_f64(), v["bandwidth2"].as_f64()), (Some(300.0), Some(12.5)));
+    // The same as naming the network by hand.
+    let by_hand =
+        json(&["net", "sim", f, "--topology", "nodes:2x8x4", "--bandwidth", "300", "--bandwidth2", "12.5", "--json"]);
+    assert_eq!(v["max_time"], by_hand["max_time"]);
+    let c = json(&[
+        "choose",
+        "--collective",
+        "allreduce",
+        "--p",
+        "16",
+        "--bytes",
+        "1M..1M",
+        "--system",
+        "dgx-h100",
+        "--nodes",
+        "2",
+        "--library",
+        "nccl",
+        "--json",
+    ]);
+    assert_eq!(c["topology"], "nodes:2x8");
+    assert_eq!(c["rows"][0]["library_picks"]["nccl"]["algorithm"], "tree");
+    for (args, flag) in [
+        (&["net", "sim", f, "--system", "p4d"][..], "--nodes"),
+        (&["net", "sim", f, "--system", "p9", "--nodes", "2"], "--system"),
+        (&["choose", "--collective", "allreduce", "--p", "8", "--system", "p4d", "--nodes", "2"], "--p"),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("error: {flag}:")), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -220,6 +220,27 @@ impl Preset {
         nodes * self.gpus
     }
 
+    /// [`Preset::nccl`] as `--nccl` text (`key=value,…`).
+    pub fn nccl_text(&self, nodes: u32) -> String {
+        let s = self.nccl(nodes);
+        let arch = match s.arch {
+            Arch::Volta => "volta",
+            Arch::Ampere => "ampere",
+            Arch::Hopper => "hopper",
+            Arch::Blackwell => "blackwell",
+        };
+        let path = if s.nic_path == NicPath::Pix { "pix" } else { "pxb" };
+        format!(
+            "nodes={},gpus={},arch={arch},channels={},bw-intra={},bw-inter={},nvls={},nic-path={path}",
+            s.nodes,
+            s.gpus,
+            s.channels,
+            s.bw_intra,
+            s.bw_inter,
+            u8::from(s.nvls)
+        )
+    }
+
     /// NCCL's description of `nodes` such nodes (the `--nccl` keys): one
     /// channel per rail, each carrying its share of a GPU's `NVLink` inside
     /// the node and one NIC between nodes.
@@ -274,5 +295,10 @@ mod tests {
         }
         assert!(Preset::find("dgx-h1000").unwrap_err().contains("dgx-h100"));
         assert_eq!(Preset::find("p4d").unwrap().shape(2).to_string(), "nodes:2x8x4");
+        // The description as text reads back as the same system.
+        for p in PRESETS {
+            let text = p.nccl_text(3);
+            assert_eq!(nccl::parse_system(&text, p.ranks(3)).unwrap(), p.nccl(3), "{text}");
+        }
     }
 }
