@@ -806,7 +806,7 @@ fn predict_reports_nccl_tests_terms() {
 }
 
 /// `--system ID --nodes N` on `net sim` and `choose`: the preset's network
-/// (`nodes:NxGxR`, its NVLink and NIC bandwidths) in place of `--topology`,
+/// (`nodes:NxGxR`, its `NVLink` and NIC bandwidths) in place of `--topology`,
 /// and for `choose --library nccl` its NCCL description.
 #[test]
 fn system_presets_on_net_sim_and_choose() {
