@@ -116,8 +116,9 @@ pub struct NetworkRow {
     pub bottleneck: Option<Bottleneck>,
     /// Per algorithm: its bottleneck link.
     pub bottlenecks: Vec<Option<Bottleneck>>,
-    /// Per algorithm: the piece count simulated (the model's best, halved
-    /// until the plan fits the limit).
+    /// Per algorithm: the piece count simulated: for pipelined algorithms
+    /// the fastest on the network of m/4, m/2, m, 2m, 4m around the model's
+    /// best m (each halved until the plan fits the limit).
     pub pieces: Vec<u32>,
     /// Per algorithm: broken links cut off ranks it exchanges with.
     pub cut: Vec<bool>,
@@ -547,7 +548,24 @@ impl SimRun {
                 break;
             }
             fresh = true;
-            let point = net.point(cache, collective, ids[k], self.result.p, r.pieces[k], r.bytes, self.limit);
+            let (p, m, n) = (self.result.p, r.pieces[k], r.bytes);
+            let point = if self.result.pipelined[k] {
+                // The piece count is the network's: m/4 … 4m around the
+                // model's best, the fastest kept (the first on a tie).
+                let mut best = net.point(cache, collective, ids[k], p, m, n, self.limit);
+                for c in [m / 4, m / 2, m.saturating_mul(2), m.saturating_mul(4)] {
+                    if c == 0 || c == m || c > commlab_core::limits::PIECES.max as u32 {
+                        continue;
+                    }
+                    let other = net.point(cache, collective, ids[k], p, c, n, self.limit);
+                    if other.time.is_some_and(|t| best.time.is_none_or(|b| t < b)) {
+                        best = other;
+                    }
+                }
+                best
+            } else {
+                net.point(cache, collective, ids[k], p, m, n, self.limit)
+            };
             self.points.push(point);
             self.next += 1;
             if self.next % per == 0 {

@@ -119,9 +119,31 @@ fn pipelined_plans_are_capped_by_halving_their_pieces() {
     assert!(row.pieces[0] > net.pieces[0], "model m = {}, simulated {}", row.pieces[0], net.pieces[0]);
     assert!(u64::from(net.pieces[0]) * 63 <= NET_TRANSFERS && u64::from(net.pieces[0]) * 2 * 63 > NET_TRANSFERS);
     assert!(net.times[0].is_some());
-    let mut all = ChooseRequest { network: None, simulate: false, ..r }.run().unwrap();
-    on_network(&mut all, &on("torus:8x8"), 0).unwrap();
-    assert_eq!(all.rows[0].network.as_ref().unwrap().pieces[0], row.pieces[0]);
+}
+
+/// On a network the piece count is the network's: of m/4, m/2, m, 2m and
+/// 4m around the model's best m, the fastest simulated. On a line of hosts
+/// the chain's time is the closed form (λ + n/(m·B))(p + m − 2)
+/// (`docs/network.md`), so the pick is the candidate that minimises it, and
+/// its time is that minimum.
+#[test]
+fn pipelined_pieces_are_chosen_on_the_network() {
+    let (p, n) = (16u32, 1u64 << 20);
+    let r = request("broadcast", u64::from(p), (n, n), &["chain"], Some("mesh:16x1"));
+    let mut all = ChooseRequest { network: None, simulate: false, ..r.clone() }.run().unwrap();
+    on_network(&mut all, r.network.as_ref().unwrap(), 0).unwrap();
+    let m = all.rows[0].pieces[0];
+    let net = all.rows[0].network.as_ref().unwrap();
+    let closed = |m: u32| (250.0 + n as f64 / (f64::from(m) * 25.0)) * f64::from(p + m - 2);
+    let best = [m / 4, m / 2, m, 2 * m, 4 * m]
+        .into_iter()
+        .filter(|&c| c > 0)
+        .min_by(|&a, &b| closed(a).total_cmp(&closed(b)))
+        .unwrap();
+    assert_ne!(best, m, "the network's best differs from the model's here (m = {m})");
+    assert_eq!(net.pieces[0], best, "model m = {m}");
+    let t = net.times[0].unwrap();
+    assert!((t - closed(best)).abs() <= 1e-9 * t, "{t} vs {}", closed(best));
 }
 
 /// The winner map on a network: p up to the hosts, at most 16 × 16 cells,
