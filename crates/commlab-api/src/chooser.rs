@@ -548,23 +548,23 @@ impl SimRun {
                 break;
             }
             fresh = true;
-            let (p, m, n) = (self.result.p, r.pieces[k], r.bytes);
+            let (ranks, m, bytes) = (self.result.p, r.pieces[k], r.bytes);
             let point = if self.result.pipelined[k] {
                 // The piece count is the network's: m/4 … 4m around the
                 // model's best, the fastest kept (the first on a tie).
-                let mut best = net.point(cache, collective, ids[k], p, m, n, self.limit);
+                let mut best = net.point(cache, collective, ids[k], ranks, m, bytes, self.limit);
                 for c in [m / 4, m / 2, m.saturating_mul(2), m.saturating_mul(4)] {
                     if c == 0 || c == m || c > commlab_core::limits::PIECES.max as u32 {
                         continue;
                     }
-                    let other = net.point(cache, collective, ids[k], p, c, n, self.limit);
+                    let other = net.point(cache, collective, ids[k], ranks, c, bytes, self.limit);
                     if other.time.is_some_and(|t| best.time.is_none_or(|b| t < b)) {
                         best = other;
                     }
                 }
                 best
             } else {
-                net.point(cache, collective, ids[k], p, m, n, self.limit)
+                net.point(cache, collective, ids[k], ranks, m, bytes, self.limit)
             };
             self.points.push(point);
             self.next += 1;
