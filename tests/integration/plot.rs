@@ -5,7 +5,7 @@ use commlab_plot::model::{pieces_chart, units_chart};
 use commlab_plot::{render_svg, Theme};
 
 fn pieces_svg(model: &ModelConfig, chosen: u64) -> String {
-    render_svg(640, 360, |root| pieces_chart(root, model, chosen, &[], &Theme::LIGHT)).unwrap()
+    render_svg(640, 360, |root| pieces_chart(root, model, chosen, [&[], &[]], &Theme::LIGHT)).unwrap()
 }
 
 #[test]

@@ -170,6 +170,7 @@ pub fn model_json(run: &crate::model::ModelRun) -> String {
         "t_binomial": s.binomial_time,
         "binomial_rounds": s.binomial_rounds,
         "simulated": run.simulated.iter().map(|&(m, t)| json!({"m": m, "t": t, "t_model": model.time_at(m)})).collect::<Vec<_>>(),
+        "network": run.network.iter().map(|&(m, t)| json!({"m": m, "t": t, "t_model": model.time_at(m)})).collect::<Vec<_>>(),
     });
     doc.pretty()
 }

@@ -14,6 +14,13 @@ use serde::{Deserialize, Serialize};
 /// Simulated points per chart.
 pub const SIMULATED_POINTS: usize = 14;
 
+/// Points of the network twin (a network run costs more than the event
+/// simulation: fewer points of fewer messages keep a redraw short).
+pub const NETWORK_POINTS: usize = 6;
+
+/// Messages one network-twin point may take.
+pub const NETWORK_MESSAGES: u64 = 1 << 12;
+
 /// Messages one simulated pipeline point may take: `(p − 1)·m ≤ 2^15` keeps
 /// the 14 simulations of a redraw under a few milliseconds in the browser.
 pub const SIMULATION_MESSAGES: u64 = 1 << 15;
@@ -56,6 +63,46 @@ pub struct ModelRun {
     pub simulated: Vec<(u64, f64)>,
     /// Simulated binomial-tree times at sampled unit counts.
     pub simulated_tree: Vec<(u64, f64)>,
+    /// The network twin: `T(m)` of the same chain on a line of `p` hosts
+    /// (`mesh:px1`) with links of latency `T_start` and bandwidth
+    /// `1/T_byte`, a NIC sending one message at a time (`docs/network.md`):
+    /// equal to the model (its closed form). Empty when the line would have
+    /// more hosts than a topology may, or `1/T_byte` is out of a link's range.
+    pub network: Vec<(u64, f64)>,
+}
+
+/// The network twin of `config` at the piece counts of `simulated` (see
+/// [`ModelRun::network`]).
+pub fn network_twin(config: &ModelConfig, simulated: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    use commlab_core::net::topology::{LinkClass, Network, Placement, Shape};
+    let p = config.units();
+    let bandwidth = 1.0 / config.t_byte();
+    let link = LinkClass { bandwidth, latency: config.t_start() };
+    let fits = commlab_core::limits::net::BANDWIDTH.contains(bandwidth)
+        && commlab_core::limits::net::LATENCY.contains(link.latency);
+    let Ok(hosts) = u32::try_from(p) else { return Vec::new() };
+    let Ok(net) = Network::new(Shape::Mesh([hosts, 1, 1]), [link; 2]) else { return Vec::new() };
+    if !fits {
+        return Vec::new();
+    }
+    let ms: Vec<u64> = simulated.iter().map(|&(m, _)| m).filter(|&m| (p - 1) * m <= NETWORK_MESSAGES).collect();
+    // At most NETWORK_POINTS of them, spread over the list.
+    let step = ms.len().div_ceil(NETWORK_POINTS).max(1);
+    ms.iter()
+        .step_by(step)
+        .filter_map(|&m| {
+            let s = commlab_core::goal::generate::collective("pipeline", p, config.bytes(), m).ok()?;
+            let out = commlab_core::net::simulate(
+                &s,
+                net.clone(),
+                Placement::Identity,
+                commlab_core::net::NetParams::default(),
+                false,
+            )
+            .ok()?;
+            Some((m, out.max().0))
+        })
+        .collect()
 }
 
 /// One pipelined reduction simulated event by event (`commlab pipeline`).
@@ -90,8 +137,10 @@ impl ModelRequest {
     /// The first field out of range.
     pub fn run(&self) -> Result<ModelRun, ApiError> {
         let config = self.config()?;
+        let simulated = simulated_pieces(&config, SIMULATED_POINTS, SIMULATION_MESSAGES);
         Ok(ModelRun {
-            simulated: simulated_pieces(&config, SIMULATED_POINTS, SIMULATION_MESSAGES),
+            network: network_twin(&config, &simulated),
+            simulated,
             simulated_tree: simulated_binomial(&config, units_axis_end(config.units()), SIMULATED_POINTS),
             config,
         })

@@ -720,3 +720,40 @@ fn timeline_accessors_read_the_documented_layout() {
     // Down from bar 0 (start 20): none starts that late on rank 1, so its last.
     assert_eq!(t.next_bar(Some(0), 0, true, 1), Some(2));
 }
+
+/// The Runtime model's network twin: the chain on a line of p hosts with
+/// links of latency `T_start` and bandwidth `1/T_byte`, a NIC sending one message
+/// at a time, takes the model's T(n, p, m) (`docs/network.md`) whenever m
+/// divides n. Otherwise the pieces are ⌊n/m⌋ bytes and the last one carries
+/// the rest: the last piece leaves after m − 1 small ones and crosses p − 1
+/// links, (m − 1)(λ + ⌊n/m⌋/B) + (p − 1)(λ + (⌊n/m⌋ + n mod m)/B). Without a
+/// bandwidth (`T_byte` = 0) or past the topology's hosts it is left out.
+#[test]
+fn the_model_has_a_network_twin_equal_to_it() {
+    let request = commlab_api::model::ModelRequest {
+        bytes: 840 * 1024,
+        units: 16,
+        t_start: 10.0,
+        t_byte: 0.001,
+        max_pieces: 1024,
+    };
+    let run = request.run().unwrap();
+    assert!(run.network.len() >= 3, "{:?}", run.network);
+    let (n, p) = (request.bytes, request.units);
+    let mut divides = 0;
+    for &(m, t) in &run.network {
+        let (q, r) = (n / m, n % m);
+        let want = (m - 1) as f64 * (10.0 + q as f64 * 0.001) + (p - 1) as f64 * (10.0 + (q + r) as f64 * 0.001);
+        assert!((t - want).abs() <= 1e-9 * want, "m = {m}: network {t}, by hand {want}");
+        if r == 0 {
+            let model = run.config.time_at(m);
+            assert!((t - model).abs() <= 1e-9 * model, "m = {m}: network {t}, model {model}");
+            divides += 1;
+        }
+    }
+    assert!(divides >= 1, "{:?}", run.network);
+    let free = commlab_api::model::ModelRequest { t_byte: 0.0, ..request };
+    assert!(free.run().unwrap().network.is_empty());
+    let long = commlab_api::model::ModelRequest { units: 5000, ..request };
+    assert!(long.run().unwrap().network.is_empty());
+}

@@ -381,7 +381,8 @@ pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
 /// `T(m)` over the integer piece counts `1..=piece_limit`, with the real `m*`
 /// (vertical line), the best integer `m` and the chosen `m` marked and
 /// labelled, the binomial time as a dashed reference line, and optional
-/// `simulated` points drawn on top of the analytic curve.
+/// `simulated` points (the event simulation) and `network` points (the same
+/// chain on a line of hosts, `docs/network.md`) on top of the analytic curve.
 ///
 /// # Errors
 /// When the backend fails to draw.
@@ -389,7 +390,7 @@ pub fn pieces_chart<DB>(
     root: &DrawingArea<DB, Shift>,
     model: &ModelConfig,
     chosen_pieces: u64,
-    simulated: &[Marker],
+    [simulated, network]: [&[Marker]; 2],
     theme: &Theme,
 ) -> Result<(), PlotError>
 where
@@ -421,6 +422,11 @@ where
                     &format!("m* = {}", format_quantity(m_star)),
                 )?;
             }
+        }
+        if !network.is_empty() {
+            // Larger rings under the event simulation's dots: the two agree.
+            let points: Vec<(f64, f64)> = network.iter().map(|m| (m.x, m.y)).collect();
+            f.dots(&points, 6, theme.optimum.stroke_width(2), "on a line of hosts with these links (network, W = 1)")?;
         }
         if !simulated.is_empty() {
             let points: Vec<(f64, f64)> = simulated.iter().map(|m| (m.x, m.y)).collect();

@@ -45,7 +45,7 @@ pub fn ModelView(
         let run = run.get().map_err(PlotError)?;
         let (m, theme) = (chosen(), theme());
         render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| {
-            pieces_chart(root, &run.config, m, &markers(&run.simulated), &theme)
+            pieces_chart(root, &run.config, m, [&markers(&run.simulated), &markers(&run.network)], &theme)
         })
     });
     let units_svg = Memo::new(move |_| -> Result<String, PlotError> {
