@@ -911,6 +911,7 @@ pub fn ScheduleView(
                     <label class="check"><input type="checkbox" data-testid="libstdcxx" prop:checked=move || params.with(|p| p.libstdcxx)
                         on:change=move |ev| { let on = event_target_checked(&ev); params.update(|p| p.libstdcxx = on); } />" LogGOPSim's libstdc++ ready-list order"</label>
                 </Show>
+                <super::system::SystemSelect params=params />
                 <crate::controls::network::NetworkControls params=params label="run on a network (it replaces L and G)"
                     note="On a network each message is a flow along its route: it spends the route's latency, then shares each link max–min with the flows crossing it. o, g, O and S still apply; L and G are the network's." />
             </div>
