@@ -1064,12 +1064,23 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   const reopened = await open(context, base, url);
   await idealDone(reopened);
   assert.match(await reopened.locator('[data-testid="net-summary"]').innerText(), /114\u2009?643 ns/);
+  // The network is not a preset's (its links are the defaults): the select says custom. Picking
+  // p4d sets 2 × 8 A100 on 4 rails of 12.5 GB/s, a channel per rail, o = g = 0, and says so.
+  assert.equal(await reopened.locator('#system').inputValue(), '');
+  await reopened.selectOption('#system', 'p4d');
+  await waitForUrl(reopened, () => /net=nodes%3A2x8x4/.test(location.search) && /ch=4/.test(location.search) && /bw2=12\.5/.test(location.search));
+  assert.match(await reopened.locator('[data-testid="system-note"]').innerText(), /^2 × p4d: nodes:2x8x4/);
+  await reopened.locator('[data-testid="net-summary"]').waitFor();
+  await reopened.waitForFunction(() => /^On nodes:2x8x4/.test(document.querySelector('[data-testid="net-summary"]')?.innerText ?? ''), null, { timeout: 60000 });
+  await shot(reopened, 'schedule-system-p4d');
+  const again = await open(context, base, reopened.url());
+  assert.equal(await again.locator('#system').inputValue(), 'p4d', 'the link reopens the preset');
   // A link made before the NIC window keeps every ready send at once (nicw=0) and says so in its address.
   const old = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/ring&p=8&bytes=8192&preset=hops&net=ring:8`);
   await old.locator('[data-testid="net-summary"]').waitFor();
   assert.equal(await old.locator('#nicw').inputValue(), '0');
   await waitForUrl(old, () => /^\?v=4&.*nicw=0/.test(location.search));
-  assert.deepEqual([...page.problems, ...reopened.problems, ...old.problems], []);
+  assert.deepEqual([...page.problems, ...reopened.problems, ...old.problems, ...again.problems], []);
 });
 
 // The network's result shows first; the ideal switch's time (for the slowdown) follows.
