@@ -490,7 +490,8 @@ test('swizzle on a network: with and without the rank shift on switch:8, the CLI
   const sentence = await page.locator('[data-testid="swizzle-net-sentence"]').innerText();
   const ratio = (native.without_shift.time_ns / native.with_shift.time_ns).toFixed(2);
   assert.ok(sentence.endsWith(`(${ratio}×).`), `${sentence} vs ${ratio}`);
-  assert.equal(ratio, '2.04');
+  // A NIC sends one message at a time: the rank's 8 cores queue on it (docs/network.md), 1.34× (2.04× without the window).
+  assert.equal(ratio, '1.34');
   const figure = await chartSvg(page, 'swizzle-network');
   for (const side of [native.with_shift, native.without_shift]) assert.ok(figure.includes(`hottest link ${side.hottest.name}`), side.hottest.name);
   await shot(page, 'swizzle-network');

@@ -44,25 +44,25 @@ pub struct SourceRow {
     pub verdict: String,
     /// Why they differ (or how we checked that they agree).
     pub why: String,
-    /// The query string that opens the example (`v=3&view=…`).
+    /// The query string that opens the example (`v=4&view=…`).
     pub link: String,
 }
 
 /// A worked example as a link: label and query string.
 pub const PRESETS: [(&str, &str); 7] = [
-    ("Binomial article: reduction on p = 8", "v=3&view=tree&p=8"),
-    ("Binomial article: pipelined T(n, p, m) and m*", "v=3&view=model"),
-    ("Barrier paper: round(1) on the 4 × 4 S-curve mesh", "v=3&view=mesh&size=4&rate=0"),
-    ("Barrier paper: UQ of all 256 conversions, delay figures", "v=3&view=lab"),
+    ("Binomial article: reduction on p = 8", "v=4&view=tree&p=8"),
+    ("Binomial article: pipelined T(n, p, m) and m*", "v=4&view=model"),
+    ("Barrier paper: round(1) on the 4 × 4 S-curve mesh", "v=4&view=mesh&size=4&rate=0"),
+    ("Barrier paper: UQ of all 256 conversions, delay figures", "v=4&view=lab"),
     (
         "catccos: worked table, grid (2, 2, 4), cores (2, 2)",
-        "v=3&view=swizzle&rows=2&cols=2&ranks=4&core_rows=2&core_cols=2",
+        "v=4&view=swizzle&rows=2&cols=2&ranks=4&core_rows=2&core_cols=2",
     ),
     (
         "catccos: 12 cores on 4 × 4 × 4, with and without deterministic mode",
-        "v=3&view=swizzle&rows=4&cols=4&ranks=4&core_rows=3&core_cols=4&compare=deterministic",
+        "v=4&view=swizzle&rows=4&cols=4&ranks=4&core_rows=3&core_cols=4&compare=deterministic",
     ),
-    ("Barrier paper: the delay claims under both routing rules", "v=3&view=lab&seeds=3&max_size=16"),
+    ("Barrier paper: the delay claims under both routing rules", "v=4&view=lab&seeds=3&max_size=16"),
 ];
 
 const ARTICLE: &str = "Binomial-tree article";
@@ -237,7 +237,7 @@ fn claim_rows() -> Vec<SourceRow> {
     };
     let link = |routing: Routing| {
         format!(
-            "v=3&view=lab&seeds={}&max_size={}{}",
+            "v=4&view=lab&seeds={}&max_size={}{}",
             sweep.seeds,
             sweep.max_size,
             match routing {
