@@ -1306,11 +1306,12 @@ test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared li
 
 test('chooser on a network: ring beats Rabenseifner on torus:4x4 where the model never lets it; the CLI\'s numbers; the bottleneck named; the map and the timeline on the network; the link reopens it', async ({ context, base }) => {
   const off = 'reduce-broadcast,recursive-doubling,double-binary-tree,chain-up-down';
-  const page = await open(context, base, `${base}?view=chooser&p=16&lo=65536&hi=262144&off=${off}&at=131072&map=2..16&net=torus:4x4`);
+  const page = await open(context, base, `${base}?view=chooser&p=16&lo=65536&hi=262144&off=${off}&at=262144&map=2..16&net=torus:4x4`);
   await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on torus:4x4'), null, { timeout: 60000 });
   const text = await crossoverText(page);
   assert.match(text, /^Fastest on torus:4x4 at 64 KiB: rabenseifner\./);
-  assert.match(text, /ring beats rabenseifner from 128 KiB at p = 16/);
+  // A NIC sends one message at a time (docs/network.md): from 256 KiB (128 KiB with every send at once, nicw=0).
+  assert.match(text, /ring beats rabenseifner from 256 KiB at p = 16/);
   assert.match(text, /Under the α–β model: rabenseifner wins every size in this range\./);
   // The page's numbers are the CLI's.
   const json = JSON.parse((await download(page, 'export-json')).text);
@@ -1322,10 +1323,10 @@ test('chooser on a network: ring beats Rabenseifner on torus:4x4 where the model
     for (const id of ['ring', 'rabenseifner']) assert.ok(Math.abs(row.network[id] - native.rows[i].network[id]) <= 1e-9 * row.network[id], `${id} at ${row.bytes}`);
     assert.deepEqual(row.bottleneck, native.rows[i].bottleneck);
   }
-  // The explain panel at 128 KiB names the winner's bottleneck link.
-  const at = json.rows.find((r) => r.bytes === 131072);
+  // The explain panel at 256 KiB names the winner's bottleneck link.
+  const at = json.rows.find((r) => r.bytes === 262144);
   const sentence = await page.locator('[data-testid="bottleneck"]').innerText();
-  assert.ok(sentence.startsWith('On torus:4x4 at 128 KiB, ring is fastest'), sentence);
+  assert.ok(sentence.startsWith('On torus:4x4 at 256 KiB, ring is fastest'), sentence);
   assert.ok(sentence.includes(`Its bottleneck is link ${at.bottleneck.name}`), sentence);
   assert.match(await page.locator('[data-testid="network-ring"]').innerText(), /^\d/);
   assert.match(await chartSvg(page, 'times-chart'), /on torus:4x4: simulated time vs message size/);
