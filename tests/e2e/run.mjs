@@ -447,6 +447,19 @@ test('model: event-simulated points sit on the analytic curves', async ({ page }
   for (const [m, model, sim] of simulated) assert.ok(Math.abs(model - sim) <= 1e-9 * model, `m=${m}: ${model} vs ${sim}`);
 });
 
+test('model: its network twin, the chain on a line of hosts, is drawn on T(m) and exported, equal to the formula', async ({ context, base }) => {
+  // n = 840 KiB is divisible by the piece counts drawn (docs/reduce-model.md: otherwise the last piece carries the rest).
+  const page = await open(context, base, `${base}?v=4&view=model&n=860160&p=16`);
+  await page.waitForFunction(() => /on a line of hosts/.test(document.querySelector('[data-testid="chart-pieces"]')?.innerHTML ?? ''), null, { timeout: 30000 });
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  assert.ok(json.network.length >= 3, JSON.stringify(json.network));
+  for (const { m, t, t_model: model } of json.network) {
+    if (860160 % m === 0) assert.ok(Math.abs(t - model) <= 1e-9 * model, `m=${m}: network ${t}, model ${model}`);
+  }
+  await shot(page, 'model-network-twin');
+  assert.deepEqual(page.problems, []);
+});
+
 
 const swizzleCell = (page, row, col) => page.locator(`[data-testid="swizzle-numbers"] tr[data-row="${row}"] .${col}`).innerText();
 

@@ -136,12 +136,23 @@ impl ModelRequest {
     /// # Errors
     /// The first field out of range.
     pub fn run(&self) -> Result<ModelRun, ApiError> {
+        let mut run = self.run_without_network()?;
+        run.network = network_twin(&run.config, &run.simulated);
+        Ok(run)
+    }
+
+    /// [`ModelRequest::run`] without the network twin (the page draws the
+    /// model at once and asks the worker for the twin: the network
+    /// simulator is not in the page's bundle).
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn run_without_network(&self) -> Result<ModelRun, ApiError> {
         let config = self.config()?;
-        let simulated = simulated_pieces(&config, SIMULATED_POINTS, SIMULATION_MESSAGES);
         Ok(ModelRun {
-            network: network_twin(&config, &simulated),
-            simulated,
+            simulated: simulated_pieces(&config, SIMULATED_POINTS, SIMULATION_MESSAGES),
             simulated_tree: simulated_binomial(&config, units_axis_end(config.units()), SIMULATED_POINTS),
+            network: Vec::new(),
             config,
         })
     }

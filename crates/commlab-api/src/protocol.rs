@@ -55,6 +55,8 @@ pub enum Request {
     /// Compute the runtime model and keep it for [`Request::DataExport`]
     /// (the model view draws on the page; its data exports come from here).
     Model(ModelRequest),
+    /// The runtime model's network twin ([`crate::model::ModelRun::network`]).
+    ModelNetwork(ModelRequest),
     /// The kept tree, pipeline, swizzle or model run as CSV or JSON.
     DataExport(DataView, DataFormat),
     /// Panics inside the engine (the browser suite checks the banner).
@@ -95,6 +97,8 @@ pub enum Response {
     Caption(String),
     /// The run asked for is computed and kept for exports.
     Kept,
+    /// The runtime model's network twin: `(m, T)` points.
+    ModelNetwork(Vec<(u64, f64)>),
     /// The request was refused.
     Error(ApiError),
 }
@@ -286,6 +290,10 @@ impl Engine {
                     self.model = None;
                     Response::Error(e)
                 }
+            }),
+            Request::ModelNetwork(r) => Some(match r.run() {
+                Ok(run) => Response::ModelNetwork(run.network),
+                Err(e) => Response::Error(e),
             }),
             Request::DataExport(view, format) => Some(self.data_export(view, format)),
             Request::SelfTestPanic => panic!("self-test panic requested inside the engine"),

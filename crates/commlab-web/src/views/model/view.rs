@@ -34,18 +34,43 @@ pub fn ModelView(
     let model = Memo::new(move |_| params.with(|p| p.model));
     // The model with its event simulations (bounded work: 2 × 14 simulations
     // of at most 2^15 messages), computed here through the engine API.
-    let run = Memo::new(move |_| model.get().request.run().map(Arc::new).map_err(|e| e.to_string()));
+    let run = Memo::new(move |_| model.get().request.run_without_network().map(Arc::new).map_err(|e| e.to_string()));
     let config = move || run.get().map(|r| r.config);
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let chosen = move || config().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
 
     let markers =
         |points: &[(u64, f64)]| -> Vec<Marker> { points.iter().map(|&(x, y)| Marker { x: x as f64, y }).collect() };
+    // The network twin (the chain on a line of hosts) comes from a worker of
+    // its own, which has the network simulator: each change supersedes the
+    // twin in flight (a slider drag queues nothing), and no export waits
+    // behind it. It is drawn once it matches the inputs.
+    let twin_client = StoredValue::new_local(None::<Client>);
+    let twin = RwSignal::new(None::<(commlab_api::model::ModelRequest, Vec<(u64, f64)>)>);
+    Effect::new(move |_| {
+        let request = model.with(|m| m.request);
+        if run.with(Result::is_err) {
+            return;
+        }
+        let handler: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
+            if let commlab_api::protocol::Response::ModelNetwork(points) = response {
+                twin.set(Some((request, points)));
+            }
+        });
+        twin_client.update_value(|c| {
+            c.get_or_insert_with(Client::new);
+        });
+        twin_client.with_value(|c| c.as_ref().map(|c| c.run(Request::ModelNetwork(request), handler)));
+    });
+    let network = move || {
+        let request = model.with(|m| m.request);
+        twin.with(|t| t.as_ref().filter(|(r, _)| *r == request).map(|(_, p)| markers(p)).unwrap_or_default())
+    };
     let pieces_svg = Memo::new(move |_| -> Result<String, PlotError> {
         let run = run.get().map_err(PlotError)?;
-        let (m, theme) = (chosen(), theme());
+        let (m, theme, network) = (chosen(), theme(), network());
         render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| {
-            pieces_chart(root, &run.config, m, [&markers(&run.simulated), &markers(&run.network)], &theme)
+            pieces_chart(root, &run.config, m, [&markers(&run.simulated), &network], &theme)
         })
     });
     let units_svg = Memo::new(move |_| -> Result<String, PlotError> {
@@ -62,6 +87,7 @@ pub fn ModelView(
     // started on the first export so the view itself never waits for it.
     let client = StoredValue::new_local(None::<Client>);
     on_cleanup(move || {
+        twin_client.try_with_value(|c| c.as_ref().map(Client::close));
         client.try_with_value(|c| c.as_ref().map(Client::close));
     });
     let export_status = RwSignal::new(String::new());
