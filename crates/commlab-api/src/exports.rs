@@ -142,14 +142,39 @@ pub const MODEL_CURVE_POINTS: usize = 400;
 /// One simulated point of the model view.
 pub type SimulatedPoint = (u64, f64);
 
-/// `m,t_model,t_simulated`: the `T(m)` curve with the simulated points where computed.
-pub fn model_csv(curve: &[(u64, f64)], simulated: &[SimulatedPoint]) -> String {
-    let mut out = String::from("m,t_model,t_simulated\n");
-    for &(m, t) in curve {
-        let sim = simulated.iter().find(|p| p.0 == m).map(|p| p.1.to_string()).unwrap_or_default();
-        let _ = writeln!(out, "{m},{t},{sim}");
+/// `m,t_model,t_simulated,t_network`: the `T(m)` curve with the event-simulated points and the network twin where computed (their piece counts are rows even where the curve skips them).
+pub fn model_csv(run: &crate::model::ModelRun) -> String {
+    let mut rows = run.config.pieces_curve(MODEL_CURVE_POINTS);
+    // The simulated piece counts are rows too, where the curve's samples miss them.
+    for &(m, _) in run.simulated.iter().chain(&run.network) {
+        if let Err(at) = rows.binary_search_by_key(&m, |r| r.0) {
+            rows.insert(at, (m, run.config.time_at(m)));
+        }
+    }
+    let mut out = String::from("m,t_model,t_simulated,t_network\n");
+    let cell = |points: &[SimulatedPoint], m: u64| {
+        points.iter().find(|p| p.0 == m).map(|p| p.1.to_string()).unwrap_or_default()
+    };
+    for (m, t) in rows {
+        let _ = writeln!(out, "{m},{t},{},{}", cell(&run.simulated, m), cell(&run.network, m));
     }
     out
+}
+
+/// The network twin's points from [`model_csv`]'s text: the page reads them
+/// from the worker's CSV export of the kept run (the engine's responses are
+/// deserialised in every bundle, and one bundle is at its budget: no
+/// response of their own).
+pub fn network_points(csv: &str) -> Vec<SimulatedPoint> {
+    csv.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut cells = line.split(',');
+            let m = cells.next()?.parse().ok()?;
+            let t = cells.nth(2)?.parse().ok()?;
+            Some((m, t))
+        })
+        .collect()
 }
 
 /// The model's numbers as JSON: the view's export and `commlab model --json`

@@ -175,7 +175,8 @@ pub fn unreachable_json(schedule: &Schedule, outcome: &NetOutcome) -> Value {
 
 /// The run's JSON: `finish_times` (ns per rank), `max_time`, `links` (per
 /// directed link with traffic: `from`, `to`, `bytes`, `busy_ns`,
-/// `peak_flows`), `bottleneck`, `ideal_switch_ns`, `slowdown`, `unreachable`.
+/// `peak_flows`), `bottleneck` (busy longest), `most_utilised` (bytes over
+/// bandwidth × run time, highest), `ideal_switch_ns`, `slowdown`, `unreachable`.
 pub fn run_json(schedule: &Schedule, run: &NetRun, request: &NetRequest) -> Value {
     let out = &run.outcome;
     let net = &run.net;
@@ -200,8 +201,14 @@ pub fn run_json(schedule: &Schedule, run: &NetRun, request: &NetRequest) -> Valu
             "busy_fraction": if max_time > 0.0 { l.busy / max_time } else { 0.0 },
         })
     });
+    // The link that bounds the bandwidth: the highest share of its capacity
+    // used over the whole run (a fast link busy as long as a slow one is not
+    // the bound), beside the one busy longest.
+    let most_utilised =
+        crate::predict::bottleneck(net, out, max_time).map(|(name, u)| j!({ "name": name, "utilisation": u }));
     let [c1, c2] = net.classes;
     j!({
+        "most_utilised": most_utilised,
         "topology": net.shape.to_string(),
         "hosts": net.hosts(),
         "vertices": net.vertices(),

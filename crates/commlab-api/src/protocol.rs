@@ -55,8 +55,6 @@ pub enum Request {
     /// Compute the runtime model and keep it for [`Request::DataExport`]
     /// (the model view draws on the page; its data exports come from here).
     Model(ModelRequest),
-    /// The runtime model's network twin ([`crate::model::ModelRun::network`]).
-    ModelNetwork(ModelRequest),
     /// The kept tree, pipeline, swizzle or model run as CSV or JSON.
     DataExport(DataView, DataFormat),
     /// Panics inside the engine (the browser suite checks the banner).
@@ -97,8 +95,6 @@ pub enum Response {
     Caption(String),
     /// The run asked for is computed and kept for exports.
     Kept,
-    /// The runtime model's network twin: `(m, T)` points.
-    ModelNetwork(Vec<(u64, f64)>),
     /// The request was refused.
     Error(ApiError),
 }
@@ -291,10 +287,6 @@ impl Engine {
                     Response::Error(e)
                 }
             }),
-            Request::ModelNetwork(r) => Some(match r.run() {
-                Ok(run) => Response::ModelNetwork(run.network),
-                Err(e) => Response::Error(e),
-            }),
             Request::DataExport(view, format) => Some(self.data_export(view, format)),
             Request::SelfTestPanic => panic!("self-test panic requested inside the engine"),
         }
@@ -396,9 +388,7 @@ impl Engine {
                 DataFormat::Json => exports::swizzle_json(&run.schedule, &run.naive, &run.cost),
             }),
             (DataView::Model, f) => self.model.as_ref().map(|run| match f {
-                DataFormat::Csv => {
-                    exports::model_csv(&run.config.pieces_curve(exports::MODEL_CURVE_POINTS), &run.simulated)
-                }
+                DataFormat::Csv => exports::model_csv(run),
                 DataFormat::Json => exports::model_json(run),
             }),
         };

@@ -421,7 +421,7 @@ fn model_exports_come_from_the_kept_run() {
     assert_eq!(v["max_pieces"], 1024);
     assert_eq!(v["simulated"].as_array().unwrap().len(), request.run().unwrap().simulated.len());
     let Response::Export(csv) = export(&mut engine, DataFormat::Csv) else { panic!() };
-    assert!(csv.starts_with("m,t_model,t_simulated\n"));
+    assert!(csv.starts_with("m,t_model,t_simulated,t_network\n"));
     // Every row is the closed form T(n,p,m) = (T_start + n/m·T_byte)(p + m − 2), from m = 1 to the limit.
     let rows: Vec<(f64, f64)> = csv
         .lines()

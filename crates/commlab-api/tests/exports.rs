@@ -99,7 +99,13 @@ fn model_csv_and_json_follow_the_closed_form() {
     let request = ModelRequest { bytes: 4096, units: 9, t_start: 3.0, t_byte: 0.5, max_pieces: 64 };
     let run = request.run().unwrap();
     let t = |m: f64| (3.0 + 4096.0 / m * 0.5) * (9.0 + m - 2.0);
-    let csv = exports::model_csv(&run.config.pieces_curve(exports::MODEL_CURVE_POINTS), &run.simulated);
+    let csv = exports::model_csv(&run);
+    // The twin's points read back (m divides n = 4096 for the powers of two).
+    let twin = exports::network_points(&csv);
+    assert!(!twin.is_empty() && twin.iter().all(|p| run.network.contains(p)), "{twin:?} of {:?}", run.network);
+    for &(m, time) in twin.iter().filter(|(m, _)| 4096 % m == 0) {
+        assert!((time - t(m as f64)).abs() < 1e-9 * time, "network m = {m}");
+    }
     let mut rows = 0;
     for line in csv.lines().skip(1) {
         let cells: Vec<&str> = line.split(',').collect();

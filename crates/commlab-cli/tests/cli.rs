@@ -708,6 +708,14 @@ fn channels_spread_a_ring_over_the_rails() {
         let out = run(&[&gen[..], &["--topology", "nodes:2x8", "-o", f]].concat());
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let v = json(&["net", "sim", f, "--topology", "nodes:2x8", "--json"]);
+        // The bound is a NIC: 30 steps of n/(16·C) bytes over 50 B/ns in T,
+        // where the NVLink links (450 B/ns) are used far less.
+        let most = &v["most_utilised"];
+        assert!(most["name"].as_str().unwrap().contains("rail"), "{most}");
+        let t = v["max_time"].as_f64().unwrap();
+        let c: f64 = channels.parse().unwrap();
+        let want = 30.0 * 16_777_216.0 / (16.0 * c) / (50.0 * t);
+        assert!((most["utilisation"].as_f64().unwrap() - want).abs() <= 1e-9, "{most} vs {want}");
         // Every NIC-to-rail link that carries bytes carries an equal share.
         let rails: Vec<f64> = v["links"]
             .as_array()

@@ -52,15 +52,23 @@ pub fn ModelView(
         if run.with(Result::is_err) {
             return;
         }
-        let handler: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
-            if let commlab_api::protocol::Response::ModelNetwork(points) = response {
-                twin.set(Some((request, points)));
+        // The worker keeps the run (with its twin) and hands the twin back
+        // as its CSV export.
+        let export: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
+            if let commlab_api::protocol::Response::Export(csv) = response {
+                twin.set(Some((request, commlab_api::exports::network_points(&csv))));
+            }
+        });
+        let kept: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
+            if response == commlab_api::protocol::Response::Kept {
+                let ask = Request::DataExport(DataView::Model, commlab_api::protocol::DataFormat::Csv);
+                twin_client.with_value(|c| c.as_ref().map(|c| c.query(ask, export.clone())));
             }
         });
         twin_client.update_value(|c| {
             c.get_or_insert_with(Client::new);
         });
-        twin_client.with_value(|c| c.as_ref().map(|c| c.run(Request::ModelNetwork(request), handler)));
+        twin_client.with_value(|c| c.as_ref().map(|c| c.run(Request::Model(request), kept)));
     });
     let network = move || {
         let request = model.with(|m| m.request);
