@@ -1065,10 +1065,6 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   // Vertices of nodes:2x8: GPUs 0–15, node switches 16 and 17, rail switches 18–25.
   const rails = new Set(json.links.filter((l) => l.bytes > 0 && Math.max(l.from, l.to) >= 18).map((l) => Math.max(l.from, l.to)));
   assert.equal(rails.size, 8, [...rails].join(' '));
-  // The bound is a NIC link (the busiest by time is an NVLink link): 30 steps of 16 MiB / 128 over 50 B/ns.
-  const bound = await page.locator('[data-testid="net-bound"]').innerText();
-  const share = (100 * 30 * 131072 / (50 * 114643.2)).toFixed(1);
-  assert.ok(/is (h\d+|rail\d)→(rail\d|h\d+):/.test(bound) && bound.includes(share), `${bound} vs ${share} %`);
   assert.equal(await page.locator('#ch').inputValue(), '8');
   assert.equal(await page.locator('#nicw').inputValue(), '1');
   await page.locator('[data-testid="net-picture"]').waitFor();

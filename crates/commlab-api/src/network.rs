@@ -300,9 +300,6 @@ pub struct NetSummary {
     pub bottleneck: Option<LinkSummary>,
     /// The hottest links by busy time, at most [`HOT_LINKS`].
     pub hottest: Vec<LinkSummary>,
-    /// The link that bounds the bandwidth: the highest share of its capacity
-    /// used over the run (bytes over bandwidth × run time), and that share.
-    pub most_utilised: Option<(String, f64)>,
     /// Unreachable pairs `(from rank, to rank, the first ops they block)`, at most 20.
     pub unreachable: Vec<(u32, u32, Vec<String>)>,
     /// Unreachable pairs in all.
@@ -353,7 +350,6 @@ pub fn summary(schedule: &Schedule, run: &NetRun) -> NetSummary {
         slowdown: None,
         bottleneck: out.bottleneck().map(|d| link_summary(net, out, d)),
         hottest: busiest.iter().take(HOT_LINKS).map(|&d| link_summary(net, out, d)).collect(),
-        most_utilised: crate::predict::bottleneck(net, out, max_time),
         unreachable: out
             .unreachable
             .iter()

@@ -251,11 +251,6 @@ pub fn NetworkPanel(
                     s.topology, s.hosts, s.links, s.broken, format_quantity(s.max_time))}
                     <span data-testid="net-ideal">{against}</span>
                     {format!("; {b}. At most {} flows were in transfer at once.", s.peak_flows)}</p>
-                {s.most_utilised.as_ref().map(|(name, u)| view! {
-                    <p class="net-bound" data-testid="net-bound">{format!(
-                        "The link that bounds the bandwidth is {name}: it carried {} % of what its capacity allows over the run (busy time alone favours fast links).",
-                        format_quantity(100.0 * u))}</p>
-                })}
                 {(s.unreachable_pairs > 0).then(|| view! {
                     <div class="deadlock" data-testid="unreachable" role="alert">
                         <p>{format!("{} rank pairs have no surviving path; their messages never go:", s.unreachable_pairs)}</p>
