@@ -178,17 +178,10 @@ fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Resul
     })
 }
 
-/// The link with the highest utilisation (bytes over bandwidth × `time`),
-/// lowest index on a tie.
+/// The link that bounds the bandwidth ([`commlab_core::net::NetOutcome::most_utilised`])
+/// by name, with its utilisation.
 pub fn bottleneck(net: &Network, out: &commlab_core::net::NetOutcome, time: f64) -> Option<(String, f64)> {
-    let mut best: Option<(u32, f64)> = None;
-    for (d, l) in out.links.iter().enumerate() {
-        let u = l.bytes / (net.class(d as u32).bandwidth * time);
-        if l.bytes > 0.0 && best.is_none_or(|(_, b)| u > b) {
-            best = Some((d as u32, u));
-        }
-    }
-    best.map(|(d, u)| {
+    out.most_utilised(net, time).map(|(d, u)| {
         let (a, b) = net.ends(d);
         (format!("{}→{}", net.vertex_name(a), net.vertex_name(b)), u)
     })

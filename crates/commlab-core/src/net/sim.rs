@@ -123,6 +123,21 @@ impl NetOutcome {
         self.unreachable.is_empty() && self.unmatched.iter().all(Vec::is_empty)
     }
 
+    /// The directed link that used the highest share of its capacity over a
+    /// run of `time` ns (bytes over bandwidth × `time`) and that share, lowest
+    /// index on a tie: the link that bounds the bandwidth, where the one busy
+    /// longest may be a fast link carrying little.
+    pub fn most_utilised(&self, net: &Network, time: f64) -> Option<(Dir, f64)> {
+        let mut best: Option<(Dir, f64)> = None;
+        for (d, l) in self.links.iter().enumerate() {
+            let u = l.bytes / (net.class(d as Dir).bandwidth * time);
+            if l.bytes > 0.0 && best.is_none_or(|(_, b)| u > b) {
+                best = Some((d as Dir, u));
+            }
+        }
+        best
+    }
+
     /// The directed link busy longest (the bottleneck), lowest index on a tie.
     pub fn bottleneck(&self) -> Option<Dir> {
         let mut best: Option<(Dir, f64)> = None;
