@@ -11,5 +11,5 @@ cargo bench -p commlab-core --locked --bench model --bench reduce --bench swizzl
 cargo bench -p commlab-api --locked --bench timeline --bench winner_map -- --warm-up-time 1 --measurement-time 3
 # The timing hooks are a cargo feature, left out of the shipped page: build them
 # into a separate dist, so dist/ stays what `scripts/serve.sh` serves.
-wasm_env trunk build --release --features bench --dist target/dist-bench
-DIST=target/dist-bench node tests/e2e/bench.mjs "${ROUNDS:-60}"
+wasm_env trunk build --release --features bench --dist "$CARGO_TARGET_DIR/dist-bench"
+DIST="$CARGO_TARGET_DIR/dist-bench" node tests/e2e/bench.mjs "${ROUNDS:-60}"

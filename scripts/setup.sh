@@ -147,10 +147,28 @@ note "$(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: version unkno
 step "crates (cargo fetch)"
 cargo fetch --locked -q || fail "cargo fetch failed"
 
+# --- build cache ------------------------------------------------------------------
+# Every clone on this machine builds into one target directory under the user's
+# cache, so a second clone (or CI's fresh clone) compiles only commlab's own
+# crates; the registry's are already built. Cargo keeps each clone's own
+# crates apart (their paths differ) and locks the directory while it builds.
+# CARGO_TARGET_DIR set by the caller wins; COMMLAB_TARGET=local keeps target/
+# in the clone; an unwritable cache falls back to it.
+if [ -n "${CARGO_TARGET_DIR:-}" ]; then
+  TARGET_DIR=$CARGO_TARGET_DIR
+elif [ "${COMMLAB_TARGET:-shared}" = local ]; then
+  TARGET_DIR="$ROOT/target"
+else
+  TARGET_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/commlab/target"
+  { mkdir -p "$TARGET_DIR" 2>/dev/null && [ -w "$TARGET_DIR" ]; } || TARGET_DIR="$ROOT/target"
+fi
+note "build cache: $TARGET_DIR"
+
 cat > "$TOOLS/env" <<EOF2
 # Written by scripts/setup.sh; sourced by scripts/serve.sh and scripts/test.sh.
 export PATH="$ROOT/tests/e2e/node_modules/.bin:\$HOME/.cargo/bin:\$PATH"
 export COMMLAB_WASM_MODE=$WASM_MODE
+export CARGO_TARGET_DIR="$TARGET_DIR"
 # Prefix for commands that build for wasm32: empty with rustup, the Debian wrapper otherwise.
 COMMLAB_WASM_PATH="$( [ "$WASM_MODE" = debian ] && echo "$TOOLS/debian-rust/bin:" )"
 wasm_env() { PATH="\${COMMLAB_WASM_PATH}\$PATH" "\$@"; }

@@ -61,3 +61,4 @@ step "browser E2E (headless Chromium)"
 node tests/e2e/run.mjs
 
 step "all checks passed in $((SECONDS - started)) s"
+du -sh "$CARGO_TARGET_DIR" | sed 's/^/build cache size: /'

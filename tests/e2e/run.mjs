@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { serveDir, launch, open, tempDir } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The release CLI, built by scripts/test.sh in the shared target directory it chose (CARGO_TARGET_DIR).
+const CLI = path.join(process.env.CARGO_TARGET_DIR || path.resolve(here, '../../target'), 'release/commlab');
 const dist = path.resolve(here, '../../dist');
 const artifacts = path.join(here, 'artifacts');
 fs.mkdirSync(artifacts, { recursive: true });
@@ -961,7 +963,7 @@ test('a panic inside the engine worker shows the banner with its message', async
 
 test('lab: the default sweep on the worker pool equals `commlab figures` byte for byte', async ({ context, base }) => {
   const out = tempDir('commlab-figures-');
-  const cli = path.resolve(here, '../../target/release/commlab');
+  const cli = CLI;
   execFileSync(cli, ['figures', '--seeds', '5', '--out', out], { stdio: 'pipe' });
   const expected = fs.readFileSync(path.join(out, 'delay-vs-nodes.csv'), 'utf8').trim();
   const page = await open(context, base, `${base}?view=lab`);
@@ -1041,7 +1043,7 @@ test('schedule: hover and keyboard name the op; zoom; the link keeps the window;
   assert.equal(await reopened.locator('.timeline-range').innerText(), zoomed, 'the link reproduces the window');
   const goal = await download(page, 'export-goal');
   assert.equal(goal.name, 'commlab-reduce-p8.goal');
-  const cli = execFileSync(path.resolve(here, '../../target/release/commlab'), ['goal', 'gen', 'reduce', '--p', '8', '--bytes', '1024'], { encoding: 'utf8' });
+  const cli = execFileSync(CLI, ['goal', 'gen', 'reduce', '--p', '8', '--bytes', '1024'], { encoding: 'utf8' });
   assert.equal(goal.text, cli, 'the page writes the GOAL the CLI writes');
   const trace = JSON.parse((await download(page, 'export-trace')).text);
   const threads = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => e.args.name);
@@ -1115,7 +1117,7 @@ test('schedule on a network: ring allreduce on ring:8 takes its closed form and 
   assert.match(await summary.innerText(), /^On ring:8 \(8 hosts, 8 links, 0 broken\): the last rank finishes at 4073 ns, against 7573 ns on an ideal switch/);
   const json = JSON.parse((await download(page, 'export-json')).text);
   const goal = cli(['goal', 'gen', 'allreduce/ring', '--p', '8', '--bytes', '8192']);
-  const net = JSON.parse(execFileSync(path.resolve(here, '../../target/release/commlab'), ['net', 'sim', '-', '--topology', 'ring:8', '--json'], { input: goal, encoding: 'utf8' }));
+  const net = JSON.parse(execFileSync(CLI, ['net', 'sim', '-', '--topology', 'ring:8', '--json'], { input: goal, encoding: 'utf8' }));
   assert.equal(json.max_time, net.max_time, 'the page and the CLI agree');
   assert.ok(Math.abs(json.max_time - 4073.44) < 1e-6, String(json.max_time));
   await page.locator('[data-testid="timeline"]').waitFor();
@@ -1221,7 +1223,7 @@ test('schedule: barrier and swizzle patterns; bad values are named; p = 65536 di
 });
 
 test('every view that draws a schedule opens it in the timeline and exports it as GOAL', async ({ context, base }) => {
-  const cli = (args) => execFileSync(path.resolve(here, '../../target/release/commlab'), ['goal', 'gen', ...args], { encoding: 'utf8' });
+  const cli = (args) => execFileSync(CLI, ['goal', 'gen', ...args], { encoding: 'utf8' });
   const cases = [
     ['view=tree&p=8&elements=2', ['reduce', '--p', '8', '--bytes', '16'], '8 ranks, 14 operations'],
     ['view=pipeline&p=4&m=3', ['pipeline', '--p', '4', '--pieces', '3', '--bytes', '48'], '4 ranks'],
@@ -1275,7 +1277,7 @@ test('lab and schedule load lazily: the first paint does not fetch their bundle'
 
 
 // ---------------------------------------------------------------------------
-const cli = (args) => execFileSync(path.resolve(here, '../../target/release/commlab'), args, { encoding: 'utf8' });
+const cli = (args) => execFileSync(CLI, args, { encoding: 'utf8' });
 const crossoverText = (page) => page.locator('[data-testid="crossovers"]').innerText();
 
 test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {

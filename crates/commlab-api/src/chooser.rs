@@ -8,6 +8,7 @@
 //! cost profile is built once and costed for every size (the pipelined
 //! ones without building their plans: `choose::pipelined_profile`).
 
+use crate::json::Json;
 use crate::ApiError;
 use commlab_core::choose::{goal, of, pipelined_profiles, plan, AlphaBeta, Collective, Cost, Load, Plan, Profile};
 
@@ -1008,15 +1009,15 @@ pub fn map_sizes(lo: u64, hi: u64) -> Vec<u64> {
 impl WinnerMap {
     /// The map as JSON (the Chooser view's export): the ids, the p rows, the
     /// size columns and, row-major, each cell's winner id, margin and pieces.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "algorithms": self.algorithms,
-            "ps": self.ps,
-            "sizes": self.sizes,
+    pub fn to_json(&self) -> Json {
+        json!({
+            "algorithms": &self.algorithms,
+            "ps": &self.ps,
+            "sizes": &self.sizes,
             "winner": self.winner.iter().map(|&w| self.algorithms[usize::from(w)].clone()).collect::<Vec<_>>(),
-            "margin": self.margin,
-            "pieces": self.pieces,
-            "topology": self.network,
+            "margin": &self.margin,
+            "pieces": &self.pieces,
+            "topology": self.network.clone(),
         })
     }
 }
@@ -1044,74 +1045,68 @@ impl ChooseResult {
     /// `split` (latency, bandwidth, compute), `simulated` when asked, the `winner`;
     /// then the `crossovers`; on a network also `network`, `bottleneck`,
     /// `model_winner`, `model_crossovers`, `topology`.
-    pub fn to_json(&self, alpha: f64, beta: f64, gamma: f64) -> serde_json::Value {
-        use serde_json::{json as j, Map, Value};
-        let rows: Vec<Value> = self
-            .rows
-            .iter()
-            .map(|r| {
-                let mut times = Map::new();
-                let mut pieces = Map::new();
-                let mut split = Map::new();
-                let mut simulated = Map::new();
-                for (k, id) in self.algorithms.iter().enumerate() {
-                    times.insert(id.clone(), j!(r.costs[k].total()));
-                    split.insert(id.clone(), j!({"latency": r.costs[k].latency, "bandwidth": r.costs[k].bandwidth, "compute": r.costs[k].compute}));
-                    if self.pipelined[k] {
-                        pieces.insert(id.clone(), j!(r.pieces[k]));
-                    }
-                    if let Some(Some(t)) = r.simulated.as_ref().map(|s| s[k]) {
-                        simulated.insert(id.clone(), j!(t));
-                    }
-                }
-                let mut row = j!({"bytes": r.bytes, "times": times, "split": split, "winner": self.algorithms[r.winner]});
-                if !pieces.is_empty() {
-                    row["pieces"] = Value::Object(pieces);
-                }
-                if r.simulated.is_some() {
-                    row["simulated"] = Value::Object(simulated);
-                }
-                row
-            })
-            .collect();
-        let crossovers = |list: &[Crossover]| {
-            list.iter().map(|c| j!({"bytes": c.bytes, "from": c.from, "to": c.to})).collect::<Vec<_>>()
+    pub fn to_json(&self, alpha: f64, beta: f64, gamma: f64) -> Json {
+        let by_id = |values: &mut dyn Iterator<Item = (usize, Json)>| {
+            Json::Map(values.map(|(k, v)| (self.algorithms[k].clone(), v)).collect())
         };
-        let mut value = j!({
-            "collective": self.collective,
-            "p": self.p,
-            "alpha": alpha,
-            "beta": beta,
-            "gamma": gamma,
-            "algorithms": self.algorithms,
-            "rows": rows,
-            "crossovers": crossovers(&self.crossovers),
-        });
-        // On a network: each row's `network` times (ns) and `bottleneck`;
-        // `winner` and `crossovers` become the network's, the model's kept
-        // as `model_winner` and `model_crossovers`.
-        if let Some((topology, net_crossovers)) = &self.network {
-            for (row, r) in value["rows"].as_array_mut().into_iter().flatten().zip(&self.rows) {
-                let Some(n) = &r.network else { continue };
-                let mut times = Map::new();
-                for (id, t) in self.algorithms.iter().zip(&n.times) {
-                    if let Some(t) = t {
-                        times.insert(id.clone(), j!(t));
-                    }
-                }
-                row["model_winner"] = row["winner"].take();
-                row["winner"] = j!(self.algorithms[n.winner]);
-                row["network"] = Value::Object(times);
-                row["bottleneck"] = n.bottleneck.as_ref().map_or(
-                    Value::Null,
-                    |(name, busy, bytes, peak)| j!({"name": name, "busy_ns": busy, "bytes": bytes, "peak_flows": peak}),
-                );
+        let crossovers = |list: &[Crossover]| {
+            Json::Arr(list.iter().map(|c| json!({"bytes": c.bytes, "from": c.from.as_str(), "to": c.to.as_str()})).collect())
+        };
+        let rows = self.rows.iter().map(|r| {
+            let k = 0..self.algorithms.len();
+            let mut row = vec![
+                ("bytes", json!(r.bytes)),
+                ("times", by_id(&mut k.clone().map(|k| (k, json!(r.costs[k].total()))))),
+                (
+                    "split",
+                    by_id(&mut k.clone().map(|k| {
+                        let c = &r.costs[k];
+                        (k, json!({"latency": c.latency, "bandwidth": c.bandwidth, "compute": c.compute}))
+                    })),
+                ),
+            ];
+            if self.pipelined.iter().any(|&p| p) {
+                row.push(("pieces", by_id(&mut k.clone().filter(|&k| self.pipelined[k]).map(|k| (k, json!(r.pieces[k]))))));
             }
-            value["model_crossovers"] = value["crossovers"].take();
-            value["crossovers"] = Value::from(crossovers(net_crossovers));
-            value["topology"] = j!(topology);
-            value["network_units"] = j!("ns");
+            if let Some(simulated) = &r.simulated {
+                row.push(("simulated", by_id(&mut k.clone().filter_map(|k| simulated[k].map(|t| (k, json!(t)))))));
+            }
+            let model_winner = json!(self.algorithms[r.winner].as_str());
+            // On a network: the network's `winner`, times (ns) and
+            // `bottleneck`; the model's winner kept as `model_winner`.
+            match (&self.network, &r.network) {
+                (Some(_), Some(n)) => {
+                    row.push(("winner", json!(self.algorithms[n.winner].as_str())));
+                    row.push(("model_winner", model_winner));
+                    row.push(("network", by_id(&mut k.filter_map(|k| n.times[k].map(|t| (k, json!(t)))))));
+                    let bottleneck = n.bottleneck.as_ref().map_or(Json::Null, |(name, busy, bytes, peak)| {
+                        json!({"name": name.as_str(), "busy_ns": *busy, "bytes": *bytes, "peak_flows": *peak})
+                    });
+                    row.push(("bottleneck", bottleneck));
+                }
+                _ => row.push(("winner", model_winner)),
+            }
+            Json::Obj(row)
+        });
+        let mut value = vec![
+            ("collective", json!(self.collective.as_str())),
+            ("p", json!(self.p)),
+            ("alpha", json!(alpha)),
+            ("beta", json!(beta)),
+            ("gamma", json!(gamma)),
+            ("algorithms", json!(&self.algorithms)),
+            ("rows", Json::Arr(rows.collect())),
+        ];
+        // On a network, `crossovers` are the network's, the model's kept as `model_crossovers`.
+        match &self.network {
+            Some((topology, net_crossovers)) => value.extend([
+                ("crossovers", crossovers(net_crossovers)),
+                ("model_crossovers", crossovers(&self.crossovers)),
+                ("topology", json!(topology.as_str())),
+                ("network_units", json!("ns")),
+            ]),
+            None => value.push(("crossovers", crossovers(&self.crossovers))),
         }
-        value
+        Json::Obj(value)
     }
 }

@@ -381,27 +381,27 @@ impl FitResult {
     }
 
     /// The JSON of `commlab fit --json`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "format": self.format,
-            "unit": self.unit,
-            "collective": self.collective,
+    pub fn to_json(&self) -> crate::json::Json {
+        json!({
+            "format": self.format.as_str(),
+            "unit": self.unit.as_str(),
+            "collective": self.collective.as_str(),
             "p": self.p,
-            "algorithm": self.algorithm,
+            "algorithm": self.algorithm.as_str(),
             "alpha": self.alpha,
             "beta": self.beta,
             "gamma": self.gamma,
             "alpha_err": self.alpha_err,
             "beta_err": self.beta_err,
             "gamma_err": self.gamma_err,
-            "points": self.points.iter().map(|p| serde_json::json!({"bytes": p.0, "time": p.1})).collect::<Vec<_>>(),
-            "predicted": self.predicted,
-            "residuals": self.residuals,
-            "candidates": self.candidates.iter().map(|c| serde_json::json!({
-                "algorithm": c.algorithm, "alpha": c.params[0], "beta": c.params[1], "gamma": c.params[2],
+            "points": self.points.iter().map(|p| json!({"bytes": p.0, "time": p.1})).collect::<Vec<_>>(),
+            "predicted": &self.predicted,
+            "residuals": &self.residuals,
+            "candidates": self.candidates.iter().map(|c| json!({
+                "algorithm": c.algorithm.as_str(), "alpha": c.params[0], "beta": c.params[1], "gamma": c.params[2],
                 "alpha_err": c.errors[0], "beta_err": c.errors[1], "gamma_err": c.errors[2], "rms_relative": c.rms,
             })).collect::<Vec<_>>(),
-            "summary": self.summary,
+            "summary": self.summary.as_str(),
         })
     }
 }

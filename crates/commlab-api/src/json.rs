@@ -21,6 +21,8 @@ pub enum Json {
     Arr(Vec<Json>),
     /// An object.
     Obj(Vec<(&'static str, Json)>),
+    /// An object whose keys are data (algorithm ids, names), in insertion order.
+    Map(Vec<(String, Json)>),
 }
 
 /// `json!({"key": value, ...})` or `json!(value)`: builds a [`Json`] from
@@ -115,10 +117,6 @@ impl Json {
     }
 
     fn write(&self, out: &mut String, depth: usize) {
-        let indent = |out: &mut String, d: usize| {
-            out.push('\n');
-            out.extend(std::iter::repeat_n("  ", d));
-        };
         match self {
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Json::Int(i) => {
@@ -129,33 +127,80 @@ impl Json {
             }
             Json::Null | Json::Num(_) => out.push_str("null"),
             Json::Str(s) => string(out, s),
-            Json::Arr(items) if items.is_empty() => out.push_str("[]"),
+            Json::Arr(items) => nested(out, depth, ('[', ']'), items.iter().map(|item| (None, item))),
+            Json::Obj(fields) => nested(out, depth, ('{', '}'), fields.iter().map(|(k, v)| (Some(*k), v))),
+            Json::Map(fields) => nested(out, depth, ('{', '}'), fields.iter().map(|(k, v)| (Some(k.as_str()), v))),
+        }
+    }
+}
+
+/// An array (no keys) or an object, one item a line; empty ones as `[]`, `{}`.
+fn nested<'a>(
+    out: &mut String,
+    depth: usize,
+    (open, close): (char, char),
+    items: impl Iterator<Item = (Option<&'a str>, &'a Json)>,
+) {
+    let indent = |out: &mut String, d: usize| {
+        out.push('\n');
+        out.extend(std::iter::repeat_n("  ", d));
+    };
+    out.push(open);
+    let mut empty = true;
+    for (i, (key, value)) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        indent(out, depth + 1);
+        if let Some(key) = key {
+            string(out, key);
+            out.push_str(": ");
+        }
+        value.write(out, depth + 1);
+        empty = false;
+    }
+    if !empty {
+        indent(out, depth);
+    }
+    out.push(close);
+}
+
+/// The CLI hands these values to `serde_json` (its `--json` output and the
+/// fields it adds); the page never serializes them this way.
+impl serde::Serialize for Json {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Json::Null => s.serialize_unit(),
+            Json::Bool(b) => s.serialize_bool(*b),
+            Json::Int(i) => match (u64::try_from(*i), i64::try_from(*i)) {
+                (Ok(u), _) => s.serialize_u64(u),
+                (_, Ok(i)) => s.serialize_i64(i),
+                _ => s.serialize_f64(*i as f64),
+            },
+            Json::Num(x) if x.is_finite() => s.serialize_f64(*x),
+            Json::Num(_) => s.serialize_unit(),
+            Json::Str(t) => s.serialize_str(t),
             Json::Arr(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    indent(out, depth + 1);
-                    item.write(out, depth + 1);
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
                 }
-                indent(out, depth);
-                out.push(']');
+                seq.end()
             }
-            Json::Obj(fields) if fields.is_empty() => out.push_str("{}"),
             Json::Obj(fields) => {
-                out.push('{');
-                for (i, (key, value)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    indent(out, depth + 1);
-                    string(out, key);
-                    out.push_str(": ");
-                    value.write(out, depth + 1);
+                let mut map = s.serialize_map(Some(fields.len()))?;
+                for (k, v) in fields {
+                    map.serialize_entry(k, v)?;
                 }
-                indent(out, depth);
-                out.push('}');
+                map.end()
+            }
+            Json::Map(fields) => {
+                let mut map = s.serialize_map(Some(fields.len()))?;
+                for (k, v) in fields {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
             }
         }
     }
@@ -195,5 +240,23 @@ mod tests {
             text,
             "{\n  \"n\": 3,\n  \"x\": 0.5,\n  \"big\": 18446744073709551615,\n  \"neg\": -2,\n  \"nan\": null,\n  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n  \"none\": null,\n  \"list\": [\n    1,\n    2\n  ],\n  \"pair\": [\n    1,\n    2\n  ],\n  \"empty\": [],\n  \"nested\": {\n    \"ok\": true\n  }\n}"
         );
+    }
+
+    #[test]
+    fn data_keys_and_serde_agree_with_the_printer() {
+        use super::Json;
+        let doc = json!({
+            "times": Json::Map(vec![("ring".to_owned(), json!(1.5)), ("a\"b".to_owned(), json!(2u32))]),
+            "empty": Json::Map(Vec::new()), "big": Json::Int(i128::from(u64::MAX) + 1), "neg": -3i64, "inf": f64::INFINITY,
+        });
+        assert_eq!(
+            doc.pretty(),
+            "{\n  \"times\": {\n    \"ring\": 1.5,\n    \"a\\\"b\": 2\n  },\n  \"empty\": {},\n  \"big\": 18446744073709551616,\n  \"neg\": -3,\n  \"inf\": null\n}"
+        );
+        // The CLI's serde path reads as the printer writes (the integer beyond u64 as a float).
+        let via_serde = serde_json::to_value(&doc).unwrap();
+        let mut printed: serde_json::Value = serde_json::from_str(&doc.pretty()).unwrap();
+        printed["big"] = serde_json::json!(18_446_744_073_709_551_616.0);
+        assert_eq!(via_serde, printed);
     }
 }

@@ -135,7 +135,7 @@ impl ChooseArgs {
         if let Some(net) = self.net.request()? {
             commlab_api::chooser::on_network(&mut result, &net, 0).map_err(|e| crate::net::arg_error(&e))?;
         }
-        let mut value = result.to_json(self.alpha, self.beta, self.gamma);
+        let mut value = serde_json::to_value(result.to_json(self.alpha, self.beta, self.gamma)).unwrap_or_default();
         if !self.library.is_empty() {
             let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
             let picks = commlab_api::libraries::picks(&result.collective, result.p, &sizes, &libraries).map_err(api)?;

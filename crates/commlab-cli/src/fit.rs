@@ -66,7 +66,7 @@ impl FitArgs {
             (flag, e.to_string())
         })?;
         if self.json {
-            return Ok(result.to_json());
+            return Ok(serde_json::to_value(result.to_json()).unwrap_or_default());
         }
         let f = commlab_plot::format_quantity;
         let mut out = format!(

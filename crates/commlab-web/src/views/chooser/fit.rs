@@ -366,7 +366,7 @@ pub fn FitSection(
                         {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}
                         <ExportBar name=format!("commlab-fit-{}-p{}", f.collective, f.p) svg=Signal::derive(move || svg.get())
                             csv=Callback::new(move |()| result.with_untracked(|r| r.as_deref().map(commlab_api::exports::fit_csv).unwrap_or_default()))
-                            json=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| r.to_json().to_string()).unwrap_or_default())) />
+                            json=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| r.to_json().pretty()).unwrap_or_default())) />
                         {move || tables.get().then(|| result.with_untracked(|r| r.as_deref().map(residual_tables)))}
                     </div>
                 }

@@ -749,7 +749,7 @@ pub fn ChooserView(
                     csv=Callback::new(move |()| shown.with_untracked(|s| s.as_ref().map(|s| commlab_api::exports::choose_csv(&s.result)).unwrap_or_default()))
                     json=Callback::new(move |()| shown.with_untracked(|s| s.as_ref().map(|s| {
                         let [a, b, g] = params.with_untracked(|c| c.abg);
-                        s.result.to_json(a, b, g).to_string()
+                        s.result.to_json(a, b, g).pretty()
                     }).unwrap_or_default())) />
                 <h3 id="split-title">"Explain: where the time goes"</h3>
                 <div class="field">
@@ -816,7 +816,7 @@ pub fn ChooserView(
                 <p class="map-hover" data-testid="map-hover" aria-live="polite">{move || hover.get().and_then(cell_text).unwrap_or_else(|| "Point at a cell for its winner and margin; click it to watch that algorithm in the timeline.".into())}</p>
                 <ExportBar name=Signal::derive(move || format!("{}-map", file_stem())) svg=Signal::derive(move || map_svg.get())
                     csv=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| commlab_api::exports::winner_map_csv(m)).unwrap_or_default()))
-                    json=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| m.to_json().to_string()).unwrap_or_default())) />
+                    json=Callback::new(move |()| map.with_untracked(|m| m.as_ref().map(|m| m.to_json().pretty()).unwrap_or_default())) />
                 <super::libraries::LibrariesSection params=params
                     result=Signal::derive_local(move || shown.with(|s| s.as_ref().map(|s| s.result.clone())))
                     shown=Signal::derive(move || library_picks.get())
