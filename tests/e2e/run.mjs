@@ -1071,6 +1071,14 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   // Vertices of nodes:2x8: GPUs 0–15, node switches 16 and 17, rail switches 18–25.
   const rails = new Set(json.links.filter((l) => l.bytes > 0 && Math.max(l.from, l.to) >= 18).map((l) => Math.max(l.from, l.to)));
   assert.equal(rails.size, 8, [...rails].join(' '));
+  // The bottleneck by utilisation is a NIC link (by busy time it was an NVLink link): 30 steps of
+  // 16 MiB / 128 over 50 B/ns in the run's 114 643.2 ns; the NIC links of the other rails tie with it.
+  const share = 100 * 30 * 131072 / (50 * 114643.2);
+  const said = (await summary.innerText()).match(/the bottleneck is (\S+) \(the link used closest to its bandwidth\): [^,]+, ([\d.]+) % of what it can carry over the run.*; tied with /);
+  assert.ok(said, await summary.innerText());
+  assert.ok(/^(h\d+|rail\d)→(rail\d|h\d+)$/.test(said[1]), said[1]);
+  assert.ok(Math.abs(Number(said[2]) - share) < 0.05, `${said[2]} vs ${share}`);
+  assert.equal(json.bottleneck.name, said[1], 'the page names the JSON\'s bottleneck');
   assert.equal(await page.locator('#ch').inputValue(), '8');
   assert.equal(await page.locator('#nicw').inputValue(), '1');
   await page.locator('[data-testid="net-picture"]').waitFor();
@@ -1101,6 +1109,18 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   assert.equal(await old.locator('#nicw').inputValue(), '0');
   await waitForUrl(old, () => /^\?v=4&.*nicw=0/.test(location.search));
   assert.deepEqual([...page.problems, ...reopened.problems, ...old.problems, ...again.problems], []);
+});
+
+test('schedule on a network cut in two: the stuck ranks are named and no slowdown is given', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce%2Fring&p=16&bytes=1048576&net=ring%3A16&breaks=0-1%2C8-9&preset=hops`);
+  const summary = page.locator('[data-testid="net-summary"]');
+  await summary.waitFor();
+  await page.waitForFunction(() => /ranks are stuck/.test(document.querySelector('[data-testid="net-summary"]')?.innerText ?? ''), null, { timeout: 60000 });
+  const text = await summary.innerText();
+  assert.match(text, /: \d+ ranks are stuck \(their messages never arrive\); the others finish by [\d.\u2009]+ ns, no slowdown is given, as the run did not finish;/);
+  assert.doesNotMatch(text, /× its time/);
+  assert.match(await page.locator('[data-testid="unreachable"]').innerText(), /rank pairs have no surviving path/);
+  assert.deepEqual(page.problems, []);
 });
 
 // The network's result shows first; the ideal switch's time (for the slowdown) follows.

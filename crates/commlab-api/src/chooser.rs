@@ -11,6 +11,7 @@
 use crate::json::Json;
 use crate::ApiError;
 use commlab_core::choose::{goal, of, pipelined_profiles, plan, AlphaBeta, Collective, Cost, Load, Plan, Profile};
+use commlab_core::limits;
 
 /// A cost split into its terms (the core's `Cost`, as a serde value).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -57,6 +58,10 @@ pub struct ChooseRequest {
     pub min_bytes: u64,
     /// Largest size.
     pub max_bytes: u64,
+    /// Exact sizes (bytes) instead of the powers of two of the range, when
+    /// not empty (at most [`MAX_SIZES`]; sorted, each once).
+    #[serde(default)]
+    pub sizes: Vec<u64>,
     /// α, β, γ.
     pub alpha: f64,
     /// Per byte moved.
@@ -222,7 +227,7 @@ impl NetCtx {
             match run {
                 Ok(out) if out.unreachable.is_empty() => NetPoint {
                     time: Some(out.max().0),
-                    bottleneck: out.bottleneck().map(|d| {
+                    bottleneck: out.bottleneck(&self.network).map(|d| {
                         let (a, b) = self.network.ends(d);
                         let l = out.links[d as usize];
                         let name = format!("{}→{}", self.network.vertex_name(a), self.network.vertex_name(b));
@@ -371,6 +376,34 @@ pub fn sizes(lo: u64, hi: u64) -> Vec<u64> {
 }
 
 impl ChooseRequest {
+    /// The sizes compared: [`ChooseRequest::sizes`], or every power of two
+    /// from `min_bytes` to `max_bytes`.
+    ///
+    /// # Errors
+    /// A size out of range, too many sizes, a range that holds no power of two.
+    pub fn size_list(&self) -> Result<Vec<u64>, ApiError> {
+        if !self.sizes.is_empty() {
+            let mut list = self.sizes.clone();
+            list.sort_unstable();
+            list.dedup();
+            let bytes = |e| ApiError { field: "bytes".into(), ..ApiError::from(e) };
+            limits::chooser::SIZES.check(list.len() as u64).map_err(bytes)?;
+            for &n in &list {
+                limits::chooser::SIZE.check(n).map_err(bytes)?;
+            }
+            return Ok(list);
+        }
+        let range = format!("{}..{}", self.min_bytes, self.max_bytes);
+        if self.min_bytes == 0 || self.min_bytes > self.max_bytes || self.max_bytes > MAX_BYTES {
+            return Err(ApiError::new("bytes", range, format!("MIN..MAX with 1 ≤ MIN ≤ MAX ≤ {MAX_BYTES}")));
+        }
+        let list = sizes(self.min_bytes, self.max_bytes);
+        if list.is_empty() {
+            return Err(ApiError::new("bytes", range, "a range that holds a power of two, or exact sizes".to_owned()));
+        }
+        Ok(list)
+    }
+
     /// Compares the algorithms.
     ///
     /// # Errors
@@ -390,15 +423,11 @@ impl ChooseRequest {
         let collective: Collective = crate::parse_id("collective", &self.collective)?;
         P.check(self.p).map_err(ApiError::from)?;
         let p = self.p as u32;
-        if self.min_bytes == 0 || self.min_bytes > self.max_bytes || self.max_bytes > MAX_BYTES {
-            let range = format!("{}..{}", self.min_bytes, self.max_bytes);
-            return Err(ApiError::new("bytes", range, format!("MIN..MAX with 1 ≤ MIN ≤ MAX ≤ {MAX_BYTES}")));
-        }
+        let sizes = self.size_list()?;
         let ab = check_ab(self.alpha, self.beta, self.gamma)?;
         let algorithms = algorithms(collective, &self.algorithms)?;
         let options: Vec<Rc<Options>> =
             algorithms.iter().map(|&(id, pipelined)| cache.options(collective, id, p, pipelined)).collect();
-        let sizes = sizes(self.min_bytes, self.max_bytes);
         let rows: Vec<Row> = sizes
             .iter()
             .map(|&n| {
@@ -1050,7 +1079,9 @@ impl ChooseResult {
             Json::Map(values.map(|(k, v)| (self.algorithms[k].clone(), v)).collect())
         };
         let crossovers = |list: &[Crossover]| {
-            Json::Arr(list.iter().map(|c| json!({"bytes": c.bytes, "from": c.from.as_str(), "to": c.to.as_str()})).collect())
+            Json::Arr(
+                list.iter().map(|c| json!({"bytes": c.bytes, "from": c.from.as_str(), "to": c.to.as_str()})).collect(),
+            )
         };
         let rows = self.rows.iter().map(|r| {
             let k = 0..self.algorithms.len();
@@ -1066,7 +1097,10 @@ impl ChooseResult {
                 ),
             ];
             if self.pipelined.iter().any(|&p| p) {
-                row.push(("pieces", by_id(&mut k.clone().filter(|&k| self.pipelined[k]).map(|k| (k, json!(r.pieces[k]))))));
+                row.push((
+                    "pieces",
+                    by_id(&mut k.clone().filter(|&k| self.pipelined[k]).map(|k| (k, json!(r.pieces[k])))),
+                ));
             }
             if let Some(simulated) = &r.simulated {
                 row.push(("simulated", by_id(&mut k.clone().filter_map(|k| simulated[k].map(|t| (k, json!(t)))))));

@@ -275,8 +275,22 @@ impl FitRequest {
                 format!("{} points of nonzero size and time: at least 2 are needed to fit α and β", points.len()),
             ));
         }
+        // One size gives one equation for α and β: any α fits with its β.
+        let mut sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        if sizes.len() < 2 {
+            return Err(ApiError::problem(
+                "file",
+                format!(
+                    "every point has one size ({} B): α and β need at least 2 sizes to tell them apart",
+                    sizes.first().copied().unwrap_or(0)
+                ),
+            ));
+        }
         let asked: Vec<String> = self.algorithm.iter().cloned().collect();
-        let algs = algorithms(collective, &asked)?;
+        // The fit's field is `algorithm` (one id), the Chooser's `algorithms`.
+        let algs = algorithms(collective, &asked).map_err(|e| ApiError { field: "algorithm".into(), ..e })?;
         let mut candidates = Vec::new();
         let mut fits = Vec::new();
         for (id, pipelined) in algs {
@@ -341,6 +355,7 @@ impl FitResult {
             p: u64::from(self.p),
             min_bytes: lo.next_power_of_two().min(hi),
             max_bytes: hi,
+            sizes: Vec::new(),
             alpha: self.alpha,
             beta: self.beta,
             gamma: self.gamma,

@@ -171,7 +171,6 @@ impl serde::Serialize for Json {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{SerializeMap, SerializeSeq};
         match self {
-            Json::Null => s.serialize_unit(),
             Json::Bool(b) => s.serialize_bool(*b),
             Json::Int(i) => match (u64::try_from(*i), i64::try_from(*i)) {
                 (Ok(u), _) => s.serialize_u64(u),
@@ -179,7 +178,7 @@ impl serde::Serialize for Json {
                 _ => s.serialize_f64(*i as f64),
             },
             Json::Num(x) if x.is_finite() => s.serialize_f64(*x),
-            Json::Num(_) => s.serialize_unit(),
+            Json::Null | Json::Num(_) => s.serialize_unit(),
             Json::Str(t) => s.serialize_str(t),
             Json::Arr(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;

@@ -6,7 +6,7 @@
 use crate::ApiError;
 use commlab_core::goal::Schedule;
 use commlab_core::limits;
-use commlab_core::net::topology::{parse_breaks, Shape, FORMS};
+use commlab_core::net::topology::{parse_breaks, Shape};
 use commlab_core::net::{LinkClass, NetOutcome, NetParams, NetSimulation, Network, Placement};
 use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
@@ -62,7 +62,7 @@ impl NetRequest {
     /// # Errors
     /// An id that is not one of the forms, or out of range.
     pub fn shape(&self) -> Result<Shape, ApiError> {
-        self.topology.parse().map_err(|e: String| ApiError::new("topology", &self.topology, format!("{FORMS}: {e}")))
+        self.topology.parse().map_err(|e: String| ApiError::new("topology", "", e))
     }
 
     /// The link classes (given or default).
@@ -104,7 +104,7 @@ impl NetRequest {
     /// # Errors
     /// Not `identity` or `random:SEED`.
     pub fn placement(&self) -> Result<Placement, ApiError> {
-        self.placement.parse().map_err(|e: String| ApiError::new("placement", &self.placement, e))
+        self.placement.parse().map_err(|e: String| ApiError::new("placement", "", e))
     }
 
     /// The simulator's options: `cpu`'s `o`, `g`, `O` and `S` with this
@@ -191,19 +191,27 @@ pub fn run_json(schedule: &Schedule, run: &NetRun, request: &NetRequest) -> Valu
         })
         .collect();
     let (max_time, slowest) = out.max();
-    let bottleneck = out.bottleneck().map(|d| {
+    let name = |d: u32| {
+        let (from, to) = net.ends(d);
+        format!("{}→{}", net.vertex_name(from), net.vertex_name(to))
+    };
+    // The bottleneck by utilisation (`NetOutcome::bottlenecks`), the links
+    // tied with it named in `ties`.
+    let ties = out.bottlenecks(net);
+    let bottleneck = ties.first().map(|&d| {
         let (from, to) = net.ends(d);
         let l = out.links[d as usize];
+        let utilisation = if max_time > 0.0 { l.bytes / (net.class(d).bandwidth * max_time) } else { 0.0 };
         j!({
             "from": from, "to": to,
-            "name": format!("{}→{}", net.vertex_name(from), net.vertex_name(to)),
+            "name": name(d),
             "bytes": l.bytes, "busy_ns": l.busy, "peak_flows": l.peak,
             "busy_fraction": if max_time > 0.0 { l.busy / max_time } else { 0.0 },
+            "utilisation": utilisation,
+            "ties": ties[1..].iter().map(|&d| name(d)).collect::<Vec<_>>(),
         })
     });
-    // The link that bounds the bandwidth: the highest share of its capacity
-    // used over the whole run (a fast link busy as long as a slow one is not
-    // the bound), beside the one busy longest.
+    // Kept for links written before the bottleneck was named by utilisation: the same link.
     let most_utilised =
         crate::predict::bottleneck(net, out, max_time).map(|(name, u)| j!({ "name": name, "utilisation": u }));
     let [c1, c2] = net.classes;
@@ -296,8 +304,18 @@ pub struct NetSummary {
     pub ideal: Option<f64>,
     /// `max_time / ideal`.
     pub slowdown: Option<f64>,
-    /// The link busy longest.
+    /// The bottleneck: the link used closest to its bandwidth over the run
+    /// (`NetOutcome::bottlenecks`).
     pub bottleneck: Option<LinkSummary>,
+    /// The links tied with it, at most [`HOT_LINKS`] named.
+    pub ties: Vec<String>,
+    /// Links tied with it in all.
+    pub tie_count: u32,
+    /// The bottleneck's utilisation: bytes over bandwidth × the run's time.
+    pub utilisation: f64,
+    /// Ranks that did not finish (a receive without its message, a pair
+    /// with no path); then there is no slowdown to give.
+    pub stuck: u32,
     /// The hottest links by busy time, at most [`HOT_LINKS`].
     pub hottest: Vec<LinkSummary>,
     /// Unreachable pairs `(from rank, to rank, the first ops they block)`, at most 20.
@@ -338,6 +356,7 @@ impl NetSummary {
 pub fn summary(schedule: &Schedule, run: &NetRun) -> NetSummary {
     let (net, out) = (&run.net, &run.outcome);
     let max_time = out.max().0;
+    let ties = out.bottlenecks(net);
     let mut busiest: Vec<u32> = (0..out.links.len() as u32).filter(|&d| out.links[d as usize].busy > 0.0).collect();
     busiest.sort_by(|&a, &b| out.links[b as usize].busy.total_cmp(&out.links[a as usize].busy).then(a.cmp(&b)));
     let mut summary = NetSummary {
@@ -348,7 +367,18 @@ pub fn summary(schedule: &Schedule, run: &NetRun) -> NetSummary {
         max_time,
         ideal: None,
         slowdown: None,
-        bottleneck: out.bottleneck().map(|d| link_summary(net, out, d)),
+        bottleneck: ties.first().map(|&d| link_summary(net, out, d)),
+        ties: ties.iter().skip(1).take(HOT_LINKS).map(|&d| link_summary(net, out, d).name).collect(),
+        tie_count: ties.len().saturating_sub(1) as u32,
+        utilisation: ties.first().map_or(0.0, |&d| {
+            let bytes = out.links[d as usize].bytes;
+            if max_time > 0.0 {
+                bytes / (net.class(d).bandwidth * max_time)
+            } else {
+                0.0
+            }
+        }),
+        stuck: out.stuck().len() as u32,
         hottest: busiest.iter().take(HOT_LINKS).map(|&d| link_summary(net, out, d)).collect(),
         unreachable: out
             .unreachable

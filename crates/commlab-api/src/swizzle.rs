@@ -379,7 +379,7 @@ impl SwizzleRequest {
                 let schedule =
                     commlab_core::goal::patterns::swizzle(&current.with_shift(shift), self.tile_bytes, self.read);
                 let out = commlab_core::net::simulate(&schedule, network.clone(), placement, params, false)?;
-                let hottest = out.bottleneck().map(|d| {
+                let hottest = out.bottleneck(&network).map(|d| {
                     let (a, b) = network.ends(d);
                     let l = out.links[d as usize];
                     (format!("{}→{}", network.vertex_name(a), network.vertex_name(b)), l.busy, l.bytes, l.peak)

@@ -142,6 +142,7 @@ fn chooser_csv_holds_the_closed_forms() {
         p: 4,
         min_bytes: 1024,
         max_bytes: 1024,
+        sizes: Vec::new(),
         alpha: 1.0,
         beta: 0.001,
         gamma: 0.0,

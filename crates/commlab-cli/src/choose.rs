@@ -16,7 +16,7 @@ pub struct ChooseArgs {
     /// Ranks (1..=1024).
     #[arg(long)]
     p: u32,
-    /// Message sizes `MIN..MAX` (suffixes K, M, G are powers of 1024): every power of two in the range.
+    /// Message sizes: `MIN..MAX` (every power of two in the range) or exact sizes `N` or `A,B,…` (suffixes K, M, G, T are powers of 1024; 1 to 1T).
     #[arg(long, default_value = "8..1G")]
     bytes: String,
     /// α: time per message.
@@ -79,20 +79,44 @@ pub(crate) fn size(text: &str) -> Option<u64> {
         "K" | "KB" | "KIB" => 1 << 10,
         "M" | "MB" | "MIB" => 1 << 20,
         "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
         _ => return None,
     };
     digits.parse::<u64>().ok()?.checked_mul(scale)
 }
 
-/// `MIN..MAX` in bytes.
-fn range(text: &str) -> Result<(u64, u64), ArgError> {
-    let bad = || ("--bytes".to_owned(), format!("{text:?} is not MIN..MAX with sizes like 8, 64K, 1G (up to 1T)"));
-    let (lo, hi) = text.split_once("..").ok_or_else(bad)?;
-    let (lo, hi) = (size(lo).ok_or_else(bad)?, size(hi).ok_or_else(bad)?);
-    if lo == 0 || lo > hi || hi > 1 << 40 {
+/// `--bytes`: `MIN..MAX` (every power of two between them) or exact sizes
+/// (`N` or `A,B,…`), each from 1 to 1T.
+pub(crate) enum Bytes {
+    /// Every power of two from MIN to MAX.
+    Range(u64, u64),
+    /// These sizes.
+    List(Vec<u64>),
+}
+
+pub(crate) fn bytes_arg(text: &str) -> Result<Bytes, ArgError> {
+    let bad = || {
+        let sizes = "sizes like 8, 40000, 64K, 1G, from 1 to 1T";
+        (
+            "--bytes".to_owned(),
+            format!("{text:?} is not MIN..MAX (the powers of two between) or a list A,B,… ({sizes})"),
+        )
+    };
+    let one = |t: &str| size(t).filter(|n| commlab_core::limits::chooser::SIZE.contains(*n)).ok_or_else(bad);
+    let Some((lo, hi)) = text.split_once("..") else {
+        return text.split(',').map(one).collect::<Result<_, _>>().map(Bytes::List);
+    };
+    let (lo, hi) = (one(lo)?, one(hi)?);
+    if lo > hi {
         return Err(bad());
     }
-    Ok((lo, hi))
+    if commlab_api::chooser::sizes(lo, hi).is_empty() {
+        return Err((
+            "--bytes".to_owned(),
+            format!("{text:?} holds no power of two: give exact sizes (40000 or 40000,50000)"),
+        ));
+    }
+    Ok(Bytes::Range(lo, hi))
 }
 
 impl ChooseArgs {
@@ -101,12 +125,19 @@ impl ChooseArgs {
     /// # Errors
     /// An unknown collective or algorithm, p out of range, a bad size range.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let (lo, hi) = range(&self.bytes)?;
+        let (lo, hi, sizes) = match bytes_arg(&self.bytes)? {
+            Bytes::Range(lo, hi) => (lo, hi, Vec::new()),
+            Bytes::List(list) => {
+                let (lo, hi) = (list.iter().copied().min().unwrap_or(1), list.iter().copied().max().unwrap_or(1));
+                (lo, hi, list)
+            }
+        };
         let request = ChooseRequest {
             collective: self.collective.clone(),
             p: u64::from(self.p),
             min_bytes: lo,
             max_bytes: hi,
+            sizes,
             alpha: self.alpha,
             beta: self.beta,
             gamma: self.gamma,

@@ -42,15 +42,17 @@ impl FitArgs {
     /// An unreadable file, a malformed line (its line and column), an
     /// unknown collective or algorithm, p missing or out of range.
     pub fn run(&self) -> Result<Value, ArgError> {
-        let text = if self.file == "-" {
-            std::io::read_to_string(std::io::stdin())
-                .map_err(|e| ("FILE".to_owned(), format!("cannot read standard input: {e}")))?
-        } else {
-            std::fs::read_to_string(&self.file)
-                .map_err(|e| ("FILE".to_owned(), format!("cannot read {}: {e}", self.file)))?
-        };
-        let Some(p) = self.p.or_else(|| commlab_core::fit::ranks_listed(&text)) else {
-            return Err(("--p".to_owned(), "the file does not list its ranks: give --p".to_owned()));
+        let text = crate::goal::read_at_most(&self.file, commlab_core::limits::FIT_TEXT_BYTES)?;
+        let p = match (self.p, commlab_core::fit::ranks_listed(&text)) {
+            (Some(p), _) => p,
+            (None, Some(listed)) => u32::try_from(listed).map_err(|_| {
+                let most = commlab_core::limits::chooser::P;
+                (
+                    "--p".to_owned(),
+                    format!("the file lists ranks up to {}: p = {listed} is out of range: expected {most}", listed - 1),
+                )
+            })?,
+            (None, None) => return Err(("--p".to_owned(), "the file does not list its ranks: give --p".to_owned())),
         };
         let request = FitRequest {
             text,

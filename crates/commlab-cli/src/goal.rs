@@ -156,6 +156,10 @@ impl GenArgs {
             request.build().map_err(|e| (format!("--{}", e.field), e.to_string()))?
         } else {
             // Natively p goes up to 2^24 (the browser's limit is lower).
+            use commlab_core::limits::{BYTES, NATIVE_UNITS, PIECES};
+            NATIVE_UNITS.check(self.p).map_err(|e| ("--p".to_owned(), e.to_string()))?;
+            BYTES.check(self.bytes).map_err(|e| ("--bytes".to_owned(), e.to_string()))?;
+            PIECES.check(self.pieces).map_err(|e| ("--pieces".to_owned(), e.to_string()))?;
             commlab_core::goal::generate::collective(&self.collective, self.p, self.bytes, self.pieces)
                 .map_err(|e| ("COLLECTIVE".to_owned(), e))?
         };
@@ -227,20 +231,37 @@ pub struct SimArgs {
     trace: Option<std::path::PathBuf>,
 }
 
+/// The text of `file` (`-`: standard input; gzip files unpacked), at most
+/// [`commlab_core::limits::INPUT_BYTES`].
 pub fn read(file: &str) -> Result<String, ArgError> {
+    read_at_most(file, commlab_core::limits::INPUT_BYTES)
+}
+
+/// The text of `file`, refused past `cap` bytes (packed or unpacked): a
+/// stream without end (`/dev/zero`) or a gzip bomb stops there.
+pub fn read_at_most(file: &str, cap: u64) -> Result<String, ArgError> {
     let bad = |e: std::io::Error| ("FILE".to_owned(), format!("cannot read {file}: {e}"));
+    let name = if file == "-" { "standard input" } else { file };
+    let over = |what: &str| {
+        let size = commlab_plot::format_bytes(cap);
+        ("FILE".to_owned(), format!("{name} {what} more than {size}: at most {cap} bytes of text are read"))
+    };
+    let source: Box<dyn Read> =
+        if file == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(file).map_err(bad)?) };
     let mut bytes = Vec::new();
-    if file == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map_err(bad)?;
-    } else {
-        bytes = std::fs::read(file).map_err(bad)?;
+    source.take(cap + 1).read_to_end(&mut bytes).map_err(bad)?;
+    if bytes.len() as u64 > cap {
+        return Err(over("holds"));
     }
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut text = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut text).map_err(bad)?;
+        flate2::read::MultiGzDecoder::new(&bytes[..]).take(cap + 1).read_to_end(&mut text).map_err(bad)?;
+        if text.len() as u64 > cap {
+            return Err(over("unpacks to"));
+        }
         bytes = text;
     }
-    String::from_utf8(bytes).map_err(|_| ("FILE".to_owned(), format!("{file} is not UTF-8 text")))
+    String::from_utf8(bytes).map_err(|_| ("FILE".to_owned(), format!("{name} is not UTF-8 text")))
 }
 
 pub use commlab_api::schedule::chrome_trace;
@@ -256,6 +277,18 @@ impl SimArgs {
             "libstdcxx" => Order::Libstdcxx,
             other => return Err(("--order".into(), format!("{other:?} is not one of: stable, libstdcxx"))),
         };
+        for (flag, v) in [
+            ("--latency", self.l),
+            ("--overhead", self.o),
+            ("--gap", self.g),
+            ("--gap-per-byte", self.big_g),
+            ("--overhead-per-byte", self.big_o),
+        ] {
+            // As in the browser: each at most 2^40 ns.
+            commlab_api::schedule::PARAM.check(v).map_err(|_| {
+                (flag.to_owned(), format!("{v} is out of range: expected {}", commlab_api::schedule::PARAM))
+            })?;
+        }
         let text = read(&self.file)?;
         let started = std::time::Instant::now();
         let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;

@@ -155,10 +155,7 @@ fn main() -> ExitCode {
                         out(&predict::table(&v));
                         ExitCode::SUCCESS
                     }
-                    Err((flag, message)) => {
-                        eprintln!("error: {flag}: {message}");
-                        ExitCode::from(2)
-                    }
+                    Err((flag, message)) => refuse(&flag, &message),
                 };
             }
             (a.run(), true)
@@ -197,9 +194,14 @@ fn main() -> ExitCode {
             print_table(&value);
             ExitCode::SUCCESS
         }
-        Err((arg, message)) => {
-            eprintln!("error: {arg}: {message}");
-            ExitCode::from(2)
-        }
+        Err((arg, message)) => refuse(&arg, &message),
     }
+}
+
+/// Prints a refusal and exits with status 2. An engine field's name becomes
+/// its flag's (`combining_k` is `--combining-k`).
+fn refuse(arg: &str, message: &str) -> ExitCode {
+    let arg = if arg.starts_with("--") { arg.replace('_', "-") } else { arg.to_owned() };
+    eprintln!("error: {arg}: {message}");
+    ExitCode::from(2)
 }

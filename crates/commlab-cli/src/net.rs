@@ -150,7 +150,20 @@ impl SimArgs {
             self.net.request()?.ok_or(("--topology".to_owned(), "a topology (or --system) is required".to_owned()))?;
         let text = read(&self.file)?;
         let schedule = parse(&text).map_err(|e| ("FILE".to_owned(), format!("{}: {e}", self.file)))?;
-        let p = NetParams { o: self.o as f64, g: self.g as f64, big_o: self.big_o as f64, s: self.s, window: 0 };
+        // As in the browser: each at most 2^40 ns (a larger clock has no
+        // room left for a flow's nanoseconds in a float).
+        let cost = |flag: &str, v: u64| {
+            commlab_api::schedule::PARAM.check(v).map(|v| v as f64).map_err(|_| {
+                (flag.to_owned(), format!("{v} is out of range: expected {}", commlab_api::schedule::PARAM))
+            })
+        };
+        let p = NetParams {
+            o: cost("--overhead", self.o)?,
+            g: cost("--gap", self.g)?,
+            big_o: cost("--overhead-per-byte", self.big_o)?,
+            s: self.s,
+            window: 0,
+        };
         let started = std::time::Instant::now();
         let result = run(&schedule, &request, p, false).map_err(|e| arg_error(&e))?;
         let seconds = started.elapsed().as_secs_f64();
@@ -179,6 +192,8 @@ impl TopoArgs {
         let request =
             self.net.request()?.ok_or(("--topology".to_owned(), "a topology (or --system) is required".to_owned()))?;
         let net = request.network().map_err(|e| arg_error(&e))?;
+        // The placement is checked as `net sim` checks it, though no rank is placed here.
+        request.placement().map_err(|e| arg_error(&e))?;
         Ok(topology_json(&net))
     }
 }

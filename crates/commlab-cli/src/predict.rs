@@ -1,7 +1,7 @@
 //! `commlab predict`: what a described cluster should reach, per message
 //! size, in nccl-tests' terms (`docs/systems.md`).
 
-use crate::choose::size;
+use crate::choose::{bytes_arg, Bytes};
 use crate::reduce::ArgError;
 use commlab_api::predict::PredictRequest;
 use commlab_core::systems::PRESETS;
@@ -30,21 +30,10 @@ pub struct PredictArgs {
 
 /// The sizes `text` names: `N`, `A,B,…` or `MIN..MAX` (powers of two).
 fn sizes(text: &str) -> Result<Vec<u64>, ArgError> {
-    let bad = || {
-        ("--bytes".to_owned(), format!("{text:?} is not a size, a list of sizes or MIN..MAX (sizes like 8, 64K, 1G)"))
-    };
-    if let Some((lo, hi)) = text.split_once("..") {
-        let (lo, hi) = (size(lo).ok_or_else(bad)?, size(hi).ok_or_else(bad)?);
-        if lo > hi {
-            return Err(bad());
-        }
-        let all = commlab_api::chooser::sizes(lo.max(1), hi);
-        if all.is_empty() {
-            return Err(("--bytes".to_owned(), format!("{text:?} holds no power of two: give exact sizes as a list")));
-        }
-        return Ok(all);
-    }
-    text.split(',').map(|t| size(t).ok_or_else(bad)).collect()
+    Ok(match bytes_arg(text)? {
+        Bytes::Range(lo, hi) => commlab_api::chooser::sizes(lo, hi),
+        Bytes::List(list) => list,
+    })
 }
 
 impl PredictArgs {

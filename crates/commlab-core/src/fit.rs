@@ -147,7 +147,7 @@ pub fn detect(text: &str) -> Format {
 
 /// The ranks nccl-tests lists in its header (`#  Rank  3 Group  0 Pid …`):
 /// the highest rank + 1, or `None` when it lists none.
-pub fn ranks_listed(text: &str) -> Option<u32> {
+pub fn ranks_listed(text: &str) -> Option<u64> {
     text.lines()
         .filter_map(|l| {
             let toks = tokens(l);
@@ -158,7 +158,7 @@ pub fn ranks_listed(text: &str) -> Option<u32> {
                 .flatten()
         })
         .max()
-        .map(|r| r + 1)
+        .map(|r| u64::from(r) + 1)
 }
 
 /// Reads `text` as `format`; `in_place` takes nccl-tests' in-place time.

@@ -138,6 +138,15 @@ pub fn span(min: u64, max: u64) -> String {
     format!("{} to {}", group(&min.to_string()), group(&max.to_string()))
 }
 
+/// Bytes of text read from one file or paste (a GOAL schedule, after
+/// unpacking a gzip file): 1 GiB. Beyond, nothing we simulate would finish
+/// in reasonable time anyway, and reading on would only fill the memory.
+pub const INPUT_BYTES: u64 = 1 << 30;
+
+/// Bytes of a benchmark output the fit reads (16 MiB: far more than the
+/// 100 000 points it takes).
+pub const FIT_TEXT_BYTES: u64 = 16 << 20;
+
 /// Number of processing units `p` (2^20: the largest the engines promise to
 /// schedule in well under a second).
 pub const UNITS: IntRange = IntRange { name: "p", min: 1, max: 1 << 20 };
@@ -241,6 +250,8 @@ pub mod chooser {
     pub const P: IntRange = IntRange { name: "p", min: 1, max: 1024 };
     /// Message sizes (bytes).
     pub const SIZE: IntRange = IntRange { name: "size", min: 1, max: 1 << 40 };
+    /// Exact sizes one comparison takes (a list instead of a range).
+    pub const SIZES: IntRange = IntRange { name: "sizes", min: 1, max: 64 };
     /// α, β and γ.
     pub const COST: RealRange = RealRange { name: "cost", min: 0.0, max: 1e12 };
     /// The α slider (typed values go to the range's ends).

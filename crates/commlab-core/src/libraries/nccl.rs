@@ -630,8 +630,13 @@ fn flag(key: &str, v: &str) -> Result<bool, SystemError> {
 pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
     let mut s = System::default_for(p);
     let (mut nodes, mut gpus) = (None, None);
+    let mut seen = std::collections::BTreeSet::new();
     for part in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
         let (k, v) = part.split_once('=').ok_or_else(|| SystemError(format!("{part:?} is not key=value")))?;
+        let (k, v) = (k.trim(), v.trim());
+        if !seen.insert(k) {
+            return Err(SystemError(format!("{k} is given twice: give each key once")));
+        }
         match k {
             "version" => {
                 s.version = match v {

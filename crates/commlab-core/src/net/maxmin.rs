@@ -11,8 +11,16 @@ use std::collections::BTreeMap;
 
 /// Two shares this close (relative) are the same level.
 const LEVEL: f64 = 1e-12;
-/// Flows finishing this close (relative) after the first arrive together.
+/// A flow finishing this close after the first arrives with it, relative to
+/// its own transfer (from entering the links to finishing): rounding noise,
+/// not time a link could carry bytes in. Relative to the clock instead, a
+/// flow of 8 bytes late in a long run (the clock at 10^11 ns) would arrive
+/// with one finishing 0.1 ns before it, and its link would carry more than
+/// its bandwidth.
 const TOGETHER: f64 = 1e-12;
+/// And never closer than this many units of the clock's last place (times
+/// computed from the same numbers can differ by a few roundings).
+const CLOCK_ULPS: f64 = 16.0;
 
 /// The max–min fair rates of `routes` over links of capacities `caps`:
 /// raise every unfrozen flow's rate equally; when a link is full, freeze its
@@ -87,6 +95,8 @@ struct Flow {
     remaining: f64,
     rate: f64,
     since: f64,
+    /// When it entered its links.
+    entered: f64,
     version: u32,
     route: Vec<Dir>,
     /// Its index in each of its links' lists.
@@ -204,6 +214,7 @@ impl Sharing {
         f.remaining = bytes;
         f.rate = 0.0;
         f.since = t;
+        f.entered = t;
         f.version = f.version.wrapping_add(1);
         f.live = true;
         f.route.clear();
@@ -240,21 +251,35 @@ impl Sharing {
         }
     }
 
-    /// Removes every flow finishing at `t` (or within [`TOGETHER`] of it);
-    /// returns their messages in finish order.
+    /// Removes every flow finishing at `t` (or within [`TOGETHER`] of its
+    /// own transfer after it); returns their messages in finish order.
     pub fn arrive(&mut self, t: f64) -> Vec<u32> {
-        let until = t + TOGETHER * t.abs().max(1.0);
+        let clock = CLOCK_ULPS * f64::EPSILON * t.abs();
+        // No flow's transfer began before 0, so none is merged past this.
+        let until = t + (TOGETHER * t.abs()).max(clock);
         let mut batch: Vec<Finish> = Vec::new();
+        let mut later: Vec<Finish> = Vec::new();
         while let Some(first) = self.finishes.buckets.first_entry() {
             if f64::from_bits(*first.key()) > until {
                 break;
             }
             let mut bucket = first.remove();
             let flows = &self.flows;
-            batch.extend(
-                bucket.drain(..).filter(|e| flows[e.slot as usize].live && flows[e.slot as usize].version == e.version),
-            );
+            for e in bucket.drain(..) {
+                let f = &flows[e.slot as usize];
+                if !f.live || f.version != e.version {
+                    continue;
+                }
+                if e.time <= t + (TOGETHER * (e.time - f.entered)).max(clock) {
+                    batch.push(e);
+                } else {
+                    later.push(e);
+                }
+            }
             self.finishes.spare.push(bucket);
+        }
+        for e in later {
+            self.finishes.push(e);
         }
         // By time, then `order`, then slot (times ≥ 0 order like their bits).
         batch.sort_unstable_by_key(|e| (Finishes::key(e.time), e.order, e.slot));

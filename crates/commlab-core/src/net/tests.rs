@@ -8,6 +8,7 @@ use super::sim::{simulate, NetParams, NetSimulation};
 use super::topology::{LinkClass, Network, Placement, Shape};
 use crate::choose::{goal, plan, Collective};
 use crate::goal::{parse, Kind, Op, Schedule};
+use std::fmt::Write as _;
 
 const B: f64 = 2.0; // bytes per ns
 const LAMBDA: f64 = 100.0; // ns per link
@@ -179,9 +180,13 @@ fn messages_of_a_channel_match_in_send_order() {
 /// every flow's bytes equal its size when it arrives, and the per-link byte
 /// totals equal the sum over the flows routed through the link.
 fn audit(s: &Schedule, net: Network) {
+    audit_with(s, net, NetParams::unlimited());
+}
+
+fn audit_with(s: &Schedule, net: Network, params: NetParams) {
     let dirs = 2 * net.links.len();
     let caps: Vec<f64> = (0..dirs as u32).map(|d| net.class(d).bandwidth).collect();
-    let mut sim = NetSimulation::new(s, net, Placement::Identity, NetParams::unlimited(), true).unwrap();
+    let mut sim = NetSimulation::new(s, net, Placement::Identity, params, true).unwrap();
     let mut delivered: std::collections::HashMap<u32, (f64, f64)> = std::collections::HashMap::new();
     let mut events = 0;
     loop {
@@ -214,7 +219,9 @@ fn audit(s: &Schedule, net: Network) {
         for m in gone {
             let (bytes, _) = delivered.remove(&m).unwrap();
             let size = s.ops[sim.send_of(m) as usize].size as f64;
-            assert!((bytes - size).abs() <= 1e-6 * size, "message {m}: {bytes} bytes delivered of {size}");
+            // To 1e-6, or what the links move in the clock's resolution.
+            let resolution = caps.iter().copied().fold(0.0, f64::max) * 64.0 * f64::EPSILON * sim.now();
+            assert!((bytes - size).abs() <= 1e-6 * size + resolution, "message {m}: {bytes} bytes delivered of {size}");
         }
         events += 1;
         if done {
@@ -224,14 +231,27 @@ fn audit(s: &Schedule, net: Network) {
     assert!(events > 10);
     let out = sim.finish();
     let mut bytes = vec![0.0; dirs];
+    let mut flows = vec![0.0; dirs];
     for f in &out.flows {
         for &d in &out.routes[f.route as usize] {
             bytes[d as usize] += f.size as f64;
+            flows[d as usize] += 1.0;
         }
     }
     let end = out.max().0;
     for (d, (load, want)) in out.links.iter().zip(&bytes).enumerate() {
         assert!(close(load.bytes, *want), "link {d}: {} vs {want}", load.bytes);
+        // No link carries more than its bandwidth: to 1e-9, plus the clock's
+        // resolution (a few units of its last place) for each busy stretch.
+        let resolution = 64.0 * f64::EPSILON * end * flows[d];
+        assert!(
+            load.bytes <= caps[d] * (load.busy * (1.0 + 1e-9) + resolution),
+            "link {d} carried {} B in {} ns busy: {} B/ns on a {} B/ns link",
+            load.bytes,
+            load.busy,
+            load.bytes / load.busy,
+            caps[d]
+        );
         assert!(load.busy <= end * (1.0 + 1e-12), "link {d} busy {} past the end {end}", load.busy);
         assert!((load.bytes > 0.0) == (load.busy > 0.0) && (load.peak > 0) == (load.bytes > 0.0));
     }
@@ -261,16 +281,94 @@ fn sharing_is_max_min_at_every_event() {
 }
 
 #[test]
+fn late_in_a_long_run_short_flows_still_take_their_time() {
+    // Rank 0 computes for a long time, then sends 8, 16, … 56 bytes to the 7
+    // other GPUs of nodes:1x8 (450 B/ns links): flows far shorter than the
+    // clock's 1e-12 used to arrive with the first, and the link carried up
+    // to 8× its bandwidth.
+    let nodes = |latency: f64| {
+        let shape: Shape = "nodes:1x8".parse().unwrap();
+        Network::new(shape, [LinkClass { bandwidth: 450.0, latency }, LinkClass { bandwidth: 50.0, latency }]).unwrap()
+    };
+    for calc in [1e11, 1e12] {
+        let mut text = format!("num_ranks 8\nrank 0 {{\nc: calc {calc}\n");
+        for k in 1..8 {
+            let _ = write!(text, "s{k}: send {}b to {k} tag 0\ns{k} requires c\n", 8 * k);
+        }
+        text.push_str("}\n");
+        for k in 1..8 {
+            let _ = write!(text, "rank {k} {{\nr: recv {}b from 0 tag 0\n}}\n", 8 * k);
+        }
+        let s = parse(&text).unwrap();
+        audit_with(&s, nodes(500.0), NetParams::unlimited());
+        // With the NIC window they go one at a time, and each takes its own size over 450.
+        audit_with(&s, nodes(500.0), NetParams::default());
+    }
+    // A chain of 1-byte pieces on links of latency 10^9 ns.
+    let chain = goal(&plan(Collective::Broadcast, "chain", 8, 64).unwrap(), 64);
+    audit_with(&chain, nodes(1e9), NetParams::unlimited());
+    // o at its largest (2^40 ns) before every send of a ring allreduce.
+    let ring = goal(&plan(Collective::Allreduce, "ring", 8, 1).unwrap(), 8 * 16384);
+    let o = crate::limits::schedule::PARAM.max as f64;
+    audit_with(&ring, nodes(500.0), NetParams { o, g: o, ..NetParams::unlimited() });
+}
+
+#[test]
 fn a_link_is_busy_while_a_flow_is_in_transfer_on_it() {
     // Four flows of 600 bytes on link 0→1 from time λ: busy for 4·600/B exactly.
     let list: Vec<(u32, u32, u64)> = (0..4).map(|_| (0, 1, 600)).collect();
     let out =
         simulate(&messages(2, &list), network("ring:4"), Placement::Identity, NetParams::unlimited(), false).unwrap();
-    let d = out.bottleneck().unwrap();
+    let d = out.bottleneck(&network("ring:4")).unwrap();
     assert_eq!(d, 0);
     assert!(close(out.links[0].busy, 4.0 * 600.0 / B));
     assert_eq!(out.links[0].peak, 4);
     assert!(close(out.links[0].bytes, 2400.0));
+}
+
+#[test]
+fn the_bottleneck_is_the_link_used_closest_to_its_bandwidth_and_ties_are_listed() {
+    // Ring allreduce on nodes:2x8 (NVLink 450 B/ns, NICs 50 B/ns), one
+    // channel: the ring leaves each node once, through one NIC. Every link
+    // of the ring is busy about as long, but only the NIC links run at their
+    // bandwidth: by utilisation the bottleneck is a NIC link (by busy time
+    // it was an NVLink link used at 11 %). Both directions' NIC hops carry
+    // the same bytes: they tie, and all are listed.
+    let shape: Shape = "nodes:2x8".parse().unwrap();
+    let net = Network::new(shape, shape.default_classes()).unwrap();
+    let s = goal(&plan(Collective::Allreduce, "ring", 16, 1).unwrap(), 16 << 20);
+    let out = simulate(&s, net.clone(), Placement::Identity, NetParams::default(), false).unwrap();
+    let ties = out.bottlenecks(&net);
+    assert!(!ties.is_empty());
+    let load = |d: u32| out.links[d as usize].bytes / net.class(d).bandwidth;
+    let most = (0..out.links.len() as u32).map(load).fold(0.0, f64::max);
+    for &d in &ties {
+        assert!(close(load(d), most), "link {d}");
+        assert_eq!(net.class(d).bandwidth, 50.0, "link {d} is a NIC link");
+    }
+    // Every link at the most is listed, none below it.
+    let at_most = (0..out.links.len() as u32).filter(|&d| load(d) >= most * (1.0 - 1e-9)).count();
+    assert_eq!(ties.len(), at_most);
+    assert!(ties.len() >= 2, "{ties:?}");
+    let busiest = (0..out.links.len()).map(|d| out.links[d].busy).fold(0.0, f64::max);
+    let (_, u) = out.most_utilised(&net, out.max().0).unwrap();
+    assert!(u > 0.0 && u <= 1.0 + 1e-9, "{u}");
+    assert!(busiest > 0.0);
+}
+
+#[test]
+fn a_deadlocked_run_names_the_ranks_it_leaves_stuck() {
+    // ring:8 cut in two (links 0-1 and 4-5): ring allreduce's messages
+    // across the cuts never go, and the ranks on either side of each wait.
+    let mut net = network("ring:8");
+    net.break_links(&[(0, 1), (4, 5)], 0.0, 0).unwrap();
+    let s = goal(&plan(Collective::Allreduce, "ring", 8, 1).unwrap(), 8 * 1024);
+    let out = simulate(&s, net, Placement::Identity, NetParams::unlimited(), false).unwrap();
+    assert!(!out.completes());
+    let stuck = out.stuck();
+    assert!(stuck.contains(&1) && stuck.contains(&5), "{stuck:?}");
+    let intact = simulate(&s, network("ring:8"), Placement::Identity, NetParams::unlimited(), false).unwrap();
+    assert!(intact.stuck().is_empty());
 }
 
 #[test]

@@ -174,7 +174,7 @@ pub const FORMS: &str = "switch:H, ring:H, mesh:XxY[xZ], torus:XxY[xZ], fattree:
 impl FromStr for Shape {
     type Err = String;
     fn from_str(text: &str) -> Result<Shape, String> {
-        let bad = || format!("topology {text:?} is not one of {FORMS} (positive integers)");
+        let bad = || format!("{text:?} is not one of {FORMS} (positive integers)");
         let (kind, rest) = text.trim().split_once(':').ok_or_else(bad)?;
         let numbers = |sep: char, count: std::ops::RangeInclusive<usize>| -> Result<Vec<u32>, String> {
             let parts: Vec<&str> = rest.split(sep).collect();
@@ -204,7 +204,7 @@ impl FromStr for Shape {
                 let (n, g) = (d[0], d[1]);
                 let r = d.get(2).copied().unwrap_or(g);
                 if g % r != 0 {
-                    return Err(format!("topology {text:?}: R = {r} NICs per node must divide G = {g} GPUs"));
+                    return Err(format!("{text:?}: R = {r} NICs per node must divide G = {g} GPUs"));
                 }
                 Shape::Nodes { n, g, r }
             }
@@ -212,11 +212,11 @@ impl FromStr for Shape {
         };
         let hosts = shape.hosts();
         if !limits::net::HOSTS.contains(hosts) {
-            return Err(format!("topology {text:?} has {hosts} hosts: expected {}", limits::net::HOSTS));
+            return Err(format!("{text:?} has {hosts} hosts: expected {}", limits::net::HOSTS));
         }
         let vertices = hosts + shape.switches();
         if !limits::net::VERTICES.contains(vertices) {
-            return Err(format!("topology {text:?} has {vertices} vertices: expected {}", limits::net::VERTICES));
+            return Err(format!("{text:?} has {vertices} vertices: expected {}", limits::net::VERTICES));
         }
         Ok(shape)
     }
@@ -594,7 +594,7 @@ impl FromStr for Placement {
                 .strip_prefix("random:")
                 .and_then(|s| s.parse::<u64>().ok())
                 .map(Placement::Random)
-                .ok_or_else(|| format!("placement {text:?} is not identity or random:SEED")),
+                .ok_or_else(|| format!("{text:?} is not identity or random:SEED")),
         }
     }
 }

@@ -18,7 +18,7 @@ use leptos::prelude::*;
 use std::rc::Rc;
 
 /// Longest text accepted (about 10⁵ lines of nccl-tests output).
-const MAX_TEXT: usize = 16 << 20;
+const MAX_TEXT: usize = commlab_core::limits::FIT_TEXT_BYTES as usize;
 
 /// Longest text left in the text box. A box holding 10⁴ lines (1 MB) takes
 /// the browser 0.65 s to lay out, and 0.15 s again whenever the page around

@@ -333,6 +333,7 @@ impl ChooserParams {
             p: u64::from(self.p),
             min_bytes: self.lo,
             max_bytes: self.hi,
+            sizes: Vec::new(),
             alpha: self.abg[0],
             beta: self.abg[1],
             gamma: self.abg[2],
@@ -513,6 +514,7 @@ mod tests {
             let request = ChooseRequest {
                 min_bytes: at,
                 max_bytes: at,
+                sizes: Vec::new(),
                 simulate: true,
                 sim_limit: 0,
                 algorithms: vec![id.to_owned()],

@@ -236,19 +236,24 @@ pub fn NetworkPanel(
     };
     view! {
         {move || summary.get().map(|s| {
-            let b = s.bottleneck.as_ref().map_or_else(|| "no link carried anything".to_owned(), |b| {
-                let frac = if s.max_time > 0.0 { 100.0 * b.busy / s.max_time } else { 0.0 };
-                format!("the bottleneck is {}: {} B, busy {} ns ({} % of the run), at most {} flows at once", b.name, format_quantity(b.bytes), format_quantity(b.busy), format_quantity(frac), b.peak)
-            });
+            let b = bottleneck_sentence(&s);
+            let stuck = s.stuck;
             let against = move || match ideal.get() {
+                // A run that did not finish has no slowdown.
+                _ if stuck > 0 => "no slowdown is given, as the run did not finish".to_owned(),
                 Ideal::Done(t, slowdown) => format!("against {} ns on an ideal switch of the same links ({}× its time)", format_quantity(t), format_quantity(slowdown)),
                 Ideal::Pending => "the same schedule on an ideal switch of the same links is still running (for the slowdown)".to_owned(),
                 Ideal::Stopped => "the ideal switch of the same links was not run to its end".to_owned(),
             };
+            let finish = if stuck > 0 {
+                format!("{stuck} ranks are stuck (their messages never arrive); the others finish by {} ns, ", format_quantity(s.max_time))
+            } else {
+                format!("the last rank finishes at {} ns, ", format_quantity(s.max_time))
+            };
             view! {
                 <p class="net-summary" data-testid="net-summary">{format!(
-                    "On {} ({} hosts, {} links, {} broken): the last rank finishes at {} ns, ",
-                    s.topology, s.hosts, s.links, s.broken, format_quantity(s.max_time))}
+                    "On {} ({} hosts, {} links, {} broken): {finish}",
+                    s.topology, s.hosts, s.links, s.broken)}
                     <span data-testid="net-ideal">{against}</span>
                     {format!("; {b}. At most {} flows were in transfer at once.", s.peak_flows)}</p>
                 {(s.unreachable_pairs > 0).then(|| view! {
@@ -291,6 +296,28 @@ pub fn NetworkPanel(
             </details>
         })}
     }
+}
+
+/// The bottleneck in words: the link used closest to its bandwidth, how
+/// close, and the links tied with it.
+fn bottleneck_sentence(s: &commlab_api::network::NetSummary) -> String {
+    let Some(b) = &s.bottleneck else { return "no link carried anything".to_owned() };
+    let ties = match s.tie_count {
+        0 => String::new(),
+        n => {
+            let more = n as usize - s.ties.len();
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            format!("; tied with {}{more}", s.ties.join(", "))
+        }
+    };
+    format!(
+        "the bottleneck is {} (the link used closest to its bandwidth): {} B, {} % of what it can carry over the run, busy {} ns, at most {} flows at once{ties}",
+        b.name,
+        format_quantity(b.bytes),
+        format_quantity(100.0 * s.utilisation),
+        format_quantity(b.busy),
+        b.peak
+    )
 }
 
 #[cfg(test)]
