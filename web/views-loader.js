@@ -1,6 +1,6 @@
 // The lazy views of commlab, in two bundles: `views` (views.js +
-// views_bg.wasm: the barrier lab, the collective chooser) and `timeline`
-// (timeline.js + timeline_bg.wasm: the Schedule view). The page loads this
+// views_bg.wasm: the collective chooser) and `timeline` (timeline.js +
+// timeline_bg.wasm: the Schedule view, the swizzle view, the barrier lab). The page loads this
 // file when such a view is opened; the UI bundle then calls
 // `commlabLoadViews(name)` and mounts the view with the module's
 // `mount_view`. Nothing here runs on pages that never open them.

@@ -48,7 +48,7 @@ test('changing p redraws the chart, updates the URL, and a reload restores it', 
   assert.match(after, /p = 1000/);
   await waitForUrl(page, () => location.search.includes('p=1000'));
   const url = page.url();
-  assert.match(url, /[?&]v=4&view=model&p=1000(&|$)/);
+  assert.match(url, /[?&]v=5&view=model&p=1000(&|$)/);
   const best = await cell(page, 'm-best', 'pieces');
   const reopened = await open(context, base, url);
   assert.equal(await reopened.inputValue('#p'), '1000');
@@ -90,7 +90,7 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.equal(await page.locator('.app-header').count(), 0, 'no header in embed mode');
   assert.equal(await page.locator('[data-testid="share"]').count(), 0);
   const href = await page.getAttribute('[data-testid="open-in-commlab"]', 'href');
-  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=4&view=model&p=256$/);
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=5&view=model&p=256$/);
   await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -148,7 +148,7 @@ test('sources: the header links the page; each source number beside ours; every 
   assert.ok(presets.includes('Binomial article: reduction on p = 8'));
   const links = await page.locator('[data-testid="source-row"] a, [data-testid="preset"]').evaluateAll((as) => as.map((a) => a.href));
   for (const link of [...new Set(links)]) {
-    assert.ok(link.startsWith(`${base}?v=4&view=`), `${link} opens a view under ${base}`);
+    assert.ok(link.startsWith(`${base}?v=5&view=`), `${link} opens a view under ${base}`);
     const opened = await open(context, base, link);
     await opened.waitForFunction(() => document.querySelector('main svg, main canvas') !== null);
     assert.equal(await opened.locator('[data-testid="notices"]').count(), 0, `${link} opens without notices`);
@@ -285,11 +285,11 @@ test('Share copies the link and Embed copies an iframe snippet', async ({ page, 
   await page.click('[data-testid="share"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('copied'));
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(link, /\?v=4&view=model&p=512$/);
+  assert.match(link, /\?v=5&view=model&p=512$/);
   await page.click('[data-testid="embed"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('Embed code'));
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=4&amp;view=model&amp;p=512&amp;embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=5&amp;view=model&amp;p=512&amp;embed=1"/);
   const reopened = await open(context, base, link);
   assert.equal(await reopened.inputValue('#p'), '512');
 });
@@ -632,11 +632,11 @@ test('mesh: the paper\'s routing steps back out of a pocket, drawn dashed; short
   await page.selectOption('#routing', 'shortest');
   await waitForUrl(page, () => location.search.includes('routing=shortest'));
   await page.waitForFunction(() => /0 of them back-steps\), 2 of 12 links broken; routing shortest/.test(document.querySelector('[data-testid="mesh-verdict"]').innerText));
-  // A link made before the paper's rule opens with shortest and says so; the page writes v=4.
+  // A link made before the paper's rule opens with shortest and says so; the page writes v=5.
   const old = await open(context, base, `${base}?v=2&view=mesh&size=3&rate=0&algorithm=all-to-all&barriers=1&flip=3,5`);
   assert.match(await old.locator('[data-testid="notices"]').innerText(), /older than 2026-12-01.*opens with routing=shortest/s);
   assert.equal(await old.locator('#routing').inputValue(), 'shortest');
-  await waitForUrl(old, () => /^\?v=4&.*routing=shortest/.test(location.search));
+  await waitForUrl(old, () => /^\?v=5&.*routing=shortest/.test(location.search));
   assert.deepEqual([...page.problems, ...old.problems], []);
 });
 
@@ -1107,7 +1107,7 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   const old = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce/ring&p=8&bytes=8192&preset=hops&net=ring:8`);
   await old.locator('[data-testid="net-summary"]').waitFor();
   assert.equal(await old.locator('#nicw').inputValue(), '0');
-  await waitForUrl(old, () => /^\?v=4&.*nicw=0/.test(location.search));
+  await waitForUrl(old, () => /^\?v=5&.*nicw=0/.test(location.search));
   assert.deepEqual([...page.problems, ...reopened.problems, ...old.problems, ...again.problems], []);
 });
 
@@ -1242,6 +1242,73 @@ test('schedule: barrier and swizzle patterns; bad values are named; p = 65536 di
   await shot(big, 'schedule-large');
 });
 
+// A view's "Open in timeline" runs what the view computed with: the timeline's time is the view's.
+test('view → timeline: ten pairs show the same time to 4 digits (the model's network twin, the Chooser on LogGOPS and on networks, a Schedule link by hand, the swizzle on networks)', async ({ context, base }) => {
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-4 * Math.max(Math.abs(a), Math.abs(b)), `${what}: ${a} vs ${b}`);
+  const timelineTime = async (href, from) => {
+    const t = await open(context, base, new URL(href, from).href);
+    await t.waitForFunction(() => document.querySelector('[data-testid="net-summary"]') || /finishes; the last/.test(document.querySelector('[data-testid="schedule-summary"]')?.innerText ?? ''), null, { timeout: 60000 });
+    const run = JSON.parse((await download(t, 'export-json')).text);
+    assert.deepEqual(t.problems, []);
+    await t.close();
+    return run.max_time;
+  };
+  let pairs = 0;
+  // 1–3. The Runtime model: T(n, p, m) = (T_start + n/m·T_byte)(p + m − 2) µs; its timeline runs the
+  // twin (a line of p hosts, latency T_start, bandwidth 1/T_byte) and shows the same time in ns.
+  for (const [n, p, ts, tb, m] of [[860160, 16, 10, 0.002, 16], [65536, 8, 2, 0.001, 4], [1048576, 64, 25, 0.0005, 32]]) {
+    const page = await open(context, base, `${base}?view=model&n=${n}&p=${p}&t_start=${ts}&t_byte=${tb}&m=${m}`);
+    await page.waitForSelector('[data-testid="open-timeline"]');
+    const T = (ts + n / m * tb) * (p + m - 2);
+    const shown = Number((await page.locator('tr[data-row="m-chosen"] td.time').innerText()).replace(/[\s\u2009]/g, ''));
+    assert.ok(Math.abs(shown - T) <= 0.005 * T, `the model shows ${shown}, T = ${T}`);
+    assert.match(await page.locator('[data-testid="timeline-under"]').innerText(), new RegExp(`on mesh:${p}x1`));
+    near((await timelineTime(await page.locator('[data-testid="open-timeline"]').getAttribute('href'), page.url())) / 1000, T, `model n=${n} p=${p} m=${m}`);
+    pairs += 1;
+    await page.close();
+  }
+  // 4–8. The Chooser: on networks its simulated time, on LogGOPS its simulated points, in ns.
+  for (const [q, id, bytes, key] of [
+    ['p=16&lo=65536&hi=65536&at=65536&net=torus:4x4', 'ring', 65536, 'network'],
+    ['p=8&lo=1048576&hi=1048576&at=1048576&net=ring:8', 'recursive-doubling', 1048576, 'network'],
+    ['p=16&lo=1048576&hi=1048576&at=1048576&net=nodes:2x8', 'rabenseifner', 1048576, 'network'],
+    ['p=8&lo=1048576&hi=1048576&at=1048576&preset=loggopsim', 'ring', 1048576, 'simulated'],
+    ['coll=broadcast&p=16&lo=65536&hi=65536&at=65536&preset=loggopsim', 'binomial', 65536, 'simulated'],
+  ]) {
+    const page = await open(context, base, `${base}?view=chooser&${q}`);
+    const link = page.locator(`[data-testid="timeline-${id}"]`);
+    await link.waitFor({ timeout: 60000 });
+    // The simulations arrive after the model's chart: export until this one is in.
+    let row;
+    for (let k = 0; k < 60 && !(row?.[key]?.[id] > 0); k += 1) {
+      if (k > 0) await page.waitForTimeout(500);
+      row = JSON.parse((await download(page, 'export-json')).text).rows.find((r) => r.bytes === bytes);
+    }
+    const mine = row?.[key]?.[id];
+    assert.ok(mine > 0, `${q}: ${JSON.stringify(row)}`);
+    near(await timelineTime(await link.getAttribute('href'), page.url()), mine, `chooser ${q} ${id}`);
+    pairs += 1;
+    // 9. The issue's case: the same collective typed into the Schedule view by hand gives the Chooser's time.
+    if (q.includes('torus:4x4')) {
+      near(await timelineTime(`${base}?view=schedule&coll=allreduce%2Fring&p=16&bytes=65536&net=torus%3A4x4`, base), mine, 'schedule by hand vs the Chooser');
+      pairs += 1;
+    }
+    await page.close();
+  }
+  // 10–11. The swizzle on a network, with and without the rank shift: the CLI's time and the timeline's.
+  for (const shift of [true, false]) {
+    const page = await open(context, base, `${base}?view=swizzle&net=switch:8${shift ? '' : '&shift=0'}`);
+    await page.waitForFunction(() => /^On switch:8/.test(document.querySelector('[data-testid="swizzle-net-sentence"]')?.innerText ?? ''), null, { timeout: 30000 });
+    const native = JSON.parse(cli(['swizzle', '--grid', '4,2,8', '--cores', '4,2', '--topology', 'switch:8', '--json'])).network;
+    const mine = shift ? native.with_shift.time_ns : native.without_shift.time_ns;
+    assert.match(await page.locator('[data-testid="timeline-under"]').innerText(), /on switch:8/);
+    near(await timelineTime(await page.locator('[data-testid="open-timeline"]').getAttribute('href'), page.url()), mine, `swizzle shift=${shift}`);
+    pairs += 1;
+    await page.close();
+  }
+  assert.ok(pairs >= 10, `${pairs} pairs`);
+});
+
 test('every view that draws a schedule opens it in the timeline and exports it as GOAL', async ({ context, base }) => {
   const cli = (args) => execFileSync(CLI, ['goal', 'gen', ...args], { encoding: 'utf8' });
   const cases = [
@@ -1279,7 +1346,7 @@ test('schedule: without workers the same run happens on the page, in slices', as
   assert.ok((await longest(page)) <= 200, `longest main-thread task ${await longest(page)} ms (all over 50 ms: ${tasks.join(', ')})`);
 });
 
-test('lab and schedule load lazily: the first paint does not fetch their bundle', async ({ page, base }) => {
+test('the lab and the Chooser load lazily: the first paint does not fetch their bundles', async ({ page, base }) => {
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(`${base}?view=model`);
@@ -1288,17 +1355,38 @@ test('lab and schedule load lazily: the first paint does not fetch their bundle'
   assert.ok(!requests.some((u) => u.includes('views')), 'no lazy bundle on the model view');
   await page.goto(`${base}?view=lab`);
   await page.waitForSelector('[data-testid="run-sweep"]');
-  assert.ok(requests.some((u) => u.includes('views_bg.wasm')), 'the lab fetched the lazy bundle');
-  assert.ok(!requests.some((u) => u.includes('timeline')), 'the lab did not fetch the timeline bundle');
-  await page.goto(`${base}?view=schedule`);
-  await page.waitForSelector('[data-testid="schedule-summary"]');
-  assert.ok(requests.some((u) => u.includes('timeline_bg.wasm')), 'the Schedule view fetched its own bundle');
+  // The lab lives in the timeline bundle (with the Schedule and swizzle views); the Chooser has the views bundle alone.
+  assert.ok(requests.some((u) => u.includes('timeline_bg.wasm')), 'the lab fetched its lazy bundle');
+  assert.ok(!requests.some((u) => u.includes('views_bg.wasm')), 'the lab did not fetch the Chooser\'s bundle');
+  await page.goto(`${base}?view=chooser`);
+  await page.waitForSelector('[data-testid="crossovers"]');
+  assert.ok(requests.some((u) => u.includes('views_bg.wasm')), 'the Chooser fetched its own bundle');
 });
 
 
 // ---------------------------------------------------------------------------
 const cli = (args) => execFileSync(CLI, args, { encoding: 'utf8' });
 const crossoverText = (page) => page.locator('[data-testid="crossovers"]').innerText();
+
+test('keyboard: an arrow key on a log slider moves p by at least one (16 → 17 in the Chooser, 8 → 9 in the Schedule view); p = 1 names no fastest algorithm', async ({ context, base }) => {
+  const chooser = await open(context, base, `${base}?view=chooser&p=16`);
+  await chooser.locator('#p-slider').focus();
+  await chooser.keyboard.press('ArrowRight');
+  await waitForUrl(chooser, () => /[?&]p=17(&|$)/.test(location.search));
+  assert.equal(await chooser.locator('#p').inputValue(), '17');
+  await chooser.keyboard.press('ArrowLeft');
+  await chooser.keyboard.press('ArrowLeft');
+  await waitForUrl(chooser, () => /[?&]p=15(&|$)/.test(location.search));
+  const schedule = await open(context, base, `${base}?view=schedule&coll=allreduce/ring&p=8&bytes=1024`);
+  await schedule.locator('#p-slider').focus();
+  await schedule.keyboard.press('ArrowRight');
+  await waitForUrl(schedule, () => /[?&]p=9(&|$)/.test(location.search));
+  // At p = 1 every time is 0: the page names no winner.
+  const one = await open(context, base, `${base}?view=chooser&p=1`);
+  await one.waitForFunction(() => /Every algorithm takes 0 at p = 1/.test(document.querySelector('[data-testid="crossovers"]')?.innerText ?? ''), null, { timeout: 30000 });
+  assert.doesNotMatch(await one.locator('[data-testid="crossovers"]').innerText(), /Fastest/);
+  assert.deepEqual([...chooser.problems, ...schedule.problems, ...one.problems], []);
+});
 
 test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
@@ -1487,7 +1575,7 @@ test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β
   }, long);
   await again.waitForFunction(() => document.querySelector('[data-testid="fit-values"]')?.innerText.includes('(3000 points'));
   assert.equal(await again.locator('[data-testid="bench-text"]').inputValue(), '');
-  assert.match(await again.locator('[data-testid="bench-hidden"]').innerText(), /^pasted: 3\d{3} lines \(.+\): too long to show in the box, every line read\.$/);
+  assert.match(await again.locator('[data-testid="bench-hidden"]').innerText(), /^pasted text: 3\d{3} lines \(.+\): too long to show in the box, every line read\.$/);
   assert.match(await again.locator('[data-testid="fit-residuals"] caption').innerText(), /the 40 points fitted worst of 3000/);
   assert.equal((await again.$$('[data-testid="fit-residuals"] tbody tr')).length, 40);
   // With no worker the page fits the same file itself, and says where.

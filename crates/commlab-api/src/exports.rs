@@ -285,8 +285,13 @@ pub fn uq_json(u: &crate::lab::UqResult) -> String {
 }
 
 /// The comparison as CSV: per size and algorithm, the time, its terms, the
-/// piece count and the simulated time.
+/// piece count and the simulated time. On a network the network's numbers
+/// lead (`network_ns`, the piece count it ran with, its `winner`), the α–β
+/// model's follow under `model_` names.
 pub fn choose_csv(r: &ChooseResult) -> String {
+    if r.network.is_some() {
+        return choose_network_csv(r);
+    }
     let mut out = String::from("bytes,algorithm,time,latency,bandwidth,compute,pieces,simulated,winner\n");
     for row in &r.rows {
         for (k, id) in r.algorithms.iter().enumerate() {
@@ -296,6 +301,34 @@ pub fn choose_csv(r: &ChooseResult) -> String {
                 out,
                 "{},{id},{},{},{},{},{},{sim},{}",
                 row.bytes,
+                c.total(),
+                c.latency,
+                c.bandwidth,
+                c.compute,
+                row.pieces[k],
+                u8::from(row.winner == k)
+            );
+        }
+    }
+    out
+}
+
+fn choose_network_csv(r: &ChooseResult) -> String {
+    let mut out = String::from(
+        "bytes,algorithm,network_ns,network_pieces,winner,model_time,model_latency,model_bandwidth,model_compute,model_pieces,model_winner\n",
+    );
+    for row in &r.rows {
+        let Some(net) = &row.network else { continue };
+        for (k, id) in r.algorithms.iter().enumerate() {
+            let c = row.costs[k];
+            // Empty where the network could not run it (over the message limit, cut off).
+            let time = net.times.get(k).copied().flatten().map(|t| t.to_string()).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{},{id},{time},{},{},{},{},{},{},{},{}",
+                row.bytes,
+                net.pieces.get(k).copied().unwrap_or(row.pieces[k]),
+                u8::from(net.winner == k),
                 c.total(),
                 c.latency,
                 c.bandwidth,

@@ -189,16 +189,15 @@ impl GenerateRequest {
                 limits::PIECES.check(self.pieces).map_err(ApiError::from)?;
                 let channels = limits::net::CHANNELS.check(u64::from(self.channels)).map_err(ApiError::from)?;
                 let (p, m) = (self.p, self.pieces.min(1 << 16));
-                let log = u64::from(64 - p.saturating_sub(1).leading_zeros());
-                // Messages, generously: the all-pairs algorithms send p² of them.
-                let messages = channels
-                    * if ["ring", "pairwise", "linear"].contains(&a) { 2 * p * p } else { 2 * p * (log + 2 + m) };
-                if 2 * messages > OPS as u64 {
-                    return Err(ApiError::new(
-                        "p",
-                        p,
-                        format!("a {id} schedule of at most {OPS} operations (this one: up to {})", 2 * messages),
-                    ));
+                // Operations, generously: the all-pairs algorithms send p² messages.
+                let ops = |p: u64| {
+                    let log = u64::from(64 - p.saturating_sub(1).leading_zeros());
+                    let messages =
+                        if ["ring", "pairwise", "linear"].contains(&a) { 2 * p * p } else { 2 * p * (log + 2 + m) };
+                    2 * channels * messages
+                };
+                if ops(p) > OPS as u64 {
+                    return Err(over_ops(id, p, ops));
                 }
                 let plan =
                     choose::plan(collective, a, p as u32, m as u32).map_err(|e| ApiError::new("collective", id, e))?;
@@ -209,13 +208,9 @@ impl GenerateRequest {
             }
             id => {
                 P.check(self.p).map_err(ApiError::from)?;
-                let ops = estimated_ops(id, self.p, self.pieces);
-                if ops > OPS as u64 {
-                    return Err(ApiError::new(
-                        "p",
-                        self.p,
-                        format!("a schedule of at most {OPS} operations (this one: about {ops})"),
-                    ));
+                let pieces = self.pieces;
+                if estimated_ops(id, self.p, pieces) > OPS as u64 {
+                    return Err(over_ops(id, self.p, |p| estimated_ops(id, p, pieces)));
                 }
                 goal::generate::collective(id, self.p, self.bytes, self.pieces).map_err(|e| {
                     if e.starts_with("unknown collective") {
@@ -227,6 +222,32 @@ impl GenerateRequest {
             }
         }
     }
+}
+
+/// The refusal of a schedule over [`OPS`] operations at `p` (`ops(p)`
+/// counts them): the largest p that fits, found by bisection (`ops` grows with p).
+fn over_ops(id: &str, p: u64, ops: impl Fn(u64) -> u64) -> ApiError {
+    let (mut fits, mut over) = (0u64, p);
+    while over - fits > 1 {
+        let mid = fits + (over - fits) / 2;
+        if ops(mid) <= OPS as u64 {
+            fits = mid;
+        } else {
+            over = mid;
+        }
+    }
+    let most = commlab_core::limits::group(&OPS.to_string());
+    let needs = commlab_core::limits::group(&ops(p).to_string());
+    let largest = if fits == 0 {
+        "no p".to_owned()
+    } else {
+        format!("p up to {}", commlab_core::limits::group(&fits.to_string()))
+    };
+    ApiError::new(
+        "p",
+        p,
+        format!("{largest}: {id} at p = {p} takes about {needs} operations, over the {most} a schedule may have"),
+    )
 }
 
 /// Operations of a reduction-family schedule, from its message count.
@@ -283,7 +304,7 @@ pub struct Preset {
 }
 
 /// The presets of the Schedule view.
-pub const PRESETS: [Preset; 4] = [
+pub const PRESETS: [Preset; 5] = [
     Preset {
         id: "loggopsim",
         label: "LogGOPSim defaults",
@@ -308,7 +329,17 @@ pub const PRESETS: [Preset; 4] = [
         params: LogGops { l: 25_000, o: 5000, g: 2000, big_g: 8, big_o: 0, s: 65535 },
         source: "G from the line rate: 1 Gb/s moves a byte in 8 ns; L, o and g are assumptions to edit, not measurements",
     },
+    Preset {
+        id: NETWORK_PRESET,
+        label: "Network defaults (o = g = O = 0, every message eager)",
+        params: LogGops { l: 2500, o: 0, g: 0, big_g: 6, big_o: 0, s: PARAM.max },
+        source: "what every view runs a network with (the Chooser, the swizzle, the Runtime model's twin, commlab net sim): no CPU costs, every message eager, the NIC sends one message at a time; on a network the routes' latencies and the links' shares replace L and G (kept at LogGOPSim's for runs without one)",
+    },
 ];
+
+/// The preset a network run starts with ([`PRESETS`]' last): network mode's
+/// defaults, the same in every view.
+pub const NETWORK_PRESET: &str = "network";
 
 /// Where the schedule comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -323,9 +323,10 @@ impl SwizzleNet {
                     || "no link carried bytes".to_owned(),
                     |(name, busy, bytes, peak)| {
                         format!(
-                            "hottest link {name}: busy {} ns, {}, at most {peak} flows at once",
+                            "hottest link {name}: busy {} ns, {}, at most {} at once",
                             commlab_plot::format_quantity(*busy),
-                            whole_bytes(*bytes)
+                            whole_bytes(*bytes),
+                            commlab_plot::count(u64::from(*peak), "flow", "flows")
                         )
                     },
                 );

@@ -235,3 +235,42 @@ fn algorithms_over_the_limit_are_named() {
     let model = ChooseRequest { network: None, ..r };
     assert!(simulate(&model, &mut Cache::default()).0.over_limit().is_empty());
 }
+
+/// The network Chooser's CSV carries the network's numbers, against closed
+/// forms on switch:4 (links 25 B/ns, 250 ns; a NIC sends one message at a
+/// time): linear broadcast of 1024 B is 3 messages one after another, each
+/// 2λ + n/B; binomial is 2 such rounds (the root's second message waits for
+/// its first, rank 2 sends beside it). The α–β model's numbers follow.
+#[test]
+fn the_network_csv_carries_the_network_times_and_winner() {
+    let r = request("broadcast", 4, (1024, 1024), &["binomial", "linear"], Some("switch:4"));
+    let mut cache = Cache::default();
+    let (result, _) = simulate(&r, &mut cache);
+    let csv = commlab_api::exports::choose_csv(&result);
+    let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        lines[0],
+        [
+            "bytes",
+            "algorithm",
+            "network_ns",
+            "network_pieces",
+            "winner",
+            "model_time",
+            "model_latency",
+            "model_bandwidth",
+            "model_compute",
+            "model_pieces",
+            "model_winner"
+        ]
+    );
+    let hop = 2.0 * 250.0 + 1024.0 / 25.0;
+    let num = |s: &str| s.parse::<f64>().unwrap();
+    let (binomial, linear) = (&lines[1], &lines[2]);
+    assert!((num(binomial[2]) - 2.0 * hop).abs() < 1e-9, "{binomial:?}");
+    assert!((num(linear[2]) - 3.0 * hop).abs() < 1e-9, "{linear:?}");
+    assert_eq!((binomial[4], linear[4]), ("1", "0"), "the network's winner");
+    // α–β: binomial 2(1 + 1.024), linear 3(1 + 1.024).
+    assert!((num(binomial[5]) - 2.0 * 2.024).abs() < 1e-9 && (num(linear[5]) - 3.0 * 2.024).abs() < 1e-9);
+    assert_eq!(lines.len(), 3);
+}

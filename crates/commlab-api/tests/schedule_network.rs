@@ -260,3 +260,15 @@ fn a_channelled_ring_on_nodes_uses_every_rail() {
         other => panic!("not refused: {other:?}"),
     }
 }
+
+/// A schedule over the operation limit names the largest p that fits: ring
+/// allreduce has 2p(p − 1) ≤ 4p² operations counted, and 4p² ≤ 2^23 up to
+/// p = 1448 (4 · 1449² > 2^23).
+#[test]
+fn over_the_limit_the_largest_p_that_fits_is_named() {
+    let e = ring_allreduce(4096, 1024).build().unwrap_err().to_string();
+    assert!(e.contains("p up to 1448: allreduce/ring at p = 4096 takes about 67 108 864 operations"), "{e}");
+    assert!(ring_allreduce(1448, 1024).build().is_ok());
+    let e = ring_allreduce(1449, 1024).build().unwrap_err().to_string();
+    assert!(e.contains("p up to 1448"), "{e}");
+}

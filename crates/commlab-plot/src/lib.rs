@@ -132,6 +132,11 @@ pub fn format_quantity(value: f64) -> String {
     group_thousands(&text)
 }
 
+/// `n` and its noun, singular for one (`1 flow`, `3 flows`, `12 000 ranks`).
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group_thousands(&n.to_string()), if n == 1 { one } else { many })
+}
+
 /// A byte count in binary units when it is a whole number of them (`1 MiB`,
 /// `12 KiB`), otherwise in bytes (`1000 B`).
 pub fn format_bytes(bytes: u64) -> String {

@@ -4,7 +4,7 @@
 //! [`to_query`] add the keys every link shares: `v`, `view`, `step` (views
 //! that animate), `embed` and `theme`.
 //!
-//! Format `v=4`: `v=4&view=<id>` first, then only the view's fields that
+//! Format `v=N` ([`VERSION`]): `v=N&view=<id>` first, then only the view's fields that
 //! differ from their defaults (names are scoped by the view: `p` is the
 //! model's `p` in `view=model` and the tree's in `view=tree`), then `step`,
 //! `embed=1` and `theme=<id>` when set. A repeated key takes its last value.
@@ -22,9 +22,9 @@ use crate::state::{Params, ThemeChoice};
 use crate::views::View;
 use commlab_core::limits::{IntRange, RealRange};
 
-/// The link format this build writes. It reads `v=1` to `v=3` links too, with
+/// The link format this build writes. It reads every older version's links too, with
 /// their old rules where their outcome changed (`docs/links.md`, "Versioning").
-pub const VERSION: &str = "4";
+pub const VERSION: &str = "5";
 
 /// A problem found while reading a link, shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,10 +78,17 @@ impl Link {
     pub fn before_nic_window(self) -> bool {
         self.version < 4
     }
+
+    /// A link older than network mode's shared defaults (`v` ≤ 4): a
+    /// Schedule link on a network without `preset` opens with LogGOPSim's
+    /// (o = 1500, g = 1000, rendezvous above 64 KiB), as it was made.
+    pub fn before_network_defaults(self) -> bool {
+        self.version < 5
+    }
 }
 
 /// [`VERSION`] as a number.
-pub const CURRENT: u32 = 4;
+pub const CURRENT: u32 = 5;
 
 /// Whether `value` is a link version this build reads: `1` … [`CURRENT`],
 /// written plainly.
@@ -394,7 +401,12 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                 params.link.version = value.parse().unwrap_or(CURRENT);
             }
             "v" => {
-                notices.push(Notice::refused("v", value, "a link version this build reads (v=1 to v=4)", "v=4"));
+                notices.push(Notice::refused(
+                    "v",
+                    value,
+                    &format!("a link version this build reads (v=1 to v={VERSION})"),
+                    &format!("v={VERSION}"),
+                ));
             }
             "view" => {}
             "embed" => match flag(value) {
@@ -450,9 +462,9 @@ mod tests {
         let (p, notices) = from_query("v=2&view=lab&seeds=2&zz=1&theme=dark");
         assert!(notices.is_empty(), "the lazy bundle reports its own: {notices:?}");
         assert_eq!(p.lazy, vec![("seeds".to_owned(), "2".to_owned()), ("zz".to_owned(), "1".to_owned())]);
-        assert_eq!(to_query(&p), "v=4&view=lab&seeds=2&zz=1&theme=dark");
+        assert_eq!(to_query(&p), format!("v={VERSION}&view=lab&seeds=2&zz=1&theme=dark"));
         let (p, _) = from_query("view=schedule&coll=barrier&mesh=8");
-        assert_eq!(to_query(&p), "v=4&view=schedule&coll=barrier&mesh=8");
+        assert_eq!(to_query(&p), format!("v={VERSION}&view=schedule&coll=barrier&mesh=8"));
         let (p, _) = from_query("view=tree&p=9");
         assert!(p.lazy.is_empty());
         assert_eq!(p.tree.units, 9);
@@ -460,13 +472,13 @@ mod tests {
 
     #[test]
     fn defaults_are_omitted() {
-        assert_eq!(to_query(&Params::default()), "v=4&view=model");
+        assert_eq!(to_query(&Params::default()), format!("v={VERSION}&view=model"));
         let mut p = Params::default();
         p.model.request.units = 128;
         p.model.request.t_byte = 0.0005;
         p.embed = true;
         p.theme = ThemeChoice::Dark;
-        assert_eq!(to_query(&p), "v=4&view=model&p=128&t_byte=0.0005&embed=1&theme=dark");
+        assert_eq!(to_query(&p), format!("v={VERSION}&view=model&p=128&t_byte=0.0005&embed=1&theme=dark"));
     }
 
     #[test]
@@ -536,7 +548,7 @@ mod tests {
             let expect = if routing || query.contains("routing=shortest") { "shortest" } else { "paper" };
             assert_eq!(p.mesh.request.routing, expect, "{query}");
             let written = to_query(&p);
-            assert!(written.starts_with("v=4&"), "the page writes the current version: {written}");
+            assert!(written.starts_with(&format!("v={VERSION}&")), "the page writes the current version: {written}");
             // The written link reproduces the run without a notice.
             assert_eq!(written.contains("routing=shortest"), routing, "{written}");
             let (again, notices) = from_query(&written);
@@ -553,7 +565,7 @@ mod tests {
         let (p, _) = from_query("v=3&view=lab&seeds=2");
         let (lab, notices) = read::<crate::views::lab::params::LabParams>(&p.lazy, &p.link);
         assert!(notices.is_empty() && lab.sweep.routing == commlab_core::barrier::mesh::Routing::Paper);
-        let (_, notices) = from_query("v=5&view=tree");
+        let (_, notices) = from_query(&format!("v={}&view=tree", CURRENT + 1));
         assert_eq!(notices[0].param, "v");
     }
 
@@ -610,7 +622,7 @@ mod tests {
     fn step_belongs_to_the_animated_views() {
         let (p, notices) = from_query("view=tree&step=3");
         assert!(notices.is_empty());
-        assert_eq!((p.step, to_query(&p).as_str()), (3, "v=4&view=tree&step=3"));
+        assert_eq!((p.step, to_query(&p)), (3, format!("v={VERSION}&view=tree&step=3")));
         let (_, notices) = from_query("view=model&step=3");
         assert_eq!(notices.len(), 1);
         assert_eq!(notices[0].message, "ignored unknown parameter \"step\"");

@@ -469,7 +469,7 @@ mod soak {
         let view = *rng.pick(&View::ALL);
         let mut pairs: Vec<(String, String)> = Vec::new();
         if rng.below(8) != 0 {
-            pairs.push(("v".into(), (*rng.pick(&["3", "3", "2", "1", "4", ""])).into()));
+            pairs.push(("v".into(), (*rng.pick(&["3", "3", "2", "1", "4", "5", ""])).into()));
         }
         pairs.push(("view".into(), if rng.below(20) == 0 { "grid".into() } else { view.id().into() }));
         let own = view_specs(view);

@@ -1,4 +1,4 @@
-//! `views`: a lazy bundle (the barrier lab, the collective chooser). The UI
+//! `views`: a lazy bundle (the collective chooser). The UI
 //! bundle loads it (`views-loader.js`) only when one of its views is
 //! opened, and calls `mount_view`; see `commlab_web::views::lazy` for the
 //! page's side. A view is mounted with its pairs as the shell kept them

@@ -20,12 +20,25 @@ pub trait OnNetwork {
     fn default_network() -> NetRequest {
         NetRequest::default()
     }
+    /// The user switched the network on or off (after [`OnNetwork::set_on_network`]):
+    /// what else changes with it (the Schedule view's preset).
+    fn switched(&mut self, _on: bool) {}
 }
 
 /// Implements [`OnNetwork`] for a state whose switch and network are fields
 /// at `$($at).*` (`on_network`, `network`), with its default network.
 macro_rules! impl_on_network {
+    ($state:ty, [$($at:ident).*], $default:expr, $switched:ident) => {
+        $crate::net_fields::impl_on_network!(@impl $state, [$($at).*], $default,
+            fn switched(&mut self, on: bool) {
+                Self::$switched(self, on);
+            }
+        );
+    };
     ($state:ty, [$($at:ident).*], $default:expr) => {
+        $crate::net_fields::impl_on_network!(@impl $state, [$($at).*], $default,);
+    };
+    (@impl $state:ty, [$($at:ident).*], $default:expr, $($extra:item)?) => {
         impl $crate::net_fields::OnNetwork for $state {
             fn on_network(&self) -> bool {
                 self.$($at.)*on_network
@@ -42,6 +55,7 @@ macro_rules! impl_on_network {
             fn default_network() -> commlab_api::network::NetRequest {
                 $default
             }
+            $($extra)?
         }
     };
 }

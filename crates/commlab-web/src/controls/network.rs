@@ -60,7 +60,7 @@ where
     view! {
         <h3>"Network"</h3>
         <label class="check"><input type="checkbox" data-testid="on-network" prop:checked=on
-            on:change=move |ev| { let v = event_target_checked(&ev); params.update(|p| p.set_on_network(v)); } />" "{label}</label>
+            on:change=move |ev| { let v = event_target_checked(&ev); params.update(|p| { p.set_on_network(v); p.switched(v); }); } />" "{label}</label>
         <Show when=on>
             <div class="field">
                 <label for="net">"Topology"</label>

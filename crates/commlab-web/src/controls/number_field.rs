@@ -39,6 +39,20 @@ fn round_sig(value: f64, digits: i32) -> f64 {
     (value * scale).round() / scale
 }
 
+/// The value one slider step (`step`, in log10) up or down from `value`,
+/// and never `value` itself while there is room in `range`: integers move
+/// by at least 1.
+fn step_value(value: f64, up: bool, integer: bool, range: (f64, f64), slider: (f64, f64), step: f64) -> f64 {
+    let position = to_position(value.max(slider.0), slider) + if up { step } else { -step };
+    let mut next = from_position(position, integer, range);
+    if integer && up && next <= value {
+        next = value + 1.0;
+    } else if integer && !up && next >= value {
+        next = value - 1.0;
+    }
+    next.clamp(range.0, range.1)
+}
+
 /// Parses typed text, or says why it is not accepted.
 fn parse(text: &str, integer: bool, (min, max): (f64, f64)) -> Result<f64, String> {
     let kind = if integer { "an integer" } else { "a number" };
@@ -116,6 +130,20 @@ pub fn NumberField(
             on_change.run(from_position(position, integer, range));
         }
     };
+    // An arrow key moves one slider step, but at least to the next value:
+    // a step of a log slider is less than one at small integers, and the
+    // browser's own move rounded back to where it started.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let up = match ev.key().as_str() {
+            "ArrowRight" | "ArrowUp" => true,
+            "ArrowLeft" | "ArrowDown" => false,
+            _ => return,
+        };
+        ev.prevent_default();
+        let current = value.get_untracked();
+        error.set(None);
+        on_change.run(step_value(current, up, integer, range, slider, step));
+    };
     view! {
         <div class="field" class:invalid=move || error.with(Option::is_some)>
             <label for=id>{label}</label>
@@ -144,6 +172,7 @@ pub fn NumberField(
                 aria-label=format!("{label} (slider)")
                 prop:value=move || to_position(value.get(), slider).to_string()
                 on:input=on_slide
+                on:keydown=on_key
             />
             <span id=error_id class="field-error" aria-live="polite">{move || error.get()}</span>
         </div>
@@ -176,5 +205,23 @@ mod tests {
         assert!(parse("abc", false, (0.0, 1.0)).unwrap_err().contains("0 to 1"));
         assert!(parse("NaN", false, (0.0, 1.0)).is_err());
         assert_eq!(parse("1e-3", false, (0.0, 1.0)), Ok(0.001));
+    }
+
+    #[test]
+    fn an_arrow_key_moves_an_integer_by_at_least_one() {
+        // p from 1 to 1024 over 400 steps: a step is ×1.017, so 16 → 16.3 → 16 before.
+        let (range, slider) = ((1.0, 1024.0), (1.0, 1024.0));
+        let step = (1024f64.log10() - 0.0) / SLIDER_STEPS;
+        assert_eq!(step_value(16.0, true, true, range, slider, step), 17.0);
+        assert_eq!(step_value(16.0, false, true, range, slider, step), 15.0);
+        assert_eq!(step_value(8.0, true, true, range, slider, step), 9.0);
+        // At the ends it stays in range.
+        assert_eq!(step_value(1024.0, true, true, range, slider, step), 1024.0);
+        assert_eq!(step_value(1.0, false, true, range, slider, step), 1.0);
+        // Large values move by the slider's step (more than one).
+        assert!(step_value(900.0, true, true, range, slider, step) > 910.0);
+        // Reals move by a step of the slider, rounded to 3 digits.
+        let r = step_value(1.25, true, false, (0.0, 1e6), (0.01, 1e5), 7.0 / SLIDER_STEPS);
+        assert!(r > 1.25 && r <= 1.31, "{r}");
     }
 }

@@ -74,17 +74,32 @@ async fn load(bundle: &str) -> Result<JsValue, String> {
 /// and downloads it), under every view that draws a schedule.
 #[component]
 pub fn ScheduleLinks(
-    /// The current view's schedule (`None`: no links).
+    /// The current view's schedule, and what it runs under (`None`: no links).
     #[prop(into)]
-    schedule: Signal<Option<commlab_api::schedule::GenerateRequest>>,
+    schedule: Signal<Option<crate::views::schedule::params::ScheduleParams>>,
 ) -> impl IntoView {
     // Only the Schedule view's params write its keys.
     let query = Memo::new(move |_| {
-        schedule.get().map(|g| {
-            let pairs = crate::views::schedule::params::pairs_of(g);
+        schedule.get().map(|s| {
+            let pairs = crate::codec::write(&s);
             form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
         })
     });
+    // What the timeline runs it under, in words, so no number differs unexplained.
+    let under = move || {
+        schedule.with(|s| {
+            let s = s.as_ref()?;
+            Some(match s.network() {
+                Some(n) => format!(
+                    " (on {}: {}{}, network mode's defaults o = g = O = 0, every message eager)",
+                    n.topology,
+                    n.bandwidth.map_or(String::new(), |b| format!("{} B/ns", commlab_plot::format_quantity(b))),
+                    n.latency.map_or(String::new(), |l| format!(", {} ns a link", commlab_plot::format_quantity(l))),
+                ),
+                None => format!(" (under LogGOPS, {})", s.preset),
+            })
+        })
+    };
     let status = RwSignal::new(String::new());
     let export = move |_| {
         let Some(q) = query.get_untracked() else { return };
@@ -108,6 +123,7 @@ pub fn ScheduleLinks(
                 <p class="schedule-links" role="group" aria-label="Schedule">
                     <span class="export-label">"This schedule:"</span>
                     <a href=crate::codec::link("schedule", &q) data-testid="open-timeline">"Open in timeline"</a>
+                    <span class="timeline-under" data-testid="timeline-under">{under}</span>
                     " "
                     <button type="button" data-testid="export-goal" on:click=export>"Export GOAL"</button>
                     <span class="export-status" role="status">{move || status.get()}</span>

@@ -103,12 +103,14 @@ pub const LAZY: [(View, MountLazy); 4] = [
 ];
 
 /// The lazy bundle a lazy view lives in: `timeline` (`timeline_main.rs`)
-/// for the Schedule and Swizzle views (both draw schedules on a network),
-/// `views` (`lazy_main.rs`) for the lab and the chooser. A `const fn`
-/// without the mounts, so the UI bundle asking it links no view.
+/// for the Schedule and Swizzle views (both draw schedules on a network)
+/// and the barrier lab, `views` (`lazy_main.rs`) for the Chooser alone (the
+/// largest view: libraries, fits, maps; BENCHMARKS.md says what each bundle
+/// pays for). A `const fn` without the mounts, so the UI bundle asking it
+/// links no view.
 pub const fn bundle_of(view: View) -> &'static str {
     match view {
-        View::Schedule | View::Swizzle => "timeline",
+        View::Schedule | View::Swizzle | View::Lab => "timeline",
         _ => "views",
     }
 }
@@ -183,5 +185,35 @@ mod tests {
         let mut ids: Vec<&str> = VIEWS.iter().map(|e| e.id).collect();
         ids.dedup();
         assert_eq!(ids.len(), VIEWS.len());
+    }
+
+    /// Every `view=` the user docs link to opens that view (the README once
+    /// sent readers to `?view=sources`, which opens the model with a notice).
+    #[test]
+    fn every_view_the_docs_name_exists() {
+        let docs = [
+            include_str!("../../../../README.md"),
+            include_str!("../../../../docs/links.md"),
+            include_str!("../../../../docs/network.md"),
+            include_str!("../../../../docs/systems.md"),
+            include_str!("../../../../docs/chooser.md"),
+            include_str!("../../../../docs/libraries.md"),
+            include_str!("../../../../docs/loggops.md"),
+            include_str!("../../../../docs/swizzle.md"),
+            include_str!("../../../../docs/reduce-model.md"),
+            include_str!("../../../../docs/barrier-model.md"),
+        ];
+        let mut seen = 0;
+        for text in docs {
+            for (at, _) in text.match_indices("view=") {
+                let id: String = text[at + 5..].chars().take_while(char::is_ascii_lowercase).collect();
+                if id.is_empty() {
+                    continue;
+                }
+                seen += 1;
+                assert!(View::from_id(&id).is_some(), "view={id} is not a view");
+            }
+        }
+        assert!(seen > 5, "{seen} links read");
     }
 }

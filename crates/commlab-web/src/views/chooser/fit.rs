@@ -122,7 +122,7 @@ pub fn FitSection(
     let area = NodeRef::<leptos::html::Textarea>::new();
     // A text too long for the box: what it was ("pasted: 10 001 lines (1.0 MB)").
     let hidden = RwSignal::new(None::<String>);
-    let name = RwSignal::new(String::from("pasted"));
+    let name = RwSignal::new(String::from("pasted text"));
     let result = RwSignal::new_local(None::<Rc<FitResult>>);
     let error = RwSignal::new(String::new());
     let kept = RwSignal::new(String::new());
@@ -178,7 +178,12 @@ pub fn FitSection(
             }
             ScheduleResponse::Error(e) => {
                 result.set(None);
-                error.set(e.to_string());
+                // The text's problems name what it came from: "pasted text" or the file's name.
+                error.set(if e.field == "file" {
+                    format!("{}: {}", name.get_untracked(), e.expected)
+                } else {
+                    e.to_string()
+                });
                 busy.set(false);
             }
             _ => {}
@@ -313,16 +318,16 @@ pub fn FitSection(
                         // browser over half a second (BENCHMARKS.md).
                         if let Some(t) = crate::browser::pasted_text(&ev).filter(|t| t.len() > SHOWN_TEXT) {
                             ev.prevent_default();
-                            take("pasted".into(), t);
+                            take("pasted text".into(), t);
                         }
                     }
                     on:input=move |ev| {
                         // A short paste is fitted at once; typing waits for the change.
                         if js_sys::Reflect::get(&ev, &"inputType".into()).ok().and_then(|v| v.as_string()).as_deref() == Some("insertFromPaste") {
-                            take("pasted".into(), event_target_value(&ev));
+                            take("pasted text".into(), event_target_value(&ev));
                         }
                     }
-                    on:change=move |ev| take("pasted".into(), event_target_value(&ev))></textarea>
+                    on:change=move |ev| take("pasted text".into(), event_target_value(&ev))></textarea>
                 <p class="field-note" id="bench-hidden" data-testid="bench-hidden">{move || hidden.get().map(|h| format!("{h}: too long to show in the box, every line read."))}</p>
             </div>
             <div class="field">

@@ -522,6 +522,18 @@ pub fn ChooserView(
                     format!("Under the α–β model: {}.", m.join("; "))
                 }
             });
+            // At p = 1 (or with α = β = γ = 0) nothing costs anything: no algorithm is fastest.
+            let zero = |x: &commlab_api::chooser::Row| {
+                x.costs.iter().all(|c| c.total() == 0.0)
+                    && x.network.as_ref().is_none_or(|n| n.times.iter().flatten().all(|&t| t == 0.0))
+            };
+            if r.rows.iter().all(zero) {
+                return Some(view! {
+                    <div class="crossovers" data-testid="crossovers">
+                        <p>{format!("Every algorithm takes 0 at p = {} in this range: none is faster than another.", r.p)}</p>
+                    </div>
+                }.into_any());
+            }
             Some(view! {
                 <div class="crossovers" data-testid="crossovers">
                     <p>{format!("Fastest{place} at {}: {first}.", r.rows.first().map_or(String::new(), |x| short_bytes(x.bytes)))}
@@ -529,7 +541,7 @@ pub fn ChooserView(
                     <ul>{items.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
                     {model.map(|m| view! { <p data-testid="model-crossovers">{m}</p> })}
                 </div>
-            })
+            }.into_any())
         })
     };
     let explain = move || {

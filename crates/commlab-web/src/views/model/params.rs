@@ -35,6 +35,32 @@ impl ViewState for ModelParams {
 }
 
 impl ModelParams {
+    /// The Schedule view's run of the chosen piece count: the pipeline on
+    /// the model's network twin, a line of p hosts whose links have latency
+    /// `T_start` and bandwidth `1/T_byte` (in ns: the model's µs × 1000),
+    /// with network mode's defaults (a NIC sends one message at a time): the
+    /// timeline then shows `T(n, p, m)` exactly (`docs/reduce-model.md`).
+    /// Where the twin is out of a network's ranges (more than 4096 hosts,
+    /// `T_byte = 0`), the schedule alone under LogGOPSim's defaults.
+    pub fn timeline(&self) -> crate::views::schedule::params::ScheduleParams {
+        use crate::views::schedule::params::ScheduleParams;
+        use commlab_core::limits::net;
+        let (latency, bandwidth) = (self.request.t_start * 1000.0, 1.0 / (self.request.t_byte * 1000.0));
+        let hosts = u32::try_from(self.request.units).ok().filter(|&h| net::HOSTS.contains(u64::from(h)));
+        match hosts {
+            Some(h) if net::LATENCY.contains(latency) && net::BANDWIDTH.contains(bandwidth) => {
+                let network = commlab_api::network::NetRequest {
+                    topology: commlab_core::net::Shape::Mesh([h, 1, 1]).to_string(),
+                    bandwidth: Some(bandwidth),
+                    latency: Some(latency),
+                    ..commlab_api::network::NetRequest::default()
+                };
+                ScheduleParams::on(self.schedule(), network)
+            }
+            _ => ScheduleParams::of(self.schedule()),
+        }
+    }
+
     /// The pipeline at the chosen piece count, for the Schedule view.
     pub fn schedule(&self) -> commlab_api::schedule::GenerateRequest {
         commlab_api::schedule::GenerateRequest {

@@ -246,7 +246,7 @@ pub fn NetworkPanel(
                 Ideal::Stopped => "the ideal switch of the same links was not run to its end".to_owned(),
             };
             let finish = if stuck > 0 {
-                format!("{stuck} ranks are stuck (their messages never arrive); the others finish by {} ns, ", format_quantity(s.max_time))
+                format!("{} stuck (their messages never arrive); the others finish by {} ns, ", commlab_plot::count(u64::from(stuck), "rank is", "ranks are"), format_quantity(s.max_time))
             } else {
                 format!("the last rank finishes at {} ns, ", format_quantity(s.max_time))
             };
@@ -255,10 +255,10 @@ pub fn NetworkPanel(
                     "On {} ({} hosts, {} links, {} broken): {finish}",
                     s.topology, s.hosts, s.links, s.broken)}
                     <span data-testid="net-ideal">{against}</span>
-                    {format!("; {b}. At most {} flows were in transfer at once.", s.peak_flows)}</p>
+                    {format!("; {b}. At most {} in transfer at once.", commlab_plot::count(s.peak_flows, "flow was", "flows were"))}</p>
                 {(s.unreachable_pairs > 0).then(|| view! {
                     <div class="deadlock" data-testid="unreachable" role="alert">
-                        <p>{format!("{} rank pairs have no surviving path; their messages never go:", s.unreachable_pairs)}</p>
+                        <p>{format!("{} no surviving path; their messages never go:", commlab_plot::count(u64::from(s.unreachable_pairs), "rank pair has", "rank pairs have"))}</p>
                         <ul>{s.unreachable.iter().map(|(a, b, ops)| view! { <li>{format!("{a} → {b}: {}", ops.join("; "))}</li> }).collect_view()}</ul>
                     </div>
                 })}
@@ -311,12 +311,12 @@ fn bottleneck_sentence(s: &commlab_api::network::NetSummary) -> String {
         }
     };
     format!(
-        "the bottleneck is {} (the link used closest to its bandwidth): {} B, {} % of what it can carry over the run, busy {} ns, at most {} flows at once{ties}",
+        "the bottleneck is {} (the link used closest to its bandwidth): {} B, {} % of what it can carry over the run, busy {} ns, at most {} at once{ties}",
         b.name,
         format_quantity(b.bytes),
         format_quantity(100.0 * s.utilisation),
         format_quantity(b.busy),
-        b.peak
+        commlab_plot::count(u64::from(b.peak), "flow", "flows")
     )
 }
 

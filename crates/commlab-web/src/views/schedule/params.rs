@@ -4,7 +4,7 @@
 
 use crate::codec::{self, Field, Kind, Link, Notice, ViewState};
 use commlab_api::network::{Heat, NetRequest};
-use commlab_api::schedule::{GenerateRequest, LogGops, BYTES, COLLECTIVES, MESH, P, PARAM, PRESETS};
+use commlab_api::schedule::{GenerateRequest, LogGops, BYTES, COLLECTIVES, MESH, NETWORK_PRESET, P, PARAM, PRESETS};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::limits::{self, IntRange};
@@ -51,7 +51,35 @@ impl ScheduleParams {
     }
 }
 
-crate::net_fields::impl_on_network!(ScheduleParams, [], NetRequest::default());
+crate::net_fields::impl_on_network!(ScheduleParams, [], NetRequest::default(), switched);
+
+/// The preset a link without `preset` has: LogGOPSim's, or on a network
+/// network mode's defaults (the Chooser's and every other view's).
+fn default_preset(on_network: bool) -> &'static str {
+    if on_network {
+        NETWORK_PRESET
+    } else {
+        PRESETS[0].id
+    }
+}
+
+impl ScheduleParams {
+    /// Takes preset `id`'s parameters.
+    pub fn use_preset(&mut self, id: &str) {
+        if let Some(x) = PRESETS.iter().find(|x| x.id == id) {
+            x.id.clone_into(&mut self.preset);
+            self.loggops = x.params;
+        }
+    }
+
+    /// The network switched on or off by hand: a run on the default preset
+    /// of one side moves to the other side's.
+    fn switched(&mut self, on: bool) {
+        if self.preset == default_preset(!on) {
+            self.use_preset(default_preset(on));
+        }
+    }
+}
 
 impl Default for ScheduleParams {
     fn default() -> ScheduleParams {
@@ -252,7 +280,8 @@ impl ViewState for ScheduleParams {
         Field {
             name: "preset",
             kind: Kind::Custom {
-                write: |p| (p.preset != PRESETS[0].id).then(|| p.preset.clone()),
+                // On a network the default is network mode's (`finish`).
+                write: |p| (p.preset != default_preset(p.on_network)).then(|| p.preset.clone()),
                 read: |p, text| match PRESETS.iter().find(|x| x.id == text) {
                     Some(x) => {
                         p.loggops = x.params;
@@ -348,6 +377,8 @@ impl ViewState for ScheduleParams {
         crate::net_fields::finish(self, read, link);
         if read.iter().any(|k| LOGGOPS.contains(k)) {
             "custom".clone_into(&mut self.preset);
+        } else if self.on_network && !read.contains(&"preset") && !link.before_network_defaults() {
+            self.use_preset(NETWORK_PRESET);
         }
         if self.generate.collective.contains('/') && !chooser_id(&self.generate.collective) {
             let expected = format!("one of: {}, or collective/algorithm of the chooser", COLLECTIVES.join(", "));
@@ -369,7 +400,22 @@ impl ViewState for ScheduleParams {
 /// The Schedule view's pairs that show `generate` (the links other views
 /// hand over: "Open in timeline", "Export GOAL").
 pub fn pairs_of(generate: GenerateRequest) -> Vec<(String, String)> {
-    codec::write(&ScheduleParams { generate, ..ScheduleParams::default() })
+    codec::write(&ScheduleParams::of(generate))
+}
+
+impl ScheduleParams {
+    /// `generate` under LogGOPSim's defaults (what a view hands over when it
+    /// computed with nothing else).
+    pub fn of(generate: GenerateRequest) -> ScheduleParams {
+        ScheduleParams { generate, ..ScheduleParams::default() }
+    }
+
+    /// `generate` on `network` with network mode's defaults.
+    pub fn on(generate: GenerateRequest, network: NetRequest) -> ScheduleParams {
+        let mut s = ScheduleParams { generate, on_network: true, network, ..ScheduleParams::default() };
+        s.use_preset(NETWORK_PRESET);
+        s
+    }
 }
 
 #[cfg(test)]
@@ -422,6 +468,37 @@ mod tests {
         assert_eq!(p, ScheduleParams::default());
         let names: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
         assert_eq!(names, ["net", "breaks"], "{notices:?}");
+    }
+
+    #[test]
+    fn a_network_run_takes_network_mode_s_defaults_and_old_links_keep_theirs() {
+        let q = "coll=allreduce/ring&p=16&bytes=65536&net=torus:4x4";
+        let (p, n) = read(q);
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(p.preset, NETWORK_PRESET);
+        assert_eq!((p.loggops.o, p.loggops.g, p.loggops.big_o, p.loggops.s), (0, 0, 0, PARAM.max));
+        assert!(!codec::write(&p).iter().any(|(k, _)| k == "preset"), "the default is not written");
+        // A v=4 link was made with LogGOPSim's o and g: it keeps them, and says so from then on.
+        let (old, _) = codec::read::<ScheduleParams>(&codec::pairs(q), &Link { version: 4 });
+        assert_eq!(old.preset, "loggopsim");
+        assert_eq!((old.loggops.o, old.loggops.g), (1500, 1000));
+        let written = codec::write(&old);
+        assert!(written.contains(&("preset".to_owned(), "loggopsim".to_owned())), "{written:?}");
+        assert_eq!(codec::read::<ScheduleParams>(&written, &Link::default()).0, old);
+        // An explicit preset stays, on any version.
+        let (hops, _) = read(&format!("{q}&preset=hops"));
+        assert_eq!(hops.preset, "hops");
+        // Switching by hand moves between the two sides' defaults, and leaves a chosen preset alone.
+        let mut s = ScheduleParams::default();
+        crate::net_fields::OnNetwork::set_on_network(&mut s, true);
+        crate::net_fields::OnNetwork::switched(&mut s, true);
+        assert_eq!(s.preset, NETWORK_PRESET);
+        crate::net_fields::OnNetwork::set_on_network(&mut s, false);
+        crate::net_fields::OnNetwork::switched(&mut s, false);
+        assert_eq!(s.preset, "loggopsim");
+        s.use_preset("1g");
+        crate::net_fields::OnNetwork::switched(&mut s, true);
+        assert_eq!(s.preset, "1g");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The Schedule view's system select (`docs/systems.md`): a preset node type
 //! sets the network to N such nodes (`nodes:NxGxR`, its `NVLink` and NIC
 //! bandwidths), a Chooser algorithm to every GPU with a channel per rail, and
-//! LogGOPS to "latency only" (o = g = 0: NCCL's kernels post their own
+//! LogGOPS to network mode's defaults (o = g = 0: NCCL's kernels post their own
 //! sends). The select keeps nothing of its own: it shows the preset the
 //! network matches, or "custom", and the link carries the network it set.
 
@@ -32,10 +32,7 @@ fn apply(p: &mut ScheduleParams, preset: &Preset, nodes: u32) {
         p.generate.p = u64::from(preset.ranks(nodes));
         p.generate.channels = preset.nics;
     }
-    if let Some(hops) = commlab_api::schedule::PRESETS.iter().find(|x| x.id == "hops") {
-        hops.id.clone_into(&mut p.preset);
-        p.loggops = hops.params;
-    }
+    p.use_preset(commlab_api::schedule::NETWORK_PRESET);
 }
 
 /// The select and what it set, in words.
@@ -65,7 +62,7 @@ pub fn SystemSelect(
         {move || current().map(|(s, n)| view! {
             <p class="hint" data-testid="system-note">
                 {format!(
-                    "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each); o = g = 0, NCCL's kernels post their own sends. Sources and assumptions: docs/systems.md.",
+                    "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each); o = g = 0 and every message eager (network mode's defaults: NCCL's kernels post their own sends). Sources and assumptions: docs/systems.md.",
                     s.id, s.shape(n), s.nvlink, s.nic,
                 )}
             </p>

@@ -21,7 +21,7 @@ use commlab_core::barrier::encoding::Encoding;
 use commlab_core::limits::{self, IntRange};
 use commlab_plot::mesh::scene_svg;
 use commlab_plot::timeline::{self, Layout, TimeUnit, BAR_NAMES};
-use commlab_plot::Theme;
+use commlab_plot::{count, Theme};
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -811,11 +811,11 @@ pub fn ScheduleView(
             let verdict = if r.completes {
                 format!("every rank finishes; the last is rank {} at {}", r.max_rank, unit.format(r.max_time as f64))
             } else {
-                format!("deadlock: {} rank(s) have unmatched operations", r.unmatched_ranks)
+                format!("deadlock: {} unmatched operations", commlab_plot::count(u64::from(r.unmatched_ranks), "rank has", "ranks have"))
             };
             Some(view! {
                 <p class="schedule-summary" data-testid="schedule-summary">
-                    {format!("{} ranks, {} operations, {} messages, {} events: {verdict}. First rank done at {}.", r.ranks, r.ops, r.messages, r.events, unit.format(r.min_time as f64))}
+                    {format!("{}, {}, {}, {}: {verdict}. First rank done at {}.", count(u64::from(r.ranks), "rank", "ranks"), count(r.ops, "operation", "operations"), count(r.messages, "message", "messages"), count(r.events, "event", "events"), unit.format(r.min_time as f64))}
                     <span class="timing">{move || match ideal_took.get() {
                         Some(more) => format!(" Built and simulated in {:.0} ms (then the ideal switch, for the slowdown, in {more:.0} ms more).", took.get()),
                         None => format!(" Built and simulated in {:.0} ms.", took.get()),

@@ -90,6 +90,18 @@ impl ViewState for SwizzleState {
     }
 }
 
+/// What "Open in timeline" hands over: the schedule, on the view's network
+/// with network mode's defaults when it has one (the timeline then shows
+/// the network time the view shows for this shift).
+pub fn timeline(s: &SwizzleParams) -> crate::views::schedule::params::ScheduleParams {
+    use crate::views::schedule::params::ScheduleParams;
+    if s.on_network {
+        ScheduleParams::on(schedule(s), s.network.clone())
+    } else {
+        ScheduleParams::of(schedule(s))
+    }
+}
+
 /// The swizzle schedule on every rank, for the Schedule view (a tile per message).
 pub fn schedule(s: &SwizzleParams) -> commlab_api::schedule::GenerateRequest {
     commlab_api::schedule::GenerateRequest {

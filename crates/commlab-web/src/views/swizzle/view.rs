@@ -159,7 +159,7 @@ pub fn SwizzleView(
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
                 {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
                 <ExportBar name=file_name svg=grid remote=remote_export />
-                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| super::params::schedule(&p.swizzle)))) />
+                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| super::params::timeline(&p.swizzle)))) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
