@@ -1243,7 +1243,7 @@ test('schedule: barrier and swizzle patterns; bad values are named; p = 65536 di
 });
 
 // A view's "Open in timeline" runs what the view computed with: the timeline's time is the view's.
-test('view → timeline: ten pairs show the same time to 4 digits (the model's network twin, the Chooser on LogGOPS and on networks, a Schedule link by hand, the swizzle on networks)', async ({ context, base }) => {
+test('view → timeline: ten pairs show the same time to 4 digits (the model\'s network twin, the Chooser on LogGOPS and on networks, a Schedule link by hand, the swizzle on networks)', async ({ context, base }) => {
   const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-4 * Math.max(Math.abs(a), Math.abs(b)), `${what}: ${a} vs ${b}`);
   const timelineTime = async (href, from) => {
     const t = await open(context, base, new URL(href, from).href);
@@ -1377,7 +1377,7 @@ test('keyboard: an arrow key on a log slider moves p by at least one (16 → 17 
   await chooser.keyboard.press('ArrowLeft');
   await chooser.keyboard.press('ArrowLeft');
   await waitForUrl(chooser, () => /[?&]p=15(&|$)/.test(location.search));
-  const schedule = await open(context, base, `${base}?view=schedule&coll=allreduce/ring&p=8&bytes=1024`);
+  const schedule = await open(context, base, `${base}?view=schedule`);
   await schedule.locator('#p-slider').focus();
   await schedule.keyboard.press('ArrowRight');
   await waitForUrl(schedule, () => /[?&]p=9(&|$)/.test(location.search));

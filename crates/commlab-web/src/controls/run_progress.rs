@@ -58,24 +58,40 @@ pub fn RunProgress(
     /// "run again" pressed.
     on_rerun: Callback<()>,
 ) -> impl IntoView {
+    // The row is built once per state: progress messages change only the
+    // bar and the count, so Cancel stays the same element in the same place
+    // (rebuilt on every message, it moved under the pointer and a click
+    // could land on a button already replaced).
+    let state = Memo::new(move |_| match progress.get() {
+        Progress::Idle => 0,
+        Progress::Running(..) => 1,
+        Progress::Cancelled(..) => 2,
+    });
+    let counts = move || match progress.get() {
+        Progress::Running(done, total) | Progress::Cancelled(done, total) => (done, total),
+        Progress::Idle => (0, 0),
+    };
     move || {
-        match progress.get() {
-        Progress::Running(done, total) => view! {
+        match state.get() {
+        1 => view! {
             <div class="run-progress delayed" data-testid="run-progress" role="status">
-                <progress max=total.max(1) value=done data-testid="run-bar" aria-label=format!("{label} progress")></progress>
-                <span>{if total == 0 { format!("{label}…") } else { format!("{label}: {done} of {total} {unit}") }}</span>
+                <progress max=move || counts().1.max(1) value=move || counts().0 data-testid="run-bar" aria-label=format!("{label} progress")></progress>
+                <span class="run-count">{move || {
+                    let (done, total) = counts();
+                    if total == 0 { format!("{label}…") } else { format!("{label}: {done} of {total} {unit}") }
+                }}</span>
                 <button type="button" data-testid="cancel-run" on:click=move |_| on_cancel.run(())>"Cancel"</button>
             </div>
         }
         .into_any(),
-        Progress::Cancelled(done, total) => view! {
+        2 => view! {
             <div class="run-progress" data-testid="run-cancelled" role="status">
-                <span>{format!("Cancelled after {done} of {total} {unit}. Change a parameter, or ")}</span>
+                <span>{move || { let (done, total) = counts(); format!("Cancelled after {done} of {total} {unit}. Change a parameter, or ") }}</span>
                 <button type="button" data-testid="rerun" on:click=move |_| on_rerun.run(())>"run again"</button>
             </div>
         }
         .into_any(),
-        Progress::Idle => ().into_any(),
+        _ => ().into_any(),
     }
     }
 }

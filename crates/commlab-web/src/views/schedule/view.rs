@@ -146,6 +146,17 @@ pub fn ScheduleView(
     let file = RwSignal::new_local(None::<OpenedFile>);
     let kept_note = RwSignal::new(None::<String>);
     let status = RwSignal::new(Status::Idle);
+    // Which row the status shows (the row is rebuilt only when this changes).
+    let status_kind = Memo::new(move |_| match status.get() {
+        Status::Idle => 0,
+        Status::Running(..) => 1,
+        Status::Cancelled => 2,
+        Status::Failed(_) => 3,
+    });
+    let running = move || match status.get() {
+        Status::Running(phase, done, total) => (phase, done, total),
+        _ => (String::new(), 0, 0),
+    };
     let shown = RwSignal::new_local(None::<Shown>);
     let hover = RwSignal::new(String::new());
     let focus = RwSignal::new(None::<usize>);
@@ -916,11 +927,13 @@ pub fn ScheduleView(
                     note="On a network each message is a flow along its route: it spends the route's latency, then shares each link max–min with the flows crossing it. o, g, O and S still apply; L and G are the network's." />
             </div>
             <div class="results">
-                {move || match status.get() {
-                    Status::Running(phase, done, total) => view! {
+                // Built once per state kind: progress changes the bar and the
+                // count only, so Cancel stays put under the pointer.
+                {move || match status_kind.get() {
+                    1 => view! {
                         <div class="run-progress delayed" data-testid="run-progress" role="status">
-                            <progress max=total.max(1) value=done data-testid="run-bar" aria-label="Schedule progress"></progress>
-                            <span>{if total == 0 { format!("{phase}…") } else { format!("{phase}: {done} of {total}") }}</span>
+                            <progress max=move || running().2.max(1) value=move || running().1 data-testid="run-bar" aria-label="Schedule progress"></progress>
+                            <span class="run-count">{move || { let (phase, done, total) = running(); if total == 0 { format!("{phase}…") } else { format!("{phase}: {done} of {total}") } }}</span>
                             <button type="button" data-testid="cancel-run" on:click=move |_| {
                                 client.get_value().cancel();
                                 status.set(Status::Cancelled);
@@ -930,15 +943,15 @@ pub fn ScheduleView(
                             }>"Cancel"</button>
                         </div>
                     }.into_any(),
-                    Status::Cancelled => view! {
+                    2 => view! {
                         <div class="run-progress" data-testid="run-cancelled" role="status">
                             <span>"Cancelled. Change a parameter, or "</span>
                             <button type="button" data-testid="rerun" on:click=move |_| run()>"run again"</button>
                         </div>
                     }.into_any(),
-                    Status::Failed(e) => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{e}" "
+                    3 => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}" "
                         <button type="button" data-testid="rerun" on:click=move |_| run()>"Run again"</button></p> }.into_any(),
-                    Status::Idle => ().into_any(),
+                    _ => ().into_any(),
                 }}
                 {summary}
                 <super::network::NetworkPanel params=params dark=dark
