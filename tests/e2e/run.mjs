@@ -1111,6 +1111,21 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   assert.deepEqual([...page.problems, ...reopened.problems, ...old.problems, ...again.problems], []);
 });
 
+test('schedule over the operation limit: the largest p that fits is named, no Run again, and the exports say there is nothing to export', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule&coll=allreduce%2Fring&p=4096&bytes=1024`);
+  const error = page.locator('[data-testid="schedule-error"]');
+  await error.waitFor({ timeout: 30000 });
+  assert.match(await error.innerText(), /p up to 1448: allreduce\/ring at p = 4096 takes about 67 108 864 operations/);
+  assert.equal(await page.locator('[data-testid="rerun"]').count(), 0, 'a refused run fails the same way again: no Run again');
+  for (const kind of ['export-json', 'export-csv', 'export-goal']) {
+    await page.click(`[data-testid="${kind}"]`);
+    await page.waitForFunction(() => /nothing to export/.test(document.querySelector('[data-testid="export-status"]')?.innerText ?? ''), null, { timeout: 10000 });
+  }
+  // The message still names the run's problem (an export did not replace it).
+  assert.match(await error.innerText(), /p up to 1448/);
+  assert.deepEqual(page.problems, []);
+});
+
 test('schedule on a network cut in two: the stuck ranks are named and no slowdown is given', async ({ context, base }) => {
   const page = await open(context, base, `${base}?v=3&view=schedule&coll=allreduce%2Fring&p=16&bytes=1048576&net=ring%3A16&breaks=0-1%2C8-9&preset=hops`);
   const summary = page.locator('[data-testid="net-summary"]');

@@ -45,6 +45,42 @@ fn published_outputs_parse() {
     assert_eq!(in_place.last().unwrap().time, 16.80);
 }
 
+/// The published nccl-tests runs of real clusters (tests/data/published),
+/// read in full whatever launcher tagged their lines: `0: ` (srun -l, the
+/// p4de run), `[1,0]<stdout>:` (mpirun --tag-output, the p5 run), none.
+/// Rows, first and last point transcribed from the files.
+#[test]
+fn launcher_tagged_outputs_parse() {
+    for (name, rows, first, last) in [
+        ("nccl-tests_aws-p4de-a100-2nodes-x8gpu-efa400_all_reduce.txt", 29, (8, 164.3), (2_147_483_648, 51406.0)),
+        ("nccl-tests_aws-p5-h100-1node-x8gpu-batch_all_reduce.txt", 32, (8, 12.90), (17_179_869_184, 62239.0)),
+        ("nccl-tests_cscs-alps-gh200-2nodes-x4gpu-slingshot_all_reduce.txt", 25, (8, 17.93), (134_217_728, 1916.4)),
+        (
+            "nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt",
+            32,
+            (8, 68.52),
+            (17_179_869_184, 68652.0),
+        ),
+        ("nccl-tests_gcp-a3ultra-h200-2nodes-x8gpu-gke_all_gather.txt", 24, (1024, 56.00), (8_589_934_592, 24391.0)),
+    ] {
+        let text = std::fs::read_to_string(format!("{}/data/published/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(detect(&text), Format::NcclTests, "{name}");
+        let points = parse(&text, Format::NcclTests, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(points.len(), rows, "{name}");
+        assert_eq!((points[0].bytes, points[0].time), first, "{name}");
+        let l = points.last().unwrap();
+        assert_eq!((l.bytes, l.time), last, "{name}");
+    }
+    // The same rows under each tag, with and without its space, and CRLF line ends.
+    let row = "        1024           256     float     sum      -1    12.5    0.08    0.15      0    12.4    0.08    0.15      0";
+    for tag in ["", "0: ", "0:", "12: ", "[1,0]<stdout>:", "[1,0]<stdout>: ", "[3] ", "[3]", "[0,7]<stderr>:"] {
+        let text = format!("{tag}#  Rank  7 Group  0 Pid 1 on host device  0 [0x01] H100\r\n{tag}{row}\r\n");
+        let points = parse(&text, Format::NcclTests, false).unwrap_or_else(|e| panic!("{tag:?}: {e}"));
+        assert_eq!((points.len(), points[0].bytes, points[0].time), (1, 1024, 12.5), "{tag:?}");
+        assert_eq!(ranks_listed(&text), Some(8), "{tag:?}");
+    }
+}
+
 /// Ring allreduce on 8 GPUs (mscclpp#507): 2(p−1)α + 2(p−1)/p·n·β fits the
 /// posted times within 2 %, with α and β positive and their errors small
 /// beside them.

@@ -224,6 +224,11 @@ impl GenerateRequest {
     }
 }
 
+/// An export with no run kept (the last one was refused, or none ran).
+fn nothing_run() -> ApiError {
+    ApiError::problem("export", "nothing to export: no schedule has run (change what the message above names)")
+}
+
 /// The refusal of a schedule over [`OPS`] operations at `p` (`ops(p)`
 /// counts them): the largest p that fits, found by bisection (`ops` grows with p).
 fn over_ops(id: &str, p: u64, ops: impl Fn(u64) -> u64) -> ApiError {
@@ -780,13 +785,12 @@ impl ScheduleEngine {
                 }
                 Err(e) => ScheduleResponse::Error(e),
             }),
-            ScheduleQuery::Export(kind) => Some(match &self.kept {
-                Some(k) => export(k, kind),
-                None => ScheduleResponse::Error(ApiError::new("export", "nothing", "a run first")),
-            }),
+            ScheduleQuery::Export(kind) => {
+                Some(self.kept.as_ref().map_or_else(|| ScheduleResponse::Error(nothing_run()), |k| export(k, kind)))
+            }
             ScheduleQuery::Resimulate(params, libstdcxx, network) => {
                 let Some(kept) = self.kept.take() else {
-                    return Some(ScheduleResponse::Error(ApiError::new("schedule", "none kept", "a run first")));
+                    return Some(ScheduleResponse::Error(ApiError::problem("schedule", "no schedule has run yet")));
                 };
                 let checked = check_loggops(&params).and_then(|p| {
                     network.as_ref().map_or(Ok(()), |n| check_network(n, kept.schedule.ranks())).map(|()| p)

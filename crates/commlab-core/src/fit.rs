@@ -75,12 +75,55 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The length of the tag a parallel launcher puts before every line of its
+/// ranks' output, 0 when there is none: `0: ` (`srun -l`),
+/// `[1,0]<stdout>:` (`mpirun --tag-output`), `[0] ` (`mpirun
+/// -prepend-rank`), with or without the space after it.
+fn launcher_prefix(line: &str) -> usize {
+    let b = line.as_bytes();
+    let lead = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let digits = |from: usize| b[from.min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let space = |at: usize| at + usize::from(b.get(at) == Some(&b' '));
+    // `N:` (and `N: `): the digits end at a colon.
+    let n = digits(lead);
+    if n > 0 && b.get(lead + n) == Some(&b':') {
+        return space(lead + n + 1);
+    }
+    if b.get(lead) != Some(&b'[') {
+        return 0;
+    }
+    // `[N]` or `[N,M]`, then `<stdout>:` / `<stderr>:` when present.
+    let mut at = lead + 1;
+    let n = digits(at);
+    if n == 0 {
+        return 0;
+    }
+    at += n;
+    if b.get(at) == Some(&b',') {
+        let m = digits(at + 1);
+        if m == 0 {
+            return 0;
+        }
+        at += 1 + m;
+    }
+    if b.get(at) != Some(&b']') {
+        return 0;
+    }
+    at += 1;
+    for stream in [&b"<stdout>:"[..], &b"<stderr>:"[..]] {
+        if b[at..].starts_with(stream) {
+            at += stream.len();
+        }
+    }
+    space(at)
+}
+
 /// [`tokens`] into `out` (emptied first): the reader's per-line buffer.
 fn tokens_into<'a>(line: &'a str, out: &mut Vec<(usize, &'a str)>) {
     out.clear();
     let mut start = None;
     let bytes = line.as_bytes();
-    let mut i = 0;
+    let mut i = launcher_prefix(line);
     while i < bytes.len() {
         // Byte by byte (ASCII, what benchmarks print), a whole character
         // where one starts: the same separators as `char::is_whitespace`.

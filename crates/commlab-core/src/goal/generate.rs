@@ -63,21 +63,23 @@ pub fn from_round_fn(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn F
     // those of earlier rounds (its own round's arrive from its partner).
     // Most sends need one receive and the previous send.
     s.deps.reserve(total);
+    // A rank's ops are in round order, so `pending[start..]` is in round
+    // order too: the receives a send needs are a prefix of it. (Scanning
+    // the whole list at every send made a one-round all-to-all p³.)
     let mut pending: Vec<(u32, u32)> = Vec::new();
     for r in 0..n {
         pending.clear();
+        let mut start = 0;
         let mut last_send: Option<u32> = None;
         for i in s.first[r]..s.first[r + 1] {
             let op = s.ops[i as usize];
             if op.kind == Kind::Recv {
                 pending.push((i, op.tag));
             } else {
-                for &(recv, k) in &pending {
-                    if k < op.tag {
-                        s.deps.push((i, recv, false));
-                    }
+                while let Some(&(recv, _)) = pending.get(start).filter(|&&(_, k)| k < op.tag) {
+                    s.deps.push((i, recv, false));
+                    start += 1;
                 }
-                pending.retain(|&(_, k)| k >= op.tag);
                 if let Some(prev) = last_send {
                     s.deps.push((i, prev, false));
                 }

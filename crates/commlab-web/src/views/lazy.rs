@@ -89,15 +89,19 @@ pub fn ScheduleLinks(
     let under = move || {
         schedule.with(|s| {
             let s = s.as_ref()?;
-            Some(match s.network() {
-                Some(n) => format!(
+            if let Some(n) = s.network() {
+                return Some(format!(
                     " (on {}: {}{}, network mode's defaults o = g = O = 0, every message eager)",
                     n.topology,
                     n.bandwidth.map_or(String::new(), |b| format!("{} B/ns", commlab_plot::format_quantity(b))),
                     n.latency.map_or(String::new(), |l| format!(", {} ns a link", commlab_plot::format_quantity(l))),
-                ),
-                None => format!(" (under LogGOPS, {})", s.preset),
-            })
+                ));
+            }
+            let l = s.loggops;
+            Some(format!(
+                " (under LogGOPS, preset {}: L = {}, o = {}, g = {}, G = {}, O = {} ns, eager up to {} B)",
+                s.preset, l.l, l.o, l.g, l.big_g, l.big_o, l.s
+            ))
         })
     };
     let status = RwSignal::new(String::new());

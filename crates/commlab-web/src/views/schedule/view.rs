@@ -85,7 +85,9 @@ enum Status {
     Idle,
     Running(String, u64, u64),
     Cancelled,
-    Failed(String),
+    /// The run failed: why, and whether running it again could help (the
+    /// engine stopped); a refused request fails the same way every time.
+    Failed(String, bool),
 }
 
 fn describe_op(t: &Timeline, op: usize, unit: TimeUnit) -> String {
@@ -151,7 +153,7 @@ pub fn ScheduleView(
         Status::Idle => 0,
         Status::Running(..) => 1,
         Status::Cancelled => 2,
-        Status::Failed(_) => 3,
+        Status::Failed(..) => 3,
     });
     let running = move || match status.get() {
         Status::Running(phase, done, total) => (phase, done, total),
@@ -241,7 +243,7 @@ pub fn ScheduleView(
                     export_status.set(e.to_string());
                 } else {
                     shown.set(None);
-                    status.set(Status::Failed(e.to_string()));
+                    status.set(Status::Failed(e.to_string(), e.field == "engine"));
                 }
             }
         })
@@ -331,7 +333,7 @@ pub fn ScheduleView(
         leptos::task::spawn_local(async move {
             match store::read_text(&f).await {
                 Ok(t) => open_text(name, t),
-                Err(e) => status.set(Status::Failed(format!("{name}: {e}"))),
+                Err(e) => status.set(Status::Failed(format!("{name}: {e}"), true)),
             }
         });
     };
@@ -659,9 +661,24 @@ pub fn ScheduleView(
         }
     };
 
+    // An export's answer goes to the export row, whatever the run's state:
+    // a refused run has nothing to export, and the row says so.
     let export = move |kind: ScheduleExport| {
         export_status.set(String::new());
-        client.get_value().send(ScheduleQuery::Export(kind), on_response());
+        let answer: crate::engine::schedule::OnResponse = std::rc::Rc::new(move |response, _| match response {
+            ScheduleResponse::Export(name, text) => {
+                let extension = std::path::Path::new(&name).extension().and_then(|e| e.to_str()).unwrap_or("");
+                let mime = match extension {
+                    "csv" => "text/csv",
+                    "goal" => "text/plain",
+                    _ => "application/json",
+                };
+                export_status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
+            }
+            ScheduleResponse::Error(e) => export_status.set(e.to_string()),
+            _ => {}
+        });
+        client.get_value().send(ScheduleQuery::Export(kind), answer);
     };
     // Exports draw the window shown, without the keyboard focus's outline.
     let drawing_svg =
@@ -949,8 +966,10 @@ pub fn ScheduleView(
                             <button type="button" data-testid="rerun" on:click=move |_| run()>"run again"</button>
                         </div>
                     }.into_any(),
-                    3 => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}" "
-                        <button type="button" data-testid="rerun" on:click=move |_| run()>"Run again"</button></p> }.into_any(),
+                    3 => view! { <p class="chart-error" data-testid="schedule-error" role="alert">{move || match status.get() { Status::Failed(e, _) => e, _ => String::new() }}" "
+                        {move || matches!(status.get(), Status::Failed(_, true)).then(|| view! {
+                            <button type="button" data-testid="rerun" on:click=move |_| run()>"Run again"</button>
+                        })}</p> }.into_any(),
                     _ => ().into_any(),
                 }}
                 {summary}
