@@ -81,6 +81,44 @@ fn launcher_tagged_outputs_parse() {
     }
 }
 
+/// Ring, Rabenseifner, recursive doubling and reduce-broadcast all cost
+/// `a·α + b·n·β`, so they fit any allreduce curve equally well: where they
+/// are the best they are reported as tied, not as a best fit. Each point's
+/// busbw is nccl-tests' own column (algbw × 2(p−1)/p), transcribed from the
+/// Dell run.
+#[test]
+fn equal_fits_are_ties_and_points_carry_busbw() {
+    let name = "nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt";
+    let text = std::fs::read_to_string(format!("{}/data/published/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    // On 8 GPUs (mscclpp#507, 1–32 KiB) they are the best fit, and so is the
+    // double binary tree, whose best piece count there is 1 at every size:
+    // it too costs a·α + b·n·β. All five are named.
+    let small = request(fixture("mscclpp-507-allreduce.txt"), "allreduce", 8, None).run().unwrap();
+    let mut tied = small.tied();
+    tied.sort_unstable();
+    assert_eq!(
+        tied,
+        ["double-binary-tree", "rabenseifner", "recursive-doubling", "reduce-broadcast", "ring"],
+        "{:?}",
+        small.candidates
+    );
+    assert_eq!(serde_json::to_value(small.to_json()).unwrap()["tied"].as_array().unwrap().len(), 5);
+    // On the Dell run a pipelined tree fits best, alone; the four tie among themselves behind it.
+    let fit = request(text, "allreduce", 16, None).run().unwrap();
+    assert_eq!(fit.tied(), ["double-binary-tree"], "{:?}", fit.candidates);
+    let json = serde_json::to_value(fit.to_json()).unwrap();
+    // The file's busbw column (out-of-place), GB/s, at 1 MiB, 4 MiB and 16 GiB.
+    for (bytes, busbw) in [(1_048_576u64, 27.33), (4_194_304, 83.33), (17_179_869_184, 469.21)] {
+        let k = fit.points.iter().position(|p| p.0 == bytes).unwrap();
+        let ours = fit.busbw()[k].unwrap();
+        assert!((ours - busbw).abs() <= 0.006 * busbw, "{bytes}: {ours} vs {busbw}");
+        assert_eq!(json["points"][k]["busbw"].as_f64(), Some(ours));
+    }
+    // A pipelined chain alone is no tie.
+    let text = std::fs::read_to_string(format!("{}/data/published/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(request(text, "allreduce", 16, Some("chain-up-down")).run().unwrap().tied(), ["chain-up-down"]);
+}
+
 /// Ring allreduce on 8 GPUs (mscclpp#507): 2(p−1)α + 2(p−1)/p·n·β fits the
 /// posted times within 2 %, with α and β positive and their errors small
 /// beside them.

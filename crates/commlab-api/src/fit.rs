@@ -332,6 +332,30 @@ impl FitRequest {
 }
 
 impl FitResult {
+    /// The algorithms that fit as well as the best, to 1e-9 (the best
+    /// first): ring, Rabenseifner, recursive doubling and reduce-broadcast
+    /// all cost `a·α + b·n·β`, so one curve cannot tell them apart.
+    pub fn tied(&self) -> Vec<&str> {
+        let best = self.candidates.first().map_or(0.0, |c| c.rms);
+        self.candidates
+            .iter()
+            .filter(|c| (c.rms - best).abs() <= 1e-9 * best.abs().max(1e-6))
+            .map(|c| c.algorithm.as_str())
+            .collect()
+    }
+
+    /// Each point's bus bandwidth in GB/s, by nccl-tests' definition for the
+    /// collective (bytes / time × its factor: `2(p−1)/p` for allreduce,
+    /// `(p−1)/p` for allgather, reduce-scatter and all-to-all, 1 for
+    /// broadcast and reduce); `None` where the times' unit is not known.
+    pub fn busbw(&self) -> Vec<Option<f64>> {
+        let factor =
+            self.collective.parse::<Collective>().map_or(1.0, |c| commlab_core::systems::busbw_factor(c, self.p));
+        let known = self.unit == "µs";
+        // bytes / µs = MB/s; / 1000 = GB/s.
+        self.points.iter().map(|&(bytes, t)| (known && t > 0.0).then(|| bytes as f64 / t / 1000.0 * factor)).collect()
+    }
+
     /// The points to list (indices, in the file's order): every point when
     /// there are at most `k`, else the `k` fitted worst (largest relative
     /// residual; the earlier point first among equals).
@@ -409,7 +433,8 @@ impl FitResult {
             "alpha_err": self.alpha_err,
             "beta_err": self.beta_err,
             "gamma_err": self.gamma_err,
-            "points": self.points.iter().map(|p| json!({"bytes": p.0, "time": p.1})).collect::<Vec<_>>(),
+            "points": self.points.iter().zip(self.busbw()).map(|(p, b)| json!({"bytes": p.0, "time": p.1, "busbw": b})).collect::<Vec<_>>(),
+            "tied": self.tied().into_iter().map(str::to_owned).collect::<Vec<_>>(),
             "predicted": &self.predicted,
             "residuals": &self.residuals,
             "candidates": self.candidates.iter().map(|c| json!({

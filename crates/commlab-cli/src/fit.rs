@@ -71,13 +71,22 @@ impl FitArgs {
             return Ok(serde_json::to_value(result.to_json()).unwrap_or_default());
         }
         let f = commlab_plot::format_quantity;
+        let tied = result.tied();
+        let verdict = if tied.len() > 1 {
+            format!(
+                "{} fit equally well (one curve cannot tell them apart); shown: {}",
+                tied.join(", "),
+                result.algorithm
+            )
+        } else {
+            format!("best fit {}", result.algorithm)
+        };
         let mut out = format!(
-            "{} on p = {} ({} points, {}): best fit {}\n  α = {} ± {} {u}\n  β = {} ± {} {u}/byte\n",
+            "{} on p = {} ({} points, {}): {verdict}\n  α = {} ± {} {u}\n  β = {} ± {} {u}/byte\n",
             result.collective,
             result.p,
             result.points.len(),
             result.format,
-            result.algorithm,
             f(result.alpha),
             f(result.alpha_err),
             f(result.beta),

@@ -359,6 +359,12 @@ pub fn FitSection(
                             if f.gamma > 0.0 { format!(", γ = {} held", q(f.gamma)) } else { String::new() },
                             f.points.len(), f.format, f.p, f.candidates.first().map_or(0.0, |c| c.rms) * 100.0
                         )}</p>
+                        {(f.tied().len() > 1).then(|| view! {
+                            <p data-testid="fit-tied">{format!(
+                                "These {} fit equally well: {}. They all cost a·α + b·n·β, so one curve cannot tell them apart; the values above are {}'s.",
+                                f.tied().len(), f.tied().join(", "), f.algorithm
+                            )}</p>
+                        })}
                         <p data-testid="fit-summary">{f.summary.clone()}" "
                             <button type="button" data-testid="fit-use" on:click=use_fit>"Run the Chooser with these"</button></p>
                         <p class="timing" data-testid="fit-timing">{move || {
