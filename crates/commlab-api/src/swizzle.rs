@@ -262,7 +262,7 @@ impl SwizzleRun {
             other_error,
             coverage_warning,
             cost_caption: format!(
-                "Modelled with latency {} ns, {} GiB/s per link, {} B tiles",
+                "Modelled with latency {} ns, {} GiB/s per link, {} B tiles: the swizzle's own step model (a step costs one latency plus its busiest rank's tiles over one link). Open in timeline simulates the same steps message by message, under LogGOPS or on the network below, so its time differs from these for that reason",
                 q(c.latency_ns),
                 q(c.bandwidth_gib_s),
                 c.tile_bytes
