@@ -7,6 +7,11 @@
 //! serde values, validated against `commlab_core::limits` on arrival; bad
 //! input gets one error type, [`ApiError`], naming the field and its range.
 
+/// The link format (`v=` of every link the playground writes, the Sources
+/// page's included): the one place its number is written. It goes up when a
+/// seeded outcome changes (`docs/links.md`, "Versioning").
+pub const LINK_VERSION: u32 = 5;
+
 #[macro_use]
 pub mod json;
 pub mod chooser;

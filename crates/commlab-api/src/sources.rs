@@ -44,25 +44,26 @@ pub struct SourceRow {
     pub verdict: String,
     /// Why they differ (or how we checked that they agree).
     pub why: String,
-    /// The query string that opens the example (`v=4&view=…`).
+    /// The query string that opens the example (`v=N&view=…`, N the [`crate::LINK_VERSION`]).
     pub link: String,
 }
 
-/// A worked example as a link: label and query string.
+/// A worked example as a link: label and query string (without `v=`, which
+/// the page and the rows put first).
 pub const PRESETS: [(&str, &str); 7] = [
-    ("Binomial article: reduction on p = 8", "v=4&view=tree&p=8"),
-    ("Binomial article: pipelined T(n, p, m) and m*", "v=4&view=model"),
-    ("Barrier paper: round(1) on the 4 × 4 S-curve mesh", "v=4&view=mesh&size=4&rate=0"),
-    ("Barrier paper: UQ of all 256 conversions, delay figures", "v=4&view=lab"),
+    ("Binomial article: reduction on p = 8", "view=tree&p=8"),
+    ("Binomial article: pipelined T(n, p, m) and m*", "view=model"),
+    ("Barrier paper: round(1) on the 4 × 4 S-curve mesh", "view=mesh&size=4&rate=0"),
+    ("Barrier paper: UQ of all 256 conversions, delay figures", "view=lab"),
     (
         "catccos: worked table, grid (2, 2, 4), cores (2, 2)",
-        "v=4&view=swizzle&rows=2&cols=2&ranks=4&core_rows=2&core_cols=2",
+        "view=swizzle&rows=2&cols=2&ranks=4&core_rows=2&core_cols=2",
     ),
     (
         "catccos: 12 cores on 4 × 4 × 4, with and without deterministic mode",
-        "v=4&view=swizzle&rows=4&cols=4&ranks=4&core_rows=3&core_cols=4&compare=deterministic",
+        "view=swizzle&rows=4&cols=4&ranks=4&core_rows=3&core_cols=4&compare=deterministic",
     ),
-    ("Barrier paper: the delay claims under both routing rules", "v=4&view=lab&seeds=3&max_size=16"),
+    ("Barrier paper: the delay claims under both routing rules", "view=lab&seeds=3&max_size=16"),
 ];
 
 const ARTICLE: &str = "Binomial-tree article";
@@ -77,7 +78,7 @@ fn row(source: &str, item: &str, theirs: String, ours: String, verdict: &str, wh
         ours,
         verdict: verdict.to_owned(),
         why: why.to_owned(),
-        link: link.to_owned(),
+        link: if link.starts_with("v=") { link.to_owned() } else { format!("v={}&{link}", crate::LINK_VERSION) },
     }
 }
 
@@ -237,7 +238,8 @@ fn claim_rows() -> Vec<SourceRow> {
     };
     let link = |routing: Routing| {
         format!(
-            "v=4&view=lab&seeds={}&max_size={}{}",
+            "v={}&view=lab&seeds={}&max_size={}{}",
+            crate::LINK_VERSION,
             sweep.seeds,
             sweep.max_size,
             match routing {
@@ -348,13 +350,14 @@ pub fn markdown(rows: &[SourceRow]) -> String {
 }
 
 /// The rows as the app's Sources page: a static HTML document whose "open"
-/// links (`./?v=3&view=…`) open each worked example in the playground.
+/// links (`./?v=N&view=…`) open each worked example in the playground.
 pub fn html(rows: &[SourceRow]) -> String {
     let mut examples = String::new();
     for (label, query) in PRESETS {
         let _ = writeln!(
             examples,
-            "<li><a href=\"./?{}\" data-testid=\"preset\">{}</a></li>",
+            "<li><a href=\"./?v={}&amp;{}\" data-testid=\"preset\">{}</a></li>",
+            crate::LINK_VERSION,
             escape(query),
             escape(label)
         );

@@ -24,7 +24,7 @@ use commlab_core::limits::{IntRange, RealRange};
 
 /// The link format this build writes. It reads every older version's links too, with
 /// their old rules where their outcome changed (`docs/links.md`, "Versioning").
-pub const VERSION: &str = "5";
+pub const VERSION: u32 = commlab_api::LINK_VERSION;
 
 /// A problem found while reading a link, shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +88,7 @@ impl Link {
 }
 
 /// [`VERSION`] as a number.
-pub const CURRENT: u32 = 5;
+pub const CURRENT: u32 = VERSION;
 
 /// Whether `value` is a link version this build reads: `1` … [`CURRENT`],
 /// written plainly.
@@ -346,7 +346,7 @@ pub const STEP: IntRange = IntRange { name: "step", min: 0, max: 1 << 24 };
 /// view's own fields that differ from their defaults, the step, embed and theme.
 pub fn to_query(params: &Params) -> String {
     let mut out = form_urlencoded::Serializer::new(String::new());
-    out.append_pair("v", VERSION);
+    out.append_pair("v", &VERSION.to_string());
     out.append_pair("view", params.view.id());
     let entry = params.view.entry();
     match params.view.page() {
