@@ -132,9 +132,10 @@ pub fn format_quantity(value: f64) -> String {
     group_thousands(&text)
 }
 
-/// `n` and its noun, singular for one (`1 flow`, `3 flows`, `12 000 ranks`).
+/// `n` and its noun, singular for one (`1 flow`, `3 flows`, `65536 ranks`:
+/// digits as the summaries and the CLI print them, ungrouped).
 pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", group_thousands(&n.to_string()), if n == 1 { one } else { many })
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A byte count in binary units when it is a whole number of them (`1 MiB`,
