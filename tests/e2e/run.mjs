@@ -1403,6 +1403,21 @@ test('keyboard: an arrow key on a log slider moves p by at least one (16 → 17 
   assert.deepEqual([...chooser.problems, ...schedule.problems, ...one.problems], []);
 });
 
+test('chooser: picking a system sets its nodes network, p and NCCL\'s description; the comparison runs there; the link reopens it', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=16777216`);
+  await page.locator('#chooser-system').waitFor();
+  assert.equal(await page.locator('#chooser-system').inputValue(), '');
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await waitForUrl(page, () => /net=nodes%3A2x8(&|$)/.test(location.search) && /[?&]p=16(&|$)/.test(location.search) && /lib=nccl/.test(location.search) && /nccl=/.test(location.search));
+  assert.match(await page.locator('[data-testid="chooser-system-note"]').innerText(), /^2 × dgx-h100: nodes:2x8 .*p = 16;/);
+  await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on nodes:2x8'), null, { timeout: 120000 });
+  await shot(page, 'chooser-system');
+  const again = await open(context, base, page.url());
+  await again.locator('#chooser-system').waitFor();
+  await again.waitForFunction(() => document.querySelector('#chooser-system')?.value === 'dgx-h100');
+  for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
 test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
   await page.waitForSelector('[data-testid="times-chart"] svg');

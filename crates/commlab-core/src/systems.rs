@@ -192,6 +192,16 @@ pub const MAX_PIECES: u64 = 64;
 /// window of a channel.
 pub const NCCL_STEPS: u32 = 8;
 
+/// The preset a network is `nodes` nodes of, and `nodes`: a `nodes:NxGxR`
+/// shape whose G and R are a preset's, with its `NVLink` and NIC bandwidths.
+pub fn matching(shape: Shape, bandwidth: Option<f64>, bandwidth2: Option<f64>) -> Option<(&'static Preset, u32)> {
+    let Shape::Nodes { n, g, r } = shape else { return None };
+    PRESETS
+        .iter()
+        .find(|s| s.gpus == g && s.nics == r && bandwidth == Some(s.nvlink) && bandwidth2 == Some(s.nic))
+        .map(|s| (s, n))
+}
+
 impl Preset {
     /// The preset called `id`.
     ///

@@ -10,4 +10,5 @@
 pub mod fit;
 pub mod libraries;
 pub mod params;
+pub mod system;
 pub mod view;

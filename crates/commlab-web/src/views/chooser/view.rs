@@ -687,6 +687,7 @@ pub fn ChooserView(
                 <NumberField id="alpha" label="α: per message" range=real_range(limits::chooser::COST) slider=limits::chooser::ALPHA_SLIDER value=val(|c| c.abg[0]) on_change=abg(0) />
                 <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[1]) on_change=abg(1) />
                 <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[2]) on_change=abg(2) />
+                <super::system::SystemSelect params=params />
                 <crate::controls::network::NetworkControls params=params label="simulate on a network instead of the model"
                     note="Each algorithm at each size runs on the network at the model's best piece count: every message a flow along its route, sharing links max–min (o = g = 0). The chart, the crossovers and the winner map become the network's; runs already simulated are kept." />
                 <h3>"Algorithms"</h3>

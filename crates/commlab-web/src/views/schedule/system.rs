@@ -12,14 +12,9 @@ use commlab_core::systems::{Preset, PRESETS};
 use leptos::prelude::*;
 
 /// The preset `network` is, and its nodes.
-fn matching(network: &NetRequest) -> Option<(&'static Preset, u32)> {
-    let Ok(Shape::Nodes { n, g, r }) = network.topology.parse::<Shape>() else { return None };
-    PRESETS
-        .iter()
-        .find(|s| {
-            s.gpus == g && s.nics == r && network.bandwidth == Some(s.nvlink) && network.bandwidth2 == Some(s.nic)
-        })
-        .map(|s| (s, n))
+pub fn matching(network: &NetRequest) -> Option<(&'static Preset, u32)> {
+    let shape = network.topology.parse::<Shape>().ok()?;
+    commlab_core::systems::matching(shape, network.bandwidth, network.bandwidth2)
 }
 
 /// Sets the view to `nodes` nodes of `preset`.
