@@ -172,5 +172,15 @@ export CARGO_TARGET_DIR="$TARGET_DIR"
 # Prefix for commands that build for wasm32: empty with rustup, the Debian wrapper otherwise.
 COMMLAB_WASM_PATH="$( [ "$WASM_MODE" = debian ] && echo "$TOOLS/debian-rust/bin:" )"
 wasm_env() { PATH="\${COMMLAB_WASM_PATH}\$PATH" "\$@"; }
+# Clones share the cache's artifact names (cargo names a workspace's crates
+# by their path inside it) and cargo judges them fresh by modification time:
+# after another clone built, this clone's older sources would look built.
+# So when the cache was last claimed by another clone, this clone's files are
+# touched (its crates rebuild once; the registry's stay built).
+if [ "\$(cat "\$CARGO_TARGET_DIR/.commlab-clone" 2>/dev/null)" != "$ROOT" ]; then
+  find "$ROOT" \( -name .git -o -name node_modules -o -name .toolchain -o -name dist -o -path "$ROOT/target" \) -prune \
+    -o -type f -print0 | xargs -0 touch
+  mkdir -p "\$CARGO_TARGET_DIR" && printf '%s\n' "$ROOT" > "\$CARGO_TARGET_DIR/.commlab-clone"
+fi
 EOF2
 step "setup complete (wasm toolchain: $WASM_MODE)"
