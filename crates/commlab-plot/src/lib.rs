@@ -166,7 +166,16 @@ fn group_thousands(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{format_bytes, format_quantity};
+    use super::{count, format_bytes, format_quantity};
+
+    /// "1 ranks, 0 operations" and "at most 1 flows at once" read wrong.
+    #[test]
+    fn counts_take_the_singular_for_one() {
+        assert_eq!(count(1, "flow", "flows"), "1 flow");
+        assert_eq!(count(0, "operation", "operations"), "0 operations");
+        assert_eq!(count(65536, "rank", "ranks"), "65536 ranks");
+        assert_eq!(count(1, "rank is", "ranks are"), "1 rank is");
+    }
 
     #[test]
     fn bytes_use_binary_units_when_exact() {
