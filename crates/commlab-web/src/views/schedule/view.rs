@@ -224,16 +224,9 @@ pub fn ScheduleView(
                 partial.set_value(false);
                 status.set(Status::Idle);
             }
-            ScheduleResponse::Export(name, text) => {
-                let extension = std::path::Path::new(&name).extension().and_then(|e| e.to_str()).unwrap_or("");
-                let mime = match extension {
-                    "csv" => "text/csv",
-                    "goal" => "text/plain",
-                    _ => "application/json",
-                };
-                export_status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
-            }
-            ScheduleResponse::Chosen(_)
+            // Exports answer the export row's own handler (`export` below).
+            ScheduleResponse::Export(..)
+            | ScheduleResponse::Chosen(_)
             | ScheduleResponse::Map(_)
             | ScheduleResponse::Profiles(_)
             | ScheduleResponse::Checked(_)
