@@ -1778,6 +1778,73 @@ test('phones (390 × 844): no element is wider than the viewport on any view; ta
   }
 });
 
+// Every drawing and table on a phone: pages that show each kind of chart.
+const PHONE_PAGES = [
+  ['model', '?view=model', ['chart-pieces', 'chart-units']],
+  ['tree', '?view=tree&p=16&mode=mp&step=2', ['tree-svg']],
+  ['pipeline', '?view=pipeline', ['pipeline-svg']],
+  ['mesh', '?view=mesh', ['mesh-figure', 'round-svg']],
+  ['lab', '?view=lab&seeds=1&max_size=16&barriers=1', ['uq-chart']],
+  ['swizzle', '?view=swizzle&compare=shift&net=switch%3A8', ['swizzle-grid', 'swizzle-grid-other', 'swizzle-timeline', 'swizzle-collisions', 'swizzle-network']],
+  ['schedule', '?view=schedule', ['timeline']],
+  ['schedule-net', '?view=schedule&coll=allreduce%2Fring&p=16&bytes=1048576&net=nodes%3A2x8', ['net-picture', 'timeline']],
+  ['schedule-large', '?view=schedule&coll=allreduce%2Fring&p=1024&bytes=1048576', ['finish-histogram']],
+  ['chooser', '?view=chooser', ['times-chart', 'split-chart', 'winner-map']],
+  ['chooser-net', '?view=chooser&net=torus%3A4x4&p=16', ['times-chart', 'winner-map']],
+  ['chooser-libraries', '?view=chooser&sim=0&p=24&lib=mpich,ompi,nccl', ['library-band', 'times-chart']],
+];
+
+/** Every drawing on the page against its box: `{ id, drawn, box, scale, small }` (small: texts under 11 px as rendered). */
+const measureDrawings = (page) => page.evaluate(() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('.results svg')) {
+    if (svg.closest('button, .legend, .chooser-legend') || svg.getBoundingClientRect().width === 0) continue;
+    const holder = svg.closest('.chart, .diagram, figure, article') ?? svg.parentElement;
+    const view = (svg.getAttribute('viewBox') || '').split(/\s+/).map(Number);
+    const rect = svg.getBoundingClientRect();
+    const scale = view.length === 4 && view[2] > 0 ? rect.width / view[2] : 1;
+    const small = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() && parseFloat(getComputedStyle(t).fontSize) * scale < 10.9)
+      .slice(0, 3).map((t) => `${t.textContent.trim()} @ ${(parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(1)}px`);
+    out.push({ id: holder.closest('[data-testid]')?.dataset.testid ?? holder.className, drawn: rect.width, box: holder.clientWidth, scroll: holder.scrollWidth, scale, small });
+  }
+  for (const c of document.querySelectorAll('.results canvas')) {
+    const holder = c.parentElement;
+    out.push({ id: c.dataset.testid, drawn: c.getBoundingClientRect().width, box: holder.clientWidth, scroll: holder.scrollWidth, scale: 1, small: [] });
+  }
+  const tables = [...document.querySelectorAll('.results table, .controls table')].filter((t) => t.getBoundingClientRect().width > 0).map((t) => {
+    const box = t.parentElement;
+    return { id: t.dataset.testid ?? t.className, width: t.scrollWidth, box: box.clientWidth };
+  });
+  return { drawings: out, tables };
+});
+
+test('phones (390 × 844): every chart is drawn for its box with text of 11 px or more, and every table fits or stacks', async ({ context, base }) => {
+  for (const [name, query, ids] of PHONE_PAGES) {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    page.problems = [];
+    page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+    await page.goto(`${base}${query}`);
+    await page.waitForSelector('[data-testid="app"]');
+    for (const id of ids) {
+      await page.waitForSelector(`[data-testid="${id}"] svg, canvas[data-testid="${id}"], [data-testid="${id}"] canvas`, { timeout: 30000 });
+    }
+    await page.waitForTimeout(400);
+    const m = await measureDrawings(page);
+    const seen = new Set(m.drawings.map((d) => d.id));
+    for (const id of ids) assert.ok([...seen].some((s) => s.includes(id)) || m.drawings.some((d) => d.id === id), `${name}: ${id} drawn (${[...seen].join(', ')})`);
+    for (const d of m.drawings) {
+      assert.ok(d.drawn <= d.box + 1 && d.scroll <= d.box + 1, `${name}: ${d.id} is ${d.drawn.toFixed(0)} px (scrolls ${d.scroll}) in a ${d.box} px box`);
+      assert.ok(d.scale > 0.97, `${name}: ${d.id} drawn for ${Math.round(d.drawn / d.scale)} px, shown at ${d.scale.toFixed(2)}×`);
+      assert.deepEqual(d.small, [], `${name}: ${d.id} has text under 11 px`);
+    }
+    for (const t of m.tables) assert.ok(t.width <= t.box + 1, `${name}: table ${t.id} is ${t.width} px in a ${t.box} px box`);
+    assert.deepEqual(page.problems, []);
+    await shot(page, `phone-drawings-${name}`);
+    await page.close();
+  }
+});
+
 test('mesh from the keyboard: arrows walk the links, Enter breaks and repairs, a click on a node flips nothing', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=mesh&rate=0`);
   await page.waitForSelector('[data-testid="mesh-svg"] svg');

@@ -125,8 +125,10 @@ fn tree_picture_labels_are_the_replayed_values() {
     assert_eq!(rows[4][0].0, inputs.iter().sum::<i64>());
     for message_passing in [false, true] {
         for step in 0..=4 {
-            let svg =
-                tree_svg(&TreePicture { schedule: &schedule, trace: &trace, step, message_passing }, &Theme::LIGHT);
+            let svg = tree_svg(
+                &TreePicture { schedule: &schedule, trace: &trace, step, message_passing, width: 900.0 },
+                &Theme::LIGHT,
+            );
             let expected: Vec<String> = rows[..=step]
                 .iter()
                 .flat_map(|row| row.iter().filter(|(_, active)| *active).map(|(v, _)| v.to_string()))
@@ -208,7 +210,8 @@ fn the_collisions_chart_spreads_a_few_steps_over_its_axis_and_names_them() {
     let (s, naive) = (Schedule::new(&config), Schedule::new(&config.with_shift(false)));
     let steps = s.steps().max(naive.steps());
     assert!((2..=40).contains(&steps), "a schedule of a few steps: {steps}");
-    let (svg, axis) = commlab_plot::swizzle::collisions_svg(&s, &naive, &Theme::LIGHT);
+    let bars = commlab_plot::swizzle::CollisionBars::of(&s, &naive);
+    let (svg, axis) = commlab_plot::swizzle::collisions_svg(&bars, 900.0, &Theme::LIGHT);
     let bars = rects(&svg, &commlab_plot::svg::hex(Theme::LIGHT.primary));
     assert_eq!(bars.len(), s.steps(), "one bar per step");
     // Before: 36 px bars left 60 % of the 720 px axis empty.
@@ -252,7 +255,7 @@ fn the_winner_map_keeps_each_winner_s_colour_and_its_p_labels_apart() {
     let margin: Vec<f64> = (0..cells).map(|k| if k % 2 == 0 { 1.05 } else { 2.0 }).collect();
     let input =
         MapInput { algorithms: &algorithms, ps: &ps, sizes: &sizes, winner: &winner, margin: &margin, mark_p: None };
-    let (svg, g) = winner_map_svg(&input, "map", &Theme::LIGHT);
+    let (svg, g) = winner_map_svg(&input, "map", 900.0, &Theme::LIGHT);
     // Close calls are the winner's own colour under stripes, never a paler tint.
     assert!(!svg.contains("fill-opacity"), "no tints");
     let striped = svg.matches(r#"fill="url(#commlab-map-near)""#).count();
@@ -327,7 +330,7 @@ fn the_winner_map_s_runs_paint_every_cell_as_its_winner() {
         (0..rows * cols).map(|k| if cross(k / cols).contains(&(k % cols)) { 1.04 } else { 1.8 }).collect();
     let input =
         MapInput { algorithms: &algorithms, ps: &ps, sizes: &sizes, winner: &winner, margin: &margin, mark_p: None };
-    let (svg, g) = winner_map_svg(&input, "map", &commlab_plot::Theme::LIGHT);
+    let (svg, g) = winner_map_svg(&input, "map", 900.0, &commlab_plot::Theme::LIGHT);
     let attr = |tag: &str, name: &str| -> f64 {
         let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
         tag[at..].split('"').next().unwrap().parse().unwrap()
@@ -360,4 +363,281 @@ fn the_winner_map_s_runs_paint_every_cell_as_its_winner() {
     // A few rectangles a row, not one a cell.
     let cells = rects.iter().filter(|r| r.1 >= g.top && r.1 < g.top + rows as f64 * g.cell_h).count();
     assert!(cells <= rows * 8, "{cells} rectangles for {rows} rows");
+}
+
+/// One `<text>` of a drawing: where it starts and ends (estimated at 0.5 em a
+/// character, about what sans-serif averages), its size, and whether it is rotated.
+struct Label {
+    text: String,
+    size: f64,
+    left: f64,
+    right: f64,
+    rotated: bool,
+}
+
+/// An attribute's value in an element's opening tag.
+fn attr(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(tag[start..start + tag[start..].find('"')?].to_owned())
+}
+
+/// The drawing's width and every text in it.
+fn layout_of(svg: &str) -> (f64, Vec<Label>) {
+    let head = &svg[..svg.find('>').unwrap()];
+    let width: f64 = attr(head, "width").unwrap().parse().unwrap();
+    let mut labels = Vec::new();
+    for part in svg.split("<text").skip(1) {
+        let tag = &part[..part.find('>').unwrap()];
+        let text = part[part.find('>').unwrap() + 1..part.find("</text>").unwrap()].trim().to_owned();
+        // Plotters writes its font size scaled (÷ 1.24) as an attribute, ours too.
+        let size: f64 = attr(tag, "font-size").map_or(16.0, |s| s.parse().unwrap());
+        let x: f64 = attr(tag, "x").map_or(0.0, |s| s.parse().unwrap());
+        let w = text.chars().count() as f64 * size * 0.5;
+        let (left, right) = match attr(tag, "text-anchor").as_deref() {
+            Some("middle") => (x - w / 2.0, x + w / 2.0),
+            Some("end") => (x - w, x),
+            _ => (x, x + w),
+        };
+        labels.push(Label { text, size, left, right, rotated: tag.contains("rotate(") });
+    }
+    (width, labels)
+}
+
+/// `svg` fits `box_width` and every text in it is at least 11 px and inside the drawing.
+fn assert_fits(name: &str, svg: &str, box_width: f64) {
+    let (width, labels) = layout_of(svg);
+    assert!(width <= box_width, "{name}: drawn {width} px wide for a {box_width} px box");
+    assert!(!labels.is_empty(), "{name}: has text");
+    for l in &labels {
+        assert!(l.size >= 10.95, "{name}: {:?} at {} px", l.text, l.size);
+        if !l.rotated {
+            assert!(
+                l.left >= -1.0 && l.right <= width + 1.0,
+                "{name}: {:?} spans {:.0}–{:.0} of {width}",
+                l.text,
+                l.left,
+                l.right
+            );
+        }
+    }
+}
+
+/// Widths a drawing is checked at: a small phone's box, a phone's box
+/// (390 px viewport less the page's margins and the figure's border is about
+/// 369 px) and a tablet column just under the wide layout.
+const PHONE_WIDTHS: [f64; 3] = [300.0, 360.0, 560.0];
+
+/// Every plotters chart of the model and the Chooser is drawn for the box's
+/// width, not wider, with every text at least 11 px and inside it.
+#[test]
+fn every_chart_fits_a_phone_s_box_with_legible_text() {
+    use commlab_plot::chooser::{algorithm_color, Series};
+    let t = &Theme::LIGHT;
+    let model = ModelConfig::new(1 << 20, 64, 10.0, 0.001, 1024).unwrap();
+    let sim = [commlab_plot::model::Marker { x: 4.0, y: 3000.0 }];
+    let sizes: Vec<u64> = (0..21).map(|k| 8u64 << k).collect();
+    // Six algorithms over 21 sizes with crossovers.
+    let series: Vec<Series> = (0..6u32)
+        .map(|i| Series {
+            name: format!("algorithm-number-{i}"),
+            color: algorithm_color(i as usize),
+            times: sizes.iter().map(|&n| 10.0 * f64::from(i + 1) + n as f64 / f64::from(i + 1)).collect(),
+            simulated: sizes.iter().map(|_| None).collect(),
+        })
+        .collect();
+    let pieces: Vec<(String, _, Vec<u32>)> =
+        vec![("chain".into(), t.primary, sizes.iter().map(|&n| (n as f64).sqrt() as u32 + 1).collect())];
+    for w in PHONE_WIDTHS {
+        let wu = w as u32;
+        let svg = render_svg(wu, 420, |root| pieces_chart(root, &model, 16, [&sim, &sim], t)).unwrap();
+        assert_fits("model T(m)", &svg, w);
+        assert!(svg.contains("on a line of hosts"), "the legend is drawn, below the plot");
+        let svg = render_svg(wu, 420, |root| units_chart(root, &model, 16, 256, &sim, t)).unwrap();
+        assert_fits("model T(p)", &svg, w);
+        let caption = "allreduce on p = 256 on torus:16x16: simulated time vs message size";
+        let svg = render_svg(wu, 420, |root| {
+            let crossovers = [(1 << 12, 1), (1 << 20, 3)];
+            commlab_plot::chooser::times_chart(
+                root,
+                [caption, "time (ns)", "simulated"],
+                &sizes,
+                &series,
+                &crossovers,
+                t,
+            )
+        })
+        .unwrap();
+        assert_fits("chooser times", &svg, w);
+        let svg = render_svg(wu, 420, |root| {
+            commlab_plot::chooser::pieces_chart(
+                root,
+                "Best piece count vs message size, p = 64",
+                &sizes,
+                &pieces,
+                None,
+                t,
+            )
+        })
+        .unwrap();
+        assert_fits("chooser pieces", &svg, w);
+    }
+}
+
+/// The Chooser's, the lab's and the mesh's hand-drawn figures at a phone's widths.
+#[test]
+fn every_chooser_and_barrier_figure_fits_a_phone_s_box() {
+    use commlab_core::barrier::algorithm::Algorithm;
+    use commlab_core::barrier::experiment::Point;
+    use commlab_plot::chooser::{algorithm_color, BandRow};
+    let t = &Theme::LIGHT;
+    let sizes: Vec<u64> = (0..21).map(|k| 8u64 << k).collect();
+    let bars: Vec<(String, [f64; 3])> =
+        (0..6u32).map(|i| (format!("chain-up-down (m = {i})"), [1.0 + f64::from(i), 2.0, 0.5])).collect();
+    let algorithms: Vec<_> = (0..7).map(|i| (format!("alg{i}"), algorithm_color(i))).collect();
+    let ps: Vec<u32> = (2..=64).collect();
+    let cells = ps.len() * sizes.len();
+    let winner: Vec<u8> = (0..cells).map(|k| (k % 7) as u8).collect();
+    let margin = vec![2.0; cells];
+    let input = commlab_plot::chooser::MapInput {
+        algorithms: &algorithms,
+        ps: &ps,
+        sizes: &sizes,
+        winner: &winner,
+        margin: &margin,
+        mark_p: Some(16),
+    };
+    let pick = "recursive doubling (ours: recursive-doubling)";
+    let rows: Vec<BandRow> = ["MPICH 4.2", "Open MPI 5 (tuned)", "NCCL 2.19"]
+        .iter()
+        .map(|l| BandRow {
+            library: (*l).to_owned(),
+            cells: sizes.iter().map(|_| (None, pick.to_owned(), "h".to_owned())).collect(),
+        })
+        .collect();
+    let points: Vec<Point> = [4u64, 8, 16, 32]
+        .iter()
+        .flat_map(|&size| {
+            let mean = 10.0 * size as f64;
+            Algorithm::ALL.into_iter().flat_map(move |algorithm| {
+                [0.0, 0.1, 0.5].map(|rate| Point { algorithm, size, rate, mean, min: 9.0, max: 1.1 * mean, runs: 3 })
+            })
+        })
+        .collect();
+    let diffs: Vec<f64> = (0..200).map(|i| f64::from(i % 21 - 10) / 10.0).collect();
+    for w in PHONE_WIDTHS {
+        let wu = w as u32;
+        let svg = commlab_plot::chooser::split_bars_svg("Where the time goes at 1 MiB on p = 64", &bars, 2, w, t);
+        assert_fits("chooser split", &svg, w);
+        let caption = "Fastest allreduce algorithm by p and message size (model)";
+        let (svg, g) = commlab_plot::chooser::winner_map_svg(&input, caption, w, t);
+        assert_fits("winner map", &svg, w);
+        assert!(g.left + g.cell_w * g.cols as f64 <= w, "the cells inside the drawing");
+        let caption = "What each library runs by default at p = 64 (colour: the algorithm of ours it runs)";
+        assert_fits("library band", &commlab_plot::chooser::library_band_svg(caption, &sizes, &rows, w, t), w);
+        let svg = render_svg(wu, 500, |root| commlab_plot::barrier::delay_vs_nodes(root, &points, 0.1, t)).unwrap();
+        assert_fits("lab delay", &svg, w);
+        let svg =
+            render_svg(wu, 500, |root| commlab_plot::barrier::delay_range(root, &points, &Algorithm::ALL, t)).unwrap();
+        assert_fits("lab range", &svg, w);
+        assert_fits("uq histogram", &commlab_plot::barrier::uq_histogram(&diffs, 0.41, 0.37, w, t), w);
+        for size in [4u64, 8] {
+            let round = commlab_api::mesh::RoundRequest {
+                size,
+                encoding: "s-curve".into(),
+                k: 1,
+                links: "directed".into(),
+                dark: false,
+                width: wu,
+            };
+            assert_fits(&format!("round panel {size}"), &round.run().unwrap().svg, w);
+        }
+    }
+}
+
+/// The reduction views', the swizzle's and the schedule view's figures at a phone's widths.
+#[test]
+fn every_reduction_swizzle_and_schedule_figure_fits_a_phone_s_box() {
+    use commlab_core::reduce::values::{ValueTrace, Vectors};
+    use commlab_core::reduce::{Collective, CollectiveConfig, Operator, Schedule};
+    use commlab_core::swizzle::{CoreSplit, GridShape, SwizzleConfig};
+    let t = &Theme::LIGHT;
+    // The view's default (4 × 2 × 8 tiles on 4 × 2 cores) and a 32-rank grid.
+    let grid = |row, column, rank, cores: (u32, u32)| {
+        let split = CoreSplit { row: cores.0, column: cores.1 };
+        SwizzleConfig::new(GridShape { row, column, rank }, split, 0, false, true).unwrap()
+    };
+    let (config, wide) = (grid(4, 2, 8, (4, 2)), grid(8, 8, 32, (4, 4)));
+    let s = commlab_core::swizzle::Schedule::new(&config);
+    let naive = commlab_core::swizzle::Schedule::new(&config.with_shift(false));
+    let times = [
+        (
+            "with the rank shift".to_owned(),
+            150_801.0,
+            "hottest link h3→sw: busy 149 000 ns, 3584 KiB, at most 1 flow at once".to_owned(),
+        ),
+        (
+            "without (naive order)".to_owned(),
+            302_950.0,
+            "hottest link h0→sw: busy 301 000 ns, 3584 KiB, at most 4 flows at once".to_owned(),
+        ),
+    ];
+    for w in PHONE_WIDTHS {
+        // Trees of 8, 16 and 32 units, both styles, mid-run.
+        for p in [8u64, 16, 32] {
+            let schedule = Schedule::collective(&CollectiveConfig::new(Collective::Reduce, p, false).unwrap());
+            let inputs: Vec<i64> = (0..p).map(|i| 1000 * i.cast_signed() + 7).collect();
+            let trace = ValueTrace::new(&schedule, Operator::Sum, 1, &Vectors::Int(inputs));
+            for message_passing in [false, true] {
+                let picture = commlab_plot::tree::TreePicture {
+                    schedule: &schedule,
+                    trace: &trace,
+                    step: 2,
+                    message_passing,
+                    width: w,
+                };
+                assert_fits(&format!("tree p = {p}"), &commlab_plot::tree::tree_svg(&picture, t), w);
+            }
+        }
+        // Pipeline: the default run and the largest drawn one.
+        for (p, m) in [(8u64, 4u64), (48, 73)] {
+            let schedule = Schedule::pipeline(p, m).unwrap();
+            assert_fits(&format!("pipeline p = {p}"), &commlab_plot::pipeline::pipeline_svg(&schedule, 64, 3, w, t), w);
+        }
+        let big = commlab_core::swizzle::Schedule::new(&wide);
+        assert_fits("swizzle grid, 32 ranks", &commlab_plot::swizzle::grid_svg(&big, 3, w, t), w);
+        assert_fits("swizzle grid", &commlab_plot::swizzle::grid_svg(&s, 3, w, t), w);
+        assert_fits("swizzle timeline", &commlab_plot::swizzle::timeline_svg(&s, w, t).0, w);
+        let bars = commlab_plot::swizzle::CollisionBars::of(&s, &naive);
+        assert_fits("swizzle collisions", &commlab_plot::swizzle::collisions_svg(&bars, w, t).0, w);
+        let caption = "The swizzle on switch:8: time with and without the rank shift";
+        assert_fits("swizzle bars", &commlab_plot::swizzle::time_bars_svg(caption, &times, w, t), w);
+        // The schedule view's finish-time histogram.
+        let unit = commlab_plot::timeline::TimeUnit::Ns;
+        let scene =
+            commlab_plot::timeline::histogram(&[1, 4, 9, 2, 0, 7], (0.0, 1000.0), unit, w, t, "Finish time per rank");
+        assert_fits("finish histogram", &commlab_plot::mesh::scene_svg(&scene), w);
+    }
+}
+
+/// The narrow layout keeps every series in the legend, below the plot; the
+/// wide one keeps the strip beside it (the desktop drawing is unchanged).
+#[test]
+fn narrow_charts_put_the_legend_below_and_wide_ones_beside() {
+    let model = ModelConfig::new(1 << 20, 64, 10.0, 0.001, 1024).unwrap();
+    let svg = render_svg(360, 420, |root| units_chart(root, &model, 16, 256, &[], &Theme::LIGHT)).unwrap();
+    let (_, labels) = layout_of(&svg);
+    let height: f64 = attr(&svg[..svg.find('>').unwrap()], "height").unwrap().parse().unwrap();
+    assert!(height > 420.0 && height < 420.0 + 200.0, "taller by the legend only: {height}");
+    let y_of = |text: &str| {
+        let at = svg.find(&format!("\n{text}\n")).or_else(|| svg.find(&format!(">{text}<"))).unwrap();
+        let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+        attr(tag, "y").unwrap().parse::<f64>().unwrap()
+    };
+    assert!(y_of("binomial tree") > 400.0, "the legend under the plot");
+    assert!(
+        labels.iter().any(|l| l.text.contains("pipeline, best m for each p")),
+        "long entries on one line at 360 px"
+    );
+    let wide = render_svg(900, 420, |root| units_chart(root, &model, 16, 256, &[], &Theme::LIGHT)).unwrap();
+    assert!(wide.starts_with(r#"<svg width="900" height="420""#), "{}", &wide[..60]);
 }

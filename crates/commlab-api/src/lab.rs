@@ -181,8 +181,6 @@ impl LabRun {
 pub struct UqRequest {
     /// Mesh side.
     pub size: u64,
-    /// Dark theme (the histogram).
-    pub dark: bool,
     /// Encoding id (`None`: the paper's S-curve).
     #[serde(default)]
     pub encoding: Option<String>,
@@ -214,8 +212,13 @@ pub struct UqResult {
     pub links: String,
     /// The means in one sentence, with the paper's number next to ours on 4 × 4.
     pub means_note: String,
-    /// The histogram of `lct − bst` as an SVG document.
-    pub histogram: String,
+}
+
+impl UqResult {
+    /// The histogram of `lct − bst`, drawn for a box `width` px wide.
+    pub fn histogram(&self, width: f64, theme: &commlab_plot::Theme) -> String {
+        commlab_plot::barrier::uq_histogram(&self.lct_minus_bst, self.lct_mean, self.bst_mean, width, theme)
+    }
 }
 
 impl UqRequest {
@@ -261,7 +264,7 @@ impl UqBuild {
         self.run.progress()
     }
 
-    /// The result with its histogram (once [`UqBuild::advance`] returned true).
+    /// The result (once [`UqBuild::advance`] returned true).
     pub fn finish(self) -> UqResult {
         let (encoding, links) = (self.run.encoding(), self.run.definition());
         let e = self.run.finish();
@@ -270,8 +273,6 @@ impl UqBuild {
         let means_note = commlab_core::barrier::uq::means_note(size, encoding, links, &e);
         let lct_mean_without_identity =
             commlab_core::barrier::uq::mean_without_identity(&e.lct, (size * size) as usize);
-        let theme = if self.request.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
-        let histogram = commlab_plot::barrier::uq_histogram(&diff, lct_mean, bst_mean, &theme);
         UqResult {
             size,
             lct_minus_bst: diff,
@@ -283,7 +284,6 @@ impl UqBuild {
             means_note,
             lct: e.lct,
             bst: e.bst,
-            histogram,
         }
     }
 }

@@ -455,6 +455,14 @@ pub struct RoundRequest {
     pub links: String,
     /// Dark theme.
     pub dark: bool,
+    /// The width to draw for, in px.
+    #[serde(default = "round_width")]
+    pub width: u32,
+}
+
+/// The before/after panel's default width.
+fn round_width() -> u32 {
+    900
 }
 
 impl RoundRequest {
@@ -509,6 +517,6 @@ impl RoundRequest {
         let changes = round_changes(&mesh, &numbering, k, links);
         let mut notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
         notes.extend(commlab_core::barrier::uq::paper_round_note(self.size, encoding, k, &changes));
-        Ok(RoundPanel { svg: round_figure(&mesh, &numbering, k, &changes, &theme), notes })
+        Ok(RoundPanel { svg: round_figure(&mesh, &numbering, (k, f64::from(self.width)), &changes, &theme), notes })
     }
 }

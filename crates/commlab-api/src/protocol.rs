@@ -89,8 +89,8 @@ pub enum Response {
     Pipeline(PipelineSummary),
     /// A swizzle run's summary.
     Swizzle(SwizzleSummary),
-    /// The swizzle on a network: a sentence and its figure (SVG).
-    SwizzleNet(String, String),
+    /// The swizzle on a network, with and without the shift (the view words and draws it).
+    SwizzleNet(Box<crate::swizzle::SwizzleNet>),
     /// A caption.
     Caption(String),
     /// The run asked for is computed and kept for exports.
@@ -257,8 +257,7 @@ impl Engine {
                 self.swizzle = None;
                 Some(match r.run() {
                     Ok(run) => {
-                        let theme = if r.dark { commlab_plot::Theme::DARK } else { commlab_plot::Theme::LIGHT };
-                        let summary = run.summary(&theme);
+                        let summary = run.summary();
                         self.swizzle = Some(run);
                         Response::Swizzle(summary)
                     }
@@ -266,11 +265,7 @@ impl Engine {
                 })
             }
             Request::SwizzleNet(r, net) => Some(match r.on_network(&net) {
-                Ok(n) => {
-                    let (sentence, svg) =
-                        n.figure(if r.dark { &commlab_plot::Theme::DARK } else { &commlab_plot::Theme::LIGHT });
-                    Response::SwizzleNet(sentence, svg)
-                }
+                Ok(n) => Response::SwizzleNet(Box::new(n)),
                 Err(e) => Response::Error(e),
             }),
             Request::SwizzleCaption(step) => Some(match &self.swizzle {

@@ -6,7 +6,7 @@
 
 use crate::ApiError;
 use commlab_core::swizzle::{caption, CoreSplit, CostModel, Coverage, GridShape, Schedule, SwizzleConfig, PRESETS};
-use commlab_plot::swizzle::{collisions_svg, StepAxis};
+use commlab_plot::swizzle::CollisionBars;
 use commlab_plot::{format_quantity as q, Theme};
 use serde::{Deserialize, Serialize};
 
@@ -44,8 +44,6 @@ pub struct SwizzleRequest {
     pub latency_ns: f64,
     /// Comparison: `none`, `shift`, `deterministic`.
     pub compare: String,
-    /// Dark theme (the collisions chart).
-    pub dark: bool,
     /// Also run the schedule on `network`, with and without the shift.
     #[serde(default)]
     pub on_network: bool,
@@ -75,7 +73,6 @@ impl Default for SwizzleRequest {
             bandwidth_gib_s: 0.0,
             latency_ns: 0.0,
             compare: "none".into(),
-            dark: false,
             on_network: false,
             network: default_network(),
         }
@@ -200,13 +197,13 @@ pub struct SwizzleSummary {
     pub coverage_warning: Option<(String, String)>,
     /// The table's caption (the cost model's parameters).
     pub cost_caption: String,
-    /// The collisions chart and its step axis.
-    pub collisions: (String, StepAxis),
+    /// The collisions per step (the view draws them for its width).
+    pub collisions: CollisionBars,
 }
 
 impl SwizzleRun {
-    /// The summary, with the collisions chart in `theme`.
-    pub fn summary(&self, theme: &Theme) -> SwizzleSummary {
+    /// The summary (its collisions are drawn by the view, for its width and theme).
+    pub fn summary(&self) -> SwizzleSummary {
         let row = |label: String, s: &Schedule, id: &str| SwizzleRow {
             label,
             id: id.to_owned(),
@@ -267,7 +264,7 @@ impl SwizzleRun {
                 q(c.bandwidth_gib_s),
                 c.tile_bytes
             ),
-            collisions: collisions_svg(&self.schedule, &self.naive, theme),
+            collisions: CollisionBars::of(&self.schedule, &self.naive),
         }
     }
 
@@ -312,8 +309,23 @@ pub struct SwizzleNet {
 }
 
 impl SwizzleNet {
-    /// The comparison in a sentence, and as bars with each side's hottest link.
-    pub fn figure(&self, theme: &Theme) -> (String, String) {
+    /// The comparison in a sentence.
+    pub fn sentence(&self) -> String {
+        let (with, without) = (self.sides[0].time_ns, self.sides[1].time_ns);
+        format!(
+            "On {} (links of {} B/ns and {} ns), the schedule on every rank takes {} ns with the rank shift and {} ns without it ({:.2}×).",
+            self.topology,
+            commlab_plot::format_quantity(self.link.0),
+            commlab_plot::format_quantity(self.link.1),
+            commlab_plot::format_quantity(with),
+            commlab_plot::format_quantity(without),
+            without / with.max(f64::MIN_POSITIVE)
+        )
+    }
+
+    /// The comparison as bars with each side's hottest link, drawn for a box
+    /// `width` px wide.
+    pub fn figure(&self, width: f64, theme: &Theme) -> String {
         let label = |shift: bool| if shift { "with the rank shift" } else { "without (naive order)" }.to_owned();
         let bars: Vec<(String, f64, String)> = self
             .sides
@@ -333,18 +345,8 @@ impl SwizzleNet {
                 (label(s.shift), s.time_ns, note)
             })
             .collect();
-        let (with, without) = (self.sides[0].time_ns, self.sides[1].time_ns);
-        let sentence = format!(
-            "On {} (links of {} B/ns and {} ns), the schedule on every rank takes {} ns with the rank shift and {} ns without it ({:.2}×).",
-            self.topology,
-            commlab_plot::format_quantity(self.link.0),
-            commlab_plot::format_quantity(self.link.1),
-            commlab_plot::format_quantity(with),
-            commlab_plot::format_quantity(without),
-            without / with.max(f64::MIN_POSITIVE)
-        );
         let caption = format!("The swizzle on {}: time with and without the rank shift", self.topology);
-        (sentence, commlab_plot::swizzle::time_bars_svg(&caption, &bars, theme))
+        commlab_plot::swizzle::time_bars_svg(&caption, &bars, width, theme)
     }
 }
 

@@ -157,8 +157,7 @@ fn every_bad_field_is_named_with_its_range() {
         assert_eq!(e.field, "index", "batch {first}+{count} of 144 runs");
     }
     for size in [1, 17] {
-        let Response::Error(e) =
-            serve(&mut engine, Request::Uq(UqRequest { size, dark: false, encoding: None, links: None }))
+        let Response::Error(e) = serve(&mut engine, Request::Uq(UqRequest { size, encoding: None, links: None }))
         else {
             panic!()
         };
@@ -221,15 +220,13 @@ fn lab_counts_equal_the_plan() {
 #[test]
 fn uq_4x4_matches_the_documented_means() {
     let mut engine = Engine::new();
-    let Response::Uq(u) =
-        serve(&mut engine, Request::Uq(UqRequest { size: 4, dark: false, encoding: None, links: None }))
-    else {
+    let Response::Uq(u) = serve(&mut engine, Request::Uq(UqRequest { size: 4, encoding: None, links: None })) else {
         panic!()
     };
     assert_eq!(u.lct.len(), 256);
     // docs/barrier-model.md: with the identity conversions, mean UQ(LCT) 0.524.
     assert!((u.lct_mean - 0.524).abs() < 5e-4, "{}", u.lct_mean);
-    assert!(u.histogram.starts_with("<svg"));
+    assert!(u.histogram(900.0, &commlab_plot::Theme::LIGHT).starts_with("<svg"));
 }
 
 #[test]
@@ -318,7 +315,6 @@ fn swizzle(grid: (u32, u32, u32)) -> SwizzleRequest {
         bandwidth_gib_s: 0.0,
         latency_ns: 0.0,
         compare: "shift".into(),
-        dark: false,
         ..SwizzleRequest::default()
     }
 }
@@ -379,7 +375,7 @@ fn swizzle_summary_matches_the_spec_worked_by_hand() {
 #[test]
 fn long_runs_report_progress_and_end_as_one_piece_runs() {
     let pipeline = PipelineRequest { units: 40, pieces: 30, elements: 60, seed: 3 };
-    let uq = UqRequest { size: 6, dark: false, encoding: None, links: None };
+    let uq = UqRequest { size: 6, encoding: None, links: None };
     let cases = [
         (Request::Tree(tree(5000, false)), Response::Tree(tree(5000, false).run().unwrap().summary())),
         (Request::Pipeline(pipeline), Response::Pipeline(pipeline.run().unwrap().summary())),

@@ -34,7 +34,7 @@ fn the_shift_halves_the_swizzle_on_a_switch() {
     assert!(without.hottest.as_ref().unwrap().3 > with.hottest.as_ref().unwrap().3);
     // The bars' notes give the bytes in whole units: 56 tiles are 3584 KiB
     // (3 670 016 B), never "3.67e6 B".
-    let (_, figure) = r.figure(&commlab_plot::Theme::LIGHT);
+    let figure = r.figure(900.0, &commlab_plot::Theme::LIGHT);
     assert_eq!(figure.matches("3584 KiB").count(), 2, "{figure}");
     assert!(!figure.contains("e6 B"), "{figure}");
 }

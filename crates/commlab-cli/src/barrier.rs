@@ -172,7 +172,6 @@ impl UqCommand {
             LinkSetDefinition { undirected: self.links == "undirected", with_release: self.phases == "gather-release" };
         let request = UqRequest {
             size: self.size,
-            dark: false,
             encoding: Some(self.encoding.id().to_owned()),
             links: Some(def.id().to_owned()),
         };

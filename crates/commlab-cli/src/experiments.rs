@@ -344,7 +344,7 @@ impl FiguresCommand {
             .map_err(|e| ("--out".to_owned(), e.to_string()))?;
         let diffs = uq.lct_minus_bst();
         let (lct_mean, bst_mean) = (UqExperiment::mean(&uq.lct), UqExperiment::mean(&uq.bst));
-        write(&self.out, "uq-histogram.svg", &uq_histogram(&diffs, lct_mean, bst_mean, &theme))?;
+        write(&self.out, "uq-histogram.svg", &uq_histogram(&diffs, lct_mean, bst_mean, 900.0, &theme))?;
         let mut csv = String::from("k1,k2,uq_lct,uq_bst,lct_minus_bst\n");
         for (i, d) in diffs.iter().enumerate() {
             let _ = writeln!(csv, "{},{},{},{},{d}", i / 16, i % 16, uq.lct[i], uq.bst[i]);
@@ -389,5 +389,5 @@ fn worked_example(theme: &Theme) -> (String, String) {
         let (both, either) = counts.map_or((String::new(), String::new()), |(b, e)| (b.to_string(), e.to_string()));
         let _ = writeln!(csv, "{name} (paper),{both},{either},{uq}");
     }
-    (round_figure(&mesh, &num, 1, &changes, theme), csv)
+    (round_figure(&mesh, &num, (1, 900.0), &changes, theme), csv)
 }

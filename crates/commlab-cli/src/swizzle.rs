@@ -74,7 +74,6 @@ impl SwizzleCommand {
             bandwidth_gib_s: 0.0,
             latency_ns: 0.0,
             compare: "none".to_owned(),
-            dark: false,
             ..SwizzleRequest::default()
         };
         let run = request.run().map_err(|e| {

@@ -3,7 +3,7 @@
 //! `round(K)` worked example on a small mesh.
 
 use crate::model::{with_axes, Span};
-use crate::svg::Svg;
+use crate::svg::{wrap, Svg};
 use crate::{format_quantity, PlotError, Theme};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Numbering;
@@ -37,7 +37,7 @@ pub fn delay_vs_nodes<DB>(
     points: &[Point],
     rate: f64,
     theme: &Theme,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -81,7 +81,7 @@ pub fn delay_range<DB>(
     points: &[Point],
     algorithms: &[Algorithm],
     theme: &Theme,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -126,16 +126,16 @@ where
 }
 
 /// Histogram of `UQ(LCT) − UQ(BST)` over all conversions, 20 bins on `[−1, 1]`,
-/// bars above the axis; LCT-larger bins in the primary colour.
-pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) -> String {
+/// bars above the axis; LCT-larger bins in the primary colour. Laid out for
+/// a box `width` px wide (at most 710).
+pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, width: f64, theme: &Theme) -> String {
     let counts = uq_bins(diffs);
     let (bst_larger, equal, lct_larger) =
         (counts[..HALF].iter().sum::<usize>(), counts[HALF], counts[HALF + 1..].iter().sum::<usize>());
     let peak = counts.iter().copied().max().unwrap_or(1).max(1);
-    let (left, top, w, h) = (50.0, 40.0, 640.0, 240.0);
-    let mut svg = Svg::new(left + w + 20.0, top + h + 76.0, theme.background, "UQ(LCT) − UQ(BST) over all conversions");
-    svg.text(
-        (left, 20.0),
+    let left = 50.0;
+    let w = width.min(710.0) - left - 20.0;
+    let title = wrap(
         &format!(
             "UQ(LCT) − UQ(BST) over {} conversions: mean UQ(LCT) = {}, mean UQ(BST) = {}",
             diffs.len(),
@@ -143,10 +143,19 @@ pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) 
             format_quantity(bst_mean)
         ),
         13.0,
-        theme.foreground,
-        "start",
-        r#"font-weight="600""#,
+        w + 8.0,
     );
+    let footer = wrap(
+        &format!("LCT changes more links in {lct_larger} (right), BST in {bst_larger} (left), both the same share in {equal} (the middle bar, exactly 0)"),
+        12.0,
+        w + 8.0,
+    );
+    let (top, h) = (22.0 + 18.0 * title.len() as f64, 240.0);
+    let height = top + h + 36.0 + 16.0 * footer.len() as f64;
+    let mut svg = Svg::new(left + w + 20.0, height, theme.background, "UQ(LCT) − UQ(BST) over all conversions");
+    for (i, line) in title.iter().enumerate() {
+        svg.text((left, 20.0 + 18.0 * i as f64), line, 13.0, theme.foreground, "start", r#"font-weight="600""#);
+    }
     let bar = w / counts.len() as f64;
     for (i, &c) in counts.iter().enumerate() {
         let bh = h * c as f64 / peak as f64;
@@ -182,14 +191,9 @@ pub fn uq_histogram(diffs: &[f64], lct_mean: f64, bst_mean: f64, theme: &Theme) 
     for (v, label) in [(-1.0, "−1"), (-0.5, "−0.5"), (0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
         svg.text((at(v), top + h + 16.0), label, 12.0, theme.foreground, "middle", "");
     }
-    svg.text(
-        (left, top + h + 38.0),
-        &format!("LCT changes more links in {lct_larger} (right), BST in {bst_larger} (left), both the same share in {equal} (the middle bar, exactly 0)"),
-        12.0,
-        theme.foreground,
-        "start",
-        "",
-    );
+    for (i, line) in footer.iter().enumerate() {
+        svg.text((left, top + h + 38.0 + 16.0 * i as f64), line, 12.0, theme.foreground, "start", "");
+    }
     svg.finish()
 }
 
@@ -223,21 +227,28 @@ pub struct ExamplePanel<'a> {
     pub links: &'a [UsedLink],
 }
 
-/// The `round(K)` worked example: panels side by side with a caption line each.
-pub fn uq_example(mesh: &Mesh, panels: &[ExamplePanel<'_>], notes: &[String], theme: &Theme) -> String {
+/// The `round(K)` worked example: panels side by side, in as many rows as a
+/// box `width` px wide needs, with the notes wrapped under them.
+pub fn uq_example(mesh: &Mesh, panels: &[ExamplePanel<'_>], notes: &[String], width: f64, theme: &Theme) -> String {
     let side = mesh.size();
     let cell = (180.0 / f64::from(side)).min(48.0);
     let panel_w = cell * f64::from(side) + 40.0;
-    let width = panel_w * panels.len() as f64 + 20.0;
-    let height = cell * f64::from(side) + 110.0;
+    let per_row = (((width - 20.0) / panel_w).floor() as usize).clamp(1, panels.len().max(1));
+    let panel_h = cell * f64::from(side) + 50.0;
+    let width = panel_w * per_row as f64 + 20.0;
+    let notes: Vec<String> = notes.iter().flat_map(|n| wrap(n, 12.0, width - 28.0)).collect();
+    let rows = panels.len().div_ceil(per_row).max(1);
+    let height = panel_h * rows as f64 + 20.0 + 16.0 * notes.len() as f64;
     let mut svg = Svg::new(width, height, theme.background, "round(K) worked example");
+    let origin = |p: usize| (20.0 + panel_w * (p % per_row) as f64, panel_h * (p / per_row) as f64);
     let pos = |p: usize, n: NodeId| {
         let (x, y) = mesh.coords(n);
-        (20.0 + panel_w * p as f64 + cell * (f64::from(y) + 0.5), 40.0 + cell * (f64::from(x) + 0.5))
+        let (ox, oy) = origin(p);
+        (ox + cell * (f64::from(y) + 0.5), oy + 40.0 + cell * (f64::from(x) + 0.5))
     };
     for (p, panel) in panels.iter().enumerate() {
         svg.text(
-            (20.0 + panel_w * p as f64, 20.0),
+            (origin(p).0, origin(p).1 + 20.0),
             &panel.title,
             12.0,
             theme.foreground,
@@ -254,20 +265,27 @@ pub fn uq_example(mesh: &Mesh, panels: &[ExamplePanel<'_>], notes: &[String], th
         for n in 0..mesh.nodes() {
             svg.circle(pos(p, n), 9.0, Some(theme.background), theme.foreground, "");
             let (cx, cy) = pos(p, n);
-            svg.text((cx, cy + 4.0), &panel.ids[n as usize].to_string(), 10.0, theme.foreground, "middle", "");
+            svg.text((cx, cy + 4.0), &panel.ids[n as usize].to_string(), 11.0, theme.foreground, "middle", "");
         }
     }
     for (i, note) in notes.iter().enumerate() {
-        svg.text((20.0, height - 40.0 + 16.0 * i as f64), note, 12.0, theme.foreground, "start", "");
+        svg.text((20.0, panel_h * rows as f64 + 10.0 + 16.0 * i as f64), note, 12.0, theme.foreground, "start", "");
     }
     svg.finish()
 }
 
 /// The before/after `round(k)` panels of [`round_changes`] (both
-/// numberings side by side, used links bold), with one note per structure.
+/// numberings side by side, used links bold), with one note per structure,
+/// laid out for a box `width` px wide.
 ///
 /// [`round_changes`]: commlab_core::barrier::uq::round_changes
-pub fn round_figure(mesh: &Mesh, numbering: &Numbering, k: u32, changes: &[RoundChange], theme: &Theme) -> String {
+pub fn round_figure(
+    mesh: &Mesh,
+    numbering: &Numbering,
+    (k, width): (u32, f64),
+    changes: &[RoundChange],
+    theme: &Theme,
+) -> String {
     let ids = |shift: u32| (0..mesh.nodes()).map(|n| numbering.id(n, shift)).collect::<Vec<_>>();
     let panels: Vec<ExamplePanel<'_>> = changes
         .iter()
@@ -279,7 +297,7 @@ pub fn round_figure(mesh: &Mesh, numbering: &Numbering, k: u32, changes: &[Round
         })
         .collect();
     let notes: Vec<String> = changes.iter().map(RoundChange::note).collect();
-    uq_example(mesh, &panels, &notes, theme)
+    uq_example(mesh, &panels, &notes, width, theme)
 }
 
 #[cfg(test)]
@@ -296,7 +314,7 @@ mod histogram_tests {
         assert_eq!(counts[0], 1, "−1 in the first bin");
         assert_eq!(counts[HALF + 2], 1, "0.1 opens the second positive bin");
         assert_eq!(counts.iter().sum::<usize>(), 9);
-        let svg = uq_histogram(&[0.0, 0.2, -0.3], 0.5, 0.4, &Theme::LIGHT);
+        let svg = uq_histogram(&[0.0, 0.2, -0.3], 0.5, 0.4, 900.0, &Theme::LIGHT);
         assert!(
             svg.contains("LCT changes more links in 1 (right), BST in 1 (left), both the same share in 1"),
             "{svg}"

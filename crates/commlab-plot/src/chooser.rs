@@ -4,7 +4,7 @@
 //! p × size, and the cost split of each algorithm at one size as stacked bars.
 
 use crate::model::{with_axes, Span};
-use crate::svg::{escape, hex, Svg};
+use crate::svg::{escape, hex, wrap, Svg};
 use crate::{format_quantity, PlotError, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -53,7 +53,7 @@ pub fn times_chart<DB>(
     series: &[Series],
     crossovers: &[(u64, usize)],
     theme: &Theme,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -121,7 +121,7 @@ pub fn pieces_chart<DB>(
     series: &[(String, RGBColor, Vec<u32>)],
     closed_form: Option<(&str, Vec<f64>)>,
     theme: &Theme,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -215,23 +215,29 @@ fn p_tick(i: usize, rows: usize, step: usize, cell_h: f64) -> bool {
 }
 
 /// The winner map as SVG: a cell per (p, size) in the winner's colour,
-/// striped where the runner-up is within 10 %, the legend below.
-pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (String, MapGeometry) {
+/// striped where the runner-up is within 10 %, the legend below; laid out
+/// for a box `width` px wide (at most 900).
+pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, width: f64, theme: &Theme) -> (String, MapGeometry) {
     let (rows, cols) = (input.ps.len(), input.sizes.len());
-    let (left, top) = (64.0, 34.0);
-    let width = 900.0;
+    let width = width.min(900.0);
+    let title = wrap(caption, 15.0, width - 16.0);
+    let (left, top) = (if width < f64::from(crate::NARROW) { 44.0 } else { 64.0 }, 14.0 + 20.0 * title.len() as f64);
     let cell_w = ((width - left - 16.0) / cols.max(1) as f64).floor().max(2.0);
     let cell_h = (320.0 / rows.max(1) as f64).floor().clamp(3.0, 24.0);
     let plot_w = cell_w * cols as f64;
     let plot_h = cell_h * rows as f64;
-    let legend_rows = input.algorithms.len().div_ceil(3) + 1;
+    // Legend columns of 270 px, as many as the width holds.
+    let per_line = ((width - left) / 270.0).floor().max(1.0) as usize;
+    let legend_rows = input.algorithms.len().div_ceil(per_line) + 1;
     let height = top + plot_h + 52.0 + 20.0 * legend_rows as f64;
     let mut svg = Svg::new(width, height, theme.background, caption);
     svg.raw(&format!(
         r#"<defs><pattern id="{NEAR_ID}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="{}"/></pattern></defs>"#,
         crate::svg::hex(theme.background)
     ));
-    svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+    for (i, line) in title.iter().enumerate() {
+        svg.text((width / 2.0, 20.0 + 20.0 * i as f64), line, 15.0, theme.foreground, "middle", "");
+    }
     // A row's run of cells with one winner is one rectangle, and a run of
     // close calls one striped rectangle over it: the same picture with a
     // few elements a row (a 64 × 31 map had 2 000 and more, 40–100 ms of
@@ -272,8 +278,9 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
         let y = top + (rows - 1 - i) as f64 * cell_h + cell_h / 2.0 + 4.0;
         svg.text((left - 6.0, y), &p.to_string(), 12.0, theme.foreground, "end", "");
     }
-    svg.text((14.0, top + plot_h / 2.0), "p", 13.0, theme.foreground, "middle", "");
-    let step = cols.div_ceil(7).max(1);
+    svg.text((8.0, top + plot_h / 2.0), "p", 13.0, theme.foreground, "start", "");
+    // Size labels at least 60 px apart.
+    let step = cols.div_ceil(7).max((60.0 / cell_w).ceil() as usize).max(1);
     for (j, &n) in input.sizes.iter().enumerate().filter(|(j, _)| j % step == 0) {
         let x = left + j as f64 * cell_w + cell_w / 2.0;
         svg.line((x, top + plot_h), (x, top + plot_h + 4.0), theme.foreground, 1.0, "");
@@ -289,11 +296,11 @@ pub fn winner_map_svg(input: &MapInput<'_>, caption: &str, theme: &Theme) -> (St
     // Legend.
     let y0 = top + plot_h + 56.0;
     for (k, (name, color)) in input.algorithms.iter().enumerate() {
-        let (x, y) = (left + (k % 3) as f64 * 270.0, y0 + (k / 3) as f64 * 20.0);
+        let (x, y) = (left + (k % per_line) as f64 * 270.0, y0 + (k / per_line) as f64 * 20.0);
         svg.rect((x, y - 11.0), (14.0, 14.0), *color, "");
         svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
     }
-    let y = y0 + (input.algorithms.len().div_ceil(3)) as f64 * 20.0;
+    let y = y0 + (input.algorithms.len().div_ceil(per_line)) as f64 * 20.0;
     svg.rect((left, y - 11.0), (14.0, 14.0), theme.foreground, "");
     svg.rect_paint((left, y - 11.0), (14.0, 14.0), NEAR_FILL);
     svg.text((left + 20.0, y), "striped: the runner-up is within 10 %", 12.0, theme.foreground, "start", "");
@@ -323,26 +330,48 @@ pub const TERM_COLORS: [RGBColor; 3] = [RGBColor(0, 114, 178), RGBColor(230, 159
 pub const TERMS: [&str; 3] = ["latency (α·messages)", "bandwidth (β·bytes)", "compute (γ·bytes)"];
 
 /// One stacked bar per algorithm at one size: latency, bandwidth and
-/// compute, the total written at the end; the winner's name in bold.
-pub fn split_bars_svg(caption: &str, bars: &[(String, [f64; 3])], winner: usize, theme: &Theme) -> String {
-    let left = 190.0;
-    let width = 900.0;
-    let row = 30.0;
-    let top = 34.0;
-    let height = top + row * bars.len() as f64 + 44.0;
+/// compute, the total written at the end; the winner's name in bold. Laid
+/// out for a box `width` px wide (at most 900): names left of the bars, or
+/// above them on a narrow drawing.
+pub fn split_bars_svg(caption: &str, bars: &[(String, [f64; 3])], winner: usize, width: f64, theme: &Theme) -> String {
+    let width = width.min(900.0);
+    let narrow = width < f64::from(crate::NARROW);
+    let left = if narrow { 8.0 } else { 190.0 };
+    let (head, row) = if narrow { (16.0, 44.0) } else { (0.0, 30.0) };
+    let title = wrap(caption, 15.0, width - 16.0);
+    let top = 14.0 + 20.0 * title.len() as f64;
+    // The terms' legend, packed left to right and wrapped at the width.
+    let mut keys = Vec::new();
+    let (mut x, mut line) = (left, 0.0);
+    for name in TERMS {
+        let w = 20.0 + crate::svg::text_width(name, 12.0) + 24.0;
+        if x > left && x + w > width {
+            (x, line) = (left, line + 1.0);
+        }
+        keys.push((x, line));
+        x += w;
+    }
+    let height = top + row * bars.len() as f64 + 30.0 + 20.0 * (line + 1.0);
     let mut svg = Svg::new(width, height, theme.background, caption);
-    svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+    for (i, line) in title.iter().enumerate() {
+        svg.text((width / 2.0, 20.0 + 20.0 * i as f64), line, 15.0, theme.foreground, "middle", "");
+    }
     let most = bars.iter().map(|b| b.1.iter().sum::<f64>()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-    let span = width - left - 110.0;
+    let span = width - left - 80.0;
     for (i, (name, terms)) in bars.iter().enumerate() {
         let y = top + row * i as f64;
         let weight = if i == winner { r#"font-weight="bold""# } else { "" };
-        svg.text((left - 8.0, y + 18.0), name, 13.0, theme.foreground, "end", weight);
+        if narrow {
+            svg.text((left, y + 13.0), name, 13.0, theme.foreground, "start", weight);
+        } else {
+            svg.text((left - 8.0, y + 18.0), name, 13.0, theme.foreground, "end", weight);
+        }
+        let y = y + head;
         let mut x = left;
         for (k, &t) in terms.iter().enumerate() {
             let w = t / most * span;
             if w > 0.0 {
-                svg.rect((x, y + 5.0), (w, row - 10.0), TERM_COLORS[k], "");
+                svg.rect((x, y + 5.0), (w, 20.0), TERM_COLORS[k], "");
             }
             x += w;
         }
@@ -351,7 +380,8 @@ pub fn split_bars_svg(caption: &str, bars: &[(String, [f64; 3])], winner: usize,
     }
     let y = top + row * bars.len() as f64 + 22.0;
     for (k, name) in TERMS.iter().enumerate() {
-        let x = left + k as f64 * 180.0 - 120.0;
+        let (x, line) = keys[k];
+        let y = y + 20.0 * line;
         svg.rect((x, y - 11.0), (14.0, 14.0), TERM_COLORS[k], "");
         svg.text((x + 20.0, y), name, 12.0, theme.foreground, "start", "");
     }
@@ -375,9 +405,15 @@ const BAND_GREYS: [RGBColor; 4] =
 /// A band per library above the time chart: a cell per message size
 /// coloured by what that library runs (our algorithm's colour where it
 /// runs one of ours, grey otherwise), every cell titled with its pick, and
-/// a legend of the picks under it.
-pub fn library_band_svg(caption: &str, sizes: &[u64], rows: &[BandRow], theme: &Theme) -> String {
-    let (left, width, row_h, top) = (150.0, 900.0, 22.0, 28.0);
+/// a legend of the picks under it. Laid out for a box `width` px wide (at
+/// most 900): library names left of their band, or above it on a narrow
+/// drawing.
+pub fn library_band_svg(caption: &str, sizes: &[u64], rows: &[BandRow], width: f64, theme: &Theme) -> String {
+    let width = width.min(900.0);
+    let narrow = width < f64::from(crate::NARROW);
+    let (left, head, row_h) = if narrow { (8.0, 16.0, 38.0) } else { (150.0, 0.0, 22.0) };
+    let title = wrap(caption, 14.0, width - 16.0);
+    let top = 10.0 + 18.0 * title.len() as f64;
     // The legend: each distinct (colour, name) once, in order of appearance.
     let mut legend: Vec<(RGBColor, String)> = Vec::new();
     let mut greys: Vec<String> = Vec::new();
@@ -398,39 +434,56 @@ pub fn library_band_svg(caption: &str, sizes: &[u64], rows: &[BandRow], theme: &
         .iter()
         .map(|r| r.cells.iter().map(|(c, name, hover)| (color_of(*c, name), hover.as_str())).collect())
         .collect();
-    let per_line = 2usize;
-    let legend_lines = legend.len().div_ceil(per_line);
-    let height = top + row_h * rows.len() as f64 + 22.0 + 18.0 * legend_lines as f64 + 8.0;
+    // Legend columns of 440 px, as many as fit; a name wraps in its column.
+    let per_line = ((width - 20.0) / 440.0).floor().max(1.0) as usize;
+    let column = if per_line == 1 { width - 20.0 } else { 440.0 };
+    let names: Vec<Vec<String>> = legend.iter().map(|(_, n)| wrap(n, 11.0, column - 24.0)).collect();
+    let legend_rows: Vec<f64> =
+        names.chunks(per_line).map(|line| line.iter().map(Vec::len).max().unwrap_or(1) as f64 * 15.0 + 3.0).collect();
+    let height = top + row_h * rows.len() as f64 + 22.0 + legend_rows.iter().sum::<f64>() + 8.0;
     let mut svg = Svg::new(width, height, theme.background, caption);
-    svg.text((width / 2.0, 18.0), caption, 14.0, theme.foreground, "middle", "");
+    for (i, line) in title.iter().enumerate() {
+        svg.text((width / 2.0, 18.0 + 18.0 * i as f64), line, 14.0, theme.foreground, "middle", "");
+    }
     let span = width - left - 20.0;
     let cell_w = span / sizes.len().max(1) as f64;
     for (i, (row, cells)) in rows.iter().zip(&cells).enumerate() {
         let y = top + row_h * i as f64;
-        svg.text((left - 8.0, y + 15.0), &row.library, 13.0, theme.foreground, "end", "");
+        if narrow {
+            svg.text((left, y + 13.0), &row.library, 13.0, theme.foreground, "start", "");
+        } else {
+            svg.text((left - 8.0, y + 15.0), &row.library, 13.0, theme.foreground, "end", "");
+        }
+        let y = y + head;
         for (j, (color, hover)) in cells.iter().enumerate() {
             let x = left + cell_w * j as f64;
             svg.raw(&format!(
                 r#"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#,
                 y + 2.0,
                 cell_w - 1.0,
-                row_h - 4.0,
+                row_h - head - 4.0,
                 hex(*color),
                 escape(hover)
             ));
         }
     }
     let axis_y = top + row_h * rows.len() as f64 + 14.0;
-    let every = (sizes.len() / 8).max(1);
+    // Size labels at least 56 px apart.
+    let every = (sizes.len() / 8).max((56.0 / cell_w).ceil() as usize).max(1);
     for (j, &n) in sizes.iter().enumerate().step_by(every) {
         let x = left + cell_w * (j as f64 + 0.5);
         svg.text((x, axis_y), &short_bytes(n), 11.0, theme.foreground, "middle", "");
     }
-    for (k, (color, name)) in legend.iter().enumerate() {
-        let x = 20.0 + 440.0 * (k % per_line) as f64;
-        let y = axis_y + 20.0 + 18.0 * (k / per_line) as f64;
-        svg.rect((x, y - 10.0), (12.0, 12.0), *color, "");
-        svg.text((x + 17.0, y), name, 11.0, theme.foreground, "start", "");
+    let mut y = axis_y + 20.0;
+    for (line, (colors, names)) in legend.chunks(per_line).zip(names.chunks(per_line)).enumerate() {
+        for (k, ((color, _), lines)) in colors.iter().zip(names).enumerate() {
+            let x = 20.0 + 440.0 * k as f64;
+            svg.rect((x, y - 10.0), (12.0, 12.0), *color, "");
+            for (i, text) in lines.iter().enumerate() {
+                svg.text((x + 17.0, y + 15.0 * i as f64), text, 11.0, theme.foreground, "start", "");
+            }
+        }
+        y += legend_rows[line];
     }
     svg.finish()
 }

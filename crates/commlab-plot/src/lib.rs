@@ -94,21 +94,46 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotE
     }
 }
 
-/// Renders `draw` on an SVG backend of `width × height` pixels and returns the SVG text.
+/// Charts drawn narrower than this take the narrow layout: the legend below
+/// the plot instead of in a strip beside it, the caption wrapped, fewer ticks.
+pub const NARROW: u32 = 600;
+
+/// Room a narrow chart gets below its `height` for the legend; the drawing
+/// is cropped to what it used.
+pub(crate) const LEGEND_ROOM: u32 = 640;
+
+/// Renders `draw` on an SVG backend `width` pixels wide and returns the SVG
+/// text. `height` is the plot's height; `draw` returns the height it used,
+/// which is `height` in the wide layout and more below [`NARROW`], where the
+/// legend goes under the plot.
 ///
 /// # Errors
 /// Whatever `draw` reports.
 pub fn render_svg<F>(width: u32, height: u32, draw: F) -> Result<String, PlotError>
 where
-    F: FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), PlotError>,
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<u32, PlotError>,
 {
+    let room = if width < NARROW { height + LEGEND_ROOM } else { height };
     let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        draw(&root)?;
-        root.present()?;
-    }
-    Ok(svg)
+    let used = {
+        let area = SVGBackend::with_string(&mut svg, (width, room)).into_drawing_area();
+        let used = draw(&area)?.clamp(1, room);
+        area.present()?;
+        used
+    };
+    Ok(if used < room { crop_height(&svg, width, room, used) } else { svg })
+}
+
+/// `svg` (plotters' output, `width × room`) with its document height cut to
+/// `used`: the header's `height` and `viewBox`, nothing else.
+fn crop_height(svg: &str, width: u32, room: u32, used: u32) -> String {
+    let end = svg.find('>').map_or(0, |i| i + 1);
+    let header = svg[..end].replacen(&format!("height=\"{room}\""), &format!("height=\"{used}\""), 1).replacen(
+        &format!("viewBox=\"0 0 {width} {room}\""),
+        &format!("viewBox=\"0 0 {width} {used}\""),
+        1,
+    );
+    header + &svg[end..]
 }
 
 /// A compact, readable number: 3 significant digits, scientific notation

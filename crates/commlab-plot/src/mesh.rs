@@ -220,7 +220,8 @@ fn node_radius(layout: &MeshLayout) -> f64 {
 fn node_shapes(replay: &Replay, layout: &MeshLayout, tick: u64, theme: &Theme, shapes: &mut Vec<Shape>) {
     let mesh = replay.mesh;
     let radius = node_radius(layout);
-    let labels = mesh.size() <= LABELS_UP_TO;
+    // IDs are written at 11–12 px, where a node is large enough to hold them.
+    let labels = mesh.size() <= LABELS_UP_TO && radius * 0.95 >= 11.0;
     let mut circles = Vec::with_capacity(mesh.nodes() as usize);
     let mut texts = Vec::new();
     let names = if labels { replay.labels(tick) } else { Vec::new() };
@@ -242,7 +243,7 @@ fn node_shapes(replay: &Replay, layout: &MeshLayout, tick: u64, theme: &Theme, s
             stroke_width: if root { 2.5 } else { 1.0 },
         });
         if labels {
-            let size = (radius * 0.95).clamp(6.0, 12.0);
+            let size = (radius * 0.95).clamp(11.0, 12.0);
             let color = crate::swizzle::ink(fill);
             texts.push(Shape::Text { at: (at.0, at.1 + size * 0.35), text: names[node as usize].clone(), size, color });
         }

@@ -64,14 +64,15 @@ impl Span {
 /// What a chart draws inside its axes.
 type Body<'b, DB> = &'b mut dyn FnMut(&mut dyn FrameOps<DB>) -> Result<(), PlotError>;
 
-/// Draws `body` on a 2-D chart whose axes are log or linear as the spans ask.
+/// Draws `body` on a 2-D chart whose axes are log or linear as the spans ask,
+/// laid out for the root's width (see [`crate::NARROW`]); returns the height used.
 pub(crate) fn with_axes<DB, F>(
     root: &DrawingArea<DB, Shift>,
     labels: [&str; 3],
     theme: &Theme,
     spans: (&Span, &Span),
     body: F,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -89,7 +90,7 @@ fn axes<DB>(
     theme: &Theme,
     (x, y): (&Span, &Span),
     body: Body<'_, DB>,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -99,10 +100,14 @@ where
             draw_frame(root, [caption, x_desc, y_desc], theme, (x.log, y.log), $xs, $ys, body)
         };
     }
+    // Labelled ticks at least ~70 px apart on x and ~40 px on y, at any width.
+    let (width, _) = root.dim_in_pixel();
+    let x_ticks = (Layout::of(width, 0).plot_width() / 70).clamp(3, 12) as usize;
+    let log_x = |s: &Span| (s.low..s.high).log_scale().with_key_points(log_ticks_at_most(s.low, s.high, x_ticks));
     let log = |s: &Span| (s.low..s.high).log_scale().with_key_points(log_ticks(s.low, s.high));
     match (x.log, y.log) {
-        (true, true) => go!(log(x), log(y)),
-        (true, false) => go!(log(x), y.low..y.high),
+        (true, true) => go!(log_x(x), log(y)),
+        (true, false) => go!(log_x(x), y.low..y.high),
         (false, true) => go!(x.low..x.high, log(y)),
         (false, false) => go!(x.low..x.high, y.low..y.high),
     }
@@ -234,6 +239,13 @@ where
 /// span of less than a decade still reads (`3 000 … 9 000`). Many decades
 /// thin out to every second or third power of ten (at most 12 ticks).
 pub fn log_ticks(low: f64, high: f64) -> Vec<f64> {
+    log_ticks_at_most(low, high, 12)
+}
+
+/// [`log_ticks`] thinned to at most `max` (at least 2): the narrow charts'
+/// axes, where twelve labels would overlap.
+pub fn log_ticks_at_most(low: f64, high: f64, max: usize) -> Vec<f64> {
+    let max = max.max(2);
     if !(low > 0.0 && high > low && high.is_finite()) {
         return Vec::new();
     }
@@ -258,9 +270,12 @@ pub fn log_ticks(low: f64, high: f64) -> Vec<f64> {
     if out.len() < 4 {
         out = ticks(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
     }
-    if out.len() > 12 {
+    if out.len() > max {
+        out = ticks(&[1.0, 3.0]);
+    }
+    if out.len() > max {
         let powers = ticks(&[1.0]);
-        let every = powers.len().div_ceil(10).max(1);
+        let every = powers.len().div_ceil(max.min(10)).max(1);
         out = powers.into_iter().enumerate().filter(|(i, _)| i % every == 0).map(|(_, v)| v).collect();
     }
     out
@@ -278,6 +293,62 @@ fn marker_offset(pixel: (i32, i32), area: (std::ops::Range<i32>, std::ops::Range
     (dx, dy)
 }
 
+/// Where a chart's parts go in a drawing of a given size: beside the plot
+/// (the legend in a strip on its right) from [`crate::NARROW`] px up, under
+/// it below (the caption wrapped to the width).
+struct Layout {
+    width: u32,
+    /// The height of caption, plot and axes (the legend may go below it).
+    height: u32,
+    narrow: bool,
+}
+
+impl Layout {
+    fn of(width: u32, height: u32) -> Layout {
+        let narrow = width < crate::NARROW;
+        let height = if narrow { height.saturating_sub(crate::LEGEND_ROOM) } else { height };
+        Layout { width, height, narrow }
+    }
+
+    /// Right margin: the legend strip, or only the margin when it goes below.
+    fn right(&self) -> u32 {
+        if self.narrow {
+            12
+        } else {
+            LEGEND_WIDTH + 12
+        }
+    }
+
+    /// The plotting area's width (the y labels and margins off).
+    fn plot_width(&self) -> u32 {
+        self.width.saturating_sub(12 + 64 + self.right())
+    }
+
+    /// The caption's size (plotters' units) and its lines.
+    fn caption(&self, caption: &str) -> (u32, Vec<String>) {
+        if self.narrow {
+            // 17 units are 13.6 px; sans-serif averages ~0.55 em a character.
+            let chars = (f64::from(self.width.saturating_sub(24)) / 7.5) as usize;
+            (17, wrap_words(caption, chars.max(12)))
+        } else {
+            (19, vec![caption.to_owned()])
+        }
+    }
+
+    /// Legend text characters per line below the plot.
+    fn legend_chars(&self) -> usize {
+        if self.narrow {
+            // 15 units are 12 px, ~6.6 px a character; the glyph takes 38 px.
+            ((f64::from(self.width.saturating_sub(50)) / 6.6) as usize).max(12)
+        } else {
+            LEGEND_CHARS
+        }
+    }
+}
+
+/// Line height of a narrow chart's wrapped caption, in px.
+const CAPTION_LINE: i32 = 21;
+
 fn draw_frame<DB, XS, YS>(
     root: &DrawingArea<DB, Shift>,
     [caption, x_desc, y_desc]: [&str; 3],
@@ -286,7 +357,7 @@ fn draw_frame<DB, XS, YS>(
     xs: XS,
     ys: YS,
     body: Body<'_, DB>,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -301,27 +372,43 @@ where
     // its size — a forced layout of the whole page (~10 ms per chart with
     // the winner map on the page). CHART_TOP holds the height the browser
     // measured for the page's 19 px line.
-    let (width, _) = root.dim_in_pixel();
-    let (left, right) = (12, i32::try_from(width.saturating_sub(LEGEND_WIDTH + 12)).unwrap_or(i32::MAX));
-    let style = font(theme, 19).pos(Pos::new(HPos::Center, VPos::Top));
-    root.draw(&Text::new(caption, (left + (right - left) / 2, CAPTION_TOP), style))?;
+    let (width, height) = root.dim_in_pixel();
+    let layout = Layout::of(width, height);
+    let (size, lines) = layout.caption(caption);
+    let (left, right) = (12, i32::try_from(width.saturating_sub(layout.right())).unwrap_or(i32::MAX));
+    let style = font(theme, size).pos(Pos::new(HPos::Center, VPos::Top));
+    let mut chart_top = CHART_TOP;
+    if layout.narrow {
+        let mut y = CAPTION_TOP;
+        for line in &lines {
+            root.draw(&Text::new(line.as_str(), (left + (right - left) / 2, y), style.clone()))?;
+            y += CAPTION_LINE;
+        }
+        chart_top = u32::try_from(y + 8).unwrap_or(CHART_TOP);
+    } else {
+        root.draw(&Text::new(caption, (left + (right - left) / 2, CAPTION_TOP), style))?;
+    }
+    // The plot's own area: all of it in the wide layout, the top `height`
+    // pixels in the narrow one (the legend goes below).
+    let (area, _) = root.split_vertically(layout.height);
     // The legend goes right of the data, never over a curve: a strip of
-    // LEGEND_WIDTH pixels beside the plotting area.
-    let mut chart = ChartBuilder::on(root)
+    // LEGEND_WIDTH pixels beside the plotting area, or the rows under it.
+    let mut chart = ChartBuilder::on(&area)
         .margin(12)
-        .margin_right(LEGEND_WIDTH + 12)
-        .margin_top(CHART_TOP)
+        .margin_right(layout.right())
+        .margin_top(chart_top)
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(xs, ys)?;
     let axis_text = font(theme, TEXT);
+    let (x_labels, y_labels) = if layout.narrow { (4, 6) } else { (10, 10) };
     chart
         .configure_mesh()
         .axis_style(theme.foreground)
         .bold_line_style(theme.grid)
         .light_line_style(theme.grid.mix(0.12))
-        .x_labels(10)
-        .y_labels(10)
+        .x_labels(x_labels)
+        .y_labels(y_labels)
         .label_style(axis_text.clone())
         .axis_desc_style(axis_text)
         .x_desc(x_desc)
@@ -332,10 +419,15 @@ where
     let mut frame = Chart(&mut chart, Vec::new());
     body(&mut frame)?;
     let legend = frame.1;
-    // The legend, in the strip right of the plotting area (drawn on the root
-    // area: the plotting area clips what lies outside it).
+    // The legend, in the strip right of the plotting area or under the
+    // chart (drawn on the root area: the plotting area clips what lies
+    // outside it).
     let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
-    let (x0, mut y) = (plot_x.end + 14, plot_y.start + 10);
+    let (x0, mut y) = if layout.narrow {
+        (12, i32::try_from(layout.height).unwrap_or(i32::MAX) + 4)
+    } else {
+        (plot_x.end + 14, plot_y.start + 10)
+    };
     let text = font(theme, TEXT);
     for (label, glyph, style) in legend {
         match glyph {
@@ -348,14 +440,14 @@ where
             Glyph::Dot(r) => root.draw(&Circle::new((x0 + 9, y), r.min(6), style))?,
         }
         let mut line_y = y - 7;
-        for line in wrap_words(&label, LEGEND_CHARS) {
+        for line in wrap_words(&label, layout.legend_chars()) {
             root.draw(&Text::new(line, (x0 + 26, line_y), text.clone()))?;
             line_y += 17;
         }
         // The next entry 20 px below this one's last line.
         y = line_y - 17 + 7 + 20;
     }
-    Ok(())
+    Ok(if layout.narrow { u32::try_from(y).unwrap_or(height).min(height) } else { height })
 }
 
 /// Characters of legend text per line: the strip's width after the glyph
@@ -392,7 +484,7 @@ pub fn pieces_chart<DB>(
     chosen_pieces: u64,
     [simulated, network]: [&[Marker]; 2],
     theme: &Theme,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -443,8 +535,7 @@ where
             f.marker((edge as f64, model.time_at(edge)), &text, theme.best.filled(), &label)?;
         }
         Ok(())
-    })?;
-    Ok(())
+    })
 }
 
 /// `T(p)` for `p` in `2..=max_units`: the pipeline at the chosen `m`, the
@@ -460,7 +551,7 @@ pub fn units_chart<DB>(
     max_units: u64,
     simulated_binomial: &[Marker],
     theme: &Theme,
-) -> Result<(), PlotError>
+) -> Result<u32, PlotError>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -490,8 +581,7 @@ where
             f.marker((p as f64, here), &format!("p = {p}"), theme.best.filled(), &label)?;
         }
         Ok(())
-    })?;
-    Ok(())
+    })
 }
 
 #[cfg(test)]

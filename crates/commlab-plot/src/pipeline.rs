@@ -30,25 +30,32 @@ pub fn piece_color(piece: u32) -> RGBColor {
 }
 
 /// The space-time diagram as SVG: `elements` elements grouped into the
-/// schedule's pieces, `step` steps done (later ones faded).
+/// schedule's pieces, `step` steps done (later ones faded), laid out for a
+/// box `width` px wide (cells narrow to fit it; labels that would overlap
+/// are thinned or left out).
 ///
 /// # Panics
 /// When the schedule exceeds [`PIPELINE_DRAW_LIMIT`].
-pub fn pipeline_svg(schedule: &Schedule, elements: usize, step: usize, theme: &Theme) -> String {
+pub fn pipeline_svg(schedule: &Schedule, elements: usize, step: usize, width: f64, theme: &Theme) -> String {
     let (units, steps) = (schedule.units, schedule.rounds.len());
     assert!(units <= PIPELINE_DRAW_LIMIT.0 && steps <= PIPELINE_DRAW_LIMIT.1, "pipeline_svg: run too large to draw");
-    let cell_w = (760.0 / steps.max(1) as f64).clamp(8.0, 56.0);
+    let narrow = width < f64::from(crate::NARROW);
+    let (left, strip, top) = (if narrow { 52.0 } else { 86.0 }, 58.0, 90.0);
+    let room = width.min(866.0) - left - 20.0;
+    let cell_w = (room / steps.max(1) as f64).clamp(1.0, 56.0);
     let cell_h = (380.0 / f64::from(units)).clamp(8.0, 30.0);
-    let (left, strip, top) = (86.0, 58.0, 90.0);
-    let width = (left + cell_w * steps as f64 + 20.0).max(560.0);
-    let height = top + cell_h * f64::from(units) + 34.0;
+    let width = (left + cell_w * steps as f64 + 20.0).max(560.0f64.min(width));
+    // The footer: one line, or two on a narrow drawing.
+    let footer = [format!("steps 1–{steps} → (p + m − 2 = {steps});"), "rows: unit i forwards to i − 1".to_owned()];
+    let footer_lines = if narrow { 2.0 } else { 1.0 };
+    let height = top + cell_h * f64::from(units) + 18.0 + 16.0 * footer_lines;
     let title = format!("Pipeline, {units} units, {} pieces, step {step} of {steps}", schedule.pieces);
     let mut svg = Svg::new(width, height, theme.background, &title);
     let dark = RGBColor(20, 20, 20);
 
     // The vector's elements grouped into pieces.
     svg.text((8.0, 22.0), "vector", 12.0, theme.foreground, "start", r#"font-weight="600""#);
-    let box_w = (560.0 / elements as f64).min(26.0);
+    let box_w = (room.min(560.0) / elements as f64).min(26.0);
     for piece in 0..schedule.pieces {
         let range = piece_range(piece, schedule.pieces, elements);
         for e in range.clone() {
@@ -68,11 +75,12 @@ pub fn pipeline_svg(schedule: &Schedule, elements: usize, step: usize, theme: &T
 
     // Header: step numbers, current column outlined.
     let row_y = |u: u32| top + cell_h * f64::from(units - 1 - u);
-    let every = (steps / 24).max(1);
+    // Step numbers at least 24 px apart.
+    let every = ((24.0 / cell_w).ceil() as usize).max(steps / 24).max(1);
     for s in 0..steps {
         let x = left + cell_w * s as f64;
         if s % every == 0 || s + 1 == steps {
-            svg.text((x + cell_w / 2.0, top - 8.0), &(s + 1).to_string(), 10.0, theme.foreground, "middle", "");
+            svg.text((x + cell_w / 2.0, top - 8.0), &(s + 1).to_string(), 11.0, theme.foreground, "middle", "");
         }
     }
     let label_every = (units / 16).max(1);
@@ -87,9 +95,9 @@ pub fn pipeline_svg(schedule: &Schedule, elements: usize, step: usize, theme: &T
         let faded = if s >= step { r#"opacity="0.2""# } else { "" };
         for m in &round.messages {
             svg.rect((x + 1.0, row_y(m.from) + 1.0), (cell_w - 2.0, cell_h - 2.0), piece_color(m.piece), faded);
-            if cell_w >= 20.0 && cell_h >= 14.0 {
+            if cell_w >= 24.0 && cell_h >= 14.0 {
                 let text_y = row_y(m.from) + cell_h * 0.5 + 4.0;
-                svg.text((x + cell_w / 2.0, text_y), &format!("P{}", m.piece), 10.0, dark, "middle", faded);
+                svg.text((x + cell_w / 2.0, text_y), &format!("P{}", m.piece), 11.0, dark, "middle", faded);
             }
         }
     }
@@ -102,13 +110,10 @@ pub fn pipeline_svg(schedule: &Schedule, elements: usize, step: usize, theme: &T
             &format!(r#"fill-opacity="0" stroke="{}" stroke-width="2""#, escape(&crate::svg::hex(theme.primary))),
         );
     }
-    svg.text(
-        (left, height - 10.0),
-        &format!("steps 1–{steps} → (p + m − 2 = {steps}); rows: unit i forwards to i − 1"),
-        11.0,
-        theme.foreground,
-        "start",
-        "",
-    );
+    let footer = if narrow { footer.to_vec() } else { vec![footer.join(" ")] };
+    for (i, line) in footer.iter().enumerate() {
+        let y = height - 10.0 - 16.0 * (footer.len() - 1 - i) as f64;
+        svg.text((if narrow { 8.0 } else { left }, y), line, 11.0, theme.foreground, "start", "");
+    }
     svg.finish()
 }

@@ -15,9 +15,25 @@ pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// An SVG document being written.
+/// An SVG document being written. Its size is written by [`Svg::finish`],
+/// so a drawing whose height depends on wrapped text can set it at the end
+/// ([`Svg::set_height`]).
 pub struct Svg {
     out: String,
+    size: (f64, f64),
+}
+
+/// Estimated width of `text` at `size` px in the drawings' sans-serif (about
+/// 0.56 em a character; digits and most letters are narrower): for layout
+/// decisions only, never for exact placement.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size * 0.56
+}
+
+/// `text` in lines that fit `width` px at `size` px, broken between words.
+pub fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
+    let chars = (width / (size * 0.56)).floor().max(8.0) as usize;
+    crate::model::wrap_words(text, chars)
 }
 
 impl Svg {
@@ -26,13 +42,29 @@ impl Svg {
         let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
             out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" role="img"><title>{}</title><rect width="100%" height="100%" fill="{}"/>"#,
+            r#" font-family="sans-serif" role="img"><title>{}</title><rect width="100%" height="100%" fill="{}"/>"#,
             escape(title),
             hex(background)
         );
         // Arrowheads for message arrows, coloured by the stroke that uses them.
         out.push_str(r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="context-stroke"/></marker></defs>"#);
-        Svg { out }
+        Svg { out, size: (width, height) }
+    }
+
+    /// Changes the document's height (text wrapped to the width made it taller).
+    pub fn set_height(&mut self, height: f64) {
+        self.size.1 = height;
+    }
+
+    /// Lines of `text` wrapped to `width` px from `(x, y)` (the first
+    /// baseline), `size` px apart plus 4; returns the y below the last line.
+    pub fn paragraph(&mut self, (x, y): (f64, f64), text: &str, size: f64, width: f64, color: RGBColor) -> f64 {
+        let mut y = y;
+        for line in wrap(text, size, width) {
+            self.text((x, y), &line, size, color, "start", "");
+            y += size + 4.0;
+        }
+        y
     }
 
     /// A straight line; `extra` holds further attributes (`stroke-dasharray="4 3"`).
@@ -94,8 +126,11 @@ impl Svg {
     }
 
     /// The finished document.
-    pub fn finish(mut self) -> String {
-        self.out.push_str("</svg>");
-        self.out
+    pub fn finish(self) -> String {
+        let (width, height) = self.size;
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}"{}</svg>"#,
+            self.out
+        )
     }
 }

@@ -3,7 +3,7 @@
 //! the core × step timeline coloured by rank (the Latin-square view), and the
 //! collisions per step.
 
-use crate::svg::{hex, Svg};
+use crate::svg::{hex, wrap, Svg};
 use crate::Theme;
 use commlab_core::swizzle::Schedule;
 use plotters::style::RGBColor;
@@ -110,7 +110,7 @@ impl Cell {
                 text = format!("{text} ×{}", self.visits);
             }
             let extra = if state == CellState::Past { r#"opacity="0.6""# } else { "" };
-            svg.text((pos.0 + size.0 / 2.0, pos.1 + size.1 * 0.66), &text, 10.0, ink(fill), "middle", extra);
+            svg.text((pos.0 + size.0 / 2.0, pos.1 + size.1 * 0.66), &text, 11.0, ink(fill), "middle", extra);
         }
         if self.visits > 1 {
             outline(svg, COLLISION, 2.0, r#"stroke-dasharray="5 2""#);
@@ -118,25 +118,33 @@ impl Cell {
     }
 }
 
-/// The reference grid after `done` steps (step `done − 1` is current).
+/// The reference grid after `done` steps (step `done − 1` is current), laid
+/// out for a box `width` px wide.
 ///
 /// # Panics
 /// When the grid exceeds [`GRID_DRAW_LIMIT`].
-pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
+pub fn grid_svg(schedule: &Schedule, done: usize, width: f64, theme: &Theme) -> String {
     let grid = schedule.config().grid();
     let (rows, ranks) = (grid.data(), grid.rank);
     assert!(rows <= GRID_DRAW_LIMIT.0 && ranks <= GRID_DRAW_LIMIT.1, "grid_svg: grid too large to draw");
     let nc = schedule.core_count() as usize;
-    let cell_w = (760.0 / f64::from(ranks)).clamp(22.0, 84.0);
+    let (left, top) = (if rows > 10 { 50.0 } else { 40.0 }, 34.0);
+    let cell_w = ((width.min(842.0) - left - 12.0) / f64::from(ranks)).clamp(6.0, 84.0);
     let cell_h = (560.0 / f64::from(rows)).clamp(14.0, 30.0);
-    let (left, top) = (70.0, 34.0);
-    // Wide enough for the legend line under the grid.
-    let width = (left + cell_w * f64::from(ranks) + 12.0).max(640.0);
-    let height = top + cell_h * f64::from(rows) + 30.0;
+    // Wide enough for the legend under the grid, at most the box.
+    let width = (left + cell_w * f64::from(ranks) + 12.0).max(640.0f64.min(width));
+    let legend = wrap(
+        "rows: data index (row,col); red outline: rank collision in this step; red cross: never visited; ×n: visited n times",
+        11.0,
+        width - left - 8.0,
+    );
+    let height = top + cell_h * f64::from(rows) + 16.0 + 15.0 * legend.len() as f64;
     let mut svg =
         Svg::new(width, height, theme.background, &format!("CommSwizzle grid, step {done} of {}", schedule.steps()));
     svg.text((left, 14.0), "rank →", 11.0, theme.foreground, "start", "");
-    for r in 0..ranks {
+    // Rank numbers at least 20 px apart.
+    let rank_every = (20.0 / cell_w).ceil().max(1.0) as u32;
+    for r in (0..ranks).filter(|r| r % rank_every == 0) {
         svg.text(
             (left + cell_w * (f64::from(r) + 0.5), top - 6.0),
             &r.to_string(),
@@ -150,7 +158,7 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
     for d in 0..rows {
         if d % label_every == 0 {
             let name = format!("{},{}", d / grid.column, d % grid.column);
-            svg.text((left - 6.0, top + cell_h * (f64::from(d) + 0.7)), &name, 10.0, theme.foreground, "end", "");
+            svg.text((left - 6.0, top + cell_h * (f64::from(d) + 0.7)), &name, 11.0, theme.foreground, "end", "");
         }
     }
     // First visit of each cell and how many visits it gets in all.
@@ -162,7 +170,7 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
     }
     let current = done.checked_sub(1);
     let load = current.map(|s| schedule.rank_load(s)).unwrap_or_default();
-    let labels = cell_w >= 40.0 && cell_h >= 14.0;
+    let labels = cell_w >= 46.0 && cell_h >= 14.0;
     for d in 0..rows {
         for r in 0..ranks {
             let at = (left + cell_w * f64::from(r), top + cell_h * f64::from(d));
@@ -183,7 +191,10 @@ pub fn grid_svg(schedule: &Schedule, done: usize, theme: &Theme) -> String {
             }
         }
     }
-    svg.text((left, height - 10.0), "rows: data index (row,col); red outline: rank collision in this step; red cross: never visited; ×n: visited n times", 10.0, theme.foreground, "start", "");
+    for (i, line) in legend.iter().enumerate() {
+        let y = height - 10.0 - 15.0 * (legend.len() - 1 - i) as f64;
+        svg.text((left, y), line, 11.0, theme.foreground, "start", "");
+    }
     svg.finish()
 }
 
@@ -230,13 +241,13 @@ impl StepAxis {
     }
 }
 
-fn timeline_axis(schedule: &Schedule) -> StepAxis {
+fn timeline_axis(schedule: &Schedule, width: f64) -> StepAxis {
     let (cores, steps) = (schedule.core_count(), schedule.steps());
-    let column = (760.0 / steps.max(1) as f64).clamp(5.0, 40.0);
-    let row = (320.0 / f64::from(cores)).clamp(6.0, 22.0);
     let (x0, y0) = (46.0, 26.0);
+    let column = ((width.min(818.0) - x0 - 12.0) / steps.max(1) as f64).clamp(1.5, 40.0);
+    let row = (320.0 / f64::from(cores)).clamp(6.0, 22.0);
     StepAxis {
-        width: (x0 + column * steps as f64 + 12.0).max(360.0),
+        width: (x0 + column * steps as f64 + 12.0).max(360.0f64.min(width)),
         height: y0 + row * f64::from(cores) + 26.0,
         x0,
         column,
@@ -248,23 +259,25 @@ fn timeline_axis(schedule: &Schedule) -> StepAxis {
 
 /// The core × step timeline coloured by rank (the Latin-square view), with
 /// every collision outlined. It does not depend on the current step: the view
-/// marks that with an overlay placed by the returned [`StepAxis`].
+/// marks that with an overlay placed by the returned [`StepAxis`]. Laid out
+/// for a box `width` px wide.
 ///
 /// # Panics
 /// When the schedule exceeds [`TIMELINE_DRAW_LIMIT`].
-pub fn timeline_svg(schedule: &Schedule, theme: &Theme) -> (String, StepAxis) {
+pub fn timeline_svg(schedule: &Schedule, width: f64, theme: &Theme) -> (String, StepAxis) {
     let (cores, steps) = (schedule.core_count(), schedule.steps());
     assert!(cores <= TIMELINE_DRAW_LIMIT.0 && steps <= TIMELINE_DRAW_LIMIT.1, "timeline_svg: too large to draw");
-    let axis = timeline_axis(schedule);
+    let axis = timeline_axis(schedule, width);
     let (cell_w, cell_h) = (axis.column, axis.column_height / f64::from(cores));
     let mut svg = Svg::new(axis.width, axis.height, theme.background, "Core × step timeline coloured by rank");
     svg.text((axis.x0, 14.0), "step →   (cell: the rank a core talks to)", 11.0, theme.foreground, "start", "");
-    let every = (cores / 16).max(1);
+    // Core names at least 14 px apart.
+    let every = ((14.0 / cell_h).ceil() as u32).max(cores / 16).max(1);
     for c in (0..cores).filter(|c| c % every == 0) {
         svg.text(
             (axis.x0 - 6.0, axis.y0 + cell_h * (f64::from(c) + 0.75)),
             &format!("C{c}"),
-            10.0,
+            11.0,
             theme.foreground,
             "end",
             "",
@@ -277,8 +290,8 @@ pub fn timeline_svg(schedule: &Schedule, theme: &Theme) -> (String, StepAxis) {
             let y = axis.y0 + cell_h * f64::from(c);
             let fill = color(t.rank);
             svg.rect((x + 0.5, y + 0.5), (cell_w - 1.0, cell_h - 1.0), fill, "");
-            if cell_w >= 16.0 && cell_h >= 12.0 {
-                svg.text((x + cell_w / 2.0, y + cell_h * 0.72), &t.rank.to_string(), 9.0, ink(fill), "middle", "");
+            if cell_w >= 18.0 && cell_h >= 14.0 {
+                svg.text((x + cell_w / 2.0, y + cell_h * 0.72), &t.rank.to_string(), 11.0, ink(fill), "middle", "");
             }
             if load[t.rank as usize] > 1 {
                 svg.rect(
@@ -308,21 +321,48 @@ fn step_label_every(column: f64) -> usize {
     }
 }
 
+/// Collisions per step of a schedule and of its naive order (no rank
+/// shift), more than 400 steps summed in bins: what [`collisions_svg`] draws.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CollisionBars {
+    /// Steps per bar, ≥ 1.
+    pub bin: usize,
+    /// Collisions per bin, with the rank shift.
+    pub ours: Vec<u32>,
+    /// Collisions per bin, in the naive order.
+    pub naive: Vec<u32>,
+}
+
+impl CollisionBars {
+    /// The bars of `schedule` and its naive order `naive`.
+    pub fn of(schedule: &Schedule, naive: &Schedule) -> CollisionBars {
+        let bin = schedule.steps().max(naive.steps()).div_ceil(400).max(1);
+        let binned =
+            |s: &Schedule| -> Vec<u32> { s.collisions_per_step().chunks(bin).map(|c| c.iter().sum()).collect() };
+        CollisionBars { bin, ours: binned(schedule), naive: binned(naive) }
+    }
+}
+
 /// Collisions per step as bars, with the naive order (no rank shift) as a
 /// dashed line for comparison; more than 400 steps are binned. Step
-/// independent, like [`timeline_svg`].
-pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (String, StepAxis) {
-    let bin = schedule.steps().max(naive.steps()).div_ceil(400).max(1);
-    let binned = |s: &Schedule| -> Vec<u32> { s.collisions_per_step().chunks(bin).map(|c| c.iter().sum()).collect() };
-    let (ours, theirs) = (binned(schedule), binned(naive));
+/// independent, like [`timeline_svg`]. Laid out for a box `width` px wide.
+pub fn collisions_svg(bars: &CollisionBars, width: f64, theme: &Theme) -> (String, StepAxis) {
+    let (bin, ours, theirs) = (bars.bin, &bars.ours, &bars.naive);
     let n = ours.len().max(theirs.len()).max(1);
-    let peak = ours.iter().chain(&theirs).copied().max().unwrap_or(0).max(1);
-    let (left, top, plot_w, plot_h) = (40.0, 30.0, 720.0, 110.0);
+    let peak = ours.iter().chain(theirs).copied().max().unwrap_or(0).max(1);
+    let (left, top, plot_h) = (40.0, 30.0, 110.0);
+    let plot_w = (width.min(776.0) - left - 16.0).max(120.0);
+    let unit = if bin > 1 { format!(" (bins of {bin} steps)") } else { String::new() };
+    let footer = wrap(
+        &format!("step → bars: collisions per step{unit}; dashed: naive order (no rank shift)"),
+        11.0,
+        plot_w + 8.0,
+    );
     // The steps fill the axis, however few.
     let bar = plot_w / n as f64;
     let axis = StepAxis {
         width: left + plot_w + 16.0,
-        height: top + plot_h + 48.0,
+        height: top + plot_h + 34.0 + 15.0 * footer.len() as f64,
         x0: left,
         column: bar,
         steps_per_column: bin,
@@ -338,7 +378,7 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
         levels.push(peak / 2);
     }
     for v in levels {
-        svg.text((left - 4.0, y(v) + 4.0), &v.to_string(), 10.0, theme.foreground, "end", "");
+        svg.text((left - 4.0, y(v) + 4.0), &v.to_string(), 11.0, theme.foreground, "end", "");
     }
     // Wide columns keep a gap between bars; narrow ones are bars edge to edge.
     let gap = if bar >= 8.0 { bar * 0.2 } else { 1.0_f64.min(bar * 0.5) };
@@ -355,7 +395,7 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
     for i in (0..n).filter(|i| i % every == 0) {
         let x = left + bar * (i as f64 + 0.5);
         svg.line((x, top + plot_h), (x, top + plot_h + 4.0), theme.foreground, 1.0, "");
-        svg.text((x, top + plot_h + 15.0), &(i * bin).to_string(), 10.0, theme.foreground, "middle", "");
+        svg.text((x, top + plot_h + 15.0), &(i * bin).to_string(), 11.0, theme.foreground, "middle", "");
     }
     let points: Vec<String> =
         theirs.iter().enumerate().map(|(i, &v)| format!("{:.1},{:.1}", left + bar * (i as f64 + 0.5), y(v))).collect();
@@ -364,42 +404,57 @@ pub fn collisions_svg(schedule: &Schedule, naive: &Schedule, theme: &Theme) -> (
         points.join(" "),
         hex(theme.reference)
     ));
-    let unit = if bin > 1 { format!(" (bins of {bin} steps)") } else { String::new() };
-    svg.text(
-        (left, top + plot_h + 36.0),
-        &format!("step → bars: collisions per step{unit}; dashed: naive order (no rank shift)"),
-        10.0,
-        theme.foreground,
-        "start",
-        "",
-    );
+    for (i, line) in footer.iter().enumerate() {
+        svg.text((left, top + plot_h + 36.0 + 15.0 * i as f64), line, 11.0, theme.foreground, "start", "");
+    }
     (svg.finish(), axis)
 }
 
 /// Horizontal bars of run times, each with its value and a note under it
 /// (the swizzle with and without the rank shift on a network: the note names
 /// the hottest link). `bars`: `(label, ns, note)`.
-pub fn time_bars_svg(caption: &str, bars: &[(String, f64, String)], theme: &Theme) -> String {
-    let (left, width, row, top) = (200.0, 900.0, 50.0, 34.0);
-    let height = top + row * bars.len() as f64 + 8.0;
-    let mut svg = Svg::new(width, height, theme.background, caption);
-    svg.text((width / 2.0, 20.0), caption, 15.0, theme.foreground, "middle", "");
+///
+/// Laid out for a box `width` px wide (at most 900): labels left of the bars,
+/// or above them on a narrow drawing.
+pub fn time_bars_svg(caption: &str, bars: &[(String, f64, String)], width: f64, theme: &Theme) -> String {
+    let width = width.min(900.0);
+    let narrow = width < f64::from(crate::NARROW);
+    let left = if narrow { 8.0 } else { 200.0 };
+    let title = wrap(caption, 15.0, width - 16.0);
     let most = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-    let span = width - left - 130.0;
-    for (i, (label, ns, note)) in bars.iter().enumerate() {
-        let y = top + row * i as f64;
-        svg.text((left - 8.0, y + 16.0), label, 13.0, theme.foreground, "end", "");
+    let span = width - left - 100.0;
+    // Each bar's rows: its label (on a narrow drawing), the bar, its note's lines.
+    let notes: Vec<Vec<String>> = bars.iter().map(|b| wrap(&b.2, 11.0, width - left - 8.0)).collect();
+    let head = if narrow { 18.0 } else { 0.0 };
+    let row = |i: usize| head + 24.0 + 15.0 * notes[i].len() as f64 + 12.0;
+    let top = 14.0 + 20.0 * title.len() as f64;
+    let height = top + (0..bars.len()).map(row).sum::<f64>();
+    let mut svg = Svg::new(width, height, theme.background, caption);
+    for (i, line) in title.iter().enumerate() {
+        svg.text((width / 2.0, 20.0 + 20.0 * i as f64), line, 15.0, theme.foreground, "middle", "");
+    }
+    let mut y = top;
+    for (i, (label, ns, _)) in bars.iter().enumerate() {
+        if narrow {
+            svg.text((left, y + 13.0), label, 13.0, theme.foreground, "start", "");
+        } else {
+            svg.text((left - 8.0, y + 16.0), label, 13.0, theme.foreground, "end", "");
+        }
+        let bar_y = y + head;
         let w = (ns / most * span).max(1.0);
-        svg.rect((left, y + 4.0), (w, 16.0), color(i as u32), "");
+        svg.rect((left, bar_y + 4.0), (w, 16.0), color(i as u32), "");
         svg.text(
-            (left + w + 6.0, y + 17.0),
+            (left + w + 6.0, bar_y + 17.0),
             &format!("{} ns", crate::format_quantity(*ns)),
             12.0,
             theme.foreground,
             "start",
             "",
         );
-        svg.text((left, y + 36.0), note, 11.0, theme.foreground, "start", "");
+        for (k, line) in notes[i].iter().enumerate() {
+            svg.text((left, bar_y + 36.0 + 15.0 * k as f64), line, 11.0, theme.foreground, "start", "");
+        }
+        y += row(i);
     }
     svg.finish()
 }

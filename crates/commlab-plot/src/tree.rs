@@ -51,6 +51,9 @@ pub struct TreePicture<'a> {
     pub step: usize,
     /// Arrows with send/recv labels instead of PRAM combine edges.
     pub message_passing: bool,
+    /// The width to draw for, in px: columns narrow to fit it, and the
+    /// labels that would then overlap are thinned or left out.
+    pub width: f64,
 }
 
 /// The tree picture as an SVG document.
@@ -59,14 +62,22 @@ pub struct TreePicture<'a> {
 /// When the schedule has more than [`TREE_DRAW_LIMIT`] drawn units or `step`
 /// exceeds its rounds (the view checks both).
 pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
-    let TreePicture { schedule, trace, step, message_passing } = *picture;
+    let TreePicture { schedule, trace, step, message_passing, width } = *picture;
     let units = schedule.drawn_units;
     assert!(units <= TREE_DRAW_LIMIT, "tree_svg draws at most {TREE_DRAW_LIMIT} units");
     let rounds = schedule.rounds.len();
     assert!(step <= rounds, "step beyond the last round");
-    let col = (780.0 / f64::from(units)).clamp(26.0, 100.0);
-    let (left, top, row) = (92.0, 26.0, 62.0);
+    // Row labels ("reduce k=1") take the left column: 92 px, or 74 at 11 px on narrow drawings.
+    let (left, label_size) = if width < crate::NARROW.into() { (74.0, 11.0) } else { (92.0, 12.0) };
+    let col = ((width.min(888.0) - left - 16.0) / f64::from(units)).clamp(4.0, 100.0);
+    let (top, row) = (26.0, 62.0);
     let width = left + col * f64::from(units) + 16.0;
+    // What fits a column: a value of up to five monospace characters at 11 px
+    // (6.6 px each), unit names two columns apart at most once every 26 px.
+    let values_fit = col >= 36.0;
+    let name_every = (26.0 / col).ceil().max(1.0) as u32;
+    // Node radius: 7 px, smaller where columns are narrower than 18 px.
+    let radius = (col * 0.4).min(7.0);
     let height = top + row * rounds as f64 + 58.0;
     let x = |u: u32| left + col * (f64::from(u) + 0.5);
     let y = |r: usize| top + row * (rounds - r) as f64;
@@ -93,9 +104,19 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
             svg.group(r#"opacity="0.18""#);
         }
         let label = if r == 0 { "inputs".to_owned() } else { round_label(schedule, r - 1) };
-        svg.text((8.0, y(r) + 4.0), &label, 12.0, theme.foreground, "start", r#"font-weight="600""#);
+        svg.text((8.0, y(r) + 4.0), &label, label_size, theme.foreground, "start", r#"font-weight="600""#);
         if r > 0 {
-            draw_edges(&mut svg, schedule, r, &inactive_after, message_passing, units, theme, (&x, &y));
+            let labels = values_fit && units <= ALL_ROW_VALUES_LIMIT;
+            draw_edges(
+                &mut svg,
+                schedule,
+                r,
+                &inactive_after,
+                (message_passing, labels, radius),
+                units,
+                theme,
+                (&x, &y),
+            );
         }
         for u in 0..units {
             let virtual_unit = schedule.is_virtual(u);
@@ -107,8 +128,8 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
                 (false, false) => (Some(theme.primary), theme.primary),
             };
             let dash = if virtual_unit { r#"stroke-dasharray="3 2""# } else { "" };
-            svg.circle((x(u), y(r)), 7.0, fill, stroke, dash);
-            let show_value = !future && !inactive && (units <= ALL_ROW_VALUES_LIMIT || r == step);
+            svg.circle((x(u), y(r)), radius, fill, stroke, dash);
+            let show_value = values_fit && !future && !inactive && (units <= ALL_ROW_VALUES_LIMIT || r == step);
             if show_value {
                 let text =
                     if defined { short_vector(&trace.vector_text(&snapshots[r], u as usize)) } else { "—".into() };
@@ -119,7 +140,7 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
             svg.end_group();
         }
     }
-    for u in 0..units {
+    for u in (0..units).filter(|u| u % name_every == 0) {
         let name = if schedule.is_virtual(u) { format!("({u})") } else { format!("p{u}") };
         let color = if schedule.is_virtual(u) { theme.grid } else { theme.foreground };
         svg.text((x(u), height - 10.0), &name, 12.0, color, "middle", "");
@@ -135,7 +156,7 @@ fn draw_edges(
     schedule: &Schedule,
     r: usize,
     inactive_after: &[Vec<bool>],
-    message_passing: bool,
+    (message_passing, labels, radius): (bool, bool, f64),
     units: u32,
     theme: &Theme,
     (x, y): (&dyn Fn(u32) -> f64, &dyn Fn(usize) -> f64),
@@ -144,7 +165,7 @@ fn draw_edges(
         if !inactive_after[r - 1][u as usize] {
             let dash = if schedule.is_virtual(u) { r#"stroke-dasharray="3 3""# } else { "" };
             let color = if inactive_after[r][u as usize] { theme.grid } else { theme.foreground };
-            svg.line((x(u), y(r - 1) - 7.0), (x(u), y(r) + 7.0), color, 1.2, dash);
+            svg.line((x(u), y(r - 1) - radius), (x(u), y(r) + radius), color, 1.2, dash);
         }
     }
     let round = &schedule.rounds[r - 1];
@@ -154,13 +175,13 @@ fn draw_edges(
         let (from, to) = ((x(m.from), y(r - 1)), (x(m.to), y(r)));
         let dash = if virtual_message { r#" stroke-dasharray="4 3""# } else { "" };
         if message_passing {
-            svg.line(from, shorten(from, to, 9.0), color, 2.0, &format!(r#"marker-end="url(#arrow)"{dash}"#));
-            if units <= ALL_ROW_VALUES_LIMIT {
+            svg.line(from, shorten(from, to, radius + 2.0), color, 2.0, &format!(r#"marker-end="url(#arrow)"{dash}"#));
+            if labels {
                 let at = |t: f64| (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
                 let (sx, sy) = at(0.22);
                 let (rx, ry) = at(0.78);
-                svg.text((sx + 4.0, sy), "send", 10.0, color, "start", "");
-                svg.text((rx + 4.0, ry + 4.0), if m.combine { "recv ⊕" } else { "recv" }, 10.0, color, "start", "");
+                svg.text((sx + 4.0, sy), "send", 11.0, color, "start", "");
+                svg.text((rx + 4.0, ry + 4.0), if m.combine { "recv ⊕" } else { "recv" }, 11.0, color, "start", "");
             }
         } else {
             svg.line(from, to, color, 2.0, dash);

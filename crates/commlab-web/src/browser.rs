@@ -263,6 +263,12 @@ impl Drop for WidthWatch {
     }
 }
 
+/// The viewport's width in CSS px (`innerWidth`: no layout is forced), or
+/// `None` outside a window.
+pub fn viewport_width() -> Option<f64> {
+    window()?.inner_width().ok()?.as_f64()
+}
+
 /// The point of a click in the coordinates of a drawing `width` units wide
 /// shown in the clicked element (`None` when it has no size).
 pub fn click_point(ev: &web_sys::MouseEvent, width: f64) -> Option<(f64, f64)> {

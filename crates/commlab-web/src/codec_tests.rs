@@ -208,7 +208,6 @@ fn any_swizzle() -> impl Strategy<Value = SwizzleParams> {
                     bandwidth_gib_s,
                     latency_ns,
                     compare: commlab_api::swizzle::COMPARES[compare].0.to_owned(),
-                    dark: false,
                     ..SwizzleParams::default()
                 }
             },

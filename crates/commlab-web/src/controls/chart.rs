@@ -5,7 +5,45 @@
 //! it with `inner_html` cannot inject anything.
 
 use commlab_plot::PlotError;
+use leptos::html::ElementType;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Drawings are never narrower than this, in px (a 320 px phone's box).
+const MIN_WIDTH: f64 = 280.0;
+
+/// Below this viewport width the page is one column (`style.css`): a chart's
+/// box is the viewport less the page's margins, a good first guess before
+/// the first layout tells.
+const ONE_COLUMN: f64 = 760.0;
+
+/// The width in px a drawing in `node`'s element is drawn for: the element's
+/// client width, at most `max`, as the layout changes (a phone turned, a
+/// window resized). Before the first layout it is `max`, or on a narrow
+/// screen the viewport's width less the margins, so a phone's first drawing
+/// already has its width. Changes under 1 px are ignored.
+pub fn box_width<E>(node: NodeRef<E>, max: f64) -> Signal<f64>
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    let guess = crate::browser::viewport_width().filter(|w| *w < ONE_COLUMN).map_or(max, |w| w - 22.0);
+    let width = RwSignal::new(guess.clamp(MIN_WIDTH, max).floor());
+    let watch = StoredValue::new_local(None::<crate::browser::WidthWatch>);
+    Effect::new(move |_| {
+        if let Some(element) = node.get() {
+            let on_width = move |w: f64| {
+                let w = w.clamp(MIN_WIDTH, max).floor();
+                if (w - width.get_untracked()).abs() >= 1.0 {
+                    width.set(w);
+                }
+            };
+            watch.set_value(crate::browser::WidthWatch::new(element.unchecked_ref(), on_width));
+        }
+    });
+    on_cleanup(move || watch.set_value(None));
+    width.into()
+}
 
 /// A rendered chart, or the reason it could not be drawn.
 #[component]
@@ -18,9 +56,13 @@ pub fn Chart(
     description: Signal<String>,
     /// Test and styling hook.
     testid: &'static str,
+    /// Where the figure is, to measure its width ([`box_width`]).
+    #[prop(optional)]
+    node: Option<NodeRef<leptos::html::Figure>>,
 ) -> impl IntoView {
+    let node = node.unwrap_or_default();
     view! {
-        <figure class="chart" data-testid=testid role="img" aria-label=move || description.get()>
+        <figure node_ref=node class="chart" data-testid=testid role="img" aria-label=move || description.get()>
             {move || match svg.get() {
                 Ok(markup) => view! { <div class="chart-svg" inner_html=markup></div> }.into_any(),
                 Err(err) => view! { <p class="chart-error">{err.to_string()}</p> }.into_any(),

@@ -10,5 +10,6 @@ pub mod playback;
 pub mod run_progress;
 pub mod select_field;
 pub mod share_bar;
+pub mod stack;
 pub mod store;
 pub mod welcome;

@@ -50,7 +50,7 @@ pub const DRAWN: usize = 400;
 const LISTED: usize = 40;
 
 /// The fitted curve with the measured points on it (at most [`DRAWN`]).
-fn chart(fit: &FitResult, dark: bool) -> Option<String> {
+fn chart(fit: &FitResult, (width, dark): (f64, bool)) -> Option<String> {
     let collective: Collective = fit.collective.parse().ok()?;
     let mut points: Vec<(u64, f64, f64)> = fit.points.iter().zip(&fit.predicted).map(|(p, m)| (p.0, p.1, *m)).collect();
     points.sort_by_key(|p| p.0);
@@ -73,7 +73,8 @@ fn chart(fit: &FitResult, dark: bool) -> Option<String> {
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
     let caption = format!("{} on p = {}: measured ({}) and the fitted model", fit.collective, fit.p, fit.format);
     let unit = format!("time ({})", if fit.unit == "µs" { "µs" } else { "file's unit" });
-    render_svg(900, 380, |root| times_chart(root, [&caption, &unit, "measured"], &sizes, &series, &[], &theme)).ok()
+    render_svg(width as u32, 380, |root| times_chart(root, [&caption, &unit, "measured"], &sizes, &series, &[], &theme))
+        .ok()
 }
 
 /// The residuals (the points fitted worst) and every algorithm's fit: drawn
@@ -81,7 +82,8 @@ fn chart(fit: &FitResult, dark: bool) -> Option<String> {
 fn residual_tables(f: &FitResult) -> impl IntoView + use<> {
     let unit = f.unit.clone();
     view! {
-            <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-residuals">
+            <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="fit-residuals"
+                style=crate::controls::stack::stack_labels(&["size", "measured", "model", "residual", "relative"])>
                 <caption>{if f.points.len() > LISTED {
                     format!("Residuals: measured − model ({unit}), the {LISTED} points fitted worst of {}", f.points.len())
                 } else {
@@ -93,7 +95,8 @@ fn residual_tables(f: &FitResult) -> impl IntoView + use<> {
                 </tr> }).collect_view()}</tbody>
             </table></div>
             {(f.points.len() > LISTED).then(|| view! { <p class="field-note">{format!("{LISTED} of {} points listed, in the file's order; the CSV and JSON exports above have them all.", f.points.len())}</p> })}
-            <div class="table-scroll" tabindex="0"><table class="numbers" data-testid="fit-candidates">
+            <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="fit-candidates"
+                style=crate::controls::stack::stack_labels(&["algorithm", "α", "β", "rms relative residual"])>
                 <caption>"Every algorithm fitted, best first (their bytes grow alike, so α tells them apart only through the message count)"</caption>
                 <thead><tr><th scope="col">"algorithm"</th><th scope="col">"α"</th><th scope="col">"β"</th><th scope="col">"rms relative residual"</th></tr></thead>
                 <tbody>{f.candidates.iter().map(|c| view! { <tr>
@@ -296,7 +299,9 @@ pub fn FitSection(
             });
         }
     };
-    let svg = Memo::new(move |_| result.get().and_then(|f| chart(&f, dark.get())));
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let width = crate::controls::chart::box_width(figure, 900.0);
+    let svg = Memo::new(move |_| result.get().and_then(|f| chart(&f, (width.get(), dark.get()))));
     view! {
         <details class="section" data-testid="fit" prop:open=move || opened.get()
             on:toggle=move |ev| opened.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
@@ -371,7 +376,7 @@ pub fn FitSection(
                             let place = if worker.with_value(|w| w.as_ref().is_some_and(ScheduleClient::on_page)) { "on this page (no worker could start)" } else { "in the engine worker" };
                             format!("Read and fitted in {:.0} ms {place}.", took.get())
                         }}</p>
-                        <figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
+                        <figure node_ref=figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
                             <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
                         </figure>
                         {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}

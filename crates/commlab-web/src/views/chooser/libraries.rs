@@ -37,7 +37,7 @@ fn color(collective: Collective, ours: Option<&str>) -> Option<commlab_plot::RGB
 }
 
 /// The band above the chart: one row per library.
-pub fn band_svg(result: &ChooseResult, picks: &[Picks], dark: bool) -> Option<String> {
+pub fn band_svg(result: &ChooseResult, picks: &[Picks], (width, dark): (f64, bool)) -> Option<String> {
     let collective: Collective = result.collective.parse().ok()?;
     let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
     let mut rows = Vec::new();
@@ -101,7 +101,7 @@ pub fn band_svg(result: &ChooseResult, picks: &[Picks], dark: bool) -> Option<St
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
     let caption =
         format!("What each library runs by default at p = {} (colour: the algorithm of ours it runs)", result.p);
-    Some(library_band_svg(&caption, &sizes, &rows, &theme))
+    Some(library_band_svg(&caption, &sizes, &rows, width, &theme))
 }
 
 /// Consecutive sizes with the same sentence, as `(first size, last size, sentence)`.
@@ -199,7 +199,14 @@ pub fn LibrariesSection(
             })
             .collect_view();
         Some(view! {
-            <div class="table-scroll" tabindex="0"><table class="numbers picks" data-testid="library-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers picks stack" data-testid="library-table" style={
+                let heads = ["size", "model's winner"].into_iter()
+                    .chain(with_mpich.then_some("MPICH"))
+                    .chain(with_ompi.then_some("Open MPI"))
+                    .chain(with_nccl.then_some("NCCL (predicted)"))
+                    .collect::<Vec<_>>();
+                crate::controls::stack::stack_labels(&heads)
+            }>
                 <caption>"The model's winner and what each library runs (✓: the same schedule)"</caption>
                 <thead><tr>
                     <th scope="col">"size"</th><th scope="col">"model's winner"</th>

@@ -27,7 +27,7 @@ use std::rc::Rc;
 /// The pause after a change before the LogGOPS points are asked for.
 const SIM_PAUSE_MS: u64 = 300;
 
-/// Chart size in SVG pixels; CSS scales it to the column width.
+/// Chart size in px: drawn for the results column's width up to 900, 420 high.
 const CHART: (u32, u32) = (900, 420);
 
 /// The collectives, with labels.
@@ -88,6 +88,10 @@ pub fn ChooserView(
     args.follow(params, true);
     let (dark, embed) = (args.dark, args.embed);
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    // Every chart is drawn for the results column's width, inside its figure's border.
+    let results = NodeRef::<leptos::html::Div>::new();
+    let width = crate::controls::chart::box_width(results, f64::from(CHART.0) + 2.0);
+    let inner = Signal::derive(move || width.get() - 2.0);
     let shown = RwSignal::new_local(None::<Shown>);
     let status = RwSignal::new(Status::Idle);
     let map = RwSignal::new_local(None::<Rc<WinnerMap>>);
@@ -337,7 +341,7 @@ pub fn ChooserView(
                 "LogGOPS (simulated)",
             ),
         };
-        let svg = render_svg(CHART.0, CHART.1, |root| {
+        let svg = render_svg(inner.get() as u32, CHART.1, |root| {
             times_chart(root, [&caption, unit, dots], &sizes, &series, &crossovers, &t)
         })
         .ok();
@@ -352,7 +356,7 @@ pub fn ChooserView(
     let band_svg = Memo::new(move |_| {
         let Some(Ok(picks)) = library_picks.get() else { return None };
         let s = shown.get()?;
-        super::libraries::band_svg(&s.result, &picks, dark.get())
+        super::libraries::band_svg(&s.result, &picks, (inner.get(), dark.get()))
     });
     let pieces_svg = Memo::new(move |_| {
         let s = later.get()?;
@@ -392,7 +396,7 @@ pub fn ChooserView(
         });
         let t = theme();
         let caption = format!("Best piece count vs message size, p = {} (powers of two up to 4096)", r.p);
-        render_svg(CHART.0, CHART.1, |root| pieces_chart(root, &caption, &sizes, &series, chain, &t)).ok()
+        render_svg(inner.get() as u32, CHART.1, |root| pieces_chart(root, &caption, &sizes, &series, chain, &t)).ok()
     });
     // The cost split at the chosen size (the row nearest to `at`).
     let split_row = Memo::new(move |_| {
@@ -419,7 +423,7 @@ pub fn ChooserView(
             .collect();
         let model = if r.network.is_some() { " (α–β model)" } else { "" };
         let caption = format!("Where the time goes at {} on p = {}{model}", short_bytes(row.bytes), r.p);
-        Some(split_bars_svg(&caption, &bars, row.winner, &theme()))
+        Some(split_bars_svg(&caption, &bars, row.winner, inner.get(), &theme()))
     });
     let chart_p = Memo::new(move |_| params.with(|c| c.p));
     let map_svg = Memo::new(move |_| {
@@ -439,7 +443,7 @@ pub fn ChooserView(
             Some(t) => format!("Fastest {collective} algorithm by p and message size on {t} (simulated)"),
             None => format!("Fastest {collective} algorithm by p and message size (model)"),
         };
-        let (svg, g) = winner_map_svg(&input, &caption, &theme());
+        let (svg, g) = winner_map_svg(&input, &caption, inner.get(), &theme());
         geometry.set(Some(g));
         Some(svg)
     });
@@ -475,7 +479,7 @@ pub fn ChooserView(
     };
     let at_cell = move |ev: &web_sys::MouseEvent| {
         let g = geometry.get_untracked()?;
-        let (x, y) = browser::click_point(ev, f64::from(CHART.0))?;
+        let (x, y) = browser::click_point(ev, inner.get_untracked().min(f64::from(CHART.0)))?;
         g.cell_at(x, y)
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
@@ -583,7 +587,14 @@ pub fn ChooserView(
             let net_head = topology.as_ref().map(|t| view! { <th scope="col">{format!("time on {t} (ns)")}</th><th scope="col">"its bottleneck link"</th> });
             Some(view! {
                 {bottleneck.map(|b| view! { <p class="bottleneck" data-testid="bottleneck">{b}</p> })}
-                <div class="table-scroll"><table class="numbers split-table" data-testid="split-table">
+                <div class="table-scroll"><table class="numbers split-table stack" data-testid="split-table" style={
+                    let mut heads = vec!["algorithm".to_owned(), "watch".to_owned()];
+                    if let Some(t) = topology.as_ref() {
+                        heads.extend([format!("time on {t} (ns)"), "its bottleneck link".to_owned()]);
+                    }
+                    heads.extend(["time (model)", "time (LogGOPS)", "messages on the path", "bytes moved on the path", "bytes combined"].map(String::from));
+                    crate::controls::stack::stack_labels(&heads)
+                }>
                     <thead><tr><th scope="col">"algorithm"</th><th scope="col">"watch"</th>{net_head}<th scope="col">"time (model)"</th><th scope="col">"time (LogGOPS)"</th><th scope="col">"messages on the path"</th><th scope="col">"bytes moved on the path"</th><th scope="col">"bytes combined"</th></tr></thead>
                     <tbody>
                         {r.algorithms.iter().enumerate().map(|(k, id)| {
@@ -705,7 +716,7 @@ pub fn ChooserView(
                 <NumberField id="map-hi" label="Map: largest p" integer=true range=int_range(P)
                     value=val(|c| f64::from(c.map_p.1)) on_change=set(|c, v| { c.map_p.1 = v as u32; c.map_p.0 = c.map_p.0.min(c.map_p.1); }) />
             </div>
-            <div class="results">
+            <div class="results" node_ref=results>
                 {move || match status.get() {
                     Status::Failed(e) => view! { <p class="chart-error" data-testid="chooser-error" role="alert">{e}" "{again()}</p> }.into_any(),
                     Status::Running(..) => view! {
@@ -795,7 +806,8 @@ pub fn ChooserView(
                     {move || checks.with(|checks| {
                         if checks.is_empty() { return None; }
                         Some(view! {
-                            <div class="table-scroll"><table class="numbers piece-check" data-testid="piece-check">
+                            <div class="table-scroll"><table class="numbers piece-check stack" data-testid="piece-check"
+                                style=crate::controls::stack::stack_labels(&["algorithm", "model's m", "LogGOPS's m", "tried: m — model / LogGOPS"])>
                                 <caption>{format!("Checked by simulation at {} (LogGOPS with L = α, G = β, o = g = 0; model / LogGOPS time)", short_bytes(checks[0].bytes))}</caption>
                                 <thead><tr><th scope="col">"algorithm"</th><th scope="col">"model's m"</th><th scope="col">"LogGOPS's m"</th><th scope="col">"tried: m — model / LogGOPS"</th></tr></thead>
                                 <tbody>

@@ -17,6 +17,7 @@ use crate::engine::{Client, Pool};
 use crate::views::lazy::LazyArgs;
 
 use super::params::LabParams;
+use crate::controls::chart::box_width;
 use commlab_api::exports;
 use commlab_api::lab::{other_rule, LabPlan, UqRequest, UqResult};
 use commlab_api::protocol::{Request, Response};
@@ -240,45 +241,50 @@ pub fn LabView(
     });
     let uq = RwSignal::new(None::<Result<UqResult, String>>);
     let uq_progress = RwSignal::new(Progress::Idle);
-    let start_uq = move |size: u64, dark: bool| {
+    let start_uq = move |size: u64| {
         uq.set(None);
         let handler = tracked(uq_progress, move |response| match response {
             Response::Uq(u) => uq.set(Some(Ok(u))),
             Response::Error(e) => uq.set(Some(Err(e.to_string()))),
             _ => {}
         });
-        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, dark, encoding: None, links: None }), handler));
+        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, encoding: None, links: None }), handler));
     };
-    Effect::new(move |_| start_uq(lab.with(|l| l.uq_size), dark.get()));
+    Effect::new(move |_| start_uq(lab.with(|l| l.uq_size)));
     let on_uq_cancel = Callback::new(move |()| {
         uq_client.with_value(Client::cancel);
         uq_progress.update(|p| *p = p.cancelled());
         uq.set(Some(Err("The UQ experiment was cancelled.".into())));
     });
-    let on_uq_rerun = Callback::new(move |()| start_uq(lab.with_untracked(|l| l.uq_size), dark.get_untracked()));
+    let on_uq_rerun = Callback::new(move |()| start_uq(lab.with_untracked(|l| l.uq_size)));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    // Every chart is drawn for the results column's width, less its borders.
+    let results = NodeRef::<leptos::html::Div>::new();
+    let width = box_width(results, 902.0);
     let charts = Memo::new(move |_| {
         let points = sweep.delay.get();
-        let theme = theme();
+        let (theme, w) = (theme(), width.get() as u32 - 2);
         DELAY_RATES
             .iter()
             .map(|&rate| {
                 (!points.is_empty())
-                    .then(|| render_svg(900, 500, |root| delay_vs_nodes(root, &points, rate, &theme)).ok())
+                    .then(|| render_svg(w, 500, |root| delay_vs_nodes(root, &points, rate, &theme)).ok())
                     .flatten()
             })
             .collect::<Vec<_>>()
     });
     let range_chart = Memo::new(move |_| {
         let points = sweep.range.get();
-        let theme = theme();
+        let (theme, w) = (theme(), width.get() as u32 - 2);
         (!points.is_empty())
-            .then(|| render_svg(900, 500, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
+            .then(|| render_svg(w, 500, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
             .flatten()
     });
-    // Drawn in the worker with the experiment (it does not depend on the sweep).
-    let uq_chart =
-        Signal::derive(move || uq.with(|u| u.as_ref().and_then(|u| u.as_ref().ok()).map(|u| u.histogram.clone())));
+    // The experiment's histogram (it does not depend on the sweep).
+    let uq_chart = Signal::derive(move || {
+        let (theme, w) = (theme(), width.get() - 2.0);
+        uq.with(|u| u.as_ref().and_then(|u| u.as_ref().ok()).map(|u| u.histogram(w, &theme)))
+    });
     // Cheap: derived, not memoised (each memo type costs ~5 KB of wasm).
     let claims = Signal::derive(move || delay_claims(&sweep.delay.get()));
     let range_claim_memo = Signal::derive(move || range_claim(&sweep.range.get()));
@@ -362,7 +368,7 @@ pub fn LabView(
                 <p class="hint" data-testid="sweep-status" role="status">{status}</p>
                 {move || sweep.error.get().map(|e| view! { <p class="chart-error" role="alert">{e}</p> })}
             </div>
-            <div class="results">
+            <div class="results" node_ref=results>
                 {(0..DELAY_RATES.len()).map(|i| view! {
                     <article class="lab-chart" data-testid=format!("delay-chart-{i}")>
                         {move || match charts.with(|c| c[i].clone()) {

@@ -64,6 +64,7 @@ impl MeshParams {
             k: self.uq_k,
             links: self.uq_links.id().to_owned(),
             dark,
+            width: 900,
         }
     }
 }

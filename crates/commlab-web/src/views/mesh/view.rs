@@ -9,6 +9,7 @@
 use super::params::MeshParams;
 use crate::browser;
 use crate::codec;
+use crate::controls::chart::box_width;
 use crate::controls::export_bar::{ExportBar, ExportFormat};
 use crate::controls::number_field::NumberField;
 use crate::controls::playback::Playback;
@@ -30,7 +31,7 @@ use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
-/// Width of the mesh drawing in CSS pixels.
+/// Widest mesh drawing, in CSS pixels (narrower boxes get their width).
 const DRAW_WIDTH: f64 = 640.0;
 
 /// Where the run of the current inputs stands. The last recorded run's
@@ -74,6 +75,9 @@ pub fn MeshView(
     let painted = RwSignal::new(0u32);
     // Frames received: `data-frames` on the figure (tests and the timing harness wait on it).
     let frames = RwSignal::new(0u32);
+    // The drawing's width: the figure's (inside its border), at most DRAW_WIDTH.
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let draw_width = box_width(figure, DRAW_WIDTH);
 
     let show_frame = move |f: Frame, bits: Option<JsValue>| {
         if bits.is_some() {
@@ -93,7 +97,8 @@ pub fn MeshView(
             }
             let (pattern, heat) = mp.with_untracked(|p| (p.pattern, p.heat));
             let step = params.with_untracked(|p| usize::try_from(p.step).unwrap_or(usize::MAX));
-            let first = FrameRequest { step, width: DRAW_WIDTH, pattern, heat, dark: dark.get_untracked() };
+            let first =
+                FrameRequest { step, width: draw_width.get_untracked(), pattern, heat, dark: dark.get_untracked() };
             let handler: Handler = Rc::new(move |response, bits| match response {
                 Response::Progress { done, total } => state.set(RunState::Running(done, total)),
                 Response::MeshReady(s, f) => {
@@ -128,7 +133,7 @@ pub fn MeshView(
     let frame_request = Memo::new(move |_| {
         ready.get().then(|| {
             let (pattern, heat) = mp.with(|p| (p.pattern, p.heat));
-            FrameRequest { step: step.get(), width: DRAW_WIDTH, pattern, heat, dark: dark.get() }
+            FrameRequest { step: step.get(), width: draw_width.get(), pattern, heat, dark: dark.get() }
         })
     });
     // One frame per step, option or theme change (not the one the run brought); queued behind work in flight.
@@ -163,7 +168,8 @@ pub fn MeshView(
         let Some((x, y)) = browser::click_point(&ev, width) else { return };
         let size = mp.with_untracked(|p| p.request.size) as u32;
         let Ok(mesh) = Mesh::new(size.into()) else { return };
-        let layout = MeshLayout::new(size, DRAW_WIDTH);
+        let Some(asked_width) = asked.get_value().map(|a| a.width) else { return };
+        let layout = MeshLayout::new(size, asked_width);
         if let Some(link) = layout.link_at(&mesh, x, y) {
             params.update(|p| p.mesh.request.flips = p.mesh.request.toggled(link));
         }
@@ -235,8 +241,8 @@ pub fn MeshView(
         let (row, col, link) = cursor.get()?;
         let size = mp.with(|p| p.request.size) as u32;
         let mesh = Mesh::new(size.into()).ok()?;
-        let layout = MeshLayout::new(size, DRAW_WIDTH);
         let extent = frame.with(|f| f.as_ref().map(|f| (f.width, f.height)))?;
+        let layout = MeshLayout::new(size, asked.get_value()?.width);
         let (cx, cy) = layout.position(&mesh, mesh.node(row, col));
         let crossed = link.map(|l| {
             let (a, b) = mesh.endpoints(l);
@@ -318,7 +324,7 @@ pub fn MeshView(
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
                 <Legend />
-                <figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
+                <figure node_ref=figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
                     data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
                     data-frames=move || frames.get().to_string()
                     data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
@@ -387,7 +393,8 @@ fn Metrics(state: RwSignal<RunState>, summary: RwSignal<Option<MeshSummary>>) ->
             })
             .collect();
         view! {
-            <table class="numbers" data-testid="mesh-metrics">
+            <table class="numbers stack" data-testid="mesh-metrics"
+                style=crate::controls::stack::stack_labels(&["barrier", "delay (ticks)", "messages", "hops", "detour hops", "back-steps", "most-loaded link", "K"])>
                 <thead><tr><th scope="col">"barrier"</th><th scope="col">"delay (ticks)"</th><th scope="col">"messages"</th>
                     <th scope="col">"hops"</th><th scope="col">"detour hops"</th><th scope="col">"back-steps"</th><th scope="col">"most-loaded link"</th><th scope="col">"K"</th></tr></thead>
                 <tbody>{rows}</tbody>
@@ -407,11 +414,14 @@ fn RoundPanel(
     #[prop(into)] dark: Signal<bool>,
     client: StoredValue<Client, LocalStorage>,
 ) -> impl IntoView {
+    // Drawn for the panel's width, less the figure's border.
+    let section = NodeRef::<leptos::html::Section>::new();
+    let width = box_width(section, 902.0);
     // Only what the panel depends on: a new seed or algorithm does not redraw it.
     let inputs = Memo::new(move |_| mp.with(|p| p.round(false)));
     let panel = RwSignal::new(None::<Result<RoundPanel, String>>);
     Effect::new(move |_| {
-        let request = RoundRequest { dark: dark.get(), ..inputs.get() };
+        let request = RoundRequest { dark: dark.get(), width: width.get() as u32 - 2, ..inputs.get() };
         if let Err(e) = request.drawable() {
             panel.set(Some(Err(e)));
             return;
@@ -424,7 +434,7 @@ fn RoundPanel(
         client.with_value(|c| c.query(Request::Round(request), handler));
     });
     view! {
-        <section class="round-panel" data-testid="round-panel" aria-labelledby="round-title">
+        <section node_ref=section class="round-panel" data-testid="round-panel" aria-labelledby="round-title">
             <h3 id="round-title">"Before / after round(K)"</h3>
             <p class="hint">"The link set A (before) and B (after) are the links the Gather messages of one barrier traverse on the intact mesh; UQ = 1 − |A∩B| / |A∪B|. K and the link-set definition are on the left."</p>
             {move || match panel.get() {

@@ -1,6 +1,6 @@
 //! View 3: the runtime model of the pipelined reduction, `T(m)` and `T(p)`.
 
-use crate::controls::chart::Chart;
+use crate::controls::chart::{box_width, Chart};
 use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::{int_range, real_range, NumberField};
 
@@ -18,8 +18,8 @@ use commlab_plot::{format_quantity as q, render_svg, PlotError, Theme};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// Chart size in SVG pixels; CSS scales it to the column width.
-const CHART_SIZE: (u32, u32) = (900, 420);
+/// Chart size in px: drawn for the box's width up to 900, 420 high.
+const CHART_SIZE: (f64, u32) = (900.0, 420);
 
 /// The runtime-model view: inputs, two charts, and the numbers in a table.
 #[allow(clippy::too_many_lines, reason = "one component wiring the controls, charts and exports")]
@@ -74,10 +74,12 @@ pub fn ModelView(
         let request = model.with(|m| m.request);
         twin.with(|t| t.as_ref().filter(|(r, _)| *r == request).map(|(_, p)| markers(p)).unwrap_or_default())
     };
+    let (pieces_box, units_box) = (NodeRef::new(), NodeRef::new());
+    let (pieces_width, units_width) = (box_width(pieces_box, CHART_SIZE.0), box_width(units_box, CHART_SIZE.0));
     let pieces_svg = Memo::new(move |_| -> Result<String, PlotError> {
         let run = run.get().map_err(PlotError)?;
         let (m, theme, network) = (chosen(), theme(), network());
-        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| {
+        render_svg(pieces_width.get() as u32, CHART_SIZE.1, |root| {
             pieces_chart(root, &run.config, m, [&markers(&run.simulated), &network], &theme)
         })
     });
@@ -86,7 +88,7 @@ pub fn ModelView(
         let (m, theme) = (chosen(), theme());
         let end = units_axis_end(run.config.units());
         let sim = markers(&run.simulated_tree);
-        render_svg(CHART_SIZE.0, CHART_SIZE.1, |root| units_chart(root, &run.config, m, end, &sim, &theme))
+        render_svg(units_width.get() as u32, CHART_SIZE.1, |root| units_chart(root, &run.config, m, end, &sim, &theme))
     });
     let file_name =
         Signal::derive(move || model.with(|m| format!("commlab-model-n{}-p{}", m.request.bytes, m.request.units)));
@@ -164,8 +166,8 @@ pub fn ModelView(
                 <button type="button" data-testid="use-best" on:click=use_best>"Use the best m"</button>
             </div>
             <div class="results">
-                <Chart svg=pieces_svg description=Signal::derive(describe_pieces) testid="chart-pieces" />
-                <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" />
+                <Chart svg=pieces_svg description=Signal::derive(describe_pieces) testid="chart-pieces" node=pieces_box />
+                <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" node=units_box />
             </div>
             <div class="summary">
                 <ExportBar name=file_name svg=export_svg remote=remote_export />

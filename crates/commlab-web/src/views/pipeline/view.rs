@@ -2,6 +2,7 @@
 //! the grouping of elements into pieces, playback and export.
 
 use super::params::PipelineParams;
+use crate::controls::chart::box_width;
 use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::{int_range, NumberField};
 use crate::controls::playback::Playback;
@@ -51,11 +52,13 @@ pub fn PipelineView(
     });
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let width = box_width(figure, 900.0);
     let svg = Memo::new(move |_| {
         let run = run.get().ok()?;
         let (units, n) = PIPELINE_DRAW_LIMIT;
         (run.schedule.units <= units && run.schedule.rounds.len() <= n)
-            .then(|| pipeline_svg(&run.schedule, pp.get().elements as usize, step.get(), &theme()))
+            .then(|| pipeline_svg(&run.schedule, pp.get().elements as usize, step.get(), width.get(), &theme()))
     });
     // A large run's captions come from the worker, one per step shown.
     let remote_caption = RwSignal::new(String::new());
@@ -129,7 +132,7 @@ pub fn PipelineView(
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {
-                    Some(markup) => view! { <figure class="diagram" data-testid="pipeline-svg" inner_html=markup></figure> }.into_any(),
+                    Some(markup) => view! { <figure node_ref=figure class="diagram" data-testid="pipeline-svg" inner_html=markup></figure> }.into_any(),
                     None => view! {
                         <p class="summary-note" data-testid="pipeline-summary">
                             {move || match state.get() {

@@ -289,7 +289,7 @@ pub fn NetworkPanel(
         {move || summary.get().filter(|s| !s.hottest.is_empty()).map(|s| view! {
             <details class="hottest" data-testid="hottest-links">
                 <summary>"The busiest links"</summary>
-                <table class="numbers">
+                <table class="numbers stack" style=crate::controls::stack::stack_labels(&["link", "bytes", "busy (ns)", "peak flows"])>
                     <thead><tr><th scope="col">"link"</th><th scope="col">"bytes"</th><th scope="col">"busy (ns)"</th><th scope="col">"peak flows"</th></tr></thead>
                     <tbody>{s.hottest.iter().map(|l| view! { <tr><td>{l.name.clone()}</td><td>{format_quantity(l.bytes)}</td><td>{format_quantity(l.busy)}</td><td>{l.peak}</td></tr> }).collect_view()}</tbody>
                 </table>

@@ -7,6 +7,7 @@
 use super::params::ScheduleParams;
 use crate::browser;
 use crate::codec::Notice;
+use crate::controls::chart::box_width;
 use crate::controls::notices::Notices;
 use crate::controls::number_field::{int_range, NumberField};
 use crate::controls::store;
@@ -676,6 +677,8 @@ pub fn ScheduleView(
     // Exports draw the window shown, without the keyboard focus's outline.
     let drawing_svg =
         move || layout.get_untracked().and_then(|l| scene_for(&l, None, &theme_untracked(dark))).map(|s| scene_svg(&s));
+    let histogram_box = NodeRef::<leptos::html::Div>::new();
+    let histogram_width = box_width(histogram_box, 900.0);
     let histogram_svg = move || {
         let th = theme();
         shown.with(|s| {
@@ -684,7 +687,7 @@ pub fn ScheduleView(
                 &r.histogram,
                 (r.min_time as f64, r.bin_width as f64),
                 params.with(ScheduleParams::time_unit),
-                900.0,
+                histogram_width.get(),
                 &th,
                 "Finish time per rank",
             )))
@@ -863,7 +866,7 @@ pub fn ScheduleView(
             Some(view! {
                 <details class="critical" data-testid="critical-path" open=open>
                     <summary>{format!("Critical path: {} steps{}", r.critical_steps, if r.traced { "" } else { " (not traced: too many operations)" })}</summary>
-                    <table class="numbers">
+                    <table class="numbers stack" style=crate::controls::stack::stack_labels(&["rank", "operation", "start", "end"])>
                         <thead><tr><th scope="col">"rank"</th><th scope="col">"operation"</th><th scope="col">"start"</th><th scope="col">"end"</th></tr></thead>
                         <tbody>
                             {r.critical.iter().map(|x| view! {
@@ -993,7 +996,7 @@ pub fn ScheduleView(
                         }.into_any(),
                         Some(s) => view! {
                             <p data-testid="large-note">{format!("{} operations: above {TIMELINE_OPS}, the view shows the finish-time histogram and the critical path instead of every bar.", s.result.ops)}</p>
-                            <div class="diagram" data-testid="finish-histogram" inner_html=histogram_svg().unwrap_or_default()></div>
+                            <div node_ref=histogram_box class="diagram" data-testid="finish-histogram" inner_html=move || histogram_svg().unwrap_or_default()></div>
                         }.into_any(),
                         None => ().into_any(),
                     })}

@@ -1,5 +1,5 @@
-//! The swizzle view's state and URL fields: the engine request (its `dark`
-//! is set when the view sends it) and the step shown. The view is a lazy one
+//! The swizzle view's state and URL fields: the engine request and the
+//! step shown. The view is a lazy one
 //! (`views` bundle), so its state reads its own `step`.
 
 use crate::codec::{Field, Kind, ViewState};

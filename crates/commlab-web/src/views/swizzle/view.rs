@@ -4,6 +4,7 @@
 
 use super::params::{SwizzleParams, SwizzleState};
 use crate::codec;
+use crate::controls::chart::box_width;
 use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::NumberField;
 use crate::controls::playback::Playback;
@@ -17,11 +18,22 @@ use commlab_api::swizzle::{SwizzleRequest, SwizzleSummary};
 use commlab_core::limits::swizzle_view as lim;
 use commlab_core::limits::GRID_SLIDER;
 use commlab_core::swizzle::{Schedule, PRESETS};
-use commlab_plot::swizzle::{grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
+use commlab_plot::swizzle::{collisions_svg, grid_svg, timeline_svg, StepAxis, GRID_DRAW_LIMIT, TIMELINE_DRAW_LIMIT};
 use commlab_plot::Theme;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
+
+/// The width of a grid's drawing in a results column whose figures are
+/// `inner` px wide: half of it (less the gap and borders) when a second grid
+/// stands beside it, which it does from 2 × 22 rem on (`.side-by-side`).
+fn grid_width(inner: f64, two: bool) -> f64 {
+    if two && inner + 2.0 >= 2.0 * 352.0 + 12.0 {
+        ((inner + 2.0 - 12.0) / 2.0 - 2.0).floor()
+    } else {
+        inner
+    }
+}
 
 fn drawable_grid(s: &Schedule) -> bool {
     let g = s.config().grid();
@@ -54,7 +66,11 @@ pub fn SwizzleView(
     let dark: Signal<bool> = args.dark.into();
     let sw = Memo::new(move |_| params.with(|p| p.swizzle.clone()));
     // Derived, not memoised: `sw` is a memo already (each memo type costs ~5 KB of wasm).
-    let request = Signal::derive(move || sw.with(|p| SwizzleRequest { dark: dark.get(), ..p.clone() }));
+    let request = Signal::derive(move || sw.get());
+    // The drawings' width: the results column's, less the figures' borders.
+    let results = NodeRef::<leptos::html::Div>::new();
+    let width = box_width(results, 902.0);
+    let inner = Signal::derive(move || width.get() - 2.0);
     let heavy = Signal::derive(move || request.with(SwizzleRequest::heavy));
     // Started with the view, so its wasm is ready by the first large run.
     let client = StoredValue::new_local(Client::new());
@@ -64,7 +80,7 @@ pub fn SwizzleView(
     let SplitRun { state, .. } = split_run(client, request);
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     let summary = Memo::new(move |_| match state.get() {
-        Split::Local(r) => SummaryState::Ready(Arc::new(r.summary(&theme()))),
+        Split::Local(r) => SummaryState::Ready(Arc::new(r.summary())),
         Split::Remote(s) => SummaryState::Ready(s),
         Split::Failed(e) => SummaryState::Failed(e),
         Split::Pending => SummaryState::Pending,
@@ -72,20 +88,30 @@ pub fn SwizzleView(
     let local = move || if let Split::Local(r) = state.get() { Some(r) } else { None };
     let steps = Memo::new(move |_| summary.with(|s| if let SummaryState::Ready(s) = s { s.steps } else { 0 }));
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
+    let other_shown = move || sw.with(|p| p.compare != "none");
     let grid = Memo::new(move |_| {
-        local().filter(|r| drawable_grid(&r.schedule)).map(|r| grid_svg(&r.schedule, step.get(), &theme()))
+        let w = grid_width(inner.get(), other_shown());
+        local().filter(|r| drawable_grid(&r.schedule)).map(|r| grid_svg(&r.schedule, step.get(), w, &theme()))
     });
     let other_grid = Memo::new(move |_| {
         let run = local()?;
         let (label, other) = run.other.clone()?.ok()?;
-        drawable_grid(&other).then(|| (label, grid_svg(&other, step.get().min(other.steps()), &theme())))
+        let w = grid_width(inner.get(), true);
+        drawable_grid(&other).then(|| (label, grid_svg(&other, step.get().min(other.steps()), w, &theme())))
     });
     // Step-independent drawings: a step change moves their overlays, not their SVG.
     let timeline = Memo::new(move |_| {
-        local().filter(|r| drawable_timeline(&r.schedule)).map(|r| timeline_svg(&r.schedule, &theme()))
+        local().filter(|r| drawable_timeline(&r.schedule)).map(|r| timeline_svg(&r.schedule, inner.get(), &theme()))
     });
     let collisions = Memo::new(move |_| {
-        summary.with(|s| if let SummaryState::Ready(s) = s { Some(s.collisions.clone()) } else { None })
+        let w = inner.get();
+        summary.with(|s| {
+            if let SummaryState::Ready(s) = s {
+                Some(collisions_svg(&s.collisions, w, &theme()))
+            } else {
+                None
+            }
+        })
     });
     // A large run's captions come from the worker, one per step shown.
     let remote_caption = RwSignal::new(String::new());
@@ -136,12 +162,12 @@ pub fn SwizzleView(
         <section class="view swizzle-view" data-testid="swizzle-view" aria-labelledby="swizzle-title">
             <crate::controls::notices::Notices notices=notices />
             <SwizzleControls params=params sw=sw />
-            <div class="results">
+            <div class="results" node_ref=results>
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 <CoverageWarning summary=summary />
                 <SwizzleNumbers summary=summary />
-                <SwizzleNetwork params=params sw=sw client=client />
+                <SwizzleNetwork params=params sw=sw client=client width=inner dark=dark />
                 <div class="side-by-side">
                     {move || match grid.get() {
                         Some(svg) => view! { <figure class="diagram" data-testid="swizzle-grid"><figcaption>"this configuration"</figcaption><div inner_html=svg></div></figure> }.into_any(),
@@ -273,20 +299,27 @@ fn SwizzleNetwork(
     params: RwSignal<SwizzleState>,
     sw: Memo<SwizzleParams>,
     client: StoredValue<Client, LocalStorage>,
+    /// The figure's width.
+    width: Signal<f64>,
+    dark: Signal<bool>,
 ) -> impl IntoView {
-    // The sentence (or what is refused) and the figure.
+    // The sentence (or what is refused) and the figure, drawn for the width.
     let say = RwSignal::new(None::<String>);
-    let figure = RwSignal::new(None::<String>);
+    let outcome = RwSignal::new(None::<Arc<commlab_api::swizzle::SwizzleNet>>);
+    let figure = Signal::derive(move || {
+        let theme = if dark.get() { Theme::DARK } else { Theme::LIGHT };
+        outcome.with(|n| n.as_ref().map(|n| n.figure(width.get(), &theme)))
+    });
     Effect::new(move |_| {
         let Some((request, net)) = sw.with(|s| s.on_network.then(|| (s.clone(), s.network.clone()))) else {
             return;
         };
         say.set(Some("Simulating on the network…".into()));
-        figure.set(None);
+        outcome.set(None);
         let handler: Handler = Rc::new(move |response, _| match response {
-            Response::SwizzleNet(sentence, svg) => {
-                say.set(Some(sentence));
-                figure.set(Some(svg));
+            Response::SwizzleNet(net) => {
+                say.set(Some(net.sentence()));
+                outcome.set(Some(Arc::from(net)));
             }
             Response::Error(e) => say.set(Some(e.to_string())),
             _ => {}
@@ -300,7 +333,7 @@ fn SwizzleNetwork(
         }),
         Err(e) => {
             say.set(Some(e));
-            figure.set(None);
+            outcome.set(None);
         }
     };
     view! {
@@ -371,7 +404,8 @@ fn SwizzleNumbers(summary: Memo<SummaryState>) -> impl IntoView {
             rows.push(view! { <tr><td colspan="6" class="chart-error">{e}</td></tr> }.into_any());
         }
         view! {
-            <table class="numbers" data-testid="swizzle-numbers">
+            <table class="numbers stack" data-testid="swizzle-numbers"
+                style=crate::controls::stack::stack_labels(&["schedule", "steps", "collisions", "max cores on a rank", "time (µs)", "bijective"])>
                 <caption>{s.cost_caption.clone()}</caption>
                 <thead><tr><th scope="col">"schedule"</th><th scope="col">"steps"</th><th scope="col">"collisions"</th><th scope="col">"max cores on a rank"</th><th scope="col">"time (µs)"</th><th scope="col">"bijective"</th></tr></thead>
                 <tbody>{rows}</tbody>

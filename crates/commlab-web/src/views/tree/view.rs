@@ -2,6 +2,7 @@
 //! PRAM or the message-passing picture, with playback, captions, values and
 //! export.
 
+use crate::controls::chart::box_width;
 use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::{int_range, NumberField};
 use crate::controls::playback::Playback;
@@ -67,6 +68,8 @@ pub fn TreeView(
     let rounds = Memo::new(move |_| state.with(rounds_of));
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(rounds.get()));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let width = box_width(figure, 900.0);
     let svg = Memo::new(move |_| {
         let run = run.get().ok()?;
         (run.schedule.drawn_units <= TREE_DRAW_LIMIT).then(|| {
@@ -75,6 +78,7 @@ pub fn TreeView(
                 trace: &run.trace,
                 step: step.get(),
                 message_passing: tree.with(|t| t.message_passing),
+                width: width.get(),
             };
             tree_svg(&picture, &theme())
         })
@@ -114,7 +118,7 @@ pub fn TreeView(
                 <Playback step=step steps=rounds on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {
-                    Some(markup) => view! { <figure class="diagram" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
+                    Some(markup) => view! { <figure node_ref=figure class="diagram" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
                     None => view! { <TreeSummaryTable state=state step=step /> }.into_any(),
                 }}
                 <ValuesTable run=run step=step />
