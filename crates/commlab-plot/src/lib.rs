@@ -96,16 +96,22 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotE
 
 /// Charts drawn narrower than this take the narrow layout: the legend below
 /// the plot instead of in a strip beside it, the caption wrapped, fewer ticks.
-pub const NARROW: u32 = 600;
+pub const NARROW: u32 = 480;
+
+/// The width a chart's given height is meant for: narrower drawings get a
+/// proportionally lower plot (the page keeps the proportions it had when
+/// every chart was a 900 px drawing scaled down), but never under 240 px.
+pub const FULL_WIDTH: u32 = 900;
 
 /// Room a narrow chart gets below its `height` for the legend; the drawing
 /// is cropped to what it used.
 pub(crate) const LEGEND_ROOM: u32 = 640;
 
 /// Renders `draw` on an SVG backend `width` pixels wide and returns the SVG
-/// text. `height` is the plot's height; `draw` returns the height it used,
-/// which is `height` in the wide layout and more below [`NARROW`], where the
-/// legend goes under the plot.
+/// text. `height` is the plot's height at [`FULL_WIDTH`], scaled with the
+/// width (see [`plot_height`]); `draw` returns the height it used, which is
+/// the plot's in the wide layout and more below [`NARROW`], where the legend
+/// goes under the plot.
 ///
 /// # Errors
 /// Whatever `draw` reports.
@@ -113,6 +119,7 @@ pub fn render_svg<F>(width: u32, height: u32, draw: F) -> Result<String, PlotErr
 where
     F: FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<u32, PlotError>,
 {
+    let height = plot_height(width, height);
     let room = if width < NARROW { height + LEGEND_ROOM } else { height };
     let mut svg = String::new();
     let used = {
@@ -122,6 +129,13 @@ where
         used
     };
     Ok(if used < room { crop_height(&svg, width, room, used) } else { svg })
+}
+
+/// The plot height of a chart `width` px wide whose height at [`FULL_WIDTH`]
+/// is `full`: in proportion below it, at least 240 px (or `full` if less).
+pub fn plot_height(width: u32, full: u32) -> u32 {
+    let scaled = u64::from(full) * u64::from(width.min(FULL_WIDTH)) / u64::from(FULL_WIDTH);
+    u32::try_from(scaled).unwrap_or(full).max(full.min(240))
 }
 
 /// `svg` (plotters' output, `width × room`) with its document height cut to

@@ -324,14 +324,15 @@ impl Layout {
         self.width.saturating_sub(12 + 64 + self.right())
     }
 
-    /// The caption's size (plotters' units) and its lines.
-    fn caption(&self, caption: &str) -> (u32, Vec<String>) {
+    /// The caption's size (plotters' units), line height (px) and lines,
+    /// wrapped to the width over the plot (sans-serif averages ~0.55 em a
+    /// character: 17 units are 13.7 px, 19 are 15.3 px).
+    fn caption(&self, caption: &str) -> (u32, i32, Vec<String>) {
+        let room = f64::from(self.width.saturating_sub(self.right() + 24));
         if self.narrow {
-            // 17 units are 13.6 px; sans-serif averages ~0.55 em a character.
-            let chars = (f64::from(self.width.saturating_sub(24)) / 7.5) as usize;
-            (17, wrap_words(caption, chars.max(12)))
+            (17, 21, wrap_words(caption, ((room / 7.5) as usize).max(12)))
         } else {
-            (19, vec![caption.to_owned()])
+            (19, 24, wrap_words(caption, ((room / 8.4) as usize).max(12)))
         }
     }
 
@@ -345,9 +346,6 @@ impl Layout {
         }
     }
 }
-
-/// Line height of a narrow chart's wrapped caption, in px.
-const CAPTION_LINE: i32 = 21;
 
 fn draw_frame<DB, XS, YS>(
     root: &DrawingArea<DB, Shift>,
@@ -374,19 +372,19 @@ where
     // measured for the page's 19 px line.
     let (width, height) = root.dim_in_pixel();
     let layout = Layout::of(width, height);
-    let (size, lines) = layout.caption(caption);
+    let (size, line_height, lines) = layout.caption(caption);
     let (left, right) = (12, i32::try_from(width.saturating_sub(layout.right())).unwrap_or(i32::MAX));
     let style = font(theme, size).pos(Pos::new(HPos::Center, VPos::Top));
     let mut chart_top = CHART_TOP;
-    if layout.narrow {
+    if lines.len() == 1 {
+        root.draw(&Text::new(caption, (left + (right - left) / 2, CAPTION_TOP), style))?;
+    } else {
         let mut y = CAPTION_TOP;
         for line in &lines {
             root.draw(&Text::new(line.as_str(), (left + (right - left) / 2, y), style.clone()))?;
-            y += CAPTION_LINE;
+            y += line_height;
         }
         chart_top = u32::try_from(y + 8).unwrap_or(CHART_TOP);
-    } else {
-        root.draw(&Text::new(caption, (left + (right - left) / 2, CAPTION_TOP), style))?;
     }
     // The plot's own area: all of it in the wide layout, the top `height`
     // pixels in the narrow one (the legend goes below).
