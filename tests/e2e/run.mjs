@@ -1421,6 +1421,37 @@ test('chooser: picking a system sets its nodes network, p and NCCL\'s descriptio
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
 });
 
+test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected curve and table equal `commlab predict`, the link reopens it', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=67108864`);
+  await page.locator('#chooser-system').waitFor();
+  // Under the α–β model (units of α) the bandwidths are refused in words.
+  await page.selectOption('#y-axis', 'busbw');
+  await page.waitForSelector('[data-testid="y-axis-note"]');
+  assert.match(await chartSvg(page, 'times-chart'), /time \(units of α\)/);
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await waitForUrl(page, () => /[?&]y=busbw(&|$)/.test(location.search) && /net=nodes%3A2x8(&|$)/.test(location.search));
+  await page.waitForSelector('[data-testid="expected-table"]', { state: 'attached', timeout: 120000 });
+  await page.waitForFunction(() => /expected on 2 × dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  const svg = await chartSvg(page, 'times-chart');
+  assert.match(svg, /busbw \(GB\/s, nccl-tests/);
+  assert.equal(await page.locator('[data-testid="y-axis-note"]').count(), 0);
+  // The table's rows are `commlab predict`'s, size by size.
+  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const cli_rows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '2', '--collective', 'allreduce', '--bytes', '1048576..67108864', '--json'])).rows;
+  assert.equal(rows.length, cli_rows.length);
+  const q3 = (x) => Number(x.replace(/\s/g, ''));
+  for (const [i, r] of cli_rows.entries()) {
+    assert.ok(rows[i][1].startsWith(`${r.algorithm}/${r.protocol}`), `${rows[i][1]} vs ${r.algorithm}/${r.protocol}`);
+    assert.ok(Math.abs(q3(rows[i][4]) - r.busbw) <= 0.006 * r.busbw, `busbw at ${r.bytes}: ${rows[i][4]} vs ${r.busbw}`);
+    assert.ok(Math.abs(q3(rows[i][2]) - r.time_us) <= 0.006 * r.time_us, `time at ${r.bytes}: ${rows[i][2]} vs ${r.time_us}`);
+  }
+  await shot(page, 'chooser-busbw');
+  const again = await open(context, base, page.url());
+  await again.waitForFunction(() => /expected on 2 × dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  assert.equal(await again.locator('#y-axis').inputValue(), 'busbw');
+  for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
 test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
   await page.waitForSelector('[data-testid="times-chart"] svg');

@@ -443,6 +443,7 @@ fn every_chart_fits_a_phone_s_box_with_legible_text() {
             color: algorithm_color(i as usize),
             times: sizes.iter().map(|&n| 10.0 * f64::from(i + 1) + n as f64 / f64::from(i + 1)).collect(),
             simulated: sizes.iter().map(|_| None).collect(),
+            dashed: i == 5,
         })
         .collect();
     let pieces: Vec<(String, _, Vec<u32>)> =

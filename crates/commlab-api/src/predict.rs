@@ -16,7 +16,7 @@ use serde_json::{json as j, Value};
 pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
 
 /// A prediction's request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PredictRequest {
     /// A preset id (`commlab_core::systems::PRESETS`).
     pub system: String,
@@ -187,7 +187,36 @@ pub fn bottleneck(net: &Network, out: &commlab_core::net::NetOutcome, time: f64)
     })
 }
 
+/// One size of the curve the Chooser draws for a preset system: the
+/// prediction's time and what ran ([`Prediction::expected`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Expected {
+    /// nccl-tests' size column.
+    pub bytes: u64,
+    /// Predicted time, ns.
+    pub time_ns: f64,
+    /// NCCL's pick and its protocol, `ring/ll128`, and the channels: `ring/ll128, 8 channels`.
+    pub pick: String,
+}
+
 impl Prediction {
+    /// The rows as the Chooser's expected curve.
+    pub fn expected(&self) -> Vec<Expected> {
+        self.rows
+            .iter()
+            .map(|r| Expected {
+                bytes: r.bytes,
+                time_ns: r.time_us * 1000.0,
+                pick: format!(
+                    "{}/{}, {}",
+                    r.algorithm,
+                    r.protocol,
+                    commlab_plot::count(u64::from(r.channels), "channel", "channels")
+                ),
+            })
+            .collect()
+    }
+
     /// The JSON of `commlab predict`: `system` (every value with its
     /// source, the assumptions), `nodes`, `ranks`, `collective`, and `rows`
     /// (`bytes`, `time_us`, `algbw`, `busbw`, `algorithm`, `protocol`,

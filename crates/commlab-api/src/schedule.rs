@@ -412,6 +412,9 @@ pub enum ScheduleQuery {
     /// The Chooser view's fit of α and β to a benchmark's output (answered
     /// at once).
     Fit(crate::fit::FitRequest),
+    /// What a preset system should reach at the Chooser's sizes: NCCL's pick
+    /// simulated with channels (`commlab predict`; answered at once).
+    Predict(crate::predict::PredictRequest),
     /// A synthetic benchmark output of the collective at p fitted a few
     /// times ([`crate::fit::FitRequest::warm_up`]), so that a reader's first
     /// file meets optimized code; answered with that fit, its points left out.
@@ -641,12 +644,33 @@ pub enum ScheduleResponse {
     Checked(Vec<crate::chooser::PieceCheck>),
     /// The fit of [`ScheduleQuery::Fit`].
     Fitted(crate::fit::FitResult),
+    /// The expected curve of [`ScheduleQuery::Predict`].
+    Expected(Vec<crate::predict::Expected>),
 }
 
 impl ScheduleResponse {
     /// Whether this ends its query.
     pub fn is_final(&self) -> bool {
         !matches!(self, ScheduleResponse::Progress { .. } | ScheduleResponse::Partial(_))
+    }
+}
+
+/// The schedule a run asks for: generated (on its network's shape), or
+/// read from GOAL text with `progress(done, total)` told about a hundred times.
+fn schedule_of(request: &ScheduleRequest, progress: &mut dyn FnMut(u64, u64)) -> Result<Schedule, ApiError> {
+    match &request.source {
+        ScheduleSource::Generate(g) => g.build_on(request.network.as_ref().and_then(|n| n.shape().ok())),
+        ScheduleSource::Text(text) => {
+            let total = text.len() as u64;
+            let mut last = 0u64;
+            let mut report = |at: usize| {
+                if at as u64 > last + total / 100 {
+                    last = at as u64;
+                    progress(last, total);
+                }
+            };
+            goal::parse_with(text, OPS, &mut report).map_err(|e| parse_error(&e))
+        }
     }
 }
 
@@ -758,6 +782,10 @@ impl ScheduleEngine {
                 }
                 Err(e) => Some(ScheduleResponse::Error(e)),
             },
+            ScheduleQuery::Predict(request) => Some(match request.run() {
+                Ok(p) => ScheduleResponse::Expected(p.expected()),
+                Err(e) => ScheduleResponse::Error(e),
+            }),
             ScheduleQuery::Fit(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(fit) => ScheduleResponse::Fitted(fit),
                 Err(e) => ScheduleResponse::Error(e),
@@ -811,28 +839,9 @@ impl ScheduleEngine {
                     Ok(p) => p,
                     Err(e) => return Some(ScheduleResponse::Error(e)),
                 };
-                let schedule = match &request.source {
-                    ScheduleSource::Generate(g) => {
-                        match g.build_on(request.network.as_ref().and_then(|n| n.shape().ok())) {
-                            Ok(s) => s,
-                            Err(e) => return Some(ScheduleResponse::Error(e)),
-                        }
-                    }
-                    ScheduleSource::Text(text) => {
-                        let total = text.len() as u64;
-                        let mut last = 0u64;
-                        let mut report = |at: usize| {
-                            // About a hundred reports for any size.
-                            if at as u64 > last + total / 100 {
-                                last = at as u64;
-                                progress(last, total);
-                            }
-                        };
-                        match goal::parse_with(text, OPS, &mut report) {
-                            Ok(s) => s,
-                            Err(e) => return Some(ScheduleResponse::Error(parse_error(&e))),
-                        }
-                    }
+                let schedule = match schedule_of(&request, progress) {
+                    Ok(s) => s,
+                    Err(e) => return Some(ScheduleResponse::Error(e)),
                 };
                 let mut request = request;
                 if let ScheduleSource::Text(text) = &mut request.source {

@@ -184,6 +184,67 @@ pub fn busbw_factor(collective: Collective, p: u32) -> f64 {
     }
 }
 
+/// What a chart's y axis shows of a run, in nccl-tests' terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Measure {
+    /// The time, ns.
+    #[default]
+    Time,
+    /// Algorithm bandwidth: bytes / time, GB/s.
+    Algbw,
+    /// Bus bandwidth: algbw × [`busbw_factor`], GB/s.
+    Busbw,
+}
+
+impl Measure {
+    /// Every measure, in the select's order.
+    pub const ALL: [Measure; 3] = [Measure::Time, Measure::Algbw, Measure::Busbw];
+
+    /// Its URL and CLI id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Measure::Time => "time",
+            Measure::Algbw => "algbw",
+            Measure::Busbw => "busbw",
+        }
+    }
+
+    /// The measure of `id`.
+    ///
+    /// # Errors
+    /// An unknown id, with the known ones.
+    pub fn parse(id: &str) -> Result<Measure, String> {
+        Measure::ALL.into_iter().find(|m| m.id() == id).ok_or_else(|| "time, algbw or busbw".to_owned())
+    }
+
+    /// The value shown for a run of `collective` on `p` ranks moving
+    /// `bytes` (nccl-tests' size column) in `time_ns`: the time itself, or
+    /// GB/s (bytes per ns); 0 for a run that took no time.
+    pub fn of(self, collective: Collective, p: u32, bytes: u64, time_ns: f64) -> f64 {
+        if self == Measure::Time {
+            return time_ns;
+        }
+        if time_ns <= 0.0 {
+            return 0.0;
+        }
+        let algbw = bytes as f64 / time_ns;
+        if self == Measure::Busbw {
+            algbw * busbw_factor(collective, p)
+        } else {
+            algbw
+        }
+    }
+
+    /// The axis label, with its unit.
+    pub fn axis(self) -> &'static str {
+        match self {
+            Measure::Time => "time (ns)",
+            Measure::Algbw => "algbw (GB/s: bytes / time)",
+            Measure::Busbw => "busbw (GB/s, nccl-tests' definition)",
+        }
+    }
+}
+
 /// Chunk bytes per channel of a pipelined tree or chain (see [`ASSUMPTIONS`]).
 pub const CHUNK: u64 = 512 * 1024;
 /// Most pieces a pipelined run is cut into.
@@ -280,6 +341,21 @@ impl Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measures_are_nccl_tests_bandwidths() {
+        // 1 GB in 10 ms on 16 ranks: algbw 100 GB/s, allreduce busbw 100 × 2 · 15/16.
+        let (c, p, n, t) = (Collective::Allreduce, 16, 1_000_000_000, 1e7);
+        assert_eq!(Measure::Time.of(c, p, n, t), 1e7);
+        assert!((Measure::Algbw.of(c, p, n, t) - 100.0).abs() < 1e-12);
+        assert!((Measure::Busbw.of(c, p, n, t) - 187.5).abs() < 1e-12);
+        assert!((Measure::Busbw.of(Collective::Allgather, 8, n, t) - 87.5).abs() < 1e-12);
+        assert_eq!(Measure::Busbw.of(c, p, n, 0.0), 0.0);
+        for m in Measure::ALL {
+            assert_eq!(Measure::parse(m.id()), Ok(m));
+        }
+        assert!(Measure::parse("GB/s").is_err());
+    }
 
     #[test]
     fn busbw_factors_are_nccl_tests() {

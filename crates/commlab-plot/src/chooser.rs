@@ -20,6 +20,8 @@ pub struct Series {
     pub times: Vec<f64>,
     /// Simulated time per size, where simulated.
     pub simulated: Vec<Option<f64>>,
+    /// Drawn dashed (an expectation beside the algorithms' lines).
+    pub dashed: bool,
 }
 
 /// Seven colours of the Okabe–Ito palette (which the common colour-vision
@@ -71,7 +73,11 @@ where
         for s in series {
             let line: Vec<(f64, f64)> =
                 sizes.iter().zip(&s.times).filter(|(_, t)| **t > 0.0).map(|(&n, &t)| (n as f64, t)).collect();
-            f.line(&line, s.color.stroke_width(2), &s.name)?;
+            if s.dashed {
+                f.dashed(&line, s.color.stroke_width(2), &s.name)?;
+            } else {
+                f.line(&line, s.color.stroke_width(2), &s.name)?;
+            }
         }
         let dots: Vec<(RGBColor, Vec<(f64, f64)>)> = series
             .iter()

@@ -81,7 +81,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     | ScheduleResponse::Map(_)
                     | ScheduleResponse::Profiles(_)
                     | ScheduleResponse::Checked(_)
-                    | ScheduleResponse::Fitted(_) => return,
+                    | ScheduleResponse::Fitted(_)
+                    | ScheduleResponse::Expected(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

@@ -67,7 +67,11 @@ impl Protocol for Schedules {
         // warm-up included, rather than restarting a warmed worker.
         matches!(
             query,
-            ScheduleQuery::Export(_) | ScheduleQuery::Goal(_) | ScheduleQuery::Fit(_) | ScheduleQuery::WarmFit { .. }
+            ScheduleQuery::Export(_)
+                | ScheduleQuery::Goal(_)
+                | ScheduleQuery::Fit(_)
+                | ScheduleQuery::WarmFit { .. }
+                | ScheduleQuery::Predict(_)
         )
     }
 

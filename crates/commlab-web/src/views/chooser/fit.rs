@@ -69,6 +69,7 @@ fn chart(fit: &FitResult, (width, dark): (f64, bool)) -> Option<String> {
         color: algorithm_color(k),
         times: points.iter().map(|p| p.2).collect(),
         simulated: points.iter().map(|p| Some(p.1)).collect(),
+        dashed: false,
     }];
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
     let caption = format!("{} on p = {}: measured ({}) and the fitted model", fit.collective, fit.p, fit.format);

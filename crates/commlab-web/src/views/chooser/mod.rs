@@ -5,8 +5,10 @@
 //! - [`params`]: the view's URL parameters (read, checked, written);
 //! - [`view`]: the component;
 //! - [`libraries`]: what MPICH, Open MPI and NCCL run, and the tuner files;
-//! - [`fit`]: α and β fitted to a benchmark's output.
+//! - [`fit`]: α and β fitted to a benchmark's output;
+//! - [`system`], [`expected`]: a preset system and the curve it should reach.
 
+pub mod expected;
 pub mod fit;
 pub mod libraries;
 pub mod params;

@@ -10,6 +10,7 @@ use commlab_api::network::NetRequest;
 use commlab_api::schedule::{GenerateRequest, LogGops};
 use commlab_core::choose::{of, Collective};
 use commlab_core::limits::{self, IntRange, RealRange};
+use commlab_core::systems::Measure;
 
 /// α–β–γ presets: id, label, (α, β, γ), where the numbers come from.
 pub const PRESETS: [(&str, &str, [f64; 3], &str); 2] = [
@@ -66,6 +67,9 @@ pub struct ChooserParams {
     pub fit_algorithm: String,
     /// The fit takes nccl-tests' in-place times.
     pub fit_in_place: bool,
+    /// What the chart's y axis shows: time, algbw or busbw (the bandwidths
+    /// where times are in ns: on a network or LogGOPSim's preset).
+    pub y: Measure,
 }
 
 /// The fit's formats (`""`: detect).
@@ -105,6 +109,7 @@ impl Default for ChooserParams {
             fit_format: String::new(),
             fit_algorithm: String::new(),
             fit_in_place: false,
+            y: Measure::Time,
         }
     }
 }
@@ -289,6 +294,14 @@ impl ViewState for ChooserParams {
             },
         },
         Field { name: "fip", kind: Kind::Flag(|c| c.fit_in_place, |c, v| c.fit_in_place = v) },
+        Field {
+            name: "y",
+            kind: Kind::Choice(
+                || Measure::ALL.iter().map(|m| m.id()).collect(),
+                |c| c.y.id(),
+                |c, id| c.y = Measure::parse(id).unwrap_or_default(),
+            ),
+        },
     ];
 
     fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
@@ -353,6 +366,17 @@ impl ChooserParams {
     /// Whether α and β are in ns (the LogGOPSim preset), else in the unit α is given in.
     pub fn ns(&self) -> bool {
         self.preset == "loggopsim"
+    }
+
+    /// What the chart shows: the chosen measure where times are in ns (on a
+    /// network or LogGOPSim's preset), the time otherwise (a bandwidth in
+    /// units of α per byte means nothing).
+    pub fn measure(&self) -> Measure {
+        if self.on_network || self.ns() {
+            self.y
+        } else {
+            Measure::Time
+        }
     }
 
     /// What the libraries are asked (`None`: none is shown).

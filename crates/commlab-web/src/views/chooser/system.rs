@@ -11,7 +11,7 @@ use commlab_core::systems::{Preset, PRESETS};
 use leptos::prelude::*;
 
 /// The preset the Chooser's network is, and its nodes.
-fn current(c: &ChooserParams) -> Option<(&'static Preset, u32)> {
+pub(super) fn current(c: &ChooserParams) -> Option<(&'static Preset, u32)> {
     let shape = c.network.topology.parse::<Shape>().ok().filter(|_| c.on_network)?;
     commlab_core::systems::matching(shape, c.network.bandwidth, c.network.bandwidth2)
 }

@@ -13,9 +13,11 @@ use crate::controls::number_field::{int_range, real_range, NumberField};
 use crate::engine::schedule::{OnResponse, ScheduleClient};
 use crate::views::lazy::LazyArgs;
 use commlab_api::chooser::{ChooseResult, WinnerMap, P};
+use commlab_api::predict::{Expected, PredictRequest};
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_core::choose::{of, Collective};
 use commlab_core::limits;
+use commlab_core::systems::Measure;
 use commlab_plot::chooser::{
     algorithm_color, pieces_chart, short_bytes, split_bars_svg, times_chart, winner_map_svg, MapGeometry, MapInput,
     Series,
@@ -107,6 +109,11 @@ pub fn ChooserView(
     let checks = RwSignal::new(Vec::<commlab_api::chooser::PieceCheck>::new());
     let check_status = RwSignal::new(Status::Idle);
     let mapper = StoredValue::new_local(ScheduleClient::new());
+    // The preset system's expected curve (`expected.rs`), from the checker's
+    // worker: it only checks piece counts under the α–β model, the curve
+    // exists only on a network.
+    let expected = RwSignal::new(None::<(PredictRequest, Vec<Expected>)>);
+    let expected_note = RwSignal::new(None::<String>);
 
     // The comparison: on every change of what it depends on, the model at
     // once; the LogGOPS points after it, from a second worker, size by size.
@@ -234,6 +241,31 @@ pub fn ChooserView(
             std::time::Duration::from_millis(SIM_PAUSE_MS),
         );
     });
+    let expected_request = Memo::new(move |_| {
+        let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
+        params.with(|c| super::expected::request(c, &sizes))
+    });
+    Effect::new(move |_| {
+        let Some(request) = expected_request.get() else {
+            expected.set(None);
+            expected_note.set(None);
+            return;
+        };
+        if expected.with_untracked(|e| e.as_ref().is_some_and(|(r, _)| *r == request)) {
+            return;
+        }
+        expected_note.set(Some(format!("Simulating what {} × {} should reach…", request.nodes, request.system)));
+        let asked = request.clone();
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            ScheduleResponse::Expected(rows) => {
+                expected.set(Some((asked.clone(), rows)));
+                expected_note.set(None);
+            }
+            ScheduleResponse::Error(e) => expected_note.set(Some(e.to_string())),
+            _ => {}
+        });
+        checker.get_value().send(ScheduleQuery::Predict(request), handler);
+    });
     // The winner map: its own worker, with progress per row of p.
     let map_request = Memo::new(move |_| params.with(ChooserParams::map_request));
     let run_map = move || {
@@ -321,8 +353,26 @@ pub fn ChooserView(
                 } else {
                     r.rows.iter().map(|x| x.simulated.as_ref().and_then(|s| s[k])).collect()
                 },
+                dashed: false,
             })
             .collect();
+        // Times in ns may be shown as nccl-tests' bandwidths; the system's expected curve beside them.
+        let measure = params.with(ChooserParams::measure);
+        let in_measure = |t: f64, n: u64| measure.of(collective, r.p, n, t);
+        let mut series: Vec<Series> = series
+            .into_iter()
+            .map(|s| Series {
+                times: s.times.iter().zip(&sizes).map(|(&t, &n)| in_measure(t, n)).collect(),
+                simulated: s.simulated.iter().zip(&sizes).map(|(t, &n)| t.map(|t| in_measure(t, n))).collect(),
+                ..s
+            })
+            .collect();
+        let fg = theme().foreground;
+        series.extend(expected.with(|e| {
+            e.as_ref().and_then(|(asked, rows)| {
+                super::expected::series((asked, rows), &sizes, (collective, r.p), measure, fg)
+            })
+        }));
         let shown_crossovers = r.network.as_ref().map_or(&r.crossovers, |n| &n.1);
         let crossovers: Vec<(u64, usize)> = shown_crossovers
             .iter()
@@ -331,10 +381,11 @@ pub fn ChooserView(
         let t = theme();
         let (caption, unit, dots) = match &r.network {
             Some((topology, _)) => (
-                format!("{} on p = {} on {topology}: simulated time vs message size", r.collective, r.p),
-                "time (ns)",
+                format!("{} on p = {} on {topology}: simulated {} vs message size", r.collective, r.p, measure.id()),
+                measure.axis(),
                 "simulated on the network",
             ),
+            None if measure != Measure::Time => (caption(r), measure.axis(), "LogGOPS (simulated)"),
             None => (
                 caption(r),
                 params.with_untracked(|c| if c.preset == "loggopsim" { "time (ns)" } else { "time (units of α)" }),
@@ -699,6 +750,18 @@ pub fn ChooserView(
                 <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[1]) on_change=abg(1) />
                 <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[2]) on_change=abg(2) />
                 <super::system::SystemSelect params=params />
+                <div class="field">
+                    <label for="y-axis">"Chart's y axis"</label>
+                    <select id="y-axis" data-testid="y-axis" prop:value=move || params.with(|c| c.y.id())
+                        on:change=move |ev| { let m = Measure::parse(&event_target_value(&ev)).unwrap_or_default(); params.update(|c| c.y = m); }>
+                        <option value="time">"time"</option>
+                        <option value="algbw">"algbw (GB/s)"</option>
+                        <option value="busbw">"busbw (GB/s, nccl-tests)"</option>
+                    </select>
+                </div>
+                {move || params.with(|c| (c.y != Measure::Time && c.measure() == Measure::Time).then(|| view! {
+                    <p class="hint" data-testid="y-axis-note">"algbw and busbw need times in ns: pick a system, a network or LogGOPSim's preset. The chart shows times."</p>
+                }))}
                 <crate::controls::network::NetworkControls params=params label="simulate on a network instead of the model"
                     note="Each algorithm at each size runs on the network at the model's best piece count: every message a flow along its route, sharing links max–min (o = g = 0). The chart, the crossovers and the winner map become the network's; runs already simulated are kept." />
                 <h3>"Algorithms"</h3>
@@ -754,6 +817,8 @@ pub fn ChooserView(
                     let place = if s.on_page { "on the page (profiles kept from the engine worker)" } else { "in the engine worker" };
                     format!("Model compared in {:.1} ms {place}, drawn in {:.1} ms.{simulated}", s.took_ms, draw_ms.get())
                 }))}</p>
+                {move || expected_note.get().map(|n| view! { <p class="timing" data-testid="expected-note" role="status">{n}</p> })}
+                {move || expected.get().map(|(asked, rows)| view! { <super::expected::ExpectedTable asked=asked rows=rows collective=params.with_untracked(|c| c.collective) /> })}
                 {move || match sim_status.get() {
                     Status::Running(done, total) => view! {
                         <div class="run-progress delayed" data-testid="sim-progress" role="status">

@@ -231,7 +231,8 @@ pub fn ScheduleView(
             | ScheduleResponse::Map(_)
             | ScheduleResponse::Profiles(_)
             | ScheduleResponse::Checked(_)
-            | ScheduleResponse::Fitted(_) => {}
+            | ScheduleResponse::Fitted(_)
+            | ScheduleResponse::Expected(_) => {}
             ScheduleResponse::Error(e) => {
                 if status.get_untracked() == Status::Idle {
                     export_status.set(e.to_string());

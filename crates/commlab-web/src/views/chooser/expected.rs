@@ -1,0 +1,105 @@
+//! The expected curve of a preset system (`docs/systems.md`): when the
+//! Chooser's network is N nodes of a preset (the System select) and p is
+//! all their GPUs, what `commlab predict` gives at the chart's sizes (NCCL's
+//! pick, simulated on the network with a channel per rail) is drawn beside
+//! the algorithms' curves, in the chart's measure.
+
+use super::params::ChooserParams;
+use commlab_api::predict::{Expected, PredictRequest};
+use commlab_core::choose::Collective;
+use commlab_core::systems::Measure;
+use commlab_plot::chooser::Series;
+use commlab_plot::{format_quantity as q, RGBColor};
+use leptos::prelude::*;
+
+/// What to predict for `c` at `sizes`: `None` unless the network is a
+/// preset's nodes and p is every rank of them.
+pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
+    let (preset, nodes) = super::system::current(c)?;
+    (c.p == preset.ranks(nodes) && !sizes.is_empty()).then(|| PredictRequest {
+        system: preset.id.to_owned(),
+        nodes,
+        collective: c.collective.id().to_owned(),
+        sizes: sizes.to_vec(),
+    })
+}
+
+/// The expected curve as a chart series in `measure` (dashed, in `color`),
+/// if it was computed at exactly the chart's `sizes`.
+pub fn series(
+    (asked, rows): (&PredictRequest, &[Expected]),
+    sizes: &[u64],
+    (collective, p): (Collective, u32),
+    measure: Measure,
+    color: RGBColor,
+) -> Option<Series> {
+    (asked.sizes == sizes && rows.len() == sizes.len()).then(|| Series {
+        name: format!("expected on {} × {}: NCCL's pick with its channels", asked.nodes, asked.system),
+        color,
+        times: rows.iter().map(|e| measure.of(collective, p, e.bytes, e.time_ns)).collect(),
+        simulated: vec![None; rows.len()],
+        dashed: true,
+    })
+}
+
+/// The expected curve's values: per size, NCCL's pick, the time and both
+/// bandwidths (a stacked table on phones).
+#[component]
+pub fn ExpectedTable(
+    /// What was predicted.
+    asked: PredictRequest,
+    /// Its rows.
+    rows: Vec<Expected>,
+    /// The collective (the bus bandwidth's factor).
+    collective: Collective,
+) -> impl IntoView {
+    let p = commlab_core::systems::Preset::find(&asked.system).map_or(1, |s| s.ranks(asked.nodes));
+    let heads = ["size", "NCCL's pick", "time (µs)", "algbw (GB/s)", "busbw (GB/s)"];
+    view! {
+        <details class="expected" data-testid="expected">
+            <summary>{format!(
+                "Dashed: what {} × {} should reach at each size: NCCL's pick simulated on the network with a channel per rail (commlab predict)",
+                asked.nodes, asked.system
+            )}</summary>
+            <div class="table-scroll"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
+                <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                <tbody>{rows.into_iter().map(|e| view! { <tr>
+                    <td>{commlab_plot::chooser::short_bytes(e.bytes)}</td>
+                    <td>{e.pick.clone()}</td>
+                    <td>{q(e.time_ns / 1000.0)}</td>
+                    <td>{q(Measure::Algbw.of(collective, p, e.bytes, e.time_ns))}</td>
+                    <td>{q(Measure::Busbw.of(collective, p, e.bytes, e.time_ns))}</td>
+                </tr> }).collect_view()}</tbody>
+            </table></div>
+        </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_preset_s_nodes_with_every_rank_get_a_curve() {
+        let mut c = ChooserParams::default();
+        assert_eq!(request(&c, &[1024]), None, "the α–β model");
+        let preset = commlab_core::systems::Preset::find("dgx-h100").unwrap();
+        c.on_network = true;
+        c.network.topology = preset.shape(2).to_string();
+        c.network.bandwidth = Some(preset.nvlink);
+        c.network.bandwidth2 = Some(preset.nic);
+        c.p = 16;
+        let r = request(&c, &[1024, 2048]).unwrap();
+        assert_eq!((r.system.as_str(), r.nodes, r.collective.as_str()), ("dgx-h100", 2, "allreduce"));
+        c.p = 8;
+        assert_eq!(request(&c, &[1024]), None, "p is not every rank of the nodes");
+        // Drawn in the chart's measure, only at the sizes it was asked for.
+        let rows = [Expected { bytes: 1_000_000_000, time_ns: 1e7, pick: "ring/simple".into() }];
+        let s = series((&r, &rows), &[1024, 2048], (Collective::Allreduce, 16), Measure::Busbw, RGBColor(0, 0, 0));
+        assert!(s.is_none(), "asked at other sizes");
+        let asked = PredictRequest { sizes: vec![1_000_000_000], ..r };
+        let s =
+            series((&asked, &rows), &[1_000_000_000], (Collective::Allreduce, 16), Measure::Busbw, RGBColor(0, 0, 0));
+        assert!((s.unwrap().times[0] - 187.5).abs() < 1e-9);
+    }
+}
