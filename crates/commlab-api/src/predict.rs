@@ -90,6 +90,24 @@ fn schedule_of(collective: Collective, algorithm: &str) -> (&'static str, Option
 }
 
 impl PredictRequest {
+    /// Every size planned for the network ([`Planned`]), checked as [`PredictRequest::run`] checks.
+    ///
+    /// # Errors
+    /// An unknown system or collective, nodes or a size out of range.
+    pub fn planned(&self) -> Result<Vec<Planned>, ApiError> {
+        let preset = Preset::find(&self.system).map_err(|e| ApiError::problem("system", e))?;
+        let nodes = NODES.check(u64::from(self.nodes))? as u32;
+        limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
+        self.sizes
+            .iter()
+            .map(|&b| {
+                limits::BYTES.check(b)?;
+                Ok(decide(&preset, nodes, collective, b).0)
+            })
+            .collect()
+    }
+
     /// Predicts every size.
     ///
     /// # Errors
@@ -117,8 +135,72 @@ impl PredictRequest {
     }
 }
 
-/// One size: NCCL's pick, simulated.
-fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
+/// One size's run as NCCL's model decides it, ready for the network: what
+/// the Chooser's page decides (the model lives there) and its engine worker
+/// simulates ([`Planned::simulate`]; the worker does not carry the model).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Planned {
+    /// nccl-tests' size column.
+    pub bytes: u64,
+    /// Collective id.
+    pub collective: String,
+    /// The network's shape (`nodes:NxGxR`).
+    pub shape: String,
+    /// Its two link classes, bandwidth (B/ns) and latency (ns, with the step cost).
+    pub classes: [(f64, f64); 2],
+    /// Our schedule that runs (`ring`, `double-binary-tree`, `chain`, `pairwise`).
+    pub schedule: String,
+    /// Ranks.
+    pub p: u32,
+    /// Pieces per channel.
+    pub pieces: u32,
+    /// Bytes on the wire (the protocol's line share).
+    pub wire: u64,
+    /// Channels.
+    pub channels: u32,
+    /// NCCL's base latency added once per call, µs.
+    pub base_us: f64,
+    /// NCCL's pick: `ring/ll128, 8 channels`.
+    pub pick: String,
+}
+
+impl Planned {
+    /// The run on its network: the last rank's finish (ns) and the network's outcome.
+    ///
+    /// # Errors
+    /// A shape or schedule the network refuses.
+    pub fn simulate(&self) -> Result<(f64, Option<(Network, commlab_core::net::NetOutcome)>), ApiError> {
+        if self.p <= 1 {
+            return Ok((0.0, None));
+        }
+        let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
+        let shape: commlab_core::net::Shape =
+            self.shape.parse().map_err(|e: String| ApiError::problem("network", e))?;
+        let plan =
+            plan(collective, &self.schedule, self.p, self.pieces).map_err(|e| ApiError::problem("collective", e))?;
+        let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect();
+        let schedule = goal_channels(&plan, self.wire, &orders);
+        let class = |(bandwidth, latency): (f64, f64)| LinkClass { bandwidth, latency };
+        let net = Network::new(shape, [class(self.classes[0]), class(self.classes[1])])?;
+        let out = commlab_core::net::simulate(
+            &schedule,
+            net.clone(),
+            Placement::Identity,
+            NetParams { window: NCCL_STEPS, ..NetParams::default() },
+            false,
+        )?;
+        Ok((out.max().0, Some((net, out))))
+    }
+}
+
+/// NCCL's pick (algorithm, protocol), why another schedule runs (if one
+/// does) and NCCL's own estimate (µs).
+type Pick = (&'static str, &'static str, Option<&'static str>, Option<f64>);
+
+/// What NCCL would run at `bytes` on `nodes` nodes of `preset`, planned for
+/// the network, with NCCL's pick, why another schedule runs (if one does)
+/// and NCCL's own estimate (µs).
+fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (Planned, Pick) {
     let p = preset.ranks(nodes);
     let description = preset.nccl(nodes);
     let model = nccl::predict(&description, collective, bytes);
@@ -132,48 +214,50 @@ fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Resul
     let step = |network| f64::from(nccl::step_latency(v, network, row_of, costs).unwrap_or(0.0)) * 1000.0;
     let base = f64::from(nccl::base_latency(v, row_of, costs).unwrap_or(0.0));
     let [intra, inter] = preset.classes();
-    let classes = [
-        LinkClass { latency: intra.latency + step(false) / 2.0, ..intra },
-        LinkClass { latency: inter.latency + step(true) / 2.0, ..inter },
-    ];
-    let shape = preset.shape(nodes);
     let channels = preset.nics.min(p.max(1));
     let line_share = systems::protocol_share(costs);
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share of at least 1/2")]
     let wire = (bytes as f64 / line_share).ceil() as u64;
     let pipelined = matches!(simulated, "chain" | "double-binary-tree");
     let pieces = if pipelined { wire.div_ceil(u64::from(channels) * CHUNK).clamp(1, MAX_PIECES) as u32 } else { 1 };
-    let (sim_ns, base, bottleneck) = if p <= 1 {
-        (0.0, 0.0, None)
-    } else {
-        let plan = plan(collective, simulated, p, pieces).map_err(|e| ApiError::problem("collective", e))?;
-        let orders: Vec<Vec<u32>> = (0..channels).map(|c| shape.channel_order(p, c)).collect();
-        let schedule = goal_channels(&plan, wire, &orders);
-        let net = Network::new(shape, classes)?;
-        let out = commlab_core::net::simulate(
-            &schedule,
-            net.clone(),
-            Placement::Identity,
-            NetParams { window: NCCL_STEPS, ..NetParams::default() },
-            false,
-        )?;
-        let t = out.max().0;
-        (t, base, bottleneck(&net, &out, t))
+    let planned = Planned {
+        bytes,
+        collective: collective.id().to_owned(),
+        shape: preset.shape(nodes).to_string(),
+        classes: [
+            (intra.bandwidth, intra.latency + step(false) / 2.0),
+            (inter.bandwidth, inter.latency + step(true) / 2.0),
+        ],
+        schedule: simulated.to_owned(),
+        p,
+        pieces,
+        wire,
+        channels,
+        base_us: if p <= 1 { 0.0 } else { base },
+        pick: format!("{algorithm}/{protocol}, {}", commlab_plot::count(u64::from(channels), "channel", "channels")),
     };
-    let time_us = sim_ns / 1000.0 + base;
+    (planned, (algorithm, protocol, note, model.map(|m| f64::from(m.pick.2))))
+}
+
+/// One size: NCCL's pick, simulated.
+fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
+    let (planned, (algorithm, protocol, note, nccl_model_time_us)) = decide(preset, nodes, collective, bytes);
+    let (sim_ns, run) = planned.simulate()?;
+    let bottleneck = run.and_then(|(net, out)| bottleneck(&net, &out, sim_ns));
+    let time_us = sim_ns / 1000.0 + planned.base_us;
     let algbw = if time_us > 0.0 { bytes as f64 / (time_us * 1000.0) } else { 0.0 };
     Ok(PredictRow {
         bytes,
         time_us,
         algbw,
-        busbw: algbw * systems::busbw_factor(collective, p),
+        busbw: algbw * systems::busbw_factor(collective, planned.p),
         algorithm,
         protocol,
-        channels,
-        pieces,
-        simulated,
+        channels: planned.channels,
+        pieces: planned.pieces,
+        simulated: schedule_of(collective, algorithm).0,
         note,
-        nccl_model_time_us: model.map(|m| f64::from(m.pick.2)),
+        nccl_model_time_us,
         bottleneck,
     })
 }
@@ -199,24 +283,14 @@ pub struct Expected {
     pub pick: String,
 }
 
-impl Prediction {
-    /// The rows as the Chooser's expected curve.
-    pub fn expected(&self) -> Vec<Expected> {
-        self.rows
-            .iter()
-            .map(|r| Expected {
-                bytes: r.bytes,
-                time_ns: r.time_us * 1000.0,
-                pick: format!(
-                    "{}/{}, {}",
-                    r.algorithm,
-                    r.protocol,
-                    commlab_plot::count(u64::from(r.channels), "channel", "channels")
-                ),
-            })
-            .collect()
+impl Expected {
+    /// The expected point of `planned` that ran in `sim_ns`.
+    pub fn of(planned: &Planned, sim_ns: f64) -> Expected {
+        Expected { bytes: planned.bytes, time_ns: sim_ns + planned.base_us * 1000.0, pick: planned.pick.clone() }
     }
+}
 
+impl Prediction {
     /// The JSON of `commlab predict`: `system` (every value with its
     /// source, the assumptions), `nodes`, `ranks`, `collective`, and `rows`
     /// (`bytes`, `time_us`, `algbw`, `busbw`, `algorithm`, `protocol`,

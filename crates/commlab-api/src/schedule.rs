@@ -412,9 +412,10 @@ pub enum ScheduleQuery {
     /// The Chooser view's fit of α and β to a benchmark's output (answered
     /// at once).
     Fit(crate::fit::FitRequest),
-    /// What a preset system should reach at the Chooser's sizes: NCCL's pick
-    /// simulated with channels (`commlab predict`; answered at once).
-    Predict(crate::predict::PredictRequest),
+    /// What a preset system should reach at the Chooser's sizes: NCCL's
+    /// picks, planned on the page ([`crate::predict::PredictRequest::planned`]),
+    /// simulated with their channels (`commlab predict`; answered at once).
+    Predict(Vec<crate::predict::Planned>),
     /// A synthetic benchmark output of the collective at p fitted a few
     /// times ([`crate::fit::FitRequest::warm_up`]), so that a reader's first
     /// file meets optimized code; answered with that fit, its points left out.
@@ -782,10 +783,13 @@ impl ScheduleEngine {
                 }
                 Err(e) => Some(ScheduleResponse::Error(e)),
             },
-            ScheduleQuery::Predict(request) => Some(match request.run() {
-                Ok(p) => ScheduleResponse::Expected(p.expected()),
-                Err(e) => ScheduleResponse::Error(e),
-            }),
+            ScheduleQuery::Predict(planned) => Some(
+                planned
+                    .iter()
+                    .map(|p| p.simulate().map(|(ns, _)| crate::predict::Expected::of(p, ns)))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_or_else(ScheduleResponse::Error, ScheduleResponse::Expected),
+            ),
             ScheduleQuery::Fit(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(fit) => ScheduleResponse::Fitted(fit),
                 Err(e) => ScheduleResponse::Error(e),

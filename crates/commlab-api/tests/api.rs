@@ -756,3 +756,33 @@ fn the_model_has_a_network_twin_equal_to_it() {
     let long = commlab_api::model::ModelRequest { units: 5000, ..request };
     assert!(long.run().unwrap().network.is_empty());
 }
+
+/// The Chooser's expected curve, planned on the page and simulated in the
+/// worker, is `commlab predict`'s time at every size, on every collective.
+#[test]
+fn the_expected_curve_is_the_prediction_split_between_page_and_worker() {
+    use commlab_api::predict::{Expected, PredictRequest};
+    for (system, nodes) in [("dgx-h100", 2), ("p4d", 2), ("gh200-slingshot", 4)] {
+        for collective in ["allreduce", "allgather", "broadcast", "all-to-all"] {
+            let request = PredictRequest {
+                system: system.into(),
+                nodes,
+                collective: collective.into(),
+                sizes: vec![8, 65_536, 1 << 24],
+            };
+            let whole = request.run().unwrap();
+            let planned = request.planned().unwrap();
+            let over_the_wire: Vec<commlab_api::predict::Planned> =
+                serde_json::from_str(&serde_json::to_string(&planned).unwrap()).unwrap();
+            for (row, p) in whole.rows.iter().zip(&over_the_wire) {
+                let e = Expected::of(p, p.simulate().unwrap().0);
+                assert_eq!(e.bytes, row.bytes);
+                assert!(
+                    (e.time_ns - row.time_us * 1000.0).abs() <= 1e-9 * e.time_ns,
+                    "{system} {collective} {e:?} {row:?}"
+                );
+                assert!(e.pick.starts_with(&format!("{}/{}", row.algorithm, row.protocol)), "{e:?}");
+            }
+        }
+    }
+}

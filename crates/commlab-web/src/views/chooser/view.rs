@@ -264,7 +264,11 @@ pub fn ChooserView(
             ScheduleResponse::Error(e) => expected_note.set(Some(e.to_string())),
             _ => {}
         });
-        checker.get_value().send(ScheduleQuery::Predict(request), handler);
+        // NCCL's model decides here (this bundle has it); the worker simulates.
+        match request.planned() {
+            Ok(planned) => checker.get_value().send(ScheduleQuery::Predict(planned), handler),
+            Err(e) => expected_note.set(Some(e.to_string())),
+        }
     });
     // The winner map: its own worker, with progress per row of p.
     let map_request = Memo::new(move |_| params.with(ChooserParams::map_request));
