@@ -1431,7 +1431,8 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
   await page.selectOption('#chooser-system', 'dgx-h100');
   await waitForUrl(page, () => /[?&]y=busbw(&|$)/.test(location.search) && /net=nodes%3A2x8(&|$)/.test(location.search));
   await page.waitForSelector('[data-testid="expected-table"]', { state: 'attached', timeout: 120000 });
-  await page.waitForFunction(() => /expected on 2 × dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  await page.waitForFunction(() => /expected: 2 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on nodes:2x8'), null, { timeout: 120000 });
   const svg = await chartSvg(page, 'times-chart');
   assert.match(svg, /busbw \(GB\/s, nccl-tests/);
   assert.equal(await page.locator('[data-testid="y-axis-note"]').count(), 0);
@@ -1447,7 +1448,7 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
   }
   await shot(page, 'chooser-busbw');
   const again = await open(context, base, page.url());
-  await again.waitForFunction(() => /expected on 2 × dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  await again.waitForFunction(() => /expected: 2 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
   assert.equal(await again.locator('#y-axis').inputValue(), 'busbw');
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
 });

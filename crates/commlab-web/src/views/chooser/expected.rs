@@ -34,7 +34,7 @@ pub fn series(
     color: RGBColor,
 ) -> Option<Series> {
     (asked.sizes == sizes && rows.len() == sizes.len()).then(|| Series {
-        name: format!("expected on {} × {}: NCCL's pick with its channels", asked.nodes, asked.system),
+        name: format!("expected: {} × {} (NCCL's pick, its channels)", asked.nodes, asked.system),
         color,
         times: rows.iter().map(|e| measure.of(collective, p, e.bytes, e.time_ns)).collect(),
         simulated: vec![None; rows.len()],

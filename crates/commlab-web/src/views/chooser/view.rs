@@ -361,7 +361,9 @@ pub fn ChooserView(
             })
             .collect();
         // Times in ns may be shown as nccl-tests' bandwidths; the system's expected curve beside them.
-        let measure = params.with(ChooserParams::measure);
+        // The bandwidths need times in ns: the network's (once its run is
+        // shown; the model's result comes first) or LogGOPSim's preset's.
+        let measure = params.with(|c| if r.network.is_some() || c.ns() { c.measure() } else { Measure::Time });
         let in_measure = |t: f64, n: u64| measure.of(collective, r.p, n, t);
         let mut series: Vec<Series> = series
             .into_iter()
