@@ -1770,9 +1770,11 @@ test('schedule: each critical-path row is its op\'s work and the last ends at th
   }
 });
 
-test('chooser: the split table fits its box at 1280 px, the timeline link in sight', async ({ context, base }) => {
-  const page = await open(context, base, `${base}?v=3&view=chooser&coll=broadcast&p=256&preset=loggopsim&at=65536`);
+test('chooser: the split table fits its box at 1280 px, the timeline link in sight, on the model and on a network', async ({ context, base }) => {
+  for (const query of ['coll=broadcast&p=256&preset=loggopsim&at=65536', 'p=16&net=nodes%3A2x8&lo=1048576&hi=67108864']) {
+  const page = await open(context, base, `${base}?v=3&view=chooser&${query}`);
   await page.waitForSelector('[data-testid="split-table"]');
+  if (query.includes('net=')) await page.waitForSelector('[data-testid="split-table"] [data-testid^="network-"]', { timeout: 60000 });
   const fit = await page.evaluate(() => {
     const t = document.querySelector('[data-testid="split-table"]');
     const box = t.parentElement.getBoundingClientRect();
@@ -1782,6 +1784,8 @@ test('chooser: the split table fits its box at 1280 px, the timeline link in sig
   });
   assert.ok(fit.table <= fit.box + 1, `table ${fit.table} px in a ${fit.box} px box`);
   assert.ok(fit.link <= fit.right && Math.max(...fit.heads) <= fit.right + 1, JSON.stringify(fit));
+  await page.close();
+  }
 });
 
 const VIEWS = ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'schedule', 'chooser'];

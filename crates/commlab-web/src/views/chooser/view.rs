@@ -638,7 +638,7 @@ pub fn ChooserView(
                     };
                     let link = n.bottlenecks[k].as_ref().map_or_else(|| "—".to_owned(), |(name, busy, ..)| format!("{name} ({} ns busy)", q(*busy)));
                     let m = if r.pipelined[k] && n.pieces[k] != row.pieces[k] { format!(" (m = {})", n.pieces[k]) } else { String::new() };
-                    view! { <td data-testid=format!("network-{}", r.algorithms[k])>{time}{m}</td><td>{link}</td> }
+                    view! { <td class="wraps" data-testid=format!("network-{}", r.algorithms[k])>{time}{m}</td><td class="wraps">{link}</td> }
                 })
             };
             let net_head = topology.as_ref().map(|t| view! { <th scope="col">{format!("time on {t} (ns)")}</th><th scope="col">"its bottleneck link"</th> });
@@ -660,7 +660,7 @@ pub fn ChooserView(
                             let m = row.network.as_ref().map_or(row.pieces[k], |n| n.pieces[k]);
                             let link = super::params::timeline_query(collective, id, (r.p, row.bytes, m), [a, b, g], params.with_untracked(ChooserParams::ns), request.as_ref());
                             view! { <tr class:winner=winner == k>
-                                <td>{name}</td>
+                                <td class="wraps">{name}</td>
                                 <td><a data-testid=format!("timeline-{id}") href=format!("{}?{link}", browser::page_base())>"timeline"</a></td>
                                 {net_cell(k)}
                                 <td>{q(c.total())}</td>
