@@ -645,3 +645,28 @@ fn narrow_charts_put_the_legend_below_and_wide_ones_beside() {
     let wide = render_svg(900, 420, |root| units_chart(root, &model, 16, 256, &[], &Theme::LIGHT)).unwrap();
     assert!(wide.starts_with(r#"<svg width="900" height="420""#), "{}", &wide[..60]);
 }
+
+/// On a phone the tree keeps its values where they fit a column and says
+/// where they are where they do not.
+#[test]
+fn a_narrow_tree_writes_the_values_that_fit_and_says_where_the_others_are() {
+    use commlab_core::reduce::values::{ValueTrace, Vectors};
+    use commlab_core::reduce::{Collective, CollectiveConfig, Operator, Schedule};
+    let schedule = Schedule::collective(&CollectiveConfig::new(Collective::Reduce, 8, false).unwrap());
+    let draw = |inputs: Vec<i64>| {
+        let trace = ValueTrace::new(&schedule, Operator::Sum, 1, &Vectors::Int(inputs));
+        let picture = commlab_plot::tree::TreePicture {
+            schedule: &schedule,
+            trace: &trace,
+            step: 1,
+            message_passing: false,
+            width: 360.0,
+        };
+        commlab_plot::tree::tree_svg(&picture, &Theme::LIGHT)
+    };
+    let small = draw((1..=8).collect());
+    assert_eq!(node_values(&small)[..8], ["1", "2", "3", "4", "5", "6", "7", "8"]);
+    assert!(!small.contains("in the table below"));
+    let large = draw((1..=8).map(|i| 1_000_000 * i).collect());
+    assert!(node_values(&large).is_empty() && large.contains("Values: in the table below."));
+}

@@ -74,11 +74,21 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
     let width = left + col * f64::from(units) + 16.0;
     // What fits a column: a value of up to five monospace characters at 11 px
     // (6.6 px each), unit names two columns apart at most once every 26 px.
-    let values_fit = col >= 36.0;
+    // The values shown (rows up to the step), to see whether the widest fits
+    // a column at 11 px monospace (6.6 px a character).
+    let snapshots: Vec<Snapshot> = (0..=step).map(|r| trace.after(r)).collect();
+    let widest = snapshots
+        .iter()
+        .flat_map(|s| (0..units as usize).map(move |u| short_vector(&trace.vector_text(s, u)).chars().count()))
+        .max()
+        .unwrap_or(1);
+    let values_fit = widest as f64 * 6.6 <= col - 2.0;
     let name_every = (26.0 / col).ceil().max(1.0) as u32;
     // Node radius: 7 px, smaller where columns are narrower than 18 px.
     let radius = (col * 0.4).min(7.0);
-    let height = top + row * rounds as f64 + 58.0;
+    // A line under the names says where the values went when they do not fit.
+    let note = if values_fit { 0.0 } else { 18.0 };
+    let height = top + row * rounds as f64 + 58.0 + note;
     let x = |u: u32| left + col * (f64::from(u) + 0.5);
     let y = |r: usize| top + row * (rounds - r) as f64;
     let title = format!("Binomial tree, {units} units, step {step} of {rounds}");
@@ -96,7 +106,6 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
             inactive_after[r + 1][u as usize] = true;
         }
     }
-    let snapshots: Vec<Snapshot> = (0..=step).map(|r| trace.after(r)).collect();
 
     for r in 0..=rounds {
         let future = r > step;
@@ -143,7 +152,10 @@ pub fn tree_svg(picture: &TreePicture<'_>, theme: &Theme) -> String {
     for u in (0..units).filter(|u| u % name_every == 0) {
         let name = if schedule.is_virtual(u) { format!("({u})") } else { format!("p{u}") };
         let color = if schedule.is_virtual(u) { theme.grid } else { theme.foreground };
-        svg.text((x(u), height - 10.0), &name, 12.0, color, "middle", "");
+        svg.text((x(u), height - 10.0 - note), &name, 12.0, color, "middle", "");
+    }
+    if !values_fit {
+        svg.text((8.0, height - 8.0), "Values: in the table below.", 11.0, theme.foreground, "start", "");
     }
     svg.finish()
 }
