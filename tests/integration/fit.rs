@@ -276,3 +276,50 @@ fn the_warm_up_fits_every_collective() {
         assert!(fit.points.is_empty() && fit.alpha >= 0.0 && fit.beta > 0.0, "{c}: {} {}", fit.alpha, fit.beta);
     }
 }
+
+/// OSU's published runs of Alps (tests/data/published): `osu_alltoall` read
+/// as latencies, `osu_bw --validation` as bandwidths. Each bandwidth row
+/// becomes the time of one message, bytes / (MB/s) µs, computed here from the
+/// file's own columns; the fit of one message (a broadcast of 2 ranks) then
+/// gives a link bandwidth near the file's largest-size bandwidth, not the µs
+/// misread from MB/s.
+#[test]
+fn published_osu_runs_read_latencies_and_bandwidths() {
+    let path = |name: &str| format!("{}/data/published/{name}", env!("CARGO_MANIFEST_DIR"));
+    let alltoall =
+        std::fs::read_to_string(path("osu_cscs-alps-gh200-ompi5.0.8_osu_alltoall_CPU-CPU_2nodes-x4ppn_cxi.txt"))
+            .unwrap();
+    assert_eq!(detect(&alltoall), Format::Osu);
+    assert!(parse(&alltoall, Format::Osu, false).unwrap().len() >= 20);
+    let bw = std::fs::read_to_string(path("osu_cscs-alps-gh200-ompi5.0.8_osu_bw_CPU-CPU_inter-node_cxi.txt")).unwrap();
+    assert_eq!(detect(&bw), Format::Osu);
+    let rows: Vec<(u64, f64)> = bw
+        .lines()
+        .filter_map(|l| {
+            let mut t = l.split_whitespace();
+            Some((t.next()?.parse().ok()?, t.next()?.parse().ok()?))
+        })
+        .collect();
+    let points = parse(&bw, Format::Osu, false).unwrap();
+    assert_eq!(points.len(), rows.len());
+    for (p, (bytes, mb_s)) in points.iter().zip(&rows) {
+        assert_eq!(p.bytes, *bytes);
+        assert!((p.time - *bytes as f64 / mb_s).abs() <= 1e-12 * p.time, "{p:?} vs {bytes} B at {mb_s} MB/s");
+    }
+    let fit = request(bw, "broadcast", 2, None).run().unwrap();
+    let peak = rows.last().unwrap().1;
+    let fitted = 1.0 / fit.beta;
+    assert!(
+        (fitted / peak - 1.0).abs() < 0.3,
+        "1/β = {fitted} MB/s against the file's {peak} MB/s at its largest size"
+    );
+    assert!(fit.alpha > 0.0 && fit.alpha < 10.0 * rows[0].0 as f64 / rows[0].1, "α = {} µs", fit.alpha);
+    // The bi-directional test counts both directions: each message takes twice as long.
+    let bibw = "# OSU MPI Bi-Directional Bandwidth Test v7.5\n# Size      Bandwidth (MB/s)\n1024   2000.0\n";
+    assert!((parse(bibw, Format::Osu, false).unwrap()[0].time - 2.0 * 1024.0 / 2000.0).abs() < 1e-12);
+    // osu_latency's header ("Latency (us)") keeps the column a time.
+    let latency = "# OSU MPI Latency Test v7.5\n# Size          Latency (us)\n0                       1.61\n8   1.70\n";
+    let l = parse(latency, Format::Osu, false).unwrap();
+    assert_eq!((l.len(), l[1].time), (2, 1.70));
+    assert_eq!(detect(latency), Format::Osu);
+}

@@ -18,7 +18,10 @@ pub enum Format {
     /// [root,] then time, algbw, busbw, #wrong out of place and in place.
     NcclTests,
     /// OSU micro-benchmarks: size, average latency (µs), optionally min,
-    /// max and iterations.
+    /// max, iterations and `--validation`'s column; or, under a
+    /// `Bandwidth (MB/s)` header (`osu_bw`, `osu_bibw`), size and bandwidth,
+    /// read as the time of one message: bytes / bandwidth (twice that for
+    /// the bi-directional test, which counts both directions).
     Osu,
     /// Lines of `size,time` (comma, semicolon, tab or spaces).
     Csv,
@@ -215,6 +218,9 @@ pub fn ranks_listed(text: &str) -> Option<u64> {
 pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, ParseError> {
     let mut points = Vec::new();
     let mut toks = Vec::new();
+    // OSU's bandwidth tests: bytes per µs (MB/s) in the second column, and
+    // how many directions they count.
+    let mut osu_bandwidth: Option<f64> = None;
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
         if line > MAX_LINES {
@@ -222,7 +228,15 @@ pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, P
         }
         tokens_into(raw, &mut toks);
         let Some(&(c0, first)) = toks.first() else { continue };
-        if first.starts_with('#') || !first.starts_with(|c: char| c.is_ascii_digit()) {
+        if first.starts_with('#') {
+            if format == Format::Osu && raw.contains("MB/s") {
+                osu_bandwidth = Some(if text.contains("Bi-Directional") { 2.0 } else { 1.0 });
+            } else if format == Format::Osu && raw.contains("Latency") {
+                osu_bandwidth = None;
+            }
+            continue;
+        }
+        if !first.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
         match format {
@@ -247,9 +261,17 @@ pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, P
             Format::Osu => {
                 let bytes = size_of(first, line, c0)?;
                 let Some(&(c, t)) = toks.get(1) else {
-                    return Err(err(line, c0 + first.len(), "expected the average latency after the size"));
+                    let what = if osu_bandwidth.is_some() { "bandwidth (MB/s)" } else { "average latency" };
+                    return Err(err(line, c0 + first.len(), format!("expected the {what} after the size")));
                 };
-                points.push(Point { bytes, time: time_of(t, line, c)?, line: u32::try_from(line).unwrap_or(0) });
+                let value = time_of(t, line, c)?;
+                // MB/s are bytes per µs: one message takes bytes / bandwidth µs.
+                let time = match osu_bandwidth {
+                    Some(directions) if value > 0.0 => directions * bytes as f64 / value,
+                    Some(_) => 0.0,
+                    None => value,
+                };
+                points.push(Point { bytes, time, line: u32::try_from(line).unwrap_or(0) });
             }
             Format::Csv => {
                 if toks.len() < 2 {
