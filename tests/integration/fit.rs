@@ -21,6 +21,7 @@ fn request(text: String, collective: &str, p: u32, algorithm: Option<&str>) -> F
         algorithm: algorithm.map(str::to_owned),
         in_place: false,
         gamma: 0.0,
+        run: None,
     }
 }
 
@@ -322,4 +323,53 @@ fn published_osu_runs_read_latencies_and_bandwidths() {
     let l = parse(latency, Format::Osu, false).unwrap();
     assert_eq!((l.len(), l[1].time), (2, 1.70));
     assert_eq!(detect(latency), Format::Osu);
+}
+
+/// Two published outputs pasted one after the other are two runs: each is
+/// read alone (never one curve of both), the first by default, the other on
+/// request; the result says which and where each is. A run that is not in
+/// the file is refused, naming the run.
+#[test]
+fn concatenated_outputs_are_runs_fitted_one_at_a_time() {
+    use commlab_core::fit::parse_run;
+    let path = |name: &str| format!("{}/data/published/{name}", env!("CARGO_MANIFEST_DIR"));
+    let alps =
+        std::fs::read_to_string(path("nccl-tests_cscs-alps-gh200-2nodes-x4gpu-slingshot_all_reduce.txt")).unwrap();
+    let dell =
+        std::fs::read_to_string(path("nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt")).unwrap();
+    let both = format!("{alps}\n{dell}");
+    let (first, runs) = parse_run(&both, Format::NcclTests, false, 1).unwrap();
+    assert_eq!(runs.count(), 2);
+    assert_eq!(first, parse(&alps, Format::NcclTests, false).unwrap());
+    let (second, _) = parse_run(&both, Format::NcclTests, false, 2).unwrap();
+    let dell_alone = parse(&dell, Format::NcclTests, false).unwrap();
+    assert_eq!(
+        second.iter().map(|p| (p.bytes, p.time)).collect::<Vec<_>>(),
+        dell_alone.iter().map(|p| (p.bytes, p.time)).collect::<Vec<_>>()
+    );
+    assert_eq!(runs.lines[0].0, first[0].line);
+    assert_eq!(runs.lines[1], (second[0].line, second.last().unwrap().line));
+    // The same run twice, sizes rising again without a banner: two runs too.
+    let table: String = dell.lines().filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty()).fold(
+        String::new(),
+        |mut t, l| {
+            t.push_str(l);
+            t.push('\n');
+            t
+        },
+    );
+    assert_eq!(parse_run(&format!("{table}{table}"), Format::NcclTests, false, 1).unwrap().1.count(), 2);
+    // Through the fit: run 2 is the Dell run, with its 16 ranks.
+    let mut r = request(both.clone(), "allreduce", 16, None);
+    r.run = Some(2);
+    let fit = r.run().unwrap();
+    assert_eq!((fit.run, fit.runs.len(), fit.points.len()), (2, 2, dell_alone.len()));
+    let json = serde_json::to_value(fit.to_json()).unwrap();
+    assert_eq!((json["runs"].as_u64(), json["run"].as_u64()), (Some(2), Some(2)));
+    r.run = Some(3);
+    let e = r.run().unwrap_err();
+    assert_eq!(e.field, "run");
+    assert!(e.to_string().contains("it holds 2"), "{e}");
+    // A CSV is one run, whatever its order.
+    assert_eq!(parse_run("1024,5\n8,3\n", Format::Csv, false, 1).unwrap().1.count(), 1);
 }

@@ -16,7 +16,7 @@
 use crate::chooser::{algorithms, Cache, ChooseRequest, Options};
 use crate::ApiError;
 use commlab_core::choose::{AlphaBeta, Collective};
-use commlab_core::fit::{detect, least_squares, parse, Format, Point};
+use commlab_core::fit::{detect, least_squares, parse_run, Format, Point};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -42,6 +42,9 @@ pub struct FitRequest {
     /// γ held fixed (per byte combined, in the file's unit; 0: none).
     #[serde(default)]
     pub gamma: f64,
+    /// The run fitted when the file holds several (1-based; `None`: the first).
+    #[serde(default)]
+    pub run: Option<u32>,
 }
 
 /// One algorithm's fit.
@@ -96,6 +99,11 @@ pub struct FitResult {
     /// The Chooser's answer with these parameters, in a sentence
     /// ([`FitResult::summary`]).
     pub summary: String,
+    /// The runs the file holds (outputs concatenated), first and last data
+    /// line of each; the fit reads run [`FitResult::run`].
+    pub runs: Vec<(u32, u32)>,
+    /// The run fitted, 1-based.
+    pub run: u32,
 }
 
 /// Points at most fitted (a longer file is refused).
@@ -209,6 +217,7 @@ impl FitRequest {
             algorithm: None,
             in_place: false,
             gamma: 0.0,
+            run: None,
         }
     }
 
@@ -252,8 +261,12 @@ impl FitRequest {
             Some(f) => crate::parse_id::<Format>("format", f)?,
             None => detect(&self.text),
         };
-        let read: Vec<Point> =
-            parse(&self.text, format, self.in_place).map_err(|e| ApiError::problem("file", e.to_string()))?;
+        let run = self.run.unwrap_or(1);
+        let (read, runs): (Vec<Point>, _) =
+            parse_run(&self.text, format, self.in_place, run as usize).map_err(|e| {
+                let field = if e.message.starts_with("run ") { "run" } else { "file" };
+                ApiError::problem(field, e.to_string())
+            })?;
         if read.len() > MAX_POINTS {
             return Err(ApiError::new(
                 "file",
@@ -325,6 +338,8 @@ impl FitRequest {
             predicted,
             candidates,
             summary: String::new(),
+            runs: runs.lines,
+            run,
         };
         result.summary = result.summary_cached(cache);
         Ok(result)
@@ -442,6 +457,9 @@ impl FitResult {
                 "alpha_err": c.errors[0], "beta_err": c.errors[1], "gamma_err": c.errors[2], "rms_relative": c.rms,
             })).collect::<Vec<_>>(),
             "summary": self.summary.as_str(),
+            "runs": self.runs.len(),
+            "run": self.run,
+            "run_lines": self.runs.get(self.run.saturating_sub(1) as usize).map(|l| vec![l.0, l.1]),
         })
     }
 }

@@ -30,6 +30,10 @@ pub struct FitArgs {
     /// grow with bytes moved in every plan, so γ cannot be fitted from the same times.
     #[arg(long, default_value_t = 0.0)]
     gamma: f64,
+    /// The run to fit when the file holds several outputs one after another
+    /// (a size that does not grow, or a new banner, starts a run; default: the first).
+    #[arg(long)]
+    run: Option<u32>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -62,6 +66,7 @@ impl FitArgs {
             algorithm: self.algorithm.clone(),
             in_place: self.in_place,
             gamma: self.gamma,
+            run: self.run,
         };
         let result = request.run().map_err(|e| {
             let flag = if e.field == "file" { "FILE".to_owned() } else { format!("--{}", e.field) };

@@ -216,7 +216,70 @@ pub fn ranks_listed(text: &str) -> Option<u64> {
 /// A malformed data row (its line and column named), more than
 /// [`MAX_LINES`] lines, or no data row at all.
 pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, ParseError> {
+    parse_run(text, format, in_place, 1).map(|(points, _)| points)
+}
+
+/// The runs of a file that holds several (nccl-tests or OSU outputs
+/// concatenated): how many, and the lines each spans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Runs {
+    /// First and last data line of each run (1-based).
+    pub lines: Vec<(u32, u32)>,
+}
+
+impl Runs {
+    /// How many runs.
+    pub fn count(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+/// Run `run` (1-based) of `text` read as `format`, and where every run is.
+/// A run ends where the next one begins: in nccl-tests' and OSU's outputs a
+/// data row whose size is not above the one before, or nccl-tests' banner
+/// (`# nThread …`) after data rows. A CSV is one run.
+///
+/// # Errors
+/// As [`parse`]; and a run that is not in the file (`run` 0 or over the count).
+pub fn parse_run(text: &str, format: Format, in_place: bool, run: usize) -> Result<(Vec<Point>, Runs), ParseError> {
+    let all = parse_all(text, format, in_place)?;
+    let mut runs: Vec<Vec<Point>> = vec![Vec::new()];
+    let mut banner_after_data = false;
+    let mut next_banner = all.banners.iter().peekable();
+    for p in all.points {
+        while next_banner.peek().is_some_and(|&&b| b < p.line) {
+            next_banner.next();
+            banner_after_data = true;
+        }
+        let last = runs.last().and_then(|r| r.last()).map(|l: &Point| l.bytes);
+        let new_run =
+            format != Format::Csv && last.is_some() && (banner_after_data || last.is_some_and(|b| p.bytes <= b));
+        if new_run {
+            runs.push(Vec::new());
+        }
+        banner_after_data = false;
+        if let Some(current) = runs.last_mut() {
+            current.push(p);
+        }
+    }
+    let lines = runs.iter().map(|r| (r.first().map_or(0, |p| p.line), r.last().map_or(0, |p| p.line))).collect();
+    let count = runs.len();
+    if run == 0 || run > count {
+        return Err(err(1, 1, format!("run {run} is not in the file: it holds {count} (1 to {count})")));
+    }
+    Ok((runs.swap_remove(run - 1), Runs { lines }))
+}
+
+/// Every data row of `text`, and the lines of nccl-tests' banners (where a
+/// run starts).
+struct Read {
+    points: Vec<Point>,
+    banners: Vec<u32>,
+}
+
+fn parse_all(text: &str, format: Format, in_place: bool) -> Result<Read, ParseError> {
     let mut points = Vec::new();
+    let mut banners = Vec::new();
     let mut toks = Vec::new();
     // OSU's bandwidth tests: bytes per µs (MB/s) in the second column, and
     // how many directions they count.
@@ -229,6 +292,11 @@ pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, P
         tokens_into(raw, &mut toks);
         let Some(&(c0, first)) = toks.first() else { continue };
         if first.starts_with('#') {
+            if (format == Format::NcclTests && raw.contains("nThread"))
+                || (format == Format::Osu && raw.contains("# OSU"))
+            {
+                banners.push(u32::try_from(line).unwrap_or(u32::MAX));
+            }
             if format == Format::Osu && raw.contains("MB/s") {
                 osu_bandwidth = Some(if text.contains("Bi-Directional") { 2.0 } else { 1.0 });
             } else if format == Format::Osu && raw.contains("Latency") {
@@ -286,7 +354,7 @@ pub fn parse(text: &str, format: Format, in_place: bool) -> Result<Vec<Point>, P
     if points.is_empty() {
         return Err(err(1, 1, format!("no {} data rows found", format.id())));
     }
-    Ok(points)
+    Ok(Read { points, banners })
 }
 
 /// A least-squares solution.

@@ -242,6 +242,14 @@ pub mod swizzle_view {
     pub const LATENCY_SLIDER: (f64, f64) = (1.0, 100_000.0);
 }
 
+/// The fit's ranges.
+pub mod fit {
+    use super::IntRange;
+
+    /// The run fitted in a file that holds several (1-based; 0 in a link: the first).
+    pub const RUN: IntRange = IntRange { name: "fr", min: 0, max: 10_000 };
+}
+
 /// Ranges of the collective chooser.
 pub mod chooser {
     use super::{IntRange, RealRange};

@@ -158,6 +158,7 @@ pub fn FitSection(
                     .filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
                 in_place: c.fit_in_place,
                 gamma: c.abg[2],
+                run: (c.fit_run > 0).then_some(c.fit_run),
             })
         })
     });
@@ -365,6 +366,19 @@ pub fn FitSection(
                             if f.gamma > 0.0 { format!(", γ = {} held", q(f.gamma)) } else { String::new() },
                             f.points.len(), f.format, f.p, f.candidates.first().map_or(0.0, |c| c.rms) * 100.0
                         )}</p>
+                        {(f.runs.len() > 1).then(|| {
+                            let spans: Vec<String> = f.runs.iter().enumerate().map(|(i, (a, b))| format!("{}: lines {a}–{b}", i + 1)).collect();
+                            view! {
+                                <div class="field" data-testid="fit-runs">
+                                    <label for="fit-run">{format!("This file holds {} runs one after another ({}); the fit reads run", f.runs.len(), spans.join("; "))}</label>
+                                    <select id="fit-run" data-testid="fit-run" on:change=move |ev| {
+                                        if let Ok(k) = event_target_value(&ev).parse::<u32>() { params.update(|c| c.fit_run = k); }
+                                    }>
+                                        {(1..=f.runs.len() as u32).map(|k| view! { <option value=k.to_string() selected=k == f.run>{format!("run {k}")}</option> }).collect_view()}
+                                    </select>
+                                </div>
+                            }
+                        })}
                         {(f.tied().len() > 1).then(|| view! {
                             <p data-testid="fit-tied">{format!(
                                 "These {} fit equally well: {}. They all cost a·α + b·n·β, so one curve cannot tell them apart; the values above are {}'s.",

@@ -67,6 +67,8 @@ pub struct ChooserParams {
     pub fit_algorithm: String,
     /// The fit takes nccl-tests' in-place times.
     pub fit_in_place: bool,
+    /// The run fitted in a file of several (1-based; 0: the first).
+    pub fit_run: u32,
     /// What the chart's y axis shows: time, algbw or busbw (the bandwidths
     /// where times are in ns: on a network or LogGOPSim's preset).
     pub y: Measure,
@@ -109,6 +111,7 @@ impl Default for ChooserParams {
             fit_format: String::new(),
             fit_algorithm: String::new(),
             fit_in_place: false,
+            fit_run: 0,
             y: Measure::Time,
         }
     }
@@ -294,6 +297,7 @@ impl ViewState for ChooserParams {
             },
         },
         Field { name: "fip", kind: Kind::Flag(|c| c.fit_in_place, |c, v| c.fit_in_place = v) },
+        int!(limits::fit::RUN, |c| c.fit_run.into(), |c, v| c.fit_run = v as u32),
         Field {
             name: "y",
             kind: Kind::Choice(
