@@ -1588,6 +1588,36 @@ test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, 
   assert.match(await bad.locator('[data-testid="notices"]').innerText(), /nccl.*nodes × gpus = 3 × 5 = 15 ranks, but p = 16/);
 });
 
+test('chooser fit: two published runs pasted one after the other are fitted one at a time; the run select is the CLI\'s --run and the link keeps it', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=16`);
+  await page.waitForSelector('[data-testid="times-chart"] svg');
+  const dir = path.resolve(here, '../data/published');
+  const both = ['nccl-tests_cscs-alps-gh200-2nodes-x4gpu-slingshot_all_reduce.txt', 'nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt']
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  const file = path.join(tempDir('commlab-runs-'), 'both.txt');
+  fs.writeFileSync(file, both);
+  await page.locator('[data-testid="fit"] > summary').click();
+  await page.fill('[data-testid="bench-text"]', both);
+  await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await page.waitForSelector('[data-testid="fit-run"]');
+  assert.match(await page.locator('[data-testid="fit-runs"]').innerText(), /This file holds 2 runs one after another \(1: lines \d+–\d+; 2: lines \d+–\d+\)/);
+  const cliFit = (run) => JSON.parse(cli(['fit', file, '--collective', 'allreduce', '--p', '16', '--run', String(run), '--json']));
+  const first = cliFit(1);
+  await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`), first.points.length);
+  await page.selectOption('[data-testid="fit-run"]', '2');
+  await waitForUrl(page, () => /[?&]fr=2(&|$)/.test(location.search));
+  const second = cliFit(2);
+  assert.notEqual(first.points.length, second.points.length);
+  await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`), second.points.length);
+  const values = await page.locator('[data-testid="fit-values"]').innerText();
+  const shown = (x) => Number(x.toPrecision(3)).toString();
+  assert.ok(values.includes(`α = ${shown(second.alpha)}`), `${values} vs ${second.alpha}`);
+  assert.deepEqual([second.runs, second.run], [2, 2]);
+  await shot(page, 'chooser-fit-runs');
+  await page.click('[data-testid="bench-forget"]');
+  assert.deepEqual(page.problems, []);
+});
+
 test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β, its residuals and the chart; "Run the Chooser" puts them in the link; the file is kept and forgotten', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=8`);
   await page.waitForSelector('[data-testid="times-chart"] svg');
