@@ -1614,6 +1614,12 @@ test('chooser fit: two published runs pasted one after the other are fitted one 
   assert.ok(values.includes(`α = ${shown(second.alpha)}`), `${values} vs ${second.alpha}`);
   assert.deepEqual([second.runs, second.run], [2, 2]);
   await shot(page, 'chooser-fit-runs');
+  // A new file starts from its first run (run 2 is not in it).
+  await page.fill('[data-testid="bench-text"]', fs.readFileSync(path.join(dir, 'nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt'), 'utf8'));
+  await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await waitForUrl(page, () => !/[?&]fr=/.test(location.search));
+  await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`) && !document.querySelector('[data-testid="fit-run"]'), second.points.length);
+  assert.equal(await page.locator('[data-testid="fit-error"]').count(), 0);
   await page.click('[data-testid="bench-forget"]');
   assert.deepEqual(page.problems, []);
 });

@@ -244,6 +244,10 @@ pub fn FitSection(
             }
         }
         show(&n, &t);
+        // A new file starts from its first run (a run chosen in another file may not be in it).
+        if params.with_untracked(|c| c.fit_run != 0) {
+            params.update(|c| c.fit_run = 0);
+        }
         name.set(n.clone());
         text.set(t.clone());
         opened.set(true);
