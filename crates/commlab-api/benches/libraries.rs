@@ -45,6 +45,7 @@ fn libraries(c: &mut Criterion) {
             algorithm: algorithm.map(str::to_owned),
             in_place: false,
             gamma: 0.0,
+            run: None,
         };
         let name = algorithm.unwrap_or("every algorithm");
         group.bench_function(format!("10^4 lines of nccl-tests, p = 8, {name}, profiles built"), |b| {
