@@ -1620,8 +1620,11 @@ test('chooser fit: two published runs pasted one after the other are fitted one 
   await waitForUrl(page, () => !/[?&]fr=/.test(location.search));
   await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`) && !document.querySelector('[data-testid="fit-run"]'), second.points.length);
   assert.equal(await page.locator('[data-testid="fit-error"]').count(), 0);
+  // Forgotten before the next test opens the Chooser (a kept file would come back there).
   await page.click('[data-testid="bench-forget"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
   assert.deepEqual(page.problems, []);
+  await page.close();
 });
 
 test('chooser fit: published nccl-tests output pasted gives the CLI\'s α and β, its residuals and the chart; "Run the Chooser" puts them in the link; the file is kept and forgotten', async ({ context, base }) => {
