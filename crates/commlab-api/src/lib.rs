@@ -28,6 +28,7 @@ pub mod report;
 pub mod schedule;
 pub mod sources;
 pub mod swizzle;
+pub mod sysfit;
 pub mod tree;
 pub mod wire;
 

@@ -146,8 +146,11 @@ pub struct Planned {
     pub collective: String,
     /// The network's shape (`nodes:NxGxR`).
     pub shape: String,
-    /// Its two link classes, bandwidth (B/ns) and latency (ns, with the step cost).
+    /// Its two link classes: bandwidth (B/ns) and the link's own latency (ns).
     pub classes: [(f64, f64); 2],
+    /// NCCL's per-step cost added to each link of a class (ns; half a step
+    /// per link, as a route crosses two).
+    pub steps: [f64; 2],
     /// Our schedule that runs (`ring`, `double-binary-tree`, `chain`, `pairwise`).
     pub schedule: String,
     /// Ranks.
@@ -162,16 +165,57 @@ pub struct Planned {
     pub base_us: f64,
     /// NCCL's pick: `ring/ll128, 8 channels`.
     pub pick: String,
+    /// NCCL's algorithm (`ring`, `tree`, `nvls_tree`, …; `p2p` for all-to-all).
+    pub algorithm: String,
+    /// Its protocol (`ll`, `ll128`, `simple`).
+    pub protocol: String,
+}
+
+/// Factors on a preset's physical values (1: the preset as described),
+/// what a measured run is fitted with (`crate::sysfit`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Scales {
+    /// On the NIC–rail links' bandwidth.
+    pub inter: f64,
+    /// On the `NVLink` links' bandwidth.
+    pub intra: f64,
+    /// On NCCL's fixed costs: its per-step and per-call latencies.
+    pub latency: f64,
+}
+
+impl Scales {
+    /// The preset as described.
+    pub const NOMINAL: Scales = Scales { inter: 1.0, intra: 1.0, latency: 1.0 };
+}
+
+/// A [`Planned`] run made ready to simulate again and again: its GOAL
+/// schedule and its network's shape ([`Planned::prepare`]).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    schedule: commlab_core::goal::Schedule,
+    shape: commlab_core::net::Shape,
 }
 
 impl Planned {
-    /// The run on its network: the last rank's finish (ns) and the network's outcome.
+    /// The run on its network as described: the last rank's finish (ns)
+    /// and the network's outcome.
     ///
     /// # Errors
     /// A shape or schedule the network refuses.
     pub fn simulate(&self) -> Result<(f64, Option<(Network, commlab_core::net::NetOutcome)>), ApiError> {
+        match self.prepare()? {
+            None => Ok((0.0, None)),
+            Some(prepared) => self.run(&prepared, Scales::NOMINAL).map(|(t, net, out)| (t, Some((net, out)))),
+        }
+    }
+
+    /// Its schedule and shape (`None` for one rank: nothing moves).
+    ///
+    /// # Errors
+    /// A shape or schedule the network refuses.
+    pub fn prepare(&self) -> Result<Option<Prepared>, ApiError> {
         if self.p <= 1 {
-            return Ok((0.0, None));
+            return Ok(None);
         }
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         let shape: commlab_core::net::Shape =
@@ -179,17 +223,44 @@ impl Planned {
         let plan =
             plan(collective, &self.schedule, self.p, self.pieces).map_err(|e| ApiError::problem("collective", e))?;
         let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect();
-        let schedule = goal_channels(&plan, self.wire, &orders);
-        let class = |(bandwidth, latency): (f64, f64)| LinkClass { bandwidth, latency };
-        let net = Network::new(shape, [class(self.classes[0]), class(self.classes[1])])?;
+        Ok(Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape }))
+    }
+
+    /// The prepared run on its network with the preset's values scaled:
+    /// the last rank's finish (ns), the network and its outcome.
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn run(
+        &self,
+        prepared: &Prepared,
+        s: Scales,
+    ) -> Result<(f64, Network, commlab_core::net::NetOutcome), ApiError> {
+        let class = |k: usize, scale: f64| LinkClass {
+            bandwidth: self.classes[k].0 * scale,
+            latency: self.classes[k].1 + self.steps[k] * s.latency,
+        };
+        let net = Network::new(prepared.shape, [class(0, s.intra), class(1, s.inter)])?;
         let out = commlab_core::net::simulate(
-            &schedule,
+            &prepared.schedule,
             net.clone(),
             Placement::Identity,
             NetParams { window: NCCL_STEPS, ..NetParams::default() },
             false,
         )?;
-        Ok((out.max().0, Some((net, out))))
+        Ok((out.max().0, net, out))
+    }
+
+    /// The call's time (ns) with the preset's values scaled: the run plus
+    /// NCCL's per-call cost (`prepared`: [`Planned::prepare`]'s).
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn time_ns(&self, prepared: Option<&Prepared>, s: Scales) -> Result<f64, ApiError> {
+        match prepared {
+            None => Ok(0.0),
+            Some(prepared) => Ok(self.run(prepared, s)?.0 + self.base_us * 1000.0 * s.latency),
+        }
     }
 }
 
@@ -224,10 +295,8 @@ fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (P
         bytes,
         collective: collective.id().to_owned(),
         shape: preset.shape(nodes).to_string(),
-        classes: [
-            (intra.bandwidth, intra.latency + step(false) / 2.0),
-            (inter.bandwidth, inter.latency + step(true) / 2.0),
-        ],
+        classes: [(intra.bandwidth, intra.latency), (inter.bandwidth, inter.latency)],
+        steps: [step(false) / 2.0, step(true) / 2.0],
         schedule: simulated.to_owned(),
         p,
         pieces,
@@ -235,6 +304,8 @@ fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (P
         channels,
         base_us: if p <= 1 { 0.0 } else { base },
         pick: format!("{algorithm}/{protocol}, {}", commlab_plot::count(u64::from(channels), "channel", "channels")),
+        algorithm: algorithm.to_owned(),
+        protocol: protocol.to_owned(),
     };
     (planned, (algorithm, protocol, note, model.map(|m| f64::from(m.pick.2))))
 }

@@ -34,6 +34,16 @@ pub struct FitArgs {
     /// (a size that does not grow, or a new banner, starts a run; default: the first).
     #[arg(long)]
     run: Option<u32>,
+    /// A preset (`commlab predict --system list`): also fit its inter-node and
+    /// intra-node bandwidths and NCCL's fixed costs to the run (nccl-tests only).
+    #[arg(long)]
+    system: Option<String>,
+    /// Nodes of the measured run (default: p over the preset's GPUs per node).
+    #[arg(long)]
+    nodes: Option<u32>,
+    /// With --system: predict the same sizes on this many nodes from the fit.
+    #[arg(long)]
+    predict_nodes: Option<u32>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -72,8 +82,17 @@ impl FitArgs {
             let flag = if e.field == "file" { "FILE".to_owned() } else { format!("--{}", e.field) };
             (flag, e.to_string())
         })?;
+        let system = self.system_fit(&result)?;
         if self.json {
-            return Ok(serde_json::to_value(result.to_json()).unwrap_or_default());
+            let mut value = serde_json::to_value(result.to_json()).unwrap_or_default();
+            if let Some(s) = &system {
+                value["system_fit"] = serde_json::to_value(s.json.clone()).unwrap_or_default();
+                if let Some(m) = self.predict_nodes {
+                    value["predict_nodes"] = Value::from(m);
+                    value["prediction"] = serde_json::to_value(&s.prediction).unwrap_or_default();
+                }
+            }
+            return Ok(value);
         }
         let f = commlab_plot::format_quantity;
         let tied = result.tied();
@@ -106,7 +125,107 @@ impl FitArgs {
         }
         out.push_str(&result.summary);
         out.push('\n');
+        if let Some(s) = &system {
+            out.push_str(&s.text);
+        }
         crate::out(&out);
         Ok(Value::Null)
+    }
+}
+
+/// The system fit's outputs: its JSON, its text, and the prediction rows.
+struct SystemOut {
+    json: commlab_api::json::Json,
+    text: String,
+    prediction: Vec<Value>,
+}
+
+impl FitArgs {
+    /// `--system` (with `--nodes`, `--predict-nodes`): the preset fitted to the run.
+    fn system_fit(&self, result: &commlab_api::fit::FitResult) -> Result<Option<SystemOut>, ArgError> {
+        let Some(system) = &self.system else {
+            if self.predict_nodes.is_some() || self.nodes.is_some() {
+                let flag = if self.nodes.is_some() { "--nodes" } else { "--predict-nodes" };
+                return Err((flag.to_owned(), "needs --system ID: the nodes of which system".to_owned()));
+            }
+            return Ok(None);
+        };
+        let arg = |flag: &str, e: commlab_api::ApiError| (format!("--{flag}"), e.to_string());
+        let preset = commlab_core::systems::Preset::find(system).map_err(|e| ("--system".to_owned(), e))?;
+        if result.format != "nccl-tests" {
+            return Err((
+                "--system".to_owned(),
+                format!(
+                    "a system is fitted to an nccl-tests run (what NCCL runs on it is simulated); this file is {}",
+                    result.format
+                ),
+            ));
+        }
+        let nodes = match self.nodes {
+            Some(n) if preset.ranks(n) != result.p => {
+                return Err((
+                    "--nodes".to_owned(),
+                    format!("{n} × {} has {} GPUs, the run has p = {}", preset.id, preset.ranks(n), result.p),
+                ))
+            }
+            Some(n) => n,
+            None if result.p % preset.gpus == 0 => result.p / preset.gpus,
+            None => {
+                return Err((
+                    "--nodes".to_owned(),
+                    format!("p = {} is not a whole number of {}-GPU {} nodes", result.p, preset.gpus, preset.id),
+                ))
+            }
+        };
+        let (preset, request) = commlab_api::sysfit::SystemFitRequest::new(
+            system,
+            nodes,
+            &result.collective,
+            &result.points,
+            self.predict_nodes,
+        )
+        .map_err(|e| {
+            let field = e.field.clone();
+            arg(&field, e)
+        })?;
+        let fit = request.run().map_err(|e| arg("system", e))?;
+        let report = commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit };
+        let mut text = report.sentences().join("\n");
+        text.push('\n');
+        let factor = result
+            .collective
+            .parse()
+            .map_or(1.0, |c| commlab_core::systems::busbw_factor(c, preset.ranks(self.predict_nodes.unwrap_or(nodes))));
+        let prediction: Vec<Value> = request
+            .then
+            .iter()
+            .zip(&fit.then_us)
+            .map(|(p, &t)| {
+                let busbw = if t > 0.0 { p.bytes as f64 / (t * 1000.0) * factor } else { 0.0 };
+                serde_json::json!({
+                    "bytes": p.bytes, "time_us": t, "busbw": busbw,
+                    "algorithm": p.algorithm, "protocol": p.protocol,
+                })
+            })
+            .collect();
+        if let Some(m) = self.predict_nodes {
+            let _ = writeln!(
+                text,
+                "Predicted on {m} × {} from this fit:\n{:>14} {:>12} {:>9}  pick",
+                preset.id, "bytes", "time µs", "busbw"
+            );
+            for row in &prediction {
+                let _ = writeln!(
+                    text,
+                    "{:>14} {:>12.1} {:>9.2}  {}/{}",
+                    row["bytes"].as_u64().unwrap_or(0),
+                    row["time_us"].as_f64().unwrap_or(0.0),
+                    row["busbw"].as_f64().unwrap_or(0.0),
+                    row["algorithm"].as_str().unwrap_or(""),
+                    row["protocol"].as_str().unwrap_or("")
+                );
+            }
+        }
+        Ok(Some(SystemOut { json: report.to_json(), text, prediction }))
     }
 }

@@ -874,3 +874,66 @@ fn system_presets_on_net_sim_and_choose() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `commlab fit FILE --system ID --predict-nodes M --json`: the keys outside
+/// checks read (`system_fit`, `prediction` with `bytes`, `time_us`, `busbw`;
+/// `tied`; each point's `busbw`), the expectation equal to `commlab
+/// predict`'s, a prediction at the measured node count equal to the fit, and
+/// errors that name the flag.
+#[test]
+fn fit_a_system_and_predict_another_node_count() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/published/nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt"
+    );
+    let v = json(&["fit", file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "2", "--json"]);
+    assert!(v["tied"].as_array().is_some_and(|t| !t.is_empty()));
+    assert!(v["points"].as_array().unwrap().iter().all(|p| p["busbw"].as_f64().is_some()));
+    let fit = &v["system_fit"];
+    assert_eq!(fit["system"], "dgx-h100");
+    assert_eq!(fit["nodes"], 2);
+    let keys: Vec<&str> = fit["parameters"].as_array().unwrap().iter().map(|p| p["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["inter_bw", "intra_bw", "latency"]);
+    for p in fit["parameters"].as_array().unwrap() {
+        let (value, nominal, scale) =
+            (p["value"].as_f64().unwrap(), p["nominal"].as_f64().unwrap(), p["scale"].as_f64().unwrap());
+        assert!((value - nominal * scale).abs() <= 1e-9 * value.abs(), "{p}");
+        assert!(p["scale_err"].as_f64().unwrap() > 0.0, "{p}");
+    }
+    assert_eq!(fit["expectation"]["from_bytes"], 64 << 20);
+    // The expectation is `commlab predict`'s time at each size.
+    let predicted = json(&["predict", "--system", "dgx-h100", "--nodes", "2", "--bytes", "64M,1G", "--json"]);
+    for row in predicted["rows"].as_array().unwrap() {
+        let point = fit["points"].as_array().unwrap().iter().find(|p| p["bytes"] == row["bytes"]).unwrap();
+        let (a, b) = (point["expected_us"].as_f64().unwrap(), row["time_us"].as_f64().unwrap());
+        assert!((a - b).abs() <= 1e-9 * b, "{}: {a} against predict's {b}", row["bytes"]);
+    }
+    // At the measured node count the prediction is the fit itself, in
+    // nccl-tests' busbw (allreduce on 16 ranks: 2 · 15/16).
+    let prediction = v["prediction"].as_array().unwrap();
+    assert_eq!(prediction.len(), fit["points"].as_array().unwrap().len());
+    for (row, point) in prediction.iter().zip(fit["points"].as_array().unwrap()) {
+        let t = row["time_us"].as_f64().unwrap();
+        assert!((t - point["fitted_us"].as_f64().unwrap()).abs() <= 1e-9 * t);
+        let busbw = row["bytes"].as_f64().unwrap() / (t * 1000.0) * 2.0 * 15.0 / 16.0;
+        assert!((row["busbw"].as_f64().unwrap() - busbw).abs() <= 1e-9 * busbw);
+    }
+    let osu = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/published/osu_cscs-alps-gh200-ompi5.0.8_osu_alltoall_CPU-CPU_2nodes-x4ppn_cxi.txt"
+    );
+    for (args, flag) in [
+        (&[file, "--p", "16", "--system", "dgx-h1000"][..], "--system"),
+        (&[file, "--p", "16", "--system", "dgx-h100", "--nodes", "3"], "--nodes"),
+        (&[file, "--p", "12", "--system", "dgx-h100"], "--nodes"),
+        (&[file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "0"], "--predict-nodes"),
+        (&[file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "1000"], "--predict-nodes"),
+        (&[file, "--p", "16", "--predict-nodes", "4"], "--predict-nodes"),
+        (&[osu, "--p", "8", "--collective", "all-to-all", "--system", "gh200-slingshot"], "--system"),
+    ] {
+        let out = run(&[&["fit"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("error: {flag}:")), "{args:?}: {err}");
+    }
+}

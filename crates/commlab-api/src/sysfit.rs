@@ -1,0 +1,627 @@
+//! A preset system fitted to a measured nccl-tests run (`docs/systems.md`,
+//! fitting the system): the few physical values a preset states, scaled
+//! until what NCCL would run on it, simulated, matches the measured times.
+//!
+//! Three factors ([`Scales`]) on the preset: the NIC–rail links' bandwidth,
+//! the `NVLink` links' bandwidth, and NCCL's fixed costs (its per-step and
+//! per-call latencies). NCCL's pick at each size stays the one its model
+//! makes on the preset as described (that is what the measured library
+//! decided from the hardware it found); only the simulation is scaled.
+//!
+//! The fit is Levenberg–Marquardt on the logarithms of the factors and of
+//! the times (every size weighs alike, as relative errors), with a
+//! finite-difference Jacobian. A factor no measured time depends on (the
+//! NICs of a one-node run) stays at 1 and is reported as not measured. The
+//! uncertainty is the 95 % half-width from the Jacobian at the optimum and
+//! the residuals' variance.
+//!
+//! The page keeps NCCL's model and plans ([`crate::predict::PredictRequest::planned`]);
+//! the engine worker runs [`SystemFitRequest::run`] (it carries the simulator, not the model).
+
+use crate::predict::{Planned, Prepared, Scales};
+use crate::ApiError;
+use serde::{Deserialize, Serialize};
+
+/// The factors' range (each between 1/50 and 50 of the preset's value).
+const LN_BOUND: f64 = 3.912_023_005_428_146; // ln 50
+
+/// The finite-difference step on a factor's logarithm: 5 %. A simulated
+/// time is not smooth in the factors: as they move, flows that share a link
+/// start in another order and a size's time jumps by a few percent (on
+/// `dgx-h100` × 2 at 64 MiB, 447 to 476 µs as the latency factor goes from
+/// 1.34 to 1.36). Slopes taken over 5 % see through those jumps; the fit
+/// cannot resolve a factor finer than that, so half the step is added to
+/// every stated uncertainty ([`RESOLUTION`]).
+const STEP: f64 = 5e-2;
+
+/// The resolution added (in quadrature) to each factor's uncertainty, as a share of it.
+const RESOLUTION: f64 = STEP / 2.0;
+
+/// Levenberg–Marquardt iterations at most.
+const ITERATIONS: u32 = 12;
+
+/// The weight of a weak prior pulling each factor's logarithm to 0 (the
+/// preset as described): a factor the times barely depend on stays near 1
+/// instead of drifting to a bound, and its uncertainty says how little the
+/// run measures it. Against a point's weight of 1 it moves a well-measured
+/// factor by far less than its uncertainty.
+const PRIOR: f64 = 1e-2;
+
+/// A fit's request: the measured sizes as NCCL would run them on the preset,
+/// the measured times, and the sizes of another node count to predict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SystemFitRequest {
+    /// One per measured size, in the measurement's order.
+    pub planned: Vec<Planned>,
+    /// The measured times, µs.
+    pub measured_us: Vec<f64>,
+    /// Sizes to predict with the fitted factors (another node count; may be empty).
+    #[serde(default)]
+    pub then: Vec<Planned>,
+}
+
+/// A fit's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SystemFit {
+    /// The fitted factors.
+    pub scales: Scales,
+    /// Their 95 % half-widths (inter, intra, latency); `None`: no measured
+    /// time depends on it, so it stays at 1.
+    pub errors: [Option<f64>; 3],
+    /// The fitted model's time per measured size, µs.
+    pub fitted_us: Vec<f64>,
+    /// The preset's time as described per measured size, µs (what `commlab predict` gives).
+    pub nominal_us: Vec<f64>,
+    /// Root mean square of ln(fitted / measured) (≈ a relative residual).
+    pub rms: f64,
+    /// Iterations taken.
+    pub iterations: u32,
+    /// Per size of [`SystemFitRequest::then`], the fitted model's time, µs.
+    pub then_us: Vec<f64>,
+}
+
+fn scales_of(x: [f64; 3]) -> Scales {
+    Scales { inter: x[0].exp(), intra: x[1].exp(), latency: x[2].exp() }
+}
+
+/// Times in µs of every planned size with the preset's values scaled by `s`.
+///
+/// # Errors
+/// A network the simulator refuses.
+pub fn times_at(planned: &[Planned], s: Scales) -> Result<Vec<f64>, ApiError> {
+    times(planned, &prepare(planned)?, s)
+}
+
+fn times(planned: &[Planned], prepared: &[Option<Prepared>], s: Scales) -> Result<Vec<f64>, ApiError> {
+    planned.iter().zip(prepared).map(|(p, prep)| Ok(p.time_ns(prep.as_ref(), s)? / 1000.0)).collect()
+}
+
+fn prepare(planned: &[Planned]) -> Result<Vec<Option<Prepared>>, ApiError> {
+    planned.iter().map(Planned::prepare).collect()
+}
+
+/// Solves the `k`×`k` system `a · x = b` (Gaussian elimination with
+/// partial pivoting); `None` when singular.
+fn solve(mut a: [[f64; 3]; 3], mut b: [f64; 3], k: usize) -> Option<[f64; 3]> {
+    for col in 0..k {
+        let pivot = (col..k).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..k {
+            let f = a[row][col] / a[col][col];
+            let pivot_row = a[col];
+            for (c, v) in a[row].iter_mut().enumerate().take(k).skip(col) {
+                *v -= f * pivot_row[c];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; 3];
+    for row in (0..k).rev() {
+        let rest: f64 = (row + 1..k).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - rest) / a[row][row];
+    }
+    Some(x)
+}
+
+/// The fitting problem: the measured points that can be fitted and the runs
+/// prepared once.
+struct Problem<'a> {
+    planned: &'a [Planned],
+    prepared: Vec<Option<Prepared>>,
+    ln_measured: Vec<f64>,
+}
+
+impl Problem<'_> {
+    /// ln(model) − ln(measured) per point, then the prior's three.
+    fn residuals(&self, x: [f64; 3]) -> Result<Vec<f64>, ApiError> {
+        let t = times(self.planned, &self.prepared, scales_of(x))?;
+        let mut r: Vec<f64> = t.iter().zip(&self.ln_measured).map(|(m, ln)| m.max(1e-12).ln() - ln).collect();
+        r.extend(x.iter().map(|v| PRIOR * v));
+        Ok(r)
+    }
+
+    /// The measured points' part of a residual vector or column.
+    fn data<'v>(&self, v: &'v [f64]) -> &'v [f64] {
+        &v[..self.ln_measured.len()]
+    }
+
+    /// Columns of d r / d x (forward differences from `r` at `x`).
+    fn jacobian(&self, x: [f64; 3], r: &[f64]) -> Result<[Vec<f64>; 3], ApiError> {
+        let mut cols: [Vec<f64>; 3] = Default::default();
+        for (j, col) in cols.iter_mut().enumerate() {
+            let mut y = x;
+            y[j] += STEP;
+            *col = self.residuals(y)?.iter().zip(r).map(|(a, b)| (a - b) / STEP).collect();
+        }
+        Ok(cols)
+    }
+}
+
+/// The factors the measured times depend on (the others stay at 1).
+fn measured(problem: &Problem<'_>, cols: &[Vec<f64>; 3]) -> Vec<usize> {
+    let n = problem.ln_measured.len() as f64;
+    (0..3).filter(|&j| sum_sq(problem.data(&cols[j])) > 1e-8 * n).collect()
+}
+
+fn sum_sq(r: &[f64]) -> f64 {
+    r.iter().map(|v| v * v).sum()
+}
+
+/// `JᵀJ` and `Jᵀr` over the free columns (`free[i]` is the i-th free factor).
+fn normal(cols: &[Vec<f64>; 3], r: &[f64], free: &[usize]) -> ([[f64; 3]; 3], [f64; 3]) {
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut a = [[0.0; 3]; 3];
+    let mut g = [0.0; 3];
+    for (i, &fi) in free.iter().enumerate() {
+        g[i] = dot(&cols[fi], r);
+        for (j, &fj) in free.iter().enumerate() {
+            a[i][j] = dot(&cols[fi], &cols[fj]);
+        }
+    }
+    (a, g)
+}
+
+impl SystemFitRequest {
+    /// The fit of `points` (size in nccl-tests' terms, time in µs) measured
+    /// on `nodes` nodes of `system`, and the same sizes on `then_nodes`
+    /// nodes to predict.
+    ///
+    /// # Errors
+    /// An unknown system or collective, nodes or a size out of range.
+    pub fn new(
+        system: &str,
+        nodes: u32,
+        collective: &str,
+        points: &[(u64, f64)],
+        then_nodes: Option<u32>,
+    ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
+        let preset = commlab_core::systems::Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
+        let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
+        let at = |nodes: u32| crate::predict::PredictRequest {
+            system: system.to_owned(),
+            nodes,
+            collective: collective.to_owned(),
+            sizes: sizes.clone(),
+        };
+        let planned = at(nodes).planned()?;
+        let then = match then_nodes {
+            Some(m) => at(m).planned().map_err(|mut e| {
+                if e.field == "nodes" || e.field == "hosts" {
+                    "predict-nodes".clone_into(&mut e.field);
+                }
+                e
+            })?,
+            None => Vec::new(),
+        };
+        Ok((preset, SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then }))
+    }
+
+    /// Fits the factors, then predicts [`SystemFitRequest::then`].
+    ///
+    /// # Errors
+    /// No measured point with a positive time on more than one rank, a
+    /// measured list of another length than the planned one, a network the
+    /// simulator refuses.
+    pub fn run(&self) -> Result<SystemFit, ApiError> {
+        if self.planned.len() != self.measured_us.len() {
+            return Err(ApiError::problem("measured", "one measured time per planned size"));
+        }
+        let keep: Vec<usize> =
+            (0..self.planned.len()).filter(|&i| self.measured_us[i] > 0.0 && self.planned[i].p > 1).collect();
+        if keep.is_empty() {
+            return Err(ApiError::problem(
+                "system",
+                "no measured time to fit: a system is fitted to times on two ranks or more",
+            ));
+        }
+        let planned: Vec<Planned> = keep.iter().map(|&i| self.planned[i].clone()).collect();
+        let problem = Problem {
+            prepared: prepare(&planned)?,
+            planned: &planned,
+            ln_measured: keep.iter().map(|&i| self.measured_us[i].ln()).collect(),
+        };
+        let mut at = [0.0; 3];
+        let mut resid = problem.residuals(at)?;
+        let mut cost = sum_sq(&resid);
+        let mut lambda = 1e-3;
+        let mut iterations = 0;
+        let mut free: Vec<usize> = Vec::new();
+        for _ in 0..ITERATIONS {
+            iterations += 1;
+            let cols = problem.jacobian(at, &resid)?;
+            free = measured(&problem, &cols);
+            if free.is_empty() {
+                break;
+            }
+            let (jtj, jtr) = normal(&cols, &resid, &free);
+            let nfree = free.len();
+            let mut improved = None;
+            for _ in 0..12 {
+                let mut damped = jtj;
+                for (i, row) in damped.iter_mut().enumerate().take(nfree) {
+                    row[i] += lambda * jtj[i][i].max(1e-12);
+                }
+                let Some(delta) = solve(damped, [-jtr[0], -jtr[1], -jtr[2]], nfree) else { break };
+                let mut y = at;
+                for (i, &fi) in free.iter().enumerate() {
+                    y[fi] = (at[fi] + delta[i]).clamp(-LN_BOUND, LN_BOUND);
+                }
+                let ry = problem.residuals(y)?;
+                let cy = sum_sq(&ry);
+                if cy < cost {
+                    improved = Some((y, ry, cy));
+                    lambda = (lambda / 4.0).max(1e-12);
+                    break;
+                }
+                lambda *= 4.0;
+            }
+            let Some((y, ry, cy)) = improved else { break };
+            let step = (0..3).map(|j| (y[j] - at[j]).abs()).fold(0.0, f64::max);
+            let gain = (cost - cy) / cost.max(1e-300);
+            (at, resid, cost) = (y, ry, cy);
+            if step < 1e-4 || gain < 1e-4 {
+                break;
+            }
+        }
+        let errors = uncertainty(&problem, at, &resid, &free)?;
+        let scales = scales_of(at);
+        let then_prepared = prepare(&self.then)?;
+        let all = prepare(&self.planned)?;
+        let fitted_all = times(&self.planned, &all, scales)?;
+        let nominal_all = times(&self.planned, &all, Scales::NOMINAL)?;
+        Ok(SystemFit {
+            scales,
+            errors,
+            fitted_us: fitted_all,
+            nominal_us: nominal_all,
+            rms: (sum_sq(problem.data(&resid)) / problem.ln_measured.len() as f64).sqrt(),
+            iterations,
+            then_us: times(&self.then, &then_prepared, scales)?,
+        })
+    }
+}
+
+/// 95 % half-widths of the factors at `x`: 1.96 standard errors of each
+/// logarithm (from s² (JᵀJ)⁻¹) and the fit's resolution, in quadrature,
+/// as a share of the factor.
+fn uncertainty(
+    problem: &Problem<'_>,
+    at: [f64; 3],
+    resid: &[f64],
+    free: &[usize],
+) -> Result<[Option<f64>; 3], ApiError> {
+    let mut out = [None; 3];
+    let cols = problem.jacobian(at, resid)?;
+    let free: Vec<usize> = if free.is_empty() { measured(problem, &cols) } else { free.to_vec() };
+    if free.is_empty() {
+        return Ok(out);
+    }
+    let (jtj, _) = normal(&cols, resid, &free);
+    let k = free.len();
+    let data = problem.data(resid);
+    let dof = data.len().saturating_sub(k).max(1) as f64;
+    let s2 = sum_sq(data) / dof;
+    for (i, &fi) in free.iter().enumerate() {
+        let mut e = [0.0; 3];
+        e[i] = 1.0;
+        let Some(column) = solve(jtj, e, k) else { continue };
+        let sigma = (s2 * column[i].max(0.0)).sqrt();
+        out[fi] = Some((1.96 * sigma).hypot(RESOLUTION) * at[fi].exp());
+    }
+    Ok(out)
+}
+
+/// One fitted value against the preset's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// JSON key: `inter_bw`, `intra_bw`, `latency`.
+    pub key: &'static str,
+    /// What it is, for a sentence.
+    pub what: &'static str,
+    /// The fitted value (GB/s for bandwidths, a factor on NCCL's table for the latency).
+    pub value: f64,
+    /// The preset's value.
+    pub nominal: f64,
+    /// The unit of both.
+    pub unit: &'static str,
+    /// value / nominal.
+    pub scale: f64,
+    /// The scale's 95 % half-width (`None`: not measured by this run).
+    pub err: Option<f64>,
+}
+
+/// The measured run against the busbw the preset should reach.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// The smallest size compared (64 MiB, or the largest quarter of the sizes when none reaches it).
+    pub from: u64,
+    /// Mean of measured busbw / expected busbw over the sizes compared.
+    pub ratio: f64,
+    /// The sizes furthest short, with their ratio (at most 3, worst first).
+    pub worst: Vec<(u64, f64)>,
+}
+
+/// A run of sizes where NCCL makes one pick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Regime {
+    /// NCCL's algorithm and protocol.
+    pub algorithm: String,
+    /// Its protocol.
+    pub protocol: String,
+    /// First and last size.
+    pub sizes: (u64, u64),
+    /// Points.
+    pub points: usize,
+    /// Geometric mean of measured / fitted time.
+    pub measured_over_fitted: f64,
+}
+
+/// The size from which busbw is compared with the expectation.
+pub const EXPECTATION_FROM: u64 = 64 << 20;
+
+/// A fit read against its preset: the sentences and JSON of `commlab fit --system`.
+#[derive(Debug, Clone, Copy)]
+pub struct Report<'a> {
+    /// The preset fitted.
+    pub preset: &'a commlab_core::systems::Preset,
+    /// Its nodes in the measured run.
+    pub nodes: u32,
+    /// The request fitted.
+    pub request: &'a SystemFitRequest,
+    /// The fit.
+    pub fit: &'a SystemFit,
+}
+
+impl Report<'_> {
+    /// The three fitted values.
+    pub fn parameters(&self) -> [Param; 3] {
+        let s = self.fit.scales;
+        let [inter, intra, latency] = self.fit.errors;
+        [
+            Param {
+                key: "inter_bw",
+                what: "the inter-node links (a NIC to its rail)",
+                value: self.preset.nic * s.inter,
+                nominal: self.preset.nic,
+                unit: "GB/s",
+                scale: s.inter,
+                err: inter,
+            },
+            Param {
+                key: "intra_bw",
+                what: "NVLink (a GPU to its node's switch)",
+                value: self.preset.nvlink * s.intra,
+                nominal: self.preset.nvlink,
+                unit: "GB/s",
+                scale: s.intra,
+                err: intra,
+            },
+            Param {
+                key: "latency",
+                what: "NCCL's fixed costs (per step and per call)",
+                value: s.latency,
+                nominal: 1.0,
+                unit: "× NCCL's table",
+                scale: s.latency,
+                err: latency,
+            },
+        ]
+    }
+
+    /// Measured busbw against the preset's from 64 MiB up (`None`: no point).
+    pub fn expectation(&self) -> Option<Expectation> {
+        let points: Vec<(u64, f64)> = self
+            .request
+            .planned
+            .iter()
+            .zip(&self.request.measured_us)
+            .zip(&self.fit.nominal_us)
+            .filter(|((_, &m), &e)| m > 0.0 && e > 0.0)
+            .map(|((p, &m), &e)| (p.bytes, e / m))
+            .collect();
+        let largest = points.iter().map(|p| p.0).max()?;
+        let from = if largest >= EXPECTATION_FROM {
+            EXPECTATION_FROM
+        } else {
+            let mut sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
+            sizes.sort_unstable();
+            sizes[sizes.len() - sizes.len().div_ceil(4)]
+        };
+        let mut compared: Vec<(u64, f64)> = points.into_iter().filter(|p| p.0 >= from).collect();
+        let ratio = compared.iter().map(|p| p.1).sum::<f64>() / compared.len() as f64;
+        compared.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        compared.truncate(3);
+        Some(Expectation { from, ratio, worst: compared })
+    }
+
+    /// NCCL's picks in size order, each with how the fitted model meets it.
+    pub fn regimes(&self) -> Vec<Regime> {
+        let mut out: Vec<Regime> = Vec::new();
+        let mut logs: Vec<f64> = Vec::new();
+        for ((p, &m), &f) in self.request.planned.iter().zip(&self.request.measured_us).zip(&self.fit.fitted_us) {
+            if m <= 0.0 || f <= 0.0 {
+                continue;
+            }
+            let ratio = (m / f).ln();
+            match out.last_mut() {
+                Some(last) if last.algorithm == p.algorithm && last.protocol == p.protocol => {
+                    last.sizes.1 = p.bytes;
+                    last.points += 1;
+                    *logs.last_mut().unwrap_or(&mut 0.0) += ratio;
+                }
+                _ => {
+                    out.push(Regime {
+                        algorithm: p.algorithm.clone(),
+                        protocol: p.protocol.clone(),
+                        sizes: (p.bytes, p.bytes),
+                        points: 1,
+                        measured_over_fitted: 1.0,
+                    });
+                    logs.push(ratio);
+                }
+            }
+        }
+        for (r, l) in out.iter_mut().zip(logs) {
+            r.measured_over_fitted = (l / r.points as f64).exp();
+        }
+        out
+    }
+
+    /// What the fit says, a sentence per line.
+    pub fn sentences(&self) -> Vec<String> {
+        use commlab_plot::format_bytes as b;
+        let mut out = vec![format!(
+            "System fit: {} × {}, NCCL's pick at each size simulated with the preset's values scaled ({} points, rms relative residual {:.3}):",
+            self.preset.id,
+            self.nodes,
+            self.fit.fitted_us.iter().filter(|&&t| t > 0.0).count(),
+            self.fit.rms
+        )];
+        for p in self.parameters() {
+            out.push(match (p.key, p.err) {
+                (_, None) => format!("  {}: not measured by this run (no measured time depends on it)", p.what),
+                ("latency", Some(e)) => {
+                    format!("  {} are {:.2} ± {:.2} × NCCL's table", p.what, p.scale, e)
+                }
+                ("inter_bw", Some(e)) => format!(
+                    "  {} reach {:.0} % ± {:.0} % of {:.0} Gb/s ({:.1} GB/s)",
+                    p.what,
+                    p.scale * 100.0,
+                    e * 100.0,
+                    p.nominal * 8.0,
+                    p.value
+                ),
+                (_, Some(e)) => format!(
+                    "  {} reaches {:.0} % ± {:.0} % of {:.0} GB/s ({:.1} GB/s)",
+                    p.what,
+                    p.scale * 100.0,
+                    e * 100.0,
+                    p.nominal,
+                    p.value
+                ),
+            });
+        }
+        if self.parameters().iter().any(|p| p.unit == "GB/s" && p.err.is_some_and(|e| p.scale - e > 1.0)) {
+            let unsimulated: Vec<&str> = self
+                .request
+                .planned
+                .iter()
+                .filter(|p| matches!(p.algorithm.as_str(), "nvls" | "nvls_tree"))
+                .map(|p| p.algorithm.as_str())
+                .take(1)
+                .collect();
+            out.push(format!(
+                "  Above the line rate: no link does that. The schedule simulated moves more over those links than what NCCL ran{}.",
+                if unsimulated.is_empty() { String::new() } else { format!(" (NCCL picks {} at some sizes; it is simulated as the ring)", unsimulated[0]) }
+            ));
+        }
+        if let Some(e) = self.expectation() {
+            let worst: Vec<String> = e.worst.iter().map(|(s, r)| format!("{} ({:.0} %)", b(*s), r * 100.0)).collect();
+            out.push(format!(
+                "This cluster reaches {:.0} % of the busbw {} × {} should, from {} up; furthest short at {}.",
+                e.ratio * 100.0,
+                self.preset.id,
+                self.nodes,
+                b(e.from),
+                worst.join(", ")
+            ));
+        }
+        let regimes: Vec<String> = self
+            .regimes()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}/{} {}–{} (measured / fitted {:.2})",
+                    r.algorithm,
+                    r.protocol,
+                    b(r.sizes.0),
+                    b(r.sizes.1),
+                    r.measured_over_fitted
+                )
+            })
+            .collect();
+        if !regimes.is_empty() {
+            out.push(format!("NCCL's picks by size: {}.", regimes.join("; ")));
+        }
+        out
+    }
+
+    /// `system_fit` of `commlab fit --system --json`.
+    pub fn to_json(&self) -> crate::json::Json {
+        let params: Vec<crate::json::Json> = self
+            .parameters()
+            .iter()
+            .map(|p| {
+                json!({
+                    "key": p.key, "what": p.what, "value": p.value, "nominal": p.nominal, "unit": p.unit,
+                    "scale": p.scale, "scale_err": p.err, "measured": p.err.is_some(),
+                })
+            })
+            .collect();
+        let expectation = self.expectation().map(|e| {
+            json!({
+                "from_bytes": e.from, "busbw_ratio": e.ratio,
+                "worst": e.worst.iter().map(|(s, r)| json!({"bytes": *s, "busbw_ratio": *r})).collect::<Vec<_>>(),
+            })
+        });
+        let points: Vec<crate::json::Json> = self
+            .request
+            .planned
+            .iter()
+            .zip(&self.request.measured_us)
+            .zip(self.fit.fitted_us.iter().zip(&self.fit.nominal_us))
+            .map(|((p, &m), (&f, &e))| {
+                json!({
+                    "bytes": p.bytes, "measured_us": m, "fitted_us": f, "expected_us": e,
+                    "algorithm": p.algorithm.as_str(), "protocol": p.protocol.as_str(),
+                })
+            })
+            .collect();
+        let regimes: Vec<crate::json::Json> = self
+            .regimes()
+            .iter()
+            .map(|r| {
+                json!({
+                    "algorithm": r.algorithm.as_str(), "protocol": r.protocol.as_str(),
+                    "min_bytes": r.sizes.0, "max_bytes": r.sizes.1, "points": r.points,
+                    "measured_over_fitted": r.measured_over_fitted,
+                })
+            })
+            .collect();
+        json!({
+            "system": self.preset.id,
+            "nodes": self.nodes,
+            "parameters": params,
+            "rms_relative": self.fit.rms,
+            "iterations": self.fit.iterations,
+            "expectation": expectation,
+            "regimes": regimes,
+            "points": points,
+            "summary": self.sentences().join("\n"),
+        })
+    }
+}
