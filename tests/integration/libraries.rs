@@ -368,3 +368,58 @@ fn ompi_every_band_at_its_smallest_message() {
         }
     }
 }
+
+/// The NCCL tuner file from a described system, read back with the tuner
+/// plugin's lookup (`tuner::read_nccl`, `tuner::nccl_lookup`) at every size
+/// and against every candidate's simulated time: where a line applies, its
+/// (algorithm, protocol) is within 5 % of the fastest simulated and beats
+/// NCCL's own pick by 5 % or more; where none applies, NCCL keeps its pick
+/// (and only a pick the network cannot simulate, or one within 5 % of the
+/// fastest, is kept). On `dgx-h100` × 2 (the Dell cluster's description) no
+/// line forces ring below 4 MiB.
+#[test]
+fn the_nccl_tuner_file_keeps_nccls_pick_unless_the_simulation_beats_it() {
+    use commlab_api::nccl_tuner::{TunerPlan, MIN_GAIN};
+    let sizes: Vec<u64> = (3..31).map(|k| 1u64 << k).collect();
+    for (system, nodes, collective) in
+        [("dgx-h100", 2, "allreduce"), ("p4d", 2, "allreduce"), ("dgx-a100", 4, "allreduce"), ("p4d", 2, "allgather")]
+    {
+        let plan = TunerPlan::new(system, nodes, collective, &sizes).unwrap();
+        let times = plan.simulate().unwrap();
+        let advice = plan.file(&times).unwrap();
+        let rows = tuner::read_nccl(&advice.text).unwrap();
+        let name = tuner::nccl_collective(collective.parse().unwrap()).unwrap();
+        let p = plan.preset.ranks(nodes);
+        let mut at = 0;
+        for size in &plan.sizes {
+            let t = &times[at..at + size.candidates.len()];
+            at += size.candidates.len();
+            let best = t.iter().copied().fold(f64::INFINITY, f64::min);
+            let time_of = |alg: &str, proto: &str| {
+                size.candidates.iter().position(|c| (c.algorithm, c.protocol) == (alg, proto)).map(|i| t[i])
+            };
+            let own = time_of(size.pick.0, size.pick.1);
+            match tuner::nccl_lookup(&rows, name, size.bytes, nodes, p) {
+                Some(row) => {
+                    let forced = time_of(&row.algorithm, &row.protocol).expect("a simulated pair");
+                    assert!(
+                        forced <= best * (1.0 + MIN_GAIN),
+                        "{system} {} B: {} {forced} vs best {best}",
+                        size.bytes,
+                        row.algorithm
+                    );
+                    let own = own.expect("only a simulated pick is overridden");
+                    assert!(1.0 - forced / own >= MIN_GAIN, "{system} {} B: gain under 5 %", size.bytes);
+                    if system == "dgx-h100" {
+                        assert!(row.algorithm != "ring" || size.bytes >= 4 << 20, "ring forced at {} B", size.bytes);
+                    }
+                }
+                None => {
+                    if let Some(own) = own {
+                        assert!(1.0 - best / own < MIN_GAIN, "{system} {} B: kept a pick 5 % behind", size.bytes);
+                    }
+                }
+            }
+        }
+    }
+}

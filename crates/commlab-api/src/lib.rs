@@ -21,6 +21,7 @@ pub mod lab;
 pub mod libraries;
 pub mod mesh;
 pub mod model;
+pub mod nccl_tuner;
 pub mod network;
 pub mod predict;
 pub mod protocol;

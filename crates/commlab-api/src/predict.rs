@@ -4,7 +4,7 @@
 //! nccl-tests' terms (time, algbw, busbw), beside NCCL's own estimate.
 
 use crate::ApiError;
-use commlab_core::choose::{goal_channels, plan, Collective};
+use commlab_core::choose::{goal_channels, node_tree, plan, Collective};
 use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::{self, IntRange};
 use commlab_core::net::topology::LinkClass;
@@ -47,7 +47,7 @@ pub struct PredictRow {
     pub channels: u32,
     /// Pieces per channel (pipelined algorithms; 1 otherwise).
     pub pieces: u32,
-    /// The schedule simulated (`ring`, `double-binary-tree`, `chain`, `pairwise`).
+    /// The schedule simulated (`ring`, `node-tree`, `chain`, `pairwise`).
     pub simulated: &'static str,
     /// Why the simulated schedule is not NCCL's pick, when it is not.
     pub note: Option<&'static str>,
@@ -75,6 +75,9 @@ pub struct Prediction {
 fn schedule_of(collective: Collective, algorithm: &str) -> (&'static str, Option<&'static str>) {
     if collective == Collective::AllToAll {
         return ("pairwise", None);
+    }
+    if (collective, algorithm) == (Collective::Allreduce, "tree") {
+        return ("node-tree", None);
     }
     if let Some(ours) = nccl::ours(collective, algorithm) {
         return (ours, None);
@@ -220,8 +223,11 @@ impl Planned {
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         let shape: commlab_core::net::Shape =
             self.shape.parse().map_err(|e: String| ApiError::problem("network", e))?;
-        let plan =
-            plan(collective, &self.schedule, self.p, self.pieces).map_err(|e| ApiError::problem("collective", e))?;
+        let plan = match (self.schedule.as_str(), shape) {
+            ("node-tree", commlab_core::net::Shape::Nodes { g, .. }) => node_tree(self.p, g, self.pieces),
+            _ => plan(collective, &self.schedule, self.p, self.pieces),
+        }
+        .map_err(|e| ApiError::problem("collective", e))?;
         let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect();
         Ok(Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape }))
     }
@@ -265,38 +271,92 @@ impl Planned {
 }
 
 /// NCCL's pick (algorithm, protocol), why another schedule runs (if one
-/// does) and NCCL's own estimate (µs).
-type Pick = (&'static str, &'static str, Option<&'static str>, Option<f64>);
+/// does), NCCL's own estimate (µs) and the schedule that runs.
+type Pick = (&'static str, &'static str, Option<&'static str>, Option<f64>, &'static str);
 
 /// What NCCL would run at `bytes` on `nodes` nodes of `preset`, planned for
 /// the network, with NCCL's pick, why another schedule runs (if one does)
 /// and NCCL's own estimate (µs).
 fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (Planned, Pick) {
-    let p = preset.ranks(nodes);
     let description = preset.nccl(nodes);
     let model = nccl::predict(&description, collective, bytes);
     let (algorithm, protocol) = model.as_ref().map_or(("p2p", "simple"), nccl::Prediction::names);
+    let runs = |a: &str| collective == Collective::AllToAll || nccl::ours(collective, a).is_some();
+    // Where NCCL's pick cannot run on the network (NVLS), its next pick
+    // among what can: what NCCL would run without it.
+    let next = model.as_ref().filter(|_| !runs(algorithm)).and_then(|m| {
+        m.times
+            .iter()
+            .filter(|(a, _, t)| *t >= 0.0 && runs(nccl::ALGORITHMS[*a]))
+            .min_by(|x, y| x.2.total_cmp(&y.2))
+            .map(|&(a, p, _)| (nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]))
+    });
+    let (run_algorithm, run_protocol) = next.unwrap_or((algorithm, protocol));
+    let (mut planned, mut note) = plan_as(preset, nodes, collective, bytes, run_algorithm, run_protocol);
+    if next.is_some() {
+        note = Some(NEXT_PICK);
+        algorithm.clone_into(&mut planned.algorithm);
+        protocol.clone_into(&mut planned.protocol);
+        planned.pick = format!(
+            "{algorithm}/{protocol} (simulated as {run_algorithm}/{run_protocol}), {}",
+            commlab_plot::count(u64::from(planned.channels), "channel", "channels")
+        );
+    }
+    let simulated = schedule_of(collective, run_algorithm).0;
+    (planned, (algorithm, protocol, note, model.map(|m| f64::from(m.pick.2)), simulated))
+}
+
+/// Why NCCL's next pick runs where its own cannot be simulated.
+const NEXT_PICK: &str = "NVLS (the reduction in the NVSwitch) is not simulated on the network: NCCL's next pick without it (its tree or ring, with the protocol its model picks then) runs instead, so where NCCL picks NVLS the prediction is what NCCL would reach without NVLS";
+
+/// NCCL's `algorithm` with `protocol` at `bytes` on `nodes` nodes of
+/// `preset`, planned for the network, and why another schedule runs (if one does).
+pub fn plan_as(
+    preset: &Preset,
+    nodes: u32,
+    collective: Collective,
+    bytes: u64,
+    algorithm: &'static str,
+    protocol: &'static str,
+) -> (Planned, Option<&'static str>) {
+    let p = preset.ranks(nodes);
     let (simulated, note) = schedule_of(collective, algorithm);
     // The step costs of the schedule that runs: the tree's row for trees,
     // the ring's for rings, chains and point-to-point.
-    let row_of = if simulated == "double-binary-tree" { "tree" } else { "ring" };
+    let row_of = if matches!(simulated, "double-binary-tree" | "node-tree") { "tree" } else { "ring" };
     let costs = if note.is_some() { "simple" } else { protocol };
     let v = Version::Current;
     let step = |network| f64::from(nccl::step_latency(v, network, row_of, costs).unwrap_or(0.0)) * 1000.0;
     let base = f64::from(nccl::base_latency(v, row_of, costs).unwrap_or(0.0));
     let [intra, inter] = preset.classes();
+    // NCCL's model charges every step of a ring that spans nodes its
+    // network step cost (the ring moves at its slowest hop's pace); its tree
+    // charges the chain's hops inside a node the NVLink cost.
+    let ring_paced = nodes > 1 && row_of == "ring";
     let channels = preset.nics.min(p.max(1));
-    let line_share = systems::protocol_share(costs);
+    // The payload rate NCCL's model gives the protocol, as a share of
+    // Simple's; the line share where its model has no such pair.
+    let line_share =
+        nccl::protocol_share(&preset.nccl(nodes), collective, if note.is_some() { "ring" } else { algorithm }, costs)
+            .unwrap_or_else(|| systems::protocol_share(costs));
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share of at least 1/2")]
     let wire = (bytes as f64 / line_share).ceil() as u64;
-    let pipelined = matches!(simulated, "chain" | "double-binary-tree");
-    let pieces = if pipelined { wire.div_ceil(u64::from(channels) * CHUNK).clamp(1, MAX_PIECES) as u32 } else { 1 };
+    let pipelined = matches!(simulated, "chain" | "double-binary-tree" | "node-tree");
+    let per_channel = wire.div_ceil(u64::from(channels));
+    let chunk = if simulated == "node-tree" {
+        // NCCL's tree: a chain of the node's GPUs under the tree of nodes.
+        let depth = preset.gpus + nodes.next_power_of_two().ilog2();
+        systems::tree_chunk(costs, per_channel, depth, nodes, preset.gpus)
+    } else {
+        CHUNK
+    };
+    let pieces = if pipelined { per_channel.div_ceil(chunk).clamp(1, MAX_PIECES) as u32 } else { 1 };
     let planned = Planned {
         bytes,
         collective: collective.id().to_owned(),
         shape: preset.shape(nodes).to_string(),
         classes: [(intra.bandwidth, intra.latency), (inter.bandwidth, inter.latency)],
-        steps: [step(false) / 2.0, step(true) / 2.0],
+        steps: [step(ring_paced) / 2.0, step(true) / 2.0],
         schedule: simulated.to_owned(),
         p,
         pieces,
@@ -307,12 +367,13 @@ fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (P
         algorithm: algorithm.to_owned(),
         protocol: protocol.to_owned(),
     };
-    (planned, (algorithm, protocol, note, model.map(|m| f64::from(m.pick.2))))
+    (planned, note)
 }
 
 /// One size: NCCL's pick, simulated.
 fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
-    let (planned, (algorithm, protocol, note, nccl_model_time_us)) = decide(preset, nodes, collective, bytes);
+    let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) =
+        decide(preset, nodes, collective, bytes);
     let (sim_ns, run) = planned.simulate()?;
     let bottleneck = run.and_then(|(net, out)| bottleneck(&net, &out, sim_ns));
     let time_us = sim_ns / 1000.0 + planned.base_us;
@@ -326,7 +387,7 @@ fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Resul
         protocol,
         channels: planned.channels,
         pieces: planned.pieces,
-        simulated: schedule_of(collective, algorithm).0,
+        simulated,
         note,
         nccl_model_time_us,
         bottleneck,

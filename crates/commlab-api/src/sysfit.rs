@@ -8,12 +8,19 @@
 //! makes on the preset as described (that is what the measured library
 //! decided from the hardware it found); only the simulation is scaled.
 //!
+//! A run measures two of them: across nodes the NICs and the fixed costs
+//! (every preset's NICs are at least 6 times slower than its `NVLink`, so
+//! those times depend on `NVLink` too little to measure it: it is held at
+//! the preset's value and reported as not measured); on one node `NVLink`
+//! and the fixed costs (no time depends on the NICs).
+//!
 //! The fit is Levenberg–Marquardt on the logarithms of the factors and of
 //! the times (every size weighs alike, as relative errors), with a
-//! finite-difference Jacobian. A factor no measured time depends on (the
-//! NICs of a one-node run) stays at 1 and is reported as not measured. The
-//! uncertainty is the 95 % half-width from the Jacobian at the optimum and
-//! the residuals' variance.
+//! finite-difference Jacobian, restarted from the best point of a small
+//! grid around its end. The uncertainty is the 95 % half-width from slopes
+//! over ±20 % and the residuals' variance, with the fit's resolution (5 %)
+//! added; a factor whose interval spans more than a factor of 2 is reported
+//! as not measured.
 //!
 //! The page keeps NCCL's model and plans ([`crate::predict::PredictRequest::planned`]);
 //! the engine worker runs [`SystemFitRequest::run`] (it carries the simulator, not the model).
@@ -30,12 +37,20 @@ const LN_BOUND: f64 = 3.912_023_005_428_146; // ln 50
 /// start in another order and a size's time jumps by a few percent (on
 /// `dgx-h100` × 2 at 64 MiB, 447 to 476 µs as the latency factor goes from
 /// 1.34 to 1.36). Slopes taken over 5 % see through those jumps; the fit
-/// cannot resolve a factor finer than that, so half the step is added to
+/// cannot resolve a factor finer than that step, so the step is added to
 /// every stated uncertainty ([`RESOLUTION`]).
 const STEP: f64 = 5e-2;
 
+/// The half-span of the slopes the uncertainty is read from (20 % on a
+/// factor's logarithm).
+const BROAD: f64 = 0.2;
+
+/// The offsets (on the measured bandwidth's and the latency's logarithms)
+/// of the grid a fit restarts from.
+const GRID: [f64; 3] = [-0.15, 0.0, 0.15];
+
 /// The resolution added (in quadrature) to each factor's uncertainty, as a share of it.
-const RESOLUTION: f64 = STEP / 2.0;
+const RESOLUTION: f64 = STEP;
 
 /// Levenberg–Marquardt iterations at most.
 const ITERATIONS: u32 = 12;
@@ -65,8 +80,9 @@ pub struct SystemFitRequest {
 pub struct SystemFit {
     /// The fitted factors.
     pub scales: Scales,
-    /// Their 95 % half-widths (inter, intra, latency); `None`: no measured
-    /// time depends on it, so it stays at 1.
+    /// Their 95 % half-widths (inter, intra, latency); `None`: not measured
+    /// (its interval spans more than a factor of 2; one no time depends on
+    /// stays at 1).
     pub errors: [Option<f64>; 3],
     /// The fitted model's time per measured size, µs.
     pub fitted_us: Vec<f64>,
@@ -130,6 +146,9 @@ fn solve(mut a: [[f64; 3]; 3], mut b: [f64; 3], k: usize) -> Option<[f64; 3]> {
 /// The fitting problem: the measured points that can be fitted and the runs
 /// prepared once.
 struct Problem<'a> {
+    /// The factor held at the preset's value: `NVLink` on a run across
+    /// nodes, the NICs on one node.
+    held: usize,
     planned: &'a [Planned],
     prepared: Vec<Option<Prepared>>,
     ln_measured: Vec<f64>,
@@ -149,6 +168,21 @@ impl Problem<'_> {
         &v[..self.ln_measured.len()]
     }
 
+    /// Columns of d r / d x over a broad span (central differences of
+    /// ±[`BROAD`]): the slope of the basin the fit ends in rather than of the
+    /// jitter on its floor, for the uncertainty.
+    fn broad_jacobian(&self, x: [f64; 3]) -> Result<[Vec<f64>; 3], ApiError> {
+        let mut cols: [Vec<f64>; 3] = Default::default();
+        for (j, col) in cols.iter_mut().enumerate() {
+            let (mut up, mut down) = (x, x);
+            up[j] += BROAD;
+            down[j] -= BROAD;
+            let (a, b) = (self.residuals(up)?, self.residuals(down)?);
+            *col = a.iter().zip(&b).map(|(a, b)| (a - b) / (2.0 * BROAD)).collect();
+        }
+        Ok(cols)
+    }
+
     /// Columns of d r / d x (forward differences from `r` at `x`).
     fn jacobian(&self, x: [f64; 3], r: &[f64]) -> Result<[Vec<f64>; 3], ApiError> {
         let mut cols: [Vec<f64>; 3] = Default::default();
@@ -164,7 +198,7 @@ impl Problem<'_> {
 /// The factors the measured times depend on (the others stay at 1).
 fn measured(problem: &Problem<'_>, cols: &[Vec<f64>; 3]) -> Vec<usize> {
     let n = problem.ln_measured.len() as f64;
-    (0..3).filter(|&j| sum_sq(problem.data(&cols[j])) > 1e-8 * n).collect()
+    (0..3).filter(|&j| j != problem.held && sum_sq(problem.data(&cols[j])) > 1e-8 * n).collect()
 }
 
 fn sum_sq(r: &[f64]) -> f64 {
@@ -239,53 +273,43 @@ impl SystemFitRequest {
             ));
         }
         let planned: Vec<Planned> = keep.iter().map(|&i| self.planned[i].clone()).collect();
+        let across = planned.iter().any(|p| {
+            p.shape
+                .parse::<commlab_core::net::Shape>()
+                .is_ok_and(|s| matches!(s, commlab_core::net::Shape::Nodes { n, .. } if n > 1))
+        });
         let problem = Problem {
+            held: usize::from(across),
             prepared: prepare(&planned)?,
             planned: &planned,
             ln_measured: keep.iter().map(|&i| self.measured_us[i].ln()).collect(),
         };
-        let mut at = [0.0; 3];
-        let mut resid = problem.residuals(at)?;
-        let mut cost = sum_sq(&resid);
-        let mut lambda = 1e-3;
-        let mut iterations = 0;
-        let mut free: Vec<usize> = Vec::new();
-        for _ in 0..ITERATIONS {
-            iterations += 1;
-            let cols = problem.jacobian(at, &resid)?;
-            free = measured(&problem, &cols);
-            if free.is_empty() {
-                break;
-            }
-            let (jtj, jtr) = normal(&cols, &resid, &free);
-            let nfree = free.len();
-            let mut improved = None;
-            for _ in 0..12 {
-                let mut damped = jtj;
-                for (i, row) in damped.iter_mut().enumerate().take(nfree) {
-                    row[i] += lambda * jtj[i][i].max(1e-12);
+        let (mut at, mut resid, mut iterations, free) = levenberg_marquardt(&problem, [0.0; 3])?;
+        // Restart from the best of a grid around the end over the measured
+        // bandwidth and the latency: the simulated times' jitter leaves
+        // local minima a gradient step does not leave.
+        let bandwidth = 1 - problem.held;
+        let mut best = (sum_sq(&resid), None);
+        for di in GRID {
+            for dj in GRID {
+                if di == 0.0 && dj == 0.0 {
+                    continue;
                 }
-                let Some(delta) = solve(damped, [-jtr[0], -jtr[1], -jtr[2]], nfree) else { break };
                 let mut y = at;
-                for (i, &fi) in free.iter().enumerate() {
-                    y[fi] = (at[fi] + delta[i]).clamp(-LN_BOUND, LN_BOUND);
+                y[bandwidth] = (at[bandwidth] + di).clamp(-LN_BOUND, LN_BOUND);
+                y[2] = (at[2] + dj).clamp(-LN_BOUND, LN_BOUND);
+                let c = sum_sq(&problem.residuals(y)?);
+                if c < best.0 {
+                    best = (c, Some(y));
                 }
-                let ry = problem.residuals(y)?;
-                let cy = sum_sq(&ry);
-                if cy < cost {
-                    improved = Some((y, ry, cy));
-                    lambda = (lambda / 4.0).max(1e-12);
-                    break;
-                }
-                lambda *= 4.0;
             }
-            let Some((y, ry, cy)) = improved else { break };
-            let step = (0..3).map(|j| (y[j] - at[j]).abs()).fold(0.0, f64::max);
-            let gain = (cost - cy) / cost.max(1e-300);
-            (at, resid, cost) = (y, ry, cy);
-            if step < 1e-4 || gain < 1e-4 {
-                break;
+        }
+        if let Some(start) = best.1 {
+            let (a, r, more, _) = levenberg_marquardt(&problem, start)?;
+            if sum_sq(&r) < sum_sq(&resid) {
+                (at, resid) = (a, r);
             }
+            iterations += more;
         }
         let errors = uncertainty(&problem, at, &resid, &free)?;
         let scales = scales_of(at);
@@ -305,6 +329,58 @@ impl SystemFitRequest {
     }
 }
 
+/// Where a descent ends: the factors' logarithms, the residuals, the
+/// iterations taken and the factors the times depend on.
+type Descent = ([f64; 3], Vec<f64>, u32, Vec<usize>);
+
+/// Levenberg–Marquardt from `start`: the end, its residuals, the
+/// iterations taken and the factors the times depend on.
+fn levenberg_marquardt(problem: &Problem<'_>, start: [f64; 3]) -> Result<Descent, ApiError> {
+    let mut at = start;
+    let mut resid = problem.residuals(at)?;
+    let mut cost = sum_sq(&resid);
+    let mut lambda = 1e-3;
+    let mut iterations = 0;
+    let mut free: Vec<usize> = Vec::new();
+    for _ in 0..ITERATIONS {
+        iterations += 1;
+        let cols = problem.jacobian(at, &resid)?;
+        free = measured(problem, &cols);
+        if free.is_empty() {
+            break;
+        }
+        let (jtj, jtr) = normal(&cols, &resid, &free);
+        let nfree = free.len();
+        let mut improved = None;
+        for _ in 0..12 {
+            let mut damped = jtj;
+            for (i, row) in damped.iter_mut().enumerate().take(nfree) {
+                row[i] += lambda * jtj[i][i].max(1e-12);
+            }
+            let Some(delta) = solve(damped, [-jtr[0], -jtr[1], -jtr[2]], nfree) else { break };
+            let mut y = at;
+            for (i, &fi) in free.iter().enumerate() {
+                y[fi] = (at[fi] + delta[i]).clamp(-LN_BOUND, LN_BOUND);
+            }
+            let ry = problem.residuals(y)?;
+            let cy = sum_sq(&ry);
+            if cy < cost {
+                improved = Some((y, ry, cy));
+                lambda = (lambda / 4.0).max(1e-12);
+                break;
+            }
+            lambda *= 4.0;
+        }
+        let Some((y, ry, cy)) = improved else { break };
+        let gain = (cost - cy) / cost.max(1e-300);
+        (at, resid, cost) = (y, ry, cy);
+        if gain < 1e-4 {
+            break;
+        }
+    }
+    Ok((at, resid, iterations, free))
+}
+
 /// 95 % half-widths of the factors at `x`: 1.96 standard errors of each
 /// logarithm (from s² (JᵀJ)⁻¹) and the fit's resolution, in quadrature,
 /// as a share of the factor.
@@ -315,7 +391,7 @@ fn uncertainty(
     free: &[usize],
 ) -> Result<[Option<f64>; 3], ApiError> {
     let mut out = [None; 3];
-    let cols = problem.jacobian(at, resid)?;
+    let cols = problem.broad_jacobian(at)?;
     let free: Vec<usize> = if free.is_empty() { measured(problem, &cols) } else { free.to_vec() };
     if free.is_empty() {
         return Ok(out);
@@ -330,7 +406,11 @@ fn uncertainty(
         e[i] = 1.0;
         let Some(column) = solve(jtj, e, k) else { continue };
         let sigma = (s2 * column[i].max(0.0)).sqrt();
-        out[fi] = Some((1.96 * sigma).hypot(RESOLUTION) * at[fi].exp());
+        let half = (1.96 * sigma).hypot(RESOLUTION);
+        // A 95 % interval wider than a factor of 2 either way: not measured.
+        if half < std::f64::consts::LN_2 {
+            out[fi] = Some(half * at[fi].exp());
+        }
     }
     Ok(out)
 }
@@ -501,9 +581,17 @@ impl Report<'_> {
             self.fit.fitted_us.iter().filter(|&&t| t > 0.0).count(),
             self.fit.rms
         )];
+        let held = if self.nodes > 1 { "intra_bw" } else { "inter_bw" };
         for p in self.parameters() {
             out.push(match (p.key, p.err) {
-                (_, None) => format!("  {}: not measured by this run (no measured time depends on it)", p.what),
+                (key, None) if key == held && self.nodes > 1 => format!(
+                    "  {}: held at {:.0} GB/s (the NICs are far slower: times across nodes depend on it too little to measure it)",
+                    p.what, p.nominal
+                ),
+                (key, None) if key == held => format!("  {}: not used by a run on one node", p.what),
+                (_, None) => {
+                    format!("  {}: not measured by this run (its 95 % interval spans more than a factor of 2)", p.what)
+                }
                 ("latency", Some(e)) => {
                     format!("  {} are {:.2} ± {:.2} × NCCL's table", p.what, p.scale, e)
                 }
@@ -549,6 +637,12 @@ impl Report<'_> {
                 b(e.from),
                 worst.join(", ")
             ));
+            if self.request.planned.iter().any(|p| p.bytes >= e.from && p.algorithm.starts_with("nvls")) {
+                out.push(
+                    "  NCCL picks NVLS there, which is not simulated: the expectation is NCCL's next pick without it, so a cluster with NVLS can pass it."
+                        .to_owned(),
+                );
+            }
         }
         let regimes: Vec<String> = self
             .regimes()

@@ -149,7 +149,7 @@ impl ChooseArgs {
         };
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         // A system describes NCCL's view of it too, unless --nccl says otherwise.
-        let system = self.net.system()?;
+        let system = self.net.system_for(self.p)?;
         if let Some((preset, nodes)) = system {
             if preset.ranks(nodes) != self.p {
                 let want = preset.ranks(nodes);
@@ -159,6 +159,9 @@ impl ChooseArgs {
         let nccl = self.nccl.clone().or_else(|| system.map(|(preset, nodes)| preset.nccl_text(nodes)));
         let libraries =
             commlab_api::libraries::LibraryRequest::from_list(&self.library, nccl, self.dtype_size).map_err(api)?;
+        if self.export.as_deref() == Some("nccl-tuner") {
+            return self.nccl_tuner(system, &request);
+        }
         if let Some(format) = &self.export {
             return self.export(format, &request, &libraries);
         }
@@ -186,6 +189,67 @@ impl ChooseArgs {
         }
         let ids: Vec<&str> = result.algorithms.iter().map(String::as_str).collect();
         crate::out(&table(&value, &ids));
+        Ok(Value::Null)
+    }
+
+    /// `--export nccl-tuner`: NCCL's own algorithms simulated on the
+    /// `--system` at every size of `--bytes`; a line where one beats NCCL's
+    /// pick by 5 % or more (`commlab_api::nccl_tuner`). Without a system
+    /// nothing is written: α–β alone cannot advise NCCL.
+    fn nccl_tuner(
+        &self,
+        system: Option<(commlab_core::systems::Preset, u32)>,
+        request: &ChooseRequest,
+    ) -> Result<Value, ArgError> {
+        let Some((preset, nodes)) = system else {
+            return Err((
+                "--export".to_owned(),
+                "α–β alone cannot advise NCCL (it knows neither its channels, its protocols nor the links): give --system ID, whose NCCL algorithms are then simulated; nothing was written".to_owned(),
+            ));
+        };
+        if self.map_p.is_some() {
+            return Err((
+                "--map-p".to_owned(),
+                format!(
+                    "an NCCL tuner file is written for the system described only ({nodes} × {}, p = {})",
+                    preset.id, self.p
+                ),
+            ));
+        }
+        let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
+        let sizes = request.size_list().map_err(api)?;
+        let plan =
+            commlab_api::nccl_tuner::TunerPlan::new(preset.id, nodes, &request.collective, &sizes).map_err(api)?;
+        let times = plan.simulate().map_err(api)?;
+        let advice = plan.file(&times).map_err(api)?;
+        match &self.output {
+            Some(path) => std::fs::write(path, &advice.text)
+                .map_err(|e| ("--output".to_owned(), format!("cannot write {}: {e}", path.display())))?,
+            None if self.json => {}
+            None => crate::out(&advice.text),
+        }
+        if self.json {
+            let bands: Vec<Value> = advice
+                .bands
+                .iter()
+                .map(|b| {
+                    serde_json::json!({
+                        "min_bytes": b.lo, "max_bytes": b.hi,
+                        "algorithm": b.write.map(|w| w.0), "protocol": b.write.map(|w| w.1),
+                        "reason": b.reason,
+                    })
+                })
+                .collect();
+            return Ok(serde_json::json!({
+                "format": "nccl-tuner",
+                "system": preset.id,
+                "nodes": nodes,
+                "p": self.p,
+                "file": self.output.as_ref().map(|p| p.display().to_string()),
+                "bands": bands,
+                "text": if self.output.is_none() { Value::from(advice.text) } else { Value::Null },
+            }));
+        }
         Ok(Value::Null)
     }
 

@@ -65,11 +65,33 @@ impl NetArgs {
     /// # Errors
     /// An unknown system, `--nodes` missing or out of range.
     pub fn system(&self) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
+        self.system_with(None)
+    }
+
+    /// As [`NetArgs::system`], the nodes taken from `p` ranks when `--nodes` is not given.
+    ///
+    /// # Errors
+    /// As [`NetArgs::system`]; `p` not a whole number of the preset's nodes.
+    pub fn system_for(&self, p: u32) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
+        self.system_with(Some(p))
+    }
+
+    fn system_with(&self, p: Option<u32>) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
         let Some(id) = &self.system else { return Ok(None) };
         let preset = commlab_core::systems::Preset::find(id).map_err(|e| ("--system".to_owned(), e))?;
-        let nodes = self
-            .nodes
-            .ok_or(("--nodes".to_owned(), "the nodes of the system are required with --system".to_owned()))?;
+        let nodes = match (self.nodes, p) {
+            (Some(n), _) => n,
+            (None, Some(p)) if p % preset.gpus == 0 && p > 0 => p / preset.gpus,
+            (None, Some(p)) => {
+                return Err((
+                    "--p".to_owned(),
+                    format!("p = {p} is not a whole number of {}-GPU {} nodes", preset.gpus, preset.id),
+                ))
+            }
+            (None, None) => {
+                return Err(("--nodes".to_owned(), "the nodes of the system are required with --system".to_owned()))
+            }
+        };
         let range = commlab_api::predict::NODES;
         range.check(u64::from(nodes)).map_err(|e| ("--nodes".to_owned(), e.to_string()))?;
         Ok(Some((preset, nodes)))

@@ -624,7 +624,7 @@ fn choose_library_picks_have_the_named_keys() {
 fn choose_export_writes_the_tuner_file() {
     let dir = std::env::temp_dir().join(format!("commlab-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (format, first) in [("ompi-rules", "rule-file-version-1"), ("mpich-json", "{"), ("nccl-tuner", "# commlab")] {
+    for (format, first) in [("ompi-rules", "rule-file-version-1"), ("mpich-json", "{")] {
         let path = dir.join(format);
         let v = json(&[
             "choose",
@@ -645,9 +645,57 @@ fn choose_export_writes_the_tuner_file() {
         assert!(text.starts_with(first), "{format}: {text}");
         assert_eq!(v["ps"].as_array().unwrap().len(), 15, "p from 2 to 16");
     }
-    let out = run(&["choose", "--collective", "all-to-all", "--p", "8", "--export", "nccl-tuner"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("all-to-all"));
+    // NCCL's file comes from a described system only; α–β alone writes nothing.
+    let path = dir.join("nccl-tuner");
+    let out = run(&[
+        "choose",
+        "--collective",
+        "allreduce",
+        "--p",
+        "16",
+        "--export",
+        "nccl-tuner",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: --export: α–β alone cannot advise NCCL"));
+    assert!(!path.exists(), "nothing is written");
+    let v = json(&[
+        "choose",
+        "--collective",
+        "allreduce",
+        "--p",
+        "16",
+        "--system",
+        "p4d",
+        "--bytes",
+        "1K..1G",
+        "--export",
+        "nccl-tuner",
+        "-o",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        (v["format"].as_str(), v["system"].as_str(), v["nodes"].as_u64()),
+        (Some("nccl-tuner"), Some("p4d"), Some(2))
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# commlab"), "{text}");
+    let rows = commlab_core::libraries::tuner::read_nccl(&text).unwrap();
+    assert!(rows.iter().all(|r| r.nodes == 2 && r.ranks == 16), "{text}");
+    assert_eq!(v["bands"].as_array().unwrap().iter().filter(|b| !b["algorithm"].is_null()).count(), rows.len());
+    for (args, flag) in [
+        (&["--collective", "all-to-all", "--p", "16", "--system", "p4d"][..], "--export"),
+        (&["--collective", "allreduce", "--p", "12", "--system", "p4d"], "--p"),
+        (&["--collective", "allreduce", "--p", "16", "--system", "p4d", "--map-p", "2..16"], "--map-p"),
+    ] {
+        let out = run(&[&["choose"][..], args, &["--export", "nccl-tuner"]].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("error: {flag}:")), "{args:?}: {err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -898,8 +946,12 @@ fn fit_a_system_and_predict_another_node_count() {
         let (value, nominal, scale) =
             (p["value"].as_f64().unwrap(), p["nominal"].as_f64().unwrap(), p["scale"].as_f64().unwrap());
         assert!((value - nominal * scale).abs() <= 1e-9 * value.abs(), "{p}");
-        assert!(p["scale_err"].as_f64().unwrap() > 0.0, "{p}");
+        assert_eq!(p["measured"].as_bool(), Some(p["scale_err"].as_f64().is_some_and(|e| e > 0.0)), "{p}");
     }
+    // Across nodes NVLink is held at the preset's value; the fixed costs are measured.
+    assert_eq!(fit["parameters"][1]["measured"], false);
+    assert_eq!(fit["parameters"][1]["scale"], 1.0);
+    assert_eq!(fit["parameters"][2]["measured"], true);
     assert_eq!(fit["expectation"]["from_bytes"], 64 << 20);
     // The expectation is `commlab predict`'s time at each size.
     let predicted = json(&["predict", "--system", "dgx-h100", "--nodes", "2", "--bytes", "64M,1G", "--json"]);

@@ -157,10 +157,10 @@ pub const PRESETS: [Preset; 7] = [
 /// What every preset assumes, in words (`docs/systems.md`).
 pub const ASSUMPTIONS: [&str; 5] = [
     "Link latencies: the project's defaults, 100 ns per NVLink hop and 500 ns per NIC–rail hop (a message between nodes crosses 2 of each).",
-    "A step's fixed cost is NCCL's own per-step hardware latency (tuning.cc hwLat: NVLink or network, per algorithm and protocol), split over the route's links; NCCL's base latency (baseLat) is added once per call.",
-    "Protocols move payload at their line share: LL 8 of 16 bytes, LL128 120 of 128, Simple all (NCCL's line formats).",
+    "A step's fixed cost is NCCL's own per-step hardware latency (tuning.cc hwLat: NVLink or network, per algorithm and protocol), split over the route's links, as NCCL's model charges it: on more than one node every step of a ring or chain at the network's cost, a tree's hops inside a node at NVLink's; NCCL's base latency (baseLat) is added once per call.",
+    "A protocol moves payload at the share of Simple's rate that NCCL's own model gives it (tuning.cc: its bus bandwidth for the algorithm and protocol over Simple's; for LL at most half the line and llMaxBw, for LL128 0.92 and its per-channel caps, for the tree with LL 1/3.8); an algorithm NCCL's model lacks uses the line share (LL 8 of 16 bytes, LL128 120 of 128).",
     "One channel per rail (C = R), each on its own NIC, its ring entering and leaving every node on its rail; trees and chains are cut into chunks of 512 KiB per channel (NCCL's default Simple buffer, 4 MiB, over its 8 steps), at most 64.",
-    "A NIC moves one message at a time (W = 1); o = g = O = 0 on the CPU side: NCCL's GPU kernels post their own sends.",
+    "A channel keeps up to 8 messages in flight on its NIC (NCCL_STEPS: W = 8); o = g = O = 0 on the CPU side: NCCL's GPU kernels post their own sends.",
 ];
 
 /// Line share of a protocol (NCCL's formats: LL carries 8 data bytes in a
@@ -245,8 +245,44 @@ impl Measure {
     }
 }
 
-/// Chunk bytes per channel of a pipelined tree or chain (see [`ASSUMPTIONS`]).
+/// Chunk bytes per channel of a pipelined chain (see [`ASSUMPTIONS`]): a
+/// Simple step, NCCL's 4 MiB buffer over its 8 steps.
 pub const CHUNK: u64 = 512 * 1024;
+
+/// NCCL's chunk (payload bytes per channel) for its tree with `protocol`,
+/// moving `per_channel` bytes a channel down a tree of `depth` on `nodes`
+/// nodes of `ppn` GPUs (`enqueue.cc`, the chunk size of a call): Simple
+/// starts from a step (512 KiB) and halves while the channel has fewer than
+/// depth × 8 chunks (down to 128 KiB), depth × 4 (down to 64 KiB), depth
+/// (down to 32 KiB); LL128 starts from its step (4 800 KiB of lines over 8
+/// steps, 120 of every 128 bytes payload) and halves while fewer than
+/// (1 + log₂ nodes + ppn / 10) × 64 / ppn chunks (down to 128 KiB), × 16 /
+/// ppn (down to 32 KiB); LL moves slices of half its step (64 KiB of lines,
+/// half of each line payload): 16 KiB.
+pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn: u32) -> u64 {
+    let halve = |mut chunk: u64, rules: &[(f64, u64)]| {
+        for &(want, floor) in rules {
+            #[allow(clippy::cast_precision_loss, reason = "chunk counts")]
+            while ((per_channel / chunk) as f64) < want && chunk > floor {
+                chunk /= 2;
+            }
+        }
+        chunk
+    };
+    match protocol {
+        "ll" => 16 * 1024,
+        "ll128" => {
+            let steps = 1.0 + f64::from(nodes.max(1).ilog2()) + 0.1 * f64::from(ppn);
+            let ppn = f64::from(ppn.max(1));
+            let start = 4_800 * 1024 / 8 * 120 / 128;
+            halve(start, &[(steps * 64.0 / ppn, 128 * 1024), (steps * 16.0 / ppn, 32 * 1024)])
+        }
+        _ => {
+            let d = f64::from(depth);
+            halve(CHUNK, &[(d * 8.0, 128 * 1024), (d * 4.0, 64 * 1024), (d, 32 * 1024)])
+        }
+    }
+}
 /// Most pieces a pipelined run is cut into.
 pub const MAX_PIECES: u64 = 64;
 /// Steps NCCL keeps in flight on one connection (`NCCL_STEPS`): the NIC

@@ -203,6 +203,40 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
     Ok(one(collective, p, blocks, rounds))
 }
 
+/// NCCL's tree for allreduce on `p` ranks in nodes of `g` (`docs/network.md`,
+/// NCCL's tree): inside each node a chain from the node's first rank, and
+/// the nodes' first ranks joined by the double binary tree over the nodes,
+/// rank 0's node its root. Reduced up both trees and broadcast down them with
+/// `pieces` pieces, as `double-binary-tree` is; on one node, two chains.
+///
+/// # Errors
+/// `p`, `g` or `pieces` 0, or `p` not a multiple of `g`.
+pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
+    if p == 0 || g == 0 || pieces == 0 || p % g != 0 {
+        return Err(format!("NCCL's tree needs whole nodes: p = {p} ranks in nodes of {g}"));
+    }
+    let trees: Vec<super::trees::Tree> = double_trees(p / g)
+        .iter()
+        .map(|nodes| {
+            (0..p)
+                .map(|r| {
+                    let (node, i) = (r / g, r % g);
+                    // The nodes below first (their paths are longer), then the chain.
+                    let mut children: Vec<u32> =
+                        if i == 0 { nodes[node as usize].iter().map(|&c| c * g).collect() } else { Vec::new() };
+                    if i + 1 < g {
+                        children.push(r + 1);
+                    }
+                    children
+                })
+                .collect()
+        })
+        .collect();
+    let mut rounds = tree_up(&trees, p, pieces);
+    rounds.extend(tree_down(&trees, p, pieces));
+    Ok(one(Collective::Allreduce, p, pieces, rounds))
+}
+
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {
     Plan { collective, ranks, blocks, rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect() }
 }

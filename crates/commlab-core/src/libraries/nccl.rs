@@ -578,6 +578,19 @@ pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Predict
     pick.map(|pick| Prediction { times, pick })
 }
 
+/// The share of Simple's payload rate that `protocol` reaches with
+/// `algorithm` on `s`, by NCCL's own model: its bus bandwidth for the pair
+/// over its bus bandwidth for the algorithm with Simple (`tuning.cc`: LL's
+/// half line and `llMaxBw` cap, LL128's 0.92 and per-channel caps, the
+/// tree's 1/3.8 for LL). `None` where NCCL's model has no such pair.
+pub fn protocol_share(s: &System, collective: Collective, algorithm: &str, protocol: &str) -> Option<f64> {
+    let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
+    let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
+    let t = tune(s, func(collective)?);
+    let (own, simple) = (t.bandwidth[a][p], t.bandwidth[a][SIMPLE]);
+    (own > 0.0 && simple > 0.0).then(|| f64::from(own) / f64::from(simple))
+}
+
 /// A `--nccl` description that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemError(pub String);

@@ -1,0 +1,244 @@
+//! The NCCL tuner file written from NCCL's own algorithms simulated on a
+//! preset system (`docs/libraries.md`, tuner files): per size, every
+//! (algorithm, protocol) NCCL's model offers there and the network can run
+//! (ring, tree; not NVLS) is simulated with a channel per rail, and a line is
+//! written only where one of them beats NCCL's own pick by 5 % or more.
+//! Everywhere else NCCL keeps its choice, and a comment says why.
+//!
+//! α–β alone cannot advise NCCL (it knows neither the channels, the
+//! protocols nor the links), so without a system nothing is written.
+//!
+//! The page keeps NCCL's model and plans ([`TunerPlan::new`]); the engine
+//! worker simulates [`TunerPlan::planned`]; [`TunerPlan::file`] writes.
+
+use crate::predict::{plan_as, Planned};
+use crate::ApiError;
+use commlab_core::choose::Collective;
+use commlab_core::libraries::{nccl, tuner};
+use commlab_core::systems::Preset;
+use std::fmt::Write as _;
+
+/// The smallest simulated gain over NCCL's own pick that is written.
+pub const MIN_GAIN: f64 = 0.05;
+
+/// One (algorithm, protocol) of NCCL's at one size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// NCCL's algorithm name.
+    pub algorithm: &'static str,
+    /// Its protocol.
+    pub protocol: &'static str,
+    /// Its run on the network.
+    pub planned: Planned,
+}
+
+/// One size: NCCL's pick and the candidates simulated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizePlan {
+    /// NCCL's `nBytes` (nccl-tests' size column).
+    pub bytes: u64,
+    /// NCCL's own pick.
+    pub pick: (&'static str, &'static str),
+    /// Every simulable (algorithm, protocol) NCCL's model offers at this size.
+    pub candidates: Vec<Candidate>,
+}
+
+/// What to simulate for a tuner file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TunerPlan {
+    /// The preset.
+    pub preset: Preset,
+    /// Its nodes.
+    pub nodes: u32,
+    /// The collective.
+    pub collective: Collective,
+    /// Per size, ascending.
+    pub sizes: Vec<SizePlan>,
+}
+
+/// One band of sizes in the file: what is written (`None`: NCCL keeps its
+/// pick) and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    /// First size.
+    pub lo: u64,
+    /// Last size the file covers with this band.
+    pub hi: u64,
+    /// The (algorithm, protocol) written, if any.
+    pub write: Option<(&'static str, &'static str)>,
+    /// Why, in a sentence.
+    pub reason: String,
+}
+
+/// A written tuner file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Advice {
+    /// The file's text.
+    pub text: String,
+    /// Its bands, in size order.
+    pub bands: Vec<Band>,
+    /// A file name for it.
+    pub file_name: String,
+}
+
+impl TunerPlan {
+    /// NCCL's candidates at each of `sizes` on `nodes` nodes of `system`.
+    ///
+    /// # Errors
+    /// An unknown system, a collective NCCL has no algorithm for
+    /// (all-to-all), nodes or a size out of range.
+    pub fn new(system: &str, nodes: u32, collective: &str, sizes: &[u64]) -> Result<TunerPlan, ApiError> {
+        let preset = Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
+        let nodes = crate::predict::NODES.check(u64::from(nodes))? as u32;
+        commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        let collective: Collective = collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
+        if tuner::nccl_collective(collective).is_none() {
+            return Err(ApiError::problem(
+                "export",
+                "NCCL runs all-to-all as grouped sends and receives: it has no algorithm to tune",
+            ));
+        }
+        let mut sorted = sizes.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let description = preset.nccl(nodes);
+        let plans = sorted
+            .into_iter()
+            .map(|bytes| {
+                commlab_core::limits::BYTES.check(bytes)?;
+                let model = nccl::predict(&description, collective, bytes);
+                let pick = model.as_ref().map_or(("ring", "simple"), nccl::Prediction::names);
+                let candidates = model
+                    .iter()
+                    .flat_map(|m| m.times.iter())
+                    .filter(|(a, _, t)| {
+                        t.is_finite() && *t >= 0.0 && nccl::ours(collective, nccl::ALGORITHMS[*a]).is_some()
+                    })
+                    .map(|&(a, p, _)| {
+                        let (algorithm, protocol) = (nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]);
+                        let (planned, _) = plan_as(&preset, nodes, collective, bytes, algorithm, protocol);
+                        Candidate { algorithm, protocol, planned }
+                    })
+                    .collect();
+                Ok(SizePlan { bytes, pick, candidates })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        if plans.is_empty() {
+            return Err(ApiError::problem("bytes", "no size to advise on"));
+        }
+        Ok(TunerPlan { preset, nodes, collective, sizes: plans })
+    }
+
+    /// Every candidate's run, size by size (what [`TunerPlan::file`] takes the times of).
+    pub fn planned(&self) -> Vec<Planned> {
+        self.sizes.iter().flat_map(|s| s.candidates.iter().map(|c| c.planned.clone())).collect()
+    }
+
+    /// The candidates simulated here (the CLI; the page asks its worker), µs.
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn simulate(&self) -> Result<Vec<f64>, ApiError> {
+        crate::sysfit::times_at(&self.planned(), crate::predict::Scales::NOMINAL)
+    }
+
+    /// What to do at each size: `None` keeps NCCL's pick; the reason.
+    fn decisions(&self, times_us: &[f64]) -> Vec<(Option<(&'static str, &'static str)>, String)> {
+        let mut at = 0;
+        self.sizes
+            .iter()
+            .map(|size| {
+                let times = &times_us[at..at + size.candidates.len()];
+                at += size.candidates.len();
+                let best = (0..times.len()).min_by(|&a, &b| times[a].total_cmp(&times[b]));
+                let own = size.candidates.iter().position(|c| (c.algorithm, c.protocol) == size.pick);
+                let name = |(a, p): (&str, &str)| format!("{a}/{p}");
+                match (best, own) {
+                    (None, _) => (None, format!("NCCL's pick {} kept: nothing else to simulate", name(size.pick))),
+                    (Some(_), None) => (
+                        None,
+                        format!(
+                            "NCCL's pick {} kept: the network does not simulate it, so nothing is known to beat it",
+                            name(size.pick)
+                        ),
+                    ),
+                    (Some(b), Some(o)) => {
+                        let gain = 1.0 - times[b] / times[o];
+                        let fastest = &size.candidates[b];
+                        if gain < MIN_GAIN {
+                            (
+                                None,
+                                format!(
+                                    "NCCL's pick {} kept: within {:.0} % of the fastest simulated",
+                                    name(size.pick),
+                                    MIN_GAIN * 100.0
+                                ),
+                            )
+                        } else {
+                            (
+                                Some((fastest.algorithm, fastest.protocol)),
+                                format!(
+                                    "{} simulates {:.0} % faster than NCCL's pick {} ({:.1} µs against {:.1} µs)",
+                                    name((fastest.algorithm, fastest.protocol)),
+                                    gain * 100.0,
+                                    name(size.pick),
+                                    times[b],
+                                    times[o]
+                                ),
+                            )
+                        }
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Writes the file from the candidates' times (µs, in [`TunerPlan::planned`]'s order).
+    ///
+    /// # Errors
+    /// A list of times of another length.
+    pub fn file(&self, times_us: &[f64]) -> Result<Advice, ApiError> {
+        let count: usize = self.sizes.iter().map(|s| s.candidates.len()).sum();
+        if times_us.len() != count {
+            return Err(ApiError::problem("export", "one simulated time per candidate"));
+        }
+        let decisions = self.decisions(times_us);
+        let mut bands: Vec<Band> = Vec::new();
+        for (size, (write, reason)) in self.sizes.iter().zip(decisions) {
+            match bands.last_mut() {
+                Some(last) if last.write == write && (write.is_some() || last.reason == reason) => {
+                    last.hi = size.bytes;
+                }
+                _ => bands.push(Band { lo: size.bytes, hi: size.bytes, write, reason }),
+            }
+        }
+        // A band covers the sizes up to the next band's first.
+        for k in 1..bands.len() {
+            bands[k - 1].hi = bands[k].lo - 1;
+        }
+        let p = self.preset.ranks(self.nodes);
+        let name = tuner::nccl_collective(self.collective).unwrap_or("allreduce");
+        let mut text = format!(
+            "# commlab: NCCL tuner configuration (NCCL_TUNER_CONFIG_FILE) for {} × {} ({p} ranks), {}\n",
+            self.preset.id, self.nodes, self.collective
+        );
+        let _ = writeln!(
+            text,
+            "# NCCL's algorithms simulated on the system with a channel per rail; a line only where one beats\n# NCCL's own pick by {:.0} % or more. Sizes outside {}–{} are left to NCCL.",
+            MIN_GAIN * 100.0,
+            commlab_plot::format_bytes(self.sizes[0].bytes),
+            commlab_plot::format_bytes(bands.last().map_or(0, |b| b.hi))
+        );
+        text.push_str(
+            "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
+        );
+        for band in &bands {
+            let range = format!("{}–{}", commlab_plot::format_bytes(band.lo), commlab_plot::format_bytes(band.hi));
+            let _ = writeln!(text, "# {range}: {}", band.reason);
+            if let Some((alg, proto)) = band.write {
+                let _ = writeln!(text, "{name},{},{},{alg},{proto},-1,{},{p},-1,-1", band.lo, band.hi, self.nodes);
+            }
+        }
+        Ok(Advice { text, bands, file_name: format!("commlab-{}-nccl-tuner.conf", self.collective.id()) })
+    }
+}
