@@ -1447,6 +1447,16 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
     assert.ok(Math.abs(q3(rows[i][2]) - r.time_us) <= 0.006 * r.time_us, `time at ${r.bytes}: ${rows[i][2]} vs ${r.time_us}`);
   }
   await shot(page, 'chooser-busbw');
+  // NCCL's tuner file for this system: NCCL's algorithms simulated in the
+  // engine worker, the CLI's file for the same system and sizes.
+  await page.locator('[data-testid="libraries"] > summary').click();
+  await page.selectOption('[data-testid="tuner-format"]', 'nccl-tuner');
+  const tunerFile = await download(page, 'tuner-save');
+  assert.equal(tunerFile.name, 'commlab-allreduce-nccl-tuner.conf');
+  const cliTuner = cli(['choose', '--collective', 'allreduce', '--p', '16', '--system', 'dgx-h100', '--bytes', '1048576..67108864', '--export', 'nccl-tuner']);
+  assert.equal(tunerFile.text, cliTuner);
+  assert.match(tunerFile.text, /^# 1 MiB–/m);
+  assert.match(await page.locator('[data-testid="tuner-note"]').innerText(), /Saved commlab-allreduce-nccl-tuner\.conf: \d+ lines? where/);
   const again = await open(context, base, page.url());
   await again.waitForFunction(() => /expected: 2 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
   assert.equal(await again.locator('#y-axis').inputValue(), 'busbw');
@@ -1575,9 +1585,10 @@ test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, 
   cli(['choose', '--collective', 'allreduce', '--p', '24', '--bytes', '8..1M', '--map-p', '2..24', '--export', 'ompi-rules', '-o', out]);
   assert.equal(file.text, fs.readFileSync(out, 'utf8'));
   assert.match(await page.locator('[data-testid="tuner-note"]').innerText(), /Saved commlab-allreduce-ompi-rules\.rules/);
+  // α–β alone cannot advise NCCL: nothing is saved, and the page says why.
   await page.selectOption('[data-testid="tuner-format"]', 'nccl-tuner');
-  const csv = await download(page, 'tuner-save');
-  assert.match(csv.text, /^allreduce,0,\d+,(ring|tree),(ll|ll128|simple),-1,-1,2,-1,-1$/m);
+  await page.click('[data-testid="tuner-save"]');
+  await page.waitForFunction(() => /α–β alone cannot advise NCCL/.test(document.querySelector('[data-testid="tuner-note"]')?.innerText ?? ''));
   await shot(page, 'chooser-libraries');
   // The link reopens the same picks; a description that does not fit p is named.
   const again = await open(context, base, page.url());
@@ -1621,6 +1632,41 @@ test('chooser fit: two published runs pasted one after the other are fitted one 
   await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`) && !document.querySelector('[data-testid="fit-run"]'), second.points.length);
   assert.equal(await page.locator('[data-testid="fit-error"]').count(), 0);
   // Forgotten before the next test opens the Chooser (a kept file would come back there).
+  await page.click('[data-testid="bench-forget"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('chooser fit: a published run read against its System: the fitted links and costs are the CLI\'s `fit --system`; without a System the page says what to pick', async ({ context, base }) => {
+  const dir = path.resolve(here, '../data/published');
+  const name = 'nccl-tests_gcp-a3ultra-h200-2nodes-x8gpu-gke_all_gather.txt';
+  const text = fs.readFileSync(path.join(dir, name), 'utf8');
+  const page = await open(context, base, `${base}?view=chooser&coll=allgather&lo=1048576&hi=67108864`);
+  await page.locator('#chooser-system').waitFor();
+  await page.locator('[data-testid="fit"] > summary').click();
+  await page.fill('[data-testid="bench-text"]', text);
+  await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await page.waitForSelector('[data-testid="fit-values"]');
+  await page.waitForSelector('[data-testid="system-fit-note"]');
+  assert.match(await page.locator('[data-testid="system-fit-note"]').innerText(), /Pick a System above/);
+  await page.selectOption('#chooser-system', 'hgx-h200');
+  await page.waitForSelector('[data-testid="system-fit-sentences"] li', { timeout: 120000 });
+  const shown = await page.locator('[data-testid="system-fit-sentences"] li').allInnerTexts();
+  const native = JSON.parse(cli(['fit', path.join(dir, name), '--collective', 'allgather', '--p', '16', '--system', 'hgx-h200', '--json'])).system_fit;
+  const lines = native.summary.split('\n').map((l) => l.trim());
+  assert.equal(shown.length, lines.length);
+  // The same sentences, their numbers to 2 % (the worker's exp and ln are not the CLI's to the last bit).
+  const numbers = (t) => (t.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  for (const [i, line] of lines.entries()) {
+    assert.equal(shown[i].replace(/[\d.]+/g, '#'), line.replace(/[\d.]+/g, '#'), `${shown[i]} vs ${line}`);
+    for (const [k, x] of numbers(line).entries()) {
+      assert.ok(Math.abs(numbers(shown[i])[k] - x) <= 0.02 * Math.abs(x) + 1, `${shown[i]} vs ${line}`);
+    }
+  }
+  assert.match(shown[1], /the inter-node links \(a NIC to its rail\) reach \d+ % ± \d+ % of 400 Gb\/s/);
+  await page.locator('[data-testid="system-fit"]').scrollIntoViewIfNeeded();
+  await shot(page, 'chooser-system-fit');
   await page.click('[data-testid="bench-forget"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
   assert.deepEqual(page.problems, []);

@@ -138,7 +138,10 @@ fn published_nccl_tests_output_fits_ring() {
         assert!((q - closed).abs() < 1e-9 * closed, "{n} B: {q} vs {closed}");
     }
     assert_eq!(r.residuals.len(), 6);
-    assert!(r.summary.starts_with("With the measured α"), "{}", r.summary);
+    // An nccl-tests run is advised in NCCL's algorithms only.
+    assert!(r.summary.starts_with("Among NCCL's algorithms in this model"), "{}", r.summary);
+    assert!(!r.summary.contains("recursive-doubling") && !r.summary.contains("rabenseifner"), "{}", r.summary);
+    assert!(r.summary.contains("NCCL's ring") || r.summary.contains("NCCL's tree"), "{}", r.summary);
     // The page's CSV export: the posted times, the closed form, their difference.
     let csv = commlab_api::exports::fit_csv(&r);
     let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();

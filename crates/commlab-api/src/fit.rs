@@ -413,10 +413,39 @@ impl FitResult {
     }
 
     fn summary_cached(&self, cache: &mut Cache) -> String {
-        let Ok(result) = self.chooser().run_cached(cache) else { return String::new() };
+        let mut request = self.chooser();
+        // An nccl-tests run is advised in NCCL's own algorithms: our
+        // schedule of each (`nccl::ours`) is compared, named as NCCL names it.
+        let mut names: Vec<(&str, &str)> = Vec::new();
+        if self.format == "nccl-tests" {
+            let Ok(c) = self.collective.parse::<Collective>() else { return String::new() };
+            names = ["ring", "tree"]
+                .into_iter()
+                .filter_map(|a| commlab_core::libraries::nccl::ours(c, a).map(|ours| (ours, a)))
+                .collect();
+            match names.as_slice() {
+                [] => {
+                    return "NCCL runs this collective as point-to-point sends: it has no algorithm to choose, so the fit advises none.".into();
+                }
+                [(_, only)] => {
+                    return format!(
+                        "NCCL's {only} is its only algorithm for {c} in this model (its NVLS, PAT and CollNet are not): nothing to choose; the fitted α and β describe it."
+                    );
+                }
+                _ => request.algorithms = names.iter().map(|n| n.0.to_owned()).collect(),
+            }
+        }
+        let Ok(result) = request.run_cached(cache) else { return String::new() };
         let Some(first) = result.rows.first() else { return String::new() };
+        let name =
+            |ours: &str| names.iter().find(|n| n.0 == ours).map_or(ours.to_owned(), |n| format!("NCCL's {}", n.1));
         let mut s = format!(
-            "With the measured α = {} and β = {} per byte{}, {} wins from {}",
+            "{}ith the measured α = {} and β = {} per byte{}, {} wins from {}",
+            if names.is_empty() {
+                "W"
+            } else {
+                "Among NCCL's algorithms in this model (ring and tree; NVLS and CollNet are not), w"
+            },
             commlab_plot::format_quantity(self.alpha),
             commlab_plot::format_quantity(self.beta),
             if self.gamma > 0.0 {
@@ -424,11 +453,11 @@ impl FitResult {
             } else {
                 String::new()
             },
-            result.algorithms[first.winner],
+            name(&result.algorithms[first.winner]),
             commlab_plot::format_bytes(first.bytes)
         );
         for c in &result.crossovers {
-            let _ = write!(s, ", {} above {}", c.to, commlab_plot::format_bytes(c.bytes));
+            let _ = write!(s, ", {} above {}", name(&c.to), commlab_plot::format_bytes(c.bytes));
         }
         s.push('.');
         s

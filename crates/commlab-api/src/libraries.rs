@@ -245,10 +245,11 @@ pub struct TunerFile {
     pub substitutes: Vec<(String, String)>,
 }
 
-/// The winner map as `format` (`nccl-tuner`, `ompi-rules`, `mpich-json`).
+/// The winner map as `format` (`ompi-rules`, `mpich-json`). NCCL's file is
+/// not written from the α–β map: see [`crate::nccl_tuner`].
 ///
 /// # Errors
-/// An unknown format or collective; all-to-all for NCCL; a bad NCCL description.
+/// An unknown format or collective; `nccl-tuner` (α–β alone cannot advise NCCL).
 pub fn export(
     map: &crate::chooser::WinnerMap,
     collective: &str,
@@ -257,6 +258,9 @@ pub fn export(
 ) -> Result<TunerFile, ApiError> {
     let c: Collective = crate::parse_id("collective", collective)?;
     let format: tuner::Format = format.parse().map_err(|e: String| ApiError::problem("export", e))?;
+    if format == tuner::Format::NcclTuner {
+        return Err(ApiError::problem("export", crate::nccl_tuner::NO_SYSTEM));
+    }
     request.check()?;
     let winners: Vec<&str> = map.winner.iter().map(|&w| map.algorithms[usize::from(w)].as_str()).collect();
     let m =

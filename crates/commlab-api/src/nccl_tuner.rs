@@ -18,6 +18,9 @@ use commlab_core::libraries::{nccl, tuner};
 use commlab_core::systems::Preset;
 use std::fmt::Write as _;
 
+/// Why no NCCL file comes from the α–β model.
+pub const NO_SYSTEM: &str = "α–β alone cannot advise NCCL (it knows neither its channels, its protocols nor the links): give a system (--system ID), whose NCCL algorithms are then simulated; nothing was written";
+
 /// The smallest simulated gain over NCCL's own pick that is written.
 pub const MIN_GAIN: f64 = 0.05;
 

@@ -416,6 +416,9 @@ pub enum ScheduleQuery {
     /// picks, planned on the page ([`crate::predict::PredictRequest::planned`]),
     /// simulated with their channels (`commlab predict`; answered at once).
     Predict(Vec<crate::predict::Planned>),
+    /// A preset system fitted to a measured run (`crate::sysfit`), planned on
+    /// the page; answered at once (seconds: every size simulated tens of times).
+    SystemFit(crate::sysfit::SystemFitRequest),
     /// A synthetic benchmark output of the collective at p fitted a few
     /// times ([`crate::fit::FitRequest::warm_up`]), so that a reader's first
     /// file meets optimized code; answered with that fit, its points left out.
@@ -647,6 +650,8 @@ pub enum ScheduleResponse {
     Fitted(crate::fit::FitResult),
     /// The expected curve of [`ScheduleQuery::Predict`].
     Expected(Vec<crate::predict::Expected>),
+    /// The fit of [`ScheduleQuery::SystemFit`].
+    SystemFitted(crate::sysfit::SystemFit),
 }
 
 impl ScheduleResponse {
@@ -790,6 +795,9 @@ impl ScheduleEngine {
                     .collect::<Result<Vec<_>, _>>()
                     .map_or_else(ScheduleResponse::Error, ScheduleResponse::Expected),
             ),
+            ScheduleQuery::SystemFit(request) => {
+                Some(request.run().map_or_else(ScheduleResponse::Error, ScheduleResponse::SystemFitted))
+            }
             ScheduleQuery::Fit(request) => Some(match request.run_cached(&mut self.chooser) {
                 Ok(fit) => ScheduleResponse::Fitted(fit),
                 Err(e) => ScheduleResponse::Error(e),

@@ -202,10 +202,7 @@ impl ChooseArgs {
         request: &ChooseRequest,
     ) -> Result<Value, ArgError> {
         let Some((preset, nodes)) = system else {
-            return Err((
-                "--export".to_owned(),
-                "α–β alone cannot advise NCCL (it knows neither its channels, its protocols nor the links): give --system ID, whose NCCL algorithms are then simulated; nothing was written".to_owned(),
-            ));
+            return Err(("--export".to_owned(), commlab_api::nccl_tuner::NO_SYSTEM.to_owned()));
         };
         if self.map_p.is_some() {
             return Err((

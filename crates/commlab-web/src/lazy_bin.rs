@@ -82,7 +82,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     | ScheduleResponse::Profiles(_)
                     | ScheduleResponse::Checked(_)
                     | ScheduleResponse::Fitted(_)
-                    | ScheduleResponse::Expected(_) => return,
+                    | ScheduleResponse::Expected(_)
+                    | ScheduleResponse::SystemFitted(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

@@ -72,6 +72,7 @@ impl Protocol for Schedules {
                 | ScheduleQuery::Fit(_)
                 | ScheduleQuery::WarmFit { .. }
                 | ScheduleQuery::Predict(_)
+                | ScheduleQuery::SystemFit(_)
         )
     }
 

@@ -402,6 +402,7 @@ pub fn FitSection(
                         <ExportBar name=format!("commlab-fit-{}-p{}", f.collective, f.p) svg=Signal::derive(move || svg.get())
                             csv=Callback::new(move |()| result.with_untracked(|r| r.as_deref().map(commlab_api::exports::fit_csv).unwrap_or_default()))
                             json=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| r.to_json().pretty()).unwrap_or_default())) />
+                        <super::sysfit::SystemFitPanel params=params result=result client=Callback::new(move |()| client()) />
                         {move || tables.get().then(|| result.with_untracked(|r| r.as_deref().map(residual_tables)))}
                     </div>
                 }

@@ -7,13 +7,18 @@
 
 use super::params::{ChooserParams, LIBRARIES, NCCL_TEXT};
 use crate::browser;
+use crate::engine::schedule::{OnResponse, ScheduleClient};
 use commlab_api::chooser::{ChooseResult, WinnerMap};
 use commlab_api::libraries::{disagreements, picks, versions, Picks};
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_core::choose::{of, Collective};
 use commlab_plot::chooser::{algorithm_color, library_band_svg, short_bytes, BandRow};
 use commlab_plot::Theme;
 use leptos::prelude::*;
 use std::rc::Rc;
+
+/// Why no NCCL tuner file is written from the α–β model.
+const NO_SYSTEM: &str = "α–β alone cannot advise NCCL: it knows neither NCCL's channels, its protocols nor the links. Pick a System above (with p = all its GPUs): NCCL's own algorithms are then simulated on it, and the file keeps NCCL's choice wherever none beats it by 5 %. Nothing was saved.";
 
 /// The picks at every size of the chart, or why there are none.
 pub type Shown = Option<Result<Vec<Picks>, String>>;
@@ -133,6 +138,8 @@ pub fn LibrariesSection(
     shown: Signal<Shown>,
     /// The winner map, for the tuner files.
     map: Signal<Option<Rc<WinnerMap>>, LocalStorage>,
+    /// The engine worker that simulates NCCL's algorithms for its tuner file.
+    checker: StoredValue<ScheduleClient, LocalStorage>,
 ) -> impl IntoView {
     let toggle = move |k: usize| {
         move |ev: web_sys::Event| {
@@ -152,7 +159,62 @@ pub fn LibrariesSection(
     };
     let export_note = RwSignal::new(String::new());
     let format = RwSignal::new("ompi-rules".to_owned());
+    let save_nccl = move || {
+        let Some(r) = result.get_untracked() else {
+            export_note.set("The comparison is not ready yet.".into());
+            return;
+        };
+        let Some((preset, nodes)) = params.with_untracked(super::system::current) else {
+            export_note.set(NO_SYSTEM.into());
+            return;
+        };
+        if r.p != preset.ranks(nodes) {
+            export_note.set(format!(
+                "NCCL's file is written for the system described: set p to its {} GPUs ({nodes} × {}).",
+                preset.ranks(nodes),
+                preset.id
+            ));
+            return;
+        }
+        let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
+        let plan = match commlab_api::nccl_tuner::TunerPlan::new(preset.id, nodes, &r.collective, &sizes) {
+            Ok(plan) => Rc::new(plan),
+            Err(e) => {
+                export_note.set(e.to_string());
+                return;
+            }
+        };
+        export_note.set(format!("Simulating NCCL's algorithms on {nodes} × {}…", preset.id));
+        let planned = plan.planned();
+        let handler: OnResponse = Rc::new(move |response, _| match response {
+            ScheduleResponse::Expected(rows) => {
+                let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
+                match plan.file(&times) {
+                    Ok(advice) => {
+                        let lines = advice.bands.iter().filter(|b| b.write.is_some()).count();
+                        let note = format!(
+                            "Saved {}: {} where one of NCCL's algorithms simulates 5 % or more faster than its own pick; everywhere else NCCL keeps its choice (each band's reason is a comment in the file).",
+                            advice.file_name,
+                            commlab_plot::count(lines as u64, "line", "lines")
+                        );
+                        match browser::download_text(&advice.file_name, "text/plain", &advice.text) {
+                            Ok(()) => export_note.set(note),
+                            Err(e) => export_note.set(e),
+                        }
+                    }
+                    Err(e) => export_note.set(e.to_string()),
+                }
+            }
+            ScheduleResponse::Error(e) => export_note.set(e.to_string()),
+            _ => {}
+        });
+        checker.get_value().send(ScheduleQuery::Predict(planned), handler);
+    };
     let save = move |_| {
+        if format.get_untracked() == "nccl-tuner" {
+            save_nccl();
+            return;
+        }
         let Some(m) = map.get_untracked() else {
             export_note.set("The winner map is not ready yet.".into());
             return;
@@ -277,7 +339,7 @@ pub fn LibrariesSection(
                 <select id="tuner-format" data-testid="tuner-format" on:change=move |ev| format.set(event_target_value(&ev))>
                     <option value="ompi-rules" selected=true>"Open MPI dynamic rules (coll_tuned_dynamic_rules_filename)"</option>
                     <option value="mpich-json">"MPICH JSON selection (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE)"</option>
-                    <option value="nccl-tuner">"NCCL example tuner CSV (NCCL_TUNER_CONFIG_FILE)"</option>
+                    <option value="nccl-tuner">"NCCL example tuner CSV (NCCL_TUNER_CONFIG_FILE), from a System's simulation"</option>
                 </select>
                 <button type="button" data-testid="tuner-save" on:click=save>"Save the file"</button>
             </div>

@@ -6,11 +6,13 @@
 //! - [`view`]: the component;
 //! - [`libraries`]: what MPICH, Open MPI and NCCL run, and the tuner files;
 //! - [`fit`]: α and β fitted to a benchmark's output;
-//! - [`system`], [`expected`]: a preset system and the curve it should reach.
+//! - [`system`], [`expected`]: a preset system and the curve it should reach;
+//! - [`sysfit`]: that system fitted to a measured nccl-tests run.
 
 pub mod expected;
 pub mod fit;
 pub mod libraries;
 pub mod params;
+pub mod sysfit;
 pub mod system;
 pub mod view;

@@ -59,6 +59,9 @@ pub struct ChooserParams {
     pub libraries: [bool; 3],
     /// NCCL's system, `key=value,…` (`docs/libraries.md`; "" for the defaults).
     pub nccl: String,
+    /// The preset last picked (`sys=`): which of the presets with the same
+    /// network the select shows (`dgx-h100` and `hgx-h200` are one network).
+    pub system: String,
     /// Bytes per element (MPICH's and Open MPI's rules read counts).
     pub dtype_size: u32,
     /// The fit's format (`""`: detected).
@@ -107,6 +110,7 @@ impl Default for ChooserParams {
             network: <ChooserParams as crate::net_fields::OnNetwork>::default_network(),
             libraries: [false; 3],
             nccl: String::new(),
+            system: String::new(),
             dtype_size: 4,
             fit_format: String::new(),
             fit_algorithm: String::new(),
@@ -260,6 +264,18 @@ impl ViewState for ChooserParams {
                     Ok(())
                 },
                 used: "NCCL's defaults",
+            },
+        },
+        Field {
+            name: "sys",
+            kind: Kind::Custom {
+                write: |c| (!c.system.is_empty()).then(|| c.system.clone()),
+                read: |c, text| {
+                    let preset = commlab_core::systems::Preset::find(text)?;
+                    preset.id.clone_into(&mut c.system);
+                    Ok(())
+                },
+                used: "the first preset of that network",
             },
         },
         int!(

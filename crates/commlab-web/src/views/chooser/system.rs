@@ -2,7 +2,8 @@
 //! the comparison to N such nodes: the network (`nodes:NxGxR` with its
 //! `NVLink` and NIC bandwidths, network mode's defaults), p = N × G, and NCCL
 //! shown with the preset's system description. The select keeps nothing of
-//! its own: it shows the preset the network matches, or "custom", and the
+//! its own but the id picked (`sys=`, which of the presets with one network
+//! to name): it shows the preset the network matches, or "custom", and the
 //! link carries what it set.
 
 use super::params::ChooserParams;
@@ -13,7 +14,11 @@ use leptos::prelude::*;
 /// The preset the Chooser's network is, and its nodes.
 pub(super) fn current(c: &ChooserParams) -> Option<(&'static Preset, u32)> {
     let shape = c.network.topology.parse::<Shape>().ok().filter(|_| c.on_network)?;
-    commlab_core::systems::matching(shape, c.network.bandwidth, c.network.bandwidth2)
+    let (first, nodes) = commlab_core::systems::matching(shape, c.network.bandwidth, c.network.bandwidth2)?;
+    // Presets with the same network are one to the model: the one picked is shown.
+    let same =
+        |p: &&Preset| p.gpus == first.gpus && p.nics == first.nics && p.nvlink == first.nvlink && p.nic == first.nic;
+    Some((PRESETS.iter().filter(same).find(|p| p.id == c.system).unwrap_or(first), nodes))
 }
 
 /// Sets the Chooser to `nodes` nodes of `preset`.
@@ -26,6 +31,7 @@ fn apply(c: &mut ChooserParams, preset: &Preset, nodes: u32) {
     c.p = preset.ranks(nodes);
     c.libraries[2] = true;
     c.nccl = preset.nccl_text(nodes);
+    preset.id.clone_into(&mut c.system);
 }
 
 /// The select and what it set, in words.
@@ -59,5 +65,25 @@ pub fn SystemSelect(
                 )}
             </p>
         })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `dgx-h100` and `hgx-h200` are one network: the one picked is the one named.
+    #[test]
+    fn the_preset_picked_is_named_among_equal_networks() {
+        let mut c = ChooserParams::default();
+        assert!(current(&c).is_none(), "the α–β model");
+        for id in ["hgx-h200", "dgx-h100"] {
+            let preset = Preset::find(id).unwrap();
+            apply(&mut c, &preset, 2);
+            assert_eq!(current(&c).map(|(s, n)| (s.id, n)), Some((id, 2)));
+        }
+        // A stale id names nothing it does not match.
+        "p4d".clone_into(&mut c.system);
+        assert_eq!(current(&c).map(|(s, _)| s.id), Some("dgx-h100"));
     }
 }

@@ -232,7 +232,8 @@ pub fn ScheduleView(
             | ScheduleResponse::Profiles(_)
             | ScheduleResponse::Checked(_)
             | ScheduleResponse::Fitted(_)
-            | ScheduleResponse::Expected(_) => {}
+            | ScheduleResponse::Expected(_)
+            | ScheduleResponse::SystemFitted(_) => {}
             ScheduleResponse::Error(e) => {
                 if status.get_untracked() == Status::Idle {
                     export_status.set(e.to_string());

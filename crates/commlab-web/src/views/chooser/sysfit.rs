@@ -1,0 +1,101 @@
+//! The system fit under the α–β fit (`docs/systems.md`, fitting a
+//! system): when the Chooser shows N nodes of a preset with p = all their
+//! GPUs and the fitted file is an nccl-tests run at that p, the preset's
+//! inter-node bandwidth, `NVLink` bandwidth and NCCL's fixed costs are fitted
+//! to it in the fit's engine worker (NCCL's picks are planned here, where
+//! its model is), and the run is read against what the preset should reach.
+
+use super::params::ChooserParams;
+use crate::engine::schedule::{OnResponse, ScheduleClient};
+use commlab_api::fit::FitResult;
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_api::sysfit::{Report, SystemFit, SystemFitRequest};
+use commlab_core::systems::Preset;
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// What to fit: the preset, its nodes and the request, or why nothing is.
+fn plan(c: &ChooserParams, f: &FitResult) -> Result<(&'static Preset, u32, SystemFitRequest), String> {
+    if f.format != "nccl-tests" {
+        return Err(String::new());
+    }
+    let Some((preset, nodes)) = super::system::current(c) else {
+        return Err(
+            "Pick a System above (with p = all its GPUs) to fit its links and NCCL's fixed costs to this run, and to see how far it is from what that system should reach."
+                .into(),
+        );
+    };
+    if f.p != preset.ranks(nodes) {
+        return Err(format!(
+            "The run has p = {}; the System above has {} GPUs ({nodes} × {}): set p to the run's ranks to fit that system.",
+            f.p,
+            preset.ranks(nodes),
+            preset.id
+        ));
+    }
+    SystemFitRequest::new(preset.id, nodes, &f.collective, &f.points, None)
+        .map(|(_, request)| (preset, nodes, request))
+        .map_err(|e| e.to_string())
+}
+
+/// The panel.
+#[component]
+pub fn SystemFitPanel(
+    /// The Chooser's state (its System and p).
+    params: RwSignal<ChooserParams>,
+    /// The α–β fit shown.
+    result: RwSignal<Option<Rc<FitResult>>, LocalStorage>,
+    /// The fit's engine worker.
+    client: Callback<(), Option<ScheduleClient>>,
+) -> impl IntoView {
+    let asked = Memo::new(move |_| {
+        let f = result.get()?;
+        Some(params.with(|c| plan(c, &f)))
+    });
+    let answer = RwSignal::new_local(None::<(&'static Preset, u32, Rc<SystemFitRequest>, SystemFit)>);
+    let status = RwSignal::new(String::new());
+    let started = StoredValue::new(0.0f64);
+    Effect::new(move |_| {
+        answer.set(None);
+        let Some(Ok((preset, nodes, request))) = asked.get() else {
+            status.set(String::new());
+            return;
+        };
+        status.set(format!(
+            "Fitting {nodes} × {}: every size simulated with the preset's values scaled, a few seconds in the engine worker…",
+            preset.id
+        ));
+        started.set_value(crate::browser::now_ms());
+        let request = Rc::new(request);
+        let kept = request.clone();
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            ScheduleResponse::SystemFitted(fit) => {
+                status.set(format!("Fitted in {:.1} s.", (crate::browser::now_ms() - started.get_value()) / 1000.0));
+                answer.set(Some((preset, nodes, kept.clone(), fit)));
+            }
+            ScheduleResponse::Error(e) => status.set(e.to_string()),
+            _ => {}
+        });
+        if let Some(c) = client.run(()) {
+            c.send(ScheduleQuery::SystemFit((*request).clone()), handler);
+        }
+    });
+    view! {
+        {move || match asked.get() {
+            Some(Err(why)) if !why.is_empty() => view! { <p class="field-note" data-testid="system-fit-note">{why}</p> }.into_any(),
+            Some(Ok(_)) => view! {
+                <div class="system-fit" data-testid="system-fit">
+                    <h4>"The system fitted"</h4>
+                    {move || answer.with(|a| a.as_ref().map(|(preset, nodes, request, fit)| {
+                        let report = Report { preset, nodes: *nodes, request, fit };
+                        view! { <ul data-testid="system-fit-sentences">
+                            {report.sentences().into_iter().map(|s| view! { <li>{s.trim().to_owned()}</li> }).collect_view()}
+                        </ul> }
+                    }))}
+                    <p class="timing" role="status" data-testid="system-fit-status">{move || status.get()}</p>
+                </div>
+            }.into_any(),
+            _ => ().into_any(),
+        }}
+    }
+}
