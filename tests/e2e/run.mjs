@@ -1573,6 +1573,11 @@ test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, 
   assert.match(rows[0][4], /^tree\/ll 25\.2 µs/);
   const band = await chartSvg(page, 'library-band');
   assert.match(band, /<title>8 B: Allreduce_intra_recursive_doubling = our recursive-doubling<\/title>/);
+  // The headline says what each library would gain by following the model; NCCL is not advised under α–β.
+  const gained = await page.locator('[data-testid="library-gains"]').innerText();
+  assert.match(gained, /MPICH: following the model would save up to \d+ % \(at /);
+  assert.match(gained, /Open MPI: /);
+  assert.match(gained, /NCCL: α–β alone cannot say what NCCL would gain/);
   const notes = await page.locator('[data-testid="library-notes"]').innerText();
   assert.match(notes, /NCCL runs tree\/ll \(our double-binary-tree\) where the model's winner is/);
   assert.match(await page.locator('[data-testid="library-versions"]').innerText(), /MPICH 5\.0\.1, Open MPI 5\.0\.10, NCCL 2\.22\.3/);

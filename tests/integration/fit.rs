@@ -22,6 +22,7 @@ fn request(text: String, collective: &str, p: u32, algorithm: Option<&str>) -> F
         in_place: false,
         gamma: 0.0,
         run: None,
+        library: None,
     }
 }
 
@@ -166,6 +167,40 @@ fn published_osu_output_fits() {
     let best = request(fixture("ompi-12318-osu_reduce.txt"), "reduce", 192, None).run().unwrap();
     assert!(best.candidates.len() >= 5);
     assert!(best.candidates.windows(2).all(|w| w[0].rms <= w[1].rms));
+}
+
+/// The advice names the measured library's algorithms only: an OSU run
+/// (library unknown) says so and compares ours; with `library` set, only
+/// that library's algorithms (its own names) are compared, each our
+/// schedule of one of them (`library_algorithms`).
+#[test]
+fn the_advice_speaks_the_measured_library() {
+    use commlab_api::fit::library_algorithms;
+    let text = fixture("ompi-12318-osu_reduce.txt");
+    let unknown = request(text.clone(), "reduce", 192, None).run().unwrap();
+    assert!(unknown.summary.starts_with("The MPI library is not known"), "{}", unknown.summary);
+    for library in ["ompi", "mpich"] {
+        let mut req = request(text.clone(), "reduce", 192, None);
+        req.library = Some(library.into());
+        let r = req.run().unwrap();
+        let theirs = library_algorithms(library, Collective::Reduce);
+        assert!(theirs.len() >= 2, "{library}: {theirs:?}");
+        // Every algorithm named in the advice is one of the library's.
+        let mentioned: Vec<&str> = r
+            .summary
+            .split([',', '.'])
+            .filter_map(|part| theirs.iter().find(|n| part.contains(n.1.as_str())).map(|n| n.0))
+            .collect();
+        assert!(!mentioned.is_empty(), "{library}: {}", r.summary);
+        for ours in commlab_core::choose::of(Collective::Reduce).map(|a| a.id) {
+            if !theirs.iter().any(|n| n.0 == ours) {
+                assert!(!r.summary.contains(&format!(" {ours} ")), "{library} does not have {ours}: {}", r.summary);
+            }
+        }
+    }
+    let mut bad = request(text, "reduce", 192, None);
+    bad.library = Some("gloo".into());
+    assert_eq!(bad.run().unwrap_err().field, "library");
 }
 
 /// Times made from α = 2.5, β = 4e-4 by ring allreduce's plan at p = 16,

@@ -423,3 +423,45 @@ fn the_nccl_tuner_file_keeps_nccls_pick_unless_the_simulation_beats_it() {
         }
     }
 }
+
+/// What each library would gain by following the model: the largest share
+/// saved over the sizes, recomputed here from the comparison's own times
+/// and the libraries' picks; NCCL is not advised under α–β.
+#[test]
+fn gains_compare_each_librarys_pick_with_the_winner() {
+    use commlab_api::chooser::ChooseRequest;
+    use commlab_api::libraries::{gains, picks, LibraryRequest};
+    let request = ChooseRequest {
+        collective: "allreduce".into(),
+        p: 24,
+        min_bytes: 8,
+        max_bytes: 1 << 20,
+        sizes: Vec::new(),
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        algorithms: Vec::new(),
+        simulate: false,
+        sim_limit: 0,
+        check_at: None,
+        network: None,
+    };
+    let r = request.run().unwrap();
+    let libs = LibraryRequest::from_list(&["mpich".into(), "ompi".into(), "nccl".into()], None, 4).unwrap();
+    let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
+    let picked = picks("allreduce", 24, &sizes, &libs).unwrap();
+    let said = gains(&r, &picked);
+    assert_eq!(said.len(), 3, "{said:?}");
+    // MPICH by hand: 1 − winner / its pick's time, the largest over the sizes.
+    let mut best = 0.0f64;
+    for (row, p) in r.rows.iter().zip(&picked) {
+        let Some(ours) = p.mpich.as_ref().and_then(|m| m.ours.as_deref()) else { continue };
+        let k = r.algorithms.iter().position(|a| a == ours).unwrap();
+        best = best.max(1.0 - row.costs[row.winner].total() / row.costs[k].total());
+    }
+    assert!(best > 0.0);
+    assert!(said[0].starts_with("MPICH: following the model would save up to"), "{}", said[0]);
+    assert!(said[0].contains(&format!("{:.0} %", best * 100.0)), "{} vs {best}", said[0]);
+    assert!(said[1].starts_with("Open MPI:"), "{}", said[1]);
+    assert!(said[2].starts_with("NCCL: α–β alone cannot"), "{}", said[2]);
+}

@@ -46,6 +46,7 @@ fn libraries(c: &mut Criterion) {
             in_place: false,
             gamma: 0.0,
             run: None,
+            library: None,
         };
         let name = algorithm.unwrap_or("every algorithm");
         group.bench_function(format!("10^4 lines of nccl-tests, p = 8, {name}, profiles built"), |b| {

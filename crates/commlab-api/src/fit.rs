@@ -45,6 +45,10 @@ pub struct FitRequest {
     /// The run fitted when the file holds several (1-based; `None`: the first).
     #[serde(default)]
     pub run: Option<u32>,
+    /// The library measured (`nccl`, `ompi`, `mpich`; `None`: NCCL for an
+    /// nccl-tests file, none otherwise): the advice names its algorithms only.
+    #[serde(default)]
+    pub library: Option<String>,
 }
 
 /// One algorithm's fit.
@@ -104,6 +108,9 @@ pub struct FitResult {
     pub runs: Vec<(u32, u32)>,
     /// The run fitted, 1-based.
     pub run: u32,
+    /// The library whose algorithms the summary names (`nccl`, `ompi`,
+    /// `mpich`; `None`: ours, the library not known).
+    pub library: Option<String>,
 }
 
 /// Points at most fitted (a longer file is refused).
@@ -218,6 +225,7 @@ impl FitRequest {
             in_place: false,
             gamma: 0.0,
             run: None,
+            library: None,
         }
     }
 
@@ -340,9 +348,39 @@ impl FitRequest {
             summary: String::new(),
             runs: runs.lines,
             run,
+            library: match self.library.as_deref() {
+                None if format == Format::NcclTests => Some("nccl".to_owned()),
+                None => None,
+                Some(l @ ("nccl" | "ompi" | "mpich")) => Some(l.to_owned()),
+                Some(_) => return Err(ApiError::problem("library", "nccl, ompi or mpich")),
+            },
         };
         result.summary = result.summary_cached(cache);
         Ok(result)
+    }
+}
+
+/// The algorithms `library` has for `collective` among ours: (our id, its
+/// name there: "NCCL's tree", "Open MPI's ring (4)", "MPICH's ring").
+pub fn library_algorithms(library: &str, collective: Collective) -> Vec<(&'static str, String)> {
+    use commlab_core::libraries::{nccl, ompi, tuner};
+    match library {
+        "nccl" => ["ring", "tree"]
+            .into_iter()
+            .filter_map(|a| nccl::ours(collective, a).map(|ours| (ours, format!("NCCL's {a}"))))
+            .collect(),
+        "ompi" => commlab_core::choose::of(collective)
+            .filter_map(|a| {
+                ompi::id_of(collective, a.id).map(|k| (a.id, format!("Open MPI's {} ({k})", ompi::name(collective, k))))
+            })
+            .collect(),
+        "mpich" => commlab_core::choose::of(collective)
+            .filter_map(|a| {
+                let (name, exact) = tuner::mpich_target(collective, a.id);
+                exact.then(|| (a.id, format!("MPICH's {}", name.trim_start_matches("MPIR_"))))
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -369,6 +407,12 @@ impl FitResult {
         let known = self.unit == "µs";
         // bytes / µs = MB/s; / 1000 = GB/s.
         self.points.iter().map(|&(bytes, t)| (known && t > 0.0).then(|| bytes as f64 / t / 1000.0 * factor)).collect()
+    }
+
+    /// The bandwidth β means, 1/β in GB/s (`None` where the times' unit is
+    /// not known or β is 0).
+    pub fn beta_gbps(&self) -> Option<f64> {
+        (self.unit == "µs" && self.beta > 0.0).then(|| 1.0 / self.beta / 1000.0)
     }
 
     /// The points to list (indices, in the file's order): every point when
@@ -414,38 +458,45 @@ impl FitResult {
 
     fn summary_cached(&self, cache: &mut Cache) -> String {
         let mut request = self.chooser();
-        // An nccl-tests run is advised in NCCL's own algorithms: our
-        // schedule of each (`nccl::ours`) is compared, named as NCCL names it.
-        let mut names: Vec<(&str, &str)> = Vec::new();
-        if self.format == "nccl-tests" {
-            let Ok(c) = self.collective.parse::<Collective>() else { return String::new() };
-            names = ["ring", "tree"]
-                .into_iter()
-                .filter_map(|a| commlab_core::libraries::nccl::ours(c, a).map(|ours| (ours, a)))
-                .collect();
-            match names.as_slice() {
-                [] => {
-                    return "NCCL runs this collective as point-to-point sends: it has no algorithm to choose, so the fit advises none.".into();
-                }
-                [(_, only)] => {
-                    return format!(
-                        "NCCL's {only} is its only algorithm for {c} in this model (its NVLS, PAT and CollNet are not): nothing to choose; the fitted α and β describe it."
-                    );
-                }
-                _ => request.algorithms = names.iter().map(|n| n.0.to_owned()).collect(),
+        // Advice in the measured library's own algorithms: our schedule of
+        // each is compared, named as the library names it.
+        let Ok(c) = self.collective.parse::<Collective>() else { return String::new() };
+        let names = self.library.as_deref().map(|l| library_algorithms(l, c));
+        let library = match self.library.as_deref() {
+            Some("nccl") => "NCCL",
+            Some("ompi") => "Open MPI",
+            Some("mpich") => "MPICH",
+            _ => "",
+        };
+        match names.as_deref() {
+            Some([]) => {
+                return format!(
+                    "{library} has no algorithm of this model for {c}: nothing to choose, so the fit advises none."
+                );
             }
+            Some([(_, only)]) => {
+                return format!("{only} is {library}'s only algorithm for {c} in this model: nothing to choose; the fitted α and β describe it.");
+            }
+            Some(list) => request.algorithms = list.iter().map(|n| n.0.to_owned()).collect(),
+            None => {}
         }
         let Ok(result) = request.run_cached(cache) else { return String::new() };
         let Some(first) = result.rows.first() else { return String::new() };
-        let name =
-            |ours: &str| names.iter().find(|n| n.0 == ours).map_or(ours.to_owned(), |n| format!("NCCL's {}", n.1));
+        let name = |ours: &str| {
+            names.as_ref().and_then(|n| n.iter().find(|n| n.0 == ours)).map_or(ours.to_owned(), |n| n.1.clone())
+        };
+        let lead = match self.library.as_deref() {
+            Some("nccl") => {
+                "Among NCCL's algorithms in this model (ring and tree; NVLS and CollNet are not), w".to_owned()
+            }
+            Some(_) => format!("Among {library}'s algorithms in this model, w"),
+            None if self.format == "osu" => {
+                "The MPI library is not known (choose it for advice in its algorithms); among ours, w".to_owned()
+            }
+            None => "W".to_owned(),
+        };
         let mut s = format!(
-            "{}ith the measured α = {} and β = {} per byte{}, {} wins from {}",
-            if names.is_empty() {
-                "W"
-            } else {
-                "Among NCCL's algorithms in this model (ring and tree; NVLS and CollNet are not), w"
-            },
+            "{lead}ith the measured α = {} and β = {} per byte{}, {} wins from {}",
             commlab_plot::format_quantity(self.alpha),
             commlab_plot::format_quantity(self.beta),
             if self.gamma > 0.0 {
@@ -476,6 +527,8 @@ impl FitResult {
             "gamma": self.gamma,
             "alpha_err": self.alpha_err,
             "beta_err": self.beta_err,
+            "beta_gbps": self.beta_gbps(),
+            "library": self.library.as_deref(),
             "gamma_err": self.gamma_err,
             "points": self.points.iter().zip(self.busbw()).map(|(p, b)| json!({"bytes": p.0, "time": p.1, "busbw": b})).collect::<Vec<_>>(),
             "tied": self.tied().into_iter().map(str::to_owned).collect::<Vec<_>>(),

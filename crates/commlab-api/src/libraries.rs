@@ -8,6 +8,7 @@ use crate::ApiError;
 use commlab_core::choose::Collective;
 use commlab_core::libraries::{mpich, nccl, ompi, tuner, Query};
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 
 /// Which libraries to ask, and how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -230,6 +231,75 @@ pub fn disagreements(collective: &str, winner: &str, picks: &Picks) -> Vec<Strin
     }
     if let Some(n) = &picks.nccl {
         say("nccl", "NCCL", &format!("{}/{}", n.algorithm, n.protocol), n.ours.as_deref());
+    }
+    out
+}
+
+/// What each library would gain or lose by following the model, in a
+/// sentence per library with picks: over the sizes of `result` (the
+/// network's times where it ran on one, the model's otherwise), the time of
+/// the library's pick (our schedule of it) against the winner's. NCCL is
+/// advised only on a network (α–β alone cannot advise it, and the page says
+/// so); a pick with no counterpart here is counted as not compared.
+pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<String> {
+    let time = |row: &crate::chooser::Row, k: usize| match &row.network {
+        Some(n) => n.times.get(k).copied().flatten(),
+        None => row.costs.get(k).map(crate::chooser::Split::total),
+    };
+    let winner = |row: &crate::chooser::Row| row.network.as_ref().map_or(row.winner, |n| n.winner);
+    let mut out = Vec::new();
+    let mut say = |label: &str, ours: &dyn Fn(&Picks) -> Option<Option<&str>>| {
+        // Per size: the share saved by following the model, if compared.
+        let mut saved: Vec<(u64, f64, String, String)> = Vec::new();
+        let (mut sizes, mut uncompared) = (0, 0);
+        for (row, p) in result.rows.iter().zip(picks) {
+            let Some(pick) = ours(p) else { continue };
+            sizes += 1;
+            let w = winner(row);
+            let k = pick.and_then(|o| result.algorithms.iter().position(|a| a == o));
+            match (k.and_then(|k| time(row, k)), time(row, w)) {
+                (Some(theirs), Some(best)) if theirs > 0.0 => {
+                    saved.push((
+                        row.bytes,
+                        1.0 - best / theirs,
+                        pick.unwrap_or("").to_owned(),
+                        result.algorithms[w].clone(),
+                    ));
+                }
+                _ => uncompared += 1,
+            }
+        }
+        if sizes == 0 {
+            return;
+        }
+        let same = saved.iter().filter(|s| s.1 <= 1e-9).count();
+        let best = saved.iter().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        let mut s = match best {
+            Some((bytes, share, theirs, w)) if *share > 1e-9 => format!(
+                "{label}: following the model would save up to {:.0} % (at {}: {w} in place of its {theirs}); its pick is the model's winner at {same} of {} sizes",
+                share * 100.0,
+                commlab_plot::format_bytes(*bytes),
+                saved.len()
+            ),
+            Some(_) => format!("{label}: its pick is the model's winner at every size compared ({}), so following the model gains nothing", saved.len()),
+            None => format!("{label}: none of its picks has a counterpart here, so nothing is compared"),
+        };
+        if uncompared > 0 && !saved.is_empty() {
+            let _ = write!(
+                s,
+                "; {uncompared} {} not compared (no counterpart here)",
+                if uncompared == 1 { "size" } else { "sizes" }
+            );
+        }
+        s.push('.');
+        out.push(s);
+    };
+    say("MPICH", &|p: &Picks| p.mpich.as_ref().map(|m| m.ours.as_deref()));
+    say("Open MPI", &|p: &Picks| p.ompi.as_ref().map(|m| m.ours.as_deref()));
+    if result.rows.iter().any(|r| r.network.is_some()) {
+        say("NCCL", &|p: &Picks| p.nccl.as_ref().map(|m| m.ours.as_deref()));
+    } else if picks.iter().any(|p| p.nccl.is_some()) {
+        out.push("NCCL: α–β alone cannot say what NCCL would gain (it knows neither NCCL's channels, its protocols nor the links); pick a System to compare on its network.".to_owned());
     }
     out
 }

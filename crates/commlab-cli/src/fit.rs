@@ -34,6 +34,10 @@ pub struct FitArgs {
     /// (a size that does not grow, or a new banner, starts a run; default: the first).
     #[arg(long)]
     run: Option<u32>,
+    /// The library measured (nccl, ompi, mpich): the advice names its
+    /// algorithms only (default: nccl for an nccl-tests file, none otherwise).
+    #[arg(long)]
+    library: Option<String>,
     /// A preset (`commlab predict --system list`): also fit its inter-node and
     /// intra-node bandwidths and NCCL's fixed costs to the run (nccl-tests only).
     #[arg(long)]
@@ -77,6 +81,7 @@ impl FitArgs {
             in_place: self.in_place,
             gamma: self.gamma,
             run: self.run,
+            library: self.library.clone(),
         };
         let result = request.run().map_err(|e| {
             let flag = if e.field == "file" { "FILE".to_owned() } else { format!("--{}", e.field) };
@@ -106,7 +111,7 @@ impl FitArgs {
             format!("best fit {}", result.algorithm)
         };
         let mut out = format!(
-            "{} on p = {} ({} points, {}): {verdict}\n  α = {} ± {} {u}\n  β = {} ± {} {u}/byte\n",
+            "{} on p = {} ({} points, {}): {verdict}\n  α = {} ± {} {u}\n  β = {} ± {} {u}/byte{}\n",
             result.collective,
             result.p,
             result.points.len(),
@@ -115,6 +120,7 @@ impl FitArgs {
             f(result.alpha_err),
             f(result.beta),
             f(result.beta_err),
+            result.beta_gbps().map_or(String::new(), |g| format!(" (1/β = {} GB/s)", f(g))),
             u = result.unit
         );
         if result.gamma > 0.0 {

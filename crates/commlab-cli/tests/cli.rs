@@ -722,6 +722,9 @@ fn fit_json_has_the_named_keys() {
     let (a, b) = (v["alpha"].as_f64().unwrap(), v["beta"].as_f64().unwrap());
     assert!(a > 0.3 && a < 0.5 && b > 0.0, "{a} {b}");
     assert!(v["alpha_err"].as_f64().unwrap() > 0.0 && v["beta_err"].as_f64().unwrap() > 0.0);
+    // β as the bandwidth it means: bytes per µs over 1000 is GB/s.
+    assert!((v["beta_gbps"].as_f64().unwrap() - 1.0 / b / 1000.0).abs() <= 1e-9 / b);
+    assert_eq!(v["library"], "nccl", "an nccl-tests file is NCCL's");
     assert_eq!(v["residuals"].as_array().unwrap().len(), 6);
     let out = run(&["fit", file]);
     assert!(!out.status.success());

@@ -159,6 +159,13 @@ pub fn FitSection(
                 in_place: c.fit_in_place,
                 gamma: c.abg[2],
                 run: (c.fit_run > 0).then_some(c.fit_run),
+                // One library ticked above: the advice names its algorithms.
+                library: match c.libraries {
+                    [true, false, false] => Some("mpich".to_owned()),
+                    [false, true, false] => Some("ompi".to_owned()),
+                    [false, false, true] => Some("nccl".to_owned()),
+                    _ => None,
+                },
             })
         })
     });
@@ -365,8 +372,9 @@ pub fn FitSection(
                 view! {
                     <div data-testid="fit-result">
                         <p class="fit-values" data-testid="fit-values">{format!(
-                            "{}: α = {} ± {} {unit} per message, β = {} ± {} {unit} per byte{} ({} points, {} for p = {}; rms relative residual {:.1} %).",
+                            "{}: α = {} ± {} {unit} per message, β = {} ± {} {unit} per byte{}{} ({} points, {} for p = {}; rms relative residual {:.1} %).",
                             f.algorithm, q(f.alpha), q(f.alpha_err), q(f.beta), q(f.beta_err),
+                            f.beta_gbps().map_or(String::new(), |g| format!(" (1/β = {} GB/s)", q(g))),
                             if f.gamma > 0.0 { format!(", γ = {} held", q(f.gamma)) } else { String::new() },
                             f.points.len(), f.format, f.p, f.candidates.first().map_or(0.0, |c| c.rms) * 100.0
                         )}</p>

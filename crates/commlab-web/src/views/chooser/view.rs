@@ -562,6 +562,7 @@ pub fn ChooserView(
         }
     };
 
+    let shown_gains = shown;
     let crossovers = move || {
         shown.with(|s| {
             let r = &s.as_ref()?.result;
@@ -601,6 +602,13 @@ pub fn ChooserView(
                         {if items.is_empty() { " No crossover in this range.".to_owned() } else { String::new() }}</p>
                     <ul>{items.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
                     {model.map(|m| view! { <p data-testid="model-crossovers">{m}</p> })}
+                    {move || {
+                        let Some(Ok(picks)) = library_picks.get() else { return None };
+                        let said = shown_gains.with(|s| s.as_ref().map(|s| commlab_api::libraries::gains(&s.result, &picks)))?;
+                        (!said.is_empty()).then(|| view! {
+                            <ul class="library-gains" data-testid="library-gains">{said.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+                        })
+                    }}
                 </div>
             }.into_any())
         })
