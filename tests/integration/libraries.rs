@@ -176,15 +176,41 @@ fn small_map() -> (Vec<u32>, Vec<u64>, Vec<&'static str>) {
 #[test]
 fn a_known_map_gives_known_files() {
     let (ps, sizes, winners) = small_map();
-    let map =
-        tuner::Map { collective: Collective::Allreduce, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
+    let map = tuner::Map {
+        collective: Collective::Allreduce,
+        ps: &ps,
+        sizes: &sizes,
+        winners: &winners,
+        margins: &[],
+        dtype_size: 4,
+    };
     let ompi = tuner::export(tuner::Format::OmpiRules, &map, &|_| None).unwrap();
+    // Past the map's last size (4 MiB) and from p = 17, algorithm 0: Open MPI's fixed rules.
     assert_eq!(
         ompi.text,
-        "rule-file-version-1\n1 # collectives in this file\n2 # allreduce\n2 # communicator sizes\n\
-         4 # communicator size\n3 # message sizes\n0 3 0 0 # recursive_doubling\n65536 6 0 0 # rabenseifner\n\
-         4194304 4 0 0 # ring\n\
-         16 # communicator size\n2 # message sizes\n0 3 0 0 # recursive_doubling\n65536 4 0 0 # ring\n"
+        "rule-file-version-1\n1 # collectives in this file\n2 # allreduce\n3 # communicator sizes\n\
+         4 # communicator size\n4 # message sizes\n0 3 0 0 # recursive_doubling\n65536 6 0 0 # rabenseifner\n\
+         4194304 4 0 0 # ring\n4194305 0 0 0 # beyond the map: Open MPI's fixed rules\n\
+         16 # communicator size\n3 # message sizes\n0 3 0 0 # recursive_doubling\n65536 4 0 0 # ring\n\
+         4194305 0 0 0 # beyond the map: Open MPI's fixed rules\n\
+         17 # communicator size\n1 # message sizes\n0 0 0 0 # beyond the map: Open MPI's fixed rules\n"
+    );
+    let rules = tuner::read_ompi(&ompi.text).unwrap();
+    assert_eq!(tuner::ompi_lookup(&rules, Collective::Allreduce, 16, 1 << 22), Some(4));
+    assert_eq!(tuner::ompi_lookup(&rules, Collective::Allreduce, 16, (1 << 22) + 1), None, "beyond the sizes");
+    assert_eq!(tuner::ompi_lookup(&rules, Collective::Allreduce, 17, 1024), None, "beyond the communicator sizes");
+    // With margins, each band says why.
+    let margins = [1.5, 1.2, 1.05, 2.0, 1.3, 1.1];
+    let with = tuner::export(tuner::Format::OmpiRules, &tuner::Map { margins: &margins, ..map }, &|_| None).unwrap();
+    assert!(
+        with.text.contains("0 3 0 0 # recursive_doubling: the model's fastest here, at least 50 % ahead of the next\n"),
+        "{}",
+        with.text
+    );
+    assert!(
+        with.text.contains("65536 4 0 0 # ring: the model's fastest here, at least 10 % ahead of the next\n"),
+        "{}",
+        with.text
     );
     let nccl = tuner::export(tuner::Format::NcclTuner, &map, &|_| None).unwrap();
     let lines: Vec<&str> = nccl.text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -217,7 +243,7 @@ fn exported_files_read_back_cell_by_cell() {
     for c in Collective::ALL {
         let ids: Vec<&str> = commlab_core::choose::of(c).map(|a| a.id).collect();
         let winners: Vec<&str> = (0..ps.len() * sizes.len()).map(|k| ids[(k * 7 / 3 + k / 5) % ids.len()]).collect();
-        let map = tuner::Map { collective: c, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
+        let map = tuner::Map { collective: c, ps: &ps, sizes: &sizes, winners: &winners, margins: &[], dtype_size: 4 };
         for format in tuner::Format::ALL {
             let Ok(export) = tuner::export(format, &map, &|_| None) else {
                 assert!(format == tuner::Format::NcclTuner && c == Collective::AllToAll);
@@ -265,8 +291,14 @@ fn nccl_export_protocols_follow_the_model() {
     let ps = [8u32];
     let sizes: Vec<u64> = (10..27).map(|k| 1u64 << k).collect();
     let winners = vec!["ring"; sizes.len()];
-    let map =
-        tuner::Map { collective: Collective::Allreduce, ps: &ps, sizes: &sizes, winners: &winners, dtype_size: 4 };
+    let map = tuner::Map {
+        collective: Collective::Allreduce,
+        ps: &ps,
+        sizes: &sizes,
+        winners: &winners,
+        margins: &[],
+        dtype_size: 4,
+    };
     let system = |p| nccl::parse_system("", p).ok();
     let file = tuner::export(tuner::Format::NcclTuner, &map, &system).unwrap();
     let rows = tuner::read_nccl(&file.text).unwrap();

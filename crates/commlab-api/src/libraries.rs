@@ -304,6 +304,30 @@ pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<Stri
     out
 }
 
+/// The algorithms a winner map for `format` compares: the library's own
+/// among `asked` (all of the collective's when empty), so the file names
+/// only what the library runs.
+///
+/// # Errors
+/// An unknown format or collective; a library with none of them.
+pub fn export_algorithms(format: &str, collective: &str, asked: &[String]) -> Result<Vec<String>, ApiError> {
+    let c: Collective = crate::parse_id("collective", collective)?;
+    let library = match format.parse::<tuner::Format>().map_err(|e| ApiError::problem("export", e))? {
+        tuner::Format::OmpiRules => "ompi",
+        tuner::Format::MpichJson => "mpich",
+        tuner::Format::NcclTuner => return Err(ApiError::problem("export", crate::nccl_tuner::NO_SYSTEM)),
+    };
+    let theirs: Vec<String> = crate::fit::library_algorithms(library, c)
+        .into_iter()
+        .map(|(ours, _)| ours.to_owned())
+        .filter(|ours| asked.is_empty() || asked.contains(ours))
+        .collect();
+    if theirs.is_empty() {
+        return Err(ApiError::problem("export", format!("the library has none of these algorithms for {c}")));
+    }
+    Ok(theirs)
+}
+
 /// A written tuner file and the algorithms it replaced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TunerFile {
@@ -333,8 +357,14 @@ pub fn export(
     }
     request.check()?;
     let winners: Vec<&str> = map.winner.iter().map(|&w| map.algorithms[usize::from(w)].as_str()).collect();
-    let m =
-        tuner::Map { collective: c, ps: &map.ps, sizes: &map.sizes, winners: &winners, dtype_size: request.dtype_size };
+    let m = tuner::Map {
+        collective: c,
+        ps: &map.ps,
+        sizes: &map.sizes,
+        winners: &winners,
+        margins: &map.margin,
+        dtype_size: request.dtype_size,
+    };
     let out =
         tuner::export(format, &m, &|p| request.system(p).ok().flatten()).map_err(|e| ApiError::problem("export", e))?;
     let ext = match format {

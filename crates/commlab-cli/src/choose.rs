@@ -272,7 +272,8 @@ impl ChooseArgs {
         };
         let map_request = commlab_api::chooser::MapRequest {
             collective: request.collective.clone(),
-            algorithms: request.algorithms.clone(),
+            algorithms: commlab_api::libraries::export_algorithms(format, &request.collective, &request.algorithms)
+                .map_err(api)?,
             p_lo: lo,
             p_hi: hi,
             min_bytes: request.min_bytes,

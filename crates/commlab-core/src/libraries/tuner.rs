@@ -64,6 +64,9 @@ pub struct Map<'a> {
     pub sizes: &'a [u64],
     /// Row-major winners.
     pub winners: &'a [&'a str],
+    /// Row-major: the runner-up's time over the winner's (empty: no
+    /// reasons are written).
+    pub margins: &'a [f64],
     /// Bytes per element.
     pub dtype_size: u32,
 }
@@ -277,10 +280,13 @@ pub fn export(format: Format, map: &Map<'_>, system: &dyn Fn(u32) -> Option<nccl
             }
         }
         Format::OmpiRules => {
+            // Only the sizes and communicator sizes the map covers: past its
+            // last size, and from the communicator size after its last
+            // row, algorithm 0 hands the call back to Open MPI's fixed rules.
             let id = ompi_collective_id(map.collective);
             text.push_str("rule-file-version-1\n");
             let _ = writeln!(text, "1 # collectives in this file\n{id} # {}", map.collective);
-            let _ = writeln!(text, "{rows} # communicator sizes");
+            let _ = writeln!(text, "{} # communicator sizes", rows + 1);
             for i in 0..rows {
                 let runs = runs(Format::OmpiRules, map, i, |ours, _| {
                     let (alg, exact) = ompi_target(map.collective, ours);
@@ -289,12 +295,20 @@ pub fn export(format: Format, map: &Map<'_>, system: &dyn Fn(u32) -> Option<nccl
                     }
                     alg
                 });
-                let _ = writeln!(text, "{} # communicator size\n{} # message sizes", map.ps[i], runs.len());
-                for (k, &(lo, _, alg)) in runs.iter().enumerate() {
-                    let lo = if k == 0 { 0 } else { lo };
-                    let _ = writeln!(text, "{lo} {alg} 0 0 # {}", ompi::name(map.collective, alg));
+                let last = map.sizes.len().checked_sub(1).map_or(0, |c| quantity(Format::OmpiRules, &map.query(i, c)));
+                let _ = writeln!(text, "{} # communicator size\n{} # message sizes", map.ps[i], runs.len() + 1);
+                for (k, &(lo, hi, alg)) in runs.iter().enumerate() {
+                    let start = if k == 0 { 0 } else { lo };
+                    let why = band_reason(map, i, (lo, hi), Format::OmpiRules);
+                    let _ = writeln!(text, "{start} {alg} 0 0 # {}{why}", ompi::name(map.collective, alg));
                 }
+                let _ = writeln!(text, "{} 0 0 0 # beyond the map: Open MPI's fixed rules", last + 1);
             }
+            let after = map.ps[rows - 1] + 1;
+            let _ = writeln!(
+                text,
+                "{after} # communicator size\n1 # message sizes\n0 0 0 0 # beyond the map: Open MPI's fixed rules"
+            );
         }
         Format::MpichJson => {
             let size_key = match map.collective {
@@ -329,6 +343,22 @@ pub fn export(format: Format, map: &Map<'_>, system: &dyn Fn(u32) -> Option<nccl
         }
     }
     Ok(Export { text, substitutes: subs })
+}
+
+/// Why a band of row `row` names its algorithm: the model's fastest there,
+/// by at least the smallest margin over the band's cells (`""` without margins).
+fn band_reason(map: &Map<'_>, row: usize, (lo, hi): (u64, u64), format: Format) -> String {
+    if map.margins.is_empty() {
+        return String::new();
+    }
+    let least = (0..map.sizes.len())
+        .filter(|&c| (lo..=hi).contains(&quantity(format, &map.query(row, c))))
+        .map(|c| map.margins[row * map.sizes.len() + c])
+        .fold(f64::INFINITY, f64::min);
+    if !least.is_finite() || least < 1.005 {
+        return ": the model's fastest here, tied with the next (under 0.5 %)".to_owned();
+    }
+    format!(": the model's fastest here, at least {:.0} % ahead of the next", (least - 1.0) * 100.0)
 }
 
 /// The size MPICH's tree reads for `q`: `avg_msg_size` for bcast, reduce,

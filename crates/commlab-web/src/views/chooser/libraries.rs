@@ -8,7 +8,7 @@
 use super::params::{ChooserParams, LIBRARIES, NCCL_TEXT};
 use crate::browser;
 use crate::engine::schedule::{OnResponse, ScheduleClient};
-use commlab_api::chooser::{ChooseResult, WinnerMap};
+use commlab_api::chooser::ChooseResult;
 use commlab_api::libraries::{disagreements, picks, versions, Picks};
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_core::choose::{of, Collective};
@@ -136,8 +136,6 @@ pub fn LibrariesSection(
     /// The picks at its sizes.
     #[prop(into)]
     shown: Signal<Shown>,
-    /// The winner map, for the tuner files.
-    map: Signal<Option<Rc<WinnerMap>>, LocalStorage>,
     /// The engine worker that simulates NCCL's algorithms for its tuner file.
     checker: StoredValue<ScheduleClient, LocalStorage>,
 ) -> impl IntoView {
@@ -210,33 +208,55 @@ pub fn LibrariesSection(
         });
         checker.get_value().send(ScheduleQuery::Predict(planned), handler);
     };
-    let save = move |_| {
-        if format.get_untracked() == "nccl-tuner" {
-            save_nccl();
-            return;
-        }
-        let Some(m) = map.get_untracked() else {
-            export_note.set("The winner map is not ready yet.".into());
-            return;
+    // Open MPI's and MPICH's files: the winner map over the library's own
+    // algorithms, mapped by a worker of the export's own (the shown map's
+    // worker keeps the shown map).
+    let exporter = StoredValue::new_local(None::<ScheduleClient>);
+    let save_mpi = move |fmt: String| {
+        let asked = params.with_untracked(ChooserParams::map_request);
+        let algorithms = match commlab_api::libraries::export_algorithms(&fmt, &asked.collective, &asked.algorithms) {
+            Ok(a) => a,
+            Err(e) => {
+                export_note.set(e.to_string());
+                return;
+            }
         };
-        let (collective, request) = params.with_untracked(|c| {
+        let request = commlab_api::chooser::MapRequest { algorithms, ..asked };
+        let (collective, libraries) = params.with_untracked(|c| {
             let r = c.library_request().unwrap_or_default();
             (c.collective.id().to_owned(), commlab_api::libraries::LibraryRequest { nccl: Some(c.nccl.clone()), ..r })
         });
-        match commlab_api::libraries::export(&m, &collective, &format.get_untracked(), &request) {
-            Ok(file) => {
-                let subs: Vec<String> = file.substitutes.iter().map(|(o, p)| format!("{o} → {p}")).collect();
-                let note = if subs.is_empty() {
-                    format!("Saved {}: every algorithm of the map has its counterpart.", file.file_name)
-                } else {
-                    format!("Saved {}. No counterpart there, written instead: {}.", file.file_name, subs.join("; "))
-                };
-                match browser::download_text(&file.file_name, "text/plain", &file.text) {
-                    Ok(()) => export_note.set(note),
-                    Err(e) => export_note.set(e),
+        export_note.set("Mapping the library's own algorithms for its file…".into());
+        let handler: OnResponse = Rc::new(move |response, _| match response {
+            ScheduleResponse::Map(m) => match commlab_api::libraries::export(&m, &collective, &fmt, &libraries) {
+                Ok(file) => {
+                    let note = format!(
+                        "Saved {}: the fastest of the library's own algorithms in each band, with the reason beside it; outside the map's sizes and p the library decides.",
+                        file.file_name
+                    );
+                    match browser::download_text(&file.file_name, "text/plain", &file.text) {
+                        Ok(()) => export_note.set(note),
+                        Err(e) => export_note.set(e),
+                    }
                 }
-            }
-            Err(e) => export_note.set(e.to_string()),
+                Err(e) => export_note.set(e.to_string()),
+            },
+            ScheduleResponse::Error(e) => export_note.set(e.to_string()),
+            _ => {}
+        });
+        if exporter.with_value(Option::is_none) {
+            exporter.set_value(Some(ScheduleClient::new()));
+        }
+        if let Some(c) = exporter.get_value() {
+            c.send(ScheduleQuery::Map(request), handler);
+        }
+    };
+    let save = move |_| {
+        let fmt = format.get_untracked();
+        if fmt == "nccl-tuner" {
+            save_nccl();
+        } else {
+            save_mpi(fmt);
         }
     };
     let table = move || {

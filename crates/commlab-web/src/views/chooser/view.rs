@@ -924,7 +924,7 @@ pub fn ChooserView(
                 <super::libraries::LibrariesSection params=params
                     result=Signal::derive_local(move || shown.with(|s| s.as_ref().map(|s| s.result.clone())))
                     shown=Signal::derive(move || library_picks.get())
-                    map=Signal::derive_local(move || map.get()) checker=checker />
+                    checker=checker />
                 <super::fit::FitSection params=params dark=dark />
                 {(!embed).then(|| view! { <p class="schedule-docs">"The algorithms, the cost model and how they compare with LogGOPS: docs/chooser.md; the libraries' picks, the fit and the tuner files: docs/libraries.md in the repository."</p> })}
             </div>
