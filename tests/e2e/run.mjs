@@ -1578,6 +1578,7 @@ test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, 
   assert.match(gained, /MPICH: following the model would save up to \d+ % \(at /);
   assert.match(gained, /Open MPI: /);
   assert.match(gained, /NCCL: α–β alone cannot say what NCCL would gain/);
+  await page.locator('[data-testid="crossovers"]').screenshot({ path: path.join(artifacts, 'chooser-library-gains.png') });
   const notes = await page.locator('[data-testid="library-notes"]').innerText();
   assert.match(notes, /NCCL runs tree\/ll \(our double-binary-tree\) where the model's winner is/);
   assert.match(await page.locator('[data-testid="library-versions"]').innerText(), /MPICH 5\.0\.1, Open MPI 5\.0\.10, NCCL 2\.22\.3/);
@@ -1588,6 +1589,7 @@ test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, 
   assert.equal(file.name, 'commlab-allreduce-ompi-rules.rules');
   const out = path.join(artifacts, 'cli-ompi.rules');
   cli(['choose', '--collective', 'allreduce', '--p', '24', '--bytes', '8..1M', '--map-p', '2..24', '--export', 'ompi-rules', '-o', out]);
+  fs.writeFileSync(path.join(artifacts, 'web-ompi.rules'), file.text);
   assert.equal(file.text, fs.readFileSync(out, 'utf8'));
   assert.match(await page.locator('[data-testid="tuner-note"]').innerText(), /Saved commlab-allreduce-ompi-rules\.rules/);
   // α–β alone cannot advise NCCL: nothing is saved, and the page says why.
@@ -1671,6 +1673,7 @@ test('chooser fit: a published run read against its System: the fitted links and
   }
   assert.match(shown[1], /the inter-node links \(a NIC to its rail\) reach \d+ % ± \d+ % of 400 Gb\/s/);
   await page.locator('[data-testid="system-fit"]').scrollIntoViewIfNeeded();
+  await page.locator('[data-testid="system-fit"]').screenshot({ path: path.join(artifacts, 'chooser-system-fit-section.png') });
   await shot(page, 'chooser-system-fit');
   await page.click('[data-testid="bench-forget"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
