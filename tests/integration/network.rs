@@ -63,3 +63,42 @@ proptest! {
         prop_assert_eq!(at(Placement::Random(seed)), at(Placement::Identity));
     }
 }
+
+/// The Chooser's CSV on a network carries the network's times in
+/// nccl-tests' terms: `network_algbw` = bytes / ns, `network_busbw` = that ×
+/// 2(p − 1)/p for allreduce (GB/s).
+#[test]
+fn the_choosers_network_csv_has_busbw() {
+    use commlab_api::chooser::{on_network, ChooseRequest};
+    let request = ChooseRequest {
+        collective: "allreduce".into(),
+        p: 8,
+        min_bytes: 1024,
+        max_bytes: 1 << 20,
+        sizes: Vec::new(),
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        algorithms: vec!["ring".into(), "rabenseifner".into()],
+        simulate: false,
+        sim_limit: 0,
+        check_at: None,
+        network: None,
+    };
+    let mut result = request.run().unwrap();
+    let net = commlab_api::network::NetRequest { topology: "ring:8".into(), ..Default::default() };
+    on_network(&mut result, &net, 0).unwrap();
+    let csv = commlab_api::exports::choose_csv(&result);
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (bytes, ns, algbw, busbw) = (col("bytes"), col("network_ns"), col("network_algbw"), col("network_busbw"));
+    let mut rows = 0;
+    for line in lines {
+        let f: Vec<f64> = line.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect();
+        assert!((f[algbw] - f[bytes] / f[ns]).abs() <= 1e-12 * f[algbw], "{line}");
+        assert!((f[busbw] - f[algbw] * 2.0 * 7.0 / 8.0).abs() <= 1e-12 * f[busbw], "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 2 * 11);
+}

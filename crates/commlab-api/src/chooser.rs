@@ -12,6 +12,7 @@ use crate::json::Json;
 use crate::ApiError;
 use commlab_core::choose::{goal, of, pipelined_profiles, plan, AlphaBeta, Collective, Cost, Load, Plan, Profile};
 use commlab_core::limits;
+use commlab_core::systems::Measure;
 
 /// A cost split into its terms (the core's `Cost`, as a serde value).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -1112,7 +1113,15 @@ impl ChooseResult {
                 (Some(_), Some(n)) => {
                     row.push(("winner", json!(self.algorithms[n.winner].as_str())));
                     row.push(("model_winner", model_winner));
-                    row.push(("network", by_id(&mut k.filter_map(|k| n.times[k].map(|t| (k, json!(t)))))));
+                    row.push(("network", by_id(&mut k.clone().filter_map(|k| n.times[k].map(|t| (k, json!(t)))))));
+                    // nccl-tests' terms (GB/s) of the network's times.
+                    if let Ok(c) = self.collective.parse::<Collective>() {
+                        for (key, m) in [("network_algbw", Measure::Algbw), ("network_busbw", Measure::Busbw)] {
+                            let values =
+                                k.clone().filter_map(|k| n.times[k].map(|t| (k, json!(m.of(c, self.p, r.bytes, t)))));
+                            row.push((key, by_id(&mut values.collect::<Vec<_>>().into_iter())));
+                        }
+                    }
                     let bottleneck = n.bottleneck.as_ref().map_or(Json::Null, |(name, busy, bytes, peak)| {
                         json!({"name": name.as_str(), "busy_ns": *busy, "bytes": *bytes, "peak_flows": *peak})
                     });

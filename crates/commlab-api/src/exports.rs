@@ -10,6 +10,7 @@ use crate::tree::{PipelineRequest, TreeRequest, TreeRun};
 use commlab_core::barrier::experiment::Point;
 use commlab_core::reduce::values::{piece_range, Vectors};
 use commlab_core::reduce::{caption, Schedule};
+use commlab_core::systems::Measure;
 use std::fmt::Write;
 
 /// Rows of per-step values above which the CSV keeps only the first and last step.
@@ -315,17 +316,23 @@ pub fn choose_csv(r: &ChooseResult) -> String {
 
 fn choose_network_csv(r: &ChooseResult) -> String {
     let mut out = String::from(
-        "bytes,algorithm,network_ns,network_pieces,winner,model_time,model_latency,model_bandwidth,model_compute,model_pieces,model_winner\n",
+        "bytes,algorithm,network_ns,network_pieces,winner,model_time,model_latency,model_bandwidth,model_compute,model_pieces,model_winner,network_algbw,network_busbw\n",
     );
+    let collective = r.collective.parse::<commlab_core::choose::Collective>().ok();
     for row in &r.rows {
         let Some(net) = &row.network else { continue };
         for (k, id) in r.algorithms.iter().enumerate() {
             let c = row.costs[k];
             // Empty where the network could not run it (over the message limit, cut off).
-            let time = net.times.get(k).copied().flatten().map(|t| t.to_string()).unwrap_or_default();
+            let ns = net.times.get(k).copied().flatten();
+            let time = ns.map(|t| t.to_string()).unwrap_or_default();
+            // nccl-tests' terms, GB/s (bytes per ns).
+            let bw = |m: Measure| {
+                ns.zip(collective).map(|(t, c)| m.of(c, r.p, row.bytes, t).to_string()).unwrap_or_default()
+            };
             let _ = writeln!(
                 out,
-                "{},{id},{time},{},{},{},{},{},{},{},{}",
+                "{},{id},{time},{},{},{},{},{},{},{},{},{},{}",
                 row.bytes,
                 net.pieces.get(k).copied().unwrap_or(row.pieces[k]),
                 u8::from(net.winner == k),
@@ -334,7 +341,9 @@ fn choose_network_csv(r: &ChooseResult) -> String {
                 c.bandwidth,
                 c.compute,
                 row.pieces[k],
-                u8::from(row.winner == k)
+                u8::from(row.winner == k),
+                bw(Measure::Algbw),
+                bw(Measure::Busbw)
             );
         }
     }

@@ -581,6 +581,18 @@ fn choose_on_a_torus_lets_ring_win_where_alpha_beta_never_does() {
         assert!(rows.iter().all(|r| r["model_winner"] == "rabenseifner"));
         assert_eq!(net["crossovers"].as_array().unwrap().len(), 1);
         assert!(rows.last().unwrap()["bottleneck"]["name"].as_str().unwrap().starts_with('h'));
+        // The network's times in nccl-tests' terms: algbw = bytes / ns (GB/s),
+        // busbw = algbw · 2(p − 1)/p for allreduce.
+        let pn: f64 = p.parse().unwrap();
+        for row in rows {
+            for id in ["ring", "rabenseifner"] {
+                let (bytes, ns) = (row["bytes"].as_f64().unwrap(), row["network"][id].as_f64().unwrap());
+                let algbw = row["network_algbw"][id].as_f64().unwrap();
+                assert!((algbw - bytes / ns).abs() <= 1e-12 * algbw, "{id} at {bytes}");
+                let busbw = row["network_busbw"][id].as_f64().unwrap();
+                assert!((busbw - algbw * 2.0 * (pn - 1.0) / pn).abs() <= 1e-12 * busbw, "{id} at {bytes}");
+            }
+        }
     }
 }
 
