@@ -507,3 +507,37 @@ fn a_system_is_recovered_from_its_own_model_and_predicts_another_node_count() {
         }
     }
 }
+
+/// Outliers: a point the curve misses far more than the rest is flagged
+/// (more than 3 robust standard deviations of the relative residuals from
+/// their median), and only it: times from ring's own plan with 1 % noise and
+/// one of them doubled.
+#[test]
+fn a_point_far_off_the_curve_is_flagged() {
+    let truth = AlphaBeta { alpha: 2.5, beta: 4e-4, gamma: 0.0 };
+    let profile = plan(Collective::Allreduce, "ring", 16, 1).unwrap().profile();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut text = String::from("# size,time\n");
+    for k in 3..28 {
+        let n = 1u64 << k;
+        let mut t = profile.cost(n, truth).total() * (1.0 + rng.gen_range(-0.01..0.01));
+        if k == 10 {
+            t *= 2.0;
+        }
+        let _ = writeln!(text, "{n},{t}");
+    }
+    let mut req = request(text, "allreduce", 16, Some("ring"));
+    req.format = Some("csv".into());
+    let r = req.run().unwrap();
+    let flagged: Vec<u64> = r.outliers().into_iter().map(|i| r.points[i].0).collect();
+    assert_eq!(flagged, [1024]);
+    // The published Dell run: its 8 B and 256 B warm-up times are flagged.
+    let dell = std::fs::read_to_string(format!(
+        "{}/data/published/nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let r = request(dell, "allreduce", 16, None).run().unwrap();
+    let flagged: Vec<u64> = r.outliers().into_iter().map(|i| r.points[i].0).collect();
+    assert!(flagged.contains(&8) && flagged.contains(&256), "{flagged:?}");
+}

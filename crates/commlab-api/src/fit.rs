@@ -409,6 +409,30 @@ impl FitResult {
         self.points.iter().map(|&(bytes, t)| (known && t > 0.0).then(|| bytes as f64 / t / 1000.0 * factor)).collect()
     }
 
+    /// The points that are outliers (indices, in the file's order): a
+    /// relative residual more than 3 robust standard deviations from the
+    /// median (1.4826 × the median absolute deviation: a point the curve
+    /// misses far more than it misses the rest, such as a warm-up).
+    pub fn outliers(&self) -> Vec<usize> {
+        let rel: Vec<f64> = self.residuals.iter().zip(&self.points).map(|(r, p)| r / p.1).collect();
+        if rel.len() < 4 {
+            return Vec::new();
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            let n = v.len();
+            if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                (v[n / 2 - 1] + v[n / 2]) / 2.0
+            }
+        };
+        let mid = median(&mut rel.clone());
+        let mad = median(&mut rel.iter().map(|x| (x - mid).abs()).collect());
+        let spread = 1.4826 * mad;
+        (0..rel.len()).filter(|&i| spread > 0.0 && (rel[i] - mid).abs() > 3.0 * spread).collect()
+    }
+
     /// The bandwidth β means, 1/β in GB/s (`None` where the times' unit is
     /// not known or β is 0).
     pub fn beta_gbps(&self) -> Option<f64> {
@@ -528,6 +552,9 @@ impl FitResult {
             "alpha_err": self.alpha_err,
             "beta_err": self.beta_err,
             "beta_gbps": self.beta_gbps(),
+            "outliers": self.outliers().into_iter().map(|i| json!({
+                "bytes": self.points[i].0, "relative": self.residuals[i] / self.points[i].1,
+            })).collect::<Vec<_>>(),
             "library": self.library.as_deref(),
             "gamma_err": self.gamma_err,
             "points": self.points.iter().zip(self.busbw()).map(|(p, b)| json!({"bytes": p.0, "time": p.1, "busbw": b})).collect::<Vec<_>>(),

@@ -129,6 +129,20 @@ impl FitArgs {
         for c in result.candidates.iter().take(6) {
             let _ = writeln!(out, "  {:<22} rms relative residual {:.3}", c.algorithm, c.rms);
         }
+        let outliers: Vec<String> = result
+            .outliers()
+            .into_iter()
+            .map(|i| {
+                format!(
+                    "{} ({:+.0} %)",
+                    commlab_plot::format_bytes(result.points[i].0),
+                    result.residuals[i] / result.points[i].1 * 100.0
+                )
+            })
+            .collect();
+        if !outliers.is_empty() {
+            let _ = writeln!(out, "  outliers (the curve misses them far more than the rest): {}", outliers.join(", "));
+        }
         out.push_str(&result.summary);
         out.push('\n');
         if let Some(s) = &system {

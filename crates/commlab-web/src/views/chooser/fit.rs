@@ -91,9 +91,12 @@ fn residual_tables(f: &FitResult) -> impl IntoView + use<> {
                     format!("Residuals: measured − model ({unit})")
                 }}</caption>
                 <thead><tr><th scope="col">"size"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"residual"</th><th scope="col">"relative"</th></tr></thead>
-                <tbody>{f.worst(LISTED).into_iter().map(|i| (f.points[i], f.predicted[i], f.residuals[i])).map(|(p, m, r)| view! { <tr>
-                    <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(m)}</td><td>{q(r)}</td><td>{relative(r, p.1)}</td>
-                </tr> }).collect_view()}</tbody>
+                <tbody>{
+                    let outliers = f.outliers();
+                    f.worst(LISTED).into_iter().map(|i| (outliers.contains(&i), f.points[i], f.predicted[i], f.residuals[i])).map(|(out, p, m, r)| view! { <tr class:outlier=out>
+                        <td>{short_bytes(p.0)}</td><td>{q(p.1)}</td><td>{q(m)}</td><td>{q(r)}</td><td>{relative(r, p.1)}{out.then_some(" outlier")}</td>
+                    </tr> }).collect_view()
+                }</tbody>
             </table></div>
             {(f.points.len() > LISTED).then(|| view! { <p class="field-note">{format!("{LISTED} of {} points listed, in the file's order; the CSV and JSON exports above have them all.", f.points.len())}</p> })}
             <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="fit-candidates"
