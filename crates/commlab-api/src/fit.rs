@@ -424,7 +424,7 @@ impl FitResult {
             if n % 2 == 1 {
                 v[n / 2]
             } else {
-                (v[n / 2 - 1] + v[n / 2]) / 2.0
+                f64::midpoint(v[n / 2 - 1], v[n / 2])
             }
         };
         let mid = median(&mut rel.clone());
