@@ -12,6 +12,7 @@ use crate::engine::schedule::{OnResponse, ScheduleClient};
 use commlab_api::fit::{FitRequest, FitResult};
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_core::choose::{of, Collective};
+use commlab_core::systems::Measure;
 use commlab_plot::chooser::{algorithm_color, short_bytes, times_chart, Series};
 use commlab_plot::{format_quantity as q, render_svg, Theme};
 use leptos::prelude::*;
@@ -49,8 +50,10 @@ pub const DRAWN: usize = 400;
 /// rows would cost the page more than the fit itself).
 const LISTED: usize = 40;
 
-/// The fitted curve with the measured points on it (at most [`DRAWN`]).
-fn chart(fit: &FitResult, (width, dark): (f64, bool)) -> Option<String> {
+/// The fitted curve with the measured points on it (at most [`DRAWN`]), in
+/// the Chooser's measure where the times are in µs (algbw and busbw in
+/// nccl-tests' terms), in time otherwise.
+fn chart(fit: &FitResult, (width, dark, measure): (f64, bool, Measure)) -> Option<String> {
     let collective: Collective = fit.collective.parse().ok()?;
     let mut points: Vec<(u64, f64, f64)> = fit.points.iter().zip(&fit.predicted).map(|(p, m)| (p.0, p.1, *m)).collect();
     points.sort_by_key(|p| p.0);
@@ -73,7 +76,20 @@ fn chart(fit: &FitResult, (width, dark): (f64, bool)) -> Option<String> {
     }];
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
     let caption = format!("{} on p = {}: measured ({}) and the fitted model", fit.collective, fit.p, fit.format);
-    let unit = format!("time ({})", if fit.unit == "µs" { "µs" } else { "file's unit" });
+    let measure = if fit.unit == "µs" { measure } else { Measure::Time };
+    let unit = match measure {
+        Measure::Time => format!("time ({})", if fit.unit == "µs" { "µs" } else { "file's unit" }),
+        m => m.axis().to_owned(),
+    };
+    let mut series = series;
+    if measure != Measure::Time {
+        // µs to ns, then the measure of each size.
+        let of = |b: u64, t: f64| measure.of(collective, fit.p, b, t * 1000.0);
+        for s in &mut series {
+            s.times = sizes.iter().zip(&s.times).map(|(&b, &t)| of(b, t)).collect();
+            s.simulated = sizes.iter().zip(&s.simulated).map(|(&b, t)| t.map(|t| of(b, t))).collect();
+        }
+    }
     render_svg(width as u32, 380, |root| times_chart(root, [&caption, &unit, "measured"], &sizes, &series, &[], &theme))
         .ok()
 }
@@ -317,7 +333,10 @@ pub fn FitSection(
     };
     let figure = NodeRef::<leptos::html::Figure>::new();
     let width = crate::controls::chart::box_width(figure, 900.0);
-    let svg = Memo::new(move |_| result.get().and_then(|f| chart(&f, (width.get(), dark.get()))));
+    let svg = Memo::new(move |_| {
+        let measure = params.with(|c| c.y);
+        result.get().and_then(|f| chart(&f, (width.get(), dark.get(), measure)))
+    });
     view! {
         <details class="section" data-testid="fit" prop:open=move || opened.get()
             on:toggle=move |ev| opened.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
