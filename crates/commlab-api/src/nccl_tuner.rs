@@ -92,7 +92,7 @@ impl TunerPlan {
     /// (all-to-all), nodes or a size out of range.
     pub fn new(system: &str, nodes: u32, collective: &str, sizes: &[u64]) -> Result<TunerPlan, ApiError> {
         let preset = Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
-        let nodes = crate::predict::NODES.check(u64::from(nodes))? as u32;
+        let nodes = crate::predict::FIT_NODES.check(u64::from(nodes))? as u32;
         commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
         let collective: Collective = collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         if tuner::nccl_collective(collective).is_none() {

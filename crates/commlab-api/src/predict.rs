@@ -15,6 +15,11 @@ use serde_json::{json as j, Value};
 /// Nodes of one prediction.
 pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
 
+/// Nodes of a system fit (measured or predicted) and of an NCCL tuner file:
+/// each simulates every size tens of times (a fit) or once per NCCL pair, so
+/// their work is bounded to about a minute on 8 nodes (BENCHMARKS.md).
+pub const FIT_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 8 };
+
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PredictRequest {

@@ -234,6 +234,14 @@ impl SystemFitRequest {
         then_nodes: Option<u32>,
     ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
         let preset = commlab_core::systems::Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
+        crate::predict::FIT_NODES.check(u64::from(nodes))?;
+        if let Some(m) = then_nodes {
+            crate::predict::FIT_NODES.check(u64::from(m)).map_err(|e| {
+                let mut e = ApiError::from(e);
+                "predict-nodes".clone_into(&mut e.field);
+                e
+            })?;
+        }
         let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
         let at = |nodes: u32| crate::predict::PredictRequest {
             system: system.to_owned(),

@@ -702,6 +702,7 @@ fn choose_export_writes_the_tuner_file() {
         (&["--collective", "all-to-all", "--p", "16", "--system", "p4d"][..], "--export"),
         (&["--collective", "allreduce", "--p", "12", "--system", "p4d"], "--p"),
         (&["--collective", "allreduce", "--p", "16", "--system", "p4d", "--map-p", "2..16"], "--map-p"),
+        (&["--collective", "allreduce", "--p", "72", "--system", "dgx-h100"], "--nodes"),
     ] {
         let out = run(&[&["choose"][..], args, &["--export", "nccl-tuner"]].concat());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -995,6 +996,7 @@ fn fit_a_system_and_predict_another_node_count() {
         (&[file, "--p", "12", "--system", "dgx-h100"], "--nodes"),
         (&[file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "0"], "--predict-nodes"),
         (&[file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "1000"], "--predict-nodes"),
+        (&[file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "9"], "--predict-nodes"),
         (&[file, "--p", "16", "--predict-nodes", "4"], "--predict-nodes"),
         (&[osu, "--p", "8", "--collective", "all-to-all", "--system", "gh200-slingshot"], "--system"),
     ] {

@@ -62,8 +62,9 @@ pub fn SystemFitPanel(
             return;
         };
         status.set(format!(
-            "Fitting {nodes} × {}: every size simulated with the preset's values scaled, a few seconds in the engine worker…",
-            preset.id
+            "Fitting {nodes} × {}: every size simulated with the preset's values scaled, in the engine worker ({})…",
+            preset.id,
+            if nodes <= 2 { "a few seconds" } else { "up to a minute or two" }
         ));
         started.set_value(crate::browser::now_ms());
         let request = Rc::new(request);
