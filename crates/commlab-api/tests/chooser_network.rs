@@ -261,7 +261,9 @@ fn the_network_csv_carries_the_network_times_and_winner() {
             "model_bandwidth",
             "model_compute",
             "model_pieces",
-            "model_winner"
+            "model_winner",
+            "network_algbw",
+            "network_busbw"
         ]
     );
     let hop = 2.0 * 250.0 + 1024.0 / 25.0;
@@ -273,4 +275,6 @@ fn the_network_csv_carries_the_network_times_and_winner() {
     // α–β: binomial 2(1 + 1.024), linear 3(1 + 1.024).
     assert!((num(binomial[5]) - 2.0 * 2.024).abs() < 1e-9 && (num(linear[5]) - 3.0 * 2.024).abs() < 1e-9);
     assert_eq!(lines.len(), 3);
+    // nccl-tests' terms: algbw = bytes / ns; a broadcast's busbw is its algbw.
+    assert!((num(binomial[11]) - 1024.0 / (2.0 * hop)).abs() < 1e-9 && binomial[12] == binomial[11]);
 }
