@@ -181,7 +181,8 @@ impl TunerPlan {
                             (
                                 Some((fastest.algorithm, fastest.protocol)),
                                 format!(
-                                    "{} simulates {:.0} % faster than NCCL's pick {} ({:.1} µs against {:.1} µs)",
+                                    "at {}, {} simulates {:.0} % faster than NCCL's pick {} ({:.1} µs against {:.1} µs)",
+                                    commlab_plot::format_bytes(size.bytes),
                                     name((fastest.algorithm, fastest.protocol)),
                                     gain * 100.0,
                                     name(size.pick),
