@@ -5,6 +5,7 @@ mod choose;
 mod corpus;
 mod fit;
 mod goal;
+mod imports;
 mod libraries;
 mod model;
 mod network;

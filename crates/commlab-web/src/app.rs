@@ -3,7 +3,6 @@
 //! bar, document theme and title); they never write signals.
 
 use crate::browser;
-use crate::codec;
 use crate::controls::header::Header;
 use crate::controls::notices::Notices;
 use crate::controls::share_bar::share_link;
@@ -13,7 +12,7 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let search = browser::location_search();
-    let (initial, notices) = codec::from_query(&search);
+    let (initial, notices) = crate::state::from_query(&search);
     let welcome = !initial.embed && crate::controls::welcome::wanted(&search);
     let params = RwSignal::new(initial);
     let notices = RwSignal::new(notices);
@@ -23,7 +22,7 @@ pub fn App() -> impl IntoView {
     let dark = Memo::new(move |_| params.with(|p| p.theme).is_dark(system_dark.get()));
 
     let url = browser::UrlWriter::default();
-    Effect::new(move |_| url.replace(&params.with(codec::to_query)));
+    Effect::new(move |_| url.replace(&params.with(crate::state::to_query)));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     Effect::new(move |_| browser::set_title(&format!("{} · commlab", params.with(|p| p.view.label()))));
 

@@ -2,6 +2,7 @@
 //! lazy views' included, read by the one codec.
 
 use super::*;
+use crate::codec::*;
 use crate::views::chooser::params::ChooserParams;
 use crate::views::lab::params::LabParams;
 use crate::views::mesh::params::MeshParams;
@@ -18,6 +19,7 @@ use commlab_core::barrier::engine::Judge;
 use commlab_core::barrier::mesh::Routing;
 use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::limits::{mesh_view, BYTES, ELEMENTS, MAX_PIECES, PIECES, T_BYTE, T_START, UNITS};
+use commlab_core::limits::{IntRange, RealRange};
 use commlab_core::reduce::{Collective, Operator};
 use commlab_core::swizzle::PRESETS;
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_web::codec::Link;
 use commlab_web::engine::schedule::ScheduleClient;
-use commlab_web::views::lazy::LazyArgs;
+use commlab_web::lazy::LazyArgs;
 use commlab_web::views::schedule::params::ScheduleParams;
 use commlab_web::views::LAZY;
 use leptos::prelude::*;
@@ -34,6 +34,10 @@ const fn same(a: &str, b: &str) -> bool {
     }
     true
 }
+
+// `mount_view` unrolls `each!` over every index of `LAZY`: a lazy view
+// added to the table fails the build until it is listed there.
+const _: () = assert!(LAZY.len() == 4, "list every index of views::LAZY in mount_view's each!(…)");
 
 /// A mounted view: change its theme, unmount it.
 #[wasm_bindgen]
@@ -121,7 +125,7 @@ pub fn mount_view(
     // Unrolled over the const list, so a view of the other bundle is never referenced here.
     macro_rules! each {
         ($($i:literal),*) => {$(
-            if const { same(commlab_web::views::bundle_of(LAZY[$i].0), BUNDLE) } && LAZY[$i].0.id() == view {
+            if const { same(LAZY[$i].0.bundle(), BUNDLE) } && LAZY[$i].0.id() == view {
                 let mount = LAZY[$i].1;
                 let mounted: Box<dyn Any> = Box::new(leptos::mount::mount_to(element.clone(), move || mount(args)));
                 return ViewHandle { mounted: Some(mounted), dark };

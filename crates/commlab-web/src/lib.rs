@@ -19,6 +19,8 @@ pub mod browser;
 pub mod codec;
 pub mod controls;
 pub mod engine;
+pub mod lazy;
+pub mod links;
 pub mod net_fields;
 pub mod paint;
 pub mod state;

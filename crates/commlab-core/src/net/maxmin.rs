@@ -5,9 +5,19 @@
 
 #![allow(clippy::many_single_char_names, reason = "f, d, r: flows, links, routes")]
 
-use super::sim::RateChange;
 use super::topology::Dir;
 use std::collections::BTreeMap;
+
+/// A flow's rate from `at` on (with `trace`; one entry per change).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateChange {
+    /// The message (an index into [`super::sim::NetOutcome::flows`]).
+    pub flow: u32,
+    /// From when (ns).
+    pub at: f64,
+    /// Bytes per ns.
+    pub rate: f64,
+}
 
 /// Two shares this close (relative) are the same level.
 const LEVEL: f64 = 1e-12;

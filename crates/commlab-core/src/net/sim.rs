@@ -12,6 +12,7 @@
 #![allow(clippy::many_single_char_names, reason = "the names of docs/network.md: t, m, i, r, c, n, p")]
 
 use super::layout::Layout;
+pub use super::maxmin::RateChange;
 use super::maxmin::{self, Sharing};
 use super::topology::{Dir, Network, Placement};
 use crate::goal::sim::queue::Queue;
@@ -66,17 +67,6 @@ pub struct FlowSpan {
     pub size: u64,
     /// Its route (an index into [`NetOutcome::routes`]).
     pub route: u32,
-}
-
-/// A flow's rate from `at` on (with `trace`; one entry per change).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RateChange {
-    /// The message (an index into [`NetOutcome::flows`]).
-    pub flow: u32,
-    /// From when (ns).
-    pub at: f64,
-    /// Bytes per ns.
-    pub rate: f64,
 }
 
 /// What a network run gives.

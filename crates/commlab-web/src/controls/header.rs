@@ -1,8 +1,8 @@
 //! The page header: product name, view switcher, theme choice, share controls.
 
 use crate::controls::share_bar::ShareBar;
+use crate::state::View;
 use crate::state::{Params, ThemeChoice};
-use crate::views::View;
 use leptos::prelude::*;
 
 /// The header. Lists exactly the views that exist ([`View::ALL`]).

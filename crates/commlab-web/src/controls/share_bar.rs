@@ -1,7 +1,7 @@
 //! "Share" (copy the link) and "Embed" (copy an `<iframe>` snippet).
 
 use crate::browser;
-use crate::codec::to_query;
+use crate::state::to_query;
 use crate::state::Params;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -3,8 +3,7 @@
 //! checked against the engine's ranges, and a rejected one becomes a notice
 //! naming the parameter and what is accepted.
 
-use crate::codec::{self, Field, Kind, Link, Notice, ViewState};
-use crate::views::schedule::params::ScheduleParams;
+use crate::codec::{Field, Kind, Link, Notice, ViewState};
 use commlab_api::chooser::{ChooseRequest, MapRequest, P};
 use commlab_api::network::NetRequest;
 use commlab_api::schedule::{GenerateRequest, LogGops};
@@ -426,7 +425,7 @@ impl ChooserParams {
     }
 }
 
-/// The Schedule view's pairs for one configuration of the chooser, under
+/// The link (query, with its `?`) to the Schedule view for one configuration of the chooser, under
 /// the LogGOPS parameters of its simulated points (`L = α`, `G = β`,
 /// `o = g = O = 0`, eager up to the largest size), in the Schedule view's
 /// own units: ns when α and β are whole ns (`ns`), else ticks with the
@@ -450,30 +449,26 @@ pub fn timeline_query(
         ((l.l, l.big_g), Some(scale))
     };
     let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
-    let defaults = ScheduleParams::default();
-    let schedule = ScheduleParams {
+    crate::links::Timeline {
         generate: GenerateRequest {
             collective: format!("{}/{id}", collective.id()),
             p: p.into(),
             bytes,
-            pieces: if pipelined { pieces.into() } else { defaults.generate.pieces },
+            pieces: if pipelined { pieces.into() } else { GenerateRequest::default().pieces },
             ..GenerateRequest::default()
         },
-        preset: "custom".into(),
-        loggops: LogGops { l: l.0.min(cap), o: 0, g: 0, big_g: l.1.min(cap), big_o: 0, s: cap },
+        loggops: Some(LogGops { l: l.0.min(cap), o: 0, g: 0, big_g: l.1.min(cap), big_o: 0, s: cap }),
         unit: if net.is_some() { None } else { unit },
-        on_network: net.is_some(),
-        network: net.cloned().unwrap_or_default(),
-        ..defaults
-    };
-    let mut pairs = vec![("view".to_owned(), "schedule".to_owned())];
-    pairs.extend(codec::write(&schedule));
-    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
+        network: net.cloned(),
+    }
+    .link()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec;
+    use crate::views::schedule::params::ScheduleParams;
 
     fn read(q: &str) -> (ChooserParams, Vec<Notice>) {
         codec::read(&codec::pairs(q), &Link::default())
@@ -534,7 +529,8 @@ mod tests {
         assert!(notices.is_empty() && plain.net().is_none());
         assert_eq!(plain, ChooserParams { p: 16, ..ChooserParams::default() });
         let query = timeline_query(c.collective, "ring", (16, 4096, 1), c.abg, false, Some(&net));
-        let link: Vec<(String, String)> = codec::pairs(&query).into_iter().filter(|(k, _)| k != "view").collect();
+        let link: Vec<(String, String)> =
+            codec::pairs(&query).into_iter().filter(|(k, _)| k != "view" && k != "v").collect();
         let (schedule, notices) = codec::read::<ScheduleParams>(&link, &Link::default());
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(schedule.network(), Some(net));
@@ -568,7 +564,8 @@ mod tests {
             let row = &r.rows[0];
             let chooser = row.simulated.as_ref().unwrap()[0].unwrap();
             let link = timeline_query(c.collective, id, (c.p, at, row.pieces[0]), c.abg, c.ns(), None);
-            let link: Vec<(String, String)> = codec::pairs(&link).into_iter().filter(|(k, _)| k != "view").collect();
+            let link: Vec<(String, String)> =
+                codec::pairs(&link).into_iter().filter(|(k, _)| k != "view" && k != "v").collect();
             let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());
             assert!(n.is_empty(), "{n:?}");
             let run = ScheduleQuery::Run(ScheduleRequest {

@@ -11,7 +11,7 @@ use crate::controls::export_bar::ExportBar;
 use crate::controls::notices::Notices;
 use crate::controls::number_field::{int_range, real_range, NumberField};
 use crate::engine::schedule::{OnResponse, ScheduleClient};
-use crate::views::lazy::LazyArgs;
+use crate::lazy::LazyArgs;
 use commlab_api::chooser::{ChooseResult, WinnerMap, P};
 use commlab_api::predict::{Expected, PredictRequest};
 use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
@@ -531,7 +531,7 @@ pub fn ChooserView(
             params.with_untracked(ChooserParams::net).as_ref(),
         );
         if let Some(w) = web_sys::window() {
-            let _ = w.location().set_href(&format!("{}?{query}", browser::page_base()));
+            let _ = w.location().set_href(&format!("{}{query}", browser::page_base()));
         }
     };
     let at_cell = move |ev: &web_sys::MouseEvent| {
@@ -669,7 +669,7 @@ pub fn ChooserView(
                             let link = super::params::timeline_query(collective, id, (r.p, row.bytes, m), [a, b, g], params.with_untracked(ChooserParams::ns), request.as_ref());
                             view! { <tr class:winner=winner == k>
                                 <td class="wraps">{name}</td>
-                                <td><a data-testid=format!("timeline-{id}") href=format!("{}?{link}", browser::page_base())>"timeline"</a></td>
+                                <td><a data-testid=format!("timeline-{id}") href=format!("{}{link}", browser::page_base())>"timeline"</a></td>
                                 {net_cell(k)}
                                 <td>{q(c.total())}</td>
                                 <td data-testid=format!("loggops-{id}")>{row.simulated.as_ref().and_then(|t| t[k]).map_or_else(|| "—".to_owned(), q)}</td>

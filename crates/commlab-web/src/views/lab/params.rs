@@ -6,10 +6,6 @@ use commlab_api::lab::LabRequest;
 use commlab_core::barrier::mesh::Routing;
 use commlab_core::limits::lab as lim;
 
-/// Said of a v=1 link whose outcome includes the tournament barrier (the
-/// mesh view's, and every lab chart's).
-pub const TOURNAMENT_CHANGED: &str = "this v=1 link is older than 2026-11-30: the tournament barrier now wakes every node from the champion directly (a single-level wake-up) instead of down its binomial tree, so its messages, hops and delays differ from what the link showed";
-
 /// Everything a lab link reproduces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LabParams {
@@ -51,12 +47,12 @@ impl ViewState for LabParams {
     fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
         // Every lab chart includes the tournament barrier.
         if link.v1() {
-            notices.push(Notice::new("v", TOURNAMENT_CHANGED));
+            notices.push(Notice::new("v", crate::codec::TOURNAMENT_CHANGED));
         }
         // Links made before the paper's routing rule keep the rule they had.
         if link.before_paper_routing() && !read.contains(&"routing") {
             self.sweep.routing = Routing::Shortest;
-            notices.push(Notice::new("v", crate::views::mesh::params::ROUTING_KEPT));
+            notices.push(Notice::new("v", crate::codec::ROUTING_KEPT));
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::controls::number_field::NumberField;
 use crate::controls::run_progress::{tracked, Progress, RunProgress};
 use crate::controls::select_field::SelectField;
 use crate::engine::{Client, Pool};
-use crate::views::lazy::LazyArgs;
+use crate::lazy::LazyArgs;
 
 use super::params::LabParams;
 use crate::controls::chart::box_width;

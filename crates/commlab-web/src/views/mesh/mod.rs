@@ -10,12 +10,4 @@ use super::Page;
 use leptos::prelude::*;
 
 /// The view on the page.
-pub const PAGE: Page = Page {
-    mount: |params, dark| view! { <view::MeshView params=params dark=dark /> }.into_any(),
-    read: |p, pairs, link| {
-        let (state, notices) = crate::codec::read(pairs, link);
-        p.mesh = state;
-        notices
-    },
-    write: |p| crate::codec::write(&p.mesh),
-};
+pub const PAGE: Page = |params, dark| view! { <view::MeshView params=params dark=dark /> }.into_any();

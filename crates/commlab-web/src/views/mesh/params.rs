@@ -10,9 +10,6 @@ use commlab_core::barrier::mesh::Routing;
 use commlab_core::barrier::uq::LinkSetDefinition;
 use commlab_core::limits::mesh_view as lim;
 
-/// The notice of a link older than the paper's routing rule (`v=1`, `v=2`).
-pub const ROUTING_KEPT: &str = "this link is older than 2026-12-01, when the paper's routing rule (closest unvisited neighbour, a step back at a dead end) became the default; it opens with routing=shortest (greedy, then a shortest path from a dead end), the rule it was made with, so it shows the results it always showed";
-
 /// Everything a mesh link reproduces (the step is the shell's).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshParams {
@@ -166,12 +163,12 @@ impl ViewState for MeshParams {
     fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
         // v=1 links made before the tournament barrier followed the spec.
         if link.v1() && self.request.algorithm == Algorithm::Tournament.id() {
-            notices.push(Notice::new("v", crate::views::lab::params::TOURNAMENT_CHANGED));
+            notices.push(Notice::new("v", crate::codec::TOURNAMENT_CHANGED));
         }
         // Links made before the paper's routing rule keep the rule they had.
         if link.before_paper_routing() && !read.contains(&"routing") {
             Routing::Shortest.id().clone_into(&mut self.request.routing);
-            notices.push(Notice::new("v", ROUTING_KEPT));
+            notices.push(Notice::new("v", crate::codec::ROUTING_KEPT));
         }
         // A hand flip that is not a link of this mesh (the size is read by now).
         let links = commlab_core::barrier::mesh::Mesh::new(self.request.size).map_or(0, |m| m.link_count());

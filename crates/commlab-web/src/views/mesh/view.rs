@@ -345,7 +345,7 @@ pub fn MeshView(
                 </figure>
                 <Metrics state=state summary=summary />
                 <ExportBar name=file_name svg=svg remote=remote remote_drawing=true />
-                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::views::schedule::params::ScheduleParams::of(p.mesh.schedule())))) />
+                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::links::Timeline::of(p.mesh.schedule())))) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
                 <RoundPanel mp=mp dark=dark client=client />
             </div>

@@ -42,8 +42,8 @@ impl ModelParams {
     /// timeline then shows `T(n, p, m)` exactly (`docs/reduce-model.md`).
     /// Where the twin is out of a network's ranges (more than 4096 hosts,
     /// `T_byte = 0`), the schedule alone under LogGOPSim's defaults.
-    pub fn timeline(&self) -> crate::views::schedule::params::ScheduleParams {
-        use crate::views::schedule::params::ScheduleParams;
+    pub fn timeline(&self) -> crate::links::Timeline {
+        use crate::links::Timeline;
         use commlab_core::limits::net;
         let (latency, bandwidth) = (self.request.t_start * 1000.0, 1.0 / (self.request.t_byte * 1000.0));
         let hosts = u32::try_from(self.request.units).ok().filter(|&h| net::HOSTS.contains(u64::from(h)));
@@ -55,9 +55,9 @@ impl ModelParams {
                     latency: Some(latency),
                     ..commlab_api::network::NetRequest::default()
                 };
-                ScheduleParams::on(self.schedule(), network)
+                Timeline::on(self.schedule(), network)
             }
-            _ => ScheduleParams::of(self.schedule()),
+            _ => Timeline::of(self.schedule()),
         }
     }
 

@@ -171,7 +171,7 @@ pub fn ModelView(
             </div>
             <div class="summary">
                 <ExportBar name=file_name svg=export_svg remote=remote_export />
-                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| p.model.timeline()))) />
+                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| p.model.timeline()))) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
                 {move || match config() {
                     Ok(c) => view! { <NumbersTable config=c chosen=chosen() /> }.into_any(),

@@ -148,7 +148,7 @@ pub fn PipelineView(
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}
                 <ExportBar name=file_name svg=svg remote=remote_export />
-                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::views::schedule::params::ScheduleParams::of(super::params::schedule(&p.pipeline))))) />
+                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::links::Timeline::of(super::params::schedule(&p.pipeline))))) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

@@ -12,7 +12,7 @@ use crate::controls::notices::Notices;
 use crate::controls::number_field::{int_range, NumberField};
 use crate::controls::store;
 use crate::engine::schedule::ScheduleClient;
-use crate::views::lazy::LazyArgs;
+use crate::lazy::LazyArgs;
 use commlab_api::schedule::{
     Bar, GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleResult,
     ScheduleSource, Timeline, BYTES, MESH, P, PARAM, PRESETS, TIMELINE_OPS,

@@ -93,12 +93,12 @@ impl ViewState for SwizzleState {
 /// What "Open in timeline" hands over: the schedule, on the view's network
 /// with network mode's defaults when it has one (the timeline then shows
 /// the network time the view shows for this shift).
-pub fn timeline(s: &SwizzleParams) -> crate::views::schedule::params::ScheduleParams {
-    use crate::views::schedule::params::ScheduleParams;
+pub fn timeline(s: &SwizzleParams) -> crate::links::Timeline {
+    use crate::links::Timeline;
     if s.on_network {
-        ScheduleParams::on(schedule(s), s.network.clone())
+        Timeline::on(schedule(s), s.network.clone())
     } else {
-        ScheduleParams::of(schedule(s))
+        Timeline::of(schedule(s))
     }
 }
 

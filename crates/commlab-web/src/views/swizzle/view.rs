@@ -11,7 +11,7 @@ use crate::controls::playback::Playback;
 use crate::controls::select_field::SelectField;
 use crate::engine::split::{split_run, Split, SplitRun};
 use crate::engine::{Client, Handler};
-use crate::views::lazy::LazyArgs;
+use crate::lazy::LazyArgs;
 use commlab_api::protocol::{DataView, Request, Response};
 use commlab_api::swizzle::COMPARES;
 use commlab_api::swizzle::{SwizzleRequest, SwizzleSummary};
@@ -185,7 +185,7 @@ pub fn SwizzleView(
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
                 {move || collisions.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-collisions" /> })}
                 <ExportBar name=file_name svg=grid remote=remote_export />
-                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| super::params::timeline(&p.swizzle)))) />
+                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| super::params::timeline(&p.swizzle)))) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

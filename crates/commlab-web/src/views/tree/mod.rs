@@ -10,12 +10,4 @@ use super::Page;
 use leptos::prelude::*;
 
 /// The view on the page.
-pub const PAGE: Page = Page {
-    mount: |params, dark| view! { <view::TreeView params=params dark=dark /> }.into_any(),
-    read: |p, pairs, link| {
-        let (state, notices) = crate::codec::read(pairs, link);
-        p.tree = state;
-        notices
-    },
-    write: |p| crate::codec::write(&p.tree),
-};
+pub const PAGE: Page = |params, dark| view! { <view::TreeView params=params dark=dark /> }.into_any();

@@ -128,7 +128,7 @@ pub fn TreeView(
                     _ => String::new(),
                 }}</p>
                 <ExportBar name=file_name svg=svg remote=remote_export />
-                <crate::views::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::views::schedule::params::ScheduleParams::of(super::params::schedule(&p.tree))))) />
+                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::links::Timeline::of(super::params::schedule(&p.tree))))) />
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>

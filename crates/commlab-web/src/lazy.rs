@@ -76,15 +76,11 @@ async fn load(bundle: &str) -> Result<JsValue, String> {
 pub fn ScheduleLinks(
     /// The current view's schedule, and what it runs under (`None`: no links).
     #[prop(into)]
-    schedule: Signal<Option<crate::views::schedule::params::ScheduleParams>>,
+    schedule: Signal<Option<crate::links::Timeline>>,
 ) -> impl IntoView {
     // Only the Schedule view's params write its keys.
-    let query = Memo::new(move |_| {
-        schedule.get().map(|s| {
-            let pairs = crate::codec::write(&s);
-            form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
-        })
-    });
+    let query = Memo::new(move |_| schedule.with(|s| s.as_ref().map(crate::links::Timeline::pairs)));
+    let schedule = Memo::new(move |_| schedule.with(|s| s.as_ref().map(crate::links::Timeline::state)));
     // What the timeline runs it under, in words, so no number differs unexplained.
     let under = move || {
         schedule.with(|s| {
@@ -151,7 +147,7 @@ pub fn LazyView(
     let on_query = StoredValue::new_local(None::<Closure<dyn Fn(String)>>);
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
-        let bundle = crate::views::bundle_of(params.with_untracked(|p| p.view));
+        let bundle = params.with_untracked(|p| p.view.bundle());
         leptos::task::spawn_local(async move {
             let exports = match load(bundle).await {
                 Ok(e) => e,
