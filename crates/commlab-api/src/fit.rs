@@ -287,9 +287,7 @@ impl FitRequest {
             .filter(|p| p.bytes > 0 && p.time > 0.0)
             .map(|p| (chooser_bytes(format, collective, self.p, p.bytes), p.time))
             .collect();
-        if !(0.0..=1e12).contains(&self.gamma) {
-            return Err(ApiError::new("gamma", self.gamma, "a time from 0 to 10^12"));
-        }
+        commlab_core::limits::RealRange { name: "gamma", ..commlab_core::limits::chooser::COST }.check(self.gamma)?;
         if points.len() < 2 {
             return Err(ApiError::problem(
                 "file",

@@ -31,7 +31,7 @@ impl Default for LibraryRequest {
 }
 
 /// Largest `dtype_size` accepted.
-pub const MAX_DTYPE_SIZE: u32 = 1024;
+pub const MAX_DTYPE_SIZE: u32 = commlab_core::limits::chooser::DTYPE_SIZE.max as u32;
 
 impl LibraryRequest {
     /// From the CLI's `--library mpich,ompi,nccl` list.
@@ -61,9 +61,7 @@ impl LibraryRequest {
     }
 
     fn check(&self) -> Result<(), ApiError> {
-        if !(1..=MAX_DTYPE_SIZE).contains(&self.dtype_size) {
-            return Err(ApiError::new("dtype-size", self.dtype_size, format!("1..={MAX_DTYPE_SIZE} bytes")));
-        }
+        commlab_core::limits::chooser::DTYPE_SIZE.check(u64::from(self.dtype_size))?;
         Ok(())
     }
 }

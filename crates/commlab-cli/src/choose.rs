@@ -261,10 +261,16 @@ impl ChooseArgs {
         let (lo, hi) = match &self.map_p {
             None => (2.min(self.p), self.p),
             Some(text) => {
-                let bad = || ("--map-p".to_owned(), format!("{text:?} is not LO..HI with 1 ≤ LO ≤ HI ≤ 1024"));
+                let range = commlab_core::limits::chooser::P;
+                let bad = || {
+                    (
+                        "--map-p".to_owned(),
+                        format!("{text:?} is not LO..HI with {} ≤ LO ≤ HI ≤ {}", range.min, range.max),
+                    )
+                };
                 let (a, b) = text.split_once("..").ok_or_else(bad)?;
                 let (a, b) = (a.trim().parse::<u32>().map_err(|_| bad())?, b.trim().parse::<u32>().map_err(|_| bad())?);
-                if a == 0 || a > b || b > 1024 {
+                if !range.contains(u64::from(a)) || a > b || !range.contains(u64::from(b)) {
                     return Err(bad());
                 }
                 (a, b)

@@ -250,6 +250,9 @@ pub mod fit {
     pub const RUN: IntRange = IntRange { name: "fr", min: 0, max: 10_000 };
 }
 
+/// Animation steps a link may name (clipped to the run's length when shown).
+pub const STEP: IntRange = IntRange { name: "step", min: 0, max: 1 << 24 };
+
 /// Ranges of the collective chooser.
 pub mod chooser {
     use super::{IntRange, RealRange};
@@ -258,6 +261,8 @@ pub mod chooser {
     pub const P: IntRange = IntRange { name: "p", min: 1, max: 1024 };
     /// Message sizes (bytes).
     pub const SIZE: IntRange = IntRange { name: "size", min: 1, max: 1 << 40 };
+    /// Bytes per element of the libraries' rules (MPICH's and Open MPI's read element counts).
+    pub const DTYPE_SIZE: IntRange = IntRange { name: "dtype-size", min: 1, max: 1024 };
     /// Exact sizes one comparison takes (a list instead of a range).
     pub const SIZES: IntRange = IntRange { name: "sizes", min: 1, max: 64 };
     /// α, β and γ.
@@ -340,10 +345,10 @@ pub mod mesh_view {
     pub const SIDE: IntRange = IntRange { name: "size", min: 2, max: 256 };
     /// Fraction of links broken.
     pub const RATE: RealRange = RealRange { name: "rate", min: 0.0, max: 0.9 };
-    /// Seed of the breaks and of the skew.
-    pub const SEED: IntRange = IntRange { name: "seed", min: 0, max: u64::MAX };
-    /// Tile side of the two-layer forms.
-    pub const TILE: IntRange = IntRange { name: "tile", min: 2, max: 64 };
+    /// Tile side of the two-layer forms (the engine's).
+    pub use super::barrier::TILE;
+    /// Seed of the breaks and of the skew (any seed, as the engine's).
+    pub use super::SEED;
     /// Threshold of the threshold judge (fraction above the fault-free sum).
     pub const THRESHOLD: RealRange = RealRange { name: "threshold", min: 0.0, max: 10.0 };
     /// Ticks per hop.
@@ -356,8 +361,8 @@ pub mod mesh_view {
     pub const SKEW_TICKS: IntRange = IntRange { name: "skew_ticks", min: 0, max: 100_000 };
     /// Consecutive barriers.
     pub const BARRIERS: IntRange = IntRange { name: "barriers", min: 1, max: 20 };
-    /// Fan-in of the combining tree.
-    pub const COMBINING_K: IntRange = IntRange { name: "combining_k", min: 2, max: 64 };
+    /// Fan-in of the combining tree (the engine's).
+    pub const COMBINING_K: IntRange = super::barrier::COMBINING;
     /// `K` of the before/after panel.
     pub const UQ_K: IntRange = IntRange { name: "k", min: 0, max: 1 << 20 };
     /// The ends of the view's log sliders where a range cannot be one

@@ -346,8 +346,8 @@ pub fn range<S: ViewState>(name: &str) -> (f64, f64) {
         .unwrap_or_else(|| panic!("no numeric URL field {name}"))
 }
 
-/// Steps a link may name (clipped to the run's length when shown).
-pub const STEP: IntRange = IntRange { name: "step", min: 0, max: 1 << 24 };
+/// Steps a link may name (`limits::STEP`).
+pub const STEP: IntRange = commlab_core::limits::STEP;
 
 /// The pairs of a query string (with or without the leading `?`).
 pub fn pairs(query: &str) -> Vec<(String, String)> {
