@@ -106,7 +106,7 @@ pub fn ScheduleLinks(
         status.set("Writing the GOAL…".into());
         leptos::task::spawn_local(async move {
             let result = async {
-                let exports = load("views").await?;
+                let exports = load("timeline").await?;
                 let promise =
                     call(&exports, "export_goal", &js_sys::Array::of1(&q.into())).map_err(|e| browser::js_text(&e))?;
                 wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))

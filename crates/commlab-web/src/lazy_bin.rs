@@ -1,11 +1,8 @@
 // The lazy bundles' shared body (`include!`d by `lazy_main.rs` and
 // `timeline_main.rs`; `BUNDLE` tells them apart).
 
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
 use commlab_web::codec::Link;
-use commlab_web::engine::schedule::ScheduleClient;
 use commlab_web::lazy::LazyArgs;
-use commlab_web::views::schedule::params::ScheduleParams;
 use commlab_web::views::LAZY;
 use leptos::prelude::*;
 use std::any::Any;
@@ -57,46 +54,6 @@ impl ViewHandle {
     pub fn unmount(&mut self) {
         self.mounted = None;
     }
-}
-
-/// Writes the generated collective of the Schedule view's pairs `query` as
-/// GOAL (in a worker) and downloads it; the promise fails with the reason
-/// (a size over the limits, a refused download).
-#[wasm_bindgen]
-pub fn export_goal(query: &str) -> js_sys::Promise {
-    let pairs = commlab_web::codec::pairs(query);
-    let generate = commlab_web::codec::read::<ScheduleParams>(&pairs, &Link::default()).0.generate;
-    let client = ScheduleClient::new();
-    js_sys::Promise::new(&mut move |resolve, reject| {
-        // The worker lives until it answered.
-        let keep = std::cell::RefCell::new(Some(client.clone()));
-        client.send(
-            ScheduleQuery::Goal(generate.clone()),
-            Rc::new(move |response, _| {
-                let outcome = match response {
-                    ScheduleResponse::Export(name, text) => {
-                        commlab_web::browser::download_text(&name, "text/plain", &text).map_err(JsValue::from)
-                    }
-                    ScheduleResponse::Error(e) => Err(JsValue::from(e.to_string())),
-                    ScheduleResponse::Progress { .. }
-                    | ScheduleResponse::Ready(_)
-                    | ScheduleResponse::Partial(_)
-                    | ScheduleResponse::Chosen(_)
-                    | ScheduleResponse::Map(_)
-                    | ScheduleResponse::Profiles(_)
-                    | ScheduleResponse::Checked(_)
-                    | ScheduleResponse::Fitted(_)
-                    | ScheduleResponse::Expected(_)
-                    | ScheduleResponse::SystemFitted(_) => return,
-                };
-                let _ = match outcome {
-                    Ok(()) => resolve.call0(&JsValue::NULL),
-                    Err(e) => reject.call1(&JsValue::NULL, &e),
-                };
-                keep.borrow_mut().take();
-            }),
-        );
-    })
 }
 
 /// Mounts lazy view `view` (its URL pairs in `query`; `version`: the
