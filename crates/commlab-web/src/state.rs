@@ -46,6 +46,10 @@ pub struct Entry {
     pub id: &'static str,
     /// Label of the switcher's tab.
     pub label: &'static str,
+    /// What the view answers, one sentence (the first visit's orientation).
+    pub answers: &'static str,
+    /// The orientation's example: the pairs after `view=` (`codec::link` adds the version).
+    pub example: &'static str,
     /// Shows the shell's animation `step` (and its link carries it).
     pub animated: bool,
     /// The lazy bundle it lives in (`views`: `lazy_main.rs`, `timeline`:
@@ -61,20 +65,78 @@ pub struct Entry {
 /// maps) has the `views` bundle to itself (BENCHMARKS.md says what each
 /// bundle pays for).
 pub const VIEWS: [Entry; 8] = [
-    Entry { view: View::Tree, id: "tree", label: "Reduction tree", animated: true, bundle: None },
-    Entry { view: View::Pipeline, id: "pipeline", label: "Pipeline", animated: true, bundle: None },
-    Entry { view: View::Model, id: "model", label: "Runtime model", animated: false, bundle: None },
-    Entry { view: View::Mesh, id: "mesh", label: "Barrier mesh", animated: true, bundle: None },
-    Entry { view: View::Lab, id: "lab", label: "Barrier lab", animated: false, bundle: Some("timeline") },
-    Entry { view: View::Swizzle, id: "swizzle", label: "Swizzle schedule", animated: false, bundle: Some("timeline") },
+    Entry {
+        view: View::Tree,
+        id: "tree",
+        label: "Reduction tree",
+        answers: "How a binomial tree combines p vectors in ⌈log₂ p⌉ rounds, value by value.",
+        example: "p=8",
+        animated: true,
+        bundle: None,
+    },
+    Entry {
+        view: View::Pipeline,
+        id: "pipeline",
+        label: "Pipeline",
+        answers: "How cutting a vector into m pieces lets a chain of units overlap its messages.",
+        example: "",
+        animated: true,
+        bundle: None,
+    },
+    Entry {
+        view: View::Model,
+        id: "model",
+        label: "Runtime model",
+        answers: "Which piece count m minimises the pipelined reduction's time T(n, p, m).",
+        example: "",
+        animated: false,
+        bundle: None,
+    },
+    Entry {
+        view: View::Mesh,
+        id: "mesh",
+        label: "Barrier mesh",
+        answers: "How barriers route around broken links on a mesh, message by message.",
+        example: "rate=0.1",
+        animated: true,
+        bundle: None,
+    },
+    Entry {
+        view: View::Lab,
+        id: "lab",
+        label: "Barrier lab",
+        answers: "How barrier delay grows with mesh size and break rate, beside the DLCT paper's claims.",
+        example: "",
+        animated: false,
+        bundle: Some("timeline"),
+    },
+    Entry {
+        view: View::Swizzle,
+        id: "swizzle",
+        label: "Swizzle schedule",
+        answers: "How CommSwizzle spreads cores over ranks so that no rank is hit by every core at once.",
+        example: "",
+        animated: false,
+        bundle: Some("timeline"),
+    },
     Entry {
         view: View::Schedule,
         id: "schedule",
         label: "Schedule timeline",
+        answers: "What a GOAL schedule does under LogGOPS, op by op, with LogGOPSim's numbers.",
+        example: "",
         animated: false,
         bundle: Some("timeline"),
     },
-    Entry { view: View::Chooser, id: "chooser", label: "Collective chooser", animated: false, bundle: Some("views") },
+    Entry {
+        view: View::Chooser,
+        id: "chooser",
+        label: "Collective chooser",
+        answers: "Which algorithm of a collective is fastest at each message size and rank count.",
+        example: "coll=broadcast",
+        animated: false,
+        bundle: Some("views"),
+    },
 ];
 
 impl View {

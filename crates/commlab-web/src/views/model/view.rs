@@ -7,7 +7,7 @@ use crate::controls::number_field::{int_range, real_range, NumberField};
 use super::params::ModelParams;
 use crate::engine::Client;
 use crate::state::Params;
-use commlab_api::model::units_axis_end;
+use commlab_api::model::{units_axis_end, ModelRequest, ModelRun};
 use commlab_api::protocol::{DataView, Request};
 use commlab_core::limits::{
     BYTES, BYTES_SLIDER, MAX_PIECES, PIECES, T_BYTE, T_BYTE_SLIDER, T_START, T_START_SLIDER, UNITS,
@@ -22,7 +22,6 @@ use std::sync::Arc;
 const CHART_SIZE: (f64, u32) = (900.0, 420);
 
 /// The runtime-model view: inputs, two charts, and the numbers in a table.
-#[allow(clippy::too_many_lines, reason = "one component wiring the controls, charts and exports")]
 #[component]
 pub fn ModelView(
     /// App state; the inputs write `params.model`.
@@ -41,35 +40,7 @@ pub fn ModelView(
 
     let markers =
         |points: &[(u64, f64)]| -> Vec<Marker> { points.iter().map(|&(x, y)| Marker { x: x as f64, y }).collect() };
-    // The network twin (the chain on a line of hosts) comes from a worker of
-    // its own, which has the network simulator: each change supersedes the
-    // twin in flight (a slider drag queues nothing), and no export waits
-    // behind it. It is drawn once it matches the inputs.
-    let twin_client = StoredValue::new_local(None::<Client>);
-    let twin = RwSignal::new(None::<(commlab_api::model::ModelRequest, Vec<(u64, f64)>)>);
-    Effect::new(move |_| {
-        let request = model.with(|m| m.request);
-        if run.with(Result::is_err) {
-            return;
-        }
-        // The worker keeps the run (with its twin) and hands the twin back
-        // as its CSV export.
-        let export: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
-            if let commlab_api::protocol::Response::Export(csv) = response {
-                twin.set(Some((request, commlab_api::exports::network_points(&csv))));
-            }
-        });
-        let kept: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
-            if response == commlab_api::protocol::Response::Kept {
-                let ask = Request::DataExport(DataView::Model, commlab_api::protocol::DataFormat::Csv);
-                twin_client.with_value(|c| c.as_ref().map(|c| c.query(ask, export.clone())));
-            }
-        });
-        twin_client.update_value(|c| {
-            c.get_or_insert_with(Client::new);
-        });
-        twin_client.with_value(|c| c.as_ref().map(|c| c.run(Request::Model(request), kept)));
-    });
+    let (twin, twin_client) = network_twin(model, run);
     let network = move || {
         let request = model.with(|m| m.request);
         twin.with(|t| t.as_ref().filter(|(r, _)| *r == request).map(|(_, p)| markers(p)).unwrap_or_default())
@@ -132,39 +103,9 @@ pub fn ModelView(
         )
     };
 
-    let set =
-        move |apply: fn(&mut ModelParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.model, v)));
-    let use_best = move |_| {
-        if let Ok(r) = run.get_untracked() {
-            params.update(|p| p.model.pieces = r.config.best_pieces());
-        }
-    };
-
     view! {
         <section class="view model-view" data-testid="model-view" aria-labelledby="model-title">
-            <div class="controls" role="group" aria-label="Model parameters">
-                <h2 id="model-title">"Pipelined reduction: runtime model"</h2>
-                <p class="formula">"T(n,p,m) = (T"<sub>"start"</sub>" + n/m · T"<sub>"byte"</sub>")(p + m − 2)"</p>
-                <NumberField id="n" label="Vector size n" unit="bytes" integer=true
-                    range=int_range(BYTES) slider=BYTES_SLIDER value=Signal::derive(move || model.with(|m| m.request.bytes as f64))
-                    on_change=set(|m, v| m.request.bytes = v as u64) />
-                <NumberField id="p" label="Units p" integer=true
-                    range=int_range(UNITS) value=Signal::derive(move || model.with(|m| m.request.units as f64))
-                    on_change=set(|m, v| m.request.units = v as u64) />
-                <NumberField id="t_start" label="Start-up T_start" unit="µs"
-                    range=real_range(T_START) slider=T_START_SLIDER value=Signal::derive(move || model.with(|m| m.request.t_start))
-                    on_change=set(|m, v| m.request.t_start = v) />
-                <NumberField id="t_byte" label="Per byte T_byte" unit="µs/B"
-                    range=real_range(T_BYTE) slider=T_BYTE_SLIDER value=Signal::derive(move || model.with(|m| m.request.t_byte))
-                    on_change=set(|m, v| m.request.t_byte = v) />
-                <NumberField id="max_pieces" label="Max pieces" integer=true
-                    range=int_range(MAX_PIECES) value=Signal::derive(move || model.with(|m| m.request.max_pieces as f64))
-                    on_change=set(|m, v| m.request.max_pieces = v as u64) />
-                <NumberField id="m" label="Chosen pieces m" integer=true
-                    range=int_range(PIECES) value=Signal::derive(move || model.with(|m| m.pieces as f64))
-                    on_change=set(|m, v| m.pieces = v as u64) />
-                <button type="button" data-testid="use-best" on:click=use_best>"Use the best m"</button>
-            </div>
+            <ModelControls params=params run=run />
             <div class="results">
                 <Chart svg=pieces_svg description=Signal::derive(describe_pieces) testid="chart-pieces" node=pieces_box />
                 <Chart svg=units_svg description=Signal::derive(describe_units) testid="chart-units" node=units_box />
@@ -179,6 +120,85 @@ pub fn ModelView(
                 }}
             </div>
         </section>
+    }
+}
+
+/// The twin's request and its points (pieces, ns).
+type Twin = (ModelRequest, Vec<(u64, f64)>);
+
+/// The model's network twin (the chain on a line of hosts), from a worker of
+/// its own, which has the network simulator: the twin's request and its
+/// points, and the worker (closed with the view).
+fn network_twin(
+    model: Memo<ModelParams>,
+    run: Memo<Result<Arc<ModelRun>, String>>,
+) -> (RwSignal<Option<Twin>>, StoredValue<Option<Client>, LocalStorage>) {
+    // Each change supersedes the twin in flight (a slider drag queues
+    // nothing), and no export waits behind it. It is drawn once it matches
+    // the inputs.
+    let twin_client = StoredValue::new_local(None::<Client>);
+    let twin = RwSignal::new(None::<Twin>);
+    Effect::new(move |_| {
+        let request = model.with(|m| m.request);
+        if run.with(Result::is_err) {
+            return;
+        }
+        // The worker keeps the run (with its twin) and hands the twin back
+        // as its CSV export.
+        let export: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
+            if let commlab_api::protocol::Response::Export(csv) = response {
+                twin.set(Some((request, commlab_api::exports::network_points(&csv))));
+            }
+        });
+        let kept: crate::engine::Handler = std::rc::Rc::new(move |response, _| {
+            if response == commlab_api::protocol::Response::Kept {
+                let ask = Request::DataExport(DataView::Model, commlab_api::protocol::DataFormat::Csv);
+                twin_client.with_value(|c| c.as_ref().map(|c| c.query(ask, export.clone())));
+            }
+        });
+        twin_client.update_value(|c| {
+            c.get_or_insert_with(Client::new);
+        });
+        twin_client.with_value(|c| c.as_ref().map(|c| c.run(Request::Model(request), kept)));
+    });
+    (twin, twin_client)
+}
+
+/// The model's inputs and "Use the best m".
+#[component]
+fn ModelControls(params: RwSignal<Params>, run: Memo<Result<Arc<ModelRun>, String>>) -> impl IntoView {
+    let model = Memo::new(move |_| params.with(|p| p.model));
+    let set =
+        move |apply: fn(&mut ModelParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.model, v)));
+    let use_best = move |_| {
+        if let Ok(r) = run.get_untracked() {
+            params.update(|p| p.model.pieces = r.config.best_pieces());
+        }
+    };
+    view! {
+        <div class="controls" role="group" aria-label="Model parameters">
+            <h2 id="model-title">"Pipelined reduction: runtime model"</h2>
+            <p class="formula">"T(n,p,m) = (T"<sub>"start"</sub>" + n/m · T"<sub>"byte"</sub>")(p + m − 2)"</p>
+            <NumberField id="n" label="Vector size n" unit="bytes" integer=true
+                range=int_range(BYTES) slider=BYTES_SLIDER value=Signal::derive(move || model.with(|m| m.request.bytes as f64))
+                on_change=set(|m, v| m.request.bytes = v as u64) />
+            <NumberField id="p" label="Units p" integer=true
+                range=int_range(UNITS) value=Signal::derive(move || model.with(|m| m.request.units as f64))
+                on_change=set(|m, v| m.request.units = v as u64) />
+            <NumberField id="t_start" label="Start-up T_start" unit="µs"
+                range=real_range(T_START) slider=T_START_SLIDER value=Signal::derive(move || model.with(|m| m.request.t_start))
+                on_change=set(|m, v| m.request.t_start = v) />
+            <NumberField id="t_byte" label="Per byte T_byte" unit="µs/B"
+                range=real_range(T_BYTE) slider=T_BYTE_SLIDER value=Signal::derive(move || model.with(|m| m.request.t_byte))
+                on_change=set(|m, v| m.request.t_byte = v) />
+            <NumberField id="max_pieces" label="Max pieces" integer=true
+                range=int_range(MAX_PIECES) value=Signal::derive(move || model.with(|m| m.request.max_pieces as f64))
+                on_change=set(|m, v| m.request.max_pieces = v as u64) />
+            <NumberField id="m" label="Chosen pieces m" integer=true
+                range=int_range(PIECES) value=Signal::derive(move || model.with(|m| m.pieces as f64))
+                on_change=set(|m, v| m.pieces = v as u64) />
+            <button type="button" data-testid="use-best" on:click=use_best>"Use the best m"</button>
+        </div>
     }
 }
 

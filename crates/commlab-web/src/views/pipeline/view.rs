@@ -22,7 +22,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 /// The pipeline view.
-#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn PipelineView(
     /// App state; the controls write `params.pipeline` and `params.step`.
@@ -74,25 +73,7 @@ pub fn PipelineView(
         });
         client.with_value(|c| c.query(Request::PipelineCaption(s), handler));
     });
-    let start = |units: u32, pieces: u64, steps: usize| {
-        format!(
-            "Start: the chain p{} → … → p0; each unit holds its vector, cut into {pieces} pieces. {steps} steps to go.",
-            units.saturating_sub(1)
-        )
-    };
-    let caption_text = move || match state.get() {
-        Split::Local(r) if step.get() == 0 => {
-            start(r.schedule.units, r.schedule.pieces.into(), r.schedule.rounds.len())
-        }
-        Split::Local(r) => caption(&r.schedule, step.get() - 1),
-        Split::Remote(s) if step.get() == 0 => start(s.units, pp.with(|p| p.pieces), s.steps),
-        Split::Remote(_) => remote_caption.get(),
-        Split::Pending => "Building the run in the engine worker…".to_owned(),
-        Split::Failed(e) => e,
-    };
-    let set = move |apply: fn(&mut PipelineParams, f64)| {
-        Callback::new(move |v: f64| params.update(|p| apply(&mut p.pipeline, v)))
-    };
+    let caption_text = move || caption_at(&state.get(), step.get(), pp.with(|p| p.pieces), remote_caption);
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name =
         Signal::derive(move || pp.with(|p| format!("commlab-pipeline-p{}-m{}-step{}", p.units, p.pieces, step.get())));
@@ -108,43 +89,14 @@ pub fn PipelineView(
 
     view! {
         <section class="view pipeline-view" data-testid="pipeline-view" aria-labelledby="pipeline-title">
-            <div class="controls" role="group" aria-label="Pipeline parameters">
-                <h2 id="pipeline-title">"Pipelined reduction"</h2>
-                <p class="formula">"steps(p, m) = p + m − 2"</p>
-                <NumberField id="p" label="Units p" integer=true range=int_range(UNITS) slider=PIPELINE_UNITS_SLIDER
-                    value=Signal::derive(move || pp.with(|p| p.units as f64)) on_change=set(|p, v| p.units = v as u64) />
-                <NumberField id="m" label="Pieces m" integer=true range=int_range(PIECES) slider=PIECES_SLIDER
-                    value=Signal::derive(move || pp.with(|p| p.pieces as f64)) on_change=set(|p, v| p.pieces = v as u64) />
-                <NumberField id="elements" label="Elements per vector" integer=true range=int_range(ELEMENTS)
-                    value=Signal::derive(move || pp.with(|p| p.elements as f64)) on_change=set(|p, v| p.elements = v as u64) />
-                <NumberField id="seed" label="Seed of the inputs (summed)" integer=true range=int_range(EXACT_SEED) slider=SEED_SLIDER
-                    value=Signal::derive(move || pp.with(|p| p.seed as f64)) on_change=set(|p, v| p.seed = v as u64) />
-                <p class="model-notes">
-                    {move || pp.with(|p| {
-                        let g = commlab_core::reduce::values::grouping(p.units, p.elements, p.pieces);
-                        format!("Grouping: {} elements sent as {} pieces of up to {} elements: each step moves {}× the volume of one element, and there are {} steps instead of {}.",
-                            p.elements, p.pieces, g.group, g.group, g.steps, g.steps_per_element)
-                    })}
-                </p>
-            </div>
+            <PipelineControls params=params />
             <div class="results">
                 <RunProgress progress=progress label="Replaying the values" unit="value cells" on_cancel=on_cancel on_rerun=on_rerun />
                 <Playback step=step steps=steps on_step=on_step />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {
                     Some(markup) => view! { <figure node_ref=figure class="diagram" data-testid="pipeline-svg" inner_html=markup></figure> }.into_any(),
-                    None => view! {
-                        <p class="summary-note" data-testid="pipeline-summary">
-                            {move || match state.get() {
-                                Split::Remote(s) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2. p0 ends with {}.",
-                                    s.units, s.steps, PIPELINE_DRAW_LIMIT.0, PIPELINE_DRAW_LIMIT.1, s.messages, s.steps,
-                                    if s.sum_ok { "the sum of every input ✓" } else { "a vector that differs from the sum of the inputs ✗" }),
-                                // A run on the page is always drawn (`PipelineRequest::heavy`).
-                                Split::Local(_) | Split::Pending => "Building the run in the engine worker…".to_owned(),
-                                Split::Failed(e) => e,
-                            }}
-                        </p>
-                    }.into_any(),
+                    None => view! { <PipelineSummary state=state /> }.into_any(),
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}
                 <ExportBar name=file_name svg=svg remote=remote_export />
@@ -152,6 +104,77 @@ pub fn PipelineView(
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
+    }
+}
+
+/// The pipeline's parameters and its grouping of elements into pieces.
+#[component]
+fn PipelineControls(params: RwSignal<Params>) -> impl IntoView {
+    let pp = Memo::new(move |_| params.with(|p| p.pipeline));
+    let set = move |apply: fn(&mut PipelineParams, f64)| {
+        Callback::new(move |v: f64| params.update(|p| apply(&mut p.pipeline, v)))
+    };
+    view! {
+        <div class="controls" role="group" aria-label="Pipeline parameters">
+            <h2 id="pipeline-title">"Pipelined reduction"</h2>
+            <p class="formula">"steps(p, m) = p + m − 2"</p>
+            <NumberField id="p" label="Units p" integer=true range=int_range(UNITS) slider=PIPELINE_UNITS_SLIDER
+                value=Signal::derive(move || pp.with(|p| p.units as f64)) on_change=set(|p, v| p.units = v as u64) />
+            <NumberField id="m" label="Pieces m" integer=true range=int_range(PIECES) slider=PIECES_SLIDER
+                value=Signal::derive(move || pp.with(|p| p.pieces as f64)) on_change=set(|p, v| p.pieces = v as u64) />
+            <NumberField id="elements" label="Elements per vector" integer=true range=int_range(ELEMENTS)
+                value=Signal::derive(move || pp.with(|p| p.elements as f64)) on_change=set(|p, v| p.elements = v as u64) />
+            <NumberField id="seed" label="Seed of the inputs (summed)" integer=true range=int_range(EXACT_SEED) slider=SEED_SLIDER
+                value=Signal::derive(move || pp.with(|p| p.seed as f64)) on_change=set(|p, v| p.seed = v as u64) />
+            <p class="model-notes">
+                {move || pp.with(|p| {
+                    let g = commlab_core::reduce::values::grouping(p.units, p.elements, p.pieces);
+                    format!("Grouping: {} elements sent as {} pieces of up to {} elements: each step moves {}× the volume of one element, and there are {} steps instead of {}.",
+                        p.elements, p.pieces, g.group, g.group, g.steps, g.steps_per_element)
+                })}
+            </p>
+        </div>
+    }
+}
+
+/// What stands in for a diagram too large to draw.
+#[component]
+fn PipelineSummary(state: Memo<Split<Arc<PipelineRun>, commlab_api::tree::PipelineSummary>>) -> impl IntoView {
+    view! {
+        <p class="summary-note" data-testid="pipeline-summary">
+            {move || match state.get() {
+                Split::Remote(s) => format!("{} units × {} steps is larger than the diagram shows legibly ({} × {}): {} messages of one piece each, {} steps = p + m − 2. p0 ends with {}.",
+                    s.units, s.steps, PIPELINE_DRAW_LIMIT.0, PIPELINE_DRAW_LIMIT.1, s.messages, s.steps,
+                    if s.sum_ok { "the sum of every input ✓" } else { "a vector that differs from the sum of the inputs ✗" }),
+                // A run on the page is always drawn (`PipelineRequest::heavy`).
+                Split::Local(_) | Split::Pending => "Building the run in the engine worker…".to_owned(),
+                Split::Failed(e) => e,
+            }}
+        </p>
+    }
+}
+
+/// The caption of step `step`: the start, the page run's own, or the
+/// worker's (asked for by the view, kept in `remote`).
+fn caption_at(
+    state: &Split<Arc<PipelineRun>, commlab_api::tree::PipelineSummary>,
+    step: usize,
+    pieces: u64,
+    remote: RwSignal<String>,
+) -> String {
+    let start = |units: u32, pieces: u64, steps: usize| {
+        format!(
+            "Start: the chain p{} → … → p0; each unit holds its vector, cut into {pieces} pieces. {steps} steps to go.",
+            units.saturating_sub(1)
+        )
+    };
+    match state {
+        Split::Local(r) if step == 0 => start(r.schedule.units, r.schedule.pieces.into(), r.schedule.rounds.len()),
+        Split::Local(r) => caption(&r.schedule, step - 1),
+        Split::Remote(s) if step == 0 => start(s.units, pieces, s.steps),
+        Split::Remote(_) => remote.get(),
+        Split::Pending => "Building the run in the engine worker…".to_owned(),
+        Split::Failed(e) => e.clone(),
     }
 }
 
