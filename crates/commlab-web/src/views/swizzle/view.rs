@@ -54,7 +54,6 @@ enum SummaryState {
 }
 
 /// The swizzle view.
-#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn SwizzleView(
     /// The link's pairs, the page's theme and embed mode.
@@ -113,20 +112,7 @@ pub fn SwizzleView(
             }
         })
     });
-    // A large run's captions come from the worker, one per step shown.
-    let remote_caption = RwSignal::new(String::new());
-    Effect::new(move |_| {
-        let s = step.get();
-        if !heavy.get() || !matches!(summary.get(), SummaryState::Ready(_)) {
-            return;
-        }
-        let handler: Handler = Rc::new(move |response, _| {
-            if let Response::Caption(c) = response {
-                remote_caption.set(c);
-            }
-        });
-        client.with_value(|c| c.query(Request::SwizzleCaption(s), handler));
-    });
+    let remote_caption = remote_captions(client, step, heavy, summary);
     let caption_text = move || match (local(), summary.get()) {
         (Some(r), _) => r.caption(step.get()),
         (_, SummaryState::Failed(e)) => e,
@@ -134,20 +120,7 @@ pub fn SwizzleView(
         (_, SummaryState::Ready(_)) => remote_caption.get(),
     };
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
-    let file_name = Signal::derive(move || {
-        sw.with(|p| {
-            format!(
-                "commlab-swizzle-{}x{}x{}-c{}x{}-d{}-step{}",
-                p.grid.0,
-                p.grid.1,
-                p.grid.2,
-                p.cores.0,
-                p.cores.1,
-                p.direction,
-                step.get()
-            )
-        })
-    });
+    let file_name = Signal::derive(move || sw.with(|p| file_name_of(p, step.get())));
     let export_status = RwSignal::new(String::new());
     // CSV and JSON come from the worker (a small run is built there first).
     let remote_export = crate::engine::data_export(
@@ -171,12 +144,7 @@ pub fn SwizzleView(
                 <div class="side-by-side">
                     {move || match grid.get() {
                         Some(svg) => view! { <figure class="diagram" data-testid="swizzle-grid"><figcaption>"this configuration"</figcaption><div inner_html=svg></div></figure> }.into_any(),
-                        None => view! { <p class="summary-note" data-testid="swizzle-summary">{move || summary.with(|s| match s {
-                            SummaryState::Ready(s) => format!("The grid has {} data rows × {} ranks, more than the {} × {} drawn cell by cell; the numbers above cover every loop index.",
-                                s.cells.0, s.cells.1, GRID_DRAW_LIMIT.0, GRID_DRAW_LIMIT.1),
-                            SummaryState::Pending => "Building the run in the engine worker…".to_owned(),
-                            SummaryState::Failed(e) => e.clone(),
-                        })}</p> }.into_any(),
+                        None => view! { <GridSummary summary=summary /> }.into_any(),
                     }}
                     {move || other_grid.get().map(|(label, svg)| view! {
                         <figure class="diagram" data-testid="swizzle-grid-other"><figcaption>{label}</figcaption><div inner_html=svg></div></figure>
@@ -189,6 +157,52 @@ pub fn SwizzleView(
                 <p class="export-status" role="status">{move || export_status.get()}</p>
             </div>
         </section>
+    }
+}
+
+/// The export files' name: the grid, the cores, the direction and the step.
+fn file_name_of(p: &super::params::SwizzleParams, step: usize) -> String {
+    format!(
+        "commlab-swizzle-{}x{}x{}-c{}x{}-d{}-step{}",
+        p.grid.0, p.grid.1, p.grid.2, p.cores.0, p.cores.1, p.direction, step
+    )
+}
+
+/// A large run's captions, from the worker, one per step shown.
+fn remote_captions(
+    client: StoredValue<Client, LocalStorage>,
+    step: Memo<usize>,
+    heavy: Signal<bool>,
+    summary: Memo<SummaryState>,
+) -> RwSignal<String> {
+    let remote_caption = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let s = step.get();
+        if !heavy.get() || !matches!(summary.get(), SummaryState::Ready(_)) {
+            return;
+        }
+        let handler: Handler = Rc::new(move |response, _| {
+            if let Response::Caption(c) = response {
+                remote_caption.set(c);
+            }
+        });
+        client.with_value(|c| c.query(Request::SwizzleCaption(s), handler));
+    });
+    remote_caption
+}
+
+/// What stands in for a grid too large to draw cell by cell.
+#[component]
+fn GridSummary(summary: Memo<SummaryState>) -> impl IntoView {
+    view! {
+        <p class="summary-note" data-testid="swizzle-summary">
+            {move || summary.with(|s| match s {
+                SummaryState::Ready(s) => format!("The grid has {} data rows × {} ranks, more than the {} × {} drawn cell by cell; the numbers above cover every loop index.",
+                    s.cells.0, s.cells.1, GRID_DRAW_LIMIT.0, GRID_DRAW_LIMIT.1),
+                SummaryState::Pending => "Building the run in the engine worker…".to_owned(),
+                SummaryState::Failed(e) => e.clone(),
+            })}
+        </p>
     }
 }
 

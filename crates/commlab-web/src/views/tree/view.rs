@@ -41,7 +41,6 @@ fn inputs_error(s: &TreeState) -> Option<String> {
 }
 
 /// The reduction-tree view.
-#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn TreeView(
     /// App state; the controls write `params.tree` and `params.step`.
