@@ -219,7 +219,6 @@ impl Sweep {
 }
 
 /// The lab view.
-#[allow(clippy::too_many_lines, reason = "one template; the work is in Sweep and the core")]
 #[component]
 pub fn LabView(
     /// The link's pairs and the page's theme.
@@ -234,29 +233,6 @@ pub fn LabView(
         sweep.cancel();
         sweep.pool.try_with_value(|p| p.as_ref().map(Pool::close));
     });
-    // The UQ experiment (16 × 16: 65 536 conversions) runs in its own worker.
-    let uq_client = StoredValue::new_local(Client::new());
-    on_cleanup(move || {
-        uq_client.try_with_value(Client::close);
-    });
-    let uq = RwSignal::new(None::<Result<UqResult, String>>);
-    let uq_progress = RwSignal::new(Progress::Idle);
-    let start_uq = move |size: u64| {
-        uq.set(None);
-        let handler = tracked(uq_progress, move |response| match response {
-            Response::Uq(u) => uq.set(Some(Ok(u))),
-            Response::Error(e) => uq.set(Some(Err(e.to_string()))),
-            _ => {}
-        });
-        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, encoding: None, links: None }), handler));
-    };
-    Effect::new(move |_| start_uq(lab.with(|l| l.uq_size)));
-    let on_uq_cancel = Callback::new(move |()| {
-        uq_client.with_value(Client::cancel);
-        uq_progress.update(|p| *p = p.cancelled());
-        uq.set(Some(Err("The UQ experiment was cancelled.".into())));
-    });
-    let on_uq_rerun = Callback::new(move |()| start_uq(lab.with_untracked(|l| l.uq_size)));
     let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
     // Every chart is drawn for the results column's width, less its borders.
     let results = NodeRef::<leptos::html::Div>::new();
@@ -280,11 +256,6 @@ pub fn LabView(
             .then(|| render_svg(w, 500, |root| delay_range(root, &points, &RANGE_ALGORITHMS, &theme)).ok())
             .flatten()
     });
-    // The experiment's histogram (it does not depend on the sweep).
-    let uq_chart = Signal::derive(move || {
-        let (theme, w) = (theme(), width.get() - 2.0);
-        uq.with(|u| u.as_ref().and_then(|u| u.as_ref().ok()).map(|u| u.histogram(w, &theme)))
-    });
     // Cheap: derived, not memoised (each memo type costs ~5 KB of wasm).
     let claims = Signal::derive(move || delay_claims(&sweep.delay.get()));
     let range_claim_memo = Signal::derive(move || range_claim(&sweep.range.get()));
@@ -292,9 +263,6 @@ pub fn LabView(
     let other_claims = Signal::derive(move || sweep.other.with(|o| delay_claims(&o.0)));
     let other_range_claim = Signal::derive(move || sweep.other.with(|o| range_claim(&o.1)));
     let rule = sweep.rule;
-    let uq_claim_memo = Signal::derive(move || {
-        uq.with(|u| uq_claim(u.as_ref().and_then(|u| u.as_ref().ok()).map_or(&[][..], |u| u.lct_minus_bst.as_slice())))
-    });
 
     let settings_name = move || {
         lab.with(|l| format!("s{}-max{}-b{}-{}", l.sweep.seeds, l.sweep.max_size, l.sweep.barriers, l.sweep.routing))
@@ -303,71 +271,11 @@ pub fn LabView(
     let delay_json = Callback::new(move |()| exports::points_json(&sweep.delay.get_untracked()));
     let range_csv = Callback::new(move |()| points_csv(&sweep.range.get_untracked()));
     let range_json = Callback::new(move |()| exports::points_json(&sweep.range.get_untracked()));
-    let numberings = move || (lab.get_untracked().uq_size * lab.get_untracked().uq_size) as usize;
-    let uq_csv = Callback::new(move |()| {
-        uq.with_untracked(|u| match u {
-            Some(Ok(u)) => exports::uq_csv(&u.lct, &u.bst, numberings()),
-            _ => String::new(),
-        })
-    });
-    let uq_json = Callback::new(move |()| {
-        uq.with_untracked(|u| match u {
-            Some(Ok(u)) => exports::uq_json(u),
-            _ => String::new(),
-        })
-    });
-
-    let int = move |apply: fn(&mut LabParams, u64)| Callback::new(move |v: f64| lab.update(|l| apply(l, v as u64)));
-    let percent = move || {
-        let total = sweep.total.get();
-        if total == 0 {
-            0.0
-        } else {
-            sweep.done.get() as f64 * 100.0 / total as f64
-        }
-    };
-    let status = move || {
-        let (done, total) = (sweep.done.get(), sweep.total.get());
-        let secs = sweep.elapsed_ms.get() / 1000.0;
-        match (sweep.running.get(), total) {
-            (_, 0) => "Press “Run sweep”: the results fill in as the runs finish.".to_owned(),
-            (true, _) => format!("Running: {done} of {total} runs on {}, {secs:.1} s", workers(sweep.workers.get())),
-            (false, _) if done == total => {
-                format!("Done: {total} runs in {secs:.1} s on {}", workers(sweep.workers.get()))
-            }
-            (false, _) => format!("Cancelled after {done} of {total} runs ({secs:.1} s)"),
-        }
-    };
     let rate_names = ["0 %", "10 %", "20 %"];
     view! {
         <Notices notices=notices />
         <section class="view lab-view" data-testid="lab-view" aria-labelledby="lab-title">
-            <div class="controls" role="group" aria-label="Sweep settings">
-                <h2 id="lab-title">"Barrier lab"</h2>
-                <p class="hint">"The paper's experiments under the documented model: every algorithm, seeded breaks that keep the mesh connected, mean delay over the barriers, seeds averaged, min–max as whiskers."</p>
-                <NumberField id="seeds" label="Seeds per point" integer=true range={codec::range::<LabParams>(lim::SEEDS.name)}
-                    value=Signal::derive(move || lab.with(|l| l.sweep.seeds as f64)) on_change=int(|l, v| l.sweep.seeds = v) />
-                <NumberField id="max_size" label="Largest mesh side" integer=true range={codec::range::<LabParams>(lim::MAX_SIZE.name)}
-                    value=Signal::derive(move || lab.with(|l| l.sweep.max_size as f64)) on_change=int(|l, v| l.sweep.max_size = v) />
-                <NumberField id="lab_barriers" label="Barriers per run" integer=true range={codec::range::<LabParams>(lim::BARRIERS.name)}
-                    value=Signal::derive(move || lab.with(|l| l.sweep.barriers as f64)) on_change=int(|l, v| l.sweep.barriers = v) />
-                <SelectField id="lab_routing" label="Routing (charts)"
-                    options=Routing::ALL.iter().map(|r| (r.id(), r.label())).collect()
-                    value=Signal::derive(move || lab.with(|l| l.sweep.routing.id().to_owned()))
-                    on_change=Callback::new(move |id: String| lab.update(|l| l.sweep.routing = id.parse().unwrap_or_default())) />
-                <p class="hint">"The charts use this rule; each claim below is also checked under the other rule (Tree, ID1 and ID2 run again)."</p>
-                <NumberField id="uq_size" label="UQ mesh side" integer=true range={codec::range::<LabParams>(lim::UQ_SIZE.name)}
-                    value=Signal::derive(move || lab.with(|l| l.uq_size as f64)) on_change=int(|l, v| l.uq_size = v) />
-                <div class="sweep-buttons">
-                    <button type="button" data-testid="run-sweep" on:click=move |_| sweep.start(lab.get_untracked())
-                        disabled=move || sweep.running.get()>"Run sweep"</button>
-                    <button type="button" data-testid="cancel-sweep" on:click=move |_| sweep.cancel()
-                        disabled=move || !sweep.running.get()>"Cancel"</button>
-                </div>
-                <progress data-testid="sweep-progress" max="100" prop:value=percent aria-label="Sweep progress"></progress>
-                <p class="hint" data-testid="sweep-status" role="status">{status}</p>
-                {move || sweep.error.get().map(|e| view! { <p class="chart-error" role="alert">{e}</p> })}
-            </div>
+            <SweepControls lab=lab sweep=sweep />
             <div class="results" node_ref=results>
                 {(0..DELAY_RATES.len()).map(|i| view! {
                     <article class="lab-chart" data-testid=format!("delay-chart-{i}")>
@@ -391,23 +299,137 @@ pub fn LabView(
                     <ExportBar name=Signal::derive(move || format!("commlab-lab-range-{}", settings_name()))
                         svg=Signal::derive(move || range_chart.get()) csv=range_csv json=range_json />
                 </article>
-                <article class="lab-chart" data-testid="uq-chart">
-                    <RunProgress progress=uq_progress label="Computing the UQ" unit="link sets and rows of conversions"
-                        on_cancel=on_uq_cancel on_rerun=on_uq_rerun />
-                    {move || match uq.get() {
-                        Some(Ok(u)) => view! {
-                            <p class="uq-means" data-testid="uq-means">{u.means_note}</p>
-                            <div class="diagram" inner_html=move || uq_chart.get().unwrap_or_default()></div>
-                        }.into_any(),
-                        Some(Err(e)) => view! { <p class="chart-error">{e}</p> }.into_any(),
-                        None => view! { <p class="summary-note" data-testid="uq-pending">"Computing UQ for every conversion in the engine worker…"</p> }.into_any(),
-                    }}
-                    <ClaimLine claim=Signal::derive(move || uq_claim_memo.get()) rule=rule other=Signal::derive(|| None) />
-                    <ExportBar name=Signal::derive(move || format!("commlab-lab-uq-{}", lab.with(|l| l.uq_size)))
-                        svg=Signal::derive(move || uq_chart.get()) csv=uq_csv json=uq_json />
-                </article>
+                <UqSection lab=lab dark=dark width=width rule=rule />
             </div>
         </section>
+    }
+}
+
+/// The sweep's settings, its buttons and its progress.
+#[component]
+fn SweepControls(lab: RwSignal<LabParams>, sweep: Sweep) -> impl IntoView {
+    let int = move |apply: fn(&mut LabParams, u64)| Callback::new(move |v: f64| lab.update(|l| apply(l, v as u64)));
+    let percent = move || {
+        let total = sweep.total.get();
+        if total == 0 {
+            0.0
+        } else {
+            sweep.done.get() as f64 * 100.0 / total as f64
+        }
+    };
+    let status = move || {
+        let (done, total) = (sweep.done.get(), sweep.total.get());
+        let secs = sweep.elapsed_ms.get() / 1000.0;
+        match (sweep.running.get(), total) {
+            (_, 0) => "Press “Run sweep”: the results fill in as the runs finish.".to_owned(),
+            (true, _) => format!("Running: {done} of {total} runs on {}, {secs:.1} s", workers(sweep.workers.get())),
+            (false, _) if done == total => {
+                format!("Done: {total} runs in {secs:.1} s on {}", workers(sweep.workers.get()))
+            }
+            (false, _) => format!("Cancelled after {done} of {total} runs ({secs:.1} s)"),
+        }
+    };
+    view! {
+        <div class="controls" role="group" aria-label="Sweep settings">
+            <h2 id="lab-title">"Barrier lab"</h2>
+            <p class="hint">"The paper's experiments under the documented model: every algorithm, seeded breaks that keep the mesh connected, mean delay over the barriers, seeds averaged, min–max as whiskers."</p>
+            <NumberField id="seeds" label="Seeds per point" integer=true range={codec::range::<LabParams>(lim::SEEDS.name)}
+                value=Signal::derive(move || lab.with(|l| l.sweep.seeds as f64)) on_change=int(|l, v| l.sweep.seeds = v) />
+            <NumberField id="max_size" label="Largest mesh side" integer=true range={codec::range::<LabParams>(lim::MAX_SIZE.name)}
+                value=Signal::derive(move || lab.with(|l| l.sweep.max_size as f64)) on_change=int(|l, v| l.sweep.max_size = v) />
+            <NumberField id="lab_barriers" label="Barriers per run" integer=true range={codec::range::<LabParams>(lim::BARRIERS.name)}
+                value=Signal::derive(move || lab.with(|l| l.sweep.barriers as f64)) on_change=int(|l, v| l.sweep.barriers = v) />
+            <SelectField id="lab_routing" label="Routing (charts)"
+                options=Routing::ALL.iter().map(|r| (r.id(), r.label())).collect()
+                value=Signal::derive(move || lab.with(|l| l.sweep.routing.id().to_owned()))
+                on_change=Callback::new(move |id: String| lab.update(|l| l.sweep.routing = id.parse().unwrap_or_default())) />
+            <p class="hint">"The charts use this rule; each claim below is also checked under the other rule (Tree, ID1 and ID2 run again)."</p>
+            <NumberField id="uq_size" label="UQ mesh side" integer=true range={codec::range::<LabParams>(lim::UQ_SIZE.name)}
+                value=Signal::derive(move || lab.with(|l| l.uq_size as f64)) on_change=int(|l, v| l.uq_size = v) />
+            <div class="sweep-buttons">
+                <button type="button" data-testid="run-sweep" on:click=move |_| sweep.start(lab.get_untracked())
+                    disabled=move || sweep.running.get()>"Run sweep"</button>
+                <button type="button" data-testid="cancel-sweep" on:click=move |_| sweep.cancel()
+                    disabled=move || !sweep.running.get()>"Cancel"</button>
+            </div>
+            <progress data-testid="sweep-progress" max="100" prop:value=percent aria-label="Sweep progress"></progress>
+            <p class="hint" data-testid="sweep-status" role="status">{status}</p>
+            {move || sweep.error.get().map(|e| view! { <p class="chart-error" role="alert">{e}</p> })}
+        </div>
+    }
+}
+
+/// The UQ experiment (16 × 16: 65 536 conversions), in a worker of its own:
+/// its progress, histogram, claim and exports.
+#[component]
+fn UqSection(
+    lab: RwSignal<LabParams>,
+    dark: Memo<bool>,
+    width: Signal<f64>,
+    /// The charts' routing rule.
+    rule: RwSignal<Routing>,
+) -> impl IntoView {
+    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let uq_client = StoredValue::new_local(Client::new());
+    on_cleanup(move || {
+        uq_client.try_with_value(Client::close);
+    });
+    let uq = RwSignal::new(None::<Result<UqResult, String>>);
+    let uq_progress = RwSignal::new(Progress::Idle);
+    let start_uq = move |size: u64| {
+        uq.set(None);
+        let handler = tracked(uq_progress, move |response| match response {
+            Response::Uq(u) => uq.set(Some(Ok(u))),
+            Response::Error(e) => uq.set(Some(Err(e.to_string()))),
+            _ => {}
+        });
+        uq_client.with_value(|c| c.run(Request::Uq(UqRequest { size, encoding: None, links: None }), handler));
+    };
+    Effect::new(move |_| start_uq(lab.with(|l| l.uq_size)));
+    let on_uq_cancel = Callback::new(move |()| {
+        uq_client.with_value(Client::cancel);
+        uq_progress.update(|p| *p = p.cancelled());
+        uq.set(Some(Err("The UQ experiment was cancelled.".into())));
+    });
+    let on_uq_rerun = Callback::new(move |()| start_uq(lab.with_untracked(|l| l.uq_size)));
+    // The experiment's histogram (it does not depend on the sweep).
+    let uq_chart = Signal::derive(move || {
+        let (theme, w) = (theme(), width.get() - 2.0);
+        uq.with(|u| u.as_ref().and_then(|u| u.as_ref().ok()).map(|u| u.histogram(w, &theme)))
+    });
+    let uq_claim_memo = Signal::derive(move || {
+        uq.with(|u| uq_claim(u.as_ref().and_then(|u| u.as_ref().ok()).map_or(&[][..], |u| u.lct_minus_bst.as_slice())))
+    });
+    let numberings = move || (lab.get_untracked().uq_size * lab.get_untracked().uq_size) as usize;
+    let uq_csv = Callback::new(move |()| {
+        uq.with_untracked(|u| match u {
+            Some(Ok(u)) => exports::uq_csv(&u.lct, &u.bst, numberings()),
+            _ => String::new(),
+        })
+    });
+    let uq_json = Callback::new(move |()| {
+        uq.with_untracked(|u| match u {
+            Some(Ok(u)) => exports::uq_json(u),
+            _ => String::new(),
+        })
+    });
+
+    view! {
+        <article class="lab-chart" data-testid="uq-chart">
+            <RunProgress progress=uq_progress label="Computing the UQ" unit="link sets and rows of conversions"
+                on_cancel=on_uq_cancel on_rerun=on_uq_rerun />
+            {move || match uq.get() {
+                Some(Ok(u)) => view! {
+                    <p class="uq-means" data-testid="uq-means">{u.means_note}</p>
+                    <div class="diagram" inner_html=move || uq_chart.get().unwrap_or_default()></div>
+                }.into_any(),
+                Some(Err(e)) => view! { <p class="chart-error">{e}</p> }.into_any(),
+                None => view! { <p class="summary-note" data-testid="uq-pending">"Computing UQ for every conversion in the engine worker…"</p> }.into_any(),
+            }}
+            <ClaimLine claim=Signal::derive(move || uq_claim_memo.get()) rule=rule other=Signal::derive(|| None) />
+            <ExportBar name=Signal::derive(move || format!("commlab-lab-uq-{}", lab.with(|l| l.uq_size)))
+                svg=Signal::derive(move || uq_chart.get()) csv=uq_csv json=uq_json />
+        </article>
     }
 }
 
