@@ -50,7 +50,6 @@ enum RunState {
 }
 
 /// The mesh view.
-#[allow(clippy::too_many_lines, reason = "one component wiring the worker to the template")]
 #[component]
 pub fn MeshView(
     /// App state; the controls write `params.mesh` and `params.step`.
@@ -136,7 +135,112 @@ pub fn MeshView(
             FrameRequest { step: step.get(), width: draw_width.get(), pattern, heat, dark: dark.get() }
         })
     });
-    // One frame per step, option or theme change (not the one the run brought); queued behind work in flight.
+    follow_frames(client, frame_request, asked, show_frame);
+
+    let caption = move || match state.get() {
+        RunState::Failed(e) => e,
+        _ => frame.with(|f| f.as_ref().map_or_else(|| "Simulating the run…".to_owned(), |f| f.caption.clone())),
+    };
+    let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
+    let file_name = Signal::derive(move || mp.with(|p| file_name_of(&p.request, step.get())));
+    let svg = Signal::derive(move || frame.with(|f| f.as_ref().and_then(|f| f.svg.clone())));
+    let export_status = RwSignal::new(String::new());
+    let remote = mesh_export(client, file_name, step, export_status);
+    let on_rerun = Callback::new(move |()| start(request.get_untracked()));
+    let (on_cancel, progress) = run_progress(client, state);
+
+    view! {
+        <section class="view mesh-view" data-testid="mesh-view" aria-labelledby="mesh-title">
+            <MeshControls params=params mp=mp />
+            <div class="results">
+                <RunProgress progress=progress label="Simulating" unit="messages delivered" on_cancel=on_cancel on_rerun=on_rerun />
+                <Playback step=step steps=steps on_step=on_step />
+                <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
+                <Legend />
+                <figure node_ref=figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
+                    data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
+                    data-frames=move || frames.get().to_string()
+                    data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
+                    <figcaption id="mesh-keys">"Click a link to break or repair it, or focus the mesh and walk it with the arrow keys: Enter or Space flips the link just crossed."</figcaption>
+                    <MeshStage params=params mp=mp frame=frame asked=asked bitmap=bitmap painted=painted on_canvas=on_canvas svg=svg />
+                </figure>
+                <Metrics state=state summary=summary />
+                <ExportBar name=file_name svg=svg remote=remote remote_drawing=true />
+                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::links::Timeline::of(p.mesh.schedule())))) />
+                <p class="export-status" role="status">{move || export_status.get()}</p>
+                <RoundPanel mp=mp dark=dark client=client />
+            </div>
+        </section>
+    }
+}
+
+/// The export files' name: mesh, algorithm, break rate, seed and step.
+fn file_name_of(r: &MeshRequest, step: usize) -> String {
+    format!("commlab-mesh-{}x{}-{}-r{}-s{}-step{}", r.size, r.size, r.algorithm, r.rate, r.seed, step)
+}
+
+/// The exports, from the worker's kept run: CSV, JSON, and the drawing of
+/// the current step as SVG or PNG.
+fn mesh_export(
+    client: StoredValue<Client, LocalStorage>,
+    file_name: Signal<String>,
+    step: Signal<usize>,
+    export_status: RwSignal<String>,
+) -> Callback<ExportFormat> {
+    Callback::new(move |format: ExportFormat| {
+        let kind = match format {
+            ExportFormat::Csv => ExportKind::Csv,
+            ExportFormat::Json => ExportKind::Json,
+            ExportFormat::Svg | ExportFormat::Png => ExportKind::Svg(step.get_untracked()),
+        };
+        let name = file_name.get_untracked();
+        export_status.set("Preparing…".into());
+        let handler: Handler = Rc::new(move |response, _| {
+            let Response::Export(text) = response else { return };
+            let result = match format {
+                ExportFormat::Csv => browser::download_text(&format!("{name}.csv"), "text/csv", &text),
+                ExportFormat::Json => browser::download_text(&format!("{name}.json"), "application/json", &text),
+                ExportFormat::Svg => browser::download_text(&format!("{name}.svg"), "image/svg+xml", &text),
+                ExportFormat::Png => {
+                    browser::download_png(&format!("{name}.png"), &text, Callback::new(move |e| export_status.set(e)));
+                    Ok(())
+                }
+            };
+            export_status.set(result.err().unwrap_or_default());
+        });
+        client.with_value(|c| c.query(Request::MeshExport(kind), handler));
+    })
+}
+
+/// Cancel (the worker's run) and the progress row's state.
+fn run_progress(
+    client: StoredValue<Client, LocalStorage>,
+    state: RwSignal<RunState>,
+) -> (Callback<()>, Signal<Progress>) {
+    let on_cancel = Callback::new(move |()| {
+        client.with_value(Client::cancel);
+        state.update(|s| {
+            if let RunState::Running(done, total) = *s {
+                *s = RunState::Cancelled(done, total);
+            }
+        });
+    });
+    let progress = Signal::derive(move || match state.get() {
+        RunState::Running(done, total) => Progress::Running(done, total),
+        RunState::Cancelled(done, total) => Progress::Cancelled(done, total),
+        _ => Progress::Idle,
+    });
+    (on_cancel, progress)
+}
+
+/// One frame per step, option or theme change (not the one the run
+/// brought), queued behind work in flight.
+fn follow_frames(
+    client: StoredValue<Client, LocalStorage>,
+    frame_request: Memo<Option<FrameRequest>>,
+    asked: StoredValue<Option<FrameRequest>>,
+    show_frame: impl Fn(Frame, Option<JsValue>) + Copy + 'static,
+) {
     Effect::new(move |_| {
         let Some(f) = frame_request.get() else { return };
         if asked.get_value() == Some(f) {
@@ -150,7 +254,25 @@ pub fn MeshView(
         });
         client.with_value(|c| c.query(Request::MeshFrame(f), handler));
     });
+}
 
+/// The drawing (canvas or SVG) with its click and keyboard handling: a click
+/// on a link breaks or repairs it; the arrow keys walk the mesh.
+#[component]
+#[allow(clippy::too_many_arguments, reason = "the view's run state, shared with its other parts")]
+fn MeshStage(
+    params: RwSignal<Params>,
+    mp: Memo<MeshParams>,
+    frame: RwSignal<Option<Frame>>,
+    /// The frame last asked for (its width lays out the clicks).
+    asked: StoredValue<Option<FrameRequest>>,
+    /// The bitmap to paint next (canvas drawings).
+    bitmap: StoredValue<Option<JsValue>, LocalStorage>,
+    /// Bumped whenever a new bitmap arrives.
+    painted: RwSignal<u32>,
+    on_canvas: Memo<bool>,
+    svg: Signal<Option<String>>,
+) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     // Shows the painted bitmap; `data-frame` counts the paints (tests and the timing harness wait on it).
     Effect::new(move |_| {
@@ -258,98 +380,20 @@ pub fn MeshView(
         })
     };
 
-    let caption = move || match state.get() {
-        RunState::Failed(e) => e,
-        _ => frame.with(|f| f.as_ref().map_or_else(|| "Simulating the run…".to_owned(), |f| f.caption.clone())),
-    };
-    let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
-    let file_name = Signal::derive(move || {
-        mp.with(|p| {
-            format!(
-                "commlab-mesh-{}x{}-{}-r{}-s{}-step{}",
-                p.request.size,
-                p.request.size,
-                p.request.algorithm,
-                p.request.rate,
-                p.request.seed,
-                step.get()
-            )
-        })
-    });
-    let svg = Signal::derive(move || frame.with(|f| f.as_ref().and_then(|f| f.svg.clone())));
-    let export_status = RwSignal::new(String::new());
-    let remote = Callback::new(move |format: ExportFormat| {
-        let kind = match format {
-            ExportFormat::Csv => ExportKind::Csv,
-            ExportFormat::Json => ExportKind::Json,
-            ExportFormat::Svg | ExportFormat::Png => ExportKind::Svg(step.get_untracked()),
-        };
-        let name = file_name.get_untracked();
-        export_status.set("Preparing…".into());
-        let handler: Handler = Rc::new(move |response, _| {
-            let Response::Export(text) = response else { return };
-            let result = match format {
-                ExportFormat::Csv => browser::download_text(&format!("{name}.csv"), "text/csv", &text),
-                ExportFormat::Json => browser::download_text(&format!("{name}.json"), "application/json", &text),
-                ExportFormat::Svg => browser::download_text(&format!("{name}.svg"), "image/svg+xml", &text),
-                ExportFormat::Png => {
-                    browser::download_png(&format!("{name}.png"), &text, Callback::new(move |e| export_status.set(e)));
-                    Ok(())
-                }
-            };
-            export_status.set(result.err().unwrap_or_default());
-        });
-        client.with_value(|c| c.query(Request::MeshExport(kind), handler));
-    });
-    let on_cancel = Callback::new(move |()| {
-        client.with_value(Client::cancel);
-        state.update(|s| {
-            if let RunState::Running(done, total) = *s {
-                *s = RunState::Cancelled(done, total);
-            }
-        });
-    });
-    let on_rerun = Callback::new(move |()| start(request.get_untracked()));
-    let progress = Signal::derive(move || match state.get() {
-        RunState::Running(done, total) => Progress::Running(done, total),
-        RunState::Cancelled(done, total) => Progress::Cancelled(done, total),
-        _ => Progress::Idle,
-    });
-
     view! {
-        <section class="view mesh-view" data-testid="mesh-view" aria-labelledby="mesh-title">
-            <MeshControls params=params mp=mp />
-            <div class="results">
-                <RunProgress progress=progress label="Simulating" unit="messages delivered" on_cancel=on_cancel on_rerun=on_rerun />
-                <Playback step=step steps=steps on_step=on_step />
-                <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
-                <Legend />
-                <figure node_ref=figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
-                    data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
-                    data-frames=move || frames.get().to_string()
-                    data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
-                    <figcaption id="mesh-keys">"Click a link to break or repair it, or focus the mesh and walk it with the arrow keys: Enter or Space flips the link just crossed."</figcaption>
-                    <div class="mesh-stage" tabindex="0" role="group" data-testid="mesh-stage" aria-describedby="mesh-keys"
-                        aria-label="Mesh links" on:keydown=on_key on:blur=move |_| cursor.set(None)>
-                    {move || if on_canvas.get() {
-                        view! { <canvas node_ref=canvas_ref class="mesh-canvas" data-testid="mesh-canvas" role="img"
-                            aria-label=move || frame.with(|f| f.as_ref().map(|f| f.title.clone()).unwrap_or_default())
-                            style=move || frame.with(|f| f.as_ref().map(|f| format!("width:{:.0}px;height:{:.0}px", f.width, f.height)).unwrap_or_default())
-                            on:click=on_click></canvas> }.into_any()
-                    } else {
-                        view! { <div class="mesh-svg" data-testid="mesh-svg" on:click=on_click inner_html=move || svg.get().unwrap_or_default()></div> }.into_any()
-                    }}
-                    {cursor_marks}
-                    </div>
-                    <p class="mesh-cursor-text" data-testid="mesh-cursor" aria-live="polite">{cursor_text}</p>
-                </figure>
-                <Metrics state=state summary=summary />
-                <ExportBar name=file_name svg=svg remote=remote remote_drawing=true />
-                <crate::lazy::ScheduleLinks schedule=Signal::derive(move || params.with(|p| (!p.embed).then(|| crate::links::Timeline::of(p.mesh.schedule())))) />
-                <p class="export-status" role="status">{move || export_status.get()}</p>
-                <RoundPanel mp=mp dark=dark client=client />
-            </div>
-        </section>
+        <div class="mesh-stage" tabindex="0" role="group" data-testid="mesh-stage" aria-describedby="mesh-keys"
+            aria-label="Mesh links" on:keydown=on_key on:blur=move |_| cursor.set(None)>
+        {move || if on_canvas.get() {
+            view! { <canvas node_ref=canvas_ref class="mesh-canvas" data-testid="mesh-canvas" role="img"
+                aria-label=move || frame.with(|f| f.as_ref().map(|f| f.title.clone()).unwrap_or_default())
+                style=move || frame.with(|f| f.as_ref().map(|f| format!("width:{:.0}px;height:{:.0}px", f.width, f.height)).unwrap_or_default())
+                on:click=on_click></canvas> }.into_any()
+        } else {
+            view! { <div class="mesh-svg" data-testid="mesh-svg" on:click=on_click inner_html=move || svg.get().unwrap_or_default()></div> }.into_any()
+        }}
+        {cursor_marks}
+        </div>
+        <p class="mesh-cursor-text" data-testid="mesh-cursor" aria-live="polite">{cursor_text}</p>
     }
 }
 
