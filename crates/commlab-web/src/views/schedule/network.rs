@@ -75,25 +75,10 @@ pub enum Ideal {
     Stopped,
 }
 
-/// The network results: summary, picture, scrubber, tables.
-#[allow(clippy::too_many_lines, reason = "one panel: summary, picture, scrubber, tables")]
-#[component]
-pub fn NetworkPanel(
-    /// The view's state.
-    params: RwSignal<ScheduleParams>,
-    /// The run's network summary.
-    summary: Signal<Option<Arc<NetSummary>>>,
-    /// The run's network picture.
-    arrived: Signal<Option<Arc<NetPicture>>>,
-    /// The ideal switch's run.
-    ideal: Signal<Ideal>,
-    /// The page's theme.
-    dark: Memo<bool>,
-) -> impl IntoView {
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    // A new picture is drawn in the task after the one that shows the
-    // summary and tables: on `torus:32x32` (4 096 links) the two together
-    // made one main-thread task of about 60 ms.
+/// Shows a new picture in the task after the one that shows the summary and
+/// tables: on `torus:32x32` (4 096 links) the two together made one
+/// main-thread task of about 60 ms.
+fn deferred(arrived: Signal<Option<Arc<NetPicture>>>) -> RwSignal<Option<Arc<NetPicture>>> {
     let picture = RwSignal::new(None::<Arc<NetPicture>>);
     Effect::new(move |_| {
         let new = arrived.get();
@@ -111,9 +96,13 @@ pub fn NetworkPanel(
             }
         }
     });
-    let hover = RwSignal::new(None::<usize>);
+    picture
+}
+
+/// The picture frame's width after each layout that changes it (no forced
+/// layout), between 240 and 640 px.
+fn frame_width(frame: NodeRef<leptos::html::Div>) -> RwSignal<f64> {
     let width = RwSignal::new(520.0f64);
-    let frame = NodeRef::<leptos::html::Div>::new();
     // The frame's width after each layout that changes it (no forced layout).
     let watch = StoredValue::new_local(None::<crate::browser::WidthWatch>);
     Effect::new(move |_| {
@@ -128,6 +117,132 @@ pub fn NetworkPanel(
         }
     });
     on_cleanup(move || watch.set_value(None));
+    width
+}
+
+/// The flows in transfer at `t` (ns), the first twelve named.
+fn moving_sentence(p: &NetPicture, t: f64) -> String {
+    if !p.traced() {
+        return "The flows of a run this large are not traced: the picture shows the whole run's load.".to_owned();
+    }
+    let moving = p.moving_at(t);
+    let listed: Vec<String> =
+        moving.iter().take(12).map(|m| format!("{}→{} at {} B/ns", m.from, m.to, format_quantity(m.rate))).collect();
+    let more = if moving.len() > 12 { format!(" and {} more", moving.len() - 12) } else { String::new() };
+    format!(
+        "At {} ns, {} flows in transfer{}{}{more}.",
+        format_quantity(t),
+        moving.len(),
+        if listed.is_empty() { "" } else { ": " },
+        listed.join(", ")
+    )
+}
+
+/// The run's summary on the network: when ranks finish, against the ideal
+/// switch, the bottleneck, and the rank pairs with no surviving path.
+#[component]
+fn NetSummaryLine(summary: Signal<Option<Arc<NetSummary>>>, ideal: Signal<Ideal>) -> impl IntoView {
+    view! {
+        {move || summary.get().map(|s| {
+            let b = bottleneck_sentence(&s);
+            let stuck = s.stuck;
+            let against = move || match ideal.get() {
+                // A run that did not finish has no slowdown.
+                _ if stuck > 0 => "no slowdown is given, as the run did not finish".to_owned(),
+                Ideal::Done(t, slowdown) => format!("against {} ns on an ideal switch of the same links ({}× its time)", format_quantity(t), format_quantity(slowdown)),
+                Ideal::Pending => "the same schedule on an ideal switch of the same links is still running (for the slowdown)".to_owned(),
+                Ideal::Stopped => "the ideal switch of the same links was not run to its end".to_owned(),
+            };
+            let finish = if stuck > 0 {
+                format!("{} stuck (their messages never arrive); the others finish by {} ns, ", commlab_plot::count(u64::from(stuck), "rank is", "ranks are"), format_quantity(s.max_time))
+            } else {
+                format!("the last rank finishes at {} ns, ", format_quantity(s.max_time))
+            };
+            view! {
+                <p class="net-summary" data-testid="net-summary">{format!(
+                    "On {} ({} hosts, {} links, {} broken): {finish}",
+                    s.topology, s.hosts, s.links, s.broken)}
+                    <span data-testid="net-ideal">{against}</span>
+                    {format!("; {b}. At most {} in transfer at once.", commlab_plot::count(s.peak_flows, "flow was", "flows were"))}</p>
+                {(s.unreachable_pairs > 0).then(|| view! {
+                    <div class="deadlock" data-testid="unreachable" role="alert">
+                        <p>{format!("{} no surviving path; their messages never go:", commlab_plot::count(u64::from(s.unreachable_pairs), "rank pair has", "rank pairs have"))}</p>
+                        <ul>{s.unreachable.iter().map(|(a, b, ops)| view! { <li>{format!("{a} → {b}: {}", ops.join("; "))}</li> }).collect_view()}</ul>
+                    </div>
+                })}
+            }
+        })}
+    }
+}
+
+/// The picture's tools: what the colours stand for, the scrubber's instant.
+#[component]
+fn PictureTools(params: RwSignal<ScheduleParams>, end: Signal<f64>) -> impl IntoView {
+    let at = move || params.with(|p| p.at);
+    view! {
+        <div class="net-tools" role="group" aria-label="Network picture">
+            <label for="heat">"Colour links by "</label>
+            <select id="heat" data-testid="heat" on:change=move |ev| { let v = event_target_value(&ev); params.update(|p| p.heat = if v == "busy" { Heat::Busy } else { Heat::Bytes }); }>
+                <option value="bytes" selected=move || params.with(|p| p.heat == Heat::Bytes)>"bytes carried"</option>
+                <option value="busy" selected=move || params.with(|p| p.heat == Heat::Busy)>"busy fraction"</option>
+            </select>
+            <label for="scrub">" Instant "</label>
+            <input id="scrub" data-testid="scrub" type="range" min="0" max=move || end.get().to_string() step="any"
+                prop:value=move || at().unwrap_or(0.0).to_string()
+                on:input=move |ev| { let v = event_target_value(&ev).parse::<f64>().ok(); params.update(|p| p.at = v.map(f64::round)); } />
+            <button type="button" data-testid="scrub-off" on:click=move |_| params.update(|p| p.at = None)>"Whole run"</button>
+        </div>
+    }
+}
+
+/// Paints `scene` on `canvas` whenever it changes; each redraw is a User
+/// Timing measure `net-picture` (read by tests/e2e/bench-network.mjs).
+fn paint_on(canvas: NodeRef<leptos::html::Canvas>, scene: impl Fn() -> Option<commlab_plot::mesh::Scene> + 'static) {
+    Effect::new(move |_| {
+        let start = browser::now_ms();
+        let (Some(sc), Some(c)) = (scene(), canvas.get()) else { return };
+        if let Ok(bitmap) = crate::paint::paint(&sc, browser::pixel_ratio()) {
+            browser::present_bitmap(&c, &bitmap.unchecked_into(), sc.width, sc.height);
+        }
+        browser::measure_since("net-picture", start);
+    });
+}
+
+/// The busiest links of the run, in a table that opens on demand.
+#[component]
+fn HottestLinks(summary: Signal<Option<Arc<NetSummary>>>) -> impl IntoView {
+    view! {
+    {move || summary.get().filter(|s| !s.hottest.is_empty()).map(|s| view! {
+        <details class="hottest" data-testid="hottest-links">
+            <summary>"The busiest links"</summary>
+            <table class="numbers stack" style=crate::controls::stack::stack_labels(&["link", "bytes", "busy (ns)", "peak flows"])>
+                <thead><tr><th scope="col">"link"</th><th scope="col">"bytes"</th><th scope="col">"busy (ns)"</th><th scope="col">"peak flows"</th></tr></thead>
+                <tbody>{s.hottest.iter().map(|l| view! { <tr><td>{l.name.clone()}</td><td>{format_quantity(l.bytes)}</td><td>{format_quantity(l.busy)}</td><td>{l.peak}</td></tr> }).collect_view()}</tbody>
+            </table>
+        </details>
+    })}
+    }
+}
+
+/// The network results: summary, picture, scrubber, tables.
+#[component]
+pub fn NetworkPanel(
+    /// The view's state.
+    params: RwSignal<ScheduleParams>,
+    /// The run's network summary.
+    summary: Signal<Option<Arc<NetSummary>>>,
+    /// The run's network picture.
+    arrived: Signal<Option<Arc<NetPicture>>>,
+    /// The ideal switch's run.
+    ideal: Signal<Ideal>,
+    /// The page's theme.
+    dark: Memo<bool>,
+) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let picture = deferred(arrived);
+    let hover = RwSignal::new(None::<usize>);
+    let frame = NodeRef::<leptos::html::Div>::new();
+    let width = frame_width(frame);
     let layout = Memo::new(move |_| {
         let w = width.get();
         picture.with(|p| {
@@ -168,15 +283,7 @@ pub fn NetworkPanel(
             Some(net_scene(&l, &marks, &th, &format!("The network {}", p.topology)))
         })
     };
-    Effect::new(move |_| {
-        let start = browser::now_ms();
-        let (Some(sc), Some(c)) = (scene(), canvas.get()) else { return };
-        if let Ok(bitmap) = crate::paint::paint(&sc, browser::pixel_ratio()) {
-            browser::present_bitmap(&c, &bitmap.unchecked_into(), sc.width, sc.height);
-        }
-        // The picture's redraw (scene and paint), read by tests/e2e/bench-network.mjs.
-        browser::measure_since("net-picture", start);
-    });
+    paint_on(canvas, scene);
     let shape = move || picture.with(|p| p.as_ref().and_then(|p| p.topology.parse::<Shape>().ok()));
     let link_under = move |ev: &web_sys::MouseEvent| {
         layout.get_untracked()?.link_at(f64::from(ev.offset_x()), f64::from(ev.offset_y()))
@@ -209,75 +316,12 @@ pub fn NetworkPanel(
         })
     };
     let end = move || picture.with(|p| p.as_ref().map_or(1.0, |p| p.end.max(1.0)));
-    let moving_text = move || {
-        let t = at()?;
-        picture.with(|p| {
-            let p = p.as_ref()?;
-            if !p.traced() {
-                return Some(
-                    "The flows of a run this large are not traced: the picture shows the whole run's load.".to_owned(),
-                );
-            }
-            let moving = p.moving_at(t);
-            let listed: Vec<String> = moving
-                .iter()
-                .take(12)
-                .map(|m| format!("{}→{} at {} B/ns", m.from, m.to, format_quantity(m.rate)))
-                .collect();
-            let more = if moving.len() > 12 { format!(" and {} more", moving.len() - 12) } else { String::new() };
-            Some(format!(
-                "At {} ns, {} flows in transfer{}{}{more}.",
-                format_quantity(t),
-                moving.len(),
-                if listed.is_empty() { "" } else { ": " },
-                listed.join(", ")
-            ))
-        })
-    };
+    let moving_text = move || picture.with(|p| Some(moving_sentence(p.as_ref()?, at()?)));
     view! {
-        {move || summary.get().map(|s| {
-            let b = bottleneck_sentence(&s);
-            let stuck = s.stuck;
-            let against = move || match ideal.get() {
-                // A run that did not finish has no slowdown.
-                _ if stuck > 0 => "no slowdown is given, as the run did not finish".to_owned(),
-                Ideal::Done(t, slowdown) => format!("against {} ns on an ideal switch of the same links ({}× its time)", format_quantity(t), format_quantity(slowdown)),
-                Ideal::Pending => "the same schedule on an ideal switch of the same links is still running (for the slowdown)".to_owned(),
-                Ideal::Stopped => "the ideal switch of the same links was not run to its end".to_owned(),
-            };
-            let finish = if stuck > 0 {
-                format!("{} stuck (their messages never arrive); the others finish by {} ns, ", commlab_plot::count(u64::from(stuck), "rank is", "ranks are"), format_quantity(s.max_time))
-            } else {
-                format!("the last rank finishes at {} ns, ", format_quantity(s.max_time))
-            };
-            view! {
-                <p class="net-summary" data-testid="net-summary">{format!(
-                    "On {} ({} hosts, {} links, {} broken): {finish}",
-                    s.topology, s.hosts, s.links, s.broken)}
-                    <span data-testid="net-ideal">{against}</span>
-                    {format!("; {b}. At most {} in transfer at once.", commlab_plot::count(s.peak_flows, "flow was", "flows were"))}</p>
-                {(s.unreachable_pairs > 0).then(|| view! {
-                    <div class="deadlock" data-testid="unreachable" role="alert">
-                        <p>{format!("{} no surviving path; their messages never go:", commlab_plot::count(u64::from(s.unreachable_pairs), "rank pair has", "rank pairs have"))}</p>
-                        <ul>{s.unreachable.iter().map(|(a, b, ops)| view! { <li>{format!("{a} → {b}: {}", ops.join("; "))}</li> }).collect_view()}</ul>
-                    </div>
-                })}
-            }
-        })}
+        <NetSummaryLine summary=summary ideal=ideal />
         <div class="net-frame" node_ref=frame>
             {move || picture.with(Option::is_some).then(|| view! {
-                <div class="net-tools" role="group" aria-label="Network picture">
-                    <label for="heat">"Colour links by "</label>
-                    <select id="heat" data-testid="heat" on:change=move |ev| { let v = event_target_value(&ev); params.update(|p| p.heat = if v == "busy" { Heat::Busy } else { Heat::Bytes }); }>
-                        <option value="bytes" selected=move || params.with(|p| p.heat == Heat::Bytes)>"bytes carried"</option>
-                        <option value="busy" selected=move || params.with(|p| p.heat == Heat::Busy)>"busy fraction"</option>
-                    </select>
-                    <label for="scrub">" Instant "</label>
-                    <input id="scrub" data-testid="scrub" type="range" min="0" max=move || end().to_string() step="any"
-                        prop:value=move || at().unwrap_or(0.0).to_string()
-                        on:input=move |ev| { let v = event_target_value(&ev).parse::<f64>().ok(); params.update(|p| p.at = v.map(f64::round)); } />
-                    <button type="button" data-testid="scrub-off" on:click=move |_| params.update(|p| p.at = None)>"Whole run"</button>
-                </div>
+                <PictureTools params=params end=Signal::derive(end) />
                 <canvas node_ref=canvas class="net-picture" data-testid="net-picture" role="img"
                     aria-label="The network: links coloured by load; point at a link for its numbers, click it to break or repair it"
                     on:mousemove=on_move on:mouseleave=move |_| hover.set(None) on:click=on_click></canvas>
@@ -286,15 +330,7 @@ pub fn NetworkPanel(
                 <p class="timeline-legend">"Links: grey idle to red hottest; blue, the links in use at the instant (wider: more of their bandwidth); dashed red with a cross, broken."</p>
             })}
         </div>
-        {move || summary.get().filter(|s| !s.hottest.is_empty()).map(|s| view! {
-            <details class="hottest" data-testid="hottest-links">
-                <summary>"The busiest links"</summary>
-                <table class="numbers stack" style=crate::controls::stack::stack_labels(&["link", "bytes", "busy (ns)", "peak flows"])>
-                    <thead><tr><th scope="col">"link"</th><th scope="col">"bytes"</th><th scope="col">"busy (ns)"</th><th scope="col">"peak flows"</th></tr></thead>
-                    <tbody>{s.hottest.iter().map(|l| view! { <tr><td>{l.name.clone()}</td><td>{format_quantity(l.bytes)}</td><td>{format_quantity(l.busy)}</td><td>{l.peak}</td></tr> }).collect_view()}</tbody>
-                </table>
-            </details>
-        })}
+        <HottestLinks summary=summary />
     }
 }
 
