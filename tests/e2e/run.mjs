@@ -441,6 +441,26 @@ test('pipeline: space-time diagram plays to p + m − 2 steps and p0 ends with t
   assert.match(await page.locator('[data-testid="caption"]').innerText(), /at most elements = 6/);
 });
 
+test('large pipeline and swizzle runs take their step captions from the worker', async ({ context, base }) => {
+  // Too large to build on the page: the runs stay in the worker, which
+  // writes each step's caption when the step is shown.
+  const page = await open(context, base, `${base}?view=pipeline&p=2000&m=4&step=3`);
+  await page.waitForFunction(() => /^Step 3 of 2002/.test(document.querySelector('[data-testid="caption"]')?.innerText ?? ''), null, { timeout: 10000 });
+  await page.click('[data-testid="forward"]');
+  await page.waitForFunction(() => /^Step 4 of 2002/.test(document.querySelector('[data-testid="caption"]')?.innerText ?? ''), null, { timeout: 10000 });
+  const swizzle = await open(context, base, `${base}?view=swizzle&rows=128&cols=128&ranks=64&step=2`);
+  await swizzle.waitForFunction(() => {
+    const text = document.querySelector('[data-testid="caption"]')?.innerText ?? '';
+    return /Step 2\b/.test(text);
+  }, null, { timeout: 20000 });
+  const first = await swizzle.locator('[data-testid="caption"]').innerText();
+  await swizzle.click('[data-testid="forward"]');
+  await swizzle.waitForFunction((before) => {
+    const text = document.querySelector('[data-testid="caption"]')?.innerText ?? '';
+    return /Step 3\b/.test(text) && text !== before;
+  }, first, { timeout: 20000 });
+});
+
 test('model: event-simulated points sit on the analytic curves', async ({ page }) => {
   const svg = await chartSvg(page, 'chart-pieces');
   // Legend entries wrap at 20 characters in their strip beside the plot.

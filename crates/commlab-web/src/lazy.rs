@@ -79,8 +79,8 @@ pub fn ScheduleLinks(
     schedule: Signal<Option<crate::links::Timeline>>,
 ) -> impl IntoView {
     // Only the Schedule view's params write its keys.
-    let query = Memo::new(move |_| schedule.with(|s| s.as_ref().map(crate::links::Timeline::pairs)));
     let schedule = Memo::new(move |_| schedule.with(|s| s.as_ref().map(crate::links::Timeline::state)));
+    let query = Memo::new(move |_| schedule.with(|s| s.as_ref().map(crate::links::query_of)));
     // What the timeline runs it under, in words, so no number differs unexplained.
     let under = move || {
         schedule.with(|s| {

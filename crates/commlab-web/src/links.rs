@@ -49,13 +49,13 @@ impl Timeline {
         }
     }
 
-    /// The Schedule view's own pairs, as query text (without `v` and `view`).
-    pub fn pairs(&self) -> String {
-        form_urlencoded::Serializer::new(String::new()).extend_pairs(codec::write(&self.state())).finish()
-    }
-
     /// The whole link's query: `v=…&view=schedule&…`.
     pub fn link(&self) -> String {
-        codec::link("schedule", &self.pairs())
+        codec::link("schedule", &query_of(&self.state()))
     }
+}
+
+/// The Schedule view's own pairs of `state`, as query text (without `v` and `view`).
+pub fn query_of(state: &ScheduleParams) -> String {
+    form_urlencoded::Serializer::new(String::new()).extend_pairs(codec::write(state)).finish()
 }

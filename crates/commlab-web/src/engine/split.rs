@@ -130,3 +130,28 @@ pub fn split_run<Q: SplitRequest>(
     });
     SplitRun { state, progress, on_cancel, on_rerun }
 }
+
+/// A worker-kept run's caption of the step shown: asked for (with `ask`)
+/// whenever the step changes while `wanted` holds, kept in the signal
+/// returned (the pipeline's and the swizzle's large runs).
+pub fn worker_captions(
+    client: StoredValue<Client, LocalStorage>,
+    step: Memo<usize>,
+    wanted: impl Fn(usize) -> bool + 'static,
+    ask: fn(usize) -> Request,
+) -> RwSignal<String> {
+    let caption = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let s = step.get();
+        if !wanted(s) {
+            return;
+        }
+        let handler: super::Handler = std::rc::Rc::new(move |response, _| {
+            if let Response::Caption(c) = response {
+                caption.set(c);
+            }
+        });
+        client.with_value(|c| c.query(ask(s), handler));
+    });
+    caption
+}

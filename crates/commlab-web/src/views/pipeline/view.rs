@@ -7,10 +7,10 @@ use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::{int_range, NumberField};
 use crate::controls::playback::Playback;
 use crate::controls::run_progress::RunProgress;
-use crate::engine::split::{split_run, Split, SplitRun};
-use crate::engine::{Client, Handler};
+use crate::engine::split::{split_run, worker_captions, Split, SplitRun};
+use crate::engine::Client;
 use crate::state::Params;
-use commlab_api::protocol::{DataView, Request, Response};
+use commlab_api::protocol::{DataView, Request};
 use commlab_api::tree::{PipelineRun, VALUES_TABLE_UNITS};
 use commlab_core::limits::{ELEMENTS, EXACT_SEED, PIECES, PIECES_SLIDER, PIPELINE_UNITS_SLIDER, SEED_SLIDER, UNITS};
 use commlab_core::reduce::caption;
@@ -18,7 +18,6 @@ use commlab_core::reduce::values::piece_range;
 use commlab_plot::pipeline::{pipeline_svg, PIPELINE_DRAW_LIMIT};
 use commlab_plot::Theme;
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// The pipeline view.
@@ -60,19 +59,12 @@ pub fn PipelineView(
             .then(|| pipeline_svg(&run.schedule, pp.get().elements as usize, step.get(), width.get(), &theme()))
     });
     // A large run's captions come from the worker, one per step shown.
-    let remote_caption = RwSignal::new(String::new());
-    Effect::new(move |_| {
-        let s = step.get();
-        if !matches!(state.get(), Split::Remote(_)) || s == 0 {
-            return;
-        }
-        let handler: Handler = Rc::new(move |response, _| {
-            if let Response::Caption(c) = response {
-                remote_caption.set(c);
-            }
-        });
-        client.with_value(|c| c.query(Request::PipelineCaption(s), handler));
-    });
+    let remote_caption = worker_captions(
+        client,
+        step,
+        move |s| matches!(state.get(), Split::Remote(_)) && s > 0,
+        Request::PipelineCaption,
+    );
     let caption_text = move || caption_at(&state.get(), step.get(), pp.with(|p| p.pieces), remote_caption);
     let on_step = Callback::new(move |s: usize| params.update(|p| p.step = s as u64));
     let file_name =

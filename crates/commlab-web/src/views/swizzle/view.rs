@@ -9,7 +9,7 @@ use crate::controls::export_bar::ExportBar;
 use crate::controls::number_field::NumberField;
 use crate::controls::playback::Playback;
 use crate::controls::select_field::SelectField;
-use crate::engine::split::{split_run, Split, SplitRun};
+use crate::engine::split::{split_run, worker_captions, Split, SplitRun};
 use crate::engine::{Client, Handler};
 use crate::lazy::LazyArgs;
 use commlab_api::protocol::{DataView, Request, Response};
@@ -112,7 +112,13 @@ pub fn SwizzleView(
             }
         })
     });
-    let remote_caption = remote_captions(client, step, heavy, summary);
+    // A large run's captions come from the worker, one per step shown.
+    let remote_caption = worker_captions(
+        client,
+        step,
+        move |_| heavy.get() && matches!(summary.get(), SummaryState::Ready(_)),
+        Request::SwizzleCaption,
+    );
     let caption_text = move || match (local(), summary.get()) {
         (Some(r), _) => r.caption(step.get()),
         (_, SummaryState::Failed(e)) => e,
@@ -166,29 +172,6 @@ fn file_name_of(p: &super::params::SwizzleParams, step: usize) -> String {
         "commlab-swizzle-{}x{}x{}-c{}x{}-d{}-step{}",
         p.grid.0, p.grid.1, p.grid.2, p.cores.0, p.cores.1, p.direction, step
     )
-}
-
-/// A large run's captions, from the worker, one per step shown.
-fn remote_captions(
-    client: StoredValue<Client, LocalStorage>,
-    step: Memo<usize>,
-    heavy: Signal<bool>,
-    summary: Memo<SummaryState>,
-) -> RwSignal<String> {
-    let remote_caption = RwSignal::new(String::new());
-    Effect::new(move |_| {
-        let s = step.get();
-        if !heavy.get() || !matches!(summary.get(), SummaryState::Ready(_)) {
-            return;
-        }
-        let handler: Handler = Rc::new(move |response, _| {
-            if let Response::Caption(c) = response {
-                remote_caption.set(c);
-            }
-        });
-        client.with_value(|c| c.query(Request::SwizzleCaption(s), handler));
-    });
-    remote_caption
 }
 
 /// What stands in for a grid too large to draw cell by cell.
