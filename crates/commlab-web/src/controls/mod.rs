@@ -1,7 +1,9 @@
 //! The controls every view shares, one per file.
 
 pub mod chart;
+pub mod debounce;
 pub mod export_bar;
+pub mod file_source;
 pub mod header;
 pub mod network;
 pub mod notices;
