@@ -7,6 +7,7 @@
 
 use super::params::ChooserParams;
 use crate::controls::export_bar::ExportBar;
+use crate::controls::file_source::{self, KeptFile};
 use crate::controls::store;
 use crate::engine::schedule::{OnResponse, ScheduleClient};
 use commlab_api::fit::{FitRequest, FitResult};
@@ -127,54 +128,117 @@ fn residual_tables(f: &FitResult) -> impl IntoView + use<> {
     }
 }
 
-/// The section.
-#[allow(clippy::too_many_lines, reason = "one section: input, fit, chart, residuals")]
-#[component]
-pub fn FitSection(
-    /// The Chooser's state (its collective, p and γ are the fit's).
+/// The text to fit: pasted, opened, dropped or restored, and what the box
+/// shows of it.
+#[derive(Clone, Copy)]
+struct FitInput {
     params: RwSignal<ChooserParams>,
-    /// Dark theme.
-    #[prop(into)]
-    dark: Signal<bool>,
-) -> impl IntoView {
-    let text = RwSignal::new(String::new());
-    // What the text box shows when a file is opened or restored (not set
-    // back from what was typed: a 10⁴-line value laid out again costs tens
-    // of ms).
-    let display = RwSignal::new(String::new());
-    let area = NodeRef::<leptos::html::Textarea>::new();
-    // A text too long for the box: what it was ("pasted: 10 001 lines (1.0 MB)").
-    let hidden = RwSignal::new(None::<String>);
-    let name = RwSignal::new(String::from("pasted text"));
-    let result = RwSignal::new_local(None::<Rc<FitResult>>);
-    let error = RwSignal::new(String::new());
-    let kept = RwSignal::new(String::new());
-    let busy = RwSignal::new(false);
-    // Opened by a file arriving, closed only by the reader.
-    let opened = RwSignal::new(false);
-    let took = RwSignal::new(0.0f64);
-    // The tables of a new result wait for the frame that shows its chart.
-    let tables = RwSignal::new(false);
-    // The fit's own worker, started when the section first opens or a file
-    // arrives (a Chooser visit that never fits starts none).
-    let worker = StoredValue::new_local(None::<ScheduleClient>);
-    let client = move || {
-        if worker.with_value(Option::is_none) {
-            worker.set_value(Some(ScheduleClient::new()));
+    text: RwSignal<String>,
+    /// What the text box shows when a file is opened or restored (not set
+    /// back from what was typed: a 10⁴-line value laid out again costs tens
+    /// of ms).
+    display: RwSignal<String>,
+    area: NodeRef<leptos::html::Textarea>,
+    /// A text too long for the box: what it was ("pasted: 10 001 lines (1.0 MB)").
+    hidden: RwSignal<Option<String>>,
+    name: RwSignal<String>,
+    kept: KeptFile,
+    error: RwSignal<String>,
+    /// Opened by a file arriving, closed only by the reader.
+    opened: RwSignal<bool>,
+}
+
+impl FitInput {
+    fn new(params: RwSignal<ChooserParams>) -> FitInput {
+        let input = FitInput {
+            params,
+            text: RwSignal::new(String::new()),
+            display: RwSignal::new(String::new()),
+            area: NodeRef::new(),
+            hidden: RwSignal::new(None),
+            name: RwSignal::new(String::from("pasted text")),
+            kept: KeptFile::new(store::BENCHMARK),
+            error: RwSignal::new(String::new()),
+            opened: RwSignal::new(false),
+        };
+        // A file kept from an earlier visit comes back.
+        input.kept.restore(
+            move |n, t| {
+                input.opened.set(true);
+                input.show(&n, &t);
+                input.name.set(n);
+                input.text.set(t);
+            },
+            |_| {},
+        );
+        input
+    }
+
+    /// What the box shows of a file opened, restored or pasted.
+    fn show(self, n: &str, t: &str) {
+        if t.len() > SHOWN_TEXT {
+            self.display.set(String::new());
+            self.hidden.set(Some(format!("{n}: {}", extent(t))));
+        } else {
+            self.hidden.set(None);
         }
-        worker.get_value()
-    };
-    let warmed = StoredValue::new(false);
-    let request = Memo::new(move |_| {
-        let t = text.get();
+    }
+
+    /// Fits `t` (named `n`) and keeps it.
+    fn take(self, n: String, t: String) {
+        if t.len() > MAX_TEXT {
+            self.error.set(format!("{n} has {} bytes; at most {} are read", t.len(), MAX_TEXT));
+            return;
+        }
+        if t.len() > SHOWN_TEXT {
+            // The box keeps only short texts (a long paste never enters it).
+            if let Some(a) = self.area.get_untracked().filter(|a| !a.value().is_empty()) {
+                a.set_value("");
+            }
+        }
+        self.show(&n, &t);
+        // A new file starts from its first run (a run chosen in another file may not be in it).
+        if self.params.with_untracked(|c| c.fit_run != 0) {
+            self.params.update(|c| c.fit_run = 0);
+        }
+        self.name.set(n.clone());
+        self.text.set(t.clone());
+        self.opened.set(true);
+        self.kept.keep(n, Rc::new(t));
+    }
+
+    /// Reads an opened or dropped file.
+    fn open(self, f: web_sys::File) {
+        file_source::read(f, move |n, t| match t {
+            Ok(t) => {
+                if t.len() <= SHOWN_TEXT {
+                    self.display.set(t.clone());
+                }
+                self.take(n, t);
+            }
+            Err(e) => self.error.set(format!("{n}: {e}")),
+        });
+    }
+
+    fn forget(self) {
+        let (text, display, hidden) = (self.text, self.display, self.hidden);
+        self.kept.forget(move || {
+            text.set(String::new());
+            display.set(String::new());
+            hidden.set(None);
+        });
+    }
+
+    /// The request the text and the Chooser's state make (none for an empty text).
+    fn request(self) -> Option<FitRequest> {
+        let t = self.text.get();
         (!t.trim().is_empty()).then(|| {
-            params.with(|c| FitRequest {
+            self.params.with(|c| FitRequest {
                 text: t,
                 format: Some(c.fit_format.clone()).filter(|f| !f.is_empty()),
                 collective: c.collective.id().to_owned(),
                 p: c.p,
-                algorithm: Some(c.fit_algorithm.clone())
-                    .filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
+                algorithm: Some(c.fit_algorithm.clone()).filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
                 in_place: c.fit_in_place,
                 gamma: c.abg[2],
                 run: (c.fit_run > 0).then_some(c.fit_run),
@@ -187,15 +251,65 @@ pub fn FitSection(
                 },
             })
         })
-    });
-    Effect::new(move |_| {
-        let Some(r) = request.get() else {
+    }
+}
+
+/// The fit in the engine worker: its result, and how long it took.
+#[derive(Clone, Copy)]
+struct Fitting {
+    input: FitInput,
+    result: RwSignal<Option<Rc<FitResult>>, LocalStorage>,
+    busy: RwSignal<bool>,
+    took: RwSignal<f64>,
+    /// The tables of a new result wait for the frame that shows its chart.
+    tables: RwSignal<bool>,
+    /// The fit's own worker, started when the section first opens or a file
+    /// arrives (a Chooser visit that never fits starts none).
+    worker: StoredValue<Option<ScheduleClient>, LocalStorage>,
+    warmed: StoredValue<bool>,
+}
+
+impl Fitting {
+    fn new(input: FitInput) -> Fitting {
+        let fitting = Fitting {
+            input,
+            result: RwSignal::new_local(None),
+            busy: RwSignal::new(false),
+            took: RwSignal::new(0.0),
+            tables: RwSignal::new(false),
+            worker: StoredValue::new_local(None),
+            warmed: StoredValue::new(false),
+        };
+        let request = Memo::new(move |_| input.request());
+        Effect::new(move |_| fitting.fit(request.get()));
+        Effect::new(move |_| {
+            if input.opened.get() {
+                fitting.warm();
+            }
+        });
+        fitting
+    }
+
+    fn client(self) -> Option<ScheduleClient> {
+        if self.worker.with_value(Option::is_none) {
+            self.worker.set_value(Some(ScheduleClient::new()));
+        }
+        self.worker.get_value()
+    }
+
+    fn on_page(self) -> bool {
+        self.worker.with_value(|w| w.as_ref().is_some_and(ScheduleClient::on_page))
+    }
+
+    fn fit(self, request: Option<FitRequest>) {
+        let (result, error, busy, tables) = (self.result, self.input.error, self.busy, self.tables);
+        let Some(r) = request else {
             result.set(None);
             error.set(String::new());
             return;
         };
         busy.set(true);
-        let started = crate::browser::now_ms();
+        let (started, took, name) = (crate::browser::now_ms(), self.took, self.input.name);
         let handler: OnResponse = Rc::new(move |resp, _| match resp {
             ScheduleResponse::Fitted(f) => {
                 took.set(crate::browser::now_ms() - started);
@@ -210,119 +324,126 @@ pub fn FitSection(
             ScheduleResponse::Error(e) => {
                 result.set(None);
                 // The text's problems name what it came from: "pasted text" or the file's name.
-                error.set(if e.field == "file" {
-                    format!("{}: {}", name.get_untracked(), e.expected)
-                } else {
-                    e.to_string()
-                });
+                error.set(if e.field == "file" { format!("{}: {}", name.get_untracked(), e.expected) } else { e.to_string() });
                 busy.set(false);
             }
             _ => {}
         });
-        warmed.set_value(true);
-        if let Some(c) = client() {
+        self.warmed.set_value(true);
+        if let Some(c) = self.client() {
             c.send(ScheduleQuery::Fit(r), handler);
         }
-    });
-    // Opened with nothing to fit yet: the worker fits a synthetic file a few
-    // times, so the first real one runs in optimized code (a fresh worker's
-    // first run is in V8's baseline tier, about twice as slow; BENCHMARKS.md).
-    Effect::new(move |_| {
-        if !opened.get() || warmed.get_value() || !text.with_untracked(String::is_empty) {
+    }
+
+    /// Opened with nothing to fit yet: the worker fits a synthetic file a few
+    /// times, so the first real one runs in optimized code (a fresh worker's
+    /// first run is in V8's baseline tier, about twice as slow; BENCHMARKS.md).
+    fn warm(self) {
+        if self.warmed.get_value() || !self.input.text.with_untracked(String::is_empty) {
             return;
         }
-        warmed.set_value(true);
-        let (collective, p) = params.with_untracked(|c| (c.collective.id().to_owned(), c.p));
+        self.warmed.set_value(true);
+        let (collective, p) = self.input.params.with_untracked(|c| (c.collective.id().to_owned(), c.p));
         // Only a worker is warmed: on the page (no workers) it would only
         // hold the page up.
-        if let Some(c) = client().filter(|c| !c.on_page()) {
+        if let Some(c) = self.client().filter(|c| !c.on_page()) {
             c.send(ScheduleQuery::WarmFit { collective, p }, Rc::new(|_, _| {}));
         }
-    });
-    // What the box shows of a file opened, restored or pasted.
-    let show = move |n: &str, t: &str| {
-        if t.len() > SHOWN_TEXT {
-            display.set(String::new());
-            hidden.set(Some(format!("{n}: {}", extent(t))));
-        } else {
-            hidden.set(None);
-        }
-    };
-    // A file kept from an earlier visit comes back.
-    leptos::task::spawn_local(async move {
-        if let Ok(Some((n, t))) = store::load(store::BENCHMARK).await {
-            kept.set(format!("Restored {n} from this browser's storage (never uploaded)."));
-            opened.set(true);
-            show(&n, &t);
-            name.set(n);
-            text.set(t);
-        }
-    });
-    let take = move |n: String, t: String| {
-        if t.len() > MAX_TEXT {
-            error.set(format!("{n} has {} bytes; at most {} are read", t.len(), MAX_TEXT));
-            return;
-        }
-        if t.len() > SHOWN_TEXT {
-            // The box keeps only short texts (a long paste never enters it).
-            if let Some(a) = area.get_untracked().filter(|a| !a.value().is_empty()) {
-                a.set_value("");
-            }
-        }
-        show(&n, &t);
-        // A new file starts from its first run (a run chosen in another file may not be in it).
-        if params.with_untracked(|c| c.fit_run != 0) {
-            params.update(|c| c.fit_run = 0);
-        }
-        name.set(n.clone());
-        text.set(t.clone());
-        opened.set(true);
-        leptos::task::spawn_local(async move {
-            kept.set(match store::save(store::BENCHMARK, &n, &t).await {
-                Ok(()) => format!("{n} is kept in this browser's storage (never uploaded) until you forget it."),
-                Err(e) => format!("{n} could not be kept in this browser ({e}): a reload will lose it."),
-            });
-        });
-    };
-    let read = move |f: web_sys::File| {
-        let n = f.name();
-        leptos::task::spawn_local(async move {
-            match store::read_text(&f).await {
-                Ok(t) => {
-                    if t.len() <= SHOWN_TEXT {
-                        display.set(t.clone());
+    }
+}
+
+/// The file input and the paste box.
+#[component]
+fn FitFileFields(input: FitInput) -> impl IntoView {
+    let on_drop = file_source::on_drop(move |f| input.open(f));
+    let hidden = input.hidden;
+    view! {
+        <div class="field file-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <label for="bench-file">"Open a benchmark output (or drop it here)"</label>
+            <input id="bench-file" type="file" accept=".txt,.log,.csv,.out,.gz" data-testid="bench-file" on:change=file_source::on_pick(move |f| input.open(f)) />
+        </div>
+        <div class="field paste-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <label for="bench-text">"Or paste it"</label>
+            <textarea id="bench-text" rows="5" spellcheck="false" data-testid="bench-text" node_ref=input.area
+                aria-describedby="bench-hidden"
+                placeholder=move || hidden.get().map(|h| format!("{h}, read and fitted below. Paste or open another to replace it."))
+                prop:value=move || input.display.get()
+                on:paste=move |ev: web_sys::ClipboardEvent| {
+                    // A long paste is read from the clipboard event and never
+                    // inserted: laying out 10⁴ lines in the box costs the
+                    // browser over half a second (BENCHMARKS.md).
+                    if let Some(t) = crate::browser::pasted_text(&ev).filter(|t| t.len() > SHOWN_TEXT) {
+                        ev.prevent_default();
+                        input.take("pasted text".into(), t);
                     }
-                    take(n, t);
                 }
-                Err(e) => error.set(format!("{n}: {e}")),
-            }
-        });
-    };
-    let on_pick = move |ev: web_sys::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        if let Some(f) = input.files().and_then(|l| l.get(0)) {
-            read(f);
+                on:input=move |ev| {
+                    // A short paste is fitted at once; typing waits for the change.
+                    if js_sys::Reflect::get(&ev, &"inputType".into()).ok().and_then(|v| v.as_string()).as_deref() == Some("insertFromPaste") {
+                        input.take("pasted text".into(), event_target_value(&ev));
+                    }
+                }
+                on:change=move |ev| input.take("pasted text".into(), event_target_value(&ev))></textarea>
+            <p class="field-note" id="bench-hidden" data-testid="bench-hidden">{move || hidden.get().map(|h| format!("{h}: too long to show in the box, every line read."))}</p>
+        </div>
+    }
+}
+
+/// The format, the algorithm fitted and in-place times.
+#[component]
+fn FitOptions(params: RwSignal<ChooserParams>) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for="bench-format">"Format"</label>
+            <select id="bench-format" data-testid="bench-format" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_format = v); }>
+                {super::params::FIT_FORMATS.iter().zip(["detect", "nccl-tests", "OSU", "CSV: size, time"]).map(|(&id, label)| view! {
+                    <option value=id selected=move || params.with(|c| c.fit_format == id)>{label}</option>
+                }).collect_view()}
+            </select>
+            <label for="bench-algorithm">"Algorithm"</label>
+            <select id="bench-algorithm" data-testid="bench-algorithm" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_algorithm = v); }>
+                <option value="" selected=move || params.with(|c| c.fit_algorithm.is_empty())>"the best fit"</option>
+                {move || of(params.with(|c| c.collective)).map(|a| view! { <option value=a.id selected=move || params.with(|c| c.fit_algorithm == a.id)>{a.id}</option> }).collect_view()}
+            </select>
+            <label class="check"><input type="checkbox" data-testid="bench-in-place" prop:checked=move || params.with(|c| c.fit_in_place)
+                on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.fit_in_place = on); } />" in-place times (nccl-tests)"</label>
+        </div>
+    }
+}
+
+/// "α = … ± …, β = … ± … (1/β = … GB/s) …".
+fn fit_values(f: &FitResult) -> String {
+    let unit = &f.unit;
+    format!(
+        "{}: α = {} ± {} {unit} per message, β = {} ± {} {unit} per byte{}{} ({} points, {} for p = {}; rms relative residual {:.1} %).",
+        f.algorithm, q(f.alpha), q(f.alpha_err), q(f.beta), q(f.beta_err),
+        f.beta_gbps().map_or(String::new(), |g| format!(" (1/β = {} GB/s)", q(g))),
+        if f.gamma > 0.0 { format!(", γ = {} held", q(f.gamma)) } else { String::new() },
+        f.points.len(), f.format, f.p, f.candidates.first().map_or(0.0, |c| c.rms) * 100.0
+    )
+}
+
+/// The runs of a file holding several, and which one is fitted.
+fn run_select(f: &FitResult, params: RwSignal<ChooserParams>) -> impl IntoView + use<> {
+    (f.runs.len() > 1).then(|| {
+        let spans: Vec<String> = f.runs.iter().enumerate().map(|(i, (a, b))| format!("{}: lines {a}–{b}", i + 1)).collect();
+        view! {
+            <div class="field" data-testid="fit-runs">
+                <label for="fit-run">{format!("This file holds {} runs one after another ({}); the fit reads run", f.runs.len(), spans.join("; "))}</label>
+                <select id="fit-run" data-testid="fit-run" on:change=move |ev| {
+                    if let Ok(k) = event_target_value(&ev).parse::<u32>() { params.update(|c| c.fit_run = k); }
+                }>
+                    {(1..=f.runs.len() as u32).map(|k| view! { <option value=k.to_string() selected=k == f.run>{format!("run {k}")}</option> }).collect_view()}
+                </select>
+            </div>
         }
-        input.set_value("");
-    };
-    let on_drop = move |ev: web_sys::DragEvent| {
-        ev.prevent_default();
-        ev.stop_propagation();
-        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
-            read(f);
-        }
-    };
-    let forget = move |_| {
-        leptos::task::spawn_local(async move {
-            kept.set(match store::forget(store::BENCHMARK).await {
-                Ok(()) => "Forgotten: nothing of the file is kept in this browser.".into(),
-                Err(e) => format!("Could not forget the file: {e}"),
-            });
-            text.set(String::new());
-            display.set(String::new());
-            hidden.set(None);
-        });
-    };
+    })
+}
+
+/// A fit's values, ties, summary, chart, exports and tables.
+#[component]
+fn FitShown(fitting: Fitting, f: Rc<FitResult>, dark: Signal<bool>) -> impl IntoView {
+    let (params, result, took) = (fitting.input.params, fitting.result, fitting.took);
     let use_fit = move |_| {
         if let Some(f) = result.get_untracked() {
             params.update(|c| {
@@ -337,106 +458,57 @@ pub fn FitSection(
         let measure = params.with(|c| c.y);
         result.get().and_then(|f| chart(&f, (width.get(), dark.get(), measure)))
     });
+    let place = move || if fitting.on_page() { "on this page (no worker could start)" } else { "in the engine worker" };
+    view! {
+        <div data-testid="fit-result">
+            <p class="fit-values" data-testid="fit-values">{fit_values(&f)}</p>
+            {run_select(&f, params)}
+            {(f.tied().len() > 1).then(|| view! {
+                <p data-testid="fit-tied">{format!(
+                    "These {} fit equally well: {}. They all cost a·α + b·n·β, so one curve cannot tell them apart; the values above are {}'s.",
+                    f.tied().len(), f.tied().join(", "), f.algorithm
+                )}</p>
+            })}
+            <p data-testid="fit-summary">{f.summary.clone()}" "
+                <button type="button" data-testid="fit-use" on:click=use_fit>"Run the Chooser with these"</button></p>
+            <p class="timing" data-testid="fit-timing">{move || format!("Read and fitted in {:.0} ms {}.", took.get(), place())}</p>
+            <figure node_ref=figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
+                <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
+            </figure>
+            {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}
+            <ExportBar name=format!("commlab-fit-{}-p{}", f.collective, f.p) svg=Signal::derive(move || svg.get())
+                csv=Callback::new(move |()| result.with_untracked(|r| r.as_deref().map(commlab_api::exports::fit_csv).unwrap_or_default()))
+                json=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| r.to_json().pretty()).unwrap_or_default())) />
+            <super::sysfit::SystemFitPanel params=params result=result client=Callback::new(move |()| fitting.client()) />
+            {move || fitting.tables.get().then(|| result.with_untracked(|r| r.as_deref().map(residual_tables)))}
+        </div>
+    }
+}
+
+/// The section.
+#[component]
+pub fn FitSection(
+    /// The Chooser's state (its collective, p and γ are the fit's).
+    params: RwSignal<ChooserParams>,
+    /// Dark theme.
+    #[prop(into)]
+    dark: Signal<bool>,
+) -> impl IntoView {
+    let input = FitInput::new(params);
+    let fitting = Fitting::new(input);
+    let (text, kept, error, opened) = (input.text, input.kept.note, input.error, input.opened);
     view! {
         <details class="section" data-testid="fit" prop:open=move || opened.get()
             on:toggle=move |ev| opened.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
             <summary><h3>"Fit α and β to your measurements"</h3></summary>
             <p class="field-note">"Paste, drop or open the output of nccl-tests (all_reduce_perf and friends), of the OSU micro-benchmarks (osu_allreduce and friends) or a CSV of size and time. It is fitted for the collective and p above; the file stays in this browser."</p>
-            <div class="field file-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
-                <label for="bench-file">"Open a benchmark output (or drop it here)"</label>
-                <input id="bench-file" type="file" accept=".txt,.log,.csv,.out,.gz" data-testid="bench-file" on:change=on_pick />
-            </div>
-            <div class="field paste-field" on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
-                <label for="bench-text">"Or paste it"</label>
-                <textarea id="bench-text" rows="5" spellcheck="false" data-testid="bench-text" node_ref=area
-                    aria-describedby="bench-hidden"
-                    placeholder=move || hidden.get().map(|h| format!("{h}, read and fitted below. Paste or open another to replace it."))
-                    prop:value=move || display.get()
-                    on:paste=move |ev: web_sys::ClipboardEvent| {
-                        // A long paste is read from the clipboard event and never
-                        // inserted: laying out 10⁴ lines in the box costs the
-                        // browser over half a second (BENCHMARKS.md).
-                        if let Some(t) = crate::browser::pasted_text(&ev).filter(|t| t.len() > SHOWN_TEXT) {
-                            ev.prevent_default();
-                            take("pasted text".into(), t);
-                        }
-                    }
-                    on:input=move |ev| {
-                        // A short paste is fitted at once; typing waits for the change.
-                        if js_sys::Reflect::get(&ev, &"inputType".into()).ok().and_then(|v| v.as_string()).as_deref() == Some("insertFromPaste") {
-                            take("pasted text".into(), event_target_value(&ev));
-                        }
-                    }
-                    on:change=move |ev| take("pasted text".into(), event_target_value(&ev))></textarea>
-                <p class="field-note" id="bench-hidden" data-testid="bench-hidden">{move || hidden.get().map(|h| format!("{h}: too long to show in the box, every line read."))}</p>
-            </div>
-            <div class="field">
-                <label for="bench-format">"Format"</label>
-                <select id="bench-format" data-testid="bench-format" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_format = v); }>
-                    {super::params::FIT_FORMATS.iter().zip(["detect", "nccl-tests", "OSU", "CSV: size, time"]).map(|(&id, label)| view! {
-                        <option value=id selected=move || params.with(|c| c.fit_format == id)>{label}</option>
-                    }).collect_view()}
-                </select>
-                <label for="bench-algorithm">"Algorithm"</label>
-                <select id="bench-algorithm" data-testid="bench-algorithm" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_algorithm = v); }>
-                    <option value="" selected=move || params.with(|c| c.fit_algorithm.is_empty())>"the best fit"</option>
-                    {move || of(params.with(|c| c.collective)).map(|a| view! { <option value=a.id selected=move || params.with(|c| c.fit_algorithm == a.id)>{a.id}</option> }).collect_view()}
-                </select>
-                <label class="check"><input type="checkbox" data-testid="bench-in-place" prop:checked=move || params.with(|c| c.fit_in_place)
-                    on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.fit_in_place = on); } />" in-place times (nccl-tests)"</label>
-            </div>
+            <FitFileFields input=input />
+            <FitOptions params=params />
             <p class="field-note" data-testid="bench-kept">{move || kept.get()}
-                {move || (!text.with(String::is_empty)).then(|| view! { " " <button type="button" data-testid="bench-forget" on:click=forget>"Forget the file"</button> })}</p>
+                {move || (!text.with(String::is_empty)).then(|| view! { " " <button type="button" data-testid="bench-forget" on:click=move |_| input.forget()>"Forget the file"</button> })}</p>
             {move || (!error.with(String::is_empty)).then(|| view! { <p class="chart-error" role="alert" data-testid="fit-error">{move || error.get()}</p> })}
-            {move || busy.get().then(|| view! { <p class="timing" role="status">"Fitting in the engine worker…"</p> })}
-            {move || result.get().map(|f| {
-                let unit = f.unit.clone();
-                view! {
-                    <div data-testid="fit-result">
-                        <p class="fit-values" data-testid="fit-values">{format!(
-                            "{}: α = {} ± {} {unit} per message, β = {} ± {} {unit} per byte{}{} ({} points, {} for p = {}; rms relative residual {:.1} %).",
-                            f.algorithm, q(f.alpha), q(f.alpha_err), q(f.beta), q(f.beta_err),
-                            f.beta_gbps().map_or(String::new(), |g| format!(" (1/β = {} GB/s)", q(g))),
-                            if f.gamma > 0.0 { format!(", γ = {} held", q(f.gamma)) } else { String::new() },
-                            f.points.len(), f.format, f.p, f.candidates.first().map_or(0.0, |c| c.rms) * 100.0
-                        )}</p>
-                        {(f.runs.len() > 1).then(|| {
-                            let spans: Vec<String> = f.runs.iter().enumerate().map(|(i, (a, b))| format!("{}: lines {a}–{b}", i + 1)).collect();
-                            view! {
-                                <div class="field" data-testid="fit-runs">
-                                    <label for="fit-run">{format!("This file holds {} runs one after another ({}); the fit reads run", f.runs.len(), spans.join("; "))}</label>
-                                    <select id="fit-run" data-testid="fit-run" on:change=move |ev| {
-                                        if let Ok(k) = event_target_value(&ev).parse::<u32>() { params.update(|c| c.fit_run = k); }
-                                    }>
-                                        {(1..=f.runs.len() as u32).map(|k| view! { <option value=k.to_string() selected=k == f.run>{format!("run {k}")}</option> }).collect_view()}
-                                    </select>
-                                </div>
-                            }
-                        })}
-                        {(f.tied().len() > 1).then(|| view! {
-                            <p data-testid="fit-tied">{format!(
-                                "These {} fit equally well: {}. They all cost a·α + b·n·β, so one curve cannot tell them apart; the values above are {}'s.",
-                                f.tied().len(), f.tied().join(", "), f.algorithm
-                            )}</p>
-                        })}
-                        <p data-testid="fit-summary">{f.summary.clone()}" "
-                            <button type="button" data-testid="fit-use" on:click=use_fit>"Run the Chooser with these"</button></p>
-                        <p class="timing" data-testid="fit-timing">{move || {
-                            let place = if worker.with_value(|w| w.as_ref().is_some_and(ScheduleClient::on_page)) { "on this page (no worker could start)" } else { "in the engine worker" };
-                            format!("Read and fitted in {:.0} ms {place}.", took.get())
-                        }}</p>
-                        <figure node_ref=figure class="chart" data-testid="fit-chart" role="img" aria-label="Measured times and the fitted model's curve">
-                            <div class="chart-svg" inner_html=move || svg.get().unwrap_or_default()></div>
-                        </figure>
-                        {(f.points.len() > DRAWN).then(|| view! { <p class="field-note">{format!("{DRAWN} of the {} points drawn, evenly by size; every point is fitted.", f.points.len())}</p> })}
-                        <ExportBar name=format!("commlab-fit-{}-p{}", f.collective, f.p) svg=Signal::derive(move || svg.get())
-                            csv=Callback::new(move |()| result.with_untracked(|r| r.as_deref().map(commlab_api::exports::fit_csv).unwrap_or_default()))
-                            json=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| r.to_json().pretty()).unwrap_or_default())) />
-                        <super::sysfit::SystemFitPanel params=params result=result client=Callback::new(move |()| client()) />
-                        {move || tables.get().then(|| result.with_untracked(|r| r.as_deref().map(residual_tables)))}
-                    </div>
-                }
-            })}
+            {move || fitting.busy.get().then(|| view! { <p class="timing" role="status">"Fitting in the engine worker…"</p> })}
+            {move || fitting.result.get().map(|f| view! { <FitShown fitting=fitting f=f dark=dark /> })}
         </details>
     }
 }
