@@ -38,9 +38,10 @@ impl KeptFile {
         });
     }
 
-    /// Keeps `text` as `name`, replacing what was kept; the note says whether it could.
+    /// Keeps `text` as `name`, replacing what was kept; the note says whether
+    /// it could once the storage answers (until then it stays as it was: a
+    /// note emptied at once would move the Forget button under the pointer).
     pub fn keep(self, name: String, text: Rc<String>) {
-        self.note.set(String::new());
         leptos::task::spawn_local(async move {
             self.note.set(match store::save(self.key, &name, &text).await {
                 Ok(()) => format!("{name} is kept in this browser's storage (never uploaded) until you forget it."),

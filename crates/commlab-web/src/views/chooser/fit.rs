@@ -238,7 +238,8 @@ impl FitInput {
                 format: Some(c.fit_format.clone()).filter(|f| !f.is_empty()),
                 collective: c.collective.id().to_owned(),
                 p: c.p,
-                algorithm: Some(c.fit_algorithm.clone()).filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
+                algorithm: Some(c.fit_algorithm.clone())
+                    .filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
                 in_place: c.fit_in_place,
                 gamma: c.abg[2],
                 run: (c.fit_run > 0).then_some(c.fit_run),
@@ -324,7 +325,11 @@ impl Fitting {
             ScheduleResponse::Error(e) => {
                 result.set(None);
                 // The text's problems name what it came from: "pasted text" or the file's name.
-                error.set(if e.field == "file" { format!("{}: {}", name.get_untracked(), e.expected) } else { e.to_string() });
+                error.set(if e.field == "file" {
+                    format!("{}: {}", name.get_untracked(), e.expected)
+                } else {
+                    e.to_string()
+                });
                 busy.set(false);
             }
             _ => {}

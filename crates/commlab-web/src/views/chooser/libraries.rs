@@ -142,7 +142,9 @@ fn save_nccl(
     };
     if r.p != preset.ranks(nodes) {
         let (gpus, id) = (preset.ranks(nodes), preset.id);
-        note.set(format!("NCCL's file is written for the system described: set p to its {gpus} GPUs ({nodes} × {id})."));
+        note.set(format!(
+            "NCCL's file is written for the system described: set p to its {gpus} GPUs ({nodes} × {id})."
+        ));
         return;
     }
     let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
@@ -166,7 +168,9 @@ fn save_nccl(
                         advice.file_name,
                         commlab_plot::count(lines as u64, "line", "lines")
                     );
-                    note.set(browser::download_text(&advice.file_name, "text/plain", &advice.text).err().unwrap_or(saved));
+                    note.set(
+                        browser::download_text(&advice.file_name, "text/plain", &advice.text).err().unwrap_or(saved),
+                    );
                 }
                 Err(e) => note.set(e.to_string()),
             }
@@ -376,7 +380,8 @@ pub fn LibrariesSection(
     let opened = RwSignal::new(params.with_untracked(|c| c.libraries.iter().any(|&x| x)));
     let versions_note = move || {
         let p = params.with(|c| c.p);
-        let system = params.with(|c| c.libraries[2].then(|| commlab_core::libraries::nccl::parse_system(&c.nccl, p).ok()).flatten());
+        let system = params
+            .with(|c| c.libraries[2].then(|| commlab_core::libraries::nccl::parse_system(&c.nccl, p).ok()).flatten());
         format!("Transcribed from {}. MPICH and Open MPI: a flat communicator, a commutative built-in operation (MPI_SUM), buffers not in place; Open MPI's fixed rules run every pipeline unsegmented (one piece). NCCL: its own latency and bandwidth model of the system described above, in µs.", versions(system.as_ref()))
     };
     view! {

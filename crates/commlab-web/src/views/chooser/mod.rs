@@ -9,9 +9,15 @@
 //! - [`system`], [`expected`]: a preset system and the curve it should reach;
 //! - [`sysfit`]: that system fitted to a measured nccl-tests run.
 
+pub mod asks;
+pub mod chart;
+pub mod controls;
+pub mod ctx;
 pub mod expected;
+pub mod explain;
 pub mod fit;
 pub mod libraries;
+pub mod map;
 pub mod params;
 pub mod sysfit;
 pub mod system;

@@ -8,7 +8,11 @@ use commlab_core::limits::{self, IntRange};
 use leptos::prelude::*;
 
 /// A LogGOPS field's value and setter (a change makes the preset "custom").
-fn field(params: RwSignal<ScheduleParams>, get: fn(&LogGops) -> u64, set: fn(&mut LogGops, u64)) -> (Signal<f64>, Callback<f64>) {
+fn field(
+    params: RwSignal<ScheduleParams>,
+    get: fn(&LogGops) -> u64,
+    set: fn(&mut LogGops, u64),
+) -> (Signal<f64>, Callback<f64>) {
     let value = Signal::derive(move || params.with(|p| get(&p.loggops) as f64));
     let change = Callback::new(move |v: f64| {
         params.update(|p| {

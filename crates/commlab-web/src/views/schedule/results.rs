@@ -27,7 +27,8 @@ pub fn StatusRow(
         Status::Running(phase, done, total) => (phase, done, total),
         _ => (String::new(), 0, 0),
     };
-    move || match kind.get() {
+    move || {
+        match kind.get() {
         1 => view! {
             <div class="run-progress delayed" data-testid="run-progress" role="status">
                 <progress max=move || running().2.max(1) value=move || running().1 data-testid="run-bar" aria-label="Schedule progress"></progress>
@@ -46,6 +47,7 @@ pub fn StatusRow(
                 <button type="button" data-testid="rerun" on:click=move |_| run.run()>"Run again"</button>
             })}</p> }.into_any(),
         _ => ().into_any(),
+    }
     }
 }
 

@@ -7,8 +7,8 @@ use crate::browser;
 use crate::engine::schedule::{Arrays, OnResponse, ScheduleClient};
 use commlab_api::network::{NetPicture, NetRequest};
 use commlab_api::schedule::{
-    GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse,
-    ScheduleResult, ScheduleSource, Timeline,
+    GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleResult,
+    ScheduleSource, Timeline,
 };
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -98,9 +98,7 @@ impl Run {
             ideal: RwSignal::new(Ideal::Pending),
             ideal_took: RwSignal::new(None),
             partial: StoredValue::new(false),
-            key: Memo::new(move |_| {
-                params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx, p.network()))
-            }),
+            key: Memo::new(move |_| params.with(|p| (p.file, p.generate.clone(), p.loggops, p.libstdcxx, p.network()))),
         }
     }
 

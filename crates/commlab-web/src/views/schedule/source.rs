@@ -151,7 +151,11 @@ pub fn SourceControls(
 }
 
 /// A field's value and setter on the generated collective.
-fn gen_field(params: RwSignal<ScheduleParams>, get: fn(&GenerateRequest) -> f64, set: fn(&mut GenerateRequest, f64)) -> (Signal<f64>, Callback<f64>) {
+fn gen_field(
+    params: RwSignal<ScheduleParams>,
+    get: fn(&GenerateRequest) -> f64,
+    set: fn(&mut GenerateRequest, f64),
+) -> (Signal<f64>, Callback<f64>) {
     (
         Signal::derive(move || params.with(|p| get(&p.generate))),
         Callback::new(move |v: f64| params.update(|p| set(&mut p.generate, v))),
@@ -159,7 +163,10 @@ fn gen_field(params: RwSignal<ScheduleParams>, get: fn(&GenerateRequest) -> f64,
 }
 
 /// Whether the generated collective is one of `ids`.
-fn is(params: RwSignal<ScheduleParams>, ids: &'static [&'static str]) -> impl Fn() -> bool + Copy + Send + Sync + 'static {
+fn is(
+    params: RwSignal<ScheduleParams>,
+    ids: &'static [&'static str],
+) -> impl Fn() -> bool + Copy + Send + Sync + 'static {
     move || params.with(|p| ids.contains(&p.generate.collective.as_str()))
 }
 

@@ -262,7 +262,8 @@ impl Window {
     /// The window shown as SVG (exports: without the keyboard focus's outline),
     /// or the histogram when there is no timeline.
     pub fn svg(self) -> Option<String> {
-        let drawing = self.layout.get_untracked().and_then(|l| self.scene(&l, None, &theme_of(self.dark.get_untracked())));
+        let drawing =
+            self.layout.get_untracked().and_then(|l| self.scene(&l, None, &theme_of(self.dark.get_untracked())));
         drawing.map(|s| scene_svg(&s)).or_else(|| self.histogram())
     }
 
@@ -333,7 +334,8 @@ impl Window {
             let t = s.as_ref()?.timeline.as_ref()?;
             let (rank, lane) = l.lane_at(y)?;
             let slack = 2.0 / (l.width - timeline::LEFT) * (l.t1 - l.t0);
-            t.bar_at(rank, lane, l.time(x), slack).map(|b| bar_text(t, b, self.run.params.with_untracked(ScheduleParams::time_unit)))
+            t.bar_at(rank, lane, l.time(x), slack)
+                .map(|b| bar_text(t, b, self.run.params.with_untracked(ScheduleParams::time_unit)))
         });
         self.hover.set(text.unwrap_or_default());
     }

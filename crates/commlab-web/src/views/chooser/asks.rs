@@ -1,0 +1,230 @@
+//! What the Chooser asks its workers, and when: the comparison (the model
+//! at once, the simulated points after a pause), the piece-count check,
+//! the system's expected curve and the winner map.
+
+use super::ctx::{Ctx, Shown, Status};
+use super::params::ChooserParams;
+use crate::browser;
+use crate::engine::schedule::OnResponse;
+use commlab_api::chooser::ChooseResult;
+use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_core::choose::of;
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// The pause after a change before the LogGOPS points are asked for.
+const SIM_PAUSE_MS: u64 = 300;
+
+/// Asks everything anew whenever what it depends on changes.
+pub fn follow(ctx: Ctx) {
+    follow_compare(&ctx);
+    follow_checks(&ctx);
+    follow_expected(&ctx);
+    follow_map(&ctx);
+}
+
+/// The comparison: on every change of what it depends on, the model at
+/// once; the LogGOPS points after it, from a second worker, size by size.
+fn follow_compare(ctx: &Ctx) {
+    let Ctx { params, shown, status, sim_status, compare, page_cache, simulator, attempt, .. } = *ctx;
+    let choose_request = Memo::new(move |_| params.with(ChooserParams::choose_request));
+    let requests = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        attempt.track();
+        let request = choose_request.get();
+        let started = browser::now_ms();
+        requests.update_value(|n| *n += 1);
+        let id = requests.get_value();
+        status.set(Status::Running(0, 0));
+        let simulate = request.simulate;
+        let model = commlab_api::chooser::ChooseRequest { simulate: false, ..request.clone() };
+        let show = move |result: ChooseResult, on_page: bool| {
+            // Simulated points of the same request may have come first.
+            if shown.with_untracked(|s| s.as_ref().is_none_or(|s| !(s.simulated && s.request == id))) {
+                let took_ms = browser::now_ms() - started;
+                shown.set(Some(Shown { result: Rc::new(result), took_ms, simulated: false, request: id, on_page }));
+            }
+            status.set(Status::Idle);
+        };
+        if page_cache.with_value(|c| c.covers(&model)) {
+            // Every profile is kept here: microseconds, no round trip.
+            match page_cache.try_update_value(|c| model.run_cached(c)) {
+                Some(Ok(result)) => show(result, true),
+                Some(Err(e)) => status.set(Status::Failed(e.to_string())),
+                None => {}
+            }
+        } else {
+            let client = compare.get_value();
+            let again = model.clone();
+            let handler: OnResponse = Rc::new(move |r, _| match r {
+                ScheduleResponse::Chosen(result) => {
+                    show(result, false);
+                    // Keep the worker's profiles here, so the next change of α, β, γ or sizes is costed on the page.
+                    let keep: OnResponse = Rc::new(move |r, _| {
+                        if let ScheduleResponse::Profiles(kept) = r {
+                            page_cache.update_value(|c| c.import(&kept));
+                        }
+                    });
+                    compare.get_value().send(ScheduleQuery::Profiles(again.clone()), keep);
+                }
+                ScheduleResponse::Error(e) => {
+                    shown.set(None);
+                    status.set(Status::Failed(e.to_string()));
+                }
+                _ => {}
+            });
+            client.send(ScheduleQuery::Choose(model), handler);
+        }
+        if simulate {
+            sim_status.set(Status::Running(0, 0));
+            let handler: OnResponse = Rc::new(move |r, _| match r {
+                ScheduleResponse::Progress { done, total, .. } => sim_status.set(Status::Running(done, total)),
+                ScheduleResponse::Chosen(result) => {
+                    let took = shown.with_untracked(|s| s.as_ref().map_or(0.0, |s| s.took_ms));
+                    shown.set(Some(Shown {
+                        result: Rc::new(result),
+                        took_ms: took,
+                        simulated: true,
+                        request: id,
+                        on_page: false,
+                    }));
+                    sim_status.set(Status::Idle);
+                }
+                ScheduleResponse::Error(e) => sim_status.set(Status::Failed(e.to_string())),
+                _ => {}
+            });
+            // After a pause: dragging a slider must not start (and stop) a
+            // simulation per step, nor delay the model curves' frame.
+            leptos::prelude::set_timeout(
+                move || {
+                    if requests.get_value() == id {
+                        simulator.get_value().send(ScheduleQuery::Simulate(request), handler);
+                    }
+                },
+                std::time::Duration::from_millis(SIM_PAUSE_MS),
+            );
+        } else {
+            simulator.get_value().cancel();
+            sim_status.set(Status::Idle);
+        }
+    });
+}
+
+/// The chunk optimizer checked by simulation at the explained size: a
+/// fourth worker, so a new size re-runs only this check.
+fn follow_checks(ctx: &Ctx) {
+    let Ctx { params, checker, checks, check_status, attempt, .. } = *ctx;
+    let check_request = Memo::new(move |_| {
+        params.with(|c| {
+            (c.simulating()
+                && !c.on_network
+                && of(c.collective).any(|a| a.pipelined && !c.excluded.iter().any(|x| x == a.id)))
+            .then(|| c.check_request())
+        })
+    });
+    let checks_asked = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        attempt.track();
+        let request = check_request.get();
+        checks_asked.update_value(|n| *n += 1);
+        let id = checks_asked.get_value();
+        checks.set(Vec::new());
+        let Some(request) = request else {
+            checker.get_value().cancel();
+            check_status.set(Status::Idle);
+            return;
+        };
+        check_status.set(Status::Running(0, 0));
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            ScheduleResponse::Checked(c) => {
+                checks.set(c);
+                check_status.set(Status::Idle);
+            }
+            ScheduleResponse::Error(e) => check_status.set(Status::Failed(e.to_string())),
+            _ => {}
+        });
+        leptos::prelude::set_timeout(
+            move || {
+                if checks_asked.get_value() == id {
+                    checker.get_value().send(ScheduleQuery::Check(request), handler);
+                }
+            },
+            std::time::Duration::from_millis(SIM_PAUSE_MS),
+        );
+    });
+}
+
+/// The system's expected curve at the chart's sizes.
+fn follow_expected(ctx: &Ctx) {
+    let Ctx { params, shown, checker, expected, expected_note, .. } = *ctx;
+    let expected_request = Memo::new(move |_| {
+        let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
+        params.with(|c| super::expected::request(c, &sizes))
+    });
+    Effect::new(move |_| {
+        let Some(request) = expected_request.get() else {
+            expected.set(None);
+            expected_note.set(None);
+            return;
+        };
+        if expected.with_untracked(|e| e.as_ref().is_some_and(|(r, _)| *r == request)) {
+            return;
+        }
+        expected_note.set(Some(format!("Simulating what {} × {} should reach…", request.nodes, request.system)));
+        let asked = request.clone();
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            ScheduleResponse::Expected(rows) => {
+                expected.set(Some((asked.clone(), rows)));
+                expected_note.set(None);
+            }
+            ScheduleResponse::Error(e) => expected_note.set(Some(e.to_string())),
+            _ => {}
+        });
+        // NCCL's model decides here (this bundle has it); the worker simulates.
+        match request.planned() {
+            Ok(planned) => checker.get_value().send(ScheduleQuery::Predict(planned), handler),
+            Err(e) => expected_note.set(Some(e.to_string())),
+        }
+    });
+}
+
+/// The winner map: its own worker, with progress per row of p.
+fn follow_map(ctx: &Ctx) {
+    let Ctx { params, map, map_status, map_took, mapper, attempt, .. } = *ctx;
+    let map_request = Memo::new(move |_| params.with(ChooserParams::map_request));
+    let run_map = move || {
+        let request = map_request.get_untracked();
+        let started = browser::now_ms();
+        map_status.set(Status::Running(0, 0));
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            ScheduleResponse::Progress { done, total, .. } => map_status.set(Status::Running(done, total)),
+            ScheduleResponse::Map(m) => {
+                map_took.set(browser::now_ms() - started);
+                map.set(Some(Rc::new(m)));
+                map_status.set(Status::Idle);
+            }
+            ScheduleResponse::Error(e) => {
+                map.set(None);
+                map_status.set(Status::Failed(e.to_string()));
+            }
+            _ => {}
+        });
+        mapper.get_value().send(ScheduleQuery::Map(request), handler);
+    };
+    let maps = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        attempt.track();
+        map_request.track();
+        // In the next task, so the chart's update is drawn first.
+        maps.update_value(|n| *n += 1);
+        let id = maps.get_value();
+        leptos::prelude::set_timeout(
+            move || {
+                if maps.get_value() == id {
+                    run_map();
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+}
