@@ -438,11 +438,148 @@ fn expected_messages_match_intact_runs() {
     }
 }
 
+/// The kinds of `v`, in words.
+fn kinds(v: &[Violation]) -> Vec<&'static str> {
+    v.iter()
+        .map(|v| match v {
+            Violation::EarlyDeparture { .. } => "early",
+            Violation::NodeOrder { .. } => "order",
+            Violation::CrossBarrier { .. } => "cross",
+            Violation::BadRoute { .. } => "route",
+            Violation::Count { .. } => "count",
+        })
+        .collect()
+}
+
+/// Corrupted times and barriers: an early departure, a message moved to
+/// the next barrier, a dropped message.
+#[allow(clippy::many_single_char_names, reason = "indices of the corrupted node and messages")]
+fn timing_corruptions_are_named(s: &Scenario, size: u32, r: &RunReport) {
+    // An early departure: a node that arrived leaves before the last arrival.
+    let last = r.arrive.iter().map(|a| a[0]).filter(|&t| t != u64::MAX).max().unwrap();
+    let mut early = r.clone();
+    let n = (0..early.arrive.len()).find(|&n| early.arrive[n][0] < last).unwrap();
+    early.leave[n][0] = last - 1;
+    let v = checker::check(size, &early.broken, s.routing, &early);
+    assert!(kinds(&v).contains(&"early"), "{v:?}");
+    assert!(v.iter().any(|v| v.to_string().contains(&format!("node {n} left at tick {}", last - 1))), "{v:?}");
+    // A message moved to the next barrier.
+    let mut moved = r.clone();
+    let i = moved.trace.iter().position(|m| m.barrier == 0 && m.consumed.is_some()).unwrap();
+    moved.trace[i].barrier = 1;
+    let v = checker::check(size, &moved.broken, s.routing, &moved);
+    assert!(kinds(&v).contains(&"cross") && kinds(&v).contains(&"count"), "{v:?}");
+    assert!(v.iter().any(|v| matches!(v, Violation::CrossBarrier { message, .. } if *message == i)));
+    // A dropped message.
+    let mut dropped = r.clone();
+    dropped.trace.remove(i);
+    let v = checker::check(size, &dropped.broken, s.routing, &dropped);
+    assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "messages")), "{v:?}");
+}
+
+/// Corrupted routes: a skipped node, a broken link, a wrong completed flag.
+#[allow(clippy::many_single_char_names, reason = "indices of the corrupted messages and link ends")]
+fn route_corruptions_are_named(s: &Scenario, size: u32, r: &RunReport) {
+    // A wrong hop count: a route that skips a node.
+    let mut short = r.clone();
+    let j = short.trace.iter().position(|m| !m.path.is_empty()).unwrap();
+    short.trace[j].path.remove(0);
+    short.trace[j].times.remove(0);
+    let v = checker::check(size, &short.broken, s.routing, &short);
+    assert!(v.iter().any(|v| matches!(v, Violation::BadRoute { message, .. } if *message == j)), "{v:?}");
+    assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "hops")), "{v:?}");
+    // A route over a broken link (the checker's own adjacency), when there is one on a used link.
+    if let Some((k, a, b)) = r.trace.iter().enumerate().find_map(|(k, m)| {
+        let (a, b) = (m.from, *m.path.first()?);
+        Some((k, a, b))
+    }) {
+        let mut cut = r.clone();
+        cut.broken.push((a, b));
+        let v = checker::check(size, &cut.broken, s.routing, &cut);
+        assert!(
+            v.iter().any(
+                |v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("broken"))
+            ),
+            "{v:?}"
+        );
+    }
+    // A completed flag that does not match.
+    let mut flag = r.clone();
+    flag.completed = !flag.completed;
+    let v = checker::check(size, &flag.broken, s.routing, &flag);
+    assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "completed")), "{v:?}");
+}
+
+/// A walk the paper's rule does not take is named by the rule check only;
+/// `false` when no message of `r` has two unbroken Manhattan routes.
+fn paper_rule_swap_is_named(s: &Scenario, size: u32, r: &RunReport) -> bool {
+    // A walk the paper's rule does not take: a message sent along its
+    // other Manhattan route (y first instead of x first). It is a valid
+    // shortest walk over unbroken links, so only the rule check names it.
+    let mesh = Mesh::new(s.size).unwrap();
+    let broken: std::collections::HashSet<(u32, u32)> = r.broken.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+    let y_first = |from: u32, to: u32| -> Option<Vec<u32>> {
+        let ((fx, fy), (tx, ty)) = (mesh.coords(from), mesh.coords(to));
+        let mut path = Vec::new();
+        let (mut x, mut y) = (fx, fy);
+        while y != ty {
+            y = if ty > y { y + 1 } else { y - 1 };
+            path.push(mesh.node(x, y));
+        }
+        while x != tx {
+            x = if tx > x { x + 1 } else { x - 1 };
+            path.push(mesh.node(x, y));
+        }
+        let mut at = from;
+        for &n in &path {
+            if broken.contains(&(at.min(n), at.max(n))) {
+                return None;
+            }
+            at = n;
+        }
+        Some(path)
+    };
+    let swapped = r.trace.iter().enumerate().find_map(|(k, m)| {
+        let other = y_first(m.from, m.to)?;
+        (m.path.len() == other.len() && m.path != other).then_some((k, other))
+    });
+    if let Some((k, other)) = swapped {
+        let mut wrong = r.clone();
+        wrong.trace[k].path = other;
+        let v = checker::check(size, &wrong.broken, Routing::Paper, &wrong);
+        assert!(
+            v.iter().any(|v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("the paper's rule goes to"))),
+            "{v:?}"
+        );
+        assert_eq!(
+            checker::check(size, &wrong.broken, Routing::Shortest, &wrong),
+            [],
+            "a valid walk under the shortest rule's checks"
+        );
+        return true;
+    }
+    false
+}
+
+/// A back-step claimed where the walk moves forward.
+fn claimed_back_step_is_named(size: u32, r: &RunReport) {
+    // A back-step claimed where the walk moves forward.
+    let mut claimed = r.clone();
+    let j = claimed.trace.iter().position(|m| !m.path.is_empty() && m.back_steps.is_empty()).unwrap();
+    claimed.trace[j].back_steps.push(0);
+    let v = checker::check(size, &claimed.broken, Routing::Paper, &claimed);
+    assert!(
+        v.iter().any(
+            |v| matches!(v, Violation::BadRoute { message, what } if *message == j && what.contains("back-steps"))
+        ),
+        "{v:?}"
+    );
+    assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "back-steps")), "{v:?}");
+}
+
 /// The trace checker catches and names each kind of corruption of a real
 /// recorded run, on an intact run and on one whose breaks cut the mesh.
 #[test]
-#[allow(clippy::many_single_char_names, reason = "indices of the corrupted node and messages")]
-#[allow(clippy::too_many_lines, reason = "one corruption per paragraph")]
 fn the_trace_checker_names_corrupted_traces() {
     let cases = [
         Scenario {
@@ -477,123 +614,10 @@ fn the_trace_checker_names_corrupted_traces() {
         let r = run(s.clone());
         assert_eq!(r.partitioned, s.breaks.is_some(), "only the second case is cut");
         assert_eq!(checker::check(size, &r.broken, s.routing, &r), [], "{s:?}: clean");
-        let kinds = |v: &[Violation]| -> Vec<&'static str> {
-            v.iter()
-                .map(|v| match v {
-                    Violation::EarlyDeparture { .. } => "early",
-                    Violation::NodeOrder { .. } => "order",
-                    Violation::CrossBarrier { .. } => "cross",
-                    Violation::BadRoute { .. } => "route",
-                    Violation::Count { .. } => "count",
-                })
-                .collect()
-        };
-        // An early departure: a node that arrived leaves before the last arrival.
-        let last = r.arrive.iter().map(|a| a[0]).filter(|&t| t != u64::MAX).max().unwrap();
-        let mut early = r.clone();
-        let n = (0..early.arrive.len()).find(|&n| early.arrive[n][0] < last).unwrap();
-        early.leave[n][0] = last - 1;
-        let v = checker::check(size, &early.broken, s.routing, &early);
-        assert!(kinds(&v).contains(&"early"), "{v:?}");
-        assert!(v.iter().any(|v| v.to_string().contains(&format!("node {n} left at tick {}", last - 1))), "{v:?}");
-        // A message moved to the next barrier.
-        let mut moved = r.clone();
-        let i = moved.trace.iter().position(|m| m.barrier == 0 && m.consumed.is_some()).unwrap();
-        moved.trace[i].barrier = 1;
-        let v = checker::check(size, &moved.broken, s.routing, &moved);
-        assert!(kinds(&v).contains(&"cross") && kinds(&v).contains(&"count"), "{v:?}");
-        assert!(v.iter().any(|v| matches!(v, Violation::CrossBarrier { message, .. } if *message == i)));
-        // A dropped message.
-        let mut dropped = r.clone();
-        dropped.trace.remove(i);
-        let v = checker::check(size, &dropped.broken, s.routing, &dropped);
-        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "messages")), "{v:?}");
-        // A wrong hop count: a route that skips a node.
-        let mut short = r.clone();
-        let j = short.trace.iter().position(|m| !m.path.is_empty()).unwrap();
-        short.trace[j].path.remove(0);
-        short.trace[j].times.remove(0);
-        let v = checker::check(size, &short.broken, s.routing, &short);
-        assert!(v.iter().any(|v| matches!(v, Violation::BadRoute { message, .. } if *message == j)), "{v:?}");
-        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "hops")), "{v:?}");
-        // A route over a broken link (the checker's own adjacency), when there is one on a used link.
-        if let Some((k, a, b)) = r.trace.iter().enumerate().find_map(|(k, m)| {
-            let (a, b) = (m.from, *m.path.first()?);
-            Some((k, a, b))
-        }) {
-            let mut cut = r.clone();
-            cut.broken.push((a, b));
-            let v = checker::check(size, &cut.broken, s.routing, &cut);
-            assert!(
-                v.iter().any(
-                    |v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("broken"))
-                ),
-                "{v:?}"
-            );
-        }
-        // A completed flag that does not match.
-        let mut flag = r.clone();
-        flag.completed = !flag.completed;
-        let v = checker::check(size, &flag.broken, s.routing, &flag);
-        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "completed")), "{v:?}");
-        // A walk the paper's rule does not take: a message sent along its
-        // other Manhattan route (y first instead of x first). It is a valid
-        // shortest walk over unbroken links, so only the rule check names it.
-        let mesh = Mesh::new(s.size).unwrap();
-        let broken: std::collections::HashSet<(u32, u32)> =
-            r.broken.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
-        let y_first = |from: u32, to: u32| -> Option<Vec<u32>> {
-            let ((fx, fy), (tx, ty)) = (mesh.coords(from), mesh.coords(to));
-            let mut path = Vec::new();
-            let (mut x, mut y) = (fx, fy);
-            while y != ty {
-                y = if ty > y { y + 1 } else { y - 1 };
-                path.push(mesh.node(x, y));
-            }
-            while x != tx {
-                x = if tx > x { x + 1 } else { x - 1 };
-                path.push(mesh.node(x, y));
-            }
-            let mut at = from;
-            for &n in &path {
-                if broken.contains(&(at.min(n), at.max(n))) {
-                    return None;
-                }
-                at = n;
-            }
-            Some(path)
-        };
-        let swapped = r.trace.iter().enumerate().find_map(|(k, m)| {
-            let other = y_first(m.from, m.to)?;
-            (m.path.len() == other.len() && m.path != other).then_some((k, other))
-        });
-        if let Some((k, other)) = swapped {
-            let mut wrong = r.clone();
-            wrong.trace[k].path = other;
-            let v = checker::check(size, &wrong.broken, Routing::Paper, &wrong);
-            assert!(
-                v.iter().any(|v| matches!(v, Violation::BadRoute { message, what } if *message == k && what.contains("the paper's rule goes to"))),
-                "{v:?}"
-            );
-            assert_eq!(
-                checker::check(size, &wrong.broken, Routing::Shortest, &wrong),
-                [],
-                "a valid walk under the shortest rule's checks"
-            );
-            swaps += 1;
-        }
-        // A back-step claimed where the walk moves forward.
-        let mut claimed = r.clone();
-        let j = claimed.trace.iter().position(|m| !m.path.is_empty() && m.back_steps.is_empty()).unwrap();
-        claimed.trace[j].back_steps.push(0);
-        let v = checker::check(size, &claimed.broken, Routing::Paper, &claimed);
-        assert!(
-            v.iter().any(
-                |v| matches!(v, Violation::BadRoute { message, what } if *message == j && what.contains("back-steps"))
-            ),
-            "{v:?}"
-        );
-        assert!(v.iter().any(|v| matches!(v, Violation::Count { what, .. } if what == "back-steps")), "{v:?}");
+        timing_corruptions_are_named(&s, size, &r);
+        route_corruptions_are_named(&s, size, &r);
+        swaps += usize::from(paper_rule_swap_is_named(&s, size, &r));
+        claimed_back_step_is_named(size, &r);
     }
     assert!(swaps > 0, "some case has a message with two unbroken Manhattan routes");
 }

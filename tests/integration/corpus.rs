@@ -40,39 +40,34 @@ fn joined(values: &[u64]) -> String {
     values.iter().map(ToString::to_string).collect::<Vec<_>>().join(";")
 }
 
-/// Every scenario of the corpus, with its name.
-#[allow(clippy::too_many_lines, reason = "one list of scenario families")]
-fn scenarios() -> Vec<(String, Scenario)> {
-    let mut out = Vec::new();
-    // The rows recorded before the paper's rule existed run under `shortest`;
-    // each is run again under `paper` at the end, with ` routing=paper` added
-    // to its name.
-    let mut push = |s: Scenario| {
-        let s = Scenario { routing: Routing::Shortest, ..s };
-        let name = format!(
-            "{} s{} r{} seed{} enc={} tile{} judge={} b{} hop{} ovh{} comp{} skew{} k{} cont{} conn{} rec{}",
-            s.algorithm.id(),
-            s.size,
-            s.break_rate,
-            s.seed,
-            s.encoding.id(),
-            s.tile,
-            match s.judge {
-                Judge::Threshold(t) => format!("threshold:{t}"),
-                other => other.id().to_owned(),
-            },
-            s.barriers,
-            s.hop_ticks,
-            s.overhead_ticks,
-            s.compute_ticks,
-            s.skew_ticks,
-            s.combining_k,
-            u8::from(s.contention),
-            u8::from(s.connected),
-            u8::from(s.record),
-        );
-        out.push((name, s));
-    };
+/// A scenario's name in the corpus.
+fn scenario_name(s: &Scenario) -> String {
+    format!(
+        "{} s{} r{} seed{} enc={} tile{} judge={} b{} hop{} ovh{} comp{} skew{} k{} cont{} conn{} rec{}",
+        s.algorithm.id(),
+        s.size,
+        s.break_rate,
+        s.seed,
+        s.encoding.id(),
+        s.tile,
+        match s.judge {
+            Judge::Threshold(t) => format!("threshold:{t}"),
+            other => other.id().to_owned(),
+        },
+        s.barriers,
+        s.hop_ticks,
+        s.overhead_ticks,
+        s.compute_ticks,
+        s.skew_ticks,
+        s.combining_k,
+        u8::from(s.contention),
+        u8::from(s.connected),
+        u8::from(s.record),
+    )
+}
+
+/// Every algorithm on sizes, break rates and seeds, and with timing options.
+fn grid_scenarios(push: &mut impl FnMut(Scenario)) {
     for algorithm in Algorithm::ALL {
         let all_pairs = matches!(algorithm, Algorithm::AllToAll);
         for size in [3u64, 5, 8, 16] {
@@ -111,6 +106,10 @@ fn scenarios() -> Vec<(String, Scenario)> {
             ..Scenario::default()
         });
     }
+}
+
+/// Encodings, judges, tiles, fan-ins and a larger mesh.
+fn option_scenarios(push: &mut impl FnMut(Scenario)) {
     for encoding in Encoding::ALL {
         for algorithm in [Algorithm::Dlct, Algorithm::Tree, Algorithm::DlctMs] {
             push(Scenario {
@@ -155,6 +154,19 @@ fn scenarios() -> Vec<(String, Scenario)> {
             push(Scenario { size: 32, algorithm, break_rate: 0.2, seed: 9, barriers: 1, ..Scenario::default() });
         }
     }
+}
+
+/// Every scenario of the corpus, with its name. The rows recorded before
+/// the paper's rule existed run under `shortest`; each is run again under
+/// `paper` at the end, with ` routing=paper` added to its name.
+fn scenarios() -> Vec<(String, Scenario)> {
+    let mut out = Vec::new();
+    let mut push = |s: Scenario| {
+        let s = Scenario { routing: Routing::Shortest, ..s };
+        out.push((scenario_name(&s), s));
+    };
+    grid_scenarios(&mut push);
+    option_scenarios(&mut push);
     let paper: Vec<(String, Scenario)> = out
         .iter()
         .map(|(name, s)| (format!("{name} routing=paper"), Scenario { routing: Routing::Paper, ..s.clone() }))

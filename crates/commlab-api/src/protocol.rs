@@ -171,19 +171,12 @@ impl Engine {
     ///
     /// # Panics
     /// On [`Request::SelfTestPanic`], by design.
-    #[allow(clippy::too_many_lines, reason = "one arm per request, each a few lines")]
     pub fn begin(&mut self, request: Request) -> Option<Response> {
         self.task = None;
         match request {
             Request::MeshRun(r, frame) => {
                 self.session = None;
-                match MeshSession::start(&r) {
-                    Ok(run) => {
-                        self.task = Some(Task::Mesh(run, frame));
-                        None
-                    }
-                    Err(e) => Some(Response::Error(e)),
-                }
+                self.start(MeshSession::start(&r).map(|run| Task::Mesh(run, frame)))
             }
             Request::MeshFrame(f) => Some(match &mut self.session {
                 Some(s) => Response::Frame(s.frame(f)),
@@ -194,65 +187,19 @@ impl Engine {
                 None => Response::Error(no_run()),
             }),
             Request::Round(r) => Some(r.run().map_or_else(Response::Error, Response::Round)),
-            Request::LabRuns { lab, first, count } => {
-                if self.plan.as_ref().is_none_or(|(l, _)| *l != lab) {
-                    match lab.plan() {
-                        Ok(plan) => self.plan = Some((lab, plan)),
-                        Err(e) => return Some(Response::Error(e)),
-                    }
-                }
-                let plan = &self.plan.as_ref().expect("set above").1;
-                let end = first.saturating_add(count.max(1));
-                if end > plan.runs.len() {
-                    let range = format!("a batch inside 0..{}", plan.runs.len());
-                    return Some(Response::Error(ApiError::new("index", format!("{first}..{end}"), range)));
-                }
-                match LabRun::start(plan, first) {
-                    Ok(run) => {
-                        self.task = Some(Task::Lab { run: Some(run), next: first + 1, end, done: Vec::new() });
-                        None
-                    }
-                    Err(e) => Some(Response::Error(e)),
-                }
-            }
-            Request::Uq(u) => match u.start() {
-                Ok(build) => {
-                    self.task = Some(Task::Uq(build));
-                    None
-                }
-                Err(e) => Some(Response::Error(e)),
-            },
+            Request::LabRuns { lab, first, count } => self.begin_lab(lab, first, count),
+            Request::Uq(u) => self.start(u.start().map(Task::Uq)),
             Request::Tree(r) => {
                 self.tree = None;
-                match r.start_with(None) {
-                    Ok(build) => {
-                        self.task = Some(Task::Tree(r, build));
-                        None
-                    }
-                    Err(e) => Some(Response::Error(e)),
-                }
+                let build = r.start_with(None);
+                self.start(build.map(|b| Task::Tree(r, b)))
             }
             Request::Pipeline(r) => {
                 self.pipeline = None;
-                match r.start() {
-                    Ok(build) => {
-                        self.task = Some(Task::Pipeline(r, build));
-                        None
-                    }
-                    Err(e) => Some(Response::Error(e)),
-                }
+                let build = r.start();
+                self.start(build.map(|b| Task::Pipeline(r, b)))
             }
-            Request::PipelineCaption(step) => Some(match &self.pipeline {
-                Some((_, run)) if step >= 1 && step <= run.schedule.rounds.len() => {
-                    Response::Caption(commlab_core::reduce::caption(&run.schedule, step - 1))
-                }
-                Some((_, run)) => Response::Error(ApiError::new(
-                    "step",
-                    step,
-                    format!("a step from 1 to {} of the kept run", run.schedule.rounds.len()),
-                )),
-                None => Response::Error(no_run()),
-            }),
+            Request::PipelineCaption(step) => Some(self.pipeline_caption(step)),
             Request::Swizzle(r) => {
                 self.swizzle = None;
                 Some(match r.run() {
@@ -284,6 +231,50 @@ impl Engine {
             }),
             Request::DataExport(view, format) => Some(self.data_export(view, format)),
             Request::SelfTestPanic => panic!("self-test panic requested inside the engine"),
+        }
+    }
+
+    /// A task started (it answers as it steps), or why it could not start.
+    fn start(&mut self, task: Result<Task, ApiError>) -> Option<Response> {
+        match task {
+            Ok(t) => {
+                self.task = Some(t);
+                None
+            }
+            Err(e) => Some(Response::Error(e)),
+        }
+    }
+
+    /// Starts lab runs `first..first + count` of `lab`'s plan (planned once per lab).
+    fn begin_lab(&mut self, lab: LabRequest, first: usize, count: usize) -> Option<Response> {
+        if self.plan.as_ref().is_none_or(|(l, _)| *l != lab) {
+            match lab.plan() {
+                Ok(plan) => self.plan = Some((lab, plan)),
+                Err(e) => return Some(Response::Error(e)),
+            }
+        }
+        let plan = &self.plan.as_ref().expect("set above").1;
+        let end = first.saturating_add(count.max(1));
+        if end > plan.runs.len() {
+            let range = format!("a batch inside 0..{}", plan.runs.len());
+            return Some(Response::Error(ApiError::new("index", format!("{first}..{end}"), range)));
+        }
+        let run = LabRun::start(plan, first);
+        self.start(run.map(|run| Task::Lab { run: Some(run), next: first + 1, end, done: Vec::new() }))
+    }
+
+    /// The kept pipeline run's caption of `step` (from 1).
+    fn pipeline_caption(&self, step: usize) -> Response {
+        match &self.pipeline {
+            Some((_, run)) if step >= 1 && step <= run.schedule.rounds.len() => {
+                Response::Caption(commlab_core::reduce::caption(&run.schedule, step - 1))
+            }
+            Some((_, run)) => Response::Error(ApiError::new(
+                "step",
+                step,
+                format!("a step from 1 to {} of the kept run", run.schedule.rounds.len()),
+            )),
+            None => Response::Error(no_run()),
         }
     }
 

@@ -165,7 +165,17 @@ pub const BAR_NAMES: [&str; 5] = ["send overhead", "taking in a message", "calc"
 /// empty); `focus` is an op to outline. Bars and messages outside the
 /// window or the shown ranks are left out; bars narrower than a pixel are
 /// summed per pixel column, which shows the kind busy longest in it.
-#[allow(clippy::too_many_lines, reason = "rows, axis, bars, messages, outlines: one drawing in paint order")]
+/// A bar's outline `(x0, x1, y, focused)`: the focused op's, or a stretch of the critical path.
+type Outline = (f64, f64, f64, bool);
+
+/// The critical path's colour.
+const CRITICAL: RGBColor = RGBColor(200, 30, 45);
+
+/// Draws the timeline. `on_path[op]` marks the critical path's ops (may be
+/// empty); `focus` is an op to outline. Bars and messages outside the
+/// window or the shown ranks are left out; bars narrower than a pixel are
+/// summed per pixel column, which shows the kind busy longest in it. Drawn
+/// in paint order: rows, the time axis, bars, messages, outlines.
 pub fn scene(
     layout: &Layout,
     bars: &[f64],
@@ -176,10 +186,29 @@ pub fn scene(
     title: &str,
 ) -> Scene {
     let mut shapes = Vec::new();
-    let right = layout.width - RIGHT;
-    let bottom = layout.height() - BOTTOM;
-    let critical = RGBColor(200, 30, 45);
     let path = |op: f64| on_path.get(op as usize).copied().unwrap_or(false);
+    rank_rows(layout, theme, &mut shapes);
+    time_axis(layout, theme, &mut shapes);
+    let highlighted = bar_shapes(layout, bars, &path, focus, theme, &mut shapes);
+    message_lines(layout, messages, &path, theme, &mut shapes);
+    outlines(highlighted, theme, &mut shapes);
+    Scene {
+        width: layout.width,
+        height: layout.height(),
+        background: theme.background,
+        shapes,
+        title: title.to_owned(),
+    }
+}
+
+/// A window time's x clipped to the plotting area, and whether a span shows.
+fn window(layout: &Layout) -> (impl Fn(f64) -> f64 + '_, impl Fn(f64, f64) -> bool + '_) {
+    let right = layout.width - RIGHT;
+    (move |x: f64| x.clamp(LEFT, right), move |start: f64, end: f64| end >= layout.t0 && start <= layout.t1)
+}
+
+fn rank_rows(layout: &Layout, theme: &Theme, shapes: &mut Vec<Shape>) {
+    let right = layout.width - RIGHT;
     // Rank rows: label and a faint baseline per lane group.
     for k in 0..layout.ranks {
         let r = layout.first_rank + k;
@@ -199,6 +228,11 @@ pub fn scene(
             color: theme.foreground,
         });
     }
+}
+
+fn time_axis(layout: &Layout, theme: &Theme, shapes: &mut Vec<Shape>) {
+    let right = layout.width - RIGHT;
+    let bottom = layout.height() - BOTTOM;
     // Time axis with about eight ticks, fewer on a narrow drawing (a label every 110 px at most).
     let span = (layout.t1 - layout.t0).max(1.0);
     let step = layout.unit.step(span / ((right - LEFT) / 110.0).clamp(3.0, 8.0));
@@ -227,8 +261,18 @@ pub fn scene(
         size: 11.0,
         color: theme.foreground,
     });
-    let visible = |start: f64, end: f64| end >= layout.t0 && start <= layout.t1;
-    let clip = |x: f64| x.clamp(LEFT, right);
+}
+
+/// The bars (drawn into `shapes`) and the outlines to draw over everything.
+fn bar_shapes(
+    layout: &Layout,
+    bars: &[f64],
+    path: &dyn Fn(f64) -> bool,
+    focus: Option<u32>,
+    theme: &Theme,
+    shapes: &mut Vec<Shape>,
+) -> Vec<Outline> {
+    let (clip, visible) = window(layout);
     // Outlines: the focused op's bars, and the critical path's CPU bars
     // merged where they touch on a lane (one outline per stretch, not per op).
     let mut highlighted = Vec::new();
@@ -276,6 +320,18 @@ pub fn scene(
         dashed: false,
         opacity: 1.0,
     }));
+    highlighted
+}
+
+fn message_lines(
+    layout: &Layout,
+    messages: &[f64],
+    path: &dyn Fn(f64) -> bool,
+    theme: &Theme,
+    shapes: &mut Vec<Shape>,
+) {
+    let (clip, visible) = window(layout);
+    let critical = CRITICAL;
     // Message lines with the same pixel ends are drawn once.
     let mut drawn = std::collections::HashSet::new();
     for m in messages.chunks_exact(MESSAGE) {
@@ -301,6 +357,10 @@ pub fn scene(
             opacity: if on { 1.0 } else { 0.45 },
         });
     }
+}
+
+fn outlines(highlighted: Vec<Outline>, theme: &Theme, shapes: &mut Vec<Shape>) {
+    let critical = CRITICAL;
     for (x0, x1, y, focused) in highlighted {
         let h = LANE / 2.0;
         let color = if focused { theme.foreground } else { critical };
@@ -319,13 +379,6 @@ pub fn scene(
                 opacity: 1.0,
             });
         }
-    }
-    Scene {
-        width: layout.width,
-        height: layout.height(),
-        background: theme.background,
-        shapes,
-        title: title.to_owned(),
     }
 }
 

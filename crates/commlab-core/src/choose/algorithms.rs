@@ -16,28 +16,61 @@ use super::trees::{binomial_tree, chain_tree, double_trees, heap_tree};
 ///
 /// # Errors
 /// An unknown id, `p = 0`, or `pieces = 0`.
-#[allow(clippy::too_many_lines, reason = "one arm per algorithm, each a few lines")]
-#[allow(clippy::many_single_char_names, reason = "p, m, q, r, i: ranks, pieces, the power-of-two core, rounds, a rank")]
 pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Plan, String> {
     if p == 0 || pieces == 0 {
         return Err("p and pieces must be at least 1".into());
     }
     let m = pieces;
-    let rounds = match (collective, id) {
-        (Collective::Broadcast, "binomial") => return Ok(one(collective, p, 1, binomial_broadcast(p, &[0]))),
-        (Collective::Broadcast, "binary-tree") => tree_down(&[heap_tree(p)], p, 1),
-        (Collective::Broadcast, "chain") => tree_down(&[chain_tree(p)], p, m),
-        (Collective::Broadcast, "pipelined-binomial") => tree_down(&[binomial_tree(p)], p, m),
-        (Collective::Broadcast, "double-binary-tree") => tree_down(&double_trees(p), p, m),
-        (Collective::Broadcast, "scatter-allgather") => {
+    let planned = match collective {
+        Collective::Broadcast => broadcast(id, p, m),
+        Collective::Reduce => reduce(id, p, m),
+        Collective::Allreduce => allreduce(id, p, m)?,
+        Collective::Allgather => allgather(id, p),
+        Collective::ReduceScatter => reduce_scatter(id, p),
+        Collective::AllToAll => all_to_all(id, p)?,
+    };
+    planned.ok_or_else(|| {
+        let ids: Vec<&str> = of(collective).map(|a| a.id).collect();
+        format!("unknown {collective} algorithm {id:?}; expected one of: {}", ids.join(", "))
+    })
+}
+
+/// A plan of `rounds`, the pipelined algorithms' vector in `m` blocks.
+fn pipelined(collective: Collective, id: &str, p: u32, m: u32, rounds: Vec<Vec<Transfer>>) -> Plan {
+    let blocks = match id {
+        "chain" | "pipelined-binomial" | "double-binary-tree" | "chain-up-down" => m,
+        _ => 1,
+    };
+    one(collective, p, blocks, rounds)
+}
+
+/// The broadcast plans (`None`: no such id).
+fn broadcast(id: &str, p: u32, m: u32) -> Option<Plan> {
+    let collective = Collective::Broadcast;
+    let rounds = match id {
+        "binomial" => return Some(one(collective, p, 1, binomial_broadcast(p, &[0]))),
+        "binary-tree" => tree_down(&[heap_tree(p)], p, 1),
+        "chain" => tree_down(&[chain_tree(p)], p, m),
+        "pipelined-binomial" => tree_down(&[binomial_tree(p)], p, m),
+        "double-binary-tree" => tree_down(&double_trees(p), p, m),
+        "scatter-allgather" => {
             let mut r = binomial_scatter(p);
             r.extend(ring_allgather(p, true));
-            return Ok(one(collective, p, p, r));
+            return Some(one(collective, p, p, r));
         }
-        (Collective::Broadcast, "linear") => {
+        "linear" => {
             vec![(1..p).map(|j| Transfer { from: 0, to: j, blocks: vec![0], combine: false }).collect()]
         }
-        (Collective::Reduce, "binomial") => {
+        _ => return None,
+    };
+    Some(pipelined(collective, id, p, m, rounds))
+}
+
+/// The reduce plans (`None`: no such id).
+fn reduce(id: &str, p: u32, m: u32) -> Option<Plan> {
+    let collective = Collective::Reduce;
+    let rounds = match id {
+        "binomial" => {
             let levels = if p <= 1 { 0 } else { 32 - (p - 1).leading_zeros() };
             (0..levels)
                 .map(|b| {
@@ -48,7 +81,7 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
                 })
                 .collect()
         }
-        (Collective::Reduce, "binomial-bst") => {
+        "binomial-bst" => {
             let levels = if p <= 1 { 0 } else { 32 - (p - 1).leading_zeros() };
             (0..levels)
                 .rev()
@@ -60,24 +93,33 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
                 })
                 .collect()
         }
-        (Collective::Reduce, "chain") => tree_up(&[chain_tree(p)], p, m),
-        (Collective::Reduce, "pipelined-binomial") => tree_up(&[binomial_tree(p)], p, m),
-        (Collective::Reduce, "reduce-scatter-gather") => {
+        "chain" => tree_up(&[chain_tree(p)], p, m),
+        "pipelined-binomial" => tree_up(&[binomial_tree(p)], p, m),
+        "reduce-scatter-gather" => {
             let q = 1u32 << p.ilog2();
             let mut r = fold_in(p, q, &(0..q).collect::<Vec<_>>(), true);
             r.extend(halving(q, &groups(q, q)));
             r.extend(binomial_gather(q));
-            return Ok(one(collective, p, q, r));
+            return Some(one(collective, p, q, r));
         }
-        (Collective::Reduce, "linear") => {
+        "linear" => {
             vec![(1..p).map(|i| Transfer { from: i, to: 0, blocks: vec![0], combine: true }).collect()]
         }
-        (Collective::Allreduce, "reduce-broadcast") => {
+        _ => return None,
+    };
+    Some(pipelined(collective, id, p, m, rounds))
+}
+
+/// The allreduce plans (`None`: no such id).
+fn allreduce(id: &str, p: u32, m: u32) -> Result<Option<Plan>, String> {
+    let collective = Collective::Allreduce;
+    let rounds = match id {
+        "reduce-broadcast" => {
             let mut r = plan(Collective::Reduce, "binomial", p, 1)?.rounds;
             r.extend(binomial_broadcast(p, &[0]));
             r
         }
-        (Collective::Allreduce, "recursive-doubling") => {
+        "recursive-doubling" => {
             let q = 1u32 << p.ilog2();
             let mut r = fold_in(p, q, &[0], true);
             let mut mask = 1;
@@ -88,33 +130,42 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
             r.extend(fold_out(p, q, &[0]));
             r
         }
-        (Collective::Allreduce, "ring") => {
+        "ring" => {
             let mut r = ring_reduce_scatter(p);
             r.extend(ring_allgather(p, false));
-            return Ok(one(collective, p, p, r));
+            return Ok(Some(one(collective, p, p, r)));
         }
-        (Collective::Allreduce, "rabenseifner") => {
+        "rabenseifner" => {
             let q = 1u32 << p.ilog2();
             let all: Vec<u32> = (0..q).collect();
             let mut r = fold_in(p, q, &all, true);
             r.extend(halving(q, &groups(q, q)));
             r.extend(doubling(q, &groups(q, q)));
             r.extend(fold_out(p, q, &all));
-            return Ok(one(collective, p, q, r));
+            return Ok(Some(one(collective, p, q, r)));
         }
-        (Collective::Allreduce, "double-binary-tree") => {
+        "double-binary-tree" => {
             let trees = double_trees(p);
             let mut r = tree_up(&trees, p, m);
             r.extend(tree_down(&trees, p, m));
             r
         }
-        (Collective::Allreduce, "chain-up-down") => {
+        "chain-up-down" => {
             let mut r = tree_up(&[chain_tree(p)], p, m);
             r.extend(tree_down(&[chain_tree(p)], p, m));
             r
         }
-        (Collective::Allgather, "ring") => return Ok(one(collective, p, p, ring_allgather(p, true))),
-        (Collective::Allgather, "recursive-doubling") => {
+        _ => return Ok(None),
+    };
+    Ok(Some(pipelined(collective, id, p, m, rounds)))
+}
+
+/// The allgather plans (`None`: no such id).
+fn allgather(id: &str, p: u32) -> Option<Plan> {
+    let collective = Collective::Allgather;
+    match id {
+        "ring" => Some(one(collective, p, p, ring_allgather(p, true))),
+        "recursive-doubling" => {
             let q = 1u32 << p.ilog2();
             // Rank r < q gathers group {r, r + q}; the doubling exchanges groups.
             let g = groups(q, p);
@@ -124,9 +175,9 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
             r.extend(doubling(q, &g));
             let all: Vec<u32> = (0..p).collect();
             r.extend(fold_out(p, q, &all));
-            return Ok(one(collective, p, p, r));
+            Some(one(collective, p, p, r))
         }
-        (Collective::Allgather, "bruck") => {
+        "bruck" => {
             let mut r = Vec::new();
             let mut k = 1u32;
             while k < p {
@@ -143,10 +194,18 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
                 );
                 k <<= 1;
             }
-            return Ok(one(collective, p, p, r));
+            Some(one(collective, p, p, r))
         }
-        (Collective::ReduceScatter, "ring") => return Ok(one(collective, p, p, ring_reduce_scatter_to_own(p))),
-        (Collective::ReduceScatter, "recursive-halving") => {
+        _ => None,
+    }
+}
+
+/// The reduce-scatter plans (`None`: no such id).
+fn reduce_scatter(id: &str, p: u32) -> Option<Plan> {
+    let collective = Collective::ReduceScatter;
+    match id {
+        "ring" => Some(one(collective, p, p, ring_reduce_scatter_to_own(p))),
+        "recursive-halving" => {
             let q = 1u32 << p.ilog2();
             let all: Vec<u32> = (0..p).collect();
             let mut r = fold_in(p, q, &all, true);
@@ -156,9 +215,9 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
             if !out.is_empty() {
                 r.push(out);
             }
-            return Ok(one(collective, p, p, r));
+            Some(one(collective, p, p, r))
         }
-        (Collective::ReduceScatter, "pairwise") => {
+        "pairwise" => {
             let r = (1..p)
                 .map(|s| {
                     (0..p)
@@ -166,18 +225,26 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
                         .collect()
                 })
                 .collect();
-            return Ok(one(collective, p, p, r));
+            Some(one(collective, p, p, r))
         }
-        (Collective::AllToAll, "linear") => {
+        _ => None,
+    }
+}
+
+/// The all-to-all plans (`None`: no such id).
+fn all_to_all(id: &str, p: u32) -> Result<Option<Plan>, String> {
+    let collective = Collective::AllToAll;
+    match id {
+        "linear" => {
             let r = vec![(0..p)
                 .flat_map(|i| (1..p).map(move |s| (i, (i + s) % p)))
                 .map(|(i, j)| Transfer { from: i, to: j, blocks: vec![i * p + j], combine: false })
                 .collect()];
-            return Ok(one(collective, p, p * p, r));
+            Ok(Some(one(collective, p, p * p, r)))
         }
-        (Collective::AllToAll, "bruck") => return Ok(one(collective, p, p * p, bruck_all_to_all(p))),
-        (Collective::AllToAll, "swizzle-order") => return Ok(one(collective, p, p * p, swizzle_order(p)?)),
-        (Collective::AllToAll, "pairwise") => {
+        "bruck" => Ok(Some(one(collective, p, p * p, bruck_all_to_all(p)))),
+        "swizzle-order" => Ok(Some(one(collective, p, p * p, swizzle_order(p)?))),
+        "pairwise" => {
             let pow2 = p.is_power_of_two();
             let r = (1..p)
                 .map(|s| {
@@ -189,18 +256,10 @@ pub fn plan(collective: Collective, id: &str, p: u32, pieces: u32) -> Result<Pla
                         .collect()
                 })
                 .collect();
-            return Ok(one(collective, p, p * p, r));
+            Ok(Some(one(collective, p, p * p, r)))
         }
-        _ => {
-            let ids: Vec<&str> = of(collective).map(|a| a.id).collect();
-            return Err(format!("unknown {collective} algorithm {id:?}; expected one of: {}", ids.join(", ")));
-        }
-    };
-    let blocks = match id {
-        "chain" | "pipelined-binomial" | "double-binary-tree" | "chain-up-down" => m,
-        _ => 1,
-    };
-    Ok(one(collective, p, blocks, rounds))
+        _ => Ok(None),
+    }
 }
 
 /// NCCL's tree for allreduce on `p` ranks in nodes of `g` (`docs/network.md`,

@@ -265,256 +265,323 @@ pub struct Tuning {
     pub bandwidth: Table,
 }
 
-/// `ncclTopoTuneModel` for one collective, with the enable rules applied.
-#[allow(
-    clippy::too_many_lines,
-    reason = "one transcription of one C function; split it and it stops reading like its source"
-)]
+/// What `ncclTopoTuneModel` derives from the system before its loops over
+/// (algorithm, protocol): its locals, named as in the source. The function
+/// is transcribed as [`Model::bandwidth`] (the bus bandwidth of a pair, the
+/// first half of the loop body), [`Model::latency`] (the second half) and
+/// [`Model::enable`] (the enable rules after the loops).
+struct Model<'a> {
+    s: &'a System,
+    f: Func,
+    old: bool,
+    n_nodes: u32,
+    n_ranks: u32,
+    cc: usize,
+    ll_max_bw: f64,
+    tree_bw: f64,
+    ring_ll128_bw: f64,
+    tree_ll128_bw: f64,
+    nvls_tree_bw: f64,
+    ppn: f32,
+    intra_hw: usize,
+    hw: usize,
+    base: Table,
+    hwl: [Table; 3],
+    nsteps: u32,
+    bw_inter: f32,
+    pat_enabled: bool,
+}
+
 #[allow(clippy::cast_precision_loss, reason = "rank and node counts are small")]
-fn tune(s: &System, f: Func) -> Tuning {
-    let v = s.version;
-    let old = v == Version::V2_22;
-    let n_nodes = s.nodes.max(1);
-    let n_ranks = s.ranks();
-    let mut latency = [[0.0f32; 3]; 7];
-    let mut bandwidth = [[0.0f32; 3]; 7];
-    if n_ranks <= 1 {
-        return Tuning { latency, bandwidth };
-    }
-    let cc = match (s.arch, old) {
-        (Arch::Volta, _) => 0,
-        (Arch::Ampere, _) => 1,
-        (Arch::Hopper, _) | (Arch::Blackwell, true) => 2,
-        (Arch::Blackwell, false) => 3,
-    };
-    let index2 = if n_nodes <= 2 { n_nodes as usize - 1 } else { 2 };
-    let index1 = if n_nodes == 1 { cc } else { usize::from(s.amd) };
-    let ll_max_bw = LL_MAX_BWS[index1][index2];
-    let tree_bw = TREE_BWS[cc][index2];
-    let ring_ll128_bw = RING_LL128_BWS[cc][index2];
-    let tree_ll128_bw = TREE_LL128_BWS[cc][index2];
-    let nvls_tree_bw = NVLS_TREE_BWS[cc][index2];
-    let ppn = n_ranks as f32 / n_nodes as f32;
-    let intra_hw = if s.nvlink { HW_NVLINK } else { HW_PCI };
-    let hw = if n_nodes == 1 { intra_hw } else { HW_NET };
-    let base = base_lat(v);
-    let hwl = hw_lat(v);
-    let nsteps: u32 = match f {
-        Func::AllReduce => 2 * (n_ranks - 1),
-        Func::ReduceScatter | Func::AllGather => n_ranks - 1,
-        _ => n_ranks,
-    };
-    // Channels of each algorithm's graph: NVLS and CollNet graphs exist
-    // only where the hardware has them.
-    let channels = |a: usize| -> u32 {
-        match a {
-            NVLS | NVLS_TREE if !s.nvls => 0,
-            CN_DIRECT | CN_CHAIN if !s.collnet => 0,
-            _ => s.channels,
+impl Model<'_> {
+    fn new(s: &System, f: Func) -> Model<'_> {
+        let v = s.version;
+        let old = v == Version::V2_22;
+        let n_nodes = s.nodes.max(1);
+        let n_ranks = s.ranks();
+        let cc = match (s.arch, old) {
+            (Arch::Volta, _) => 0,
+            (Arch::Ampere, _) => 1,
+            (Arch::Hopper, _) | (Arch::Blackwell, true) => 2,
+            (Arch::Blackwell, false) => 3,
+        };
+        let index2 = if n_nodes <= 2 { n_nodes as usize - 1 } else { 2 };
+        let index1 = if n_nodes == 1 { cc } else { usize::from(s.amd) };
+        let intra_hw = if s.nvlink { HW_NVLINK } else { HW_PCI };
+        Model {
+            s,
+            f,
+            old,
+            n_nodes,
+            n_ranks,
+            cc,
+            ll_max_bw: LL_MAX_BWS[index1][index2],
+            tree_bw: TREE_BWS[cc][index2],
+            ring_ll128_bw: RING_LL128_BWS[cc][index2],
+            tree_ll128_bw: TREE_LL128_BWS[cc][index2],
+            nvls_tree_bw: NVLS_TREE_BWS[cc][index2],
+            ppn: n_ranks as f32 / n_nodes as f32,
+            intra_hw,
+            hw: if n_nodes == 1 { intra_hw } else { HW_NET },
+            base: base_lat(v),
+            hwl: hw_lat(v),
+            nsteps: match f {
+                Func::AllReduce => 2 * (n_ranks.max(1) - 1),
+                Func::ReduceScatter | Func::AllGather => n_ranks.max(1) - 1,
+                _ => n_ranks,
+            },
+            bw_inter: if n_nodes == 1 { s.bw_intra } else { s.bw_inter },
+            // PAT: one GPU per node, host network (current release only).
+            pat_enabled: !old && n_nodes == n_ranks,
         }
-    };
-    let bw_inter = if n_nodes == 1 { s.bw_intra } else { s.bw_inter };
-    let max_algo = if old { 6 } else { 7 };
-    // PAT: one GPU per node, host network (current release only).
-    let pat_enabled = !old && n_nodes == n_ranks;
-    for a in 0..max_algo {
-        let skip = match f {
+    }
+
+    /// Channels of each algorithm's graph: NVLS and `CollNet` graphs exist
+    /// only where the hardware has them.
+    fn channels(&self, a: usize) -> u32 {
+        match a {
+            NVLS | NVLS_TREE if !self.s.nvls => 0,
+            CN_DIRECT | CN_CHAIN if !self.s.collnet => 0,
+            _ => self.s.channels,
+        }
+    }
+
+    /// Whether the loops visit (`a`, `p`) for this collective.
+    fn visits(&self, a: usize, p: usize) -> bool {
+        let skip = match self.f {
             Func::Broadcast | Func::Reduce => a != RING,
             Func::ReduceScatter | Func::AllGather => !(a == RING || a == NVLS || a == CN_DIRECT || a == PAT),
             Func::AllReduce => a == PAT,
         };
-        if skip {
-            continue;
-        }
-        let n_ch = channels(a);
-        for p in 0..3 {
-            if (a == NVLS || a == NVLS_TREE || a == PAT) && p != SIMPLE {
-                continue;
-            }
-            if a == PAT && !pat_enabled {
-                continue;
-            }
-            let collnet = a == CN_DIRECT || a == CN_CHAIN;
-            let mut bw: f32 = if n_nodes <= 2 || collnet { s.bw_intra } else { bw_inter };
-            if a == NVLS || a == NVLS_TREE {
-                if old {
-                    bw = if a == NVLS {
-                        s.bw_intra.min(bw_inter)
-                    } else {
-                        s.bw_intra.min(if n_nodes <= 2 { bw_inter } else { bw_inter / 2.0 })
-                    };
-                } else {
-                    if n_ch < 2 {
-                        continue;
-                    }
-                    let mut intra = s.bw_intra * NVLS_EFFICIENCY[cc] * (n_ch - 1) as f32 / n_ch as f32;
-                    if f == Func::AllReduce {
-                        intra *= 2.0;
-                    } else {
-                        intra *= (ppn - 1.0) / ppn;
-                    }
-                    let inter = bw_inter * if n_nodes <= 2 && a == NVLS_TREE { 2.0 } else { 1.0 };
-                    let cap = if a == NVLS_TREE { nvls_tree_bw as f32 } else { f32::MAX };
-                    bw = intra.min(inter).min(cap);
-                }
-            }
-            let mut bus: f32 = n_ch as f32 * bw;
-            if a == RING && p == LL {
-                bus = ll_max_bw.min(f64::from(bus) * 0.5) as f32;
-            }
-            if a == RING && p == LL128 {
-                let k = if old && ppn < 2.0 { 0.7 } else { 0.92 };
-                bus = (f64::from(bus) * k).min(f64::from(n_ch) * ring_ll128_bw) as f32;
-            }
-            if a == TREE {
-                bus = (f64::from(bus) * 0.92).min(f64::from(n_ch) * tree_bw) as f32;
-            }
-            if a == TREE && p == LL {
-                bus = (f64::from(bus) * 1.0 / 3.8).min(ll_max_bw) as f32;
-            }
-            if a == TREE && p == LL128 {
-                let k = if n_nodes == 1 { 7.0 / 9.0 } else { 120.0 / 128.0 };
-                bus = (f64::from(bus) * k).min(f64::from(n_ch) * tree_ll128_bw) as f32;
-            }
-            if a == TREE && s.pattern == Pattern::Tree {
-                bus *= 0.85;
-            }
-            if a == PAT {
-                bus *= 0.75;
-            }
-            if collnet && p != SIMPLE {
-                bus = 0.0;
-            }
-            if a == CN_DIRECT && p == SIMPLE {
-                if matches!(f, Func::AllGather | Func::ReduceScatter) {
-                    // Needs the network plugin's collective; commlab's
-                    // described CollNet offers allreduce only.
-                    bus = 0.0;
-                } else {
-                    let mut factor = ppn / n_ch.max(1) as f32;
-                    factor -= (factor - 1.0) / 2.0;
-                    bus /= factor;
-                    if cc >= 2 {
-                        bus *= 0.85;
-                    }
-                }
-            }
-            if a == NVLS && matches!(f, Func::AllGather | Func::ReduceScatter) && n_nodes > 1 {
-                bus = 0.0;
-            }
-            // Bus bandwidth to algorithm bandwidth.
-            let ratio_applies = if old {
-                !(a == CN_DIRECT && matches!(f, Func::AllGather | Func::ReduceScatter))
-            } else {
-                !(a != RING && matches!(f, Func::AllGather | Func::ReduceScatter))
-            };
-            if ratio_applies {
-                let ratio = if a == RING || (!old && (a == NVLS || a == NVLS_TREE)) {
-                    n_ranks as f32 / nsteps as f32
-                } else if old && (a == NVLS || a == NVLS_TREE) {
-                    5.0 / 6.0
-                } else {
-                    0.5
-                };
-                bus *= ratio;
-            }
-            bandwidth[a][p] = bus;
+        !skip && !((a == NVLS || a == NVLS_TREE || a == PAT) && p != SIMPLE) && (a != PAT || self.pat_enabled)
+    }
 
-            let mut lat = base[a][p];
-            let mut intra_lat = hwl[intra_hw][a][p];
-            let mut inter_lat = if !old && ppn == 1.0 { hwl[HW_NET][TREE][p] } else { hwl[HW_NET][a][p] };
-            inter_lat += s.net_latency;
+    /// NVLS's and NVLS Tree's per-channel bandwidth (`None`: the pair is skipped).
+    fn nvls_bw(&self, a: usize, n_ch: u32) -> Option<f32> {
+        let (s, bw_inter, n_nodes) = (self.s, self.bw_inter, self.n_nodes);
+        if self.old {
+            return Some(if a == NVLS {
+                s.bw_intra.min(bw_inter)
+            } else {
+                s.bw_intra.min(if n_nodes <= 2 { bw_inter } else { bw_inter / 2.0 })
+            });
+        }
+        if n_ch < 2 {
+            return None;
+        }
+        let mut intra = s.bw_intra * NVLS_EFFICIENCY[self.cc] * (n_ch - 1) as f32 / n_ch as f32;
+        if self.f == Func::AllReduce {
+            intra *= 2.0;
+        } else {
+            intra *= (self.ppn - 1.0) / self.ppn;
+        }
+        let inter = bw_inter * if n_nodes <= 2 && a == NVLS_TREE { 2.0 } else { 1.0 };
+        let cap = if a == NVLS_TREE { self.nvls_tree_bw as f32 } else { f32::MAX };
+        Some(intra.min(inter).min(cap))
+    }
+
+    /// The bus bandwidth of (`a`, `p`), as algorithm bandwidth (`None`: skipped).
+    #[allow(clippy::many_single_char_names, reason = "a, p, s, f, k as in NCCL's source")]
+    fn bandwidth(&self, a: usize, p: usize) -> Option<f32> {
+        let (s, f, old, n_nodes, cc) = (self.s, self.f, self.old, self.n_nodes, self.cc);
+        let n_ch = self.channels(a);
+        let collnet = a == CN_DIRECT || a == CN_CHAIN;
+        let mut bw: f32 = if n_nodes <= 2 || collnet { s.bw_intra } else { self.bw_inter };
+        if a == NVLS || a == NVLS_TREE {
+            bw = self.nvls_bw(a, n_ch)?;
+        }
+        let mut bus: f32 = n_ch as f32 * bw;
+        if a == RING && p == LL {
+            bus = self.ll_max_bw.min(f64::from(bus) * 0.5) as f32;
+        }
+        if a == RING && p == LL128 {
+            let k = if old && self.ppn < 2.0 { 0.7 } else { 0.92 };
+            bus = (f64::from(bus) * k).min(f64::from(n_ch) * self.ring_ll128_bw) as f32;
+        }
+        if a == TREE {
+            bus = (f64::from(bus) * 0.92).min(f64::from(n_ch) * self.tree_bw) as f32;
+        }
+        if a == TREE && p == LL {
+            bus = (f64::from(bus) * 1.0 / 3.8).min(self.ll_max_bw) as f32;
+        }
+        if a == TREE && p == LL128 {
+            let k = if n_nodes == 1 { 7.0 / 9.0 } else { 120.0 / 128.0 };
+            bus = (f64::from(bus) * k).min(f64::from(n_ch) * self.tree_ll128_bw) as f32;
+        }
+        if a == TREE && s.pattern == Pattern::Tree {
+            bus *= 0.85;
+        }
+        if a == PAT {
+            bus *= 0.75;
+        }
+        if collnet && p != SIMPLE {
+            bus = 0.0;
+        }
+        if a == CN_DIRECT && p == SIMPLE {
+            if matches!(f, Func::AllGather | Func::ReduceScatter) {
+                // Needs the network plugin's collective; commlab's
+                // described CollNet offers allreduce only.
+                bus = 0.0;
+            } else {
+                let mut factor = self.ppn / n_ch.max(1) as f32;
+                factor -= (factor - 1.0) / 2.0;
+                bus /= factor;
+                if cc >= 2 {
+                    bus *= 0.85;
+                }
+            }
+        }
+        if a == NVLS && matches!(f, Func::AllGather | Func::ReduceScatter) && n_nodes > 1 {
+            bus = 0.0;
+        }
+        Some(bus * self.bus_to_algorithm(a))
+    }
+
+    /// Bus bandwidth to algorithm bandwidth.
+    fn bus_to_algorithm(&self, a: usize) -> f32 {
+        let (f, old) = (self.f, self.old);
+        let ratio_applies = if old {
+            !(a == CN_DIRECT && matches!(f, Func::AllGather | Func::ReduceScatter))
+        } else {
+            !(a != RING && matches!(f, Func::AllGather | Func::ReduceScatter))
+        };
+        if !ratio_applies {
+            1.0
+        } else if a == RING || (!old && (a == NVLS || a == NVLS_TREE)) {
+            self.n_ranks as f32 / self.nsteps as f32
+        } else if old && (a == NVLS || a == NVLS_TREE) {
+            5.0 / 6.0
+        } else {
+            0.5
+        }
+    }
+
+    /// The ring's latency beyond the base (`intra_lat`, `inter_lat` as the loop computed them).
+    fn ring_latency(&self, p: usize, intra_lat: f32, inter_lat: f32) -> f32 {
+        let (s, f, old, n_nodes, nsteps) = (self.s, self.f, self.old, self.n_nodes, self.nsteps);
+        let mut ring_lat = self.hwl[self.hw][RING][p];
+        if matches!(f, Func::Reduce | Func::Broadcast) {
+            if s.same_channels {
+                return ring_lat;
+            }
             if p == SIMPLE {
-                inter_lat += s.net_latency;
+                ring_lat = self.hwl[self.hw][TREE][p];
             }
-            let local = (n_ranks / n_nodes) as f32 - 1.0;
-            let log_nodes = log2i(u64::from(n_nodes)) as f32;
-            match a {
-                RING => {
-                    let mut ring_lat = hwl[hw][a][p];
-                    if matches!(f, Func::Reduce | Func::Broadcast) {
-                        if s.same_channels {
-                            lat += ring_lat;
-                        } else {
-                            if p == SIMPLE {
-                                ring_lat = hwl[hw][TREE][p];
-                            }
-                            lat += nsteps as f32 * ring_lat;
-                        }
-                    } else {
-                        let mut net_overhead = 0.0f32;
-                        if n_nodes > 1 {
-                            net_overhead = if s.amd { 2.0 } else { 1.0 };
-                            if p == SIMPLE {
-                                net_overhead *= 3.0;
-                            }
-                        }
-                        intra_lat = intra_lat.max(net_overhead);
-                        let inter_steps: u32 = if old {
-                            match f {
-                                Func::AllReduce => {
-                                    if n_nodes > 1 {
-                                        2 * n_nodes
-                                    } else {
-                                        0
-                                    }
-                                }
-                                Func::ReduceScatter | Func::AllGather => n_nodes - 1,
-                                _ => n_nodes,
-                            }
-                        } else if n_nodes == 1 {
-                            0
-                        } else if f == Func::AllReduce {
-                            2 * (n_nodes - 1)
-                        } else {
-                            n_nodes - 1
-                        };
-                        lat += (nsteps - inter_steps) as f32 * intra_lat + inter_steps as f32 * inter_lat;
-                    }
-                }
-                TREE if (old || f == Func::AllReduce) => {
-                    lat += 2.0 * (local * intra_lat + log_nodes * inter_lat);
-                }
-                CN_DIRECT => lat += 2.0 * (local.min(1.0) * intra_lat + local * 0.4) + inter_lat,
-                CN_CHAIN => lat += 2.0 * local * intra_lat + inter_lat,
-                NVLS => {
-                    lat = intra_lat;
+            return nsteps as f32 * ring_lat;
+        }
+        let mut net_overhead = 0.0f32;
+        if n_nodes > 1 {
+            net_overhead = if s.amd { 2.0 } else { 1.0 };
+            if p == SIMPLE {
+                net_overhead *= 3.0;
+            }
+        }
+        let intra_lat = intra_lat.max(net_overhead);
+        let inter_steps: u32 = if old {
+            match f {
+                Func::AllReduce => {
                     if n_nodes > 1 {
-                        lat += inter_lat;
+                        2 * n_nodes
+                    } else {
+                        0
                     }
                 }
-                NVLS_TREE => lat += intra_lat + 2.0 * log_nodes * inter_lat,
-                PAT => {
-                    if matches!(f, Func::AllGather | Func::ReduceScatter) {
-                        lat += log_nodes * (inter_lat / 3.5) + n_ranks as f32 * 2.8;
-                    }
-                }
-                _ => {}
+                Func::ReduceScatter | Func::AllGather => n_nodes - 1,
+                _ => n_nodes,
             }
-            latency[a][p] = lat;
-        }
+        } else if n_nodes == 1 {
+            0
+        } else if f == Func::AllReduce {
+            2 * (n_nodes - 1)
+        } else {
+            n_nodes - 1
+        };
+        (nsteps - inter_steps) as f32 * intra_lat + inter_steps as f32 * inter_lat
     }
-    // Enables: NVLS Tree needs several nodes; without CollNet, NVLS runs on
-    // one node only; LL128 only where NCCL tests it.
-    for (a, row) in bandwidth.iter_mut().enumerate() {
-        let algo_off = (a == NVLS_TREE && n_nodes == 1) || (a == NVLS && !s.collnet && n_nodes > 1);
-        for (p, bw) in row.iter_mut().enumerate() {
-            let mut on = true;
-            if p == LL128 {
-                on = s.nvlink;
+
+    /// The latency of (`a`, `p`), µs.
+    fn latency(&self, a: usize, p: usize) -> f32 {
+        let (s, f, n_nodes, n_ranks) = (self.s, self.f, self.n_nodes, self.n_ranks);
+        let mut lat = self.base[a][p];
+        let intra_lat = self.hwl[self.intra_hw][a][p];
+        let mut inter_lat =
+            if !self.old && self.ppn == 1.0 { self.hwl[HW_NET][TREE][p] } else { self.hwl[HW_NET][a][p] };
+        inter_lat += s.net_latency;
+        if p == SIMPLE {
+            inter_lat += s.net_latency;
+        }
+        let local = (n_ranks / n_nodes) as f32 - 1.0;
+        let log_nodes = log2i(u64::from(n_nodes)) as f32;
+        match a {
+            RING => lat += self.ring_latency(p, intra_lat, inter_lat),
+            TREE if (self.old || f == Func::AllReduce) => {
+                lat += 2.0 * (local * intra_lat + log_nodes * inter_lat);
+            }
+            CN_DIRECT => lat += 2.0 * (local.min(1.0) * intra_lat + local * 0.4) + inter_lat,
+            CN_CHAIN => lat += 2.0 * local * intra_lat + inter_lat,
+            NVLS => {
+                lat = intra_lat;
                 if n_nodes > 1 {
-                    let limit = if cc >= 2 { NicPath::Pxn } else { NicPath::Pxb };
-                    on &= s.nic_path <= limit;
-                }
-                if old && s.arch == Arch::Blackwell {
-                    on = false;
+                    lat += inter_lat;
                 }
             }
-            if algo_off || !on {
-                *bw = 0.0;
+            NVLS_TREE => lat += intra_lat + 2.0 * log_nodes * inter_lat,
+            PAT => {
+                if matches!(f, Func::AllGather | Func::ReduceScatter) {
+                    lat += log_nodes * (inter_lat / 3.5) + n_ranks as f32 * 2.8;
+                }
+            }
+            _ => {}
+        }
+        lat
+    }
+
+    /// Enables: NVLS Tree needs several nodes; without `CollNet`, NVLS runs on
+    /// one node only; LL128 only where NCCL tests it.
+    fn enable(&self, bandwidth: &mut Table) {
+        let (s, n_nodes) = (self.s, self.n_nodes);
+        for (a, row) in bandwidth.iter_mut().enumerate() {
+            let algo_off = (a == NVLS_TREE && n_nodes == 1) || (a == NVLS && !s.collnet && n_nodes > 1);
+            for (p, bw) in row.iter_mut().enumerate() {
+                let mut on = true;
+                if p == LL128 {
+                    on = s.nvlink;
+                    if n_nodes > 1 {
+                        let limit = if self.cc >= 2 { NicPath::Pxn } else { NicPath::Pxb };
+                        on &= s.nic_path <= limit;
+                    }
+                    if self.old && s.arch == Arch::Blackwell {
+                        on = false;
+                    }
+                }
+                if algo_off || !on {
+                    *bw = 0.0;
+                }
             }
         }
     }
+}
+
+/// `ncclTopoTuneModel` for one collective, with the enable rules applied.
+fn tune(s: &System, f: Func) -> Tuning {
+    let mut latency = [[0.0f32; 3]; 7];
+    let mut bandwidth = [[0.0f32; 3]; 7];
+    if s.ranks() <= 1 {
+        return Tuning { latency, bandwidth };
+    }
+    let model = Model::new(s, f);
+    let max_algo = if model.old { 6 } else { 7 };
+    for a in 0..max_algo {
+        for p in 0..3 {
+            if !model.visits(a, p) {
+                continue;
+            }
+            let Some(bus) = model.bandwidth(a, p) else { continue };
+            bandwidth[a][p] = bus;
+            latency[a][p] = model.latency(a, p);
+        }
+    }
+    model.enable(&mut bandwidth);
     Tuning { latency, bandwidth }
 }
 

@@ -235,114 +235,132 @@ fn runs<T: PartialEq + Clone>(
 /// # Errors
 /// All-to-all for NCCL (it has no all-to-all algorithm to choose); an
 /// empty map.
-#[allow(clippy::too_many_lines, reason = "one arm per format, each writing its file top to bottom")]
 pub fn export(format: Format, map: &Map<'_>, system: &dyn Fn(u32) -> Option<nccl::System>) -> Result<Export, String> {
     if map.ps.is_empty() || map.sizes.is_empty() || map.winners.len() != map.ps.len() * map.sizes.len() {
         return Err("the winner map is empty".into());
     }
     let mut subs = Vec::new();
+    let text = match format {
+        Format::NcclTuner => nccl_file(map, system, &mut subs)?,
+        Format::OmpiRules => ompi_file(map, &mut subs),
+        Format::MpichJson => mpich_file(map, &mut subs),
+    };
+    Ok(Export { text, substitutes: subs })
+}
+
+/// NCCL's example-tuner CSV of `map`.
+fn nccl_file(
+    map: &Map<'_>,
+    system: &dyn Fn(u32) -> Option<nccl::System>,
+    subs: &mut Vec<Substitute>,
+) -> Result<String, String> {
     let mut text = String::new();
     let rows = map.ps.len();
-    match format {
-        Format::NcclTuner => {
-            let name = nccl_collective(map.collective)
-                .ok_or("NCCL runs all-to-all as grouped sends and receives: it has no algorithm to tune")?;
-            text.push_str("# commlab winner map as an NCCL example-tuner configuration (NCCL_TUNER_CONFIG_FILE)\n");
-            text.push_str(
-                "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
-            );
-            for i in 0..rows {
-                let p = map.ps[i];
-                let runs = runs(Format::NcclTuner, map, i, |ours, q| {
-                    let (alg, exact) = nccl_target(map.collective, ours);
-                    if !exact {
-                        note(&mut subs, ours, alg);
-                    }
-                    // The protocol NCCL's model finds fastest for this
-                    // algorithm at this size.
-                    let proto = system(p)
-                        .and_then(|s| nccl::predict(&s, map.collective, nccl_bytes(q)))
-                        .and_then(|pred| {
-                            pred.times
-                                .iter()
-                                .filter(|(a, _, _)| nccl::ALGORITHMS[*a] == alg)
-                                .min_by(|x, y| x.2.total_cmp(&y.2))
-                                .map(|(_, proto, _)| nccl::PROTOCOLS[*proto])
-                        })
-                        .unwrap_or("simple");
-                    (alg, proto)
-                });
-                for (k, &(lo, _, (alg, proto))) in runs.iter().enumerate() {
-                    let lo = if k == 0 { 0 } else { lo };
-                    let hi = runs.get(k + 1).map_or(u64::MAX, |next| next.0 - 1);
-                    let _ = writeln!(text, "{name},{lo},{hi},{alg},{proto},-1,-1,{p},-1,-1");
-                }
+    let name = nccl_collective(map.collective)
+        .ok_or("NCCL runs all-to-all as grouped sends and receives: it has no algorithm to tune")?;
+    text.push_str("# commlab winner map as an NCCL example-tuner configuration (NCCL_TUNER_CONFIG_FILE)\n");
+    text.push_str(
+        "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
+    );
+    for i in 0..rows {
+        let p = map.ps[i];
+        let runs = runs(Format::NcclTuner, map, i, |ours, q| {
+            let (alg, exact) = nccl_target(map.collective, ours);
+            if !exact {
+                note(subs, ours, alg);
             }
-        }
-        Format::OmpiRules => {
-            // Only the sizes and communicator sizes the map covers: past its
-            // last size, and from the communicator size after its last
-            // row, algorithm 0 hands the call back to Open MPI's fixed rules.
-            let id = ompi_collective_id(map.collective);
-            text.push_str("rule-file-version-1\n");
-            let _ = writeln!(text, "1 # collectives in this file\n{id} # {}", map.collective);
-            let _ = writeln!(text, "{} # communicator sizes", rows + 1);
-            for i in 0..rows {
-                let runs = runs(Format::OmpiRules, map, i, |ours, _| {
-                    let (alg, exact) = ompi_target(map.collective, ours);
-                    if !exact {
-                        note(&mut subs, ours, ompi::name(map.collective, alg));
-                    }
-                    alg
-                });
-                let last = map.sizes.len().checked_sub(1).map_or(0, |c| quantity(Format::OmpiRules, &map.query(i, c)));
-                let _ = writeln!(text, "{} # communicator size\n{} # message sizes", map.ps[i], runs.len() + 1);
-                for (k, &(lo, hi, alg)) in runs.iter().enumerate() {
-                    let start = if k == 0 { 0 } else { lo };
-                    let why = band_reason(map, i, (lo, hi), Format::OmpiRules);
-                    let _ = writeln!(text, "{start} {alg} 0 0 # {}{why}", ompi::name(map.collective, alg));
-                }
-                let _ = writeln!(text, "{} 0 0 0 # beyond the map: Open MPI's fixed rules", last + 1);
-            }
-            let after = map.ps[rows - 1] + 1;
-            let _ = writeln!(
-                text,
-                "{after} # communicator size\n1 # message sizes\n0 0 0 0 # beyond the map: Open MPI's fixed rules"
-            );
-        }
-        Format::MpichJson => {
-            let size_key = match map.collective {
-                Collective::Allgather | Collective::ReduceScatter => "total_msg_size",
-                _ => "avg_msg_size",
-            };
-            let _ = write!(
-                text,
-                "{{\n  \"collective={}\": {{\n    \"comm_type=intra\": {{\n",
-                mpich::collective_name(map.collective)
-            );
-            for i in 0..rows {
-                let key = if i + 1 == rows { "comm_size=any".to_owned() } else { format!("comm_size<={}", map.ps[i]) };
-                let _ = writeln!(text, "      \"{key}\": {{");
-                let runs = runs(Format::MpichJson, map, i, |ours, _| {
-                    let (name, exact) = mpich_target(map.collective, ours);
-                    if !exact {
-                        note(&mut subs, ours, name);
-                    }
-                    name
-                });
-                for (k, (_, last, name)) in runs.iter().enumerate() {
-                    let cond =
-                        if k + 1 == runs.len() { format!("{size_key}=any") } else { format!("{size_key}<={last}") };
-                    let comma = if k + 1 == runs.len() { "" } else { "," };
-                    let _ = writeln!(text, "        \"{cond}\": {{ \"algorithm={name}\": {{}} }}{comma}");
-                }
-                let comma = if i + 1 == rows { "" } else { "," };
-                let _ = writeln!(text, "      }}{comma}");
-            }
-            text.push_str("    }\n  }\n}\n");
+            // The protocol NCCL's model finds fastest for this
+            // algorithm at this size.
+            let proto = system(p)
+                .and_then(|s| nccl::predict(&s, map.collective, nccl_bytes(q)))
+                .and_then(|pred| {
+                    pred.times
+                        .iter()
+                        .filter(|(a, _, _)| nccl::ALGORITHMS[*a] == alg)
+                        .min_by(|x, y| x.2.total_cmp(&y.2))
+                        .map(|(_, proto, _)| nccl::PROTOCOLS[*proto])
+                })
+                .unwrap_or("simple");
+            (alg, proto)
+        });
+        for (k, &(lo, _, (alg, proto))) in runs.iter().enumerate() {
+            let lo = if k == 0 { 0 } else { lo };
+            let hi = runs.get(k + 1).map_or(u64::MAX, |next| next.0 - 1);
+            let _ = writeln!(text, "{name},{lo},{hi},{alg},{proto},-1,-1,{p},-1,-1");
         }
     }
-    Ok(Export { text, substitutes: subs })
+    Ok(text)
+}
+
+/// Open MPI's dynamic rules file of `map`.
+fn ompi_file(map: &Map<'_>, subs: &mut Vec<Substitute>) -> String {
+    let mut text = String::new();
+    let rows = map.ps.len();
+    // Only the sizes and communicator sizes the map covers: past its
+    // last size, and from the communicator size after its last
+    // row, algorithm 0 hands the call back to Open MPI's fixed rules.
+    let id = ompi_collective_id(map.collective);
+    text.push_str("rule-file-version-1\n");
+    let _ = writeln!(text, "1 # collectives in this file\n{id} # {}", map.collective);
+    let _ = writeln!(text, "{} # communicator sizes", rows + 1);
+    for i in 0..rows {
+        let runs = runs(Format::OmpiRules, map, i, |ours, _| {
+            let (alg, exact) = ompi_target(map.collective, ours);
+            if !exact {
+                note(subs, ours, ompi::name(map.collective, alg));
+            }
+            alg
+        });
+        let last = map.sizes.len().checked_sub(1).map_or(0, |c| quantity(Format::OmpiRules, &map.query(i, c)));
+        let _ = writeln!(text, "{} # communicator size\n{} # message sizes", map.ps[i], runs.len() + 1);
+        for (k, &(lo, hi, alg)) in runs.iter().enumerate() {
+            let start = if k == 0 { 0 } else { lo };
+            let why = band_reason(map, i, (lo, hi), Format::OmpiRules);
+            let _ = writeln!(text, "{start} {alg} 0 0 # {}{why}", ompi::name(map.collective, alg));
+        }
+        let _ = writeln!(text, "{} 0 0 0 # beyond the map: Open MPI's fixed rules", last + 1);
+    }
+    let after = map.ps[rows - 1] + 1;
+    let _ = writeln!(
+        text,
+        "{after} # communicator size\n1 # message sizes\n0 0 0 0 # beyond the map: Open MPI's fixed rules"
+    );
+    text
+}
+
+/// MPICH's JSON selection file of `map`.
+fn mpich_file(map: &Map<'_>, subs: &mut Vec<Substitute>) -> String {
+    let mut text = String::new();
+    let rows = map.ps.len();
+    let size_key = match map.collective {
+        Collective::Allgather | Collective::ReduceScatter => "total_msg_size",
+        _ => "avg_msg_size",
+    };
+    let _ = write!(
+        text,
+        "{{\n  \"collective={}\": {{\n    \"comm_type=intra\": {{\n",
+        mpich::collective_name(map.collective)
+    );
+    for i in 0..rows {
+        let key = if i + 1 == rows { "comm_size=any".to_owned() } else { format!("comm_size<={}", map.ps[i]) };
+        let _ = writeln!(text, "      \"{key}\": {{");
+        let runs = runs(Format::MpichJson, map, i, |ours, _| {
+            let (name, exact) = mpich_target(map.collective, ours);
+            if !exact {
+                note(subs, ours, name);
+            }
+            name
+        });
+        for (k, (_, last, name)) in runs.iter().enumerate() {
+            let cond = if k + 1 == runs.len() { format!("{size_key}=any") } else { format!("{size_key}<={last}") };
+            let comma = if k + 1 == runs.len() { "" } else { "," };
+            let _ = writeln!(text, "        \"{cond}\": {{ \"algorithm={name}\": {{}} }}{comma}");
+        }
+        let comma = if i + 1 == rows { "" } else { "," };
+        let _ = writeln!(text, "      }}{comma}");
+    }
+    text.push_str("    }\n  }\n}\n");
+    text
 }
 
 /// Why a band of row `row` names its algorithm: the model's fastest there,
