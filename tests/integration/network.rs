@@ -86,7 +86,7 @@ fn the_choosers_network_csv_has_busbw() {
         network: None,
     };
     let mut result = request.run().unwrap();
-    let net = commlab_api::network::NetRequest { topology: "ring:8".into(), ..Default::default() };
+    let net = commlab_api::network::NetRequest::on(commlab_core::net::Shape::Ring(8));
     on_network(&mut result, &net, 0).unwrap();
     let csv = commlab_api::exports::choose_csv(&result);
     let mut lines = csv.lines();

@@ -180,10 +180,10 @@ struct NetCtx {
 impl NetCtx {
     fn new(net: &crate::network::NetRequest, p: u32) -> Result<NetCtx, ApiError> {
         let network = net.network()?;
-        let placement = net.placement()?;
+        let placement = net.placement;
         placement.hosts(p, network.hosts())?;
         let params = net.sim_params(commlab_core::net::NetParams::default())?;
-        Ok(NetCtx { key: format!("{net:?}"), topology: net.topology.clone(), network, placement, params })
+        Ok(NetCtx { key: format!("{net:?}"), topology: net.topology.to_string(), network, placement, params })
     }
 
     /// `id` with (at most) `m` pieces and `n` bytes on this network, from
@@ -792,7 +792,7 @@ impl MapRequest {
         let sizes = thin(&map_sizes(self.min_bytes, self.max_bytes), NET_MAP_SIDE);
         let mut run = MapRun::new(&self.collective, &self.algorithms, ps, sizes, ab)?;
         run.net = Some(NetCtx::new(net, hosts)?);
-        run.map.network = Some(net.topology.clone());
+        run.map.network = Some(net.topology.to_string());
         Ok(run)
     }
 }

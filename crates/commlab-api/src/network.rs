@@ -11,13 +11,33 @@ use commlab_core::net::{LinkClass, NetOutcome, NetParams, NetSimulation, Network
 use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
 
+/// A value that crosses the worker boundary (and JSON) as its text: its
+/// `Display` out, its `FromStr` in, so a request holds it parsed and checked
+/// once, where it was read (a link, a flag, a field).
+mod as_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub fn deserialize<'de, T: FromStr<Err = String>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(|e| D::Error::custom(format!("{text:?}: {e}")))
+    }
+}
+
 /// A network as users describe it. Absent classes take the topology's
-/// defaults (`Shape::default_classes`).
+/// defaults (`Shape::default_classes`). The topology and the placement are
+/// held parsed (their text in JSON): whoever builds a request has checked them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct NetRequest {
-    /// Topology id (`torus:8x8`, `fattree:16,16,4`, …).
-    pub topology: String,
+    /// The topology (`torus:8x8`, `fattree:16,16,4`, … as text).
+    #[serde(with = "as_text")]
+    pub topology: Shape,
     /// First link class: bandwidth (bytes per ns).
     pub bandwidth: Option<f64>,
     /// First link class: latency (ns).
@@ -32,8 +52,9 @@ pub struct NetRequest {
     pub break_rate: f64,
     /// Seed of the random breaks.
     pub seed: u64,
-    /// `identity` or `random:SEED`.
-    pub placement: String,
+    /// `identity` or `random:SEED` (as text).
+    #[serde(with = "as_text")]
+    pub placement: Placement,
     /// Messages one (rank, NIC) holds at once, from the send's start until
     /// its flow arrives; 0: no limit (`docs/network.md`, a NIC sends in order).
     pub nic_window: u32,
@@ -42,7 +63,7 @@ pub struct NetRequest {
 impl Default for NetRequest {
     fn default() -> NetRequest {
         NetRequest {
-            topology: "torus:4x4".to_owned(),
+            topology: Shape::Torus([4, 4, 1]),
             bandwidth: None,
             latency: None,
             bandwidth2: None,
@@ -50,19 +71,16 @@ impl Default for NetRequest {
             breaks: String::new(),
             break_rate: 0.0,
             seed: 1,
-            placement: "identity".to_owned(),
+            placement: Placement::Identity,
             nic_window: 1,
         }
     }
 }
 
 impl NetRequest {
-    /// The shape.
-    ///
-    /// # Errors
-    /// An id that is not one of the forms, or out of range.
-    pub fn shape(&self) -> Result<Shape, ApiError> {
-        self.topology.parse().map_err(|e: String| ApiError::new("topology", "", e))
+    /// A network of `topology` with the defaults.
+    pub fn on(topology: Shape) -> NetRequest {
+        NetRequest { topology, ..NetRequest::default() }
     }
 
     /// The link classes (given or default).
@@ -92,19 +110,11 @@ impl NetRequest {
     /// # Errors
     /// Any field out of range, a break that is not a link.
     pub fn network(&self) -> Result<Network, ApiError> {
-        let shape = self.shape()?;
+        let shape = self.topology;
         let mut net = Network::new(shape, self.classes(shape)?)?;
         let list = parse_breaks(&self.breaks).map_err(|e| ApiError::problem("break", e))?;
         net.break_links(&list, self.break_rate, self.seed)?;
         Ok(net)
-    }
-
-    /// The placement.
-    ///
-    /// # Errors
-    /// Not `identity` or `random:SEED`.
-    pub fn placement(&self) -> Result<Placement, ApiError> {
-        self.placement.parse().map_err(|e: String| ApiError::new("placement", "", e))
     }
 
     /// The simulator's options: `cpu`'s `o`, `g`, `O` and `S` with this
@@ -122,7 +132,7 @@ impl NetRequest {
     /// # Errors
     /// As [`NetRequest::network`].
     pub fn ideal(&self) -> Result<Network, ApiError> {
-        let shape = self.shape()?;
+        let shape = self.topology;
         let classes = self.classes(shape)?;
         let hosts = u32::try_from(shape.hosts()).unwrap_or(u32::MAX);
         Ok(Network::new(Shape::Switch(hosts), [classes[0]; 2])?)
@@ -146,7 +156,7 @@ pub struct NetRun {
 /// Any field out of range, more ranks than hosts, too many flows at once.
 pub fn run(schedule: &Schedule, request: &NetRequest, p: NetParams, trace: bool) -> Result<NetRun, ApiError> {
     let net = request.network()?;
-    let placement = request.placement()?;
+    let placement = request.placement;
     let ideal_net = request.ideal()?;
     let p = request.sim_params(p)?;
     // One layout of the ops for both runs.
@@ -224,7 +234,7 @@ pub fn run_json(schedule: &Schedule, run: &NetRun, request: &NetRequest) -> Valu
         "broken": net.broken_count(),
         "bandwidth": c1.bandwidth, "latency": c1.latency,
         "bandwidth2": c2.bandwidth, "latency2": c2.latency,
-        "placement": request.placement,
+        "placement": request.placement.to_string(),
         "nic_window": request.nic_window,
         "ranks": schedule.ranks(),
         "finish_times": out.finish,

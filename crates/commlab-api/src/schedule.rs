@@ -665,7 +665,7 @@ impl ScheduleResponse {
 /// read from GOAL text with `progress(done, total)` told about a hundred times.
 fn schedule_of(request: &ScheduleRequest, progress: &mut dyn FnMut(u64, u64)) -> Result<Schedule, ApiError> {
     match &request.source {
-        ScheduleSource::Generate(g) => g.build_on(request.network.as_ref().and_then(|n| n.shape().ok())),
+        ScheduleSource::Generate(g) => g.build_on(request.network.as_ref().map(|n| n.topology)),
         ScheduleSource::Text(text) => {
             let total = text.len() as u64;
             let mut last = 0u64;
@@ -755,7 +755,7 @@ pub struct ScheduleEngine {
 /// `network` checked for a schedule of `ranks` ranks (before anything runs).
 fn check_network(network: &NetRequest, ranks: u32) -> Result<(), ApiError> {
     let net = network.network()?;
-    network.placement()?.hosts(ranks, net.hosts())?;
+    network.placement.hosts(ranks, net.hosts())?;
     Ok(())
 }
 
@@ -876,7 +876,7 @@ impl ScheduleEngine {
         };
         let started = (|| {
             let net = network.network()?;
-            let placement = network.placement()?;
+            let placement = network.placement;
             let hosts = placement.hosts(schedule.ranks(), net.hosts())?;
             let trace = schedule.ops.len() <= TIMELINE_OPS;
             let sim =
@@ -987,8 +987,8 @@ impl ScheduleEngine {
                     let s = prepared.schedule();
                     let partial = net_result(s, &run.request, &net_run, &run.hosts, s.ops.len() <= TIMELINE_OPS);
                     let ideal = run.request.network.as_ref().map(NetRequest::ideal);
-                    let placement = run.request.network.as_ref().map(NetRequest::placement);
-                    let (Some(Ok(ideal)), Some(Ok(placement))) = (ideal, placement) else {
+                    let placement = run.request.network.as_ref().map(|n| n.placement);
+                    let (Some(Ok(ideal)), Some(placement)) = (ideal, placement) else {
                         self.running = None;
                         return Some(ScheduleResponse::Error(ApiError::problem(
                             "network",

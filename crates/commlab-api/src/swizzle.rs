@@ -54,7 +54,7 @@ pub struct SwizzleRequest {
 
 /// The swizzle's network until one is chosen: a ring of the default 8 ranks.
 pub fn default_network() -> crate::network::NetRequest {
-    crate::network::NetRequest { topology: "ring:8".into(), ..crate::network::NetRequest::default() }
+    crate::network::NetRequest::on(commlab_core::net::Shape::Ring(8))
 }
 
 impl Default for SwizzleRequest {
@@ -373,7 +373,7 @@ impl SwizzleRequest {
             ));
         }
         let network = net.network()?;
-        let placement = net.placement()?;
+        let placement = net.placement;
         placement.hosts(self.grid.2, network.hosts())?;
         let params = net.sim_params(commlab_core::net::NetParams::default())?;
         let sides = [true, false]
@@ -390,8 +390,8 @@ impl SwizzleRequest {
                 Ok(SwizzleNetSide { shift, time_ns: out.max().0, hottest, peak_flows: out.peak_flows as u64 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        let class = net.classes(net.shape()?)?[0];
-        Ok(SwizzleNet { topology: net.topology.clone(), link: (class.bandwidth, class.latency), sides })
+        let class = net.classes(net.topology)?[0];
+        Ok(SwizzleNet { topology: net.topology.to_string(), link: (class.bandwidth, class.latency), sides })
     }
 }
 

@@ -9,7 +9,7 @@ use commlab_api::chooser::{on_network, Cache, ChooseRequest, MapRequest, SimRun,
 use commlab_api::network::NetRequest;
 
 fn on(topology: &str) -> NetRequest {
-    NetRequest { topology: topology.into(), ..NetRequest::default() }
+    NetRequest::on(topology.parse().unwrap())
 }
 
 fn request(collective: &str, p: u64, (lo, hi): (u64, u64), algorithms: &[&str], net: Option<&str>) -> ChooseRequest {
@@ -184,7 +184,7 @@ fn the_winner_map_on_a_network_agrees_with_a_brute_force() {
                     let out = commlab_core::net::simulate(
                         &schedule,
                         net.network().unwrap(),
-                        net.placement().unwrap(),
+                        net.placement,
                         net.sim_params(commlab_core::net::NetParams::default()).unwrap(),
                         false,
                     )

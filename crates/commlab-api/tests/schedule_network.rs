@@ -17,7 +17,7 @@ fn ring_allreduce(p: u64, bytes: u64) -> GenerateRequest {
 }
 
 fn on(topology: &str) -> NetRequest {
-    NetRequest { topology: topology.into(), ..NetRequest::default() }
+    NetRequest::on(topology.parse().unwrap())
 }
 
 fn ready(engine: &mut ScheduleEngine, query: ScheduleQuery) -> ScheduleResult {
@@ -189,11 +189,15 @@ fn bad_networks_are_refused_by_name() {
     let mut engine = ScheduleEngine::new();
     let cases = [
         (on("ring:4"), "hosts"),
-        (on("torus:0x4"), "topology"),
         (NetRequest { breaks: "0-5".into(), ..on("ring:8") }, "break"),
         (NetRequest { bandwidth: Some(-1.0), ..on("ring:8") }, "bandwidth"),
-        (NetRequest { placement: "shuffle".into(), ..on("ring:8") }, "placement"),
     ];
+    // A topology or placement that does not read never makes a request:
+    // the boundary (JSON, the worker's messages) refuses it, naming the text.
+    for (json, text) in [(r#"{"topology": "torus:0x4"}"#, "torus:0x4"), (r#"{"placement": "shuffle"}"#, "shuffle")] {
+        let e = serde_json::from_str::<NetRequest>(json).unwrap_err().to_string();
+        assert!(e.contains(text), "{json}: {e}");
+    }
     for (network, field) in cases {
         let r = engine.serve(run(ring_allreduce(8, 8192), Some(network.clone())), 1000, &mut |_| {});
         let ScheduleResponse::Error(e) = r else { panic!("{network:?} ran") };

@@ -104,12 +104,10 @@ impl NetArgs {
     pub fn request(&self) -> Result<Option<NetRequest>, ArgError> {
         let system = self.system()?;
         let (topology, bandwidth, bandwidth2) = match (&self.topology, system) {
-            (_, Some((preset, nodes))) => (
-                preset.shape(nodes).to_string(),
-                self.bandwidth.or(Some(preset.nvlink)),
-                self.bandwidth2.or(Some(preset.nic)),
-            ),
-            (Some(t), None) => (t.clone(), self.bandwidth, self.bandwidth2),
+            (_, Some((preset, nodes))) => {
+                (preset.shape(nodes), self.bandwidth.or(Some(preset.nvlink)), self.bandwidth2.or(Some(preset.nic)))
+            }
+            (Some(t), None) => (t.parse().map_err(|e| ("--topology".to_owned(), e))?, self.bandwidth, self.bandwidth2),
             (None, None) => return Ok(None),
         };
         Ok(Some(NetRequest {
@@ -121,7 +119,7 @@ impl NetArgs {
             breaks: self.breaks.clone(),
             break_rate: self.break_rate,
             seed: self.seed,
-            placement: self.placement.clone(),
+            placement: self.placement.parse().map_err(|e| ("--placement".to_owned(), e))?,
             nic_window: self.nic_window,
         }))
     }
@@ -213,9 +211,8 @@ impl TopoArgs {
     pub fn run(&self) -> Result<Value, ArgError> {
         let request =
             self.net.request()?.ok_or(("--topology".to_owned(), "a topology (or --system) is required".to_owned()))?;
+        // The placement was checked with the request, as `net sim` checks it, though no rank is placed here.
         let net = request.network().map_err(|e| arg_error(&e))?;
-        // The placement is checked as `net sim` checks it, though no rank is placed here.
-        request.placement().map_err(|e| arg_error(&e))?;
         Ok(topology_json(&net))
     }
 }

@@ -119,12 +119,11 @@ macro_rules! with_network_fields {
                 kind: $crate::codec::Kind::Custom {
                     write: |p| {
 
-                        $crate::net_fields::OnNetwork::on_network(p).then(|| $crate::net_fields::OnNetwork::network(p).topology.clone())
+                        $crate::net_fields::OnNetwork::on_network(p).then(|| $crate::net_fields::OnNetwork::network(p).topology.to_string())
                     },
                     read: |p, text| {
 
-                        let shape: commlab_core::net::Shape = text.parse()?;
-                        $crate::net_fields::OnNetwork::network_mut(p).topology = shape.to_string();
+                        $crate::net_fields::OnNetwork::network_mut(p).topology = text.parse()?;
                         $crate::net_fields::OnNetwork::set_on_network(p, true);
                         Ok(())
                     },
@@ -181,12 +180,11 @@ macro_rules! with_network_fields {
                 kind: $crate::codec::Kind::Custom {
                     write: |p| {
 
-                        ($crate::net_fields::OnNetwork::on_network(p) && $crate::net_fields::OnNetwork::network(p).placement != "identity").then(|| $crate::net_fields::OnNetwork::network(p).placement.clone())
+                        ($crate::net_fields::OnNetwork::on_network(p) && $crate::net_fields::OnNetwork::network(p).placement != commlab_core::net::Placement::Identity).then(|| $crate::net_fields::OnNetwork::network(p).placement.to_string())
                     },
                     read: |p, text| {
 
-                        text.trim().parse::<commlab_core::net::Placement>()?;
-                        text.trim().clone_into(&mut $crate::net_fields::OnNetwork::network_mut(p).placement);
+                        $crate::net_fields::OnNetwork::network_mut(p).placement = text.trim().parse()?;
                         Ok(())
                     },
                     used: "identity",

@@ -12,8 +12,8 @@ use leptos::prelude::*;
 /// Topologies offered as examples beside the free text.
 const EXAMPLES: [&str; 6] = ["torus:4x4", "ring:8", "mesh:4x4", "fattree:4,4,2", "nodes:2x4", "switch:16"];
 
-fn shape_of<S: OnNetwork>(p: &S) -> Option<Shape> {
-    p.network().topology.parse().ok()
+fn shape_of<S: OnNetwork>(p: &S) -> Shape {
+    p.network().topology
 }
 
 /// The network controls.
@@ -33,27 +33,37 @@ where
     let error = RwSignal::new(None::<String>);
     let on = move || params.with(S::on_network);
     let shape = move || params.with(shape_of);
-    let two_classes = move || shape().is_some_and(|s| matches!(s, Shape::FatTree { .. } | Shape::Nodes { .. }));
-    let class = move |second: bool| {
-        shape().map_or(commlab_core::net::topology::PORT, |s| s.default_classes()[usize::from(second)])
-    };
+    let two_classes = move || matches!(shape(), Shape::FatTree { .. } | Shape::Nodes { .. });
+    let class = move |second: bool| shape().default_classes()[usize::from(second)];
     let set_topology = move |text: String| match text.trim().parse::<Shape>() {
         Ok(s) => {
             error.set(None);
             typed.set(None);
             params.update(|p| {
-                let id = s.to_string();
                 let net = p.network_mut();
-                if net.topology != id {
+                if net.topology != s {
                     // Named breaks belong to the old topology's vertices.
                     net.breaks.clear();
                 }
-                net.topology = id;
+                net.topology = s;
             });
         }
         Err(e) => {
             typed.set(Some(text));
             error.set(Some(e));
+        }
+    };
+    // A placement is kept only once it reads; what was typed stays in the box with why not.
+    let (place_typed, place_error) = (RwSignal::new(None::<String>), RwSignal::new(None::<String>));
+    let set_placement = move |text: String| match text.trim().parse::<commlab_core::net::Placement>() {
+        Ok(placement) => {
+            place_typed.set(None);
+            place_error.set(None);
+            params.update(|p| p.network_mut().placement = placement);
+        }
+        Err(e) => {
+            place_typed.set(Some(text));
+            place_error.set(Some(e));
         }
     };
     let real = move |f: fn(&S) -> f64| Signal::derive(move || params.with(f));
@@ -66,7 +76,7 @@ where
                 <label for="net">"Topology"</label>
                 <input id="net" data-testid="topology" type="text" spellcheck="false" list="net-examples"
                     aria-describedby="net-error"
-                    prop:value=move || typed.get().unwrap_or_else(|| params.with(|p| p.network().topology.clone()))
+                    prop:value=move || typed.get().unwrap_or_else(|| params.with(|p| p.network().topology.to_string()))
                     on:change=move |ev| set_topology(event_target_value(&ev)) />
                 <datalist id="net-examples">{EXAMPLES.map(|e| view! { <option value=e></option> }).collect_view()}</datalist>
                 <p class="field-error" id="net-error" role="alert" data-testid="topology-error">{move || error.get()}</p>
@@ -86,7 +96,7 @@ where
                     value=Signal::derive(move || params.with(|p| p.network().latency2).unwrap_or_else(|| class(true).latency))
                     on_change=Callback::new(move |v| params.update(|p| p.network_mut().latency2 = Some(v))) />
             </Show>
-            <Show when=move || shape().is_some_and(Shape::breakable) fallback=|| view! { <p class="hint">"This topology's links do not break (switch and nodes)."</p> }>
+            <Show when=move || shape().breakable() fallback=|| view! { <p class="hint">"This topology's links do not break (switch and nodes)."</p> }>
                 <NumberField id="brate" label="Broken links (fraction, seeded)" range=real_range(limits::net::RATE) slider=(0.001, 1.0)
                     value=real(|p| p.network().break_rate) on_change=Callback::new(move |v| params.update(|p| p.network_mut().break_rate = v)) />
                 <NumberField id="bseed" label="Break seed" integer=true range=int_range(limits::EXACT_SEED) slider=limits::SEED_SLIDER
@@ -101,8 +111,10 @@ where
                 value=real(|p| f64::from(p.network().nic_window)) on_change=Callback::new(move |v| params.update(|p| p.network_mut().nic_window = v as u32)) />
             <div class="field">
                 <label for="place">"Placement (identity or random:SEED)"</label>
-                <input id="place" data-testid="placement" type="text" spellcheck="false" prop:value=move || params.with(|p| p.network().placement.clone())
-                    on:change=move |ev| { let v = event_target_value(&ev); params.update(|p| v.trim().clone_into(&mut p.network_mut().placement)); } />
+                <input id="place" data-testid="placement" type="text" spellcheck="false" aria-describedby="place-error"
+                    prop:value=move || place_typed.get().unwrap_or_else(|| params.with(|p| p.network().placement.to_string()))
+                    on:change=move |ev| set_placement(event_target_value(&ev)) />
+                <p class="field-error" id="place-error" role="alert" data-testid="placement-error">{move || place_error.get()}</p>
             </div>
             <p class="hint" data-testid="network-note">{note}</p>
         </Show>

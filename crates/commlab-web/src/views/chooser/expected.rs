@@ -85,7 +85,7 @@ mod tests {
         assert_eq!(request(&c, &[1024]), None, "the α–β model");
         let preset = commlab_core::systems::Preset::find("dgx-h100").unwrap();
         c.on_network = true;
-        c.network.topology = preset.shape(2).to_string();
+        c.network.topology = preset.shape(2);
         c.network.bandwidth = Some(preset.nvlink);
         c.network.bandwidth2 = Some(preset.nic);
         c.p = 16;

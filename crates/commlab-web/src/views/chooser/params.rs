@@ -86,11 +86,7 @@ pub const LIBRARIES: [(&str, &str); 3] = [("mpich", "MPICH"), ("ompi", "Open MPI
 pub const NCCL_TEXT: usize = 400;
 
 // A torus with as many hosts as the default p.
-crate::net_fields::impl_on_network!(
-    ChooserParams,
-    [],
-    NetRequest { topology: "torus:8x8".into(), ..NetRequest::default() }
-);
+crate::net_fields::impl_on_network!(ChooserParams, [], NetRequest::on(commlab_core::net::Shape::Torus([8, 8, 1])));
 
 impl Default for ChooserParams {
     fn default() -> ChooserParams {
@@ -523,7 +519,10 @@ mod tests {
         let (c, notices) = read("coll=allreduce&p=16&net=torus:4x4&bw=10&breaks=0-1&place=random:2");
         assert!(notices.is_empty(), "{notices:?}");
         let net = c.net().expect("on a network");
-        assert_eq!((net.topology.as_str(), net.bandwidth, net.breaks.as_str()), ("torus:4x4", Some(10.0), "0-1"));
+        assert_eq!(
+            (net.topology.to_string().as_str(), net.bandwidth, net.breaks.as_str()),
+            ("torus:4x4", Some(10.0), "0-1")
+        );
         assert_eq!(codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0, c);
         let (plain, notices) = read("p=16&bw=10");
         assert!(notices.is_empty() && plain.net().is_none());

@@ -7,13 +7,12 @@
 //! link carries what it set.
 
 use super::params::ChooserParams;
-use commlab_core::net::Shape;
 use commlab_core::systems::{Preset, PRESETS};
 use leptos::prelude::*;
 
 /// The preset the Chooser's network is, and its nodes.
 pub(super) fn current(c: &ChooserParams) -> Option<(&'static Preset, u32)> {
-    let shape = c.network.topology.parse::<Shape>().ok().filter(|_| c.on_network)?;
+    let shape = Some(c.network.topology).filter(|_| c.on_network)?;
     let (first, nodes) = commlab_core::systems::matching(shape, c.network.bandwidth, c.network.bandwidth2)?;
     // Presets with the same network are one to the model: the one picked is shown.
     let same =
@@ -24,7 +23,7 @@ pub(super) fn current(c: &ChooserParams) -> Option<(&'static Preset, u32)> {
 /// Sets the Chooser to `nodes` nodes of `preset`.
 fn apply(c: &mut ChooserParams, preset: &Preset, nodes: u32) {
     c.on_network = true;
-    c.network.topology = preset.shape(nodes).to_string();
+    c.network.topology = preset.shape(nodes);
     c.network.bandwidth = Some(preset.nvlink);
     c.network.bandwidth2 = Some(preset.nic);
     c.network.breaks.clear();

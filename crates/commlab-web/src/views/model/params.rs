@@ -50,7 +50,7 @@ impl ModelParams {
         match hosts {
             Some(h) if net::LATENCY.contains(latency) && net::BANDWIDTH.contains(bandwidth) => {
                 let network = commlab_api::network::NetRequest {
-                    topology: commlab_core::net::Shape::Mesh([h, 1, 1]).to_string(),
+                    topology: commlab_core::net::Shape::Mesh([h, 1, 1]),
                     bandwidth: Some(bandwidth),
                     latency: Some(latency),
                     ..commlab_api::network::NetRequest::default()

@@ -457,8 +457,11 @@ mod tests {
             read("coll=allreduce/ring&net=torus:4x4&bw=12.5&lat=100&breaks=0-1,4-5&brate=0.1&bseed=7&place=random:3&heat=busy&at=900");
         assert!(notices.is_empty(), "{notices:?}");
         let n = p.network().expect("on a network");
-        assert_eq!((n.topology.as_str(), n.bandwidth, n.latency), ("torus:4x4", Some(12.5), Some(100.0)));
-        assert_eq!((n.breaks.as_str(), n.break_rate, n.seed, n.placement.as_str()), ("0-1,4-5", 0.1, 7, "random:3"));
+        assert_eq!((n.topology.to_string().as_str(), n.bandwidth, n.latency), ("torus:4x4", Some(12.5), Some(100.0)));
+        assert_eq!(
+            (n.breaks.as_str(), n.break_rate, n.seed, n.placement.to_string().as_str()),
+            ("0-1,4-5", 0.1, 7, "random:3")
+        );
         assert_eq!((p.heat, p.at), (Heat::Busy, Some(900.0)));
         let (again, _) = codec::read::<ScheduleParams>(&codec::write(&p), &Link::default());
         assert_eq!(again, p);

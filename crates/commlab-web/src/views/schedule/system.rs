@@ -7,20 +7,18 @@
 
 use super::params::ScheduleParams;
 use commlab_api::network::NetRequest;
-use commlab_core::net::Shape;
 use commlab_core::systems::{Preset, PRESETS};
 use leptos::prelude::*;
 
 /// The preset `network` is, and its nodes.
 pub fn matching(network: &NetRequest) -> Option<(&'static Preset, u32)> {
-    let shape = network.topology.parse::<Shape>().ok()?;
-    commlab_core::systems::matching(shape, network.bandwidth, network.bandwidth2)
+    commlab_core::systems::matching(network.topology, network.bandwidth, network.bandwidth2)
 }
 
 /// Sets the view to `nodes` nodes of `preset`.
 fn apply(p: &mut ScheduleParams, preset: &Preset, nodes: u32) {
     p.on_network = true;
-    p.network.topology = preset.shape(nodes).to_string();
+    p.network.topology = preset.shape(nodes);
     p.network.bandwidth = Some(preset.nvlink);
     p.network.bandwidth2 = Some(preset.nic);
     if p.generate.collective.contains('/') {

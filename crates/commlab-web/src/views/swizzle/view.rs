@@ -325,7 +325,7 @@ fn SwizzleNetwork(
     });
     let set_topology = move |text: String| match text.trim().parse::<commlab_core::net::Shape>() {
         Ok(shape) => params.update(|p| {
-            p.swizzle.network.topology = shape.to_string();
+            p.swizzle.network.topology = shape;
             p.swizzle.network.breaks.clear();
         }),
         Err(e) => {
@@ -342,7 +342,7 @@ fn SwizzleNetwork(
                 <div class="field">
                     <label for="swizzle-net">"Topology"</label>
                     <input id="swizzle-net" data-testid="swizzle-topology" type="text" spellcheck="false"
-                        prop:value=move || sw.with(|p| p.network.topology.clone())
+                        prop:value=move || sw.with(|p| p.network.topology.to_string())
                         on:change=move |ev| set_topology(event_target_value(&ev)) />
                 </div>
                 <p data-testid="swizzle-net-sentence" role="status">{move || say.get()}</p>
