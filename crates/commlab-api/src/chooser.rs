@@ -376,6 +376,139 @@ pub fn sizes(lo: u64, hi: u64) -> Vec<u64> {
     (0..=40).map(|k| 1u64 << k).filter(|&b| b >= lo && b <= hi).collect()
 }
 
+/// An α–β–γ preset of the Chooser: what its numbers are and where they come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostPreset {
+    /// Its id (`preset=` in a link).
+    pub id: &'static str,
+    /// How the select names it.
+    pub label: &'static str,
+    /// α, β, γ.
+    pub abg: [f64; 3],
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+/// The α–β–γ presets, the default first.
+pub const COST_PRESETS: [CostPreset; 2] = [
+    CostPreset {
+        id: "textbook",
+        label: "Textbook: α = 1, β = 0.001 (a start costs 1000 bytes)",
+        abg: [1.0, 0.001, 0.0],
+        source: "round numbers for teaching: a message start costs as much as 1000 bytes; times in units of α",
+    },
+    CostPreset {
+        id: "loggopsim",
+        label: "LogGOPSim defaults: α = L + 2o = 5500 ns, β = G = 6 ns/B",
+        abg: [5500.0, 6.0, 0.0],
+        source: "LogGOPSim's defaults L = 2500, o = 1500, G = 6 (ns); times in ns",
+    },
+];
+
+/// The smallest size compared unless asked (bytes).
+pub const DEFAULT_MIN_BYTES: u64 = 8;
+/// The largest (bytes).
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+
+/// What every Chooser request shares: the collective, p, the sizes, α, β,
+/// γ and the algorithms. The Chooser view's state holds one, `commlab
+/// choose` builds one from its flags, and both ask through
+/// [`Comparison::choose`] and [`Comparison::map`], so a field added to a
+/// request is filled in one place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The collective.
+    pub collective: Collective,
+    /// Ranks.
+    pub p: u32,
+    /// Smallest size (bytes).
+    pub lo: u64,
+    /// Largest size (bytes).
+    pub hi: u64,
+    /// α, β, γ.
+    pub abg: [f64; 3],
+    /// The algorithms compared, in the collective's order (empty: all of it).
+    pub algorithms: Vec<String>,
+}
+
+impl Default for Comparison {
+    fn default() -> Comparison {
+        Comparison {
+            collective: Collective::Allreduce,
+            p: 64,
+            lo: DEFAULT_MIN_BYTES,
+            hi: DEFAULT_MAX_BYTES,
+            abg: COST_PRESETS[0].abg,
+            algorithms: Vec::new(),
+        }
+    }
+}
+
+impl Comparison {
+    /// The algorithms compared (every one of the collective when none is named).
+    pub fn included(&self) -> Vec<String> {
+        if self.algorithms.is_empty() {
+            of(self.collective).map(|a| a.id.to_owned()).collect()
+        } else {
+            self.algorithms.clone()
+        }
+    }
+
+    /// The algorithms left out, in the collective's order.
+    pub fn left_out(&self) -> Vec<String> {
+        let on = self.included();
+        of(self.collective).map(|a| a.id.to_owned()).filter(|id| !on.contains(id)).collect()
+    }
+
+    /// Leaves `off` out (an empty list: none), keeping the collective's order.
+    pub fn leave_out(&mut self, off: &[String]) {
+        let on: Vec<String> = of(self.collective).map(|a| a.id.to_owned()).filter(|id| !off.contains(id)).collect();
+        self.algorithms = if off.is_empty() { Vec::new() } else { on };
+    }
+
+    /// α, β, γ as the core takes them.
+    pub fn cost(&self) -> AlphaBeta {
+        AlphaBeta { alpha: self.abg[0], beta: self.abg[1], gamma: self.abg[2] }
+    }
+
+    /// The comparison over the powers of two from `lo` to `hi` (or `sizes`
+    /// when not empty), with LogGOPS points when `simulate` (plans of at most
+    /// `sim_limit` transfers; 0: every plan), on `network` when given.
+    pub fn choose(&self, simulate: bool, sim_limit: u64, network: Option<crate::network::NetRequest>) -> ChooseRequest {
+        ChooseRequest {
+            collective: self.collective.id().to_owned(),
+            p: u64::from(self.p),
+            min_bytes: self.lo,
+            max_bytes: self.hi,
+            sizes: Vec::new(),
+            alpha: self.abg[0],
+            beta: self.abg[1],
+            gamma: self.abg[2],
+            algorithms: self.algorithms.clone(),
+            simulate,
+            sim_limit,
+            check_at: None,
+            network,
+        }
+    }
+
+    /// The winner map over p from `p_lo` to `p_hi` and this comparison's sizes.
+    pub fn map(&self, (p_lo, p_hi): (u32, u32), network: Option<crate::network::NetRequest>) -> MapRequest {
+        MapRequest {
+            collective: self.collective.id().to_owned(),
+            algorithms: self.algorithms.clone(),
+            p_lo,
+            p_hi,
+            min_bytes: self.lo,
+            max_bytes: self.hi,
+            alpha: self.abg[0],
+            beta: self.abg[1],
+            gamma: self.abg[2],
+            network,
+        }
+    }
+}
+
 impl ChooseRequest {
     /// The sizes compared: [`ChooseRequest::sizes`], or every power of two
     /// from `min_bytes` to `max_bytes`.

@@ -451,25 +451,20 @@ impl FitResult {
         order
     }
 
-    /// The Chooser over the measured sizes with the fitted α, β, γ.
+    /// The Chooser over the measured sizes with the fitted α, β, γ (all
+    /// algorithms; a collective the fit read is one the Chooser has).
     pub fn chooser(&self) -> ChooseRequest {
         let lo = self.points.iter().map(|p| p.0).min().unwrap_or(1).max(1);
         let hi = self.points.iter().map(|p| p.0).max().unwrap_or(lo).clamp(lo, crate::chooser::MAX_BYTES);
-        ChooseRequest {
-            collective: self.collective.clone(),
-            p: u64::from(self.p),
-            min_bytes: lo.next_power_of_two().min(hi),
-            max_bytes: hi,
-            sizes: Vec::new(),
-            alpha: self.alpha,
-            beta: self.beta,
-            gamma: self.gamma,
+        let compare = crate::chooser::Comparison {
+            collective: self.collective.parse().unwrap_or(commlab_core::choose::Collective::Allreduce),
+            p: self.p,
+            lo: lo.next_power_of_two().min(hi),
+            hi,
+            abg: [self.alpha, self.beta, self.gamma],
             algorithms: Vec::new(),
-            simulate: false,
-            sim_limit: 0,
-            check_at: None,
-            network: None,
-        }
+        };
+        ChooseRequest { collective: self.collective.clone(), ..compare.choose(false, 0, None) }
     }
 
     /// "With your measured α and β, X wins up to …, Y above …", from the

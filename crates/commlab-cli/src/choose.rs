@@ -4,7 +4,7 @@
 //! the tests); `--simulate` adds LogGOPS times of the same plans as GOAL.
 
 use crate::reduce::ArgError;
-use commlab_api::chooser::ChooseRequest;
+use commlab_api::chooser::{ChooseRequest, Comparison, COST_PRESETS};
 use serde_json::Value;
 
 /// `commlab choose`.
@@ -19,14 +19,14 @@ pub struct ChooseArgs {
     /// Message sizes: `MIN..MAX` (every power of two in the range) or exact sizes `N` or `A,B,…` (suffixes K, M, G, T are powers of 1024; 1 to 1T).
     #[arg(long, default_value = "8..1G")]
     bytes: String,
-    /// α: time per message.
-    #[arg(long, default_value_t = 1.0)]
+    /// α: time per message (default: the Chooser's first preset's).
+    #[arg(long, default_value_t = COST_PRESETS[0].abg[0])]
     alpha: f64,
     /// β: time per byte moved.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = COST_PRESETS[0].abg[1])]
     beta: f64,
     /// γ: time per byte combined with ⊕.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = COST_PRESETS[0].abg[2])]
     gamma: f64,
     /// Algorithms to compare (default: all of the collective), comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -132,21 +132,16 @@ impl ChooseArgs {
                 (lo, hi, list)
             }
         };
-        let request = ChooseRequest {
-            collective: self.collective.clone(),
-            p: u64::from(self.p),
-            min_bytes: lo,
-            max_bytes: hi,
-            sizes,
-            alpha: self.alpha,
-            beta: self.beta,
-            gamma: self.gamma,
+        let collective = self.collective.parse().map_err(|e: String| ("--collective".to_owned(), e))?;
+        let compare = Comparison {
+            collective,
+            p: self.p,
+            lo,
+            hi,
+            abg: [self.alpha, self.beta, self.gamma],
             algorithms: self.algorithms.clone(),
-            simulate: self.simulate,
-            sim_limit: 0,
-            check_at: None,
-            network: None,
         };
+        let request = ChooseRequest { sizes, ..compare.choose(self.simulate, 0, None) };
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         // A system describes NCCL's view of it too, unless --nccl says otherwise.
         let system = self.net.system_for(self.p)?;
@@ -163,7 +158,7 @@ impl ChooseArgs {
             return self.nccl_tuner(system, &request);
         }
         if let Some(format) = &self.export {
-            return self.export(format, &request, &libraries);
+            return self.export(format, &compare, &libraries);
         }
         let mut result = request.run().map_err(api)?;
         if let Some(net) = self.net.request()? {
@@ -254,7 +249,7 @@ impl ChooseArgs {
     fn export(
         &self,
         format: &str,
-        request: &ChooseRequest,
+        compare: &Comparison,
         libraries: &commlab_api::libraries::LibraryRequest,
     ) -> Result<Value, ArgError> {
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
@@ -276,23 +271,15 @@ impl ChooseArgs {
                 (a, b)
             }
         };
-        let map_request = commlab_api::chooser::MapRequest {
-            collective: request.collective.clone(),
-            algorithms: commlab_api::libraries::export_algorithms(format, &request.collective, &request.algorithms)
-                .map_err(api)?,
-            p_lo: lo,
-            p_hi: hi,
-            min_bytes: request.min_bytes,
-            max_bytes: request.max_bytes,
-            alpha: request.alpha,
-            beta: request.beta,
-            gamma: request.gamma,
-            network: self.net.request()?,
-        };
+        let collective = compare.collective.id();
+        let asked = compare.map((lo, hi), self.net.request()?);
+        let algorithms =
+            commlab_api::libraries::export_algorithms(format, collective, &asked.algorithms).map_err(api)?;
+        let map_request = commlab_api::chooser::MapRequest { algorithms, ..asked };
         let mut run = map_request.start().map_err(api)?;
         let mut cache = commlab_api::chooser::Cache::default();
         while !run.step(&mut cache) {}
-        let file = commlab_api::libraries::export(&run.map, &request.collective, format, libraries).map_err(api)?;
+        let file = commlab_api::libraries::export(&run.map, collective, format, libraries).map_err(api)?;
         for (ours, put) in &file.substitutes {
             eprintln!("note: {format} has no counterpart of {ours}; the file names {put} instead");
         }

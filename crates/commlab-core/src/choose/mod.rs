@@ -40,3 +40,46 @@ pub fn goal_channels(plan: &Plan, n: u64, orders: &[Vec<u32>]) -> crate::goal::S
         orders.iter().enumerate().map(|(k, order)| (goal(plan, block_bytes(n, c, k as u32)), order.clone())).collect();
     crate::goal::generate::channels(plan.ranks, &parts)
 }
+
+/// The chain's closed-form best piece count, real-valued: d/dm of
+/// `(p + m − 2)(α + n/m·β′)` is 0 at `m* = √((p − 2)·n·β′/α)`, with
+/// `β′ = β` for a broadcast, `β + γ` for a reduce (each hop combines), and
+/// `β + γ/2` for allreduce's chain up then down, whose time is
+/// `(p + m − 2)(2α + n/m·(2β + γ))`. `None` for any other algorithm, or
+/// where the formula has no optimum (`α = 0`, `p < 2`).
+pub fn chain_optimum(collective: Collective, id: &str, p: u32, n: u64, ab: AlphaBeta) -> Option<f64> {
+    let beta = match (collective, id) {
+        (Collective::Reduce, "chain") => ab.beta + ab.gamma,
+        (Collective::Allreduce, "chain-up-down") => ab.beta + ab.gamma / 2.0,
+        (Collective::Broadcast, "chain") => ab.beta,
+        _ => return None,
+    };
+    (ab.alpha > 0.0 && p >= 2).then(|| ((f64::from(p) - 2.0) * n as f64 * beta / ab.alpha).sqrt())
+}
+
+#[cfg(test)]
+mod chain_optimum_tests {
+    use super::{chain_optimum, AlphaBeta, Collective};
+
+    /// m* minimizes the chain's closed-form time: a step of 1 % either way costs more.
+    #[test]
+    fn the_chain_optimum_minimizes_its_time() {
+        let ab = AlphaBeta { alpha: 3.0, beta: 0.002, gamma: 0.001 };
+        for (collective, id, beta, per_hop) in [
+            (Collective::Broadcast, "chain", ab.beta, 1.0),
+            (Collective::Reduce, "chain", ab.beta + ab.gamma, 1.0),
+            (Collective::Allreduce, "chain-up-down", ab.beta + ab.gamma / 2.0, 2.0),
+        ] {
+            for (p, n) in [(8u32, 1u64 << 20), (64, 1 << 30), (3, 4096)] {
+                let time = |m: f64| (f64::from(p) + m - 2.0) * per_hop * (ab.alpha + n as f64 / m * beta);
+                let m = chain_optimum(collective, id, p, n, ab).unwrap();
+                assert!(
+                    time(m) < time(m * 1.01) && time(m) < time(m * 0.99),
+                    "{collective} {id} p={p} n={n}: m* = {m}"
+                );
+            }
+        }
+        assert_eq!(chain_optimum(Collective::Allreduce, "ring", 8, 1024, ab), None);
+        assert_eq!(chain_optimum(Collective::Broadcast, "chain", 1, 1024, ab), None);
+    }
+}

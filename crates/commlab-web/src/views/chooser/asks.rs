@@ -118,7 +118,7 @@ fn follow_checks(ctx: &Ctx) {
         params.with(|c| {
             (c.simulating()
                 && !c.on_network
-                && of(c.collective).any(|a| a.pipelined && !c.excluded.iter().any(|x| x == a.id)))
+                && of(c.compare.collective).any(|a| a.pipelined && c.compare.included().iter().any(|x| x == a.id)))
             .then(|| c.check_request())
         })
     });

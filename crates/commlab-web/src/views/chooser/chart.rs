@@ -17,7 +17,7 @@ use leptos::prelude::*;
 /// The chart's caption under the α–β model.
 fn caption(params: RwSignal<ChooserParams>, r: &ChooseResult) -> String {
     params.with_untracked(|c| {
-        let [a, b, g] = c.abg.map(q);
+        let [a, b, g] = c.compare.abg.map(q);
         format!("{} on p = {}: time vs message size (α = {a}, β = {b}, γ = {g})", r.collective, r.p)
     })
 }
@@ -198,7 +198,7 @@ pub fn ChartSection(
             Status::Running(..) => view! {
                 <div class="run-progress delayed" data-testid="compare-progress" role="status">
                     <progress aria-label="Comparison under way"></progress>
-                    <span>{move || format!("Costing every algorithm on p = {} (the first time for a p, its plans' profiles are built in the engine worker)…", params.with(|c| c.p))}</span>
+                    <span>{move || format!("Costing every algorithm on p = {} (the first time for a p, its plans' profiles are built in the engine worker)…", params.with(|c| c.compare.p))}</span>
                 </div>
             }.into_any(),
             Status::Idle => ().into_any(),
@@ -231,7 +231,7 @@ pub fn ChartSection(
             format!("Model compared in {:.1} ms {place}, drawn in {:.1} ms.{simulated}", s.took_ms, draw_ms.get())
         }))}</p>
         {move || expected_note.get().map(|n| view! { <p class="timing" data-testid="expected-note" role="status">{n}</p> })}
-        {move || expected.get().map(|(asked, rows)| view! { <super::expected::ExpectedTable asked=asked rows=rows collective=params.with_untracked(|c| c.collective) /> })}
+        {move || expected.get().map(|(asked, rows)| view! { <super::expected::ExpectedTable asked=asked rows=rows collective=params.with_untracked(|c| c.compare.collective) /> })}
         {move || match sim_status.get() {
             Status::Running(done, total) => view! {
                 <div class="run-progress delayed" data-testid="sim-progress" role="status">
@@ -250,7 +250,7 @@ pub fn ChartSection(
         <ExportBar name=Signal::derive(file_stem) svg=Signal::derive(move || times_svg.get())
             csv=Callback::new(move |()| shown.with_untracked(|s| s.as_ref().map(|s| commlab_api::exports::choose_csv(&s.result)).unwrap_or_default()))
             json=Callback::new(move |()| shown.with_untracked(|s| s.as_ref().map(|s| {
-                let [a, b, g] = params.with_untracked(|c| c.abg);
+                let [a, b, g] = params.with_untracked(|c| c.compare.abg);
                 s.result.to_json(a, b, g).pretty()
             }).unwrap_or_default())) />
     }

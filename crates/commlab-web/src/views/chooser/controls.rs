@@ -32,18 +32,18 @@ fn SizeFields(params: RwSignal<ChooserParams>) -> impl IntoView {
             <select id="collective" data-testid="collective" on:change=move |ev| {
                 let v = event_target_value(&ev);
                 if let Ok(x) = v.parse::<Collective>() {
-                    params.update(|c| { c.collective = x; c.excluded.clear(); c.fit_algorithm.clear(); });
+                    params.update(|c| { c.compare.collective = x; c.compare.algorithms.clear(); c.fit_algorithm.clear(); });
                 }
             }>
-                {COLLECTIVES.iter().map(|&(id, label)| view! { <option value=id selected=move || params.with(|c| c.collective.id() == id)>{label}</option> }).collect_view()}
+                {COLLECTIVES.iter().map(|&(id, label)| view! { <option value=id selected=move || params.with(|c| c.compare.collective.id() == id)>{label}</option> }).collect_view()}
             </select>
         </div>
         <NumberField id="p" label="Ranks p" integer=true range=int_range(P)
-            value=val(|c| f64::from(c.p)) on_change=set(|c, v| c.p = v as u32) />
+            value=val(|c| f64::from(c.compare.p)) on_change=set(|c, v| c.compare.p = v as u32) />
         <NumberField id="lo" label="Smallest message" unit="B" integer=true range=int_range(limits::chooser::SIZE)
-            value=val(|c| c.lo as f64) on_change=set(|c, v| { c.lo = v as u64; c.hi = c.hi.max(c.lo); }) />
+            value=val(|c| c.compare.lo as f64) on_change=set(|c, v| { c.compare.lo = v as u64; c.compare.hi = c.compare.hi.max(c.compare.lo); }) />
         <NumberField id="hi" label="Largest message" unit="B" integer=true range=int_range(limits::chooser::SIZE)
-            value=val(|c| c.hi as f64) on_change=set(|c, v| { c.hi = v as u64; c.lo = c.lo.min(c.hi); }) />
+            value=val(|c| c.compare.hi as f64) on_change=set(|c, v| { c.compare.hi = v as u64; c.compare.lo = c.compare.lo.min(c.compare.hi); }) />
     }
 }
 
@@ -54,29 +54,30 @@ fn CostFields(params: RwSignal<ChooserParams>) -> impl IntoView {
     let abg = move |k: usize| {
         Callback::new(move |v: f64| {
             params.update(|c| {
-                c.abg[k] = v;
+                c.compare.abg[k] = v;
                 c.preset = "custom".into();
             });
         })
     };
-    let preset_source =
-        move || params.with(|c| PRESETS.iter().find(|x| x.0 == c.preset).map_or("your own values", |x| x.3).to_owned());
+    let preset_source = move || {
+        params.with(|c| PRESETS.iter().find(|x| x.id == c.preset).map_or("your own values", |x| x.source).to_owned())
+    };
     view! {
         <h3>"Cost model"</h3>
         <div class="field">
             <label for="preset">"Preset"</label>
             <select id="preset" data-testid="preset" on:change=move |ev| {
                 let v = event_target_value(&ev);
-                params.update(|c| if let Some(x) = PRESETS.iter().find(|x| x.0 == v) { c.preset = x.0.into(); c.abg = x.2; });
+                params.update(|c| if let Some(x) = PRESETS.iter().find(|x| x.id == v) { c.preset = x.id.into(); c.compare.abg = x.abg; });
             }>
-                {PRESETS.iter().map(|x| { let id = x.0; view! { <option value=id selected=move || params.with(|c| c.preset == id)>{x.1}</option> } }).collect_view()}
+                {PRESETS.iter().map(|x| { let id = x.id; view! { <option value=id selected=move || params.with(|c| c.preset == id)>{x.label}</option> } }).collect_view()}
                 <option value="custom" disabled=true selected=move || params.with(|c| c.preset == "custom")>"custom"</option>
             </select>
         </div>
         <p class="preset-source" data-testid="preset-source">{preset_source}</p>
-        <NumberField id="alpha" label="α: per message" range=real_range(limits::chooser::COST) slider=limits::chooser::ALPHA_SLIDER value=val(|c| c.abg[0]) on_change=abg(0) />
-        <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[1]) on_change=abg(1) />
-        <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.abg[2]) on_change=abg(2) />
+        <NumberField id="alpha" label="α: per message" range=real_range(limits::chooser::COST) slider=limits::chooser::ALPHA_SLIDER value=val(|c| c.compare.abg[0]) on_change=abg(0) />
+        <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.compare.abg[1]) on_change=abg(1) />
+        <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.compare.abg[2]) on_change=abg(2) />
         <super::system::SystemSelect params=params />
         <div class="field">
             <label for="y-axis">"Chart's y axis"</label>
@@ -101,7 +102,7 @@ fn AlgorithmFields(params: RwSignal<ChooserParams>) -> impl IntoView {
     let set = move |f: fn(&mut ChooserParams, f64)| Callback::new(move |v: f64| params.update(|c| f(c, v)));
     let val = move |f: fn(&ChooserParams) -> f64| Signal::derive(move || params.with(f));
     let algorithm_boxes = move || {
-        let collective = params.with(|c| c.collective);
+        let collective = params.with(|c| c.compare.collective);
         of(collective)
             .map(|a| {
                 let id = a.id;
@@ -109,14 +110,17 @@ fn AlgorithmFields(params: RwSignal<ChooserParams>) -> impl IntoView {
                 view! {
                     <label class="check algorithm-check">
                         <input type="checkbox" data-testid=format!("alg-{id}")
-                            prop:checked=move || params.with(|c| !c.excluded.iter().any(|x| x == id))
+                            prop:checked=move || params.with(|c| c.compare.included().iter().any(|x| x == id))
                             on:change=move |ev| {
                                 let on = event_target_checked(&ev);
                                 params.update(|c| {
-                                    c.excluded.retain(|x| x != id);
-                                    if !on && c.excluded.len() + 1 < of(c.collective).count() {
-                                        c.excluded.push(id.to_owned());
+                                    let mut off = c.compare.left_out();
+                                    off.retain(|x| x != id);
+                                    // The last algorithm compared stays.
+                                    if !on && off.len() + 1 < of(c.compare.collective).count() {
+                                        off.push(id.to_owned());
                                     }
+                                    c.compare.leave_out(&off);
                                 });
                             } />
                         <span class="swatch" style=format!("background:{color}")></span>
@@ -133,7 +137,7 @@ fn AlgorithmFields(params: RwSignal<ChooserParams>) -> impl IntoView {
             <label class="check"><input type="checkbox" data-testid="simulate" prop:checked=move || params.with(|c| c.simulate)
                 on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.simulate = on); } />" LogGOPS points (L = α, G = β, o = g = 0)"</label>
         </Show>
-        {move || params.with(|c| c.simulate && c.p > SIM_P).then(|| view! {
+        {move || params.with(|c| c.simulate && c.compare.p > SIM_P).then(|| view! {
             <p class="field-note" data-testid="sim-note">{format!("Simulated points are drawn up to p = {SIM_P} (each point is a full LogGOPS run).")}</p>
         })}
         <h3>"Winner map"</h3>

@@ -146,7 +146,7 @@ impl Ctx {
 
     /// The file names of the view's exports.
     pub fn file_stem(self) -> String {
-        self.params.with(|c| format!("commlab-chooser-{}-p{}", c.collective.id(), c.p))
+        self.params.with(|c| format!("commlab-chooser-{}-p{}", c.compare.collective.id(), c.compare.p))
     }
 }
 

@@ -16,10 +16,10 @@ use leptos::prelude::*;
 /// preset's nodes and p is every rank of them.
 pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
     let (preset, nodes) = super::system::current(c)?;
-    (c.p == preset.ranks(nodes) && !sizes.is_empty()).then(|| PredictRequest {
+    (c.compare.p == preset.ranks(nodes) && !sizes.is_empty()).then(|| PredictRequest {
         system: preset.id.to_owned(),
         nodes,
-        collective: c.collective.id().to_owned(),
+        collective: c.compare.collective.id().to_owned(),
         sizes: sizes.to_vec(),
     })
 }
@@ -88,10 +88,10 @@ mod tests {
         c.network.topology = preset.shape(2);
         c.network.bandwidth = Some(preset.nvlink);
         c.network.bandwidth2 = Some(preset.nic);
-        c.p = 16;
+        c.compare.p = 16;
         let r = request(&c, &[1024, 2048]).unwrap();
         assert_eq!((r.system.as_str(), r.nodes, r.collective.as_str()), ("dgx-h100", 2, "allreduce"));
-        c.p = 8;
+        c.compare.p = 8;
         assert_eq!(request(&c, &[1024]), None, "p is not every rank of the nodes");
         // Drawn in the chart's measure, only at the sizes it was asked for.
         let rows = [Expected { bytes: 1_000_000_000, time_ns: 1e7, pick: "ring/simple".into() }];

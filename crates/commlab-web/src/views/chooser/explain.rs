@@ -11,7 +11,6 @@ use commlab_plot::{format_quantity as q, render_svg};
 use leptos::prelude::*;
 
 /// Each pipelined algorithm's best piece count over the sizes, with the chain's closed form.
-#[allow(clippy::many_single_char_names, reason = "α, β, γ as a, b, g; p as in the formulas")]
 fn pieces_svg(ctx: &Ctx) -> Memo<Option<String>> {
     let Ctx { params, dark, inner, later, .. } = *ctx;
     let theme = move || theme_of(dark.get());
@@ -30,26 +29,17 @@ fn pieces_svg(ctx: &Ctx) -> Memo<Option<String>> {
         if series.is_empty() {
             return None;
         }
-        let [a, b, g] = params.with_untracked(|c| c.abg);
-        let p = f64::from(r.p);
-        // The chain's optimum: d/dm of (p + m − 2)(α + n/m·β') = 0 gives
-        // m* = √((p − 2)·n·β'/α), with β' = β (+ γ reducing); the chain up
-        // then down, (p + m − 2)(2α + n/m·(2β + γ)): β' = β + γ/2.
-        let chain = r.algorithms.iter().find(|x| *x == "chain" || *x == "chain-up-down").map(|id| {
-            let beta = match (collective, id.as_str()) {
-                (Collective::Reduce, _) => b + g,
-                (_, "chain-up-down") => b + g / 2.0,
-                _ => b,
+        let ab = params.with_untracked(|c| c.compare.cost());
+        // The chain's closed-form optimum (core's `chain_optimum`), dashed beside the search.
+        let chain = r.algorithms.iter().find(|x| *x == "chain" || *x == "chain-up-down").and_then(|id| {
+            let m: Option<Vec<f64>> =
+                sizes.iter().map(|&n| commlab_core::choose::chain_optimum(collective, id, r.p, n, ab)).collect();
+            let label = if id == "chain" {
+                "chain: m* = √((p−2)·n·β′/α)"
+            } else {
+                "chain-up-down: m* = √((p−2)·n·β′/α)"
             };
-            let m: Vec<f64> = sizes.iter().map(|&n| ((p - 2.0) * n as f64 * beta / a).sqrt()).collect();
-            (
-                if id == "chain" {
-                    "chain: m* = √((p−2)·n·β′/α)"
-                } else {
-                    "chain-up-down: m* = √((p−2)·n·β′/α)"
-                },
-                m,
-            )
+            Some((label, m?))
         });
         let t = theme();
         let caption = format!("Best piece count vs message size, p = {} (powers of two up to 4096)", r.p);
@@ -93,7 +83,7 @@ fn ExplainTable(ctx: Ctx) -> impl IntoView {
             let r = &s.as_ref()?.result;
             let collective: Collective = r.collective.parse().ok()?;
             let row = &r.rows[i];
-            let [a, b, g] = params.with_untracked(|c| c.abg);
+            let [a, b, g] = params.with_untracked(|c| c.compare.abg);
             let per = |v: f64, unit: f64| if unit > 0.0 { q(v / unit) } else { "—".to_owned() };
             let net = row.network.clone();
             let topology = r.network.as_ref().map(|n| n.0.clone());
@@ -214,7 +204,7 @@ pub fn ExplainSection(
                 if let Ok(v) = event_target_value(&ev).parse::<u64>() { params.update(|c| c.at = v); }
             }>
                 {move || {
-                    let (lo, hi) = params.with(|c| (c.lo, c.hi));
+                    let (lo, hi) = params.with(|c| (c.compare.lo, c.compare.hi));
                     let chosen = split_row.get().and_then(|i| later.with(|s| s.as_ref().and_then(|s| s.result.rows.get(i).map(|r| r.bytes))));
                     commlab_api::chooser::sizes(lo, hi).into_iter().map(|n| view! { <option value=n.to_string() selected=chosen == Some(n)>{short_bytes(n)}</option> }).collect_view()
                 }}

@@ -236,12 +236,12 @@ impl FitInput {
             self.params.with(|c| FitRequest {
                 text: t,
                 format: Some(c.fit_format.clone()).filter(|f| !f.is_empty()),
-                collective: c.collective.id().to_owned(),
-                p: c.p,
+                collective: c.compare.collective.id().to_owned(),
+                p: c.compare.p,
                 algorithm: Some(c.fit_algorithm.clone())
-                    .filter(|a| !a.is_empty() && of(c.collective).any(|x| x.id == *a)),
+                    .filter(|a| !a.is_empty() && of(c.compare.collective).any(|x| x.id == *a)),
                 in_place: c.fit_in_place,
-                gamma: c.abg[2],
+                gamma: c.compare.abg[2],
                 run: (c.fit_run > 0).then_some(c.fit_run),
                 // One library ticked above: the advice names its algorithms.
                 library: match c.libraries {
@@ -348,7 +348,7 @@ impl Fitting {
             return;
         }
         self.warmed.set_value(true);
-        let (collective, p) = self.input.params.with_untracked(|c| (c.collective.id().to_owned(), c.p));
+        let (collective, p) = self.input.params.with_untracked(|c| (c.compare.collective.id().to_owned(), c.compare.p));
         // Only a worker is warmed: on the page (no workers) it would only
         // hold the page up.
         if let Some(c) = self.client().filter(|c| !c.on_page()) {
@@ -408,7 +408,7 @@ fn FitOptions(params: RwSignal<ChooserParams>) -> impl IntoView {
             <label for="bench-algorithm">"Algorithm"</label>
             <select id="bench-algorithm" data-testid="bench-algorithm" on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.fit_algorithm = v); }>
                 <option value="" selected=move || params.with(|c| c.fit_algorithm.is_empty())>"the best fit"</option>
-                {move || of(params.with(|c| c.collective)).map(|a| view! { <option value=a.id selected=move || params.with(|c| c.fit_algorithm == a.id)>{a.id}</option> }).collect_view()}
+                {move || of(params.with(|c| c.compare.collective)).map(|a| view! { <option value=a.id selected=move || params.with(|c| c.fit_algorithm == a.id)>{a.id}</option> }).collect_view()}
             </select>
             <label class="check"><input type="checkbox" data-testid="bench-in-place" prop:checked=move || params.with(|c| c.fit_in_place)
                 on:change=move |ev| { let on = event_target_checked(&ev); params.update(|c| c.fit_in_place = on); } />" in-place times (nccl-tests)"</label>
@@ -452,7 +452,7 @@ fn FitShown(fitting: Fitting, f: Rc<FitResult>, dark: Signal<bool>) -> impl Into
     let use_fit = move |_| {
         if let Some(f) = result.get_untracked() {
             params.update(|c| {
-                c.abg = [f.alpha, f.beta, f.gamma];
+                c.compare.abg = [f.alpha, f.beta, f.gamma];
                 "custom".clone_into(&mut c.preset);
             });
         }

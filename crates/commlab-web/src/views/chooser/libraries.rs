@@ -201,7 +201,10 @@ fn save_mpi(
     let request = commlab_api::chooser::MapRequest { algorithms, ..asked };
     let (collective, libraries) = params.with_untracked(|c| {
         let r = c.library_request().unwrap_or_default();
-        (c.collective.id().to_owned(), commlab_api::libraries::LibraryRequest { nccl: Some(c.nccl.clone()), ..r })
+        (
+            c.compare.collective.id().to_owned(),
+            commlab_api::libraries::LibraryRequest { nccl: Some(c.nccl.clone()), ..r },
+        )
     });
     note.set("Mapping the library's own algorithms for its file…".into());
     let handler: OnResponse = Rc::new(move |response, _| match response {
@@ -379,7 +382,7 @@ pub fn LibrariesSection(
     // Open when the link shows a library; then only the reader closes it.
     let opened = RwSignal::new(params.with_untracked(|c| c.libraries.iter().any(|&x| x)));
     let versions_note = move || {
-        let p = params.with(|c| c.p);
+        let p = params.with(|c| c.compare.p);
         let system = params
             .with(|c| c.libraries[2].then(|| commlab_core::libraries::nccl::parse_system(&c.nccl, p).ok()).flatten());
         format!("Transcribed from {}. MPICH and Open MPI: a flat communicator, a commutative built-in operation (MPI_SUM), buffers not in place; Open MPI's fixed rules run every pipeline unsegmented (one piece). NCCL: its own latency and bandwidth model of the system described above, in µs.", versions(system.as_ref()))

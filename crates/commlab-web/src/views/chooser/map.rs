@@ -27,10 +27,10 @@ fn runner_up(margin: f64) -> String {
 fn map_svg(ctx: &Ctx) -> Memo<Option<String>> {
     let Ctx { params, dark, inner, map, geometry, .. } = *ctx;
     let theme = move || theme_of(dark.get());
-    let chart_p = Memo::new(move |_| params.with(|c| c.p));
+    let chart_p = Memo::new(move |_| params.with(|c| c.compare.p));
     let map_svg = Memo::new(move |_| {
         let m = map.get()?;
-        let collective: Collective = params.with_untracked(|c| c.collective);
+        let collective: Collective = params.with_untracked(|c| c.compare.collective);
         let algorithms: Vec<(String, _)> =
             m.algorithms.iter().map(|id| (id.clone(), color_of(collective, id))).collect();
         let input = MapInput {
@@ -59,8 +59,8 @@ fn open_cell(ctx: &Ctx, (i, j): (usize, usize)) {
     let Some(m) = map.get_untracked() else { return };
     let k = i * m.sizes.len() + j;
     let Some(&w) = m.winner.get(k) else { return };
-    let collective = params.with_untracked(|c| c.collective);
-    let abg = params.with_untracked(|c| c.abg);
+    let collective = params.with_untracked(|c| c.compare.collective);
+    let abg = params.with_untracked(|c| c.compare.abg);
     let query = super::params::timeline_query(
         collective,
         &m.algorithms[usize::from(w)],

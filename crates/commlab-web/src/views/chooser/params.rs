@@ -4,46 +4,24 @@
 //! naming the parameter and what is accepted.
 
 use crate::codec::{Field, Kind, Link, Notice, ViewState};
-use commlab_api::chooser::{ChooseRequest, MapRequest, P};
+use commlab_api::chooser::{ChooseRequest, Comparison, MapRequest, P};
 use commlab_api::network::NetRequest;
 use commlab_api::schedule::{GenerateRequest, LogGops};
 use commlab_core::choose::{of, Collective};
 use commlab_core::limits::{self, IntRange, RealRange};
 use commlab_core::systems::Measure;
 
-/// α–β–γ presets: id, label, (α, β, γ), where the numbers come from.
-pub const PRESETS: [(&str, &str, [f64; 3], &str); 2] = [
-    (
-        "textbook",
-        "Textbook: α = 1, β = 0.001 (a start costs 1000 bytes)",
-        [1.0, 0.001, 0.0],
-        "round numbers for teaching: a message start costs as much as 1000 bytes; times in units of α",
-    ),
-    (
-        "loggopsim",
-        "LogGOPSim defaults: α = L + 2o = 5500 ns, β = G = 6 ns/B",
-        [5500.0, 6.0, 0.0],
-        "LogGOPSim's defaults L = 2500, o = 1500, G = 6 (ns); times in ns",
-    ),
-];
+/// α–β–γ presets (the api's, as `commlab choose` has them).
+pub use commlab_api::chooser::COST_PRESETS as PRESETS;
 
 /// Everything a Chooser link reproduces.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChooserParams {
-    /// Collective.
-    pub collective: Collective,
-    /// Ranks of the chart.
-    pub p: u32,
-    /// Smallest size.
-    pub lo: u64,
-    /// Largest size.
-    pub hi: u64,
-    /// α, β, γ.
-    pub abg: [f64; 3],
+    /// What is compared: the collective, p, the sizes, α, β, γ and the
+    /// algorithms (the api's requests are built from it, as the CLI's are).
+    pub compare: Comparison,
     /// Preset id, or `custom`.
     pub preset: String,
-    /// Algorithms left out (ids of the collective).
-    pub excluded: Vec<String>,
     /// Simulated points on the chart.
     pub simulate: bool,
     /// The size the cost split is shown at.
@@ -91,13 +69,8 @@ crate::net_fields::impl_on_network!(ChooserParams, [], NetRequest::on(commlab_co
 impl Default for ChooserParams {
     fn default() -> ChooserParams {
         ChooserParams {
-            collective: Collective::Allreduce,
-            p: 64,
-            lo: 8,
-            hi: 1 << 30,
-            abg: PRESETS[0].2,
-            preset: PRESETS[0].0.to_owned(),
-            excluded: Vec::new(),
+            compare: Comparison::default(),
+            preset: PRESETS[0].id.to_owned(),
             simulate: true,
             at: 1 << 20,
             map_p: (2, 65),
@@ -130,10 +103,10 @@ macro_rules! cost {
         Field {
             name: $name,
             kind: Kind::Custom {
-                write: |c| (c.preset == "custom").then(|| c.abg[$i].to_string()),
+                write: |c| (c.preset == "custom").then(|| c.compare.abg[$i].to_string()),
                 read: |c, text| {
                     let range = RealRange { name: $name, ..limits::chooser::COST };
-                    c.abg[$i] = text
+                    c.compare.abg[$i] = text
                         .trim()
                         .parse::<f64>()
                         .ok()
@@ -164,43 +137,48 @@ impl ViewState for ChooserParams {
             name: "coll",
             kind: Kind::Choice(
                 || Collective::ALL.iter().map(|x| x.id()).collect(),
-                |c| c.collective.id(),
-                |c, id| c.collective = id.parse().unwrap_or(Collective::Allreduce),
+                |c| c.compare.collective.id(),
+                |c, id| c.compare.collective = id.parse().unwrap_or(Collective::Allreduce),
             ),
         },
-        int!(P, |c| c.p.into(), |c, v| c.p = v as u32),
-        int!(size("lo"), |c| c.lo, |c, v| c.lo = v),
-        int!(size("hi"), |c| c.hi, |c, v| c.hi = v),
+        int!(P, |c| c.compare.p.into(), |c, v| c.compare.p = v as u32),
+        int!(size("lo"), |c| c.compare.lo, |c, v| c.compare.lo = v),
+        int!(size("hi"), |c| c.compare.hi, |c, v| c.compare.hi = v),
         cost!("a", 0),
         cost!("b", 1),
         cost!("g", 2),
         Field {
             name: "preset",
             kind: Kind::Custom {
-                write: |c| (c.preset != "custom" && c.preset != PRESETS[0].0).then(|| c.preset.clone()),
-                read: |c, text| match PRESETS.iter().find(|x| x.0 == text) {
+                write: |c| (c.preset != "custom" && c.preset != PRESETS[0].id).then(|| c.preset.clone()),
+                read: |c, text| match PRESETS.iter().find(|x| x.id == text) {
                     Some(x) => {
-                        c.abg = x.2;
-                        x.0.clone_into(&mut c.preset);
+                        c.compare.abg = x.abg;
+                        x.id.clone_into(&mut c.preset);
                         Ok(())
                     }
-                    None => Err(format!("one of: {}", PRESETS.map(|x| x.0).join(", "))),
+                    None => Err(format!("one of: {}", PRESETS.map(|x| x.id).join(", "))),
                 },
-                used: PRESETS[0].0,
+                used: PRESETS[0].id,
             },
         },
         Field {
             name: "off",
             kind: Kind::Custom {
-                write: |c| (!c.excluded.is_empty()).then(|| c.excluded.join(",")),
+                write: |c| (!c.compare.algorithms.is_empty()).then(|| c.compare.left_out().join(",")),
                 read: |c, text| {
-                    let ids: Vec<&str> = of(c.collective).map(|a| a.id).collect();
+                    let ids: Vec<&str> = of(c.compare.collective).map(|a| a.id).collect();
                     let asked: Vec<&str> = text.split(',').filter(|x| !x.is_empty()).collect();
                     if asked.iter().all(|a| ids.contains(a)) && asked.len() < ids.len() {
-                        c.excluded = asked.iter().map(|s| (*s).to_owned()).collect();
+                        let off: Vec<String> = asked.iter().map(|s| (*s).to_owned()).collect();
+                        c.compare.leave_out(&off);
                         Ok(())
                     } else {
-                        Err(format!("{} algorithms separated by commas, not all of: {}", c.collective, ids.join(", ")))
+                        Err(format!(
+                            "{} algorithms separated by commas, not all of: {}",
+                            c.compare.collective,
+                            ids.join(", ")
+                        ))
                     }
                 },
                 used: "none left out",
@@ -297,8 +275,8 @@ impl ViewState for ChooserParams {
             kind: Kind::Custom {
                 write: |c| (!c.fit_algorithm.is_empty()).then(|| c.fit_algorithm.clone()),
                 read: |c, text| {
-                    if !of(c.collective).any(|a| a.id == text) {
-                        let ids: Vec<&str> = of(c.collective).map(|a| a.id).collect();
+                    if !of(c.compare.collective).any(|a| a.id == text) {
+                        let ids: Vec<&str> = of(c.compare.collective).map(|a| a.id).collect();
                         return Err(format!("one of {}", ids.join(", ")));
                     }
                     text.clone_into(&mut c.fit_algorithm);
@@ -321,18 +299,18 @@ impl ViewState for ChooserParams {
 
     fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
         crate::net_fields::finish(self, read, link);
-        if self.lo > self.hi {
-            let given = format!("{}..{}", self.lo, self.hi);
+        if self.compare.lo > self.compare.hi {
+            let given = format!("{}..{}", self.compare.lo, self.compare.hi);
             notices.push(Notice::refused("lo, hi", &given, "a range with lo ≤ hi", "them swapped"));
-            std::mem::swap(&mut self.lo, &mut self.hi);
+            std::mem::swap(&mut self.compare.lo, &mut self.compare.hi);
         }
         if !self.nccl.is_empty() {
-            if let Err(e) = commlab_core::libraries::nccl::parse_system(&self.nccl, self.p) {
+            if let Err(e) = commlab_core::libraries::nccl::parse_system(&self.nccl, self.compare.p) {
                 notices.push(Notice::new("nccl", format!("{e}; using NCCL's defaults")));
                 self.nccl.clear();
             }
         }
-        if read.iter().any(|k| COSTS.contains(k)) && !PRESETS.iter().any(|x| x.2 == self.abg) {
+        if read.iter().any(|k| COSTS.contains(k)) && !PRESETS.iter().any(|x| x.abg == self.compare.abg) {
             "custom".clone_into(&mut self.preset);
         }
     }
@@ -341,12 +319,12 @@ impl ViewState for ChooserParams {
 impl ChooserParams {
     /// The algorithms compared.
     pub fn included(&self) -> Vec<String> {
-        of(self.collective).map(|a| a.id.to_owned()).filter(|id| !self.excluded.contains(id)).collect()
+        self.compare.included()
     }
 
     /// Whether the chart's points are simulated (asked for, and p small enough).
     pub fn simulating(&self) -> bool {
-        self.on_network || (self.simulate && self.p <= SIM_P)
+        self.on_network || (self.simulate && self.compare.p <= SIM_P)
     }
 
     /// The network the points are simulated on, if any.
@@ -356,21 +334,7 @@ impl ChooserParams {
 
     /// The comparison the chart draws.
     pub fn choose_request(&self) -> ChooseRequest {
-        ChooseRequest {
-            collective: self.collective.id().to_owned(),
-            p: u64::from(self.p),
-            min_bytes: self.lo,
-            max_bytes: self.hi,
-            sizes: Vec::new(),
-            alpha: self.abg[0],
-            beta: self.abg[1],
-            gamma: self.abg[2],
-            algorithms: self.included(),
-            simulate: self.simulating(),
-            sim_limit: SIM_TRANSFERS,
-            check_at: None,
-            network: self.net(),
-        }
+        self.compare.choose(self.simulating(), SIM_TRANSFERS, self.net())
     }
 
     /// The chunk optimizer's check by simulation at the explained size.
@@ -406,18 +370,7 @@ impl ChooserParams {
 
     /// The winner map's request.
     pub fn map_request(&self) -> MapRequest {
-        MapRequest {
-            collective: self.collective.id().to_owned(),
-            algorithms: self.included(),
-            p_lo: self.map_p.0,
-            p_hi: self.map_p.1,
-            min_bytes: self.lo,
-            max_bytes: self.hi,
-            alpha: self.abg[0],
-            beta: self.abg[1],
-            gamma: self.abg[2],
-            network: self.net(),
-        }
+        self.compare.map(self.map_p, self.net())
     }
 }
 
@@ -475,21 +428,21 @@ mod tests {
         let (c, n) =
             read("coll=broadcast&p=13&lo=64&hi=4096&a=2&b=0.5&g=0&off=linear,chain&sim=false&at=1024&map=4..300");
         assert!(n.is_empty(), "{n:?}");
-        assert_eq!(c.collective, Collective::Broadcast);
+        assert_eq!(c.compare.collective, Collective::Broadcast);
         assert_eq!(c.preset, "custom");
         assert_eq!(c.included().len(), 5);
         let again = codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0;
         assert_eq!(again, c);
         assert!(codec::write(&ChooserParams::default()).is_empty());
         let (d, n) = read("p=5000&off=ring,bogus&map=9..3&lo=100&hi=10&zz=1&coll=gather");
-        assert_eq!(d.p, 64);
-        assert_eq!((d.lo, d.hi), (10, 100));
+        assert_eq!(d.compare.p, 64);
+        assert_eq!((d.compare.lo, d.compare.hi), (10, 100));
         assert_eq!(n.len(), 6, "{n:?}");
         assert_eq!(n[1].message, "\"5000\" is not an integer from 1 to 1024; using 64");
         // Leaving every algorithm out is refused.
         let all: Vec<&str> = of(Collective::Allgather).map(|a| a.id).collect();
         let (e, n) = read(&format!("coll=allgather&off={}", all.join(",")));
-        assert!(e.excluded.is_empty() && n.len() == 1);
+        assert!(e.compare.algorithms.is_empty() && n.len() == 1);
     }
 
     /// Library links round-trip; a description that does not fit p is
@@ -526,8 +479,11 @@ mod tests {
         assert_eq!(codec::read::<ChooserParams>(&codec::write(&c), &Link::default()).0, c);
         let (plain, notices) = read("p=16&bw=10");
         assert!(notices.is_empty() && plain.net().is_none());
-        assert_eq!(plain, ChooserParams { p: 16, ..ChooserParams::default() });
-        let query = timeline_query(c.collective, "ring", (16, 4096, 1), c.abg, false, Some(&net));
+        assert_eq!(
+            plain,
+            ChooserParams { compare: Comparison { p: 16, ..Comparison::default() }, ..ChooserParams::default() }
+        );
+        let query = timeline_query(c.compare.collective, "ring", (16, 4096, 1), c.compare.abg, false, Some(&net));
         let link: Vec<(String, String)> =
             codec::pairs(&query).into_iter().filter(|(k, _)| k != "view" && k != "v").collect();
         let (schedule, notices) = codec::read::<ScheduleParams>(&link, &Link::default());
@@ -562,7 +518,8 @@ mod tests {
             let r = request.run().unwrap();
             let row = &r.rows[0];
             let chooser = row.simulated.as_ref().unwrap()[0].unwrap();
-            let link = timeline_query(c.collective, id, (c.p, at, row.pieces[0]), c.abg, c.ns(), None);
+            let link =
+                timeline_query(c.compare.collective, id, (c.compare.p, at, row.pieces[0]), c.compare.abg, c.ns(), None);
             let link: Vec<(String, String)> =
                 codec::pairs(&link).into_iter().filter(|(k, _)| k != "view" && k != "v").collect();
             let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());

@@ -27,7 +27,7 @@ fn apply(c: &mut ChooserParams, preset: &Preset, nodes: u32) {
     c.network.bandwidth = Some(preset.nvlink);
     c.network.bandwidth2 = Some(preset.nic);
     c.network.breaks.clear();
-    c.p = preset.ranks(nodes);
+    c.compare.p = preset.ranks(nodes);
     c.libraries[2] = true;
     c.nccl = preset.nccl_text(nodes);
     preset.id.clone_into(&mut c.system);
