@@ -4,9 +4,8 @@
 //! pan/zoom recompute natively (the browser adds the canvas calls).
 #![allow(missing_docs, reason = "criterion_main! generates undocumented items")]
 
-use commlab_api::schedule::{
-    GenerateRequest, LogGops, ScheduleEngine, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleSource,
-};
+use commlab_api::schedule::{GenerateRequest, LogGops, ScheduleRequest, ScheduleSource};
+use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
 use commlab_plot::timeline::{scene, Layout, TimeUnit};
 use commlab_plot::Theme;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -26,9 +25,7 @@ fn heavy_timeline(c: &mut Criterion) {
         libstdcxx: false,
         network: None,
     };
-    let ScheduleResponse::Ready(result) =
-        ScheduleEngine::new().serve(ScheduleQuery::Run(request), 1 << 20, &mut |_| {})
-    else {
+    let SimResponse::Ready(result) = SimEngine::new().serve(SimQuery::Run(request), 1 << 20, &mut |_| {}) else {
         panic!("the heavy pipeline runs");
     };
     let t = result.timeline.expect("84 000 ops are drawn in full");

@@ -27,6 +27,7 @@ pub mod predict;
 pub mod protocol;
 pub mod report;
 pub mod schedule;
+pub mod sim;
 pub mod sources;
 pub mod swizzle;
 pub mod sysfit;

@@ -310,7 +310,7 @@ pub struct NetSummary {
     /// Largest finish time (ns, exact).
     pub max_time: f64,
     /// The same schedule on `switch:H` with the first link class (`None`
-    /// while that run is still under way: [`ScheduleResponse::Partial`](crate::schedule::ScheduleResponse::Partial)).
+    /// while that run is still under way: [`SimResponse::Partial`](crate::sim::SimResponse::Partial)).
     pub ideal: Option<f64>,
     /// `max_time / ideal`.
     pub slowdown: Option<f64>,

@@ -635,9 +635,8 @@ fn piece_counts_are_checked_by_simulation() {
 /// order, and the last row ends at the finish time LogGOPSim reports.
 #[test]
 fn critical_path_rows_add_up_on_loggopsims_schedules() {
-    use commlab_api::schedule::{
-        LogGops, ScheduleEngine, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleSource,
-    };
+    use commlab_api::schedule::{LogGops, ScheduleRequest, ScheduleSource};
+    use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/loggops");
     let mut checked = 0;
     for entry in std::fs::read_dir(data).unwrap() {
@@ -652,13 +651,13 @@ fn critical_path_rows_add_up_on_loggopsims_schedules() {
         }
         let params = LogGops { l: get("L"), o: get("o"), g: get("g"), big_g: get("G"), big_o: get("O"), s: get("S") };
         let text = std::fs::read_to_string(path.with_extension("goal")).unwrap();
-        let query = ScheduleQuery::Run(ScheduleRequest {
+        let query = SimQuery::Run(ScheduleRequest {
             source: ScheduleSource::Text(text),
             params,
             libstdcxx: false,
             network: None,
         });
-        let ScheduleResponse::Ready(r) = ScheduleEngine::new().serve(query, 1 << 20, &mut |_| {}) else {
+        let SimResponse::Ready(r) = SimEngine::new().serve(query, 1 << 20, &mut |_| {}) else {
             panic!("{} did not run", path.display());
         };
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();

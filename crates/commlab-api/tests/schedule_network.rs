@@ -5,9 +5,9 @@
 
 use commlab_api::network::{Heat, NetRequest};
 use commlab_api::schedule::{
-    GenerateRequest, LogGops, ScheduleEngine, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse,
-    ScheduleResult, ScheduleSource, BAR, MESSAGE,
+    GenerateRequest, LogGops, ScheduleExport, ScheduleRequest, ScheduleResult, ScheduleSource, BAR, MESSAGE,
 };
+use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
 
 /// No CPU costs: the network alone decides (L and G are the network's).
 const FREE: LogGops = LogGops { l: 2500, o: 0, g: 0, big_g: 6, big_o: 0, s: 65535 };
@@ -20,15 +20,15 @@ fn on(topology: &str) -> NetRequest {
     NetRequest::on(topology.parse().unwrap())
 }
 
-fn ready(engine: &mut ScheduleEngine, query: ScheduleQuery) -> ScheduleResult {
+fn ready(engine: &mut SimEngine, query: SimQuery) -> ScheduleResult {
     match engine.serve(query, 1000, &mut |_| {}) {
-        ScheduleResponse::Ready(r) => r,
+        SimResponse::Ready(r) => r,
         other => panic!("not a run: {other:?}"),
     }
 }
 
-fn run(generate: GenerateRequest, network: Option<NetRequest>) -> ScheduleQuery {
-    ScheduleQuery::Run(ScheduleRequest {
+fn run(generate: GenerateRequest, network: Option<NetRequest>) -> SimQuery {
+    SimQuery::Run(ScheduleRequest {
         source: ScheduleSource::Generate(generate),
         params: FREE,
         libstdcxx: false,
@@ -42,16 +42,16 @@ fn run(generate: GenerateRequest, network: Option<NetRequest>) -> ScheduleQuery 
 fn ring_allreduce_on_a_ring_takes_its_closed_form() {
     let (p, n) = (8u64, 8192u64);
     let expect = 2.0 * (p as f64 - 1.0) * (250.0 + n as f64 / p as f64 / 25.0);
-    let mut engine = ScheduleEngine::new();
+    let mut engine = SimEngine::new();
     // The network's result comes first, without the ideal switch; the final
     // one is the same with it.
     let mut partial = None;
     let r = match engine.serve(run(ring_allreduce(p, n), Some(on("ring:8"))), 1000, &mut |r| {
-        if let ScheduleResponse::Partial(r) = r {
+        if let SimResponse::Partial(r) = r {
             assert!(partial.replace(r.clone()).is_none(), "one partial result");
         }
     }) {
-        ScheduleResponse::Ready(r) => r,
+        SimResponse::Ready(r) => r,
         other => panic!("not a run: {other:?}"),
     };
     let mut partial = partial.expect("a partial result before the ideal switch");
@@ -86,7 +86,7 @@ fn ring_allreduce_on_a_ring_takes_its_closed_form() {
 /// neighbour at the full 25 B/ns, each on its own link.
 #[test]
 fn the_scrubber_shows_each_flow_at_its_rate() {
-    let mut engine = ScheduleEngine::new();
+    let mut engine = SimEngine::new();
     let r = ready(&mut engine, run(ring_allreduce(8, 8192), Some(on("ring:8"))));
     let pic = r.picture.as_ref().expect("a picture");
     assert!(pic.traced());
@@ -112,8 +112,8 @@ fn the_scrubber_shows_each_flow_at_its_rate() {
 #[test]
 fn incast_shares_the_receiver_s_link() {
     let text = "num_ranks 3\nrank 0 {\nl1: recv 1000b from 1 tag 0\nl2: recv 1000b from 2 tag 0\n}\nrank 1 {\nl1: send 1000b to 0 tag 0\n}\nrank 2 {\nl1: send 1000b to 0 tag 0\n}\n";
-    let mut engine = ScheduleEngine::new();
-    let q = ScheduleQuery::Run(ScheduleRequest {
+    let mut engine = SimEngine::new();
+    let q = SimQuery::Run(ScheduleRequest {
         source: ScheduleSource::Text(text.into()),
         params: FREE,
         libstdcxx: false,
@@ -133,10 +133,10 @@ fn incast_shares_the_receiver_s_link() {
 /// back to LogGOPS alone re-runs the kept schedule without a network.
 #[test]
 fn resimulating_with_breaks_reroutes_and_names_unreachable_pairs() {
-    let mut engine = ScheduleEngine::new();
+    let mut engine = SimEngine::new();
     let whole = ready(&mut engine, run(ring_allreduce(8, 8192), Some(on("ring:8"))));
     let broken = NetRequest { breaks: "0-1".into(), ..on("ring:8") };
-    let r = ready(&mut engine, ScheduleQuery::Resimulate(FREE, false, Some(broken)));
+    let r = ready(&mut engine, SimQuery::Resimulate(FREE, false, Some(broken)));
     let net = r.network.as_ref().unwrap();
     assert_eq!(net.broken, 1);
     assert!(r.completes);
@@ -146,36 +146,32 @@ fn resimulating_with_breaks_reroutes_and_names_unreachable_pairs() {
     assert!(pic.link(0).3, "link 0–1 is broken");
     assert_eq!(pic.load(0).0 + pic.load(1).0, 0.0, "nothing crosses a broken link");
     let cut = NetRequest { breaks: "0-1,4-5".into(), ..on("ring:8") };
-    let r = ready(&mut engine, ScheduleQuery::Resimulate(FREE, false, Some(cut)));
+    let r = ready(&mut engine, SimQuery::Resimulate(FREE, false, Some(cut)));
     assert!(!r.completes);
     let net = r.network.unwrap();
     assert!(net.unreachable_pairs > 0);
     assert!(net.unreachable.iter().all(|(_, _, ops)| !ops.is_empty()));
-    let plain = ready(&mut engine, ScheduleQuery::Resimulate(FREE, false, None));
+    let plain = ready(&mut engine, SimQuery::Resimulate(FREE, false, None));
     assert!(plain.network.is_none() && plain.picture.is_none());
     assert!(!plain.critical.is_empty());
 }
 
 #[test]
 fn exports_of_a_network_run() {
-    let mut engine = ScheduleEngine::new();
+    let mut engine = SimEngine::new();
     ready(&mut engine, run(ring_allreduce(8, 8192), Some(on("ring:8"))));
-    let ScheduleResponse::Export(_, json) =
-        engine.serve(ScheduleQuery::Export(ScheduleExport::Json), 1000, &mut |_| {})
-    else {
+    let SimResponse::Export(_, json) = engine.serve(SimQuery::Export(ScheduleExport::Json), 1000, &mut |_| {}) else {
         panic!("json");
     };
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     for key in ["finish_times", "max_time", "links", "unreachable", "bottleneck", "slowdown", "params"] {
         assert!(v.get(key).is_some(), "{key} in {v}");
     }
-    let ScheduleResponse::Export(_, csv) = engine.serve(ScheduleQuery::Export(ScheduleExport::Csv), 1000, &mut |_| {})
-    else {
+    let SimResponse::Export(_, csv) = engine.serve(SimQuery::Export(ScheduleExport::Csv), 1000, &mut |_| {}) else {
         panic!("csv");
     };
     assert_eq!(csv.lines().count(), 9);
-    let ScheduleResponse::Export(_, trace) =
-        engine.serve(ScheduleQuery::Export(ScheduleExport::ChromeTrace), 1000, &mut |_| {})
+    let SimResponse::Export(_, trace) = engine.serve(SimQuery::Export(ScheduleExport::ChromeTrace), 1000, &mut |_| {})
     else {
         panic!("trace");
     };
@@ -186,7 +182,7 @@ fn exports_of_a_network_run() {
 
 #[test]
 fn bad_networks_are_refused_by_name() {
-    let mut engine = ScheduleEngine::new();
+    let mut engine = SimEngine::new();
     let cases = [
         (on("ring:4"), "hosts"),
         (NetRequest { breaks: "0-5".into(), ..on("ring:8") }, "break"),
@@ -200,14 +196,14 @@ fn bad_networks_are_refused_by_name() {
     }
     for (network, field) in cases {
         let r = engine.serve(run(ring_allreduce(8, 8192), Some(network.clone())), 1000, &mut |_| {});
-        let ScheduleResponse::Error(e) = r else { panic!("{network:?} ran") };
+        let SimResponse::Error(e) = r else { panic!("{network:?} ran") };
         assert!(e.to_string().contains(field), "{network:?}: {e}");
     }
     // A refused re-run keeps the run it had.
     ready(&mut engine, run(ring_allreduce(8, 8192), Some(on("ring:8"))));
-    let r = engine.serve(ScheduleQuery::Resimulate(FREE, false, Some(on("ring:2"))), 1000, &mut |_| {});
-    assert!(matches!(r, ScheduleResponse::Error(_)));
-    ready(&mut engine, ScheduleQuery::Resimulate(FREE, false, Some(on("torus:4x4"))));
+    let r = engine.serve(SimQuery::Resimulate(FREE, false, Some(on("ring:2"))), 1000, &mut |_| {});
+    assert!(matches!(r, SimResponse::Error(_)));
+    ready(&mut engine, SimQuery::Resimulate(FREE, false, Some(on("torus:4x4"))));
 }
 
 /// The last events, the critical path and the result are three steps, so a
@@ -215,15 +211,15 @@ fn bad_networks_are_refused_by_name() {
 /// task; a network run ends with its result in a step of its own too.
 #[test]
 fn a_run_ends_in_steps_of_their_own() {
-    let phases = |query: ScheduleQuery| {
-        let mut engine = ScheduleEngine::new();
+    let phases = |query: SimQuery| {
+        let mut engine = SimEngine::new();
         assert!(engine.begin(query).is_none());
         let mut seen = Vec::new();
         loop {
             match engine.step(u64::MAX).expect("a run under way") {
-                ScheduleResponse::Progress { phase, done, total } => seen.push((phase, done == total)),
-                ScheduleResponse::Partial(_) => seen.push(("partial".to_owned(), true)),
-                ScheduleResponse::Ready(_) => return seen,
+                SimResponse::Progress { phase, done, total } => seen.push((phase, done == total)),
+                SimResponse::Partial(_) => seen.push(("partial".to_owned(), true)),
+                SimResponse::Ready(_) => return seen,
                 other => panic!("{other:?}"),
             }
         }
@@ -250,7 +246,7 @@ fn a_channelled_ring_on_nodes_uses_every_rail() {
     let n = 16_777_216u64;
     for channels in [1u32, 8] {
         let g = GenerateRequest { channels, ..ring_allreduce(16, n) };
-        let r = ready(&mut ScheduleEngine::new(), run(g, Some(on("nodes:2x8"))));
+        let r = ready(&mut SimEngine::new(), run(g, Some(on("nodes:2x8"))));
         let net = r.network.as_ref().expect("a network summary");
         let want = 30.0 * (1200.0 + n as f64 / (16.0 * f64::from(channels) * 50.0));
         assert!((net.max_time - want).abs() <= 1e-9 * want, "C = {channels}: {} vs {want}", net.max_time);
@@ -259,8 +255,8 @@ fn a_channelled_ring_on_nodes_uses_every_rail() {
     }
     // Out of range: named.
     let bad = GenerateRequest { channels: 65, ..ring_allreduce(16, n) };
-    match ScheduleEngine::new().serve(run(bad, None), 1000, &mut |_| {}) {
-        ScheduleResponse::Error(e) => assert_eq!(e.field, "channels"),
+    match SimEngine::new().serve(run(bad, None), 1000, &mut |_| {}) {
+        SimResponse::Error(e) => assert_eq!(e.field, "channels"),
         other => panic!("not refused: {other:?}"),
     }
 }

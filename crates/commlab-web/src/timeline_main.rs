@@ -6,8 +6,8 @@
 
 include!("lazy_bin.rs");
 
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
-use commlab_web::engine::schedule::ScheduleClient;
+use commlab_api::sim::{SimQuery, SimResponse};
+use commlab_web::engine::sim::SimClient;
 use commlab_web::views::schedule::params::ScheduleParams;
 
 /// Writes the generated collective of the Schedule view's pairs `query` as
@@ -17,28 +17,28 @@ use commlab_web::views::schedule::params::ScheduleParams;
 pub fn export_goal(query: &str) -> js_sys::Promise {
     let pairs = commlab_web::codec::pairs(query);
     let generate = commlab_web::codec::read::<ScheduleParams>(&pairs, &Link::default()).0.generate;
-    let client = ScheduleClient::new();
+    let client = SimClient::new();
     js_sys::Promise::new(&mut move |resolve, reject| {
         // The worker lives until it answered.
         let keep = std::cell::RefCell::new(Some(client.clone()));
         client.send(
-            ScheduleQuery::Goal(generate.clone()),
+            SimQuery::Goal(generate.clone()),
             Rc::new(move |response, _| {
                 let outcome = match response {
-                    ScheduleResponse::Export(name, text) => {
+                    SimResponse::Export(name, text) => {
                         commlab_web::browser::download_text(&name, "text/plain", &text).map_err(JsValue::from)
                     }
-                    ScheduleResponse::Error(e) => Err(JsValue::from(e.to_string())),
-                    ScheduleResponse::Progress { .. }
-                    | ScheduleResponse::Ready(_)
-                    | ScheduleResponse::Partial(_)
-                    | ScheduleResponse::Chosen(_)
-                    | ScheduleResponse::Map(_)
-                    | ScheduleResponse::Profiles(_)
-                    | ScheduleResponse::Checked(_)
-                    | ScheduleResponse::Fitted(_)
-                    | ScheduleResponse::Expected(_)
-                    | ScheduleResponse::SystemFitted(_) => return,
+                    SimResponse::Error(e) => Err(JsValue::from(e.to_string())),
+                    SimResponse::Progress { .. }
+                    | SimResponse::Ready(_)
+                    | SimResponse::Partial(_)
+                    | SimResponse::Chosen(_)
+                    | SimResponse::Map(_)
+                    | SimResponse::Profiles(_)
+                    | SimResponse::Checked(_)
+                    | SimResponse::Fitted(_)
+                    | SimResponse::Expected(_)
+                    | SimResponse::SystemFitted(_) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

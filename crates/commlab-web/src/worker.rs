@@ -14,7 +14,7 @@
 #![allow(missing_docs, reason = "wasm_bindgen exports")]
 
 use commlab_api::protocol::{Engine, Request, Response};
-use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleResponse};
+use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,7 +35,7 @@ fn main() {
         }
     }));
     let mut engine = Engine::new();
-    let mut schedules = ScheduleEngine::new();
+    let mut schedules = SimEngine::new();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
         let generation = js_sys::Reflect::get(&data, &"gen".into()).unwrap_or(JsValue::UNDEFINED);
@@ -80,13 +80,13 @@ fn main() {
 /// Events per slice of a schedule simulation between progress checks.
 const SCHEDULE_SLICE_EVENTS: u64 = 200_000;
 
-fn serve_schedule(engine: &mut ScheduleEngine, generation: &JsValue, query: JsValue) {
+fn serve_schedule(engine: &mut SimEngine, generation: &JsValue, query: JsValue) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let query: ScheduleQuery = match serde_wasm_bindgen::from_value(query) {
+    let query: SimQuery = match serde_wasm_bindgen::from_value(query) {
         Ok(q) => q,
         Err(e) => {
-            let err = commlab_api::ApiError::new("query", e, "a commlab_api::schedule::ScheduleQuery");
-            post_schedule(&scope, generation, &ScheduleResponse::Error(err));
+            let err = commlab_api::ApiError::new("query", e, "a commlab_api::sim::SimQuery");
+            post_schedule(&scope, generation, &SimResponse::Error(err));
             return;
         }
     };
@@ -95,7 +95,7 @@ fn serve_schedule(engine: &mut ScheduleEngine, generation: &JsValue, query: JsVa
     let response = engine.serve(query, SCHEDULE_SLICE_EVENTS, &mut |progress| {
         let t = now();
         // Progress is thinned out; a partial result always goes.
-        if t - last >= PROGRESS_MS || matches!(progress, ScheduleResponse::Partial(_)) {
+        if t - last >= PROGRESS_MS || matches!(progress, SimResponse::Partial(_)) {
             last = t;
             post_schedule(&scope, generation, progress);
         }
@@ -104,13 +104,13 @@ fn serve_schedule(engine: &mut ScheduleEngine, generation: &JsValue, query: JsVa
 }
 
 /// Posts `{gen, sres}`; a result's timeline goes as transferred `Float64Array`s (`timeline`).
-fn post_schedule(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, response: &ScheduleResponse) {
+fn post_schedule(scope: &DedicatedWorkerGlobalScope, generation: &JsValue, response: &SimResponse) {
     let msg = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&msg, &"gen".into(), generation);
     let _ = js_sys::Reflect::set(&msg, &"sres".into(), &to_js(response));
     let mut transfer = js_sys::Array::new();
-    if let ScheduleResponse::Ready(result) | ScheduleResponse::Partial(result) = response {
-        let (arrays, buffers) = commlab_web::engine::schedule::arrays_to_js(result);
+    if let SimResponse::Ready(result) | SimResponse::Partial(result) = response {
+        let (arrays, buffers) = commlab_web::engine::sim::arrays_to_js(result);
         for key in ["timeline", "picture"] {
             if let Ok(v) = js_sys::Reflect::get(&arrays, &key.into()) {
                 if !v.is_undefined() {
@@ -196,26 +196,26 @@ impl Default for EngineHandle {
 /// unavailable (as [`EngineHandle`]); a result's timeline is kept for
 /// `timeline`, as the worker transfers it beside the answer.
 #[wasm_bindgen]
-pub struct ScheduleHandle {
-    engine: ScheduleEngine,
+pub struct SimHandle {
+    engine: SimEngine,
     timeline: JsValue,
 }
 
 #[wasm_bindgen]
-impl ScheduleHandle {
+impl SimHandle {
     #[wasm_bindgen(constructor)]
-    pub fn new() -> ScheduleHandle {
-        ScheduleHandle { engine: ScheduleEngine::new(), timeline: JsValue::UNDEFINED }
+    pub fn new() -> SimHandle {
+        SimHandle { engine: SimEngine::new(), timeline: JsValue::UNDEFINED }
     }
 
     /// Begins a query: the final answer at once, or `undefined` when the work goes on with `step`.
     pub fn begin(&mut self, query: JsValue) -> JsValue {
-        match serde_wasm_bindgen::from_value::<ScheduleQuery>(query) {
+        match serde_wasm_bindgen::from_value::<SimQuery>(query) {
             Ok(q) => {
                 let answer = self.engine.begin(q);
                 self.answer(answer)
             }
-            Err(e) => to_js(&ScheduleResponse::Error(commlab_api::ApiError::new("query", e, "a ScheduleQuery"))),
+            Err(e) => to_js(&SimResponse::Error(commlab_api::ApiError::new("query", e, "a SimQuery"))),
         }
     }
 
@@ -230,18 +230,18 @@ impl ScheduleHandle {
         self.timeline.clone()
     }
 
-    fn answer(&mut self, answer: Option<ScheduleResponse>) -> JsValue {
+    fn answer(&mut self, answer: Option<SimResponse>) -> JsValue {
         let Some(r) = answer else { return JsValue::UNDEFINED };
-        if let ScheduleResponse::Ready(result) | ScheduleResponse::Partial(result) = &r {
-            self.timeline = commlab_web::engine::schedule::arrays_to_js(result).0.into();
+        if let SimResponse::Ready(result) | SimResponse::Partial(result) = &r {
+            self.timeline = commlab_web::engine::sim::arrays_to_js(result).0.into();
         }
         to_js(&r)
     }
 }
 
-impl Default for ScheduleHandle {
+impl Default for SimHandle {
     fn default() -> Self {
-        ScheduleHandle::new()
+        SimHandle::new()
     }
 }
 

@@ -1,6 +1,6 @@
 //! The one worker client, generic over the protocol it speaks ([`Protocol`]):
 //! the engine's [`Request`](commlab_api::protocol::Request)s and the Schedule
-//! view's [`ScheduleQuery`](commlab_api::schedule::ScheduleQuery)s are both
+//! view's [`SimQuery`](commlab_api::sim::SimQuery)s are both
 //! served by the engine bundle in a Web Worker, under their own message keys.
 //!
 //! - **Runs supersede.** [`Link::run`] starts heavy work; a worker still busy

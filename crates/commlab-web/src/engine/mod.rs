@@ -1,14 +1,14 @@
 //! The page's side of the engine: a [`Client`] owns one Web Worker running
 //! the `worker` bundle and sends it [`Request`]s; a [`Pool`] shares a lab
-//! sweep among several clients. Both protocols (this one and the Schedule
-//! view's, [`schedule`]) are spoken by the one generic client of [`link`]:
+//! sweep among several clients. Both protocols (this one and the simulation
+//! protocol, [`sim`]: the Schedule view, the Chooser, the fit) are spoken by the one generic client of [`link`]:
 //! runs supersede, queries queue, Cancel terminates, generation ids drop
 //! stale answers, and without workers the same engine runs on the page in
 //! slices. [`split`] is the page-or-worker state machine of the views whose
 //! small runs are built on the page.
 
 pub mod link;
-pub mod schedule;
+pub mod sim;
 pub mod split;
 
 use crate::browser;

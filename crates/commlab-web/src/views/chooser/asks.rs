@@ -5,9 +5,9 @@
 use super::ctx::{Ctx, Shown, Status};
 use super::params::ChooserParams;
 use crate::browser;
-use crate::engine::schedule::OnResponse;
+use crate::engine::sim::OnResponse;
 use commlab_api::chooser::ChooseResult;
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_api::sim::{SimQuery, SimResponse};
 use commlab_core::choose::of;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -57,29 +57,29 @@ fn follow_compare(ctx: &Ctx) {
             let client = compare.get_value();
             let again = model.clone();
             let handler: OnResponse = Rc::new(move |r, _| match r {
-                ScheduleResponse::Chosen(result) => {
+                SimResponse::Chosen(result) => {
                     show(result, false);
                     // Keep the worker's profiles here, so the next change of α, β, γ or sizes is costed on the page.
                     let keep: OnResponse = Rc::new(move |r, _| {
-                        if let ScheduleResponse::Profiles(kept) = r {
+                        if let SimResponse::Profiles(kept) = r {
                             page_cache.update_value(|c| c.import(&kept));
                         }
                     });
-                    compare.get_value().send(ScheduleQuery::Profiles(again.clone()), keep);
+                    compare.get_value().send(SimQuery::Profiles(again.clone()), keep);
                 }
-                ScheduleResponse::Error(e) => {
+                SimResponse::Error(e) => {
                     shown.set(None);
                     status.set(Status::Failed(e.to_string()));
                 }
                 _ => {}
             });
-            client.send(ScheduleQuery::Choose(model), handler);
+            client.send(SimQuery::Choose(model), handler);
         }
         if simulate {
             sim_status.set(Status::Running(0, 0));
             let handler: OnResponse = Rc::new(move |r, _| match r {
-                ScheduleResponse::Progress { done, total, .. } => sim_status.set(Status::Running(done, total)),
-                ScheduleResponse::Chosen(result) => {
+                SimResponse::Progress { done, total, .. } => sim_status.set(Status::Running(done, total)),
+                SimResponse::Chosen(result) => {
                     let took = shown.with_untracked(|s| s.as_ref().map_or(0.0, |s| s.took_ms));
                     shown.set(Some(Shown {
                         result: Rc::new(result),
@@ -90,7 +90,7 @@ fn follow_compare(ctx: &Ctx) {
                     }));
                     sim_status.set(Status::Idle);
                 }
-                ScheduleResponse::Error(e) => sim_status.set(Status::Failed(e.to_string())),
+                SimResponse::Error(e) => sim_status.set(Status::Failed(e.to_string())),
                 _ => {}
             });
             // After a pause: dragging a slider must not start (and stop) a
@@ -98,7 +98,7 @@ fn follow_compare(ctx: &Ctx) {
             leptos::prelude::set_timeout(
                 move || {
                     if requests.get_value() == id {
-                        simulator.get_value().send(ScheduleQuery::Simulate(request), handler);
+                        simulator.get_value().send(SimQuery::Simulate(request), handler);
                     }
                 },
                 std::time::Duration::from_millis(SIM_PAUSE_MS),
@@ -136,17 +136,17 @@ fn follow_checks(ctx: &Ctx) {
         };
         check_status.set(Status::Running(0, 0));
         let handler: OnResponse = Rc::new(move |r, _| match r {
-            ScheduleResponse::Checked(c) => {
+            SimResponse::Checked(c) => {
                 checks.set(c);
                 check_status.set(Status::Idle);
             }
-            ScheduleResponse::Error(e) => check_status.set(Status::Failed(e.to_string())),
+            SimResponse::Error(e) => check_status.set(Status::Failed(e.to_string())),
             _ => {}
         });
         leptos::prelude::set_timeout(
             move || {
                 if checks_asked.get_value() == id {
-                    checker.get_value().send(ScheduleQuery::Check(request), handler);
+                    checker.get_value().send(SimQuery::Check(request), handler);
                 }
             },
             std::time::Duration::from_millis(SIM_PAUSE_MS),
@@ -173,16 +173,16 @@ fn follow_expected(ctx: &Ctx) {
         expected_note.set(Some(format!("Simulating what {} × {} should reach…", request.nodes, request.system)));
         let asked = request.clone();
         let handler: OnResponse = Rc::new(move |r, _| match r {
-            ScheduleResponse::Expected(rows) => {
+            SimResponse::Expected(rows) => {
                 expected.set(Some((asked.clone(), rows)));
                 expected_note.set(None);
             }
-            ScheduleResponse::Error(e) => expected_note.set(Some(e.to_string())),
+            SimResponse::Error(e) => expected_note.set(Some(e.to_string())),
             _ => {}
         });
         // NCCL's model decides here (this bundle has it); the worker simulates.
         match request.planned() {
-            Ok(planned) => checker.get_value().send(ScheduleQuery::Predict(planned), handler),
+            Ok(planned) => checker.get_value().send(SimQuery::Predict(planned), handler),
             Err(e) => expected_note.set(Some(e.to_string())),
         }
     });
@@ -197,19 +197,19 @@ fn follow_map(ctx: &Ctx) {
         let started = browser::now_ms();
         map_status.set(Status::Running(0, 0));
         let handler: OnResponse = Rc::new(move |r, _| match r {
-            ScheduleResponse::Progress { done, total, .. } => map_status.set(Status::Running(done, total)),
-            ScheduleResponse::Map(m) => {
+            SimResponse::Progress { done, total, .. } => map_status.set(Status::Running(done, total)),
+            SimResponse::Map(m) => {
                 map_took.set(browser::now_ms() - started);
                 map.set(Some(Rc::new(m)));
                 map_status.set(Status::Idle);
             }
-            ScheduleResponse::Error(e) => {
+            SimResponse::Error(e) => {
                 map.set(None);
                 map_status.set(Status::Failed(e.to_string()));
             }
             _ => {}
         });
-        mapper.get_value().send(ScheduleQuery::Map(request), handler);
+        mapper.get_value().send(SimQuery::Map(request), handler);
     };
     let maps = StoredValue::new(0u64);
     Effect::new(move |_| {

@@ -2,7 +2,7 @@
 //! few helpers every part draws with. `Copy`, so each part takes it whole.
 
 use super::params::ChooserParams;
-use crate::engine::schedule::ScheduleClient;
+use crate::engine::sim::SimClient;
 use commlab_api::chooser::{Cache, ChooseResult, PieceCheck, WinnerMap};
 use commlab_api::predict::{Expected, PredictRequest};
 use commlab_core::choose::{of, Collective};
@@ -66,19 +66,19 @@ pub struct Ctx {
     /// The simulated points' state.
     pub sim_status: RwSignal<Status>,
     /// The comparison's worker.
-    pub compare: StoredValue<ScheduleClient, LocalStorage>,
+    pub compare: StoredValue<SimClient, LocalStorage>,
     /// Profiles kept from the worker: α, β, γ or sizes changed are costed on the page.
     pub page_cache: StoredValue<Cache, LocalStorage>,
     /// The simulated points' worker.
-    pub simulator: StoredValue<ScheduleClient, LocalStorage>,
+    pub simulator: StoredValue<SimClient, LocalStorage>,
     /// The piece-count check's worker (and the system's expected curve).
-    pub checker: StoredValue<ScheduleClient, LocalStorage>,
+    pub checker: StoredValue<SimClient, LocalStorage>,
     /// The piece counts checked by simulation.
     pub checks: RwSignal<Vec<PieceCheck>>,
     /// The check's state.
     pub check_status: RwSignal<Status>,
     /// The map's worker.
-    pub mapper: StoredValue<ScheduleClient, LocalStorage>,
+    pub mapper: StoredValue<SimClient, LocalStorage>,
     /// The preset system's expected curve (`expected.rs`), from the checker's
     /// worker: it only checks piece counts under the α–β model, the curve
     /// exists only on a network.
@@ -118,13 +118,13 @@ impl Ctx {
             hover: RwSignal::new(None),
             geometry: RwSignal::new(None),
             sim_status: RwSignal::new(Status::Idle),
-            compare: StoredValue::new_local(ScheduleClient::new()),
+            compare: StoredValue::new_local(SimClient::new()),
             page_cache: StoredValue::new_local(Cache::default()),
-            simulator: StoredValue::new_local(ScheduleClient::new()),
-            checker: StoredValue::new_local(ScheduleClient::new()),
+            simulator: StoredValue::new_local(SimClient::new()),
+            checker: StoredValue::new_local(SimClient::new()),
             checks: RwSignal::new(Vec::new()),
             check_status: RwSignal::new(Status::Idle),
-            mapper: StoredValue::new_local(ScheduleClient::new()),
+            mapper: StoredValue::new_local(SimClient::new()),
             expected: RwSignal::new(None),
             expected_note: RwSignal::new(None),
             attempt: RwSignal::new(0),

@@ -9,9 +9,9 @@ use super::params::ChooserParams;
 use crate::controls::export_bar::ExportBar;
 use crate::controls::file_source::{self, KeptFile};
 use crate::controls::store;
-use crate::engine::schedule::{OnResponse, ScheduleClient};
+use crate::engine::sim::{OnResponse, SimClient};
 use commlab_api::fit::{FitRequest, FitResult};
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_api::sim::{SimQuery, SimResponse};
 use commlab_core::choose::{of, Collective};
 use commlab_core::systems::Measure;
 use commlab_plot::chooser::{algorithm_color, short_bytes, times_chart, Series};
@@ -266,7 +266,7 @@ struct Fitting {
     tables: RwSignal<bool>,
     /// The fit's own worker, started when the section first opens or a file
     /// arrives (a Chooser visit that never fits starts none).
-    worker: StoredValue<Option<ScheduleClient>, LocalStorage>,
+    worker: StoredValue<Option<SimClient>, LocalStorage>,
     warmed: StoredValue<bool>,
 }
 
@@ -291,15 +291,15 @@ impl Fitting {
         fitting
     }
 
-    fn client(self) -> Option<ScheduleClient> {
+    fn client(self) -> Option<SimClient> {
         if self.worker.with_value(Option::is_none) {
-            self.worker.set_value(Some(ScheduleClient::new()));
+            self.worker.set_value(Some(SimClient::new()));
         }
         self.worker.get_value()
     }
 
     fn on_page(self) -> bool {
-        self.worker.with_value(|w| w.as_ref().is_some_and(ScheduleClient::on_page))
+        self.worker.with_value(|w| w.as_ref().is_some_and(SimClient::on_page))
     }
 
     fn fit(self, request: Option<FitRequest>) {
@@ -312,7 +312,7 @@ impl Fitting {
         busy.set(true);
         let (started, took, name) = (crate::browser::now_ms(), self.took, self.input.name);
         let handler: OnResponse = Rc::new(move |resp, _| match resp {
-            ScheduleResponse::Fitted(f) => {
+            SimResponse::Fitted(f) => {
                 took.set(crate::browser::now_ms() - started);
                 result.set(Some(Rc::new(f)));
                 tables.set(false);
@@ -322,7 +322,7 @@ impl Fitting {
                 error.set(String::new());
                 busy.set(false);
             }
-            ScheduleResponse::Error(e) => {
+            SimResponse::Error(e) => {
                 result.set(None);
                 // The text's problems name what it came from: "pasted text" or the file's name.
                 error.set(if e.field == "file" {
@@ -336,7 +336,7 @@ impl Fitting {
         });
         self.warmed.set_value(true);
         if let Some(c) = self.client() {
-            c.send(ScheduleQuery::Fit(r), handler);
+            c.send(SimQuery::Fit(r), handler);
         }
     }
 
@@ -352,7 +352,7 @@ impl Fitting {
         // Only a worker is warmed: on the page (no workers) it would only
         // hold the page up.
         if let Some(c) = self.client().filter(|c| !c.on_page()) {
-            c.send(ScheduleQuery::WarmFit { collective, p }, Rc::new(|_, _| {}));
+            c.send(SimQuery::WarmFit { collective, p }, Rc::new(|_, _| {}));
         }
     }
 }

@@ -7,10 +7,10 @@
 
 use super::params::{ChooserParams, LIBRARIES, NCCL_TEXT};
 use crate::browser;
-use crate::engine::schedule::{OnResponse, ScheduleClient};
+use crate::engine::sim::{OnResponse, SimClient};
 use commlab_api::chooser::ChooseResult;
 use commlab_api::libraries::{disagreements, picks, versions, Picks};
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_api::sim::{SimQuery, SimResponse};
 use commlab_core::choose::{of, Collective};
 use commlab_plot::chooser::{algorithm_color, library_band_svg, short_bytes, BandRow};
 use commlab_plot::Theme;
@@ -129,7 +129,7 @@ fn sentences(result: &ChooseResult, picks: &[Picks]) -> Vec<(u64, u64, String)> 
 fn save_nccl(
     params: RwSignal<ChooserParams>,
     result: Option<Rc<ChooseResult>>,
-    checker: StoredValue<ScheduleClient, LocalStorage>,
+    checker: StoredValue<SimClient, LocalStorage>,
     note: RwSignal<String>,
 ) {
     let Some(r) = result else {
@@ -158,7 +158,7 @@ fn save_nccl(
     note.set(format!("Simulating NCCL's algorithms on {nodes} × {}…", preset.id));
     let planned = plan.planned();
     let handler: OnResponse = Rc::new(move |response, _| match response {
-        ScheduleResponse::Expected(rows) => {
+        SimResponse::Expected(rows) => {
             let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
             match plan.file(&times) {
                 Ok(advice) => {
@@ -175,10 +175,10 @@ fn save_nccl(
                 Err(e) => note.set(e.to_string()),
             }
         }
-        ScheduleResponse::Error(e) => note.set(e.to_string()),
+        SimResponse::Error(e) => note.set(e.to_string()),
         _ => {}
     });
-    checker.get_value().send(ScheduleQuery::Predict(planned), handler);
+    checker.get_value().send(SimQuery::Predict(planned), handler);
 }
 
 /// Writes Open MPI's or MPICH's file (`fmt`): the winner map over the
@@ -186,7 +186,7 @@ fn save_nccl(
 /// shown map's worker keeps the shown map).
 fn save_mpi(
     params: RwSignal<ChooserParams>,
-    exporter: StoredValue<Option<ScheduleClient>, LocalStorage>,
+    exporter: StoredValue<Option<SimClient>, LocalStorage>,
     note: RwSignal<String>,
     fmt: String,
 ) {
@@ -208,7 +208,7 @@ fn save_mpi(
     });
     note.set("Mapping the library's own algorithms for its file…".into());
     let handler: OnResponse = Rc::new(move |response, _| match response {
-        ScheduleResponse::Map(m) => match commlab_api::libraries::export(&m, &collective, &fmt, &libraries) {
+        SimResponse::Map(m) => match commlab_api::libraries::export(&m, &collective, &fmt, &libraries) {
             Ok(file) => {
                 let saved = format!(
                     "Saved {}: the fastest of the library's own algorithms in each band, with the reason beside it; outside the map's sizes and p the library decides.",
@@ -218,14 +218,14 @@ fn save_mpi(
             }
             Err(e) => note.set(e.to_string()),
         },
-        ScheduleResponse::Error(e) => note.set(e.to_string()),
+        SimResponse::Error(e) => note.set(e.to_string()),
         _ => {}
     });
     if exporter.with_value(Option::is_none) {
-        exporter.set_value(Some(ScheduleClient::new()));
+        exporter.set_value(Some(SimClient::new()));
     }
     if let Some(c) = exporter.get_value() {
-        c.send(ScheduleQuery::Map(request), handler);
+        c.send(SimQuery::Map(request), handler);
     }
 }
 
@@ -234,11 +234,11 @@ fn save_mpi(
 fn TunerExport(
     params: RwSignal<ChooserParams>,
     result: Signal<Option<Rc<ChooseResult>>, LocalStorage>,
-    checker: StoredValue<ScheduleClient, LocalStorage>,
+    checker: StoredValue<SimClient, LocalStorage>,
 ) -> impl IntoView {
     let note = RwSignal::new(String::new());
     let format = RwSignal::new("ompi-rules".to_owned());
-    let exporter = StoredValue::new_local(None::<ScheduleClient>);
+    let exporter = StoredValue::new_local(None::<SimClient>);
     let save = move |_| {
         let fmt = format.get_untracked();
         if fmt == "nccl-tuner" {
@@ -377,7 +377,7 @@ pub fn LibrariesSection(
     #[prop(into)]
     shown: Signal<Shown>,
     /// The engine worker that simulates NCCL's algorithms for its tuner file.
-    checker: StoredValue<ScheduleClient, LocalStorage>,
+    checker: StoredValue<SimClient, LocalStorage>,
 ) -> impl IntoView {
     // Open when the link shows a library; then only the reader closes it.
     let opened = RwSignal::new(params.with_untracked(|c| c.libraries.iter().any(|&x| x)));

@@ -498,7 +498,8 @@ mod tests {
     /// read by the Schedule view's codec and simulated by its engine.
     #[test]
     fn timeline_links_keep_the_chooser_s_unit() {
-        use commlab_api::schedule::{ScheduleEngine, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleSource};
+        use commlab_api::schedule::{ScheduleRequest, ScheduleSource};
+        use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
         for (query, id, at) in [
             ("coll=broadcast&p=256&preset=loggopsim&at=65536", "double-binary-tree", 65_536u64),
             ("coll=broadcast&p=16&at=65536", "binomial", 65_536),
@@ -524,13 +525,13 @@ mod tests {
                 codec::pairs(&link).into_iter().filter(|(k, _)| k != "view" && k != "v").collect();
             let (s, n) = codec::read::<ScheduleParams>(&link, &Link::default());
             assert!(n.is_empty(), "{n:?}");
-            let run = ScheduleQuery::Run(ScheduleRequest {
+            let run = SimQuery::Run(ScheduleRequest {
                 source: ScheduleSource::Generate(s.generate.clone()),
                 params: s.loggops,
                 libstdcxx: false,
                 network: None,
             });
-            let ScheduleResponse::Ready(done) = ScheduleEngine::new().serve(run, 1 << 20, &mut |_| {}) else {
+            let SimResponse::Ready(done) = SimEngine::new().serve(run, 1 << 20, &mut |_| {}) else {
                 panic!("{query}: the timeline's schedule runs");
             };
             let shown = done.max_time as f64 / s.time_unit().ticks();

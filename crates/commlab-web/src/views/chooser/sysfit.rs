@@ -6,9 +6,9 @@
 //! its model is), and the run is read against what the preset should reach.
 
 use super::params::ChooserParams;
-use crate::engine::schedule::{OnResponse, ScheduleClient};
+use crate::engine::sim::{OnResponse, SimClient};
 use commlab_api::fit::FitResult;
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse};
+use commlab_api::sim::{SimQuery, SimResponse};
 use commlab_api::sysfit::{Report, SystemFit, SystemFitRequest};
 use commlab_core::systems::Preset;
 use leptos::prelude::*;
@@ -46,7 +46,7 @@ pub fn SystemFitPanel(
     /// The α–β fit shown.
     result: RwSignal<Option<Rc<FitResult>>, LocalStorage>,
     /// The fit's engine worker.
-    client: Callback<(), Option<ScheduleClient>>,
+    client: Callback<(), Option<SimClient>>,
 ) -> impl IntoView {
     let asked = Memo::new(move |_| {
         let f = result.get()?;
@@ -70,15 +70,15 @@ pub fn SystemFitPanel(
         let request = Rc::new(request);
         let kept = request.clone();
         let handler: OnResponse = Rc::new(move |r, _| match r {
-            ScheduleResponse::SystemFitted(fit) => {
+            SimResponse::SystemFitted(fit) => {
                 status.set(format!("Fitted in {:.1} s.", (crate::browser::now_ms() - started.get_value()) / 1000.0));
                 answer.set(Some((preset, nodes, kept.clone(), fit)));
             }
-            ScheduleResponse::Error(e) => status.set(e.to_string()),
+            SimResponse::Error(e) => status.set(e.to_string()),
             _ => {}
         });
         if let Some(c) = client.run(()) {
-            c.send(ScheduleQuery::SystemFit((*request).clone()), handler);
+            c.send(SimQuery::SystemFit((*request).clone()), handler);
         }
     });
     view! {

@@ -4,12 +4,12 @@
 use super::network::Ideal;
 use super::params::ScheduleParams;
 use crate::browser;
-use crate::engine::schedule::{Arrays, OnResponse, ScheduleClient};
+use crate::engine::sim::{Arrays, OnResponse, SimClient};
 use commlab_api::network::{NetPicture, NetRequest};
 use commlab_api::schedule::{
-    GenerateRequest, LogGops, ScheduleExport, ScheduleQuery, ScheduleRequest, ScheduleResponse, ScheduleResult,
-    ScheduleSource, Timeline,
+    GenerateRequest, LogGops, ScheduleExport, ScheduleRequest, ScheduleResult, ScheduleSource, Timeline,
 };
+use commlab_api::sim::{SimQuery, SimResponse};
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -69,7 +69,7 @@ pub struct Run {
     /// What the export row says (an export's error, a refused run's).
     pub export_status: RwSignal<String>,
     /// The engine worker.
-    pub client: StoredValue<ScheduleClient, LocalStorage>,
+    pub client: StoredValue<SimClient, LocalStorage>,
     started: StoredValue<f64>,
     /// How long the run took (ms).
     pub took: RwSignal<f64>,
@@ -92,7 +92,7 @@ impl Run {
             shown: RwSignal::new_local(None),
             focus: RwSignal::new(None),
             export_status: RwSignal::new(String::new()),
-            client: StoredValue::new_local(ScheduleClient::new()),
+            client: StoredValue::new_local(SimClient::new()),
             started: StoredValue::new(0.0),
             took: RwSignal::new(0.0),
             ideal: RwSignal::new(Ideal::Pending),
@@ -148,9 +148,9 @@ impl Run {
     }
 
     fn on_response(self) -> OnResponse {
-        Rc::new(move |r: ScheduleResponse, arrays: Option<Arrays>| match r {
-            ScheduleResponse::Progress { phase, done, total } => self.status.set(Status::Running(phase, done, total)),
-            ScheduleResponse::Partial(result) => {
+        Rc::new(move |r: SimResponse, arrays: Option<Arrays>| match r {
+            SimResponse::Progress { phase, done, total } => self.status.set(Status::Running(phase, done, total)),
+            SimResponse::Partial(result) => {
                 self.took.set(browser::now_ms() - self.started.get_value());
                 self.ideal.set(Ideal::Pending);
                 self.ideal_took.set(None);
@@ -158,8 +158,8 @@ impl Run {
                 self.partial.set_value(true);
                 self.status.set(Status::Running("the ideal switch".into(), 0, 0));
             }
-            ScheduleResponse::Ready(result) => self.ready(result, arrays),
-            ScheduleResponse::Error(e) => {
+            SimResponse::Ready(result) => self.ready(result, arrays),
+            SimResponse::Error(e) => {
                 if self.status.get_untracked() == Status::Idle {
                     self.export_status.set(e.to_string());
                 } else {
@@ -183,14 +183,14 @@ impl Run {
                 && self.shown.with_untracked(Option::is_some)
                 && self.status.get_untracked() == Status::Idle
             {
-                ScheduleQuery::Resimulate(loggops, libstdcxx, network)
+                SimQuery::Resimulate(loggops, libstdcxx, network)
             } else {
                 let source = ScheduleSource::Text((*f.text).clone());
-                ScheduleQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx, network })
+                SimQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx, network })
             }
         } else {
             let source = ScheduleSource::Generate(generate);
-            ScheduleQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx, network })
+            SimQuery::Run(ScheduleRequest { source, params: loggops, libstdcxx, network })
         };
         self.started.set_value(browser::now_ms());
         self.partial.set_value(false);
@@ -219,7 +219,7 @@ impl Run {
         self.export_status.set(String::new());
         let status = self.export_status;
         let answer: OnResponse = Rc::new(move |response, _| match response {
-            ScheduleResponse::Export(name, text) => {
+            SimResponse::Export(name, text) => {
                 let extension = std::path::Path::new(&name).extension().and_then(|e| e.to_str()).unwrap_or("");
                 let mime = match extension {
                     "csv" => "text/csv",
@@ -228,10 +228,10 @@ impl Run {
                 };
                 status.set(browser::download_text(&name, mime, &text).err().unwrap_or_default());
             }
-            ScheduleResponse::Error(e) => status.set(e.to_string()),
+            SimResponse::Error(e) => status.set(e.to_string()),
             _ => {}
         });
-        self.client.get_value().send(ScheduleQuery::Export(kind), answer);
+        self.client.get_value().send(SimQuery::Export(kind), answer);
     }
 
     /// Where the run's time axis is read (ns, ticks or u).

@@ -1,9 +1,10 @@
-//! The Schedule view's protocol (`{gen, sched}`, answered `{gen, sres,
-//! timeline}`; see `worker.rs`), spoken by the generic client of
-//! [`super::link`]. Exports wait behind a run; anything else supersedes it.
+//! The simulation protocol (`commlab_api::sim`: the Schedule view's runs,
+//! the Chooser's comparisons, maps and checks, the fit, predictions;
+//! `{gen, sched}`, answered `{gen, sres, timeline}`; see `worker.rs`),
+//! spoken by the generic client of [`super::link`]. Exports wait behind a run; anything else supersedes it.
 //! The worker keeps the last schedule, so new LogGOPS parameters re-run it
-//! without sending an opened file again ([`ScheduleClient::holds_run`]).
-//! Without workers the same engine bundle runs on the page (`ScheduleHandle`
+//! without sending an opened file again ([`SimClient::holds_run`]).
+//! Without workers the same engine bundle runs on the page (`SimHandle`
 //! of `worker.rs`, loaded as the engine's own page fallback is), so the lazy
 //! bundle does not carry the simulator.
 //! A worker that stops answers the query in flight with the error, so the
@@ -11,14 +12,15 @@
 
 use super::link::{Answer, Link, PageEngine, PageLoaded, Protocol};
 use commlab_api::network::NetPicture;
-use commlab_api::schedule::{ScheduleQuery, ScheduleResponse, Timeline};
+use commlab_api::schedule::Timeline;
+use commlab_api::sim::{SimQuery, SimResponse};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Receives each answer of the current query (progress, then the final one).
-pub type OnResponse = Rc<dyn Fn(ScheduleResponse, Option<Arrays>)>;
+pub type OnResponse = Rc<dyn Fn(SimResponse, Option<Arrays>)>;
 
 /// A result's arrays, transferred beside it: the timeline and the network picture.
 #[derive(Debug, Clone, Default)]
@@ -47,32 +49,32 @@ const PAGE_STEP_EVENTS: u64 = 20_000;
 pub struct Schedules;
 
 impl Protocol for Schedules {
-    type Request = ScheduleQuery;
-    type Response = ScheduleResponse;
+    type Request = SimQuery;
+    type Response = SimResponse;
     type Extra = Arrays;
     const REQUEST: &'static str = "sched";
     const RESPONSE: &'static str = "sres";
 
-    fn is_final(response: &ScheduleResponse) -> bool {
+    fn is_final(response: &SimResponse) -> bool {
         response.is_final()
     }
 
-    fn yields(response: &ScheduleResponse) -> bool {
-        matches!(response, ScheduleResponse::Progress { done, total, .. } if done >= total)
-            || matches!(response, ScheduleResponse::Partial(_))
+    fn yields(response: &SimResponse) -> bool {
+        matches!(response, SimResponse::Progress { done, total, .. } if done >= total)
+            || matches!(response, SimResponse::Partial(_))
     }
 
-    fn is_query(query: &ScheduleQuery) -> bool {
+    fn is_query(query: &SimQuery) -> bool {
         // A fit (answered in tens of ms) waits behind the one in flight, the
         // warm-up included, rather than restarting a warmed worker.
         matches!(
             query,
-            ScheduleQuery::Export(_)
-                | ScheduleQuery::Goal(_)
-                | ScheduleQuery::Fit(_)
-                | ScheduleQuery::WarmFit { .. }
-                | ScheduleQuery::Predict(_)
-                | ScheduleQuery::SystemFit(_)
+            SimQuery::Export(_)
+                | SimQuery::Goal(_)
+                | SimQuery::Fit(_)
+                | SimQuery::WarmFit { .. }
+                | SimQuery::Predict(_)
+                | SimQuery::SystemFit(_)
         )
     }
 
@@ -80,8 +82,8 @@ impl Protocol for Schedules {
         Some(Arrays::from_js(data))
     }
 
-    fn stopped(text: &str) -> Option<ScheduleResponse> {
-        Some(ScheduleResponse::Error(commlab_api::ApiError::problem(
+    fn stopped(text: &str) -> Option<SimResponse> {
+        Some(SimResponse::Error(commlab_api::ApiError::problem(
             "engine",
             format!("the engine worker stopped before answering ({text})"),
         )))
@@ -89,13 +91,13 @@ impl Protocol for Schedules {
 
     fn load_page(done: PageLoaded<Self>) {
         super::load_fallback(Box::new(move |exports| {
-            let handle = exports.and_then(|e| super::construct(&e, "ScheduleHandle"));
+            let handle = exports.and_then(|e| super::construct(&e, "SimHandle"));
             done(handle.map(|h| Box::new(PageSchedules(h)) as _));
         }));
     }
 }
 
-/// The engine bundle's `ScheduleHandle` on the page.
+/// The engine bundle's `SimHandle` on the page.
 struct PageSchedules(JsValue);
 
 impl PageSchedules {
@@ -103,9 +105,9 @@ impl PageSchedules {
         if value.is_undefined() {
             return Ok(None);
         }
-        let r: ScheduleResponse = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
+        let r: SimResponse = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
         let arrays = match &r {
-            ScheduleResponse::Ready(_) | ScheduleResponse::Partial(_) => {
+            SimResponse::Ready(_) | SimResponse::Partial(_) => {
                 Some(Arrays::from_js(&super::call(&self.0, "arrays", &[])?))
             }
             _ => None,
@@ -115,7 +117,7 @@ impl PageSchedules {
 }
 
 impl PageEngine<Schedules> for PageSchedules {
-    fn begin(&mut self, query: &ScheduleQuery) -> Result<Option<Answer<Schedules>>, String> {
+    fn begin(&mut self, query: &SimQuery) -> Result<Option<Answer<Schedules>>, String> {
         let value = super::call(&self.0, "begin", &[super::link::to_js(query)])?;
         self.answer(&value)
     }
@@ -128,20 +130,20 @@ impl PageEngine<Schedules> for PageSchedules {
 
 /// The view's worker.
 #[derive(Clone)]
-pub struct ScheduleClient {
+pub struct SimClient {
     link: Link<Schedules>,
     /// The worker (by its epoch) that holds a finished run.
     held: Rc<Cell<Option<u64>>>,
 }
 
-impl ScheduleClient {
+impl SimClient {
     /// Starts the worker (or prepares the page engine).
     #[allow(clippy::new_without_default, reason = "new starts a worker: not a plain value")]
-    pub fn new() -> ScheduleClient {
-        ScheduleClient { link: Link::new(), held: Rc::default() }
+    pub fn new() -> SimClient {
+        SimClient { link: Link::new(), held: Rc::default() }
     }
 
-    /// Whether the engine holds a finished run (for [`ScheduleQuery::Resimulate`]).
+    /// Whether the engine holds a finished run (for [`SimQuery::Resimulate`]).
     pub fn holds_run(&self) -> bool {
         self.held.get() == Some(self.link.epoch().get())
     }
@@ -153,10 +155,10 @@ impl ScheduleClient {
 
     /// Sends `query`; `handler` gets its answers. A run under way is dropped
     /// (its worker terminated) unless `query` only exports.
-    pub fn send(&self, query: ScheduleQuery, handler: OnResponse) {
+    pub fn send(&self, query: SimQuery, handler: OnResponse) {
         let (held, epoch) = (Rc::clone(&self.held), self.link.epoch());
         let handler: OnResponse = Rc::new(move |r, timeline| {
-            if matches!(r, ScheduleResponse::Ready(_)) {
+            if matches!(r, SimResponse::Ready(_)) {
                 held.set(Some(epoch.get()));
             }
             handler(r, timeline);
