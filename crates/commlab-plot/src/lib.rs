@@ -51,6 +51,15 @@ pub struct Theme {
 }
 
 impl Theme {
+    /// The dark theme when `dark`, else the light one.
+    pub const fn of(dark: bool) -> Theme {
+        if dark {
+            Theme::DARK
+        } else {
+            Theme::LIGHT
+        }
+    }
+
     /// Dark text on white.
     pub const LIGHT: Theme = Theme {
         background: RGBColor(255, 255, 255),

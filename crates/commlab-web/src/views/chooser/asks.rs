@@ -5,12 +5,14 @@
 use super::ctx::{Ctx, Shown, Status};
 use super::params::ChooserParams;
 use crate::browser;
+use crate::controls::debounce::Debounce;
 use crate::engine::sim::OnResponse;
 use commlab_api::chooser::ChooseResult;
 use commlab_api::sim::{SimQuery, SimResponse};
 use commlab_core::choose::of;
 use leptos::prelude::*;
 use std::rc::Rc;
+use std::time::Duration;
 
 /// The pause after a change before the LogGOPS points are asked for.
 const SIM_PAUSE_MS: u64 = 300;
@@ -29,6 +31,8 @@ fn follow_compare(ctx: &Ctx) {
     let Ctx { params, shown, status, sim_status, compare, page_cache, simulator, attempt, .. } = *ctx;
     let choose_request = Memo::new(move |_| params.with(ChooserParams::choose_request));
     let requests = StoredValue::new(0u64);
+    // The simulated points wait for a pause after the last change.
+    let pause = Debounce::new();
     Effect::new(move |_| {
         attempt.track();
         let request = choose_request.get();
@@ -95,15 +99,11 @@ fn follow_compare(ctx: &Ctx) {
             });
             // After a pause: dragging a slider must not start (and stop) a
             // simulation per step, nor delay the model curves' frame.
-            leptos::prelude::set_timeout(
-                move || {
-                    if requests.get_value() == id {
-                        simulator.get_value().send(SimQuery::Simulate(request), handler);
-                    }
-                },
-                std::time::Duration::from_millis(SIM_PAUSE_MS),
-            );
+            pause.after(Duration::from_millis(SIM_PAUSE_MS), move || {
+                simulator.get_value().send(SimQuery::Simulate(request), handler);
+            });
         } else {
+            pause.cancel();
             simulator.get_value().cancel();
             sim_status.set(Status::Idle);
         }
@@ -122,12 +122,11 @@ fn follow_checks(ctx: &Ctx) {
             .then(|| c.check_request())
         })
     });
-    let checks_asked = StoredValue::new(0u64);
+    let pause = Debounce::new();
     Effect::new(move |_| {
         attempt.track();
         let request = check_request.get();
-        checks_asked.update_value(|n| *n += 1);
-        let id = checks_asked.get_value();
+        pause.cancel();
         checks.set(Vec::new());
         let Some(request) = request else {
             checker.get_value().cancel();
@@ -143,14 +142,9 @@ fn follow_checks(ctx: &Ctx) {
             SimResponse::Error(e) => check_status.set(Status::Failed(e.to_string())),
             _ => {}
         });
-        leptos::prelude::set_timeout(
-            move || {
-                if checks_asked.get_value() == id {
-                    checker.get_value().send(SimQuery::Check(request), handler);
-                }
-            },
-            std::time::Duration::from_millis(SIM_PAUSE_MS),
-        );
+        pause.after(Duration::from_millis(SIM_PAUSE_MS), move || {
+            checker.get_value().send(SimQuery::Check(request), handler);
+        });
     });
 }
 
@@ -211,20 +205,11 @@ fn follow_map(ctx: &Ctx) {
         });
         mapper.get_value().send(SimQuery::Map(request), handler);
     };
-    let maps = StoredValue::new(0u64);
+    let next_task = Debounce::new();
     Effect::new(move |_| {
         attempt.track();
         map_request.track();
         // In the next task, so the chart's update is drawn first.
-        maps.update_value(|n| *n += 1);
-        let id = maps.get_value();
-        leptos::prelude::set_timeout(
-            move || {
-                if maps.get_value() == id {
-                    run_map();
-                }
-            },
-            std::time::Duration::ZERO,
-        );
+        next_task.after(Duration::ZERO, run_map);
     });
 }

@@ -2,7 +2,7 @@
 //! sizes, the libraries' band above it, its progress rows, the crossovers
 //! in words and its exports.
 
-use super::ctx::{again_button, color_of, theme_of, Ctx, Status, CHART};
+use super::ctx::{again_button, color_of, Ctx, Status, CHART};
 use super::params::{ChooserParams, SIM_TRANSFERS};
 use crate::browser;
 use crate::controls::export_bar::ExportBar;
@@ -11,6 +11,7 @@ use commlab_core::choose::Collective;
 use commlab_core::limits;
 use commlab_core::systems::Measure;
 use commlab_plot::chooser::{short_bytes, times_chart, Series};
+use commlab_plot::Theme;
 use commlab_plot::{format_quantity as q, render_svg};
 use leptos::prelude::*;
 
@@ -25,7 +26,7 @@ fn caption(params: RwSignal<ChooserParams>, r: &ChooseResult) -> String {
 /// The chart's SVG, redrawn with the comparison, the measure and the width.
 fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
     let Ctx { params, dark, inner, shown, expected, draw_ms, .. } = *ctx;
-    let theme = move || theme_of(dark.get());
+    let theme = move || Theme::of(dark.get());
     let caption = move |r: &ChooseResult| caption(params, r);
     let times_svg = Memo::new(move |_| {
         let s = shown.get()?;

@@ -7,7 +7,6 @@ use commlab_api::chooser::{Cache, ChooseResult, PieceCheck, WinnerMap};
 use commlab_api::predict::{Expected, PredictRequest};
 use commlab_core::choose::{of, Collective};
 use commlab_plot::chooser::{algorithm_color, MapGeometry};
-use commlab_plot::Theme;
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -147,15 +146,6 @@ impl Ctx {
     /// The file names of the view's exports.
     pub fn file_stem(self) -> String {
         self.params.with(|c| format!("commlab-chooser-{}-p{}", c.compare.collective.id(), c.compare.p))
-    }
-}
-
-/// The theme drawn in.
-pub fn theme_of(dark: bool) -> Theme {
-    if dark {
-        Theme::DARK
-    } else {
-        Theme::LIGHT
     }
 }
 

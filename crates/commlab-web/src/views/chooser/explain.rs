@@ -2,18 +2,19 @@
 //! split, the table with each algorithm's timeline link, the formulas) and
 //! the chunk optimizer (best piece counts, checked by simulation).
 
-use super::ctx::{again_button, color_of, theme_of, Ctx, Status, CHART};
+use super::ctx::{again_button, color_of, Ctx, Status, CHART};
 use super::params::ChooserParams;
 use crate::browser;
 use commlab_core::choose::Collective;
 use commlab_plot::chooser::{pieces_chart, short_bytes, split_bars_svg};
+use commlab_plot::Theme;
 use commlab_plot::{format_quantity as q, render_svg};
 use leptos::prelude::*;
 
 /// Each pipelined algorithm's best piece count over the sizes, with the chain's closed form.
 fn pieces_svg(ctx: &Ctx) -> Memo<Option<String>> {
     let Ctx { params, dark, inner, later, .. } = *ctx;
-    let theme = move || theme_of(dark.get());
+    let theme = move || Theme::of(dark.get());
     Memo::new(move |_| {
         let s = later.get()?;
         let r = &s.result;
@@ -50,7 +51,7 @@ fn pieces_svg(ctx: &Ctx) -> Memo<Option<String>> {
 /// The cost split's bars at the chosen size.
 fn split_svg(ctx: &Ctx) -> Memo<Option<String>> {
     let Ctx { dark, inner, later, split_row, .. } = *ctx;
-    let theme = move || theme_of(dark.get());
+    let theme = move || Theme::of(dark.get());
     Memo::new(move |_| {
         let i = split_row.get()?;
         let s = later.get()?;

@@ -75,7 +75,7 @@ fn chart(fit: &FitResult, (width, dark, measure): (f64, bool, Measure)) -> Optio
         simulated: points.iter().map(|p| Some(p.1)).collect(),
         dashed: false,
     }];
-    let theme = if dark { Theme::DARK } else { Theme::LIGHT };
+    let theme = Theme::of(dark);
     let caption = format!("{} on p = {}: measured ({}) and the fitted model", fit.collective, fit.p, fit.format);
     let measure = if fit.unit == "µs" { measure } else { Measure::Time };
     let unit = match measure {

@@ -103,7 +103,7 @@ pub fn band_svg(result: &ChooseResult, picks: &[Picks], (width, dark): (f64, boo
     if rows.is_empty() {
         return None;
     }
-    let theme = if dark { Theme::DARK } else { Theme::LIGHT };
+    let theme = Theme::of(dark);
     let caption =
         format!("What each library runs by default at p = {} (colour: the algorithm of ours it runs)", result.p);
     Some(library_band_svg(&caption, &sizes, &rows, width, &theme))

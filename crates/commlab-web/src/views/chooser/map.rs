@@ -1,13 +1,14 @@
 //! The Chooser's winner map: the fastest algorithm over p × size, each
 //! cell's margin on hover or keys, a click opening it in the timeline.
 
-use super::ctx::{again_button, color_of, theme_of, Ctx, Status, CHART};
+use super::ctx::{again_button, color_of, Ctx, Status, CHART};
 use super::params::ChooserParams;
 use crate::browser;
 use crate::controls::export_bar::ExportBar;
 use commlab_core::choose::Collective;
 use commlab_plot::chooser::{short_bytes, winner_map_svg, MapInput};
 use commlab_plot::format_quantity as q;
+use commlab_plot::Theme;
 use leptos::prelude::*;
 
 /// How much longer the winner-map cell's runner-up takes, readable at any
@@ -26,7 +27,7 @@ fn runner_up(margin: f64) -> String {
 /// The map's SVG (and where its cells are).
 fn map_svg(ctx: &Ctx) -> Memo<Option<String>> {
     let Ctx { params, dark, inner, map, geometry, .. } = *ctx;
-    let theme = move || theme_of(dark.get());
+    let theme = move || Theme::of(dark.get());
     let chart_p = Memo::new(move |_| params.with(|c| c.compare.p));
     let map_svg = Memo::new(move |_| {
         let m = map.get()?;

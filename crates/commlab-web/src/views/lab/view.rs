@@ -233,7 +233,7 @@ pub fn LabView(
         sweep.cancel();
         sweep.pool.try_with_value(|p| p.as_ref().map(Pool::close));
     });
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     // Every chart is drawn for the results column's width, less its borders.
     let results = NodeRef::<leptos::html::Div>::new();
     let width = box_width(results, 902.0);
@@ -369,7 +369,7 @@ fn UqSection(
     /// The charts' routing rule.
     rule: RwSignal<Routing>,
 ) -> impl IntoView {
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     let uq_client = StoredValue::new_local(Client::new());
     on_cleanup(move || {
         uq_client.try_with_value(Client::close);

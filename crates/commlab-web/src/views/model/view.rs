@@ -35,7 +35,7 @@ pub fn ModelView(
     // of at most 2^15 messages), computed here through the engine API.
     let run = Memo::new(move |_| model.get().request.run_without_network().map(Arc::new).map_err(|e| e.to_string()));
     let config = move || run.get().map(|r| r.config);
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     let chosen = move || config().map_or(1, |c| model.with(|m| m.pieces).clamp(1, c.piece_limit()));
 
     let markers =

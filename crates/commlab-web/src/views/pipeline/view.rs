@@ -49,7 +49,7 @@ pub fn PipelineView(
         _ => 0,
     });
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(steps.get()));
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     let figure = NodeRef::<leptos::html::Figure>::new();
     let width = box_width(figure, 900.0);
     let svg = Memo::new(move |_| {

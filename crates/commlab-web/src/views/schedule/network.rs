@@ -265,7 +265,7 @@ pub fn NetworkPanel(
             Some(Arc::new((0..p.link_count()).map(|i| u[2 * i].1.max(u[2 * i + 1].1)).collect::<Vec<f64>>()))
         })
     });
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     let scene = move || {
         let (l, h) = (layout.get()?, heat.get()?);
         let u = used.get();

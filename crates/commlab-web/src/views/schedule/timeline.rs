@@ -29,14 +29,6 @@ fn whole_ticks(t0: f64, t1: f64) -> (f64, f64) {
     (a, b.max(a + 1.0))
 }
 
-fn theme_of(dark: bool) -> Theme {
-    if dark {
-        Theme::DARK
-    } else {
-        Theme::LIGHT
-    }
-}
-
 fn describe_op(t: &Timeline, op: usize, unit: TimeUnit) -> String {
     let Some(v) = t.op(op) else { return format!("op {op}") };
     let any = |x: Option<u64>| x.map_or_else(|| "any".to_owned(), |x| x.to_string());
@@ -196,7 +188,7 @@ impl Window {
                 l.width,
                 (timeline::LEFT, l.width - timeline::RIGHT),
                 (carry.from, carry.to),
-                &commlab_plot::svg::hex(theme_of(self.dark.get_untracked()).background),
+                &commlab_plot::svg::hex(Theme::of(self.dark.get_untracked()).background),
             )
         })
     }
@@ -242,7 +234,7 @@ impl Window {
     }
 
     fn paint(self) {
-        let (Some(l), th) = (self.drawn.get(), theme_of(self.dark.get())) else { return };
+        let (Some(l), th) = (self.drawn.get(), Theme::of(self.dark.get())) else { return };
         let Some(c) = self.canvas.get() else { return };
         let Some(sc) = self.scene(&l, self.run.focus.get_untracked(), &th) else {
             self.painted.set_value(None);
@@ -263,12 +255,12 @@ impl Window {
     /// or the histogram when there is no timeline.
     pub fn svg(self) -> Option<String> {
         let drawing =
-            self.layout.get_untracked().and_then(|l| self.scene(&l, None, &theme_of(self.dark.get_untracked())));
+            self.layout.get_untracked().and_then(|l| self.scene(&l, None, &Theme::of(self.dark.get_untracked())));
         drawing.map(|s| scene_svg(&s)).or_else(|| self.histogram())
     }
 
     fn histogram(self) -> Option<String> {
-        let th = theme_of(self.dark.get());
+        let th = Theme::of(self.dark.get());
         self.run.shown.with(|s| {
             let r = &s.as_ref()?.result;
             Some(scene_svg(&timeline::histogram(

@@ -77,7 +77,7 @@ pub fn SwizzleView(
         client.try_with_value(Client::close);
     });
     let SplitRun { state, .. } = split_run(client, request);
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     let summary = Memo::new(move |_| match state.get() {
         Split::Local(r) => SummaryState::Ready(Arc::new(r.summary())),
         Split::Remote(s) => SummaryState::Ready(s),
@@ -304,7 +304,7 @@ fn SwizzleNetwork(
     let say = RwSignal::new(None::<String>);
     let outcome = RwSignal::new(None::<Arc<commlab_api::swizzle::SwizzleNet>>);
     let figure = Signal::derive(move || {
-        let theme = if dark.get() { Theme::DARK } else { Theme::LIGHT };
+        let theme = Theme::of(dark.get());
         outcome.with(|n| n.as_ref().map(|n| n.figure(width.get(), &theme)))
     });
     Effect::new(move |_| {

@@ -66,7 +66,7 @@ pub fn TreeView(
     });
     let rounds = Memo::new(move |_| state.with(rounds_of));
     let step = Memo::new(move |_| params.with(|p| usize::try_from(p.step).unwrap_or(usize::MAX)).min(rounds.get()));
-    let theme = move || if dark.get() { Theme::DARK } else { Theme::LIGHT };
+    let theme = move || Theme::of(dark.get());
     let figure = NodeRef::<leptos::html::Figure>::new();
     let width = box_width(figure, 900.0);
     let svg = Memo::new(move |_| {
