@@ -422,4 +422,14 @@ pub mod net {
     /// Channels a collective's data is split over (NCCL runs up to 32;
     /// each is a NIC and a CPU of the GOAL schedule).
     pub const CHANNELS: IntRange = IntRange { name: "channels", min: 1, max: 64 };
+    /// The network controls' slider ends: a link class's bandwidth (B/ns) and latency (ns).
+    pub const BANDWIDTH_SLIDER: (f64, f64) = (0.1, 1000.0);
+    /// Latency slider (ns).
+    pub const LATENCY_SLIDER: (f64, f64) = (1.0, 1e6);
+    /// Break-rate slider.
+    pub const RATE_SLIDER: (f64, f64) = (0.001, 1.0);
+    /// NIC-window slider (the field takes 0, no limit, and up to the range's end).
+    pub const WINDOW_SLIDER: (f64, f64) = (1.0, 64.0);
+    /// Channels slider.
+    pub const CHANNELS_SLIDER: (f64, f64) = (1.0, 64.0);
 }

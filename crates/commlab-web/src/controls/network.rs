@@ -82,22 +82,22 @@ where
                 <p class="field-error" id="net-error" role="alert" data-testid="topology-error">{move || error.get()}</p>
                 <p class="hint">{commlab_core::net::topology::FORMS}{format!("; up to {} hosts", limits::net::HOSTS.max)}</p>
             </div>
-            <NumberField id="bw" label="Link bandwidth" unit="B/ns" range=real_range(limits::net::BANDWIDTH) slider=(0.1, 1000.0)
+            <NumberField id="bw" label="Link bandwidth" unit="B/ns" range=real_range(limits::net::BANDWIDTH) slider=limits::net::BANDWIDTH_SLIDER
                 value=Signal::derive(move || params.with(|p| p.network().bandwidth).unwrap_or_else(|| class(false).bandwidth))
                 on_change=Callback::new(move |v| params.update(|p| p.network_mut().bandwidth = Some(v))) />
-            <NumberField id="lat" label="Link latency" unit="ns" range=real_range(limits::net::LATENCY) slider=(1.0, 1e6)
+            <NumberField id="lat" label="Link latency" unit="ns" range=real_range(limits::net::LATENCY) slider=limits::net::LATENCY_SLIDER
                 value=Signal::derive(move || params.with(|p| p.network().latency).unwrap_or_else(|| class(false).latency))
                 on_change=Callback::new(move |v| params.update(|p| p.network_mut().latency = Some(v))) />
             <Show when=two_classes>
-                <NumberField id="bw2" label="Second class bandwidth (leaf–spine; NIC/rail)" unit="B/ns" range=real_range(limits::net::BANDWIDTH) slider=(0.1, 1000.0)
+                <NumberField id="bw2" label="Second class bandwidth (leaf–spine; NIC/rail)" unit="B/ns" range=real_range(limits::net::BANDWIDTH) slider=limits::net::BANDWIDTH_SLIDER
                     value=Signal::derive(move || params.with(|p| p.network().bandwidth2).unwrap_or_else(|| class(true).bandwidth))
                     on_change=Callback::new(move |v| params.update(|p| p.network_mut().bandwidth2 = Some(v))) />
-                <NumberField id="lat2" label="Second class latency" unit="ns" range=real_range(limits::net::LATENCY) slider=(1.0, 1e6)
+                <NumberField id="lat2" label="Second class latency" unit="ns" range=real_range(limits::net::LATENCY) slider=limits::net::LATENCY_SLIDER
                     value=Signal::derive(move || params.with(|p| p.network().latency2).unwrap_or_else(|| class(true).latency))
                     on_change=Callback::new(move |v| params.update(|p| p.network_mut().latency2 = Some(v))) />
             </Show>
             <Show when=move || shape().breakable() fallback=|| view! { <p class="hint">"This topology's links do not break (switch and nodes)."</p> }>
-                <NumberField id="brate" label="Broken links (fraction, seeded)" range=real_range(limits::net::RATE) slider=(0.001, 1.0)
+                <NumberField id="brate" label="Broken links (fraction, seeded)" range=real_range(limits::net::RATE) slider=limits::net::RATE_SLIDER
                     value=real(|p| p.network().break_rate) on_change=Callback::new(move |v| params.update(|p| p.network_mut().break_rate = v)) />
                 <NumberField id="bseed" label="Break seed" integer=true range=int_range(limits::EXACT_SEED) slider=limits::SEED_SLIDER
                     value=real(|p| p.network().seed as f64) on_change=Callback::new(move |v| params.update(|p| p.network_mut().seed = v as u64)) />
@@ -107,7 +107,7 @@ where
                         on:change=move |ev| { let v = event_target_value(&ev); params.update(|p| v.trim().clone_into(&mut p.network_mut().breaks)); } />
                 </div>
             </Show>
-            <NumberField id="nicw" label="NIC window: messages a NIC sends at once (0: no limit)" integer=true range=int_range(limits::net::WINDOW) slider=(1.0, 64.0)
+            <NumberField id="nicw" label="NIC window: messages a NIC sends at once (0: no limit)" integer=true range=int_range(limits::net::WINDOW) slider=limits::net::WINDOW_SLIDER
                 value=real(|p| f64::from(p.network().nic_window)) on_change=Callback::new(move |v| params.update(|p| p.network_mut().nic_window = v as u32)) />
             <div class="field">
                 <label for="place">"Placement (identity or random:SEED)"</label>

@@ -330,10 +330,10 @@ fn LibraryControls(params: RwSignal<ChooserParams>) -> impl IntoView {
         }
     };
     let nccl_text = RwSignal::new(params.get_untracked().nccl);
-    let max_dtype = commlab_api::libraries::MAX_DTYPE_SIZE;
+    let range = commlab_core::limits::chooser::DTYPE_SIZE;
     let set_dtype = move |text: &str| {
         if let Ok(v) = text.parse::<u32>() {
-            if (1..=max_dtype).contains(&v) {
+            if range.contains(u64::from(v)) {
                 params.update(|c| c.dtype_size = v);
             }
         }
@@ -358,7 +358,7 @@ fn LibraryControls(params: RwSignal<ChooserParams>) -> impl IntoView {
         </details>
         <div class="field">
             <label for="dtype-size">"Bytes per element"</label>
-            <input id="dtype-size" data-testid="dtype-size" type="number" min="1" max=max_dtype.to_string()
+            <input id="dtype-size" data-testid="dtype-size" type="number" min=range.min.to_string() max=range.max.to_string()
                 prop:value=move || params.with(|c| c.dtype_size.to_string())
                 on:change=move |ev| set_dtype(&event_target_value(&ev)) />
         </div>

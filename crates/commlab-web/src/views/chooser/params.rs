@@ -251,11 +251,8 @@ impl ViewState for ChooserParams {
                 used: "the first preset of that network",
             },
         },
-        int!(
-            IntRange { name: "dt", min: 1, max: commlab_api::libraries::MAX_DTYPE_SIZE as u64 },
-            |c| c.dtype_size.into(),
-            |c, v| c.dtype_size = v as u32
-        ),
+        int!(IntRange { name: "dt", ..limits::chooser::DTYPE_SIZE }, |c| c.dtype_size.into(), |c, v| c.dtype_size =
+            v as u32),
         Field {
             name: "ff",
             kind: Kind::Custom {

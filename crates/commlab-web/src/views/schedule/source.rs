@@ -217,7 +217,7 @@ fn GeneratedFields(params: RwSignal<ScheduleParams>) -> impl IntoView {
         </Show>
         <Show when=chooser>
             <NumberField id="p-chooser" label="Ranks p" integer=true range=int_range(commlab_api::schedule::CHOOSER_P) value=p on_change=set_p />
-            <NumberField id="ch" label="Channels (the data split; channel c sends on NIC c, on nodes over rail c)" integer=true range=int_range(limits::net::CHANNELS) slider=(1.0, 64.0)
+            <NumberField id="ch" label="Channels (the data split; channel c sends on NIC c, on nodes over rail c)" integer=true range=int_range(limits::net::CHANNELS) slider=limits::net::CHANNELS_SLIDER
                 value=channels on_change=set_channels />
         </Show>
         <Show when=move || is(params, &["pipeline"])() || pipelined_chooser(&collective())>
