@@ -418,12 +418,30 @@ pub struct Expected {
     pub time_ns: f64,
     /// NCCL's pick and its protocol, `ring/ll128`, and the channels: `ring/ll128, 8 channels`.
     pub pick: String,
+    /// The time is one value of a band a few percent wide ([`Planned::coupled`]).
+    #[serde(default)]
+    pub coupled: bool,
 }
 
 impl Expected {
     /// The expected point of `planned` that ran in `sim_ns`.
     pub fn of(planned: &Planned, sim_ns: f64) -> Expected {
-        Expected { bytes: planned.bytes, time_ns: sim_ns + planned.base_us * 1000.0, pick: planned.pick.clone() }
+        Expected {
+            bytes: planned.bytes,
+            time_ns: sim_ns + planned.base_us * 1000.0,
+            pick: planned.pick.clone(),
+            coupled: planned.coupled(),
+        }
+    }
+}
+
+impl Planned {
+    /// Whether the simulated time is one value of a band about 6 % wide
+    /// rather than a smooth function of the system (`docs/systems.md`,
+    /// "Fitting a system"): a ring over several channels, whose flows share
+    /// links max–min and amplify any small lead step by step.
+    pub fn coupled(&self) -> bool {
+        self.schedule == "ring" && self.channels > 1
     }
 }
 

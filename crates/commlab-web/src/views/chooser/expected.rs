@@ -55,6 +55,7 @@ pub fn ExpectedTable(
 ) -> impl IntoView {
     let p = commlab_core::systems::Preset::find(&asked.system).map_or(1, |s| s.ranks(asked.nodes));
     let heads = ["size", "NCCL's pick", "time (µs)", "algbw (GB/s)", "busbw (GB/s)"];
+    let coupled = rows.iter().any(|e| e.coupled);
     view! {
         <details class="expected" data-testid="expected">
             <summary>{format!(
@@ -71,6 +72,7 @@ pub fn ExpectedTable(
                     <td>{q(Measure::Busbw.of(collective, p, e.bytes, e.time_ns))}</td>
                 </tr> }).collect_view()}</tbody>
             </table></div>
+            {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as ring over several channels, its time is one value in a band about 6 % wide: the channels' flows share links max–min, and the last digits of any parameter move it. Read those rows to about ±3 % (docs/systems.md, \"Fitting a system\")."</p> })}
         </details>
     }
 }
@@ -94,7 +96,7 @@ mod tests {
         c.compare.p = 8;
         assert_eq!(request(&c, &[1024]), None, "p is not every rank of the nodes");
         // Drawn in the chart's measure, only at the sizes it was asked for.
-        let rows = [Expected { bytes: 1_000_000_000, time_ns: 1e7, pick: "ring/simple".into() }];
+        let rows = [Expected { bytes: 1_000_000_000, time_ns: 1e7, pick: "ring/simple".into(), coupled: false }];
         let s = series((&r, &rows), &[1024, 2048], (Collective::Allreduce, 16), Measure::Busbw, RGBColor(0, 0, 0));
         assert!(s.is_none(), "asked at other sizes");
         let asked = PredictRequest { sizes: vec![1_000_000_000], ..r };
