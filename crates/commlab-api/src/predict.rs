@@ -60,6 +60,8 @@ pub struct PredictRow {
     pub nccl_model_time_us: Option<f64>,
     /// The most utilised link: name, bytes over (bandwidth × run time).
     pub bottleneck: Option<(String, f64)>,
+    /// The time is one value of a band about 6 % wide ([`Planned::coupled`]).
+    pub coupled: bool,
 }
 
 /// A prediction.
@@ -396,6 +398,7 @@ fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Resul
         note,
         nccl_model_time_us,
         bottleneck,
+        coupled: planned.coupled(),
     })
 }
 
@@ -470,6 +473,7 @@ impl Prediction {
                     "algorithm": r.algorithm, "protocol": r.protocol, "channels": r.channels,
                     "pieces": r.pieces, "simulated": r.simulated, "note": r.note,
                     "nccl_model_time_us": r.nccl_model_time_us, "bottleneck": bottleneck,
+                    "coupled": r.coupled,
                 })
             })
             .collect();

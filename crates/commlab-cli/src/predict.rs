@@ -90,7 +90,15 @@ pub fn table(v: &Value) -> String {
         "{:>12} {:>12} {:>9} {:>9}  {:<18} {:>12}  bottleneck",
         "bytes", "time (µs)", "algbw", "busbw", "NCCL runs", "NCCL's model"
     );
+    let mut coupled = false;
     for r in v["rows"].as_array().into_iter().flatten() {
+        // A time that is one value of a band: marked, and said below.
+        let mark = if r["coupled"].as_bool() == Some(true) {
+            coupled = true;
+            "~"
+        } else {
+            " "
+        };
         let pick = format!("{}/{}", r["algorithm"].as_str().unwrap_or(""), r["protocol"].as_str().unwrap_or(""));
         let model = r["nccl_model_time_us"].as_f64().map_or("—".to_owned(), |t| format!("{t:.1}"));
         let neck = r["bottleneck"]["link"].as_str().map_or(String::new(), |l| {
@@ -98,7 +106,7 @@ pub fn table(v: &Value) -> String {
         });
         let _ = writeln!(
             out,
-            "{:>12} {:>12.1} {:>9.2} {:>9.2}  {:<18} {:>12}  {}",
+            "{:>12} {mark}{:>11.1} {:>9.2} {:>9.2}  {:<18} {:>12}  {}",
             r["bytes"],
             r["time_us"].as_f64().unwrap_or(0.0),
             r["algbw"].as_f64().unwrap_or(0.0),
@@ -106,6 +114,12 @@ pub fn table(v: &Value) -> String {
             pick,
             model,
             neck
+        );
+    }
+    if coupled {
+        let _ = writeln!(
+            out,
+            "~ simulated as a ring over several channels: the time is one value in a band about 6 % wide (the channels' flows share links max–min, and the last digits of any parameter move it); read it to about ±3 % (docs/systems.md, \"Fitting a system\")"
         );
     }
     out

@@ -853,6 +853,15 @@ fn predict_reports_nccl_tests_terms() {
     // The busiest link is a NIC at nearly 100 %.
     assert!(last["bottleneck"]["link"].as_str().unwrap().contains("rail"), "{last}");
     assert!(last["bottleneck"]["utilisation"].as_f64().unwrap() > 0.99);
+    // The ring over 4 channels is marked as one value of a band; NCCL's
+    // tree at 1 KiB is not; the table says so under its rows.
+    assert_eq!((rows[0]["coupled"].as_bool(), last["coupled"].as_bool()), (Some(false), Some(true)));
+    let table = run(&["predict", "--system", "p4d", "--bytes", "1K,1G"]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    let marked: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric) && l.contains('~')).collect();
+    assert_eq!(marked.len(), 1, "{text}");
+    assert!(marked[0].trim_start().starts_with("1073741824"), "{text}");
+    assert!(text.contains("~ simulated as a ring over several channels"), "{text}");
     // Exact sizes, lists and ranges; every preset listed.
     let presets = json(&["predict", "--system", "list", "--json"]);
     assert_eq!(presets["systems"].as_array().unwrap().len(), 7);

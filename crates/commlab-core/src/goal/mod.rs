@@ -9,6 +9,7 @@
 
 pub mod critical;
 pub mod generate;
+pub(crate) mod matching;
 mod parse;
 pub mod patterns;
 pub mod sim;

@@ -11,12 +11,13 @@
 
 #![allow(clippy::many_single_char_names, reason = "the names of docs/network.md: t, m, i, r, c, n, p")]
 
-use super::layout::Layout;
+use super::layout::{Layout, Rec};
 pub use super::maxmin::RateChange;
 use super::maxmin::{self, Sharing};
 use super::topology::{Dir, Network, Placement};
 use crate::goal::sim::queue::Queue;
-use crate::goal::sim::{matches, ON_START, RELEASED};
+use crate::goal::matching::MatchQueues;
+use crate::goal::sim::{ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 use crate::limits::{self, ConfigError};
 use std::borrow::Borrow;
@@ -267,10 +268,10 @@ pub struct NetSimulation<S: Borrow<Schedule>> {
     messages: Vec<Message>,
     /// Message slots free again (reused without `trace`).
     free_messages: Vec<u32>,
-    /// Per rank: posted receives (their records, which hold what matching
-    /// reads and when they were posted) and unexpected messages, oldest first.
-    posted: Vec<VecDeque<u32>>,
-    unexpected: Vec<VecDeque<u32>>,
+    /// Per rank: posted receives (their records hold when they were posted)
+    /// and unexpected messages, matched oldest first.
+    posted: MatchQueues,
+    unexpected: MatchQueues,
     /// Per (from, to, tag) channel, the last envelope time: kept only when
     /// some channel could mix eager and rendezvous messages (otherwise
     /// envelopes of a channel come in send order by themselves: sends start
@@ -378,8 +379,8 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             now: 0.0,
             messages: Vec::with_capacity(if trace { sends } else { 0 }),
             free_messages: Vec::new(),
-            posted: vec![VecDeque::new(); ranks],
-            unexpected: vec![VecDeque::new(); ranks],
+            posted: MatchQueues::new(ranks, 0),
+            unexpected: MatchQueues::new(ranks, 0),
             channel,
             last_route: vec![(NIL, NIL); ranks],
             route_ids: HashMap::new(),
@@ -501,8 +502,9 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         let orig = &self.lay.orig;
         let unmatched = (0..ranks)
             .map(|r| {
-                let posted = self.posted[r].iter().map(|&i| format!("posted receive {}", s.describe(orig[i as usize])));
-                let unexpected = self.unexpected[r].iter().map(|&m| {
+                let posted =
+                    self.posted.items(r).into_iter().map(|i| format!("posted receive {}", s.describe(orig[i as usize])));
+                let unexpected = self.unexpected.items(r).into_iter().map(|m| {
                     let send = orig[self.messages[m as usize].send as usize];
                     format!("unexpected message from rank {}: {}", s.rank_of(send), s.describe(send))
                 });
@@ -688,17 +690,12 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let (messages, ops) = (&self.messages, &self.lay.recs);
-                let found = self.unexpected[r].iter().position(|&m| {
-                    let send = ops[messages[m as usize].send as usize];
-                    matches(op.peer, op.tag, send.rank, send.tag)
-                });
-                if let Some(k) = found {
-                    let Some(m) = self.unexpected[r].remove(k) else { return };
+                let found = self.unexpected.take_message(r, (op.peer, op.tag), message_key(&self.lay.recs, &self.messages));
+                if let Some(m) = found {
                     self.meet(m, i, t, t);
                 } else {
                     self.lay.recs[i as usize].set_posted(t);
-                    self.posted[r].push_back(i);
+                    self.posted.push(r, (op.peer, op.tag), i, receive_key(&self.lay.recs));
                 }
             }
         }
@@ -881,17 +878,10 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     fn envelope(&mut self, m: u32, t: f64) {
         let send = self.lay.recs[self.messages[m as usize].send as usize];
         let r = send.peer as usize;
-        let records = &self.lay.recs;
-        let found = self.posted[r].iter().position(|&i| {
-            let recv = &records[i as usize];
-            matches(recv.peer, recv.tag, send.rank, send.tag)
-        });
-        match found {
-            Some(k) => {
-                let Some(i) = self.posted[r].remove(k) else { return };
-                self.meet(m, i, self.lay.recs[i as usize].posted(), t);
-            }
-            None => self.unexpected[r].push_back(m),
+        if let Some(i) = self.posted.take_receive(r, (send.rank, send.tag), receive_key(&self.lay.recs)) {
+            self.meet(m, i, self.lay.recs[i as usize].posted(), t);
+        } else {
+            self.unexpected.push(r, (send.rank, send.tag), m, message_key(&self.lay.recs, &self.messages));
         }
     }
 
@@ -932,6 +922,19 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         if !self.trace {
             self.free_messages.push(m);
         }
+    }
+}
+
+/// A receive's matching key: its source and tag.
+fn receive_key(recs: &[Rec]) -> impl Fn(u32) -> (u32, u32) + '_ {
+    move |i| (recs[i as usize].peer, recs[i as usize].tag)
+}
+
+/// A message's matching key: its send's rank and tag.
+fn message_key<'a>(recs: &'a [Rec], messages: &'a [Message]) -> impl Fn(u32) -> (u32, u32) + 'a {
+    move |m| {
+        let send = recs[messages[m as usize].send as usize];
+        (send.rank, send.tag)
     }
 }
 

@@ -11,7 +11,8 @@ mod sort;
 
 pub use sort::libstdcxx_sort;
 
-use super::{Kind, Schedule, ANY};
+use super::matching::MatchQueues;
+use super::{Kind, Schedule};
 use queue::{Item, Queue};
 use std::borrow::Borrow;
 
@@ -166,64 +167,16 @@ impl Outcome {
     }
 }
 
-/// FIFO lists per rank threaded through one array (no allocation per rank):
-/// `head`/`tail` per rank, `next` per item.
-struct Fifos {
-    head: Vec<u32>,
-    tail: Vec<u32>,
-    next: Vec<u32>,
+/// A receive op's matching key: its source and tag.
+fn receive_key(ops: &[super::Op]) -> impl Fn(u32) -> (u32, u32) + '_ {
+    move |i| (ops[i as usize].peer, ops[i as usize].tag)
 }
 
-const NIL: u32 = u32::MAX;
-
-impl Fifos {
-    fn new(ranks: usize, items: usize) -> Fifos {
-        Fifos { head: vec![NIL; ranks], tail: vec![NIL; ranks], next: vec![NIL; items] }
-    }
-
-    fn push(&mut self, r: usize, x: u32) {
-        if self.next.len() <= x as usize {
-            self.next.resize(x as usize + 1, NIL);
-        }
-        self.next[x as usize] = NIL;
-        match self.tail[r] {
-            NIL => self.head[r] = x,
-            t => self.next[t as usize] = x,
-        }
-        self.tail[r] = x;
-    }
-
-    /// Removes and returns the oldest item of rank `r` that `wanted` accepts.
-    fn take_first(&mut self, r: usize, wanted: impl Fn(u32) -> bool) -> Option<u32> {
-        let (mut prev, mut at) = (NIL, self.head[r]);
-        while at != NIL {
-            if wanted(at) {
-                let after = self.next[at as usize];
-                if prev == NIL {
-                    self.head[r] = after;
-                } else {
-                    self.next[prev as usize] = after;
-                }
-                if self.tail[r] == at {
-                    self.tail[r] = prev;
-                }
-                return Some(at);
-            }
-            prev = at;
-            at = self.next[at as usize];
-        }
-        None
-    }
-
-    /// Rank `r`'s items, oldest first.
-    fn items(&self, r: usize) -> Vec<u32> {
-        let mut out = Vec::new();
-        let mut at = self.head[r];
-        while at != NIL {
-            out.push(at);
-            at = self.next[at as usize];
-        }
-        out
+/// A message's matching key: its send op's rank and tag.
+fn message_key<'a>(ops: &'a [super::Op], messages: &'a [Sent]) -> impl Fn(u32) -> (u32, u32) + 'a {
+    move |m| {
+        let send = ops[messages[m as usize].send as usize];
+        (send.rank, send.tag)
     }
 }
 
@@ -275,9 +228,9 @@ struct Sim<S: Borrow<Schedule>> {
     seq: u64,
     messages: Vec<Sent>,
     /// Posted receives per rank (op indices), oldest first.
-    prq: Fifos,
+    prq: MatchQueues,
     /// Unexpected messages per rank (message indices), oldest first.
-    uq: Fifos,
+    uq: MatchQueues,
     /// Ops freed by the current handler, `(rank, op)` in release order.
     freed: Vec<(u32, u32)>,
     started: Vec<u64>,
@@ -290,10 +243,6 @@ struct Sim<S: Borrow<Schedule>> {
     arrived: Vec<u64>,
     /// Events of a run that completes.
     expected: u64,
-}
-
-pub(crate) fn matches(recv_source: u32, recv_tag: u32, from: u32, tag: u32) -> bool {
-    (recv_source == ANY || recv_source == from) && (recv_tag == ANY || tag == ANY || recv_tag == tag)
 }
 
 /// Every op's dependents in one array (`after[after_first[i]..after_first[i + 1]]`):
@@ -374,8 +323,8 @@ impl<S: Borrow<Schedule>> Simulation<S> {
             queue: Queue::default(),
             seq: 0,
             messages: Vec::with_capacity(sends),
-            prq: Fifos::new(ranks, n),
-            uq: Fifos::new(ranks, 0),
+            prq: MatchQueues::new(ranks, n),
+            uq: MatchQueues::new(ranks, 0),
             freed: Vec::new(),
             started: if trace { vec![0; n] } else { Vec::new() },
             trace,
@@ -572,15 +521,11 @@ impl<S: Borrow<Schedule>> Sim<S> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let (messages, ops) = (&self.messages, &self.s.borrow().ops);
-                let found = self.uq.take_first(r, |m| {
-                    let send = ops[messages[m as usize].send as usize];
-                    matches(op.peer, op.tag, send.rank, send.tag)
-                });
-                match found {
+                let ops = &self.s.borrow().ops;
+                match self.uq.take_message(r, (op.peer, op.tag), message_key(ops, &self.messages)) {
                     // At a posted receive the receive's size and indices decide (§4.1).
                     Some(m) => self.match_made(m, i, op.size, (op.cpu, op.nic), t),
-                    None => self.prq.push(r, i),
+                    None => self.prq.push(r, (op.peer, op.tag), i, receive_key(ops)),
                 }
             }
         }
@@ -615,14 +560,11 @@ impl<S: Borrow<Schedule>> Sim<S> {
             self.arrived[m as usize] = t;
         }
         let ops = &self.s.borrow().ops;
-        let found = self.prq.take_first(r, |i| {
-            let op = ops[i as usize];
-            matches(op.peer, op.tag, msg.from, msg.tag)
-        });
-        match found {
+        if let Some(i) = self.prq.take_receive(r, (msg.from, msg.tag), receive_key(ops)) {
             // At an arrival the message's size and the send's indices decide.
-            Some(i) => self.match_made(m, i, msg.size, (msg.cpu, msg.nic), t),
-            None => self.uq.push(r, m),
+            self.match_made(m, i, msg.size, (msg.cpu, msg.nic), t);
+        } else {
+            self.uq.push(r, (msg.from, msg.tag), m, message_key(ops, &self.messages));
         }
     }
 
