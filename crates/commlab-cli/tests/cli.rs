@@ -858,7 +858,8 @@ fn predict_reports_nccl_tests_terms() {
     assert_eq!((rows[0]["coupled"].as_bool(), last["coupled"].as_bool()), (Some(false), Some(true)));
     let table = run(&["predict", "--system", "p4d", "--bytes", "1K,1G"]);
     let text = String::from_utf8_lossy(&table.stdout);
-    let marked: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric) && l.contains('~')).collect();
+    let marked: Vec<&str> =
+        text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric) && l.contains('~')).collect();
     assert_eq!(marked.len(), 1, "{text}");
     assert!(marked[0].trim_start().starts_with("1073741824"), "{text}");
     assert!(text.contains("~ simulated as a ring over several channels"), "{text}");

@@ -349,11 +349,19 @@ mod tests {
                     2 => {
                         let from = a % 3;
                         let want = posted_scan.take(|(source, tag)| matches(source, tag, from, b));
-                        assert_eq!(posted.take_receive(0, (from, b), |i| keys[i as usize]), want, "seed {seed}, message ({from}, {b})");
+                        assert_eq!(
+                            posted.take_receive(0, (from, b), |i| keys[i as usize]),
+                            want,
+                            "seed {seed}, message ({from}, {b})"
+                        );
                     }
                     _ => {
                         let want = unexpected_scan.take(|(from, tag)| matches(a, b, from, tag));
-                        assert_eq!(unexpected.take_message(0, (a, b), |i| keys[i as usize]), want, "seed {seed}, receive ({a}, {b})");
+                        assert_eq!(
+                            unexpected.take_message(0, (a, b), |i| keys[i as usize]),
+                            want,
+                            "seed {seed}, receive ({a}, {b})"
+                        );
                     }
                 }
             }

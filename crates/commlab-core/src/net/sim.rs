@@ -15,8 +15,8 @@ use super::layout::{Layout, Rec};
 pub use super::maxmin::RateChange;
 use super::maxmin::{self, Sharing};
 use super::topology::{Dir, Network, Placement};
-use crate::goal::sim::queue::Queue;
 use crate::goal::matching::MatchQueues;
+use crate::goal::sim::queue::Queue;
 use crate::goal::sim::{ON_START, RELEASED};
 use crate::goal::{Kind, Schedule};
 use crate::limits::{self, ConfigError};
@@ -502,8 +502,11 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         let orig = &self.lay.orig;
         let unmatched = (0..ranks)
             .map(|r| {
-                let posted =
-                    self.posted.items(r).into_iter().map(|i| format!("posted receive {}", s.describe(orig[i as usize])));
+                let posted = self
+                    .posted
+                    .items(r)
+                    .into_iter()
+                    .map(|i| format!("posted receive {}", s.describe(orig[i as usize])));
                 let unexpected = self.unexpected.items(r).into_iter().map(|m| {
                     let send = orig[self.messages[m as usize].send as usize];
                     format!("unexpected message from rank {}: {}", s.rank_of(send), s.describe(send))
@@ -690,7 +693,8 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             }
             Kind::Recv => {
                 self.start(i, t);
-                let found = self.unexpected.take_message(r, (op.peer, op.tag), message_key(&self.lay.recs, &self.messages));
+                let found =
+                    self.unexpected.take_message(r, (op.peer, op.tag), message_key(&self.lay.recs, &self.messages));
                 if let Some(m) = found {
                     self.meet(m, i, t, t);
                 } else {
