@@ -102,3 +102,40 @@ fn the_choosers_network_csv_has_busbw() {
     }
     assert_eq!(rows, 2 * 11);
 }
+
+/// NCCL's tree reduces later pieces while it broadcasts earlier ones
+/// (`node_tree`'s plan overlaps its phases): on `nodes:2x8` with 32 pieces
+/// at 64 MiB, its run takes well under its reduction and its broadcast run
+/// one after the other, and no less than the longer of the two alone. The
+/// same rounds without the overlap (every send waiting for its rank's
+/// receives of earlier rounds) take about the sum.
+#[test]
+fn nccls_tree_overlaps_its_reduction_and_its_broadcast() {
+    use commlab_core::choose::{node_tree, Plan};
+    let (p, g, m, n) = (16, 8, 32, 1u64 << 26);
+    let tree = node_tree(p, g, m).unwrap();
+    assert!(tree.overlap);
+    let net = network("nodes:2x8");
+    let params = NetParams { window: 8, ..NetParams::default() };
+    let time = |plan: &Plan| {
+        let out = simulate(&goal(plan, n), net.clone(), Placement::Identity, params, false).unwrap();
+        assert!(out.completes());
+        out.max().0
+    };
+    let phase = |combine: bool| Plan {
+        rounds: tree
+            .rounds
+            .iter()
+            .map(|r| r.iter().filter(|t| t.combine == combine).cloned().collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect(),
+        overlap: false,
+        ..tree.clone()
+    };
+    let (up, down) = (time(&phase(true)), time(&phase(false)));
+    let overlapped = time(&tree);
+    let serial = time(&Plan { overlap: false, ..tree.clone() });
+    assert!(overlapped >= up.max(down) * (1.0 - 1e-9), "{overlapped} against {up} and {down}");
+    assert!(overlapped < 0.75 * (up + down), "{overlapped} against {up} + {down}");
+    assert!(serial > 0.9 * (up + down), "{serial} against {up} + {down}");
+}

@@ -266,7 +266,12 @@ fn all_to_all(id: &str, p: u32) -> Result<Option<Plan>, String> {
 /// NCCL's tree): inside each node a chain from the node's first rank, and
 /// the nodes' first ranks joined by the double binary tree over the nodes,
 /// rank 0's node its root. Reduced up both trees and broadcast down them with
-/// `pieces` pieces, as `double-binary-tree` is; on one node, two chains.
+/// `pieces` pieces; on one node, two chains. Unlike `double-binary-tree`
+/// (whose broadcast follows its whole reduction, as its α–β cost counts it),
+/// the two phases overlap as in NCCL, which sends a piece down as soon as its
+/// root holds it: the broadcast's rounds are merged into the reduction's
+/// ([`overlapped`]) and the plan's lanes keep the reduction from waiting for
+/// the broadcast ([`Plan::overlap`]).
 ///
 /// # Errors
 /// `p`, `g` or `pieces` 0, or `p` not a multiple of `g`.
@@ -291,13 +296,48 @@ pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
                 .collect()
         })
         .collect();
-    let mut rounds = tree_up(&trees, p, pieces);
-    rounds.extend(tree_down(&trees, p, pieces));
-    Ok(one(Collective::Allreduce, p, pieces, rounds))
+    let rounds = overlapped(tree_up(&trees, p, pieces), tree_down(&trees, p, pieces));
+    Ok(Plan { overlap: true, ..one(Collective::Allreduce, p, pieces, rounds) })
+}
+
+/// The reduction's rounds `up` and the broadcast's rounds `down` merged,
+/// the broadcast shifted by the fewest rounds that keep each piece's last
+/// arrival at its root in an earlier round than the root's first send of it
+/// (a send of the broadcast waits for its rank's receives of earlier rounds).
+fn overlapped(up: Vec<Vec<Transfer>>, down: Vec<Vec<Transfer>>) -> Vec<Vec<Transfer>> {
+    // Per piece: the round of its root's first send down, and the root.
+    let mut first_down: Vec<Option<(usize, u32)>> = Vec::new();
+    for (t, round) in down.iter().enumerate() {
+        for transfer in round {
+            for &j in &transfer.blocks {
+                if first_down.len() <= j as usize {
+                    first_down.resize(j as usize + 1, None);
+                }
+                first_down[j as usize].get_or_insert((t, transfer.from));
+            }
+        }
+    }
+    let mut shift = 0;
+    for (t, round) in up.iter().enumerate() {
+        for transfer in round {
+            for &j in &transfer.blocks {
+                match first_down.get(j as usize) {
+                    Some(&Some((d, root))) if transfer.to == root => shift = shift.max((t + 1).saturating_sub(d)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let len = up.len().max(down.len() + shift);
+    let mut rounds: Vec<Vec<Transfer>> = up.into_iter().chain(std::iter::repeat_with(Vec::new)).take(len).collect();
+    for (t, round) in down.into_iter().enumerate() {
+        rounds[t + shift].extend(round);
+    }
+    rounds
 }
 
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {
-    Plan { collective, ranks, blocks, rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect() }
+    Plan { collective, ranks, blocks, rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect(), overlap: false }
 }
 
 /// The CommSwizzle rank shift as an all-to-all step order: each rank is a

@@ -19,7 +19,16 @@ pub use registry::{of, Algorithm, ALGORITHMS};
 /// starts, and LogGOPS's `(s − 1)·G` wraps around for `s = 0` in LogGOPSim's
 /// unsigned arithmetic, which the simulator reproduces (`docs/loggops.md`).
 pub fn goal(plan: &Plan, n: u64) -> crate::goal::Schedule {
-    crate::goal::generate::from_round_fn(plan.ranks, plan.rounds.len(), |k, visit| {
+    let rounds = plan.rounds.len();
+    if plan.overlap {
+        // The combining transfers in lane 0, the others in lane 1.
+        return crate::goal::generate::from_round_lanes(plan.ranks, rounds, |k, visit| {
+            for t in &plan.rounds[k] {
+                visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)), u8::from(!t.combine));
+            }
+        });
+    }
+    crate::goal::generate::from_round_fn(plan.ranks, rounds, |k, visit| {
         for t in &plan.rounds[k] {
             visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)));
         }

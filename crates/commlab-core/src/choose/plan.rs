@@ -94,6 +94,11 @@ pub struct Plan {
     pub blocks: u32,
     /// Rounds of transfers.
     pub rounds: Vec<Vec<Transfer>>,
+    /// The combining transfers and the others progress independently (two
+    /// lanes: `goal::generate::from_round_lanes`), as NCCL's tree reduces
+    /// later pieces while it broadcasts earlier ones; else every send waits
+    /// for its rank's receives of earlier rounds.
+    pub overlap: bool,
 }
 
 /// Bytes of block `b` when `n` bytes are cut into `blocks` blocks.

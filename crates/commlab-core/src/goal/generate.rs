@@ -26,10 +26,22 @@ pub fn from_rounds(ranks: u32, rounds: &[Vec<Message>]) -> Schedule {
 /// ops without a list of messages between them (at p = 1024 a ring allreduce
 /// is 2.1 million messages).
 pub fn from_round_fn(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn FnMut(Message))) -> Schedule {
+    from_round_lanes(ranks, rounds, |k, visit| round(k, &mut |m| visit(m, 0)))
+}
+
+/// [`from_round_fn`] with each message in a lane, 0 or 1 (`round(k, visit)`
+/// gives `visit(message, lane)`): two pipelines through the same ranks
+/// that do not wait for each other, as NCCL's tree reduces later pieces
+/// while it broadcasts earlier ones. A send of lane 0 requires its rank's
+/// lane-0 receives of earlier rounds and its previous lane-0 send; a send of
+/// lane 1 requires its rank's receives of both lanes of earlier rounds (the
+/// broadcast forwards what the reduction delivered) and its previous lane-1
+/// send. With every message in lane 0 this is the rule of the module docs.
+pub fn from_round_lanes(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn FnMut(Message, u8))) -> Schedule {
     let n = ranks as usize;
     let mut count = vec![0u32; n + 1];
     for k in 0..rounds {
-        round(k, &mut |(from, to, _)| {
+        round(k, &mut |(from, to, _), _| {
             count[from as usize + 1] += 1;
             count[to as usize + 1] += 1;
         });
@@ -43,18 +55,21 @@ pub fn from_round_fn(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn F
     // dependencies read.
     let blank = Op { kind: Kind::Calc, size: 0, peer: 0, tag: 0, cpu: 0, nic: 0, rank: 0 };
     let mut s = Schedule { ops: vec![blank; total], first: count.clone(), ..Schedule::default() };
+    let mut lanes = vec![0u8; total];
     let mut fill = count;
     for k in 0..rounds {
         let tag = k as u32;
         // Receives of a round before its sends: a butterfly partner posts, then sends.
-        round(k, &mut |(from, to, bytes)| {
+        round(k, &mut |(from, to, bytes), lane| {
             let at = fill[to as usize] as usize;
             s.ops[at] = Op { kind: Kind::Recv, size: bytes, peer: from, tag, cpu: 0, nic: 0, rank: to };
+            lanes[at] = lane.min(1);
             fill[to as usize] += 1;
         });
-        round(k, &mut |(from, to, bytes)| {
+        round(k, &mut |(from, to, bytes), lane| {
             let at = fill[from as usize] as usize;
             s.ops[at] = Op { kind: Kind::Send, size: bytes, peer: to, tag, cpu: 0, nic: 0, rank: from };
+            lanes[at] = lane.min(1);
             fill[from as usize] += 1;
         });
     }
@@ -66,24 +81,34 @@ pub fn from_round_fn(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn F
     // A rank's ops are in round order, so `pending[start..]` is in round
     // order too: the receives a send needs are a prefix of it. (Scanning
     // the whole list at every send made a one-round all-to-all p³.)
-    let mut pending: Vec<(u32, u32)> = Vec::new();
+    // Per lane L: the receives a lane-L send may need (lane 0: its own
+    // lane's; lane 1: both lanes'), how many of them are required already,
+    // and its last send.
+    let mut pending: [Vec<(u32, u32)>; 2] = [Vec::new(), Vec::new()];
+    let two_lanes = lanes.contains(&1);
     for r in 0..n {
-        pending.clear();
-        let mut start = 0;
-        let mut last_send: Option<u32> = None;
+        pending.iter_mut().for_each(Vec::clear);
+        let mut start = [0; 2];
+        let mut last_send: [Option<u32>; 2] = [None, None];
         for i in s.first[r]..s.first[r + 1] {
             let op = s.ops[i as usize];
+            let lane = usize::from(lanes[i as usize]);
             if op.kind == Kind::Recv {
-                pending.push((i, op.tag));
-            } else {
-                while let Some(&(recv, _)) = pending.get(start).filter(|&&(_, k)| k < op.tag) {
-                    s.deps.push((i, recv, false));
-                    start += 1;
+                if lane == 0 {
+                    pending[0].push((i, op.tag));
                 }
-                if let Some(prev) = last_send {
+                if two_lanes {
+                    pending[1].push((i, op.tag));
+                }
+            } else {
+                while let Some(&(recv, _)) = pending[lane].get(start[lane]).filter(|&&(_, k)| k < op.tag) {
+                    s.deps.push((i, recv, false));
+                    start[lane] += 1;
+                }
+                if let Some(prev) = last_send[lane] {
                     s.deps.push((i, prev, false));
                 }
-                last_send = Some(i);
+                last_send[lane] = Some(i);
             }
         }
     }

@@ -66,8 +66,9 @@ struct List {
 
 const EMPTY: List = List { first: NIL, last: NIL, len: 0 };
 
-/// A rank's list while the rank is indexed (its `len` says so without a lookup).
-const INDEXED: List = List { first: NIL, last: NIL, len: u32::MAX };
+/// A rank's list while the rank is indexed (its `len` says so without a
+/// lookup; its `first` is the index's slot in [`MatchQueues::indexes`]).
+const INDEXED: u32 = u32::MAX;
 
 /// An indexed queue: a list per key, and how many entries have a key
 /// holding [`ANY`] (while none does, a concrete probe looks at its own key only).
@@ -84,10 +85,12 @@ struct Index {
 /// what it is. Lists are threaded through arrays indexed by the item (no
 /// allocation per entry).
 pub(crate) struct MatchQueues {
-    /// Per rank, its list; [`INDEXED`] while the rank is indexed.
+    /// Per rank, its list; while the rank is indexed, `len` is [`INDEXED`]
+    /// and `first` the slot of its index.
     lists: Vec<List>,
-    /// The indexed ranks.
-    indexed: HashMap<u32, Index, Hash>,
+    /// The indexes of the indexed ranks, and the slots free again.
+    indexes: Vec<Index>,
+    free: Vec<u32>,
     /// Per item: the next item of its list and (while its rank is indexed)
     /// its sequence number. An item's key is the caller's to look up
     /// (`key_of`: the op's or its message's fields), as a scan needs it.
@@ -111,7 +114,8 @@ impl MatchQueues {
     pub(crate) fn new(ranks: usize, items: usize) -> MatchQueues {
         MatchQueues {
             lists: vec![EMPTY; ranks],
-            indexed: HashMap::default(),
+            indexes: Vec::new(),
+            free: Vec::new(),
             next: vec![NIL; items],
             seqs: vec![0; items],
         }
@@ -119,7 +123,7 @@ impl MatchQueues {
 
     /// Appends `item` to rank `r`'s queue under `key` (`(source, tag)`;
     /// `key_of` gives any item's).
-    pub(crate) fn push(&mut self, r: usize, key: (u32, u32), item: u32, key_of: impl Fn(u32) -> (u32, u32)) {
+    pub(crate) fn push(&mut self, r: usize, key: (u32, u32), item: u32, key_of: &dyn Fn(u32) -> (u32, u32)) {
         let e = item as usize;
         if self.next.len() <= e {
             let len = (e + 1).max(self.next.len() * 2);
@@ -127,10 +131,8 @@ impl MatchQueues {
             self.seqs.resize(len, 0);
         }
         self.next[e] = NIL;
-        #[allow(clippy::cast_possible_truncation, reason = "ranks are u32")]
-        let rank = r as u32;
-        if self.lists[r].len == u32::MAX {
-            let index = self.indexed.entry(rank).or_default();
+        if self.lists[r].len == INDEXED {
+            let index = &mut self.indexes[self.lists[r].first as usize];
             index.wild += u32::from(wild(key));
             index.seq += 1;
             self.seqs[e] = index.seq;
@@ -142,7 +144,7 @@ impl MatchQueues {
         if self.lists[r].len > SHORT {
             // Index the rank: its entries move to their buckets, in order.
             let mut index = Index::default();
-            let mut at = std::mem::replace(&mut self.lists[r], INDEXED).first;
+            let mut at = self.lists[r].first;
             while at != NIL {
                 let next = self.next[at as usize];
                 let key = key_of(at);
@@ -153,7 +155,14 @@ impl MatchQueues {
                 append(&mut self.next, index.buckets.entry(key).or_insert(EMPTY), at);
                 at = next;
             }
-            self.indexed.insert(rank, index);
+            let slot = if let Some(slot) = self.free.pop() {
+                self.indexes[slot as usize] = index;
+                slot
+            } else {
+                self.indexes.push(index);
+                u32::try_from(self.indexes.len() - 1).expect("fewer indexes than ranks")
+            };
+            self.lists[r] = List { first: slot, last: NIL, len: INDEXED };
         }
     }
 
@@ -163,13 +172,13 @@ impl MatchQueues {
         &mut self,
         r: usize,
         (from, tag): (u32, u32),
-        key_of: impl Fn(u32) -> (u32, u32),
+        key_of: &dyn Fn(u32) -> (u32, u32),
     ) -> Option<u32> {
         let accepts = |(source, t): (u32, u32)| matches(source, t, from, tag);
         if tag == ANY {
-            self.take(r, &[], accepts, key_of)
+            self.take(r, &[], &accepts, key_of)
         } else {
-            self.take(r, &[(from, tag), (from, ANY), (ANY, tag), (ANY, ANY)], accepts, key_of)
+            self.take(r, &[(from, tag), (from, ANY), (ANY, tag), (ANY, ANY)], &accepts, key_of)
         }
     }
 
@@ -179,37 +188,40 @@ impl MatchQueues {
         &mut self,
         r: usize,
         (source, tag): (u32, u32),
-        key_of: impl Fn(u32) -> (u32, u32),
+        key_of: &dyn Fn(u32) -> (u32, u32),
     ) -> Option<u32> {
         let accepts = |(from, t): (u32, u32)| matches(source, tag, from, t);
         if source == ANY || tag == ANY {
-            self.take(r, &[], accepts, key_of)
+            self.take(r, &[], &accepts, key_of)
         } else {
-            self.take(r, &[(source, tag), (source, ANY)], accepts, key_of)
+            self.take(r, &[(source, tag), (source, ANY)], &accepts, key_of)
         }
     }
 
     /// Rank `r`'s items, oldest first.
     pub(crate) fn items(&self, r: usize) -> Vec<u32> {
-        let mut all = Vec::new();
-        // A list is in order: its place is its sequence number.
+        // Each item under its sequence number (a list's place is its own),
+        // as one `u64` to sort: the number above, the item below.
+        let mut all: Vec<u64> = Vec::new();
         let mut collect = |list: &List, indexed: bool| {
             let mut at = list.first;
             while at != NIL {
-                all.push((if indexed { self.seqs[at as usize] } else { all.len() as u64 }, at));
+                let seq = if indexed { self.seqs[at as usize] } else { all.len() as u64 };
+                all.push(seq << 32 | u64::from(at));
                 at = self.next[at as usize];
             }
         };
-        #[allow(clippy::cast_possible_truncation, reason = "ranks are u32")]
-        if self.lists[r].len == u32::MAX {
-            for list in self.indexed.get(&(r as u32)).into_iter().flat_map(|index| index.buckets.values()) {
-                collect(list, true);
+        let list = self.lists[r];
+        if list.len == INDEXED {
+            for bucket in self.indexes[list.first as usize].buckets.values() {
+                collect(bucket, true);
             }
         } else {
-            collect(&self.lists[r], false);
+            collect(&list, false);
         }
         all.sort_unstable();
-        all.into_iter().map(|(_, item)| item).collect()
+        #[allow(clippy::cast_possible_truncation, reason = "the low half is the item")]
+        all.into_iter().map(|x| x as u32).collect()
     }
 
     /// Removes and returns the oldest entry of rank `r` whose key `accepts`:
@@ -219,15 +231,14 @@ impl MatchQueues {
         &mut self,
         r: usize,
         keys: &[(u32, u32)],
-        accepts: impl Fn((u32, u32)) -> bool,
-        key_of: impl Fn(u32) -> (u32, u32),
+        accepts: &dyn Fn((u32, u32)) -> bool,
+        key_of: &dyn Fn(u32) -> (u32, u32),
     ) -> Option<u32> {
-        #[allow(clippy::cast_possible_truncation, reason = "ranks are u32")]
-        let rank = r as u32;
-        if self.lists[r].len != u32::MAX {
-            return take_first(&mut self.next, &mut self.lists[r], |i| accepts(key_of(i)));
+        let list = self.lists[r];
+        if list.len != INDEXED {
+            return take_first(&mut self.next, &mut self.lists[r], &|i| accepts(key_of(i)));
         }
-        let index = self.indexed.get_mut(&rank)?;
+        let index = &mut self.indexes[list.first as usize];
         let seqs = &self.seqs;
         let front = |(k, list): (&(u32, u32), &List)| (seqs[list.first as usize], *k);
         let best = if keys.is_empty() {
@@ -239,13 +250,14 @@ impl MatchQueues {
         }?;
         let key = best.1;
         let bucket = index.buckets.get_mut(&key)?;
-        let item = take_first(&mut self.next, bucket, |_| true)?;
+        let item = take_first(&mut self.next, bucket, &|_| true)?;
         if bucket.len == 0 {
             index.buckets.remove(&key);
         }
         index.wild -= u32::from(wild(key));
         if index.buckets.is_empty() {
-            self.indexed.remove(&rank);
+            // Back to a list; the slot's table is kept for the next rank.
+            self.free.push(list.first);
             self.lists[r] = EMPTY;
         }
         Some(item)
@@ -264,7 +276,7 @@ fn append(next: &mut [u32], list: &mut List, item: u32) {
 }
 
 /// Removes and returns the oldest item of `list` that `accepts`.
-fn take_first(next: &mut [u32], list: &mut List, accepts: impl Fn(u32) -> bool) -> Option<u32> {
+fn take_first(next: &mut [u32], list: &mut List, accepts: &dyn Fn(u32) -> bool) -> Option<u32> {
     let (mut prev, mut at) = (NIL, list.first);
     while at != NIL {
         let after = next[at as usize];
@@ -336,21 +348,21 @@ mod tests {
                 match op {
                     0 => {
                         keys[item as usize] = (a, b);
-                        posted.push(0, (a, b), item, |i| keys[i as usize]);
+                        posted.push(0, (a, b), item, &|i| keys[i as usize]);
                         posted_scan.0.push(((a, b), item));
                     }
                     1 => {
                         // A message's source is a rank, never ANY.
                         let from = a % 3;
                         keys[item as usize] = (from, b);
-                        unexpected.push(0, (from, b), item, |i| keys[i as usize]);
+                        unexpected.push(0, (from, b), item, &|i| keys[i as usize]);
                         unexpected_scan.0.push(((from, b), item));
                     }
                     2 => {
                         let from = a % 3;
                         let want = posted_scan.take(|(source, tag)| matches(source, tag, from, b));
                         assert_eq!(
-                            posted.take_receive(0, (from, b), |i| keys[i as usize]),
+                            posted.take_receive(0, (from, b), &|i| keys[i as usize]),
                             want,
                             "seed {seed}, message ({from}, {b})"
                         );
@@ -358,7 +370,7 @@ mod tests {
                     _ => {
                         let want = unexpected_scan.take(|(from, tag)| matches(a, b, from, tag));
                         assert_eq!(
-                            unexpected.take_message(0, (a, b), |i| keys[i as usize]),
+                            unexpected.take_message(0, (a, b), &|i| keys[i as usize]),
                             want,
                             "seed {seed}, receive ({a}, {b})"
                         );

@@ -694,12 +694,12 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
             Kind::Recv => {
                 self.start(i, t);
                 let found =
-                    self.unexpected.take_message(r, (op.peer, op.tag), message_key(&self.lay.recs, &self.messages));
+                    self.unexpected.take_message(r, (op.peer, op.tag), &message_key(&self.lay.recs, &self.messages));
                 if let Some(m) = found {
                     self.meet(m, i, t, t);
                 } else {
                     self.lay.recs[i as usize].set_posted(t);
-                    self.posted.push(r, (op.peer, op.tag), i, receive_key(&self.lay.recs));
+                    self.posted.push(r, (op.peer, op.tag), i, &receive_key(&self.lay.recs));
                 }
             }
         }
@@ -882,10 +882,11 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
     fn envelope(&mut self, m: u32, t: f64) {
         let send = self.lay.recs[self.messages[m as usize].send as usize];
         let r = send.peer as usize;
-        if let Some(i) = self.posted.take_receive(r, (send.rank, send.tag), receive_key(&self.lay.recs)) {
+        let found = self.posted.take_receive(r, (send.rank, send.tag), &receive_key(&self.lay.recs));
+        if let Some(i) = found {
             self.meet(m, i, self.lay.recs[i as usize].posted(), t);
         } else {
-            self.unexpected.push(r, (send.rank, send.tag), m, message_key(&self.lay.recs, &self.messages));
+            self.unexpected.push(r, (send.rank, send.tag), m, &message_key(&self.lay.recs, &self.messages));
         }
     }
 

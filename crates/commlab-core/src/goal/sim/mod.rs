@@ -522,10 +522,11 @@ impl<S: Borrow<Schedule>> Sim<S> {
             Kind::Recv => {
                 self.start(i, t);
                 let ops = &self.s.borrow().ops;
-                match self.uq.take_message(r, (op.peer, op.tag), message_key(ops, &self.messages)) {
+                let found = self.uq.take_message(r, (op.peer, op.tag), &message_key(ops, &self.messages));
+                match found {
                     // At a posted receive the receive's size and indices decide (§4.1).
                     Some(m) => self.match_made(m, i, op.size, (op.cpu, op.nic), t),
-                    None => self.prq.push(r, (op.peer, op.tag), i, receive_key(ops)),
+                    None => self.prq.push(r, (op.peer, op.tag), i, &receive_key(ops)),
                 }
             }
         }
@@ -560,11 +561,12 @@ impl<S: Borrow<Schedule>> Sim<S> {
             self.arrived[m as usize] = t;
         }
         let ops = &self.s.borrow().ops;
-        if let Some(i) = self.prq.take_receive(r, (msg.from, msg.tag), receive_key(ops)) {
+        let found = self.prq.take_receive(r, (msg.from, msg.tag), &receive_key(ops));
+        if let Some(i) = found {
             // At an arrival the message's size and the send's indices decide.
             self.match_made(m, i, msg.size, (msg.cpu, msg.nic), t);
         } else {
-            self.uq.push(r, (msg.from, msg.tag), m, message_key(ops, &self.messages));
+            self.uq.push(r, (msg.from, msg.tag), m, &message_key(ops, &self.messages));
         }
     }
 
