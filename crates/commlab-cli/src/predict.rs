@@ -107,7 +107,7 @@ pub fn table(v: &Value) -> String {
         let _ = writeln!(
             out,
             "{:>12} {mark}{:>11.1} {:>9.2} {:>9.2}  {:<18} {:>12}  {}",
-            r["bytes"],
+            r["bytes"].as_u64().unwrap_or(0),
             r["time_us"].as_f64().unwrap_or(0.0),
             r["algbw"].as_f64().unwrap_or(0.0),
             r["busbw"].as_f64().unwrap_or(0.0),
