@@ -103,14 +103,67 @@ fn the_choosers_network_csv_has_busbw() {
     assert_eq!(rows, 2 * 11);
 }
 
-/// NCCL's tree reduces later pieces while it broadcasts earlier ones
-/// (`node_tree`'s plan overlaps its phases): on `nodes:2x8` with 32 pieces
-/// at 64 MiB, its run takes well under its reduction and its broadcast run
-/// one after the other, and no less than the longer of the two alone. The
-/// same rounds without the overlap (every send waiting for its rank's
-/// receives of earlier rounds) take about the sum.
+/// NCCL's tree (`node_tree`) computes an allreduce, checked by value replay,
+/// on 1 to 8 nodes of 1 to 8 GPUs with 1 to 9 pieces.
 #[test]
-fn nccls_tree_overlaps_its_reduction_and_its_broadcast() {
+fn nccls_tree_computes_an_allreduce() {
+    use commlab_core::choose::node_tree;
+    for n in 1..=8u32 {
+        for g in [1, 2, 3, 8] {
+            if n * g < 2 {
+                continue;
+            }
+            for m in [1, 2, 5, 9] {
+                let tree = node_tree(n * g, g, m).unwrap();
+                tree.replay().unwrap_or_else(|e| panic!("{n} nodes of {g}, {m} pieces: {e}"));
+            }
+        }
+    }
+}
+
+/// On links that take (next to) no time to transfer a byte and no NIC
+/// window, each piece of NCCL's tree goes up its tree and comes down on its
+/// own, as NCCL's kernels move each piece when it arrives: the run takes the
+/// tree's longest path twice, `2·((G − 1)·2λ₁ + D·2λ₂)` (a hop crosses two
+/// links, to its switch and from it: `NVLink`'s latency λ₁ inside a node, the
+/// NIC's λ₂ between nodes), with D the height of NCCL's trees over the N
+/// nodes, worked out by hand from `ncclGetBtree`: 1 node 0; 2 nodes 1
+/// (0 → 1); 3 nodes 2 (0 → 2 → 1); 4 nodes 2 (0 → 2 → 1, 3); 5 nodes 3
+/// (0 → 4 → 2 → 1, 3); 8 nodes 3; 16 nodes 4 (0 → 8 → 4 → 2 → 1), each
+/// second tree, mirrored or shifted, as high. Where every send waited for
+/// its rank's receives of earlier rounds, the pieces would move in lockstep
+/// and take longer.
+#[test]
+fn nccls_tree_takes_its_longest_path_up_and_down() {
+    use commlab_core::choose::node_tree;
+    use commlab_core::net::LinkClass;
+    let (l1, l2) = (100.0, 1000.0);
+    for (n, g, d) in
+        [(1u32, 8u32, 0.0), (2, 8, 1.0), (3, 4, 2.0), (4, 8, 2.0), (4, 1, 2.0), (5, 2, 3.0), (8, 4, 3.0), (16, 2, 4.0)]
+    {
+        let m = 8;
+        let shape: Shape = format!("nodes:{n}x{g}").parse().unwrap();
+        let net =
+            Network::new(shape, [LinkClass { bandwidth: 1e6, latency: l1 }, LinkClass { bandwidth: 1e6, latency: l2 }])
+                .unwrap();
+        let tree = node_tree(n * g, g, m).unwrap();
+        let out =
+            simulate(&goal(&tree, u64::from(m)), net, Placement::Identity, NetParams::unlimited(), false).unwrap();
+        assert!(out.completes());
+        let want = 2.0 * (f64::from(g - 1) * 2.0 * l1 + d * 2.0 * l2);
+        assert!((out.max().0 - want).abs() < 1e-3, "{n} nodes of {g}: {} against {want}", out.max().0);
+    }
+}
+
+/// NCCL's tree on `nodes:2x8` at 64 MiB in 32 pieces with NCCL's window
+/// (W = 8): each NIC direction carries half the vector up one tree and the
+/// other half down the other, so no run beats n/B (the NIC's 50 B/ns:
+/// 1.342 ms), and its reduction alone or its broadcast alone no less than
+/// half that. The two phases run side by side: the whole run stays within
+/// 30 % of the bound (25 % on 2026-12-05; the rest is the window's messages
+/// sharing the link, so a piece arrives later than it would alone).
+#[test]
+fn nccls_tree_runs_its_reduction_beside_its_broadcast() {
     use commlab_core::choose::{node_tree, Plan};
     let (p, g, m, n) = (16, 8, 32, 1u64 << 26);
     let tree = node_tree(p, g, m).unwrap();
@@ -129,13 +182,10 @@ fn nccls_tree_overlaps_its_reduction_and_its_broadcast() {
             .map(|r| r.iter().filter(|t| t.combine == combine).cloned().collect::<Vec<_>>())
             .filter(|r| !r.is_empty())
             .collect(),
-        overlap: false,
         ..tree.clone()
     };
-    let (up, down) = (time(&phase(true)), time(&phase(false)));
-    let overlapped = time(&tree);
-    let serial = time(&Plan { overlap: false, ..tree.clone() });
-    assert!(overlapped >= up.max(down) * (1.0 - 1e-9), "{overlapped} against {up} and {down}");
-    assert!(overlapped < 0.75 * (up + down), "{overlapped} against {up} + {down}");
-    assert!(serial > 0.9 * (up + down), "{serial} against {up} + {down}");
+    let bound = n as f64 / 50.0;
+    let (up, down, both) = (time(&phase(true)), time(&phase(false)), time(&tree));
+    assert!(up >= bound / 2.0 && down >= bound / 2.0, "{up} and {down} against {bound} / 2");
+    assert!(both >= bound && both <= 1.3 * bound, "{both} against {bound}");
 }

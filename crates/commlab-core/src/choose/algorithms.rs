@@ -9,7 +9,7 @@
 use super::pipelined::{tree_down, tree_up};
 use super::plan::{Collective, Plan, Transfer};
 use super::registry::of;
-use super::trees::{binomial_tree, chain_tree, double_trees, heap_tree};
+use super::trees::{binomial_tree, chain_tree, double_trees, heap_tree, nccl_double_tree};
 
 /// The plan of algorithm `id` of `collective` on `p` ranks, `pieces` pieces
 /// for the pipelined ones (ignored by the others).
@@ -264,14 +264,16 @@ fn all_to_all(id: &str, p: u32) -> Result<Option<Plan>, String> {
 
 /// NCCL's tree for allreduce on `p` ranks in nodes of `g` (`docs/network.md`,
 /// NCCL's tree): inside each node a chain from the node's first rank, and
-/// the nodes' first ranks joined by the double binary tree over the nodes,
-/// rank 0's node its root. Reduced up both trees and broadcast down them with
-/// `pieces` pieces; on one node, two chains. Unlike `double-binary-tree`
-/// (whose broadcast follows its whole reduction, as its α–β cost counts it),
-/// the two phases overlap as in NCCL, which sends a piece down as soon as its
-/// root holds it: the broadcast's rounds are merged into the reduction's
-/// ([`overlapped`]) and the plan's lanes keep the reduction from waiting for
-/// the broadcast ([`Plan::overlap`]).
+/// the nodes' first ranks joined by each of NCCL's two trees over the nodes
+/// (`ncclGetDtree`: the first rooted at node 0, the second at node
+/// N − 1 or 1), the pieces alternating between the two trees; on one node,
+/// two chains. Each tree reduces a piece up to its root and broadcasts it
+/// down as soon as the root holds it, while later pieces still go up, as in
+/// NCCL: a rank at height h (its longest path down to a leaf) sends the
+/// tree's i-th piece up in round i + h, and a rank at depth d sends it down
+/// in round i + H + d (H: the root's height), so every piece arrives in an
+/// earlier round than any send of it. Its GOAL moves each piece as soon as
+/// it arrived ([`Plan::overlap`]); a rank may send several pieces in a round.
 ///
 /// # Errors
 /// `p`, `g` or `pieces` 0, or `p` not a multiple of `g`.
@@ -279,61 +281,56 @@ pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
     if p == 0 || g == 0 || pieces == 0 || p % g != 0 {
         return Err(format!("NCCL's tree needs whole nodes: p = {p} ranks in nodes of {g}"));
     }
-    let trees: Vec<super::trees::Tree> = double_trees(p / g)
-        .iter()
-        .map(|nodes| {
-            (0..p)
-                .map(|r| {
-                    let (node, i) = (r / g, r % g);
-                    // The nodes below first (their paths are longer), then the chain.
-                    let mut children: Vec<u32> =
-                        if i == 0 { nodes[node as usize].iter().map(|&c| c * g).collect() } else { Vec::new() };
-                    if i + 1 < g {
-                        children.push(r + 1);
-                    }
-                    children
-                })
-                .collect()
-        })
-        .collect();
-    let rounds = overlapped(tree_up(&trees, p, pieces), tree_down(&trees, p, pieces));
+    let mut rounds: Vec<Vec<Transfer>> = Vec::new();
+    let mut at = |round: u32, t: Transfer| {
+        let round = round as usize;
+        if rounds.len() <= round {
+            rounds.resize_with(round + 1, Vec::new);
+        }
+        rounds[round].push(t);
+    };
+    for (k, (nodes, root)) in nccl_double_tree(p / g).into_iter().enumerate() {
+        // The tree over ranks: a node's first rank has the first ranks of
+        // its child nodes, then its chain.
+        let children = |r: u32| -> Vec<u32> {
+            let (node, i) = (r / g, r % g);
+            let mut c: Vec<u32> =
+                if i == 0 { nodes[node as usize].iter().map(|&c| c * g).collect() } else { Vec::new() };
+            if i + 1 < g {
+                c.push(r + 1);
+            }
+            c
+        };
+        // Depth-first from the root: each rank's parent and depth, then heights leaves first.
+        let root = root * g;
+        let mut order = vec![(root, None::<u32>, 0u32)];
+        let mut next = 0;
+        while next < order.len() {
+            let (r, _, d) = order[next];
+            order.extend(children(r).into_iter().map(|c| (c, Some(r), d + 1)));
+            next += 1;
+        }
+        let mut height = vec![0u32; p as usize];
+        for &(r, parent, _) in order.iter().rev() {
+            if let Some(parent) = parent {
+                height[parent as usize] = height[parent as usize].max(height[r as usize] + 1);
+            }
+        }
+        let top = height[root as usize];
+        let tree = k as u32;
+        for i in 0..super::trees::pieces_of(pieces, 2, tree) {
+            let piece = tree + 2 * i;
+            for &(r, parent, d) in &order {
+                if let Some(parent) = parent {
+                    at(i + height[r as usize], Transfer { from: r, to: parent, blocks: vec![piece], combine: true });
+                }
+                for c in children(r) {
+                    at(i + top + d, Transfer { from: r, to: c, blocks: vec![piece], combine: false });
+                }
+            }
+        }
+    }
     Ok(Plan { overlap: true, ..one(Collective::Allreduce, p, pieces, rounds) })
-}
-
-/// The reduction's rounds `up` and the broadcast's rounds `down` merged,
-/// the broadcast shifted by the fewest rounds that keep each piece's last
-/// arrival at its root in an earlier round than the root's first send of it
-/// (a send of the broadcast waits for its rank's receives of earlier rounds).
-fn overlapped(up: Vec<Vec<Transfer>>, down: Vec<Vec<Transfer>>) -> Vec<Vec<Transfer>> {
-    // Per piece: the round of its root's first send down, and the root.
-    let mut first_down: Vec<Option<(usize, u32)>> = Vec::new();
-    for (t, round) in down.iter().enumerate() {
-        for transfer in round {
-            for &j in &transfer.blocks {
-                if first_down.len() <= j as usize {
-                    first_down.resize(j as usize + 1, None);
-                }
-                first_down[j as usize].get_or_insert((t, transfer.from));
-            }
-        }
-    }
-    let mut shift = 0;
-    for (t, round) in up.iter().enumerate() {
-        for transfer in round {
-            for &j in &transfer.blocks {
-                match first_down.get(j as usize) {
-                    Some(&Some((d, root))) if transfer.to == root => shift = shift.max((t + 1).saturating_sub(d)),
-                    _ => {}
-                }
-            }
-        }
-    }
-    let len = up.len().max(down.len() + shift);
-    let mut rounds: Vec<Vec<Transfer>> = up.into_iter().chain(std::iter::repeat_with(Vec::new)).take(len).collect();
-    for (t, round) in down.into_iter().enumerate() {
-        rounds[t + shift].extend(round);
-    }
-    rounds
 }
 
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {

@@ -21,10 +21,12 @@ pub use registry::{of, Algorithm, ALGORITHMS};
 pub fn goal(plan: &Plan, n: u64) -> crate::goal::Schedule {
     let rounds = plan.rounds.len();
     if plan.overlap {
-        // The combining transfers in lane 0, the others in lane 1.
-        return crate::goal::generate::from_round_lanes(plan.ranks, rounds, |k, visit| {
+        // Each piece under its own key; a lane per tree (pieces alternate
+        // between the two) and phase (combining or not).
+        return crate::goal::generate::from_round_keyed(plan.ranks, rounds, |k, visit| {
             for t in &plan.rounds[k] {
-                visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)), u8::from(!t.combine));
+                let piece = t.blocks.first().copied().unwrap_or(0);
+                visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)), piece, 2 * (piece % 2) + u32::from(!t.combine));
             }
         });
     }

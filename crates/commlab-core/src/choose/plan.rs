@@ -94,10 +94,12 @@ pub struct Plan {
     pub blocks: u32,
     /// Rounds of transfers.
     pub rounds: Vec<Vec<Transfer>>,
-    /// The combining transfers and the others progress independently (two
-    /// lanes: `goal::generate::from_round_lanes`), as NCCL's tree reduces
-    /// later pieces while it broadcasts earlier ones; else every send waits
-    /// for its rank's receives of earlier rounds.
+    /// Each piece moves as soon as it has arrived, and each tree's reduction
+    /// and broadcast keep their own order (`goal::generate::from_round_keyed`:
+    /// a transfer of one block, the pieces alternating between two trees),
+    /// as NCCL's tree reduces later pieces while it broadcasts earlier ones,
+    /// each tree on channels of its own; else every send waits for its
+    /// rank's receives of earlier rounds.
     pub overlap: bool,
 }
 

@@ -50,6 +50,19 @@ pub(super) fn odd_leaf_tree(n: u32) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// NCCL's two trees over `n` nodes (`ncclGetDtree`): the children of each
+/// node and the root. The first is [`odd_leaf_tree`] (`ncclGetBtree`,
+/// rooted at 0); the second is it mirrored (`i ↦ n − 1 − i`, rooted at
+/// n − 1) when `n` is even, shifted (`i ↦ i + 1 mod n`, rooted at 1) when odd.
+pub(super) fn nccl_double_tree(n: u32) -> [(Vec<Vec<u32>>, u32); 2] {
+    let first = odd_leaf_tree(n);
+    let mirror = n % 2 == 0;
+    let map = |i: u32| if mirror { n - 1 - i } else { (i + 1) % n };
+    let unmap = |i: u32| if mirror { n - 1 - i } else { (i + n - 1) % n };
+    let second = (0..n).map(|i| first[unmap(i) as usize].iter().map(|&c| map(c)).collect()).collect();
+    [(first, 0), (second, if n == 0 { 0 } else { map(0) })]
+}
+
 /// Two complementary binary trees, both rooted at rank 0 (for a broadcast
 /// from 0, a reduce to 0): rank 0 feeds the root of each of two trees over
 /// the ranks `1..p`. The first is [`odd_leaf_tree`] over nodes `0..p−1`
@@ -148,7 +161,74 @@ pub(super) fn edge_colours(trees: &[Tree]) -> Option<Vec<Vec<u8>>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{double_trees, edge_colours};
+    use super::{double_trees, edge_colours, nccl_double_tree};
+
+    /// NCCL's `ncclGetBtree` (`src/graph/trees.cc`), transcribed line by
+    /// line: rank's parent and two children (−1 for none).
+    fn nccl_btree(nranks: i32, rank: i32) -> (i32, i32, i32) {
+        let mut bit = 1;
+        while bit < nranks {
+            if bit & rank != 0 {
+                break;
+            }
+            bit <<= 1;
+        }
+        if rank == 0 {
+            return (-1, -1, if nranks > 1 { bit >> 1 } else { -1 });
+        }
+        let mut up = (rank ^ bit) | (bit << 1);
+        if up >= nranks {
+            up = rank ^ bit;
+        }
+        let mut lowbit = bit >> 1;
+        let down0 = if lowbit == 0 { -1 } else { rank - lowbit };
+        let mut down1 = if lowbit == 0 { -1 } else { rank + lowbit };
+        while down1 >= nranks {
+            down1 = if lowbit == 0 { -1 } else { rank + lowbit };
+            lowbit >>= 1;
+        }
+        (up, down0, down1)
+    }
+
+    /// NCCL's `ncclGetDtree`: the second tree mirrored (even nranks) or shifted (odd).
+    fn nccl_dtree_second(nranks: i32, rank: i32) -> (i32, i32, i32) {
+        let f = |x: i32, map: &dyn Fn(i32) -> i32| if x == -1 { -1 } else { map(x) };
+        if nranks % 2 == 1 {
+            let (u, d0, d1) = nccl_btree(nranks, (rank - 1 + nranks) % nranks);
+            let shift = |x| (x + 1) % nranks;
+            (f(u, &shift), f(d0, &shift), f(d1, &shift))
+        } else {
+            let (u, d0, d1) = nccl_btree(nranks, nranks - 1 - rank);
+            let mirror = |x| nranks - 1 - x;
+            (f(u, &mirror), f(d0, &mirror), f(d1, &mirror))
+        }
+    }
+
+    /// Our two trees over the nodes are NCCL's, node for node, for 1 to 300
+    /// nodes: the same parent, the same children, the same root.
+    #[test]
+    fn the_node_trees_are_nccls_double_tree() {
+        for n in 1..=300u32 {
+            let ours = nccl_double_tree(n);
+            for (k, (children, root)) in ours.iter().enumerate() {
+                let nranks = i32::try_from(n).unwrap();
+                let nccl = |r: i32| if k == 0 { nccl_btree(nranks, r) } else { nccl_dtree_second(nranks, r) };
+                for r in 0..n {
+                    let (up, d0, d1) = nccl(i32::try_from(r).unwrap());
+                    let mut want: Vec<u32> = [d0, d1].into_iter().filter(|&d| d >= 0).map(|d| d as u32).collect();
+                    want.dedup();
+                    let mut got = children[r as usize].clone();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "n = {n}, tree {k}, node {r}: children");
+                    assert_eq!(up == -1, r == *root, "n = {n}, tree {k}, node {r}: root {root}");
+                    if up >= 0 {
+                        assert!(children[up as usize].contains(&r), "n = {n}, tree {k}: {r}'s parent {up}");
+                    }
+                }
+            }
+        }
+    }
 
     /// The two trees' edges get two colours for every p ≤ 1024, and the
     /// colouring does what the schedule needs, checked edge by edge: a

@@ -26,24 +26,36 @@ pub fn from_rounds(ranks: u32, rounds: &[Vec<Message>]) -> Schedule {
 /// ops without a list of messages between them (at p = 1024 a ring allreduce
 /// is 2.1 million messages).
 pub fn from_round_fn(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn FnMut(Message))) -> Schedule {
-    from_round_lanes(ranks, rounds, |k, visit| round(k, &mut |m| visit(m, 0)))
+    from_round_keyed(ranks, rounds, |k, visit| round(k, &mut |m| visit(m, 0, 0)))
 }
 
-/// [`from_round_fn`] with each message in a lane, 0 or 1 (`round(k, visit)`
-/// gives `visit(message, lane)`): two pipelines through the same ranks
-/// that do not wait for each other, as NCCL's tree reduces later pieces
-/// while it broadcasts earlier ones. A send of lane 0 requires its rank's
-/// lane-0 receives of earlier rounds and its previous lane-0 send; a send of
-/// lane 1 requires its rank's receives of both lanes of earlier rounds (the
-/// broadcast forwards what the reduction delivered) and its previous lane-1
-/// send. With every message in lane 0 this is the rule of the module docs.
-pub fn from_round_lanes(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn FnMut(Message, u8))) -> Schedule {
+/// [`from_round_fn`] with each message under a key and in a lane
+/// (`round(k, visit)` gives `visit(message, key, lane)`): a send requires
+/// its rank's receives **of its own key** from earlier rounds not yet
+/// required, and its rank's previous send **of its own lane**. Messages that
+/// carry the same data (a piece) share a key, so a rank forwards a piece as
+/// soon as that piece has arrived, whatever else its round holds; a lane is
+/// a sequence of sends kept in order (their NIC is the same: a lane of its
+/// own NIC queue would let more messages share the link at once, which
+/// slows a pipeline whose pieces then arrive together). NCCL's tree
+/// runs this way: its two trees on channels of their own, its broadcast of a
+/// piece overlapping the reduction of later ones (`choose::node_tree`).
+/// With one key and one lane for every message this is the rule of the
+/// module docs.
+pub fn from_round_keyed(
+    ranks: u32,
+    rounds: usize,
+    round: impl Fn(usize, &mut dyn FnMut(Message, u32, u32)),
+) -> Schedule {
     let n = ranks as usize;
     let mut count = vec![0u32; n + 1];
+    let (mut keys_used, mut lanes_used) = (0u32, 0u32);
     for k in 0..rounds {
-        round(k, &mut |(from, to, _), _| {
+        round(k, &mut |(from, to, _), key, lane| {
             count[from as usize + 1] += 1;
             count[to as usize + 1] += 1;
+            keys_used = keys_used.max(key.saturating_add(1));
+            lanes_used = lanes_used.max(lane.saturating_add(1));
         });
     }
     for r in 0..n {
@@ -52,58 +64,62 @@ pub fn from_round_lanes(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dy
     let total = count[n] as usize;
     // The ops go straight into the schedule's array, rank by rank (the
     // counts are its `first`); an op's tag is its round, which the
-    // dependencies read.
+    // dependencies read. Keys and lanes are kept only where some are not 0.
     let blank = Op { kind: Kind::Calc, size: 0, peer: 0, tag: 0, cpu: 0, nic: 0, rank: 0 };
     let mut s = Schedule { ops: vec![blank; total], first: count.clone(), ..Schedule::default() };
-    let mut lanes = vec![0u8; total];
+    let keyed = keys_used > 1 || lanes_used > 1;
+    let mut marks: Vec<(u32, u32)> = if keyed { vec![(0, 0); total] } else { Vec::new() };
     let mut fill = count;
     for k in 0..rounds {
-        let tag = k as u32;
+        // A message's tag is its round, with its key below where there are
+        // keys: two messages of a round between the same ranks (two pieces)
+        // are told apart whichever starts first.
+        let tag = |key: u32| if keyed { k as u32 * keys_used + key } else { k as u32 };
         // Receives of a round before its sends: a butterfly partner posts, then sends.
-        round(k, &mut |(from, to, bytes), lane| {
+        round(k, &mut |(from, to, bytes), key, lane| {
+            let tag = tag(key);
             let at = fill[to as usize] as usize;
             s.ops[at] = Op { kind: Kind::Recv, size: bytes, peer: from, tag, cpu: 0, nic: 0, rank: to };
-            lanes[at] = lane.min(1);
+            if keyed {
+                marks[at] = (key, lane);
+            }
             fill[to as usize] += 1;
         });
-        round(k, &mut |(from, to, bytes), lane| {
+        round(k, &mut |(from, to, bytes), key, lane| {
+            let tag = tag(key);
             let at = fill[from as usize] as usize;
             s.ops[at] = Op { kind: Kind::Send, size: bytes, peer: to, tag, cpu: 0, nic: 0, rank: from };
-            lanes[at] = lane.min(1);
+            if keyed {
+                marks[at] = (key, lane);
+            }
             fill[from as usize] += 1;
         });
     }
     drop(fill);
-    // Receives not yet required by a send, with their round: a send needs
-    // those of earlier rounds (its own round's arrive from its partner).
-    // Most sends need one receive and the previous send.
+    // Per key, the receives not yet required by a send, with their tag: a
+    // send needs those of earlier rounds (its own round's arrive from its
+    // partner; within a key, tags are in round order). A rank's ops are in round order, so `pending[key][start..]`
+    // is too: the receives a send needs are a prefix of it. (Scanning the
+    // whole list at every send made a one-round all-to-all p³.) Most sends
+    // need one receive and the previous send.
     s.deps.reserve(total);
-    // A rank's ops are in round order, so `pending[start..]` is in round
-    // order too: the receives a send needs are a prefix of it. (Scanning
-    // the whole list at every send made a one-round all-to-all p³.)
-    // Per lane L: the receives a lane-L send may need (lane 0: its own
-    // lane's; lane 1: both lanes'), how many of them are required already,
-    // and its last send.
-    let mut pending: [Vec<(u32, u32)>; 2] = [Vec::new(), Vec::new()];
-    let two_lanes = lanes.contains(&1);
+    let mut pending: Vec<Vec<(u32, u32)>> = vec![Vec::new(); keys_used.max(1) as usize];
+    let mut start = vec![0usize; pending.len()];
+    let mut last_send: Vec<Option<u32>> = vec![None; lanes_used.max(1) as usize];
     for r in 0..n {
         pending.iter_mut().for_each(Vec::clear);
-        let mut start = [0; 2];
-        let mut last_send: [Option<u32>; 2] = [None, None];
+        start.fill(0);
+        last_send.fill(None);
         for i in s.first[r]..s.first[r + 1] {
             let op = s.ops[i as usize];
-            let lane = usize::from(lanes[i as usize]);
+            let (key, lane) = if keyed { marks[i as usize] } else { (0, 0) };
+            let (key, lane) = (key as usize, lane as usize);
             if op.kind == Kind::Recv {
-                if lane == 0 {
-                    pending[0].push((i, op.tag));
-                }
-                if two_lanes {
-                    pending[1].push((i, op.tag));
-                }
+                pending[key].push((i, op.tag));
             } else {
-                while let Some(&(recv, _)) = pending[lane].get(start[lane]).filter(|&&(_, k)| k < op.tag) {
+                while let Some(&(recv, _)) = pending[key].get(start[key]).filter(|&&(_, k)| k < op.tag) {
                     s.deps.push((i, recv, false));
-                    start[lane] += 1;
+                    start[key] += 1;
                 }
                 if let Some(prev) = last_send[lane] {
                     s.deps.push((i, prev, false));
