@@ -170,14 +170,19 @@ pub fn format_quantity(value: f64) -> String {
     }
     let magnitude = value.abs();
     if !(1e-3..1e6).contains(&magnitude) {
-        let text = format!("{value:.2e}");
-        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-        return format!("{}e{exponent}", trim_zeros(mantissa));
+        return scientific(value);
     }
     let decimals = (2 - magnitude.log10().floor() as i32).max(0) as usize;
     let text = format!("{value:.decimals$}");
     let text = trim_zeros(&text);
     group_thousands(&text)
+}
+
+/// `value` in scientific notation, 3 significant digits, no trailing zeros (`1.05e7`, `2e4`).
+pub(crate) fn scientific(value: f64) -> String {
+    let text = format!("{value:.2e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    format!("{}e{exponent}", trim_zeros(mantissa))
 }
 
 /// `n` and its noun, singular for one (`1 flow`, `3 flows`, `65536 ranks`:

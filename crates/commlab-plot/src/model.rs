@@ -281,9 +281,16 @@ pub fn log_ticks_at_most(low: f64, high: f64, max: usize) -> Vec<f64> {
     out
 }
 
-/// A tick label (the ticks themselves are chosen by [`log_ticks`] on log axes).
-fn tick_label(value: f64, _log: bool) -> String {
-    format_quantity(value)
+/// A tick label (the ticks themselves are chosen by [`log_ticks`] on log
+/// axes). On a log axis that reaches 10⁶, where [`format_quantity`] turns
+/// scientific, every tick from 10⁴ up is written so too: one axis does not
+/// read `100 000` and then `1e6`.
+fn tick_label(value: f64, log: bool, high: f64) -> String {
+    if log && high >= 1e6 && value.abs() >= 1e4 {
+        crate::scientific(value)
+    } else {
+        format_quantity(value)
+    }
 }
 
 /// Places a marker's label right of and above the point, flipped inwards near the edges.
@@ -399,6 +406,7 @@ where
         .y_label_area_size(64)
         .build_cartesian_2d(xs, ys)?;
     let axis_text = font(theme, TEXT);
+    let (x_high, y_high) = (chart.x_range().end, chart.y_range().end);
     let (x_labels, y_labels) = if layout.narrow { (4, 6) } else { (10, 10) };
     chart
         .configure_mesh()
@@ -411,8 +419,8 @@ where
         .axis_desc_style(axis_text)
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .x_label_formatter(&|v| tick_label(*v, x_log))
-        .y_label_formatter(&|v| tick_label(*v, y_log))
+        .x_label_formatter(&|v| tick_label(*v, x_log, x_high))
+        .y_label_formatter(&|v| tick_label(*v, y_log, y_high))
         .draw()?;
     let mut frame = Chart(&mut chart, Vec::new());
     body(&mut frame)?;
@@ -584,7 +592,21 @@ where
 
 #[cfg(test)]
 mod log_tick_tests {
-    use super::log_ticks;
+    use super::{log_ticks, tick_label};
+
+    /// One axis, one style: a log axis reaching 10⁶ writes 10 000 and up
+    /// as powers (`1e4` … `1e7`), as it must write 10⁶ itself; an axis that
+    /// stays below keeps `100 000`, and a linear axis its grouped digits.
+    #[test]
+    fn a_log_axis_writes_its_large_ticks_one_way() {
+        let labels: Vec<String> = log_ticks(1000.0, 1e7).iter().map(|&v| tick_label(v, true, 1e7)).collect();
+        for want in ["1000", "3000", "1e4", "3e4", "1e5", "1e6", "1e7"].map(String::from) {
+            assert!(labels.contains(&want), "{want} not in {labels:?}");
+        }
+        assert!(!labels.iter().any(|l| l.contains("000\u{2009}000") || l == "10\u{2009}000"), "{labels:?}");
+        assert_eq!(tick_label(1e5, true, 5e5), "100\u{2009}000");
+        assert_eq!(tick_label(1e5, false, 1e7), "100\u{2009}000");
+    }
 
     #[test]
     fn log_ticks_label_every_span() {
