@@ -292,22 +292,24 @@ pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
     for (k, (nodes, root)) in nccl_double_tree(p / g).into_iter().enumerate() {
         // The tree over ranks: a node's first rank has the first ranks of
         // its child nodes, then its chain.
-        let children = |r: u32| -> Vec<u32> {
-            let (node, i) = (r / g, r % g);
-            let mut c: Vec<u32> =
-                if i == 0 { nodes[node as usize].iter().map(|&c| c * g).collect() } else { Vec::new() };
-            if i + 1 < g {
-                c.push(r + 1);
-            }
-            c
-        };
-        // Depth-first from the root: each rank's parent and depth, then heights leaves first.
+        let children: Vec<Vec<u32>> = (0..p)
+            .map(|r| {
+                let (node, i) = (r / g, r % g);
+                let mut c: Vec<u32> =
+                    if i == 0 { nodes[node as usize].iter().map(|&c| c * g).collect() } else { Vec::new() };
+                if i + 1 < g {
+                    c.push(r + 1);
+                }
+                c
+            })
+            .collect();
+        // Breadth-first from the root: each rank's parent and depth, then heights leaves first.
         let root = root * g;
         let mut order = vec![(root, None::<u32>, 0u32)];
         let mut next = 0;
         while next < order.len() {
             let (r, _, d) = order[next];
-            order.extend(children(r).into_iter().map(|c| (c, Some(r), d + 1)));
+            order.extend(children[r as usize].iter().map(|&c| (c, Some(r), d + 1)));
             next += 1;
         }
         let mut height = vec![0u32; p as usize];
@@ -324,7 +326,7 @@ pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
                 if let Some(parent) = parent {
                     at(i + height[r as usize], Transfer { from: r, to: parent, blocks: vec![piece], combine: true });
                 }
-                for c in children(r) {
+                for &c in &children[r as usize] {
                     at(i + top + d, Transfer { from: r, to: c, blocks: vec![piece], combine: false });
                 }
             }

@@ -42,6 +42,10 @@ pub fn from_round_fn(ranks: u32, rounds: usize, round: impl Fn(usize, &mut dyn F
 /// piece overlapping the reduction of later ones (`choose::node_tree`).
 /// With one key and one lane for every message this is the rule of the
 /// module docs.
+///
+/// # Panics
+/// With keys, when rounds × keys reach [`super::ANY`] (a message's tag is
+/// `round · keys + key`).
 pub fn from_round_keyed(
     ranks: u32,
     rounds: usize,
@@ -68,6 +72,10 @@ pub fn from_round_keyed(
     let blank = Op { kind: Kind::Calc, size: 0, peer: 0, tag: 0, cpu: 0, nic: 0, rank: 0 };
     let mut s = Schedule { ops: vec![blank; total], first: count.clone(), ..Schedule::default() };
     let keyed = keys_used > 1 || lanes_used > 1;
+    assert!(
+        !keyed || (rounds as u64) * u64::from(keys_used) < u64::from(super::ANY),
+        "{rounds} rounds of {keys_used} keys: more tags than a GOAL tag holds"
+    );
     let mut marks: Vec<(u32, u32)> = if keyed { vec![(0, 0); total] } else { Vec::new() };
     let mut fill = count;
     for k in 0..rounds {
@@ -98,10 +106,11 @@ pub fn from_round_keyed(
     drop(fill);
     // Per key, the receives not yet required by a send, with their tag: a
     // send needs those of earlier rounds (its own round's arrive from its
-    // partner; within a key, tags are in round order). A rank's ops are in round order, so `pending[key][start..]`
-    // is too: the receives a send needs are a prefix of it. (Scanning the
-    // whole list at every send made a one-round all-to-all p³.) Most sends
-    // need one receive and the previous send.
+    // partner; within a key, tags are in round order). A rank's ops are in
+    // round order, so `pending[key][start..]` is too: the receives a send
+    // needs are a prefix of it. (Scanning the whole list at every send made
+    // a one-round all-to-all p³.) Most sends need one receive and the
+    // previous send.
     s.deps.reserve(total);
     let mut pending: Vec<Vec<(u32, u32)>> = vec![Vec::new(); keys_used.max(1) as usize];
     let mut start = vec![0usize; pending.len()];
