@@ -9,6 +9,7 @@ mod imports;
 mod libraries;
 mod model;
 mod network;
+mod nvls;
 mod plot;
 mod reduce;
 mod simgrid;

@@ -166,6 +166,40 @@ fn finish_times_equal_simgrids() {
 }
 
 #[test]
+fn nvls_with_the_switch_as_a_rank_equals_simgrid() {
+    // NVLS: a rank on each node's switch vertex (in SimGrid, a host there),
+    // on one node and, as NVLSTree, on two and three; 3 channels on NICs of their own.
+    use commlab_core::choose::nvls;
+    for (id, collective, pieces) in [
+        ("nodes:1x4", "allreduce", 3),
+        ("nodes:2x4", "allreduce", 2),
+        ("nodes:3x2", "allreduce", 2),
+        ("nodes:1x4", "allgather", 2),
+        ("nodes:1x4", "reduce-scatter", 2),
+    ] {
+        let net = network(id, false);
+        let Shape::Nodes { n, g, .. } = net.shape else { unreachable!() };
+        let plan = nvls(collective.parse().unwrap(), n * g, g, pieces).unwrap();
+        let identity: Vec<u32> = (0..plan.ranks).collect();
+        let s = goal_channels(&plan, 48_000, &[identity.clone(), identity.clone(), identity]);
+        for window in [0, 2] {
+            let p = NetParams { window, ..NetParams::unlimited() };
+            let ours = simulate(&s, net.clone(), Placement::Identity, p, false).unwrap();
+            assert!(ours.completes(), "{collective} on {id}");
+            let theirs = simgrid(&input(&s, &net, window));
+            assert_eq!(theirs.len(), ours.finish.len());
+            for (r, (a, b)) in ours.finish.iter().zip(&theirs).enumerate() {
+                let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
+                assert!(
+                    rel <= 1e-6,
+                    "NVLS {collective} on {id} (W = {window}) rank {r}: commlab {a} ns, SimGrid {b} ns"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_window_changes_what_pipelines() {
     // The check above is not empty: on these networks the window changes
     // the pipelined chain's time (W = 0 sends every piece at once).

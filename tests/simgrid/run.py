@@ -112,18 +112,23 @@ def topology(spec):
             if (x % g) % per == 0:
                 join(x, h + n + (x % g) // per, 1)
 
+        # A rank may sit on node k's switch (vertex h + k: NVLS, where the
+        # switch reduces); it is in node k, on the rail of its peer GPU.
         def route(a, b):
-            na, nb = a // g, b // g
+            def node(v):
+                return v // g if v < h else v - h
+            na, nb = node(a), node(b)
             if na == nb:
-                return [a, h + na, b]
-            rail = (b % g) // per
+                return [a, b] if a >= h or b >= h else [a, h + na, b]
+            gpu = b if b < h else a if a < h else 0
+            rail = (gpu % g) // per
             src, dst = na * g + rail * per, nb * g + rail * per
             path = [a]
             if a != src:
-                path += [h + na, src]
+                path += [h + na, src] if a < h else [src]
             path += [h + n + rail, dst]
             if b != dst:
-                path += [h + nb, b]
+                path += [h + nb, b] if b < h else [b]
             return path
         return h, h + n + r, links, route
     raise ValueError(spec)
@@ -181,7 +186,11 @@ def main():
         "--log=root.thresh:critical",
     ])
     zone = NetZone.create_full_zone("net")
-    host = [zone.create_host(f"h{i}", 1e9) for i in range(hosts)]
+    ops = spec["ops"]
+    ranks = 1 + max(op[0] for op in ops)
+    # Ranks beyond the hosts are switches (nodes: rank h + k on node k's
+    # switch): a host of their own at that vertex, joined by its links.
+    host = [zone.create_host(f"h{i}", 1e9) for i in range(max(hosts, ranks))]
     simlinks = []
     for i, (a, b, c) in enumerate(links):
         link = zone.create_split_duplex_link(f"l{i}", classes[c][0] * 1e9)
@@ -189,9 +198,7 @@ def main():
         link.seal()
         simlinks.append(link)
     latency = {}
-    ops = spec["ops"]
     window = spec.get("window", 0)
-    ranks = 1 + max(op[0] for op in ops)
     pairs = {(op[0], op[3]) for op in ops if op[1] == "send"}
     for a, b in sorted(pairs):
         p = path(a, b)

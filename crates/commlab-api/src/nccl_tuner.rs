@@ -115,7 +115,7 @@ impl TunerPlan {
                     .iter()
                     .flat_map(|m| m.times.iter())
                     .filter(|(a, _, t)| {
-                        t.is_finite() && *t >= 0.0 && nccl::ours(collective, nccl::ALGORITHMS[*a]).is_some()
+                        t.is_finite() && *t >= 0.0 && crate::predict::simulable(collective, nccl::ALGORITHMS[*a])
                     })
                     .map(|&(a, p, _)| {
                         let (algorithm, protocol) = (nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]);

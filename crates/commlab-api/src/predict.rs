@@ -4,7 +4,7 @@
 //! nccl-tests' terms (time, algbw, busbw), beside NCCL's own estimate.
 
 use crate::ApiError;
-use commlab_core::choose::{goal_channels, node_tree, plan, Collective};
+use commlab_core::choose::{goal_channels, node_tree, nvls, plan, Collective};
 use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::{self, IntRange};
 use commlab_core::net::topology::LinkClass;
@@ -83,20 +83,24 @@ fn schedule_of(collective: Collective, algorithm: &str) -> (&'static str, Option
     if collective == Collective::AllToAll {
         return ("pairwise", None);
     }
-    if (collective, algorithm) == (Collective::Allreduce, "tree") {
-        return ("node-tree", None);
+    match (collective, algorithm) {
+        (Collective::Allreduce, "tree") => return ("node-tree", None),
+        (Collective::Allreduce | Collective::Allgather | Collective::ReduceScatter, "nvls" | "nvls_tree") => {
+            return ("nvls", None)
+        }
+        _ => {}
     }
     if let Some(ours) = nccl::ours(collective, algorithm) {
         return (ours, None);
     }
     let ring = nccl::ours(collective, "ring").unwrap_or("ring");
-    let why = match algorithm {
-        "nvls" | "nvls_tree" => {
-            "NVLS (the reduction in the NVSwitch) is not simulated on the network: the ring runs instead, so where NCCL picks NVLS the prediction is a lower bound on what NCCL reaches"
-        }
-        _ => "this algorithm is not simulated on the network: the ring runs instead",
-    };
-    (ring, Some(why))
+    (ring, Some("this algorithm is not simulated on the network: the ring runs instead"))
+}
+
+/// Whether NCCL's `algorithm` runs on the network as itself (not as a ring
+/// in its place).
+pub fn simulable(collective: Collective, algorithm: &str) -> bool {
+    schedule_of(collective, algorithm).1.is_none()
 }
 
 impl PredictRequest {
@@ -232,10 +236,16 @@ impl Planned {
             self.shape.parse().map_err(|e: String| ApiError::problem("network", e))?;
         let plan = match (self.schedule.as_str(), shape) {
             ("node-tree", commlab_core::net::Shape::Nodes { g, .. }) => node_tree(self.p, g, self.pieces),
+            ("nvls", commlab_core::net::Shape::Nodes { g, .. }) => nvls(collective, self.p, g, self.pieces),
             _ => plan(collective, &self.schedule, self.p, self.pieces),
         }
         .map_err(|e| ApiError::problem("collective", e))?;
-        let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect();
+        // NVLS: every channel has every GPU head a slice, the switches after the GPUs.
+        let orders: Vec<Vec<u32>> = if plan.switches > 0 {
+            vec![(0..plan.ranks).collect(); self.channels as usize]
+        } else {
+            (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect()
+        };
         Ok(Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape }))
     }
 
@@ -258,7 +268,7 @@ impl Planned {
             &prepared.schedule,
             net.clone(),
             Placement::Identity,
-            NetParams { window: NCCL_STEPS, ..NetParams::default() },
+            NetParams { window: self.window(), ..NetParams::default() },
             false,
         )?;
         Ok((out.max().0, net, out))
@@ -288,33 +298,10 @@ fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (P
     let description = preset.nccl(nodes);
     let model = nccl::predict(&description, collective, bytes);
     let (algorithm, protocol) = model.as_ref().map_or(("p2p", "simple"), nccl::Prediction::names);
-    let runs = |a: &str| collective == Collective::AllToAll || nccl::ours(collective, a).is_some();
-    // Where NCCL's pick cannot run on the network (NVLS), its next pick
-    // among what can: what NCCL would run without it.
-    let next = model.as_ref().filter(|_| !runs(algorithm)).and_then(|m| {
-        m.times
-            .iter()
-            .filter(|(a, _, t)| *t >= 0.0 && runs(nccl::ALGORITHMS[*a]))
-            .min_by(|x, y| x.2.total_cmp(&y.2))
-            .map(|&(a, p, _)| (nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]))
-    });
-    let (run_algorithm, run_protocol) = next.unwrap_or((algorithm, protocol));
-    let (mut planned, mut note) = plan_as(preset, nodes, collective, bytes, run_algorithm, run_protocol);
-    if next.is_some() {
-        note = Some(NEXT_PICK);
-        algorithm.clone_into(&mut planned.algorithm);
-        protocol.clone_into(&mut planned.protocol);
-        planned.pick = format!(
-            "{algorithm}/{protocol} (simulated as {run_algorithm}/{run_protocol}), {}",
-            commlab_plot::count(u64::from(planned.channels), "channel", "channels")
-        );
-    }
-    let simulated = schedule_of(collective, run_algorithm).0;
+    let (planned, note) = plan_as(preset, nodes, collective, bytes, algorithm, protocol);
+    let simulated = schedule_of(collective, algorithm).0;
     (planned, (algorithm, protocol, note, model.map(|m| f64::from(m.pick.2)), simulated))
 }
-
-/// Why NCCL's next pick runs where its own cannot be simulated.
-const NEXT_PICK: &str = "NVLS (the reduction in the NVSwitch) is not simulated on the network: NCCL's next pick without it (its tree or ring, with the protocol its model picks then) runs instead, so where NCCL picks NVLS the prediction is what NCCL would reach without NVLS";
 
 /// NCCL's `algorithm` with `protocol` at `bytes` on `nodes` nodes of
 /// `preset`, planned for the network, and why another schedule runs (if one does).
@@ -328,12 +315,16 @@ pub fn plan_as(
 ) -> (Planned, Option<&'static str>) {
     let p = preset.ranks(nodes);
     let (simulated, note) = schedule_of(collective, algorithm);
+    if simulated == "nvls" {
+        return (plan_nvls(preset, nodes, collective, bytes, algorithm), None);
+    }
     // The step costs of the schedule that runs: the tree's row for trees,
     // the ring's for rings, chains and point-to-point.
     let row_of = if matches!(simulated, "double-binary-tree" | "node-tree") { "tree" } else { "ring" };
     let costs = if note.is_some() { "simple" } else { protocol };
     let v = Version::Current;
     let step = |network| f64::from(nccl::step_latency(v, network, row_of, costs).unwrap_or(0.0)) * 1000.0;
+    let net_step = systems::Plugin::step(preset.plugin.as_ref(), step(true) / 1000.0, costs == "simple") * 1000.0;
     let base = f64::from(nccl::base_latency(v, row_of, costs).unwrap_or(0.0));
     let [intra, inter] = preset.classes();
     // NCCL's model charges every step of a ring that spans nodes its
@@ -363,7 +354,7 @@ pub fn plan_as(
         collective: collective.id().to_owned(),
         shape: preset.shape(nodes).to_string(),
         classes: [(intra.bandwidth, intra.latency), (inter.bandwidth, inter.latency)],
-        steps: [step(ring_paced) / 2.0, step(true) / 2.0],
+        steps: [step(ring_paced) / 2.0, net_step / 2.0],
         schedule: simulated.to_owned(),
         p,
         pieces,
@@ -375,6 +366,41 @@ pub fn plan_as(
         protocol: protocol.to_owned(),
     };
     (planned, note)
+}
+
+/// NCCL's NVLS (one node) or NVLS tree (several) at `bytes` on `nodes`
+/// nodes of `preset`, planned for the network (`choose::nvls`: a rank on
+/// each node's switch): NCCL's NVLS channels, 128 KiB chunks per slice, the
+/// payload at NCCL's NVLS efficiency η of the `NVLink` (the wire carries
+/// bytes / η), NCCL's NVLS latency once per call (its `NVLink` hwLat; NVLS
+/// has no base latency) and its network hwLat for each step between nodes
+/// (with the plugin's, [`systems::Plugin::step`]).
+fn plan_nvls(preset: &Preset, nodes: u32, collective: Collective, bytes: u64, algorithm: &'static str) -> Planned {
+    let p = preset.ranks(nodes);
+    let v = Version::Current;
+    let lat = |network| f64::from(nccl::step_latency(v, network, algorithm, "simple").unwrap_or(0.0));
+    let [intra, inter] = preset.classes();
+    let channels = nccl::nvls_channels(preset.arch, nodes);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share near 1")]
+    let wire = (bytes as f64 / nccl::nvls_efficiency(preset.arch)).ceil() as u64;
+    let per_slice = wire.div_ceil(u64::from(channels) * u64::from(preset.gpus));
+    let pieces = per_slice.div_ceil(systems::NVLS_CHUNK).clamp(1, MAX_PIECES) as u32;
+    Planned {
+        bytes,
+        collective: collective.id().to_owned(),
+        shape: preset.shape(nodes).to_string(),
+        classes: [(intra.bandwidth, intra.latency), (inter.bandwidth, inter.latency)],
+        steps: [0.0, systems::Plugin::step(preset.plugin.as_ref(), lat(true), true) * 1000.0 / 2.0],
+        schedule: "nvls".to_owned(),
+        p,
+        pieces,
+        wire,
+        channels,
+        base_us: if p <= 1 { 0.0 } else { lat(false) },
+        pick: format!("{algorithm}/simple, {}", commlab_plot::count(u64::from(channels), "channel", "channels")),
+        algorithm: algorithm.to_owned(),
+        protocol: "simple".to_owned(),
+    }
 }
 
 /// One size: NCCL's pick, simulated.
@@ -439,6 +465,19 @@ impl Expected {
 }
 
 impl Planned {
+    /// Messages a (rank, NIC) keeps in flight: NCCL's steps of one
+    /// connection; NVLS's streams over `NVLink` (a GPU's parts, its `st`, a
+    /// switch port's returns and copies) move one chunk at a time each, as
+    /// one warp group issues its multimem operations in order, and its
+    /// network connections take 8 NICs in turn (`choose::goal`; `docs/network.md`, NVLS).
+    pub fn window(&self) -> u32 {
+        if self.schedule == "nvls" {
+            1
+        } else {
+            NCCL_STEPS
+        }
+    }
+
     /// Whether the simulated time is one value of a band about 6 % wide
     /// rather than a smooth function of the system (`docs/systems.md`,
     /// "Fitting a system"): a ring over several channels, whose flows share
@@ -481,7 +520,7 @@ impl Prediction {
         j!({
             "system": {
                 "id": s.id, "name": s.name, "gpus_per_node": s.gpus, "nics_per_node": s.nics,
-                "nvlink_gbps": s.nvlink, "nic_gbps": s.nic, "nvls": s.nvls,
+                "nvlink_gbps": s.nvlink, "nvlink_line_gbps": s.nvlink_line, "nic_gbps": s.nic, "nvls": s.nvls,
                 "topology": s.shape(self.nodes).to_string(),
                 "nccl": {
                     "channels": nccl.channels, "bw_intra": nccl.bw_intra, "bw_inter": nccl.bw_inter,

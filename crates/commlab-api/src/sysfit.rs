@@ -8,11 +8,14 @@
 //! makes on the preset as described (that is what the measured library
 //! decided from the hardware it found); only the simulation is scaled.
 //!
-//! A run measures two of them: across nodes the NICs and the fixed costs
-//! (every preset's NICs are at least 6 times slower than its `NVLink`, so
-//! those times depend on `NVLink` too little to measure it: it is held at
-//! the preset's value and reported as not measured); on one node `NVLink`
-//! and the fixed costs (no time depends on the NICs).
+//! A run measures two or three of them: across nodes the NICs and the
+//! fixed costs (every preset's NICs are at least 6 times slower than its
+//! `NVLink`, so a ring's or tree's times depend on `NVLink` too little to
+//! measure it: it is held at the preset's value and reported as not
+//! measured), and `NVLink` too where NCCL picks NVLS at the largest size
+//! (its reduction in the switch moves at `NVLink`'s pace, not the NICs') or
+//! its tree on two nodes (which may move at twice the network inside a node);
+//! on one node `NVLink` and the fixed costs (no time depends on the NICs).
 //!
 //! The fit is Levenberg–Marquardt on the logarithms of the factors and of
 //! the times (every size weighs alike, as relative errors), with a
@@ -143,11 +146,37 @@ fn solve(mut a: [[f64; 3]; 3], mut b: [f64; 3], k: usize) -> Option<[f64; 3]> {
     Some(x)
 }
 
+/// The factor a fit of `planned` holds at the preset's value: the NICs (0)
+/// on one node; `NVLink` (1) across nodes, unless the largest size (where
+/// the bandwidth shows) runs where `NVLink` can bound it (NVLS, or NCCL's
+/// tree on two nodes): then none.
+fn held_of(planned: &[Planned]) -> Option<usize> {
+    let across = planned.iter().any(|p| {
+        p.shape
+            .parse::<commlab_core::net::Shape>()
+            .is_ok_and(|s| matches!(s, commlab_core::net::Shape::Nodes { n, .. } if n > 1))
+    });
+    // The bandwidth shows at the largest size: what runs there.
+    let largest = planned.iter().max_by_key(|p| p.bytes);
+    let nvlink_bound = largest.is_some_and(|p| p.schedule == "nvls" || (p.schedule == "node-tree" && two_nodes(p)));
+    match (across, nvlink_bound) {
+        (false, _) => Some(0),
+        (true, false) => Some(1),
+        (true, true) => None,
+    }
+}
+
+/// Whether `p` runs on two nodes, where NCCL's tree may move at up to twice
+/// the network inside a node, so `NVLink` can bound it.
+fn two_nodes(p: &Planned) -> bool {
+    p.shape.parse::<commlab_core::net::Shape>().is_ok_and(|s| matches!(s, commlab_core::net::Shape::Nodes { n: 2, .. }))
+}
+
 /// The fitting problem: the measured points that can be fitted and the runs
 /// prepared once.
 struct Problem<'a> {
-    /// The factor held at the preset's value: `NVLink` on a run across
-    /// nodes, the NICs on one node.
+    /// The factor held at the preset's value ([`SystemFitRequest::held`];
+    /// 3: none).
     held: usize,
     planned: &'a [Planned],
     prepared: Vec<Option<Prepared>>,
@@ -281,13 +310,8 @@ impl SystemFitRequest {
             ));
         }
         let planned: Vec<Planned> = keep.iter().map(|&i| self.planned[i].clone()).collect();
-        let across = planned.iter().any(|p| {
-            p.shape
-                .parse::<commlab_core::net::Shape>()
-                .is_ok_and(|s| matches!(s, commlab_core::net::Shape::Nodes { n, .. } if n > 1))
-        });
         let problem = Problem {
-            held: usize::from(across),
+            held: held_of(&planned).unwrap_or(3),
             prepared: prepare(&planned)?,
             planned: &planned,
             ln_measured: keep.iter().map(|&i| self.measured_us[i].ln()).collect(),
@@ -296,7 +320,7 @@ impl SystemFitRequest {
         // Restart from the best of a grid around the end over the measured
         // bandwidth and the latency: the simulated times' jitter leaves
         // local minima a gradient step does not leave.
-        let bandwidth = 1 - problem.held;
+        let bandwidth = usize::from(problem.held == 0);
         let mut best = (sum_sq(&resid), None);
         for di in GRID {
             for dj in GRID {
@@ -589,7 +613,11 @@ impl Report<'_> {
             self.fit.fitted_us.iter().filter(|&&t| t > 0.0).count(),
             self.fit.rms
         )];
-        let held = if self.nodes > 1 { "intra_bw" } else { "inter_bw" };
+        let held = match held_of(&self.request.planned) {
+            Some(0) => "inter_bw",
+            Some(_) => "intra_bw",
+            None => "",
+        };
         for p in self.parameters() {
             out.push(match (p.key, p.err) {
                 (key, None) if key == held && self.nodes > 1 => format!(
@@ -622,18 +650,10 @@ impl Report<'_> {
             });
         }
         if self.parameters().iter().any(|p| p.unit == "GB/s" && p.err.is_some_and(|e| p.scale - e > 1.0)) {
-            let unsimulated: Vec<&str> = self
-                .request
-                .planned
-                .iter()
-                .filter(|p| matches!(p.algorithm.as_str(), "nvls" | "nvls_tree"))
-                .map(|p| p.algorithm.as_str())
-                .take(1)
-                .collect();
-            out.push(format!(
-                "  Above the line rate: no link does that. The schedule simulated moves more over those links than what NCCL ran{}.",
-                if unsimulated.is_empty() { String::new() } else { format!(" (NCCL picks {} at some sizes; it is simulated as the ring)", unsimulated[0]) }
-            ));
+            out.push(
+                "  Above the line rate: no link does that. The schedule simulated moves more over those links than what NCCL ran."
+                    .to_owned(),
+            );
         }
         if let Some(e) = self.expectation() {
             let worst: Vec<String> = e.worst.iter().map(|(s, r)| format!("{} ({:.0} %)", b(*s), r * 100.0)).collect();
@@ -645,12 +665,6 @@ impl Report<'_> {
                 b(e.from),
                 worst.join(", ")
             ));
-            if self.request.planned.iter().any(|p| p.bytes >= e.from && p.algorithm.starts_with("nvls")) {
-                out.push(
-                    "  NCCL picks NVLS there, which is not simulated: the expectation is NCCL's next pick without it, so a cluster with NVLS can pass it."
-                        .to_owned(),
-                );
-            }
         }
         let regimes: Vec<String> = self
             .regimes()

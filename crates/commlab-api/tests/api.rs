@@ -788,20 +788,21 @@ fn the_expected_curve_is_the_prediction_split_between_page_and_worker() {
 
 /// The expected curve marks the rows whose simulated time is one value of a
 /// band (NCCL's ring over several channels, docs/systems.md) and only those:
-/// on `dgx-h100` × 4 NCCL runs tree at 1 MiB and ring over 8 channels at 256 MiB,
+/// on `dgx-a100` × 4 NCCL runs tree at 1 MiB and ring over 8 channels at 256 MiB,
 /// and moving the latency of the ring's links by 10⁻⁶ moves its time by more
 /// than a smooth function would (the same move changes the tree's by parts per million).
 #[test]
 fn the_expected_curve_marks_the_coupled_rings() {
     use commlab_api::predict::{Expected, PredictRequest};
     let request = PredictRequest {
-        system: "dgx-h100".into(),
+        system: "dgx-a100".into(),
         nodes: 4,
         collective: "allreduce".into(),
         sizes: vec![1 << 20, 1 << 28],
     };
     let planned = request.planned().unwrap();
     let (tree, ring) = (&planned[0], &planned[1]);
+    assert_eq!((tree.algorithm.as_str(), ring.algorithm.as_str()), ("tree", "ring"));
     assert_eq!((tree.coupled(), ring.coupled()), (false, true), "{tree:?} {ring:?}");
     assert!(Expected::of(ring, 1.0).coupled && !Expected::of(tree, 1.0).coupled);
     let moved = |p: &commlab_api::predict::Planned| {

@@ -813,11 +813,14 @@ fn channels_spread_a_ring_over_the_rails() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `commlab predict`: the JSON keys outside checks read, and a bound worked
-/// by hand. On 2 × p4d (4 rails of 100 Gb/s = 12.5 B/ns per node) NCCL's
-/// model picks the ring at large sizes; one channel per rail, each ring
-/// crossing between the nodes once each way on its own rail, so the busbw
-/// tends to 4 × 12.5 = 50 GB/s as the size grows (the step costs fade).
+/// `commlab predict`: the JSON keys outside checks read, and bounds worked
+/// by hand. On p4d (4 rails of 100 Gb/s = 12.5 B/ns per node) a ring with
+/// one channel per rail crosses between the nodes once each way on each
+/// rail, so its busbw tends to 4 × 12.5 = 50 GB/s as the size grows (the
+/// step costs fade): NCCL's pick on 3 nodes. On 2 nodes NCCL's search lets
+/// its tree run at twice the network inside a node, its model picks the
+/// tree, and the tree moves half a ring's bytes between the nodes: its busbw
+/// passes the ring's 50 GB/s, under twice it.
 #[test]
 fn predict_reports_nccl_tests_terms() {
     let v = json(&[
@@ -847,16 +850,23 @@ fn predict_reports_nccl_tests_terms() {
         assert!((r["busbw"].as_f64().unwrap() - algbw * 30.0 / 16.0).abs() <= 1e-9 * algbw);
     }
     let last = &rows[2];
-    assert_eq!((last["algorithm"].as_str(), last["protocol"].as_str()), (Some("ring"), Some("simple")));
+    assert_eq!((last["algorithm"].as_str(), last["protocol"].as_str()), (Some("tree"), Some("simple")));
     let busbw = last["busbw"].as_f64().unwrap();
+    assert!(busbw > 50.0 && busbw < 100.0, "{busbw}");
+    assert!(last["bottleneck"]["link"].as_str().unwrap().contains("rail"), "{last}");
+    let three = json(&["predict", "--system", "p4d", "--nodes", "3", "--bytes", "1K,16G", "--json"]);
+    let ring = &three["rows"][1];
+    assert_eq!((ring["algorithm"].as_str(), ring["protocol"].as_str()), (Some("ring"), Some("simple")));
+    let busbw = ring["busbw"].as_f64().unwrap();
     assert!(busbw < 50.0 && busbw > 0.99 * 50.0, "{busbw}");
     // The busiest link is a NIC at nearly 100 %.
-    assert!(last["bottleneck"]["link"].as_str().unwrap().contains("rail"), "{last}");
-    assert!(last["bottleneck"]["utilisation"].as_f64().unwrap() > 0.99);
+    assert!(ring["bottleneck"]["link"].as_str().unwrap().contains("rail"), "{ring}");
+    assert!(ring["bottleneck"]["utilisation"].as_f64().unwrap() > 0.99);
     // The ring over 4 channels is marked as one value of a band; NCCL's
-    // tree at 1 KiB is not; the table says so under its rows.
-    assert_eq!((rows[0]["coupled"].as_bool(), last["coupled"].as_bool()), (Some(false), Some(true)));
-    let table = run(&["predict", "--system", "p4d", "--bytes", "1K,1G"]);
+    // trees are not; the table says so under its rows.
+    assert_eq!((three["rows"][0]["coupled"].as_bool(), ring["coupled"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(last["coupled"].as_bool(), Some(false));
+    let table = run(&["predict", "--system", "p4d", "--nodes", "3", "--bytes", "1K,1G"]);
     let text = String::from_utf8_lossy(&table.stdout);
     let marked: Vec<&str> =
         text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric) && l.contains('~')).collect();
@@ -914,10 +924,10 @@ fn system_presets_on_net_sim_and_choose() {
     assert!(run(&gen).status.success());
     let v = json(&["net", "sim", f, "--system", "p4d", "--nodes", "2", "--json"]);
     assert_eq!(v["topology"], "nodes:2x8x4");
-    assert_eq!((v["bandwidth"].as_f64(), v["bandwidth2"].as_f64()), (Some(300.0), Some(12.5)));
+    assert_eq!((v["bandwidth"].as_f64(), v["bandwidth2"].as_f64()), (Some(240.0), Some(12.5)));
     // The same as naming the network by hand.
     let by_hand =
-        json(&["net", "sim", f, "--topology", "nodes:2x8x4", "--bandwidth", "300", "--bandwidth2", "12.5", "--json"]);
+        json(&["net", "sim", f, "--topology", "nodes:2x8x4", "--bandwidth", "240", "--bandwidth2", "12.5", "--json"]);
     assert_eq!(v["max_time"], by_hand["max_time"]);
     let c = json(&[
         "choose",
@@ -974,9 +984,11 @@ fn fit_a_system_and_predict_another_node_count() {
         assert!((value - nominal * scale).abs() <= 1e-9 * value.abs(), "{p}");
         assert_eq!(p["measured"].as_bool(), Some(p["scale_err"].as_f64().is_some_and(|e| e > 0.0)), "{p}");
     }
-    // Across nodes NVLink is held at the preset's value; the fixed costs are measured.
-    assert_eq!(fit["parameters"][1]["measured"], false);
-    assert_eq!(fit["parameters"][1]["scale"], 1.0);
+    // NCCL runs NVLS tree at the largest sizes, which moves at NVLink's pace:
+    // NVLink is measured across nodes there (93 % ± 22 % on this run), and so
+    // are the fixed costs.
+    assert_eq!(fit["parameters"][1]["measured"], true);
+    assert!((fit["parameters"][1]["scale"].as_f64().unwrap() - 1.0).abs() < 0.3, "{fit}");
     assert_eq!(fit["parameters"][2]["measured"], true);
     assert_eq!(fit["expectation"]["from_bytes"], 64 << 20);
     // The expectation is `commlab predict`'s time at each size.

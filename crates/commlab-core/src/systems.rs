@@ -24,17 +24,62 @@ pub struct Preset {
     pub gpus: u32,
     /// NICs (rails) per node; GPUs share them evenly.
     pub nics: u32,
-    /// A GPU's `NVLink` bandwidth to the other GPUs of its node, one
-    /// direction (bytes per ns = GB/s).
+    /// A GPU's usable `NVLink` bandwidth to the other GPUs of its node, one
+    /// direction (bytes per ns = GB/s): its links × NCCL's usable figure per
+    /// link (`src/graph/topo.h`: `SM80_NVLINK_BW` 20.0, `SM90_NVLINK_BW` 20.6,
+    /// `SM100_NVLINK_BW` 40.1 GB/s), what every algorithm moves at.
     pub nvlink: f64,
+    /// The datasheet's line rate of the same links, one direction (GB/s),
+    /// shown beside it.
+    pub nvlink_line: f64,
     /// One NIC's bandwidth, one direction (bytes per ns).
     pub nic: f64,
     /// `NVLink` SHARP: an `NVSwitch` that reduces and multicasts.
     pub nvls: bool,
     /// The GPU generation, for NCCL's tables.
     pub arch: Arch,
+    /// The network plugin NCCL loads, if one changes its choice or costs.
+    pub plugin: Option<Plugin>,
     /// Where each value comes from: `(what, value as written, source)`.
     pub sources: &'static [(&'static str, &'static str, &'static str)],
+}
+
+/// A network plugin as NCCL's model sees it (`docs/systems.md`, plugins).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plugin {
+    /// Its name (`aws-ofi-nccl`).
+    pub id: &'static str,
+    /// The latency it reports to NCCL (`props.latency`, µs): NCCL's model
+    /// adds it to every step between nodes, twice for Simple (`tuning.cc`),
+    /// which steers NCCL's choice.
+    pub reported_us: f64,
+    /// The per-step network latency its own model states (µs), and what
+    /// Simple adds to it: what the simulation charges a step between nodes.
+    /// `None`: it states none, and a step costs what NCCL's model charges
+    /// (its table's network latency plus the reported latency, twice for
+    /// Simple), the only published figure.
+    pub step_us: Option<(f64, f64)>,
+}
+
+/// aws-ofi-nccl on p4d/p4de: it reports 75 µs and states no step latency.
+const AWS_OFI_P4D: Plugin = Plugin { id: "aws-ofi-nccl", reported_us: 75.0, step_us: None };
+/// aws-ofi-nccl on p5/p5e: it reports 75 µs; its model tuner states 20 µs a
+/// step, 3 more for Simple.
+const AWS_OFI_P5: Plugin = Plugin { id: "aws-ofi-nccl", reported_us: 75.0, step_us: Some((20.0, 3.0)) };
+/// aws-ofi-nccl off AWS (Slingshot, as on CSCS Alps): it reports 0.
+const AWS_OFI_ELSEWHERE: Plugin = Plugin { id: "aws-ofi-nccl", reported_us: 0.0, step_us: None };
+
+impl Plugin {
+    /// What a step between nodes costs in the simulation (µs), given NCCL's
+    /// table's network latency for the algorithm and protocol.
+    pub fn step(plugin: Option<&Plugin>, table_us: f64, simple: bool) -> f64 {
+        let twice = if simple { 2.0 } else { 1.0 };
+        match plugin {
+            None => table_us,
+            Some(Plugin { step_us: Some((step, extra)), .. }) => step + if simple { *extra } else { 0.0 },
+            Some(p) => table_us + twice * p.reported_us,
+        }
+    }
 }
 
 /// The presets, in the order `--system list` prints them.
@@ -44,12 +89,15 @@ pub const PRESETS: [Preset; 7] = [
         name: "NVIDIA DGX H100: 8 × H100 SXM, NVLink 4 with NVSwitch (NVLS), 8 × 400 Gb/s InfiniBand NDR",
         gpus: 8,
         nics: 8,
-        nvlink: 450.0,
+        nvlink: 370.8,
+        nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
         arch: Arch::Hopper,
+        plugin: None,
         sources: &[
-            ("nvlink", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H100 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
+            ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
             ("nic", "8 × 400 Gb/s", "NVIDIA DGX H100 datasheet (8 × single-port ConnectX-7, up to 400 Gb/s InfiniBand)"),
             ("nvls", "NVSwitch gen 3 with SHARP", "NVIDIA DGX H100 datasheet; NCCL enables NVLS on sm90 with NVSwitch"),
         ],
@@ -59,12 +107,15 @@ pub const PRESETS: [Preset; 7] = [
         name: "NVIDIA DGX A100: 8 × A100 SXM, NVLink 3 with NVSwitch, 8 × 200 Gb/s InfiniBand HDR",
         gpus: 8,
         nics: 8,
-        nvlink: 300.0,
+        nvlink: 240.0,
+        nvlink_line: 300.0,
         nic: 25.0,
         nvls: false,
         arch: Arch::Ampere,
+        plugin: None,
         sources: &[
-            ("nvlink", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
+            ("nvlink", "12 links × 20.0 GB/s = 240 GB/s a direction, usable", "links: NVIDIA A100 Tensor Core GPU datasheet (SXM: 12 NVLink 3 links, 600GB/s); usable per link: NCCL src/graph/topo.h SM80_NVLINK_BW 20.0"),
+            ("nvlink_line", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
             ("nic", "8 × 200 Gb/s", "NVIDIA DGX A100 datasheet (8 × single-port ConnectX-6 VPI, 200 Gb/s HDR InfiniBand)"),
             ("nvls", "none", "NVSwitch gen 2 has no SHARP; NCCL's NVLS needs sm90"),
         ],
@@ -74,14 +125,22 @@ pub const PRESETS: [Preset; 7] = [
         name: "AWS p4d/p4de.24xlarge: 8 × A100 SXM, NVLink 3 with NVSwitch, 4 × 100 Gb/s EFA (2 GPUs per NIC)",
         gpus: 8,
         nics: 4,
-        nvlink: 300.0,
+        nvlink: 240.0,
+        nvlink_line: 300.0,
         nic: 12.5,
         nvls: false,
         arch: Arch::Ampere,
+        plugin: Some(AWS_OFI_P4D),
         sources: &[
-            ("nvlink", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
+            ("nvlink", "12 links × 20.0 GB/s = 240 GB/s a direction, usable", "links: NVIDIA A100 Tensor Core GPU datasheet (SXM: 12 NVLink 3 links, 600GB/s); usable per link: NCCL src/graph/topo.h SM80_NVLINK_BW 20.0"),
+            ("nvlink_line", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
             ("nic", "4 × 100 Gb/s", "AWS EC2 accelerated computing instances: p4d.24xlarge, 400 Gbps EFA on 4 network cards"),
             ("nvls", "none", "A100: NCCL's NVLS needs sm90"),
+            (
+                "plugin",
+                "aws-ofi-nccl reports 75 µs; no per-step latency stated",
+                "aws/aws-ofi-nccl src/platform-aws.cpp (p4d, p4de: 75 µs net latency reported to NCCL); NCCL src/graph/tuning.cc adds it to each step between nodes, twice for Simple",
+            ),
         ],
     },
     Preset {
@@ -89,18 +148,26 @@ pub const PRESETS: [Preset; 7] = [
         name: "AWS p5.48xlarge: 8 × H100 SXM, NVLink 4 with NVSwitch, 32 × 100 Gb/s EFA (4 per GPU, one 400 Gb/s rail each)",
         gpus: 8,
         nics: 8,
-        nvlink: 450.0,
+        nvlink: 370.8,
+        nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
         arch: Arch::Hopper,
+        plugin: Some(AWS_OFI_P5),
         sources: &[
-            ("nvlink", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H100 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
+            ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
             (
                 "nic",
                 "32 × 100 Gb/s = 3200 Gb/s",
                 "AWS EC2 accelerated computing instances: p5.48xlarge, 3200 Gbps EFAv2 on 32 network cards; modelled as 8 rails of 4 × 100 Gb/s",
             ),
             ("nvls", "NVSwitch gen 3 with SHARP", "H100 SXM baseboard (HGX H100)"),
+            (
+                "plugin",
+                "aws-ofi-nccl reports 75 µs; its model: 20 µs a step, 3 more for Simple",
+                "aws/aws-ofi-nccl src/platform-aws.cpp (p5, p5e: 75 µs reported); src/tuner/nccl_ofi_model.cpp (per-step network latency 20 µs, Simple +3 µs)",
+            ),
         ],
     },
     Preset {
@@ -108,18 +175,26 @@ pub const PRESETS: [Preset; 7] = [
         name: "4 × GH200 (NVLink between the 4), 4 × 200 Gb/s Slingshot-11, as CSCS Alps",
         gpus: 4,
         nics: 4,
-        nvlink: 150.0,
+        nvlink: 123.6,
+        nvlink_line: 150.0,
         nic: 25.0,
         nvls: false,
         arch: Arch::Hopper,
+        plugin: Some(AWS_OFI_ELSEWHERE),
         sources: &[
             (
                 "nvlink",
-                "18 NVLink 4 links of 25 GB/s a direction, 6 to each of the 3 others",
-                "NVIDIA GH200 datasheet (900 GB/s NVLink); the quad node joins each pair directly, no NVSwitch",
+                "6 links × 20.6 GB/s = 123.6 GB/s a direction to each of the 3 others, usable",
+                "NVIDIA GH200 datasheet (900 GB/s NVLink: 18 NVLink 4 links); the quad node joins each pair by 6 of them, no NVSwitch; usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6",
             ),
+            ("nvlink_line", "6 links × 25 GB/s = 150 GB/s a direction to each other GPU", "NVIDIA GH200 datasheet (NVLink 4: 25 GB/s per link and direction)"),
             ("nic", "4 × 200 Gb/s", "CSCS Alps documentation: one Slingshot-11 NIC of 200 Gb/s per GH200"),
             ("nvls", "none", "no NVSwitch in the node"),
+            (
+                "plugin",
+                "aws-ofi-nccl over Slingshot reports 0",
+                "aws/aws-ofi-nccl: the latency is reported on AWS platforms only (src/platform-aws.cpp); CSCS Alps documentation: NCCL over the aws-ofi-nccl plugin on Slingshot",
+            ),
         ],
     },
     Preset {
@@ -127,12 +202,15 @@ pub const PRESETS: [Preset; 7] = [
         name: "HGX H200: 8 × H200 SXM, NVLink 4 with NVSwitch (NVLS), 8 × 400 Gb/s",
         gpus: 8,
         nics: 8,
-        nvlink: 450.0,
+        nvlink: 370.8,
+        nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
         arch: Arch::Hopper,
+        plugin: None,
         sources: &[
-            ("nvlink", "900 GB/s per GPU, both directions", "NVIDIA H200 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H200 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
+            ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H200 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
             ("nic", "8 × 400 Gb/s", "NVIDIA HGX H200 reference: one 400 Gb/s ConnectX-7 or BlueField-3 per GPU"),
             ("nvls", "NVSwitch gen 3 with SHARP", "HGX H200 baseboard"),
         ],
@@ -142,12 +220,15 @@ pub const PRESETS: [Preset; 7] = [
         name: "HGX B200: 8 × B200, NVLink 5 with NVSwitch (NVLS), 8 × 400 Gb/s",
         gpus: 8,
         nics: 8,
-        nvlink: 900.0,
+        nvlink: 721.8,
+        nvlink_line: 900.0,
         nic: 50.0,
         nvls: true,
         arch: Arch::Blackwell,
+        plugin: None,
         sources: &[
-            ("nvlink", "1.8 TB/s per GPU, both directions", "NVIDIA HGX B200 / DGX B200 datasheet (NVLink 5: 1.8TB/s per GPU)"),
+            ("nvlink", "18 links × 40.1 GB/s = 721.8 GB/s a direction, usable", "links: NVIDIA DGX B200 datasheet (NVLink 5: 18 links, 1.8TB/s per GPU); usable per link: NCCL src/graph/topo.h SM100_NVLINK_BW 40.1"),
+            ("nvlink_line", "1.8 TB/s per GPU, both directions", "NVIDIA HGX B200 / DGX B200 datasheet (NVLink 5: 1.8TB/s per GPU)"),
             ("nic", "8 × 400 Gb/s", "NVIDIA DGX B200 datasheet (8 × ConnectX-7, 400 Gb/s)"),
             ("nvls", "NVSwitch gen 4 with SHARP", "HGX B200 baseboard"),
         ],
@@ -155,12 +236,14 @@ pub const PRESETS: [Preset; 7] = [
 ];
 
 /// What every preset assumes, in words (`docs/systems.md`).
-pub const ASSUMPTIONS: [&str; 5] = [
+pub const ASSUMPTIONS: [&str; 7] = [
     "Link latencies: the project's defaults, 100 ns per NVLink hop and 500 ns per NIC–rail hop (a message between nodes crosses 2 of each).",
     "A step's fixed cost is NCCL's own per-step hardware latency (tuning.cc hwLat: NVLink or network, per algorithm and protocol), split over the route's links, as NCCL's model charges it: on more than one node every step of a ring or chain at the network's cost, a tree's hops inside a node at NVLink's; NCCL's base latency (baseLat) is added once per call.",
     "A protocol moves payload at the share of Simple's rate that NCCL's own model gives it (tuning.cc: its bus bandwidth for the algorithm and protocol over Simple's; for LL at most half the line and llMaxBw, for LL128 0.92 and its per-channel caps, for the tree with LL 1/3.8); an algorithm NCCL's model lacks uses the line share (LL 8 of 16 bytes, LL128 120 of 128).",
     "One channel per rail (C = R), each on its own NIC, its ring entering and leaving every node on its rail; trees and chains are cut into chunks of 512 KiB per channel (NCCL's default Simple buffer, 4 MiB, over its 8 steps), at most 64.",
     "A channel keeps up to 8 messages in flight on its NIC (NCCL_STEPS: W = 8); o = g = O = 0 on the CPU side: NCCL's GPU kernels post their own sends.",
+    "A network plugin's latency: the latency it reports to NCCL enters NCCL's model (every step between nodes, twice for Simple), so it changes NCCL's pick; the simulation charges a step between nodes the per-step latency the plugin's own model states (aws-ofi-nccl on p5: 20 µs, 3 more for Simple) or, where it states none (p4d), what NCCL's model charges (its table's network latency plus the reported 75 µs, twice for Simple).",
+    "NVLS and NVLS tree run with a rank on each node's NVSwitch that reduces and copies (multimem.ld_reduce, multimem.st): each GPU moves S·(g+1)/g bytes each way for S; payload at NCCL's NVLS efficiency η of the usable NVLink (Hopper 0.85, Blackwell 0.74); NCCL's NVLS channels (16 on Hopper; 24 on one Blackwell node, 32 across nodes), 128 KiB chunks per slice, each stream (a GPU's parts, its st, the tree up and down, a switch port) one chunk at a time; NCCL's NVLS latency (25 µs) once per call, its network latency for NVLS tree at each step between nodes.",
 ];
 
 /// Line share of a protocol (NCCL's formats: LL carries 8 data bytes in a
@@ -283,11 +366,14 @@ pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn:
         }
     }
 }
+/// NCCL's NVLS chunk (`NCCL_NVLS_CHUNKSIZE`, `src/transport/nvls.cc`):
+/// bytes of a slice a channel moves at a time.
+pub const NVLS_CHUNK: u64 = 128 * 1024;
 /// Most pieces a pipelined run is cut into.
 pub const MAX_PIECES: u64 = 64;
 /// Steps NCCL keeps in flight on one connection (`NCCL_STEPS`): the NIC
 /// window of a channel.
-pub const NCCL_STEPS: u32 = 8;
+pub const NCCL_STEPS: u32 = crate::choose::STEPS;
 
 /// The preset a network is `nodes` nodes of, and `nodes`: a `nodes:NxGxR`
 /// shape whose G and R are a preset's, with its `NVLink` and NIC bandwidths.
@@ -338,13 +424,14 @@ impl Preset {
         };
         let path = if s.nic_path == NicPath::Pix { "pix" } else { "pxb" };
         format!(
-            "nodes={},gpus={},arch={arch},channels={},bw-intra={},bw-inter={},nvls={},nic-path={path}",
+            "nodes={},gpus={},arch={arch},channels={},bw-intra={},bw-inter={},nvls={},nic-path={path},net-latency={}",
             s.nodes,
             s.gpus,
             s.channels,
             s.bw_intra,
             s.bw_inter,
-            u8::from(s.nvls)
+            u8::from(s.nvls),
+            s.net_latency
         )
     }
 
@@ -368,7 +455,8 @@ impl Preset {
             nvls: self.nvls,
             collnet: false,
             nic_path: if self.nics < self.gpus { NicPath::Pxb } else { NicPath::Pix },
-            net_latency: 0.0,
+            #[allow(clippy::cast_possible_truncation, reason = "a latency of tens of µs")]
+            net_latency: self.plugin.map_or(0.0, |p| p.reported_us as f32),
             same_channels: true,
         }
     }

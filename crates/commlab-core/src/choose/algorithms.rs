@@ -335,8 +335,150 @@ pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
     Ok(Plan { overlap: true, ..one(Collective::Allreduce, p, pieces, rounds) })
 }
 
+/// NCCL's NVLS (`docs/network.md`, NVLS): the `NVSwitch` of each node
+/// reduces and multicasts. The plan has `p` GPU ranks in nodes of `g` and
+/// one switch rank per node after them (rank `p + k` is node `k`'s switch,
+/// placed on its switch vertex, `net::Placement::vertices`).
+///
+/// - **Allreduce**: the vector is cut into `pieces` pieces of `g` slices;
+///   GPU `j` of each node is the head of slice `j`. For each slice, every
+///   GPU sends its part to its switch, which reduces it and returns the sum
+///   to the head (`multimem.ld_reduce`); the head sends it back to the switch
+///   (`multimem.st`), which copies it to every GPU of the node: S·(g+1)/g
+///   bytes each way per GPU for a vector of S. On several nodes (NCCL's
+///   `NVLSTree`) the heads of a slice first reduce and broadcast it over
+///   NCCL's two trees of nodes (`ncclGetDtree`, the pieces alternating
+///   between them) before their `st`. A head at height h sends piece i up
+///   in round i + 2 + h, a node at depth d sends it down (and to its
+///   switch) in round i + 3 + H + d, the switch copies it a round later.
+/// - **Allgather** and **reduce-scatter** on one node: each GPU's block to
+///   the switch, which copies it to every GPU (allgather), or every GPU's
+///   part of block j to the switch, which returns the sum to GPU j
+///   (reduce-scatter); `pieces` pieces of `g` blocks, block `b` GPU
+///   `b mod g`'s.
+///
+/// Each piece moves as soon as it has arrived ([`Plan::overlap`]). A GPU
+/// keeps a lane for its contributions and, per tree, one for the tree up,
+/// one for the tree down and one for its `st` (the two trees on channels of
+/// their own in NCCL: neither waits for the other), a switch one per port
+/// and role (each GPU's returns and copies), so the switch feeds all its
+/// GPUs at once (`choose::goal` puts the streams on NICs of their own).
+///
+/// # Errors
+/// `p`, `g` or `pieces` 0, `p` not a multiple of `g`, or a collective NVLS
+/// does not run (allgather and reduce-scatter on more than one node need
+/// `CollNet`).
+pub fn nvls(collective: Collective, p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
+    if p == 0 || g == 0 || pieces == 0 || p % g != 0 {
+        return Err(format!("NVLS needs whole nodes: p = {p} ranks in nodes of {g}"));
+    }
+    let n = p / g;
+    let mut rounds: Vec<Vec<Transfer>> = Vec::new();
+    let mut lanes: Vec<Vec<u32>> = Vec::new();
+    let mut at = |round: u32, from: u32, to: u32, block: u32, combine: bool, lane: u32| {
+        let round = round as usize;
+        if rounds.len() <= round {
+            rounds.resize_with(round + 1, Vec::new);
+            lanes.resize_with(round + 1, Vec::new);
+        }
+        rounds[round].push(Transfer { from, to, blocks: vec![block], combine });
+        lanes[round].push(lane);
+    };
+    let node_gpus = |k: u32| k * g..(k + 1) * g;
+    match collective {
+        Collective::Allreduce => {
+            let trees = nccl_double_tree(n).map(|(children, root)| NodeTree::new(children, root));
+            for i in 0..pieces {
+                let t = if n > 1 { i % 2 } else { 0 };
+                let tree = &trees[t as usize];
+                let top = tree.height[tree.root as usize];
+                for j in 0..g {
+                    let block = i * g + j;
+                    for k in 0..n {
+                        let (switch, head) = (p + k, k * g + j);
+                        node_gpus(k).for_each(|x| at(i, x, switch, block, true, 0));
+                        at(i + 1, switch, head, block, false, 8 + j);
+                        if let Some(parent) = tree.parent[k as usize] {
+                            at(i + 2 + tree.height[k as usize], head, parent * g + j, block, true, 1 + 3 * t);
+                        }
+                        let down = i + 3 + top + tree.depth[k as usize];
+                        for &c in &tree.children[k as usize] {
+                            at(down, head, c * g + j, block, false, 2 + 3 * t);
+                        }
+                        at(down, head, switch, block, false, 3 + 3 * t);
+                        node_gpus(k).for_each(|x| at(down + 1, switch, x, block, false, 8 + g + x % g));
+                    }
+                }
+            }
+        }
+        Collective::Allgather | Collective::ReduceScatter if n == 1 => {
+            let gather = collective == Collective::Allgather;
+            for i in 0..pieces {
+                for j in 0..g {
+                    let block = i * g + j;
+                    if gather {
+                        at(i, j, p, block, false, 0);
+                        (0..g).for_each(|x| at(i + 1, p, x, block, false, 8 + g + x));
+                    } else {
+                        (0..g).for_each(|x| at(i, x, p, block, true, 0));
+                        at(i + 1, p, j, block, false, 8 + j);
+                    }
+                }
+            }
+        }
+        _ => {
+            return Err(format!(
+                "NVLS runs allreduce, and allgather and reduce-scatter on one node, not {collective} on {n} nodes"
+            ))
+        }
+    }
+    Ok(Plan { collective, ranks: p + n, switches: n, blocks: pieces * g, rounds, overlap: true, lanes })
+}
+
+/// One of NCCL's trees over nodes: each node's children, parent, depth
+/// and height (its longest path down to a leaf).
+struct NodeTree {
+    root: u32,
+    children: Vec<Vec<u32>>,
+    parent: Vec<Option<u32>>,
+    depth: Vec<u32>,
+    height: Vec<u32>,
+}
+
+impl NodeTree {
+    fn new(children: Vec<Vec<u32>>, root: u32) -> NodeTree {
+        let n = children.len();
+        let (mut parent, mut depth, mut height) = (vec![None; n], vec![0u32; n], vec![0u32; n]);
+        let mut order = vec![root];
+        let mut next = 0;
+        while next < order.len() {
+            let k = order[next] as usize;
+            for &c in &children[k] {
+                parent[c as usize] = Some(k as u32);
+                depth[c as usize] = depth[k] + 1;
+                order.push(c);
+            }
+            next += 1;
+        }
+        for &k in order.iter().rev() {
+            if let Some(up) = parent[k as usize] {
+                height[up as usize] = height[up as usize].max(height[k as usize] + 1);
+            }
+        }
+        NodeTree { root, children, parent, depth, height }
+    }
+}
+
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {
-    Plan { collective, ranks, blocks, rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect(), overlap: false }
+    Plan {
+        collective,
+        ranks,
+        switches: 0,
+        blocks,
+        rounds: rounds.into_iter().filter(|r| !r.is_empty()).collect(),
+        overlap: false,
+        lanes: Vec::new(),
+    }
 }
 
 /// The CommSwizzle rank shift as an all-to-all step order: each rank is a

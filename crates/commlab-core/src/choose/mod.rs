@@ -8,7 +8,7 @@ pub mod plan;
 pub mod registry;
 mod trees;
 
-pub use algorithms::{node_tree, plan};
+pub use algorithms::{node_tree, nvls, plan};
 pub use pipelined::{pipelined_profile, pipelined_profiles};
 pub use plan::{block_bytes, AlphaBeta, Collective, Cost, Load, Plan, Profile, Transfer};
 pub use registry::{of, Algorithm, ALGORITHMS};
@@ -23,18 +23,62 @@ pub fn goal(plan: &Plan, n: u64) -> crate::goal::Schedule {
     if plan.overlap {
         // Each piece under its own key; a lane per tree (pieces alternate
         // between the two) and phase (combining or not).
-        return crate::goal::generate::from_round_keyed(plan.ranks, rounds, |k, visit| {
-            for t in &plan.rounds[k] {
+        let mut s = crate::goal::generate::from_round_keyed(plan.ranks, rounds, |k, visit| {
+            for (i, t) in plan.rounds[k].iter().enumerate() {
                 let piece = t.blocks.first().copied().unwrap_or(0);
-                visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)), piece, 2 * (piece % 2) + u32::from(!t.combine));
+                let lane = plan.lanes.get(k).map_or(2 * (piece % 2) + u32::from(!t.combine), |l| l[i]);
+                visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)), piece, lane);
             }
         });
+        switch_ports(plan, &mut s);
+        return s;
     }
     crate::goal::generate::from_round_fn(plan.ranks, rounds, |k, visit| {
         for t in &plan.rounds[k] {
             visit((t.from, t.to, plan.transfer_bytes(t, n).max(1)));
         }
     })
+}
+
+/// Steps NCCL keeps in flight on one connection (`NCCL_STEPS`).
+pub const STEPS: u32 = 8;
+
+/// A plan with switch ranks (NVLS) on NICs as NCCL's kernel runs it, run
+/// with a NIC window of 1 (`docs/network.md`, NVLS): each stream on NICs of
+/// its own so that none waits behind another's queue. A switch sends to
+/// each GPU on its port (`nic` = the GPU's index in its node); a GPU sends
+/// its parts on NIC 0 and its `st` on NIC 1, one chunk at a time each, and
+/// to other GPUs (the tree of nodes, over the network) on NICs 2 to 9 in
+/// turn: NCCL's 8 steps in flight on a network connection. On the keyed
+/// GOAL (an op's tag is `round · keys + key`, its key the block) a block's
+/// first send from a GPU to its switch is its part, the second its `st`.
+fn switch_ports(plan: &Plan, s: &mut crate::goal::Schedule) {
+    use crate::goal::Kind;
+    if plan.switches == 0 {
+        return;
+    }
+    let gpus = plan.ranks - plan.switches;
+    let g = gpus.div_ceil(plan.switches).max(1);
+    let keys = plan.blocks.max(1);
+    for r in 0..plan.ranks {
+        let mut sent = std::collections::HashSet::new();
+        let mut network = 0u32;
+        for i in s.range(r) {
+            let op = &mut s.ops[i];
+            if op.kind != Kind::Send {
+                continue;
+            }
+            op.nic = if r >= gpus {
+                (op.peer % g).min(u32::from(u8::MAX)) as u8
+            } else if op.peer < gpus {
+                network += 1;
+                (2 + network % STEPS) as u8
+            } else {
+                // The part first (NIC 0), then the `st` (NIC 1).
+                u8::from(!sent.insert(op.tag % keys))
+            };
+        }
+    }
 }
 
 /// The plan run as `orders.len()` channels (NCCL's): the `n` bytes split

@@ -88,8 +88,12 @@ pub struct Transfer {
 pub struct Plan {
     /// The collective it performs.
     pub collective: Collective,
-    /// Ranks.
+    /// Ranks, the switch ranks included.
     pub ranks: u32,
+    /// The last `switches` ranks are switches that reduce and multicast
+    /// (NVLS, `algorithms::nvls`): they start with no data, and the
+    /// collective's result is checked on the other ranks only.
+    pub switches: u32,
     /// Blocks the vector is cut into.
     pub blocks: u32,
     /// Rounds of transfers.
@@ -101,6 +105,11 @@ pub struct Plan {
     /// each tree on channels of its own; else every send waits for its
     /// rank's receives of earlier rounds.
     pub overlap: bool,
+    /// With [`Plan::overlap`], each transfer's lane (a sequence of its
+    /// sender's sends kept in order, `goal::generate::from_round_keyed`),
+    /// round by round as [`Plan::rounds`]; empty: NCCL's tree's rule (a
+    /// lane per tree and phase).
+    pub lanes: Vec<Vec<u32>>,
 }
 
 /// Bytes of block `b` when `n` bytes are cut into `blocks` blocks.
@@ -303,14 +312,16 @@ impl Plan {
     /// defines; each names the round, ranks and block.
     pub fn replay(&self) -> Result<(), String> {
         let p = self.ranks as usize;
-        if p == 0 || p > 64 {
-            return Err(format!("replay needs 1 ≤ p ≤ 64 (p = {p})"));
+        if p == 0 || p > 64 || self.switches >= self.ranks {
+            return Err(format!("replay needs 1 ≤ p ≤ 64 (p = {p}) and a rank that is not a switch"));
         }
+        // The ranks that hold data; switches start empty and end unchecked.
+        let gpus = p - self.switches as usize;
         let blocks = self.blocks as usize;
-        let full: u64 = if p == 64 { u64::MAX } else { (1u64 << p) - 1 };
+        let full: u64 = if gpus == 64 { u64::MAX } else { (1u64 << gpus) - 1 };
         let bit = |r: usize| 1u64 << r;
         let mut state = vec![0u64; p * blocks];
-        for r in 0..p {
+        for r in 0..gpus {
             for b in 0..blocks {
                 state[r * blocks + b] = match self.collective {
                     Collective::Broadcast => {
@@ -322,7 +333,7 @@ impl Plan {
                     }
                     Collective::Reduce | Collective::Allreduce | Collective::ReduceScatter => bit(r),
                     Collective::Allgather => {
-                        if b == r {
+                        if b % gpus == r {
                             bit(r)
                         } else {
                             0
@@ -369,14 +380,14 @@ impl Plan {
                 }
             }
         }
-        for r in 0..p {
+        for r in 0..gpus {
             for b in 0..blocks {
                 let want = match self.collective {
                     Collective::Broadcast => Some(bit(0)),
                     Collective::Reduce => (r == 0).then_some(full),
                     Collective::Allreduce => Some(full),
-                    Collective::Allgather => Some(bit(b)),
-                    Collective::ReduceScatter => (b == r).then_some(full),
+                    Collective::Allgather => Some(bit(b % gpus)),
+                    Collective::ReduceScatter => (b % gpus == r).then_some(full),
                     Collective::AllToAll => (b % p == r).then_some(bit(b / p)),
                 };
                 if let Some(w) = want {

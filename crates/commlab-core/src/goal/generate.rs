@@ -252,6 +252,14 @@ pub fn channels(ranks: u32, parts: &[(Schedule, Vec<u32>)]) -> Schedule {
         offsets.push(next_tag);
         next_tag += s.ops.iter().filter(|o| o.tag != super::ANY).map(|o| o.tag + 1).max().unwrap_or(0);
     }
+    // A part's sends may use several NICs (a switch's ports): channel c's
+    // NIC k is c·nics + k (wrapping past the largest index: windows then
+    // shared by two channels).
+    let nics = parts
+        .iter()
+        .flat_map(|(s, _)| s.ops.iter().filter(|o| o.kind == Kind::Send).map(|o| u32::from(o.nic) + 1))
+        .max()
+        .unwrap_or(1);
     let mut out = Schedule::default();
     let mut index: Vec<Vec<u32>> = parts.iter().map(|(s, _)| vec![0; s.ops.len()]).collect();
     for r in 0..ranks {
@@ -263,7 +271,11 @@ pub fn channels(ranks: u32, parts: &[(Schedule, Vec<u32>)]) -> Schedule {
                     if op.kind == Kind::Calc || op.peer == super::ANY { op.peer } else { order[op.peer as usize] };
                 let tag = if op.kind == Kind::Calc || op.tag == super::ANY { op.tag } else { op.tag + offsets[c] };
                 let unit = c as u8;
-                let nic = if op.kind == Kind::Send { unit } else { 0 };
+                let nic = if op.kind == Kind::Send {
+                    ((c as u32 * nics + u32::from(op.nic)) % (u32::from(super::MAX_UNIT) + 1)) as u8
+                } else {
+                    0
+                };
                 index[c][i] = out.push(r, Op { peer, tag, cpu: unit, nic, ..op }, "");
             }
         }

@@ -380,13 +380,32 @@ impl Model<'_> {
         Some(intra.min(inter).min(cap))
     }
 
+    /// The graph's `bwIntra` of algorithm `a` as NCCL's search leaves it
+    /// (`search.cc`, `ncclTopoCompute`): on one node the description's; on
+    /// several, a ring's graph moves at one speed inside and between nodes
+    /// (its pass 2 raises `bwIntra = bwInter` together), while a tree's
+    /// `bwIntra` is raised up to twice its `bwInter` ("increase bwIntra for
+    /// trees (2 nodes or collnet)"), within what `NVLink` carries. Only
+    /// `nNodes ≤ 2` and `CollNet` read it (`tuning.cc`): so on two nodes
+    /// NCCL's tree can beat the network's bound.
+    fn graph_intra(&self, a: usize) -> f32 {
+        let s = self.s;
+        if self.n_nodes == 1 {
+            s.bw_intra
+        } else if a == TREE {
+            s.bw_intra.min(2.0 * s.bw_inter)
+        } else {
+            s.bw_intra.min(s.bw_inter)
+        }
+    }
+
     /// The bus bandwidth of (`a`, `p`), as algorithm bandwidth (`None`: skipped).
     #[allow(clippy::many_single_char_names, reason = "a, p, s, f, k as in NCCL's source")]
     fn bandwidth(&self, a: usize, p: usize) -> Option<f32> {
         let (s, f, old, n_nodes, cc) = (self.s, self.f, self.old, self.n_nodes, self.cc);
         let n_ch = self.channels(a);
         let collnet = a == CN_DIRECT || a == CN_CHAIN;
-        let mut bw: f32 = if n_nodes <= 2 || collnet { s.bw_intra } else { self.bw_inter };
+        let mut bw: f32 = if n_nodes <= 2 || collnet { self.graph_intra(a) } else { self.bw_inter };
         if a == NVLS || a == NVLS_TREE {
             bw = self.nvls_bw(a, n_ch)?;
         }
@@ -801,6 +820,30 @@ pub fn ours(collective: Collective, algorithm: &str) -> Option<&'static str> {
         (Collective::Broadcast | Collective::Reduce, "ring") => Some("chain"),
         (Collective::Allgather | Collective::ReduceScatter, "ring") => Some("ring"),
         _ => None,
+    }
+}
+
+/// NCCL's NVLS efficiency η (`nvlsEfficiency`, `tuning.cc` from 2.28.3):
+/// the share of a GPU's usable `NVLink` bandwidth NVLS moves payload at;
+/// 0 where NVLS does not run (before Hopper).
+pub fn nvls_efficiency(arch: Arch) -> f64 {
+    f64::from(
+        NVLS_EFFICIENCY[match arch {
+            Arch::Volta => 0,
+            Arch::Ampere => 1,
+            Arch::Hopper => 2,
+            Arch::Blackwell => 3,
+        }],
+    )
+}
+
+/// The channels NCCL opens for NVLS (`src/transport/nvls.cc`:
+/// `NVLS_NCHANNELS_SM90` 16; on sm100 32 across nodes, 24 on one node).
+pub fn nvls_channels(arch: Arch, nodes: u32) -> u32 {
+    match arch {
+        Arch::Blackwell if nodes > 1 => 32,
+        Arch::Blackwell => 24,
+        _ => 16,
     }
 }
 

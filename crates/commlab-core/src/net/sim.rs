@@ -325,7 +325,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         trace: bool,
     ) -> Result<NetSimulation<S>, ConfigError> {
         let ranks = s.borrow().ranks();
-        placement.hosts(ranks, net.hosts())?;
+        placement.vertices(ranks, net.shape)?;
         NetSimulation::prepared(Prepared::new(s), net, placement, p, trace)
     }
 
@@ -343,7 +343,7 @@ impl<S: Borrow<Schedule>> NetSimulation<S> {
         let Prepared { s, lay } = prepared;
         let sched: &Schedule = s.borrow();
         let ranks = sched.ranks() as usize;
-        let host = placement.hosts(sched.ranks(), net.hosts())?;
+        let host = placement.vertices(sched.ranks(), net.shape)?;
         let (cpus, nics, sends) = (lay.cpus, lay.nics, lay.sends);
         let dirs = 2 * net.links.len();
         let caps: Vec<f64> = (0..dirs as Dir).map(|d| net.class(d).bandwidth).collect();

@@ -369,7 +369,8 @@ impl Network {
     }
 
     /// The fixed route from host `a` to host `b` as vertices (§2), both ends
-    /// included; `[a]` when `a == b`.
+    /// included; `[a]` when `a == b`. On a `nodes` network either end may
+    /// also be a node's switch ([`Placement::vertices`]).
     pub fn fixed_path(&self, a: u32, b: u32) -> Vec<u32> {
         let mut path = vec![a];
         if a == b {
@@ -418,21 +419,42 @@ impl Network {
                 }
             }
             Shape::Nodes { n, g, r } => {
-                let (na, nb) = (a / g, b / g);
+                // A node's switch vertex (`h + node`) can hold a rank
+                // ([`Placement::vertices`]): it sits in its node, on the
+                // rail of the GPU it talks to.
+                let node_of = |v: u32| if v < h { v / g } else { v - h };
+                let (na, nb) = (node_of(a), node_of(b));
                 let per = g / r;
                 let node_switch = |node: u32| h + node;
                 if na == nb {
-                    path.extend([node_switch(na), b]);
+                    if a < h && b < h {
+                        path.push(node_switch(na));
+                    }
+                    path.push(b);
                 } else {
-                    // b's rail; its NIC on each node hangs off the rail's first GPU.
-                    let rail = (b % g) / per;
+                    // b's rail (a's when b is a switch); its NIC on each
+                    // node hangs off the rail's first GPU.
+                    let gpu = if b < h {
+                        b
+                    } else if a < h {
+                        a
+                    } else {
+                        0
+                    };
+                    let rail = (gpu % g) / per;
                     let (from, to) = (na * g + rail * per, nb * g + rail * per);
                     if a != from {
-                        path.extend([node_switch(na), from]);
+                        if a < h {
+                            path.push(node_switch(na));
+                        }
+                        path.push(from);
                     }
                     path.extend([h + n + rail, to]);
                     if b != to {
-                        path.extend([node_switch(nb), b]);
+                        if b < h {
+                            path.push(node_switch(nb));
+                        }
+                        path.push(b);
                     }
                 }
             }
@@ -573,6 +595,32 @@ impl Placement {
         }
         all.truncate(ranks as usize);
         Ok(all)
+    }
+}
+
+impl Placement {
+    /// The vertex of every rank, where ranks beyond the hosts may sit on
+    /// switches: with `identity` on a `nodes` network, rank `h + k` (`h`
+    /// hosts) is node `k`'s switch, which is how an `NVSwitch` that reduces
+    /// (NVLS) is simulated rank to rank. Elsewhere, [`Placement::hosts`].
+    ///
+    /// # Errors
+    /// More ranks than the vertices that can hold one.
+    pub fn vertices(self, ranks: u32, shape: Shape) -> Result<Vec<u32>, ConfigError> {
+        let hosts = u32::try_from(shape.hosts()).unwrap_or(u32::MAX);
+        match (self, shape) {
+            (Placement::Identity, Shape::Nodes { n, .. }) if ranks > hosts => {
+                if ranks - hosts > n {
+                    return Err(ConfigError {
+                        name: "topology",
+                        value: format!("{hosts} hosts and {n} node switches"),
+                        expected: format!("a host or a node switch for each of {ranks} ranks"),
+                    });
+                }
+                Ok((0..ranks).collect())
+            }
+            _ => self.hosts(ranks, hosts),
+        }
     }
 }
 
