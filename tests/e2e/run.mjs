@@ -1466,6 +1466,8 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
     assert.ok(Math.abs(q3(rows[i][4]) - r.busbw) <= 0.006 * r.busbw, `busbw at ${r.bytes}: ${rows[i][4]} vs ${r.busbw}`);
     assert.ok(Math.abs(q3(rows[i][2]) - r.time_us) <= 0.006 * r.time_us, `time at ${r.bytes}: ${rows[i][2]} vs ${r.time_us}`);
   }
+  // From 4 MiB NCCL picks NVLS tree on 2 H100 nodes, simulated with a rank on each NVSwitch.
+  assert.ok(rows.some((r) => r[1].startsWith('nvls_tree/simple')), rows.map((r) => r[1]).join('; '));
   await shot(page, 'chooser-busbw');
   // NCCL's tuner file for this system: NCCL's algorithms simulated in the
   // engine worker, the CLI's file for the same system and sizes.

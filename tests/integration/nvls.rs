@@ -107,8 +107,13 @@ fn one_node_reaches_b_times_g_over_g_plus_1() {
 #[test]
 fn one_h100_node_runs_nvls_at_its_closed_form() {
     use commlab_api::predict::PredictRequest;
-    let request =
-        PredictRequest { system: "dgx-h100".into(), nodes: 1, collective: "allreduce".into(), sizes: vec![1 << 34] };
+    let request = PredictRequest {
+        system: "dgx-h100".into(),
+        nodes: 1,
+        collective: "allreduce".into(),
+        sizes: vec![1 << 34],
+        nccl_version: None,
+    };
     let row = request.run().unwrap().rows.remove(0);
     assert_eq!((row.algorithm, row.simulated, row.note), ("nvls", "nvls", None));
     let closed = 2.0 * 0.85 * 18.0 * 20.6 * 7.0 / 9.0;
@@ -124,9 +129,15 @@ fn two_p4d_nodes_run_the_tree_at_large_sizes() {
     use commlab_api::predict::PredictRequest;
     let sizes: Vec<u64> = (27..=34).map(|k| 1u64 << k).collect();
     let on = |nodes| {
-        PredictRequest { system: "p4d".into(), nodes, collective: "allreduce".into(), sizes: sizes.clone() }
-            .planned()
-            .unwrap()
+        PredictRequest {
+            system: "p4d".into(),
+            nodes,
+            collective: "allreduce".into(),
+            sizes: sizes.clone(),
+            nccl_version: None,
+        }
+        .planned()
+        .unwrap()
     };
     for p in on(2) {
         assert_eq!(p.algorithm, "tree", "{} B", p.bytes);

@@ -130,6 +130,20 @@ fn breaks(shape: Shape) -> usize {
     }
 }
 
+/// `s` on `net` with NIC window `window`: every rank's finish equals
+/// SimGrid's to 1e-6 (relative).
+fn same_as_simgrid(s: &Schedule, net: &Network, window: u32, what: &str) {
+    let p = NetParams { window, ..NetParams::unlimited() };
+    let ours = simulate(s, net.clone(), Placement::Identity, p, false).unwrap();
+    assert!(ours.completes(), "{what}");
+    let theirs = simgrid(&input(s, net, window));
+    assert_eq!(theirs.len(), ours.finish.len());
+    for (r, (a, b)) in ours.finish.iter().zip(&theirs).enumerate() {
+        let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
+        assert!(rel <= 1e-6, "{what} rank {r}: commlab {a} ns, SimGrid {b} ns");
+    }
+}
+
 #[test]
 fn finish_times_equal_simgrids() {
     let topologies = ["switch:8", "ring:8", "mesh:4x2", "torus:3x3", "fattree:2,4,2", "nodes:2x4", "nodes:2x4x2"];
@@ -145,18 +159,7 @@ fn finish_times_equal_simgrids() {
             let all: Vec<_> = schedules().into_iter().chain(pipelined(&net)).collect();
             for window in [0, 1, 2] {
                 for (name, s) in &all {
-                    let p = NetParams { window, ..NetParams::unlimited() };
-                    let ours = simulate(s, net.clone(), Placement::Identity, p, false).unwrap();
-                    assert!(ours.completes(), "{name} on {id}");
-                    let theirs = simgrid(&input(s, &net, window));
-                    assert_eq!(theirs.len(), ours.finish.len());
-                    for (r, (a, b)) in ours.finish.iter().zip(&theirs).enumerate() {
-                        let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
-                        assert!(
-                            rel <= 1e-6,
-                            "{name} on {id} (broken: {broken}, W = {window}) rank {r}: commlab {a} ns, SimGrid {b} ns"
-                        );
-                    }
+                    same_as_simgrid(s, &net, window, &format!("{name} on {id} (broken: {broken}, W = {window})"));
                     compared += 1;
                 }
             }
@@ -183,18 +186,7 @@ fn nvls_with_the_switch_as_a_rank_equals_simgrid() {
         let identity: Vec<u32> = (0..plan.ranks).collect();
         let s = goal_channels(&plan, 48_000, &[identity.clone(), identity.clone(), identity]);
         for window in [0, 2] {
-            let p = NetParams { window, ..NetParams::unlimited() };
-            let ours = simulate(&s, net.clone(), Placement::Identity, p, false).unwrap();
-            assert!(ours.completes(), "{collective} on {id}");
-            let theirs = simgrid(&input(&s, &net, window));
-            assert_eq!(theirs.len(), ours.finish.len());
-            for (r, (a, b)) in ours.finish.iter().zip(&theirs).enumerate() {
-                let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
-                assert!(
-                    rel <= 1e-6,
-                    "NVLS {collective} on {id} (W = {window}) rank {r}: commlab {a} ns, SimGrid {b} ns"
-                );
-            }
+            same_as_simgrid(&s, &net, window, &format!("NVLS {collective} on {id} (W = {window})"));
         }
     }
 }

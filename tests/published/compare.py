@@ -22,6 +22,10 @@ cases = [
 ]
 for f, sysid, nodes, coll in cases:
     rows = []
+    # The NCCL version the header states as printed by the run (else the
+    # current release): NCCL prints "NCCL version 2.X.Y".
+    stated = re.search(r'NCCL version (2\.\d+\.\d+)', open(R + f).read())
+    version = stated.group(1) if stated else "current"
     for line in open(R + f):
         line = re.sub(r'^\s*(\[\d+,\d+\]<stdout>:|\d+:)\s*', '', line)
         if line.lstrip().startswith('#'): continue
@@ -29,9 +33,9 @@ for f, sysid, nodes, coll in cases:
         if len(t) >= 8 and t[0].isdigit() and t[1].isdigit():
             rows.append((int(t[0]), float(t[5]), float(t[7])))
     sizes = ",".join(str(b) for b, _, _ in rows)
-    v = json.loads(subprocess.check_output([C, "predict", "--system", sysid, "--nodes", str(nodes), "--collective", coll, "--bytes", sizes, "--json"]))
+    v = json.loads(subprocess.check_output([C, "predict", "--system", sysid, "--nodes", str(nodes), "--collective", coll, "--bytes", sizes, "--nccl-version", version, "--json"]))
     worst_t, worst_b = 0, 0
-    print(f"== {f} ({sysid} x {nodes})")
+    print(f"== {f} ({sysid} x {nodes}, {v['system']['nccl']['version']})")
     for (b, t, bb), r in zip(rows, v["rows"]):
         et = r["time_us"] / t - 1
         eb = (r["busbw"] / bb - 1) if bb > 0 else float('nan')

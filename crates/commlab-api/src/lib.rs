@@ -31,6 +31,7 @@ pub mod sim;
 pub mod sources;
 pub mod swizzle;
 pub mod sysfit;
+pub mod system;
 pub mod tree;
 pub mod wire;
 

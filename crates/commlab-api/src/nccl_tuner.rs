@@ -104,7 +104,8 @@ impl TunerPlan {
         let mut sorted = sizes.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        let description = preset.nccl(nodes);
+        let system = crate::system::System { preset, nodes, version: nccl::Version::Current };
+        let description = system.nccl();
         let plans = sorted
             .into_iter()
             .map(|bytes| {
@@ -119,7 +120,7 @@ impl TunerPlan {
                     })
                     .map(|&(a, p, _)| {
                         let (algorithm, protocol) = (nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]);
-                        let (planned, _) = plan_as(&preset, nodes, collective, bytes, algorithm, protocol);
+                        let (planned, _) = plan_as(&system, collective, bytes, algorithm, protocol);
                         Candidate { algorithm, protocol, planned }
                     })
                     .collect();

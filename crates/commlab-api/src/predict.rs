@@ -9,11 +9,11 @@ use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::{self, IntRange};
 use commlab_core::net::topology::LinkClass;
 use commlab_core::net::{NetParams, Network, Placement};
-use commlab_core::systems::{self, Preset, CHUNK, MAX_PIECES, NCCL_STEPS};
+use commlab_core::systems::{self, Preset, MAX_PIECES, NCCL_STEPS};
 use serde_json::{json as j, Value};
 
-/// Nodes of one prediction.
-pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
+use crate::system::System;
+pub use crate::system::NODES;
 
 /// Nodes of a system fit (measured or predicted) and of an NCCL tuner file:
 /// each simulates every size tens of times (a fit) or once per NCCL pair, so
@@ -31,6 +31,9 @@ pub struct PredictRequest {
     pub collective: String,
     /// Sizes in nccl-tests' terms (its size column for that collective).
     pub sizes: Vec<u64>,
+    /// The NCCL release whose model picks (`Version::parse`; none: the current one).
+    #[serde(default)]
+    pub nccl_version: Option<String>,
 }
 
 /// One size's prediction.
@@ -71,6 +74,8 @@ pub struct Prediction {
     pub preset: Preset,
     /// Nodes.
     pub nodes: u32,
+    /// The NCCL release whose model picked.
+    pub version: Version,
     /// The collective.
     pub collective: Collective,
     /// One row per size.
@@ -109,17 +114,23 @@ impl PredictRequest {
     /// # Errors
     /// An unknown system or collective, nodes or a size out of range.
     pub fn planned(&self) -> Result<Vec<Planned>, ApiError> {
-        let preset = Preset::find(&self.system).map_err(|e| ApiError::problem("system", e))?;
-        let nodes = NODES.check(u64::from(self.nodes))? as u32;
-        limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        let system = self.system()?;
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         self.sizes
             .iter()
             .map(|&b| {
                 limits::BYTES.check(b)?;
-                Ok(decide(&preset, nodes, collective, b).0)
+                Ok(decide(&system, collective, b).0)
             })
             .collect()
+    }
+
+    /// The system it is about, checked.
+    ///
+    /// # Errors
+    /// An unknown system or release, nodes out of range.
+    pub fn system(&self) -> Result<System, ApiError> {
+        System::new(&self.system, self.nodes, self.nccl_version.as_deref())
     }
 
     /// Predicts every size.
@@ -127,9 +138,7 @@ impl PredictRequest {
     /// # Errors
     /// An unknown system or collective, nodes or a size out of range.
     pub fn run(&self) -> Result<Prediction, ApiError> {
-        let preset = Preset::find(&self.system).map_err(|e| ApiError::problem("system", e))?;
-        let nodes = NODES.check(u64::from(self.nodes))? as u32;
-        limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        let system = self.system()?;
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         if self.sizes.is_empty() {
             return Err(ApiError::problem(
@@ -142,10 +151,10 @@ impl PredictRequest {
             .iter()
             .map(|&b| {
                 limits::BYTES.check(b)?;
-                row(&preset, nodes, collective, b)
+                row(&system, collective, b)
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        Ok(Prediction { preset, nodes, collective, rows })
+        Ok(Prediction { preset: system.preset, nodes: system.nodes, version: system.version, collective, rows })
     }
 }
 
@@ -294,11 +303,10 @@ type Pick = (&'static str, &'static str, Option<&'static str>, Option<f64>, &'st
 /// What NCCL would run at `bytes` on `nodes` nodes of `preset`, planned for
 /// the network, with NCCL's pick, why another schedule runs (if one does)
 /// and NCCL's own estimate (µs).
-fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (Planned, Pick) {
-    let description = preset.nccl(nodes);
-    let model = nccl::predict(&description, collective, bytes);
+fn decide(system: &System, collective: Collective, bytes: u64) -> (Planned, Pick) {
+    let model = nccl::predict(&system.nccl(), collective, bytes);
     let (algorithm, protocol) = model.as_ref().map_or(("p2p", "simple"), nccl::Prediction::names);
-    let (planned, note) = plan_as(preset, nodes, collective, bytes, algorithm, protocol);
+    let (planned, note) = plan_as(system, collective, bytes, algorithm, protocol);
     let simulated = schedule_of(collective, algorithm).0;
     (planned, (algorithm, protocol, note, model.map(|m| f64::from(m.pick.2)), simulated))
 }
@@ -306,23 +314,22 @@ fn decide(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> (P
 /// NCCL's `algorithm` with `protocol` at `bytes` on `nodes` nodes of
 /// `preset`, planned for the network, and why another schedule runs (if one does).
 pub fn plan_as(
-    preset: &Preset,
-    nodes: u32,
+    system: &System,
     collective: Collective,
     bytes: u64,
     algorithm: &'static str,
     protocol: &'static str,
 ) -> (Planned, Option<&'static str>) {
+    let (preset, nodes, v) = (&system.preset, system.nodes, system.version);
     let p = preset.ranks(nodes);
     let (simulated, note) = schedule_of(collective, algorithm);
     if simulated == "nvls" {
-        return (plan_nvls(preset, nodes, collective, bytes, algorithm), None);
+        return (plan_nvls(system, collective, bytes, algorithm), None);
     }
     // The step costs of the schedule that runs: the tree's row for trees,
     // the ring's for rings, chains and point-to-point.
     let row_of = if matches!(simulated, "double-binary-tree" | "node-tree") { "tree" } else { "ring" };
     let costs = if note.is_some() { "simple" } else { protocol };
-    let v = Version::Current;
     let step = |network| f64::from(nccl::step_latency(v, network, row_of, costs).unwrap_or(0.0)) * 1000.0;
     let net_step = systems::Plugin::step(preset.plugin.as_ref(), step(true) / 1000.0, costs == "simple") * 1000.0;
     let base = f64::from(nccl::base_latency(v, row_of, costs).unwrap_or(0.0));
@@ -335,7 +342,7 @@ pub fn plan_as(
     // The payload rate NCCL's model gives the protocol, as a share of
     // Simple's; the line share where its model has no such pair.
     let line_share =
-        nccl::protocol_share(&preset.nccl(nodes), collective, if note.is_some() { "ring" } else { algorithm }, costs)
+        nccl::protocol_share(&system.nccl(), collective, if note.is_some() { "ring" } else { algorithm }, costs)
             .unwrap_or_else(|| systems::protocol_share(costs));
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share of at least 1/2")]
     let wire = (bytes as f64 / line_share).ceil() as u64;
@@ -344,9 +351,9 @@ pub fn plan_as(
     let chunk = if simulated == "node-tree" {
         // NCCL's tree: a chain of the node's GPUs under the tree of nodes.
         let depth = preset.gpus + nodes.next_power_of_two().ilog2();
-        systems::tree_chunk(costs, per_channel, depth, nodes, preset.gpus)
+        systems::tree_chunk(costs, per_channel, depth, nodes, preset.gpus, preset.simple_step())
     } else {
-        CHUNK
+        preset.simple_step()
     };
     let pieces = if pipelined { per_channel.div_ceil(chunk).clamp(1, MAX_PIECES) as u32 } else { 1 };
     let planned = Planned {
@@ -370,21 +377,25 @@ pub fn plan_as(
 
 /// NCCL's NVLS (one node) or NVLS tree (several) at `bytes` on `nodes`
 /// nodes of `preset`, planned for the network (`choose::nvls`: a rank on
-/// each node's switch): NCCL's NVLS channels, 128 KiB chunks per slice, the
+/// each node's switch): NCCL's NVLS channels, its chunks per slice
+/// ([`systems::nvls_call_chunk`]), the
 /// payload at NCCL's NVLS efficiency η of the `NVLink` (the wire carries
 /// bytes / η), NCCL's NVLS latency once per call (its `NVLink` hwLat; NVLS
 /// has no base latency) and its network hwLat for each step between nodes
 /// (with the plugin's, [`systems::Plugin::step`]).
-fn plan_nvls(preset: &Preset, nodes: u32, collective: Collective, bytes: u64, algorithm: &'static str) -> Planned {
+fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: &'static str) -> Planned {
+    let (preset, nodes, v) = (&system.preset, system.nodes, system.version);
     let p = preset.ranks(nodes);
-    let v = Version::Current;
     let lat = |network| f64::from(nccl::step_latency(v, network, algorithm, "simple").unwrap_or(0.0));
     let [intra, inter] = preset.classes();
     let channels = nccl::nvls_channels(preset.arch, nodes);
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share near 1")]
     let wire = (bytes as f64 / nccl::nvls_efficiency(preset.arch)).ceil() as u64;
     let per_slice = wire.div_ceil(u64::from(channels) * u64::from(preset.gpus));
-    let pieces = per_slice.div_ceil(systems::NVLS_CHUNK).clamp(1, MAX_PIECES) as u32;
+    let ops = u64::from(channels) * u64::from(preset.gpus);
+    let chunk =
+        systems::nvls_call_chunk(nodes > 1, bytes, ops, preset.nvls_chunk(), preset.nvls_tree_max(nodes)).max(1);
+    let pieces = per_slice.div_ceil(chunk).clamp(1, MAX_PIECES) as u32;
     Planned {
         bytes,
         collective: collective.id().to_owned(),
@@ -404,9 +415,8 @@ fn plan_nvls(preset: &Preset, nodes: u32, collective: Collective, bytes: u64, al
 }
 
 /// One size: NCCL's pick, simulated.
-fn row(preset: &Preset, nodes: u32, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
-    let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) =
-        decide(preset, nodes, collective, bytes);
+fn row(system: &System, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
+    let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
     let (sim_ns, run) = planned.simulate()?;
     let bottleneck = run.and_then(|(net, out)| bottleneck(&net, &out, sim_ns));
     let time_us = sim_ns / 1000.0 + planned.base_us;
@@ -495,7 +505,7 @@ impl Prediction {
     pub fn to_json(&self) -> Value {
         let s = &self.preset;
         let sources: Vec<Value> = s
-            .sources
+            .sources()
             .iter()
             .map(|(what, value, source)| j!({ "what": what, "value": value, "source": source }))
             .collect();
@@ -516,7 +526,7 @@ impl Prediction {
                 })
             })
             .collect();
-        let nccl = s.nccl(self.nodes);
+        let nccl = s.nccl_at(self.nodes, self.version);
         j!({
             "system": {
                 "id": s.id, "name": s.name, "gpus_per_node": s.gpus, "nics_per_node": s.nics,

@@ -262,6 +262,22 @@ impl SystemFitRequest {
         points: &[(u64, f64)],
         then_nodes: Option<u32>,
     ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
+        SystemFitRequest::with_version(system, nodes, collective, points, then_nodes, None)
+    }
+
+    /// [`SystemFitRequest::new`] with NCCL `version`'s model picking (`None`:
+    /// the current release; `Version::parse`).
+    ///
+    /// # Errors
+    /// An unknown system, collective or release, nodes or a size out of range.
+    pub fn with_version(
+        system: &str,
+        nodes: u32,
+        collective: &str,
+        points: &[(u64, f64)],
+        then_nodes: Option<u32>,
+        version: Option<&str>,
+    ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
         let preset = commlab_core::systems::Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
         crate::predict::FIT_NODES.check(u64::from(nodes))?;
         if let Some(m) = then_nodes {
@@ -277,6 +293,7 @@ impl SystemFitRequest {
             nodes,
             collective: collective.to_owned(),
             sizes: sizes.clone(),
+            nccl_version: version.map(str::to_owned),
         };
         let planned = at(nodes).planned()?;
         let then = match then_nodes {

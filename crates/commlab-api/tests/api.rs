@@ -768,6 +768,7 @@ fn the_expected_curve_is_the_prediction_split_between_page_and_worker() {
                 nodes,
                 collective: collective.into(),
                 sizes: vec![8, 65_536, 1 << 24],
+                nccl_version: None,
             };
             let whole = request.run().unwrap();
             let planned = request.planned().unwrap();
@@ -799,6 +800,7 @@ fn the_expected_curve_marks_the_coupled_rings() {
         nodes: 4,
         collective: "allreduce".into(),
         sizes: vec![1 << 20, 1 << 28],
+        nccl_version: None,
     };
     let planned = request.planned().unwrap();
     let (tree, ring) = (&planned[0], &planned[1]);

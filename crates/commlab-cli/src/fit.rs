@@ -48,6 +48,9 @@ pub struct FitArgs {
     /// With --system: predict the same sizes on this many nodes from the fit.
     #[arg(long)]
     predict_nodes: Option<u32>,
+    /// With --system: the NCCL release whose model picks (as `predict --nccl-version`).
+    #[arg(long)]
+    nccl_version: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -164,8 +167,14 @@ impl FitArgs {
     /// `--system` (with `--nodes`, `--predict-nodes`): the preset fitted to the run.
     fn system_fit(&self, result: &commlab_api::fit::FitResult) -> Result<Option<SystemOut>, ArgError> {
         let Some(system) = &self.system else {
-            if self.predict_nodes.is_some() || self.nodes.is_some() {
-                let flag = if self.nodes.is_some() { "--nodes" } else { "--predict-nodes" };
+            if self.predict_nodes.is_some() || self.nodes.is_some() || self.nccl_version.is_some() {
+                let flag = if self.nodes.is_some() {
+                    "--nodes"
+                } else if self.predict_nodes.is_some() {
+                    "--predict-nodes"
+                } else {
+                    "--nccl-version"
+                };
                 return Err((flag.to_owned(), "needs --system ID: the nodes of which system".to_owned()));
             }
             return Ok(None);
@@ -197,12 +206,13 @@ impl FitArgs {
                 ))
             }
         };
-        let (preset, request) = commlab_api::sysfit::SystemFitRequest::new(
+        let (preset, request) = commlab_api::sysfit::SystemFitRequest::with_version(
             system,
             nodes,
             &result.collective,
             &result.points,
             self.predict_nodes,
+            self.nccl_version.as_deref(),
         )
         .map_err(|e| {
             let field = e.field.clone();

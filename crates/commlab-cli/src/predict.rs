@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 /// `commlab predict`.
 #[derive(clap::Args)]
 pub struct PredictArgs {
-    /// A system preset (dgx-h100, dgx-a100, p4d, p5, gh200-slingshot, hgx-h200, hgx-b200), or `list`.
+    /// A system preset (dgx-h100, dgx-a100, p4d, p5, gh200-slingshot, hgx-h200, hgx-b200, h800, p5en, p6-b200), or `list`.
     #[arg(long)]
     system: String,
     /// Nodes (1..=128).
@@ -23,6 +23,10 @@ pub struct PredictArgs {
     /// Sizes as nccl-tests' size column: one (65536, 64K), a list (1K,1M), or MIN..MAX (every power of two in it).
     #[arg(long, default_value = "8..1G")]
     bytes: String,
+    /// The NCCL release whose model picks: 2.22, 2.28, current (2.30.7), or any release from 2.18
+    /// (2.26.2 uses 2.22's tables: the newest transcribed release not newer).
+    #[arg(long)]
+    nccl_version: Option<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -54,6 +58,7 @@ impl PredictArgs {
             nodes: self.nodes,
             collective: self.collective.clone(),
             sizes: sizes(&self.bytes)?,
+            nccl_version: self.nccl_version.clone(),
         };
         let prediction = request.run().map_err(|e| {
             let flag = match e.field.as_str() {
@@ -78,12 +83,13 @@ pub fn table(v: &Value) -> String {
     }
     let _ = writeln!(
         out,
-        "{} × {} ({}), {}: {} ranks",
+        "{} × {} ({}), {}: {} ranks; NCCL's pick by {}",
         v["nodes"],
         v["system"]["id"].as_str().unwrap_or(""),
         v["system"]["topology"].as_str().unwrap_or(""),
         v["collective"].as_str().unwrap_or(""),
-        v["ranks"]
+        v["ranks"],
+        v["system"]["nccl"]["version"].as_str().unwrap_or("")
     );
     let _ = writeln!(
         out,

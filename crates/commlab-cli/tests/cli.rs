@@ -875,7 +875,7 @@ fn predict_reports_nccl_tests_terms() {
     assert!(text.contains("~ simulated as a ring over several channels"), "{text}");
     // Exact sizes, lists and ranges; every preset listed.
     let presets = json(&["predict", "--system", "list", "--json"]);
-    assert_eq!(presets["systems"].as_array().unwrap().len(), 7);
+    assert_eq!(presets["systems"].as_array().unwrap().len(), 10);
     let one = json(&["predict", "--system", "dgx-h100", "--bytes", "40000", "--json"]);
     assert_eq!(one["rows"][0]["bytes"], 40000);
     let a2a =
@@ -889,6 +889,8 @@ fn predict_reports_nccl_tests_terms() {
         (&["--system", "p4d", "--bytes", "40000..40001"], "--bytes"),
         (&["--system", "p4d", "--bytes", "lots"], "--bytes"),
         (&["--system", "p4d", "--collective", "scan"], "--collective"),
+        (&["--system", "p4d", "--nccl-version", "1.0"], "--nccl-version"),
+        (&["--system", "p4d", "--nccl-version", "2.x"], "--nccl-version"),
     ] {
         let out = run(&[&["predict"][..], args].concat());
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -18,7 +18,8 @@ use crate::net::topology::{LinkClass, Shape};
 pub struct Preset {
     /// The id (`dgx-h100`, …).
     pub id: &'static str,
-    /// What it is, in a line.
+    /// What it is, in a short line (the System select's label; the
+    /// sources say the rest).
     pub name: &'static str,
     /// GPUs per node.
     pub gpus: u32,
@@ -40,8 +41,6 @@ pub struct Preset {
     pub arch: Arch,
     /// The network plugin NCCL loads, if one changes its choice or costs.
     pub plugin: Option<Plugin>,
-    /// Where each value comes from: `(what, value as written, source)`.
-    pub sources: &'static [(&'static str, &'static str, &'static str)],
 }
 
 /// A network plugin as NCCL's model sees it (`docs/systems.md`, plugins).
@@ -59,15 +58,49 @@ pub struct Plugin {
     /// (its table's network latency plus the reported latency, twice for
     /// Simple), the only published figure.
     pub step_us: Option<(f64, f64)>,
+    /// `NCCL_BUFFSIZE` the plugin sets (bytes; `None`: NCCL's 4 MiB): a
+    /// Simple step is an eighth of it.
+    pub buffsize: Option<u64>,
+    /// `NCCL_NVLS_CHUNKSIZE` (and the NVLS tree's most) the plugin sets
+    /// (bytes; `None`: NCCL's 128 KiB).
+    pub nvls_chunk: Option<u64>,
 }
 
-/// aws-ofi-nccl on p4d/p4de: it reports 75 µs and states no step latency.
-const AWS_OFI_P4D: Plugin = Plugin { id: "aws-ofi-nccl", reported_us: 75.0, step_us: None };
+/// aws-ofi-nccl on p4d/p4de: it reports 75 µs, states no step latency, and
+/// sets `NCCL_BUFFSIZE` to 8 MiB (`src/platform-aws.cpp`).
+const AWS_OFI_P4D: Plugin =
+    Plugin { id: "aws-ofi-nccl", reported_us: 75.0, step_us: None, buffsize: Some(8 << 20), nvls_chunk: None };
 /// aws-ofi-nccl on p5/p5e: it reports 75 µs; its model tuner states 20 µs a
-/// step, 3 more for Simple.
-const AWS_OFI_P5: Plugin = Plugin { id: "aws-ofi-nccl", reported_us: 75.0, step_us: Some((20.0, 3.0)) };
+/// step, 3 more for Simple; it sets `NCCL_BUFFSIZE` to 8 MiB and the NVLS
+/// chunk to 512 KiB (`src/platform-aws.cpp`).
+const AWS_OFI_P5: Plugin = Plugin {
+    id: "aws-ofi-nccl",
+    reported_us: 75.0,
+    step_us: Some((20.0, 3.0)),
+    buffsize: Some(8 << 20),
+    nvls_chunk: Some(512 << 10),
+};
+/// aws-ofi-nccl on p5en: it reports 35 µs; its model tuner states 18 µs a
+/// step, 3 more for Simple; the same environment as on p5.
+const AWS_OFI_P5EN: Plugin = Plugin {
+    id: "aws-ofi-nccl",
+    reported_us: 35.0,
+    step_us: Some((18.0, 3.0)),
+    buffsize: Some(8 << 20),
+    nvls_chunk: Some(512 << 10),
+};
+/// aws-ofi-nccl on p6-b200: it reports 35 µs, its model states no step
+/// latency there; the same environment as on p5en.
+const AWS_OFI_P6: Plugin = Plugin {
+    id: "aws-ofi-nccl",
+    reported_us: 35.0,
+    step_us: None,
+    buffsize: Some(8 << 20),
+    nvls_chunk: Some(512 << 10),
+};
 /// aws-ofi-nccl off AWS (Slingshot, as on CSCS Alps): it reports 0.
-const AWS_OFI_ELSEWHERE: Plugin = Plugin { id: "aws-ofi-nccl", reported_us: 0.0, step_us: None };
+const AWS_OFI_ELSEWHERE: Plugin =
+    Plugin { id: "aws-ofi-nccl", reported_us: 0.0, step_us: None, buffsize: None, nvls_chunk: None };
 
 impl Plugin {
     /// What a step between nodes costs in the simulation (µs), given NCCL's
@@ -83,10 +116,10 @@ impl Plugin {
 }
 
 /// The presets, in the order `--system list` prints them.
-pub const PRESETS: [Preset; 7] = [
+pub const PRESETS: [Preset; 10] = [
     Preset {
         id: "dgx-h100",
-        name: "NVIDIA DGX H100: 8 × H100 SXM, NVLink 4 with NVSwitch (NVLS), 8 × 400 Gb/s InfiniBand NDR",
+        name: "DGX H100: 8 × H100, NVSwitch (NVLS), 8 × 400 Gb/s IB NDR",
         gpus: 8,
         nics: 8,
         nvlink: 370.8,
@@ -95,16 +128,10 @@ pub const PRESETS: [Preset; 7] = [
         nvls: true,
         arch: Arch::Hopper,
         plugin: None,
-        sources: &[
-            ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H100 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
-            ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
-            ("nic", "8 × 400 Gb/s", "NVIDIA DGX H100 datasheet (8 × single-port ConnectX-7, up to 400 Gb/s InfiniBand)"),
-            ("nvls", "NVSwitch gen 3 with SHARP", "NVIDIA DGX H100 datasheet; NCCL enables NVLS on sm90 with NVSwitch"),
-        ],
     },
     Preset {
         id: "dgx-a100",
-        name: "NVIDIA DGX A100: 8 × A100 SXM, NVLink 3 with NVSwitch, 8 × 200 Gb/s InfiniBand HDR",
+        name: "DGX A100: 8 × A100, NVSwitch, 8 × 200 Gb/s IB HDR",
         gpus: 8,
         nics: 8,
         nvlink: 240.0,
@@ -113,16 +140,10 @@ pub const PRESETS: [Preset; 7] = [
         nvls: false,
         arch: Arch::Ampere,
         plugin: None,
-        sources: &[
-            ("nvlink", "12 links × 20.0 GB/s = 240 GB/s a direction, usable", "links: NVIDIA A100 Tensor Core GPU datasheet (SXM: 12 NVLink 3 links, 600GB/s); usable per link: NCCL src/graph/topo.h SM80_NVLINK_BW 20.0"),
-            ("nvlink_line", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
-            ("nic", "8 × 200 Gb/s", "NVIDIA DGX A100 datasheet (8 × single-port ConnectX-6 VPI, 200 Gb/s HDR InfiniBand)"),
-            ("nvls", "none", "NVSwitch gen 2 has no SHARP; NCCL's NVLS needs sm90"),
-        ],
     },
     Preset {
         id: "p4d",
-        name: "AWS p4d/p4de.24xlarge: 8 × A100 SXM, NVLink 3 with NVSwitch, 4 × 100 Gb/s EFA (2 GPUs per NIC)",
+        name: "AWS p4d/p4de: 8 × A100, NVSwitch, 4 × 100 Gb/s EFA",
         gpus: 8,
         nics: 4,
         nvlink: 240.0,
@@ -131,21 +152,10 @@ pub const PRESETS: [Preset; 7] = [
         nvls: false,
         arch: Arch::Ampere,
         plugin: Some(AWS_OFI_P4D),
-        sources: &[
-            ("nvlink", "12 links × 20.0 GB/s = 240 GB/s a direction, usable", "links: NVIDIA A100 Tensor Core GPU datasheet (SXM: 12 NVLink 3 links, 600GB/s); usable per link: NCCL src/graph/topo.h SM80_NVLINK_BW 20.0"),
-            ("nvlink_line", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
-            ("nic", "4 × 100 Gb/s", "AWS EC2 accelerated computing instances: p4d.24xlarge, 400 Gbps EFA on 4 network cards"),
-            ("nvls", "none", "A100: NCCL's NVLS needs sm90"),
-            (
-                "plugin",
-                "aws-ofi-nccl reports 75 µs; no per-step latency stated",
-                "aws/aws-ofi-nccl src/platform-aws.cpp (p4d, p4de: 75 µs net latency reported to NCCL); NCCL src/graph/tuning.cc adds it to each step between nodes, twice for Simple",
-            ),
-        ],
     },
     Preset {
         id: "p5",
-        name: "AWS p5.48xlarge: 8 × H100 SXM, NVLink 4 with NVSwitch, 32 × 100 Gb/s EFA (4 per GPU, one 400 Gb/s rail each)",
+        name: "AWS p5: 8 × H100, NVSwitch (NVLS), 32 × 100 Gb/s EFA",
         gpus: 8,
         nics: 8,
         nvlink: 370.8,
@@ -154,7 +164,122 @@ pub const PRESETS: [Preset; 7] = [
         nvls: true,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5),
-        sources: &[
+    },
+    Preset {
+        id: "gh200-slingshot",
+        name: "CSCS Alps: 4 × GH200 (NVLink pairs), 4 × 200 Gb/s Slingshot",
+        gpus: 4,
+        nics: 4,
+        nvlink: 123.6,
+        nvlink_line: 150.0,
+        nic: 25.0,
+        nvls: false,
+        arch: Arch::Hopper,
+        plugin: Some(AWS_OFI_ELSEWHERE),
+    },
+    Preset {
+        id: "hgx-h200",
+        name: "HGX H200: 8 × H200, NVSwitch (NVLS), 8 × 400 Gb/s",
+        gpus: 8,
+        nics: 8,
+        nvlink: 370.8,
+        nvlink_line: 450.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Hopper,
+        plugin: None,
+    },
+    Preset {
+        id: "hgx-b200",
+        name: "HGX B200: 8 × B200, NVSwitch (NVLS), 8 × 400 Gb/s",
+        gpus: 8,
+        nics: 8,
+        nvlink: 721.8,
+        nvlink_line: 900.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Blackwell,
+        plugin: None,
+    },
+    Preset {
+        id: "h800",
+        name: "DGX H800: 8 × H800 (8 NVLinks), NVSwitch (NVLS), 8 × 400 Gb/s",
+        gpus: 8,
+        nics: 8,
+        nvlink: 164.8,
+        nvlink_line: 200.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Hopper,
+        plugin: None,
+    },
+    Preset {
+        id: "p5en",
+        name: "AWS p5en: 8 × H200, NVSwitch (NVLS), 16 × 200 Gb/s EFA",
+        gpus: 8,
+        nics: 8,
+        nvlink: 370.8,
+        nvlink_line: 450.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Hopper,
+        plugin: Some(AWS_OFI_P5EN),
+    },
+    Preset {
+        id: "p6-b200",
+        name: "AWS p6-b200: 8 × B200, NVSwitch (NVLS), 8 × 400 Gb/s EFA",
+        gpus: 8,
+        nics: 8,
+        nvlink: 721.8,
+        nvlink_line: 900.0,
+        nic: 50.0,
+        nvls: true,
+        arch: Arch::Blackwell,
+        plugin: Some(AWS_OFI_P6),
+    },
+];
+
+/// Where a value comes from: `(what, value as written, source)`.
+pub type Source = (&'static str, &'static str, &'static str);
+
+/// Where each value of a preset comes from, by preset id ([`Preset::sources`]). Kept apart from
+/// [`PRESETS`] so that code listing the presets does not carry the text.
+const SOURCES: [(&str, &[Source]); 10] = [
+    (
+        "dgx-h100",
+        &[
+            ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H100 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
+            ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nic", "8 × 400 Gb/s", "NVIDIA DGX H100 datasheet (8 × single-port ConnectX-7, up to 400 Gb/s InfiniBand)"),
+            ("nvls", "NVSwitch gen 3 with SHARP", "NVIDIA DGX H100 datasheet; NCCL enables NVLS on sm90 with NVSwitch"),
+        ],
+    ),
+    (
+        "dgx-a100",
+        &[
+            ("nvlink", "12 links × 20.0 GB/s = 240 GB/s a direction, usable", "links: NVIDIA A100 Tensor Core GPU datasheet (SXM: 12 NVLink 3 links, 600GB/s); usable per link: NCCL src/graph/topo.h SM80_NVLINK_BW 20.0"),
+            ("nvlink_line", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
+            ("nic", "8 × 200 Gb/s", "NVIDIA DGX A100 datasheet (8 × single-port ConnectX-6 VPI, 200 Gb/s HDR InfiniBand)"),
+            ("nvls", "none", "NVSwitch gen 2 has no SHARP; NCCL's NVLS needs sm90"),
+        ],
+    ),
+    (
+        "p4d",
+        &[
+            ("nvlink", "12 links × 20.0 GB/s = 240 GB/s a direction, usable", "links: NVIDIA A100 Tensor Core GPU datasheet (SXM: 12 NVLink 3 links, 600GB/s); usable per link: NCCL src/graph/topo.h SM80_NVLINK_BW 20.0"),
+            ("nvlink_line", "600 GB/s per GPU, both directions", "NVIDIA A100 Tensor Core GPU datasheet (SXM: NVLink 600GB/s)"),
+            ("nic", "4 × 100 Gb/s", "AWS EC2 accelerated computing instances: p4d.24xlarge, 400 Gbps EFA on 4 network cards"),
+            ("nvls", "none", "A100: NCCL's NVLS needs sm90"),
+            (
+                "plugin",
+                "aws-ofi-nccl reports 75 µs; no per-step latency stated; NCCL_BUFFSIZE 8 MiB",
+                "aws/aws-ofi-nccl src/platform-aws.cpp (p4d, p4de: 75 µs net latency reported to NCCL); NCCL src/graph/tuning.cc adds it to each step between nodes, twice for Simple",
+            ),
+        ],
+    ),
+    (
+        "p5",
+        &[
             ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H100 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
             ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H100 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
             (
@@ -165,23 +290,14 @@ pub const PRESETS: [Preset; 7] = [
             ("nvls", "NVSwitch gen 3 with SHARP", "H100 SXM baseboard (HGX H100)"),
             (
                 "plugin",
-                "aws-ofi-nccl reports 75 µs; its model: 20 µs a step, 3 more for Simple",
+                "aws-ofi-nccl reports 75 µs; its model: 20 µs a step, 3 more for Simple; NCCL_BUFFSIZE 8 MiB, NVLS chunk 512 KiB",
                 "aws/aws-ofi-nccl src/platform-aws.cpp (p5, p5e: 75 µs reported); src/tuner/nccl_ofi_model.cpp (per-step network latency 20 µs, Simple +3 µs)",
             ),
         ],
-    },
-    Preset {
-        id: "gh200-slingshot",
-        name: "4 × GH200 (NVLink between the 4), 4 × 200 Gb/s Slingshot-11, as CSCS Alps",
-        gpus: 4,
-        nics: 4,
-        nvlink: 123.6,
-        nvlink_line: 150.0,
-        nic: 25.0,
-        nvls: false,
-        arch: Arch::Hopper,
-        plugin: Some(AWS_OFI_ELSEWHERE),
-        sources: &[
+    ),
+    (
+        "gh200-slingshot",
+        &[
             (
                 "nvlink",
                 "6 links × 20.6 GB/s = 123.6 GB/s a direction to each of the 3 others, usable",
@@ -196,43 +312,62 @@ pub const PRESETS: [Preset; 7] = [
                 "aws/aws-ofi-nccl: the latency is reported on AWS platforms only (src/platform-aws.cpp); CSCS Alps documentation: NCCL over the aws-ofi-nccl plugin on Slingshot",
             ),
         ],
-    },
-    Preset {
-        id: "hgx-h200",
-        name: "HGX H200: 8 × H200 SXM, NVLink 4 with NVSwitch (NVLS), 8 × 400 Gb/s",
-        gpus: 8,
-        nics: 8,
-        nvlink: 370.8,
-        nvlink_line: 450.0,
-        nic: 50.0,
-        nvls: true,
-        arch: Arch::Hopper,
-        plugin: None,
-        sources: &[
+    ),
+    (
+        "hgx-h200",
+        &[
             ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H200 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
             ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H200 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
             ("nic", "8 × 400 Gb/s", "NVIDIA HGX H200 reference: one 400 Gb/s ConnectX-7 or BlueField-3 per GPU"),
             ("nvls", "NVSwitch gen 3 with SHARP", "HGX H200 baseboard"),
         ],
-    },
-    Preset {
-        id: "hgx-b200",
-        name: "HGX B200: 8 × B200, NVLink 5 with NVSwitch (NVLS), 8 × 400 Gb/s",
-        gpus: 8,
-        nics: 8,
-        nvlink: 721.8,
-        nvlink_line: 900.0,
-        nic: 50.0,
-        nvls: true,
-        arch: Arch::Blackwell,
-        plugin: None,
-        sources: &[
+    ),
+    (
+        "hgx-b200",
+        &[
             ("nvlink", "18 links × 40.1 GB/s = 721.8 GB/s a direction, usable", "links: NVIDIA DGX B200 datasheet (NVLink 5: 18 links, 1.8TB/s per GPU); usable per link: NCCL src/graph/topo.h SM100_NVLINK_BW 40.1"),
             ("nvlink_line", "1.8 TB/s per GPU, both directions", "NVIDIA HGX B200 / DGX B200 datasheet (NVLink 5: 1.8TB/s per GPU)"),
             ("nic", "8 × 400 Gb/s", "NVIDIA DGX B200 datasheet (8 × ConnectX-7, 400 Gb/s)"),
             ("nvls", "NVSwitch gen 4 with SHARP", "HGX B200 baseboard"),
         ],
-    },
+    ),
+    (
+        "h800",
+        &[
+            ("nvlink", "8 links × 20.6 GB/s = 164.8 GB/s a direction, usable", "links: NVIDIA H800 SXM (NVLink 400 GB/s: 8 NVLink 4 links of 50 GB/s both ways); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
+            ("nvlink_line", "400 GB/s per GPU, both directions", "NVIDIA H800 SXM specifications (NVLink 400GB/s)"),
+            ("nic", "8 × 400 Gb/s", "NVIDIA DGX H800 datasheet (8 × ConnectX-7, 400 Gb/s)"),
+            ("nvls", "NVSwitch gen 3 with SHARP", "HGX H800 baseboard; NCCL enables NVLS on sm90 with NVSwitch"),
+        ],
+    ),
+    (
+        "p5en",
+        &[
+            ("nvlink", "18 links × 20.6 GB/s = 370.8 GB/s a direction, usable", "links: NVIDIA H200 Tensor Core GPU datasheet (SXM: 18 NVLink 4 links, 900GB/s); usable per link: NCCL src/graph/topo.h SM90_NVLINK_BW 20.6"),
+            ("nvlink_line", "900 GB/s per GPU, both directions", "NVIDIA H200 Tensor Core GPU datasheet (SXM: NVLink 900GB/s)"),
+            ("nic", "16 × 200 Gb/s = 3200 Gb/s", "AWS EC2 p5en.48xlarge: 3200 Gbps EFAv3 on 16 network cards; aws-ofi-nccl: 2 NICs a GPU (include/rdma/gin/nccl_ofi_gin_gdaki_dev.h), 25 GiB/s a rail (src/tuner/nccl_ofi_model.cpp); modelled as 8 rails of 2 × 200 Gb/s"),
+            ("nvls", "NVSwitch gen 3 with SHARP", "HGX H200 baseboard"),
+            (
+                "plugin",
+                "aws-ofi-nccl reports 35 µs; its model: 18 µs a step, 3 more for Simple; NCCL_BUFFSIZE 8 MiB, NVLS chunk 512 KiB",
+                "aws/aws-ofi-nccl src/platform-aws.cpp (p5en/p6-b200: latency 35, NCCL_BUFFSIZE, NCCL_NVLS_CHUNKSIZE); src/tuner/nccl_ofi_model.cpp (P5en: net_lat 18)",
+            ),
+        ],
+    ),
+    (
+        "p6-b200",
+        &[
+            ("nvlink", "18 links × 40.1 GB/s = 721.8 GB/s a direction, usable", "links: NVIDIA HGX B200 datasheet (NVLink 5: 18 links, 1.8TB/s per GPU); usable per link: NCCL src/graph/topo.h SM100_NVLINK_BW 40.1"),
+            ("nvlink_line", "1.8 TB/s per GPU, both directions", "NVIDIA HGX B200 datasheet (NVLink 5: 1.8TB/s per GPU)"),
+            ("nic", "8 × 400 Gb/s = 3200 Gb/s", "AWS EC2 p6-b200.48xlarge: 3200 Gbps EFAv4; aws-ofi-nccl: 1 NIC a GPU (include/rdma/gin/nccl_ofi_gin_gdaki_dev.h)"),
+            ("nvls", "NVSwitch gen 4 with SHARP", "HGX B200 baseboard"),
+            (
+                "plugin",
+                "aws-ofi-nccl reports 35 µs; no per-step latency stated; NCCL_BUFFSIZE 8 MiB, NVLS chunk 512 KiB",
+                "aws/aws-ofi-nccl src/platform-aws.cpp (p5en/p6-b200: latency 35, NCCL_BUFFSIZE, NCCL_NVLS_CHUNKSIZE); src/tuner/nccl_ofi_model.cpp has no p6-b200 model",
+            ),
+        ],
+    ),
 ];
 
 /// What every preset assumes, in words (`docs/systems.md`).
@@ -335,14 +470,14 @@ pub const CHUNK: u64 = 512 * 1024;
 /// NCCL's chunk (payload bytes per channel) for its tree with `protocol`,
 /// moving `per_channel` bytes a channel down a tree of `depth` on `nodes`
 /// nodes of `ppn` GPUs (`enqueue.cc`, the chunk size of a call): Simple
-/// starts from a step (512 KiB) and halves while the channel has fewer than
+/// starts from a step (`step`: 512 KiB, [`Preset::simple_step`]) and halves while the channel has fewer than
 /// depth × 8 chunks (down to 128 KiB), depth × 4 (down to 64 KiB), depth
 /// (down to 32 KiB); LL128 starts from its step (4 800 KiB of lines over 8
 /// steps, 120 of every 128 bytes payload) and halves while fewer than
 /// (1 + log₂ nodes + ppn / 10) × 64 / ppn chunks (down to 128 KiB), × 16 /
 /// ppn (down to 32 KiB); LL moves slices of half its step (64 KiB of lines,
 /// half of each line payload): 16 KiB.
-pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn: u32) -> u64 {
+pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn: u32, step: u64) -> u64 {
     let halve = |mut chunk: u64, rules: &[(f64, u64)]| {
         for &(want, floor) in rules {
             #[allow(clippy::cast_precision_loss, reason = "chunk counts")]
@@ -362,13 +497,35 @@ pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn:
         }
         _ => {
             let d = f64::from(depth);
-            halve(CHUNK, &[(d * 8.0, 128 * 1024), (d * 4.0, 64 * 1024), (d, 32 * 1024)])
+            halve(step, &[(d * 8.0, 128 * 1024), (d * 4.0, 64 * 1024), (d, 32 * 1024)])
         }
     }
 }
 /// NCCL's NVLS chunk (`NCCL_NVLS_CHUNKSIZE`, `src/transport/nvls.cc`):
 /// bytes of a slice a channel moves at a time.
 pub const NVLS_CHUNK: u64 = 128 * 1024;
+/// NCCL's NVLS chunk for a call of `bytes` (`enqueue.cc`, the chunk size of
+/// a call): from `chunk` (the NVLS chunk; for NVLS tree at most
+/// `tree_max`: 64 KiB from 4 nodes, else the chunk, unless set), halved to
+/// fixed sizes while the call has fewer than a few chunks per concurrent
+/// operation (`ops` = channels × heads): NVLS 64 KiB under 64 chunks, 32 KiB
+/// under 8, 16 KiB under 2; NVLS tree 256 KiB under 32, 128 KiB under 16,
+/// 64 KiB under 4, 32 KiB under 1.
+pub fn nvls_call_chunk(tree: bool, bytes: u64, ops: u64, chunk: u64, tree_max: u64) -> u64 {
+    let rules: &[(u64, u64)] = if tree {
+        &[(32, 256 << 10), (16, 128 << 10), (4, 64 << 10), (1, 32 << 10)]
+    } else {
+        &[(64, 64 << 10), (8, 32 << 10), (2, 16 << 10)]
+    };
+    let mut c = if tree { chunk.min(tree_max) } else { chunk };
+    for &(times, size) in rules {
+        if bytes < times.saturating_mul(ops).saturating_mul(c) && c > size {
+            c = size;
+        }
+    }
+    c
+}
+
 /// Most pieces a pipelined run is cut into.
 pub const MAX_PIECES: u64 = 64;
 /// Steps NCCL keeps in flight on one connection (`NCCL_STEPS`): the NIC
@@ -408,6 +565,34 @@ impl Preset {
         [LinkClass { bandwidth: self.nvlink, ..intra }, LinkClass { bandwidth: self.nic, ..inter }]
     }
 
+    /// A Simple step, bytes: `NCCL_BUFFSIZE` over NCCL's 8 steps (4 MiB
+    /// unless the plugin sets it).
+    pub fn simple_step(&self) -> u64 {
+        self.plugin.and_then(|p| p.buffsize).map_or(CHUNK, |b| b / u64::from(NCCL_STEPS))
+    }
+
+    /// NVLS's chunk, bytes (128 KiB unless the plugin sets it).
+    pub fn nvls_chunk(&self) -> u64 {
+        self.plugin.and_then(|p| p.nvls_chunk).unwrap_or(NVLS_CHUNK)
+    }
+
+    /// NVLS tree's largest chunk on `nodes` nodes, bytes
+    /// (`NCCL_NVLSTREE_MAX_CHUNKSIZE`: 64 KiB from 4 nodes, else the NVLS
+    /// chunk, `nvls.cc`; the plugin, where it sets one, sets it to its NVLS
+    /// chunk).
+    pub fn nvls_tree_max(&self, nodes: u32) -> u64 {
+        match self.plugin.and_then(|p| p.nvls_chunk) {
+            Some(c) => c,
+            None if nodes >= 4 => 64 << 10,
+            None => NVLS_CHUNK,
+        }
+    }
+
+    /// Where each of its values comes from: `(what, value as written, source)`.
+    pub fn sources(&self) -> &'static [Source] {
+        SOURCES.iter().find(|(id, _)| *id == self.id).map_or(&[], |(_, s)| s)
+    }
+
     /// Ranks of `nodes` nodes.
     pub fn ranks(&self, nodes: u32) -> u32 {
         nodes * self.gpus
@@ -416,6 +601,7 @@ impl Preset {
     /// [`Preset::nccl`] as `--nccl` text (`key=value,…`).
     pub fn nccl_text(&self, nodes: u32) -> String {
         let s = self.nccl(nodes);
+        // The current release is the default: its key is left out.
         let arch = match s.arch {
             Arch::Volta => "volta",
             Arch::Ampere => "ampere",
@@ -440,9 +626,14 @@ impl Preset {
     /// the node and one NIC between nodes.
     #[allow(clippy::cast_possible_truncation, reason = "bandwidths of a few hundred GB/s")]
     pub fn nccl(&self, nodes: u32) -> nccl::System {
+        self.nccl_at(nodes, Version::Current)
+    }
+
+    /// [`Preset::nccl`] with NCCL `version`'s constants and formulas.
+    pub fn nccl_at(&self, nodes: u32, version: Version) -> nccl::System {
         let channels = self.nics;
         nccl::System {
-            version: Version::Current,
+            version,
             nodes,
             gpus: self.gpus,
             arch: self.arch,
@@ -496,7 +687,7 @@ mod tests {
     fn presets_are_consistent() {
         for p in PRESETS {
             assert_eq!(p.gpus % p.nics, 0, "{}", p.id);
-            assert!(p.sources.len() >= 2, "{}", p.id);
+            assert!(p.sources().len() >= 2, "{}", p.id);
             let shape = p.shape(2);
             assert_eq!(shape.hosts(), u64::from(2 * p.gpus));
             assert_eq!(Preset::find(p.id).unwrap(), p);

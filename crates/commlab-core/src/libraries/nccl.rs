@@ -25,16 +25,59 @@ use std::fmt;
 pub enum Version {
     /// NCCL 2.22.3.
     V2_22,
+    /// NCCL 2.28.3: the new NVLS model (`nvlsEfficiency`, its channels and
+    /// the NVLS tree's cap), NVLS tree's network latency still 14 µs,
+    /// Blackwell's ring LL128 cap 2 × 36.7 and NVLS tree cap 43.1 from 3 nodes.
+    V2_28,
     /// NCCL 2.30.7 (the current release).
     Current,
 }
 
 impl Version {
+    /// Every version, oldest first.
+    pub const ALL: [Version; 3] = [Version::V2_22, Version::V2_28, Version::Current];
+
     /// The release's name.
     pub fn label(self) -> &'static str {
         match self {
             Version::V2_22 => "NCCL 2.22.3",
+            Version::V2_28 => "NCCL 2.28.3",
             Version::Current => "NCCL 2.30.7",
+        }
+    }
+
+    /// Its id in links and flags (`2.22`, `2.28`, `current`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Version::V2_22 => "2.22",
+            Version::V2_28 => "2.28",
+            Version::Current => "current",
+        }
+    }
+
+    /// The transcription for a release: `current` or any release `2.N[.M]`
+    /// from 2.18 up, as the newest transcribed version not newer than it
+    /// (2.18 to 2.27 → 2.22.3, whose tables they share but for what 2.28
+    /// changed; 2.28 and 2.29 → 2.28.3; 2.30 and later → 2.30.7).
+    ///
+    /// # Errors
+    /// Text that is not a release from 2.18 up, with what is accepted.
+    pub fn parse(text: &str) -> Result<Version, String> {
+        let t = text.trim();
+        if t == "current" {
+            return Ok(Version::Current);
+        }
+        let minor = t
+            .strip_prefix("2.")
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|m| m.split(['-', '+']).next())
+            .and_then(|m| m.parse::<u32>().ok())
+            .filter(|m| (18..=99).contains(m));
+        match minor {
+            Some(m) if m >= 30 => Ok(Version::Current),
+            Some(m) if m >= 28 => Ok(Version::V2_28),
+            Some(_) => Ok(Version::V2_22),
+            None => Err(format!("version {t:?}: expected current or a release from 2.18 (2.28, 2.26.2, …)")),
         }
     }
 }
@@ -202,7 +245,7 @@ fn hw_lat(v: Version) -> [Table; 3] {
             [0.0, 0.0, 31.0],
             [0.0, 0.0, 30.0],
             [0.0, 0.0, 18.0],
-            [0.0, 0.0, if old { 14.0 } else { 20.9 }],
+            [0.0, 0.0, if v == Version::Current { 20.9 } else { 14.0 }],
             [0.0, 0.0, 14.0],
         ],
     ]
@@ -317,9 +360,10 @@ impl Model<'_> {
             cc,
             ll_max_bw: LL_MAX_BWS[index1][index2],
             tree_bw: TREE_BWS[cc][index2],
-            ring_ll128_bw: RING_LL128_BWS[cc][index2],
+            // 2.28's Blackwell row: twice Hopper's ring LL128 cap, 43.1 for the NVLS tree from 3 nodes.
+            ring_ll128_bw: if v == Version::V2_28 && cc == 3 { 2.0 * 36.7 } else { RING_LL128_BWS[cc][index2] },
             tree_ll128_bw: TREE_LL128_BWS[cc][index2],
-            nvls_tree_bw: NVLS_TREE_BWS[cc][index2],
+            nvls_tree_bw: if v == Version::V2_28 && cc == 3 && index2 == 2 { 43.1 } else { NVLS_TREE_BWS[cc][index2] },
             ppn: n_ranks as f32 / n_nodes as f32,
             intra_hw,
             hw: if n_nodes == 1 { intra_hw } else { HW_NET },
@@ -689,7 +733,10 @@ impl fmt::Display for SystemError {
 
 /// Every key of a description, its values and its default, in words.
 pub const KEYS: [(&str, &str); 16] = [
-    ("version", "2.22 or current (2.30.7); default current"),
+    (
+        "version",
+        "2.22, 2.28, current (2.30.7), or any release from 2.18 (the newest of those not newer); default current",
+    ),
     ("nodes", "1..=4096; default p / gpus"),
     ("gpus", "GPUs per node, 1..=72; default the largest divisor of p up to 8"),
     ("arch", "volta, ampere, hopper or blackwell; default hopper"),
@@ -737,13 +784,7 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
             return Err(SystemError(format!("{k} is given twice: give each key once")));
         }
         match k {
-            "version" => {
-                s.version = match v {
-                    "2.22" | "2.22.3" => Version::V2_22,
-                    "current" | "2.30" | "2.30.7" => Version::Current,
-                    _ => return Err(SystemError(format!("version = {v:?}: expected 2.22 or current"))),
-                }
-            }
+            "version" => s.version = Version::parse(v).map_err(SystemError)?,
             "nodes" => nodes = Some(num(k, v, 1, 4096, "1..=4096")?),
             "gpus" => gpus = Some(num(k, v, 1, 72, "1..=72")?),
             "arch" => {
@@ -862,4 +903,36 @@ pub fn base_latency(v: Version, algorithm: &str, protocol: &str) -> Option<f32> 
     let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
     let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
     Some(base_lat(v)[a][p])
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::{hw_lat, Version, HW_NET, NVLS_TREE, SIMPLE};
+
+    /// A stated release maps to the newest transcription not newer than it.
+    #[test]
+    fn releases_map_to_their_transcription() {
+        for (text, want) in [
+            ("2.18.1", Version::V2_22),
+            ("2.22", Version::V2_22),
+            ("2.26.2", Version::V2_22),
+            ("2.26.2+cuda12.8", Version::V2_22),
+            ("2.28.3", Version::V2_28),
+            ("2.29.7", Version::V2_28),
+            ("2.30.7", Version::Current),
+            ("2.31", Version::Current),
+            ("current", Version::Current),
+        ] {
+            assert_eq!(Version::parse(text), Ok(want), "{text}");
+        }
+        for bad in ["", "2", "2.x", "1.0", "3.1", "2.17.1", "latest"] {
+            assert!(Version::parse(bad).is_err(), "{bad}");
+        }
+        for v in Version::ALL {
+            assert_eq!(Version::parse(v.id()), Ok(v));
+        }
+        // NVLS tree's network latency: 14 µs up to 2.28.3, 20.9 from 2.28.9 (tuning.cc).
+        let net = |v| hw_lat(v)[HW_NET][NVLS_TREE][SIMPLE];
+        assert_eq!((net(Version::V2_22), net(Version::V2_28), net(Version::Current)), (14.0, 14.0, 20.9));
+    }
 }

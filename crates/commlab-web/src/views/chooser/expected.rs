@@ -21,6 +21,7 @@ pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
         nodes,
         collective: c.compare.collective.id().to_owned(),
         sizes: sizes.to_vec(),
+        nccl_version: None,
     })
 }
 
