@@ -131,7 +131,7 @@ fn breaks(shape: Shape) -> usize {
 }
 
 /// `s` on `net` with NIC window `window`: every rank's finish equals
-/// SimGrid's to 1e-6 (relative).
+/// `SimGrid`'s to 1e-6 (relative).
 fn same_as_simgrid(s: &Schedule, net: &Network, window: u32, what: &str) {
     let p = NetParams { window, ..NetParams::unlimited() };
     let ours = simulate(s, net.clone(), Placement::Identity, p, false).unwrap();
