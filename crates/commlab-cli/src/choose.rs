@@ -43,13 +43,17 @@ pub struct ChooseArgs {
     /// a `library_picks` object in each JSON row, a column in the table.
     #[arg(long, value_delimiter = ',')]
     library: Vec<String>,
-    /// The system NCCL's model describes, `key=value,…`: version=2.22|current,
+    /// The system NCCL's model describes, `key=value,…`: version=2.22|2.28|current,
     /// nodes, gpus, arch=volta|ampere|hopper|blackwell, cpu=intel|amd, channels,
     /// bw-intra, bw-inter (GB/s per channel), pattern=balanced|tree|split,
     /// link=nvlink|pcie, nvls, collnet, nic-path, net-latency, same-channels
     /// (docs/libraries.md lists every default).
     #[arg(long)]
     nccl: Option<String>,
+    /// The NCCL release whose model picks (as `predict --nccl-version`): with
+    /// --system, or beside --nccl in place of its version key.
+    #[arg(long)]
+    nccl_version: Option<String>,
     /// Bytes per element: MPICH's and Open MPI's rules read element counts (1..=1024).
     #[arg(long, default_value_t = 4)]
     dtype_size: u32,
@@ -151,7 +155,15 @@ impl ChooseArgs {
                 return Err(("--p".to_owned(), format!("{nodes} × {} has {want} GPUs: give --p {want}", preset.id)));
             }
         }
-        let nccl = self.nccl.clone().or_else(|| system.map(|(preset, nodes)| preset.nccl_text(nodes)));
+        let mut nccl = self.nccl.clone().or_else(|| system.map(|(preset, nodes)| preset.nccl_text(nodes)));
+        if let Some(v) = &self.nccl_version {
+            let flag = "--nccl-version".to_owned();
+            commlab_core::libraries::nccl::Version::parse(v).map_err(|e| (flag.clone(), e))?;
+            if self.nccl.as_deref().is_some_and(|t| t.contains("version=")) {
+                return Err((flag, "give the version here or as --nccl's version key, not both".to_owned()));
+            }
+            nccl = Some(nccl.map_or_else(|| format!("version={v}"), |t| format!("{t},version={v}")));
+        }
         let libraries =
             commlab_api::libraries::LibraryRequest::from_list(&self.library, nccl, self.dtype_size).map_err(api)?;
         if self.export.as_deref() == Some("nccl-tuner") {

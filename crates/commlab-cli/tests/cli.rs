@@ -949,10 +949,37 @@ fn system_presets_on_net_sim_and_choose() {
     ]);
     assert_eq!(c["topology"], "nodes:2x8");
     assert_eq!(c["rows"][0]["library_picks"]["nccl"]["algorithm"], "tree");
+    // NCCL 2.22's NVLS model (busbw · 5/6, no efficiency) and the current
+    // one's estimate NVLS tree differently at 64 MiB on the same system.
+    let at_64m = |version: &str| {
+        let args = ["choose", "--collective", "allreduce", "--p", "16", "--bytes", "64M..64M", "--system", "dgx-h100"];
+        let v =
+            json(&[&args[..], &["--nodes", "2", "--library", "nccl", "--nccl-version", version, "--json"]].concat());
+        let pick = &v["rows"][0]["library_picks"]["nccl"];
+        assert_eq!(pick["algorithm"], "nvls_tree", "{version}");
+        pick["time_us"].as_f64().unwrap()
+    };
+    assert!(at_64m("2.22") < 0.9 * at_64m("current"));
     for (args, flag) in [
         (&["net", "sim", f, "--system", "p4d"][..], "--nodes"),
         (&["net", "sim", f, "--system", "p9", "--nodes", "2"], "--system"),
         (&["choose", "--collective", "allreduce", "--p", "8", "--system", "p4d", "--nodes", "2"], "--p"),
+        (
+            &[
+                "choose",
+                "--collective",
+                "allreduce",
+                "--p",
+                "16",
+                "--system",
+                "p4d",
+                "--nodes",
+                "2",
+                "--nccl-version",
+                "1.2",
+            ],
+            "--nccl-version",
+        ),
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
