@@ -146,3 +146,23 @@ fn two_p4d_nodes_run_the_tree_at_large_sizes() {
         assert_eq!(p.algorithm, "ring", "{} B", p.bytes);
     }
 }
+
+/// A custom system given a preset's values predicts what the preset does,
+/// size by size, to the last bit.
+#[test]
+fn a_custom_system_with_a_presets_values_predicts_the_same() {
+    use commlab_api::predict::PredictRequest;
+    let run = |system: &str| {
+        let sizes = vec![1024, 1 << 20, 1 << 26, 1 << 30];
+        let request = PredictRequest {
+            system: system.into(),
+            nodes: 2,
+            collective: "allreduce".into(),
+            sizes,
+            nccl_version: None,
+        };
+        request.run().unwrap().rows.iter().map(|r| (r.time_us, r.algorithm)).collect::<Vec<_>>()
+    };
+    assert_eq!(run("custom:gpus=8,arch=hopper,nvlinks=18,nics=8,nic-gbps=400"), run("dgx-h100"));
+    assert_eq!(run("custom:arch=ampere,nvlinks=12,nics=4,nic-gbps=100,plugin=aws-p4d"), run("p4d"));
+}

@@ -890,6 +890,8 @@ fn predict_reports_nccl_tests_terms() {
         (&["--system", "p4d", "--bytes", "lots"], "--bytes"),
         (&["--system", "p4d", "--collective", "scan"], "--collective"),
         (&["--system", "p4d", "--nccl-version", "1.0"], "--nccl-version"),
+        (&["--system", "custom:gpus=8,nics=3"], "--system"),
+        (&["--system", "custom:colour=red"], "--system"),
         (&["--system", "p4d", "--nccl-version", "2.x"], "--nccl-version"),
     ] {
         let out = run(&[&["predict"][..], args].concat());

@@ -370,6 +370,98 @@ const SOURCES: [(&str, &[Source]); 10] = [
     ),
 ];
 
+/// The keys of a custom system (`custom:KEY=VALUE,…`), each with its range
+/// and default (`docs/systems.md`, custom systems).
+pub const CUSTOM_KEYS: [(&str, &str); 9] = [
+    ("gpus", "GPUs per node, 1..=72; default 8"),
+    ("arch", "ampere, hopper or blackwell; default hopper"),
+    ("nvlinks", "NVLink links per GPU, 1..=18; default 18"),
+    ("link-gbps", "usable GB/s per link and direction, (0, 100]; default NCCL's for the arch (20.0, 20.6, 40.1)"),
+    ("nvswitch", "0 or 1: the GPUs meet on an NVSwitch; default 1"),
+    ("nvls", "0 or 1: the NVSwitch reduces (NVLS; Hopper and later); default nvswitch on Hopper and later"),
+    ("nics", "NICs (rails) per node, dividing gpus; default gpus"),
+    ("nic-gbps", "Gb/s per NIC, (0, 3200]; default 400"),
+    ("plugin", "none, aws-p4d, aws-p5, aws-p5en or aws-p6 (aws-ofi-nccl as on those instances); default none"),
+];
+
+/// A custom system from `key=value,…` ([`CUSTOM_KEYS`]): a preset with the
+/// values given, the rest at their defaults. Given a preset's values it is
+/// that preset, but for its id and sources.
+///
+/// # Errors
+/// An unknown key, a value out of its range, a key given twice, NICs that
+/// do not divide the GPUs, NVLS without an `NVSwitch` or before Hopper.
+pub fn custom(keys: &str) -> Result<Preset, String> {
+    let mut v: std::collections::BTreeMap<&str, &str> = std::collections::BTreeMap::new();
+    for part in keys.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (k, x) = part.split_once('=').ok_or_else(|| format!("custom system: {part:?} is not key=value"))?;
+        let k = k.trim();
+        if !CUSTOM_KEYS.iter().any(|(key, _)| *key == k) {
+            let known: Vec<&str> = CUSTOM_KEYS.iter().map(|(key, _)| *key).collect();
+            return Err(format!("custom system: unknown key {k:?}; expected {}", known.join(", ")));
+        }
+        if v.insert(k, x.trim()).is_some() {
+            return Err(format!("custom system: {k} is given twice"));
+        }
+    }
+    let bad = |k: &str| {
+        let range = CUSTOM_KEYS.iter().find(|(key, _)| *key == k).map_or("", |(_, r)| *r);
+        format!("custom system: {k} = {:?}: {range}", v.get(k).copied().unwrap_or(""))
+    };
+    let int = |k: &str, default: u32, lo: u32, hi: u32| -> Result<u32, String> {
+        v.get(k).map_or(Ok(default), |x| x.parse().ok().filter(|n| (lo..=hi).contains(n)).ok_or_else(|| bad(k)))
+    };
+    let real = |k: &str, default: f64, hi: f64| -> Result<f64, String> {
+        v.get(k).map_or(Ok(default), |x| x.parse().ok().filter(|r: &f64| *r > 0.0 && *r <= hi).ok_or_else(|| bad(k)))
+    };
+    let flag = |k: &str, default: bool| -> Result<bool, String> {
+        match v.get(k).copied() {
+            None => Ok(default),
+            Some("0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(_) => Err(bad(k)),
+        }
+    };
+    let (arch, per_link, line_rate) = match v.get("arch").copied().unwrap_or("hopper") {
+        "ampere" => (Arch::Ampere, 20.0, 25.0),
+        "hopper" => (Arch::Hopper, 20.6, 25.0),
+        "blackwell" => (Arch::Blackwell, 40.1, 50.0),
+        _ => return Err(bad("arch")),
+    };
+    let gpus = int("gpus", 8, 1, 72)?;
+    let links = int("nvlinks", 18, 1, 18)?;
+    let nics = int("nics", gpus, 1, gpus)?;
+    if gpus % nics != 0 {
+        return Err(format!("custom system: nics = {nics} does not divide gpus = {gpus}: GPUs share NICs evenly"));
+    }
+    let nvswitch = flag("nvswitch", true)?;
+    let nvls = flag("nvls", nvswitch && arch != Arch::Ampere)?;
+    if nvls && (!nvswitch || arch == Arch::Ampere) {
+        return Err(bad("nvls"));
+    }
+    let plugin = match v.get("plugin").copied().unwrap_or("none") {
+        "none" => None,
+        "aws-p4d" => Some(AWS_OFI_P4D),
+        "aws-p5" => Some(AWS_OFI_P5),
+        "aws-p5en" => Some(AWS_OFI_P5EN),
+        "aws-p6" => Some(AWS_OFI_P6),
+        _ => return Err(bad("plugin")),
+    };
+    Ok(Preset {
+        id: "custom",
+        name: "custom system",
+        gpus,
+        nics,
+        // Rounded to 1e-9 GB/s, so that 18 × 20.6 is the presets' 370.8.
+        nvlink: (f64::from(links) * real("link-gbps", per_link, 100.0)? * 1e9).round() / 1e9,
+        nvlink_line: f64::from(links) * line_rate,
+        nic: real("nic-gbps", 400.0, 3200.0)? / 8.0,
+        nvls,
+        arch,
+        plugin,
+    })
+}
+
 /// What every preset assumes, in words (`docs/systems.md`).
 pub const ASSUMPTIONS: [&str; 7] = [
     "Link latencies: the project's defaults, 100 ns per NVLink hop and 500 ns per NIC–rail hop (a message between nodes crosses 2 of each).",
@@ -548,9 +640,12 @@ impl Preset {
     /// # Errors
     /// No such preset: the message lists the ids.
     pub fn find(id: &str) -> Result<Preset, String> {
+        if let Some(keys) = id.strip_prefix("custom:") {
+            return custom(keys);
+        }
         PRESETS.iter().copied().find(|p| p.id == id).ok_or_else(|| {
             let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
-            format!("unknown system {id:?}; expected one of: {} (or list)", ids.join(", "))
+            format!("unknown system {id:?}; expected one of: {} (or list, or custom:KEY=VALUE,…)", ids.join(", "))
         })
     }
 
@@ -700,6 +795,64 @@ mod tests {
         for p in PRESETS {
             let text = p.nccl_text(3);
             assert_eq!(nccl::parse_system(&text, p.ranks(3)).unwrap(), p.nccl(3), "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod custom_tests {
+    use super::{custom, Preset, PRESETS};
+
+    /// Given a preset's values, a custom system is that preset (but for its
+    /// id, name and sources), and its errors name the key.
+    #[test]
+    fn custom_systems_are_presets_given_their_values() {
+        let text = |p: &Preset| {
+            let arch = match p.arch {
+                super::Arch::Ampere => "ampere",
+                super::Arch::Blackwell => "blackwell",
+                _ => "hopper",
+            };
+            let plugin = match (p.id, p.plugin.is_some()) {
+                ("p4d", _) => "aws-p4d",
+                ("p5", _) => "aws-p5",
+                ("p5en", _) => "aws-p5en",
+                ("p6-b200", _) => "aws-p6",
+                _ => "none",
+            };
+            let links = match p.id {
+                "dgx-a100" | "p4d" => 12,
+                "h800" => 8,
+                _ => 18,
+            };
+            format!(
+                "gpus={},arch={arch},nvlinks={links},nics={},nic-gbps={},nvls={},plugin={plugin}",
+                p.gpus,
+                p.nics,
+                p.nic * 8.0,
+                u8::from(p.nvls)
+            )
+        };
+        for p in PRESETS.iter().filter(|p| p.id != "gh200-slingshot") {
+            let c = Preset::find(&format!("custom:{}", text(p))).unwrap();
+            let same = Preset { id: p.id, name: p.name, nvlink_line: p.nvlink_line, ..c };
+            assert_eq!(same, *p, "{}", text(p));
+        }
+        assert_eq!(custom("").unwrap().nvlink, 370.8);
+        for (bad, key) in [
+            ("gpus=0", "gpus"),
+            ("gpus=8,nics=3", "nics"),
+            ("arch=pascal", "arch"),
+            ("nvlinks=19", "nvlinks"),
+            ("nic-gbps=-1", "nic-gbps"),
+            ("nvls=1,nvswitch=0", "nvls"),
+            ("arch=ampere,nvls=1", "nvls"),
+            ("plugin=ucx", "plugin"),
+            ("speed=3", "speed"),
+            ("gpus=8,gpus=4", "gpus"),
+        ] {
+            let e = custom(bad).unwrap_err();
+            assert!(e.contains(key), "{bad}: {e}");
         }
     }
 }
