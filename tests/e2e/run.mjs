@@ -1431,14 +1431,108 @@ test('chooser: picking a system sets its nodes network, p and NCCL\'s descriptio
   await page.locator('#chooser-system').waitFor();
   assert.equal(await page.locator('#chooser-system').inputValue(), '');
   await page.selectOption('#chooser-system', 'dgx-h100');
-  await waitForUrl(page, () => /net=nodes%3A2x8(&|$)/.test(location.search) && /[?&]p=16(&|$)/.test(location.search) && /lib=nccl/.test(location.search) && /nccl=/.test(location.search));
+  // NCCL's description follows from the System: the link does not carry it.
+  await waitForUrl(page, () => /net=nodes%3A2x8(&|$)/.test(location.search) && /[?&]p=16(&|$)/.test(location.search) && /lib=nccl/.test(location.search) && !/nccl=/.test(location.search));
   assert.match(await page.locator('[data-testid="chooser-system-note"]').innerText(), /^2 × dgx-h100: nodes:2x8 .*p = 16;/);
+  assert.equal(await page.locator('#chooser-system-nodes').inputValue(), '2');
   await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on nodes:2x8'), null, { timeout: 120000 });
   await shot(page, 'chooser-system');
+  // The Nodes field beside the preset: the network, p and NCCL's description follow.
+  await page.locator('#chooser-system-nodes').fill('4');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  await waitForUrl(page, () => /net=nodes%3A4x8(&|$)/.test(location.search) && /[?&]p=32(&|$)/.test(location.search));
+  assert.match(await page.locator('[data-testid="chooser-system-note"]').innerText(), /^4 × dgx-h100: nodes:4x8 .*p = 32;/);
+  await page.locator('[data-testid="libraries"] > summary').click();
+  assert.match(await page.locator('#nccl-system').inputValue(), /^nodes=4,gpus=8,arch=hopper,channels=8,/);
+  // NCCL's version: a select, a key in the link, and NCCL's description says it.
+  await page.selectOption('#nccl-version', '2.22');
+  await waitForUrl(page, () => /[?&]ncclv=2\.22(&|$)/.test(location.search));
+  assert.match(await page.locator('#nccl-system').inputValue(), /,version=2\.22$/);
+  // A node count out of range is refused under the field, naming the range; nothing changes.
+  await page.locator('#chooser-system-nodes').fill('129');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128');
+  assert.match(page.url(), /net=nodes%3A4x8/);
+  // The user's own p leaves the System: the page says so, and offers the System's.
+  await page.fill('#p', '16');
+  await page.locator('#p').press('Enter');
+  await page.locator('[data-testid="chooser-system-p"]').waitFor();
+  assert.match(await page.locator('[data-testid="chooser-system-p"]').innerText(), /^p = 16 is not the 32 GPUs of 4 × dgx-h100/);
+  await shot(page, 'chooser-system-p');
+  await page.locator('[data-testid="chooser-system-use-p"]').click();
+  await waitForUrl(page, () => /[?&]p=32(&|$)/.test(location.search));
+  assert.equal(await page.locator('[data-testid="chooser-system-p"]').count(), 0);
   const again = await open(context, base, page.url());
   await again.locator('#chooser-system').waitFor();
   await again.waitForFunction(() => document.querySelector('#chooser-system')?.value === 'dgx-h100');
+  assert.equal(await again.locator('#chooser-system-nodes').inputValue(), '4');
+  assert.equal(await again.locator('#nccl-version').inputValue(), '2.22');
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
+test('chooser: a custom system, described key by key, sets the network, p and NCCL; a bad value is named under the fields; the link reopens it with its expected curve', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=4194304&y=busbw`);
+  await page.locator('#chooser-system').waitFor();
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await waitForUrl(page, () => /net=nodes%3A2x8(&|$)/.test(location.search));
+  // "custom system" starts from the System shown: DGX H100's values.
+  await page.selectOption('#chooser-system', 'custom:');
+  await page.locator('[data-testid="chooser-system-custom"]').waitFor();
+  assert.equal(await page.locator('#chooser-system-gpus').inputValue(), '8');
+  assert.equal(await page.locator('#chooser-system-nvlinks').inputValue(), '18');
+  // Four GPUs a node on two NICs of 200 Gb/s.
+  for (const [key, value] of [['gpus', '4'], ['nics', '2'], ['nic-gbps', '200']]) {
+    await page.locator(`#chooser-system-${key}`).fill(value);
+    await page.locator(`#chooser-system-${key}`).press('Enter');
+  }
+  await waitForUrl(page, () => /[?&]sys=custom%3Agpus%3D4%2C/.test(location.search) && /net=nodes%3A2x4x2(&|$)/.test(location.search) && /[?&]p=8(&|$)/.test(location.search) && /[?&]bw2=25(&|$)/.test(location.search));
+  assert.match(await page.locator('[data-testid="chooser-system-note"]').innerText(), /^2 × custom: nodes:2x4x2 .*p = 8;/);
+  // A value out of its range is named, with the range; the System stays as it was.
+  await page.locator('#chooser-system-nics').fill('3');
+  await page.locator('#chooser-system-nics').press('Enter');
+  assert.match(await page.locator('[data-testid="chooser-system-error"]').innerText(), /nics = 3 does not divide gpus = 4/);
+  assert.match(page.url(), /net=nodes%3A2x4x2/);
+  await page.locator('#chooser-system-nics').fill('2');
+  await page.locator('#chooser-system-nics').press('Enter');
+  await page.waitForFunction(() => /expected: 2 × custom[\s\S]*system/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  // The expected table is `commlab predict --system custom:…`'s.
+  const sys = decodeURIComponent(new URL(page.url()).searchParams.get('sys'));
+  const cliRows = JSON.parse(cli(['predict', '--system', sys, '--nodes', '2', '--bytes', '1048576..4194304', '--json'])).rows;
+  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(rows.length, cliRows.length);
+  for (const [i, r] of cliRows.entries()) assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
+  await shot(page, 'chooser-custom-system');
+  const again = await open(context, base, page.url());
+  await again.locator('[data-testid="chooser-system-custom"]').waitFor();
+  assert.equal(await again.locator('#chooser-system').inputValue(), 'custom:');
+  assert.equal(await again.locator('#chooser-system-gpus').inputValue(), '4');
+  assert.equal(await again.locator('#chooser-system-nics').inputValue(), '2');
+  await again.waitForFunction(() => /expected: 2 × custom[\s\S]*system/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  // A network edited away from it is the user's own, and the page says what that leaves out.
+  await again.locator('#bw2').fill('30');
+  await again.locator('#bw2').press('Enter');
+  await again.locator('[data-testid="chooser-system-none"]').waitFor();
+  assert.equal(await again.locator('#chooser-system').inputValue(), '');
+  for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
+test('schedule: NVLS on a System\'s nodes: a rank on each NVSwitch, named in the timeline; without nodes the page says NVLS needs them', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule&coll=allreduce%2Fnvls&p=16&bytes=1048576`);
+  await page.locator('[data-testid="collective"]').waitFor();
+  assert.equal(await page.locator('[data-testid="collective"]').inputValue(), 'allreduce/nvls');
+  await page.selectOption('#system', 'dgx-h100');
+  await waitForUrl(page, () => /coll=allreduce%2Fnvls/.test(location.search) && /net=nodes%3A2x8(&|$)/.test(location.search));
+  await page.locator('[data-testid="net-summary"]').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => /^On nodes:2x8/.test(document.querySelector('[data-testid="net-summary"]')?.innerText ?? ''), null, { timeout: 60000 });
+  // 16 GPUs and a rank on each of the 2 NVSwitches; the network picture and
+  // the ideal switch take them too.
+  assert.match(await page.locator('[data-testid="schedule-summary"]').innerText(), /^18 ranks, .*every rank finishes/);
+  await shot(page, 'schedule-nvls');
+  // LogGOPS alone has no switch to put them on: the page says NVLS needs nodes.
+  await page.locator('[data-testid="on-network"]').uncheck();
+  await page.locator('[data-testid="schedule-error"]').waitFor({ timeout: 30000 });
+  assert.match(await page.locator('[data-testid="schedule-error"]').innerText(), /NVLS on a nodes:NxG network/);
+  assert.deepEqual(page.problems, []);
 });
 
 test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected curve and table equal `commlab predict`, the link reopens it', async ({ context, base }) => {

@@ -43,6 +43,7 @@ fn heavy_timeline(c: &mut Criterion) {
         t1: end,
         width: 1100.0,
         unit: TimeUnit::Ns,
+        hosts: u32::MAX,
     };
     let tenth = Layout { t0: end * 0.45, t1: end * 0.55, ..whole };
     let draw = |l: &Layout| scene(l, &t.bars, &t.messages, &on_path, None, &Theme::LIGHT, "timeline").shapes.len();

@@ -111,6 +111,19 @@ pub struct FitResult {
     /// The library whose algorithms the summary names (`nccl`, `ompi`,
     /// `mpich`; `None`: ours, the library not known).
     pub library: Option<String>,
+    /// The file says RCCL ran it (rccl-tests, an AMD Instinct GPU): NCCL's
+    /// model does not describe it ([`ran_rccl`]).
+    #[serde(default)]
+    pub rccl: bool,
+}
+
+/// Whether a benchmark's output says RCCL ran it: rccl-tests prints its
+/// name and RCCL's version, and the device list names AMD Instinct GPUs.
+pub fn ran_rccl(text: &str) -> bool {
+    text.lines().take(10_000).any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.contains("rccl") || l.contains("amd instinct")
+    })
 }
 
 /// Points at most fitted (a longer file is refused).
@@ -352,6 +365,7 @@ impl FitRequest {
                 Some(l @ ("nccl" | "ompi" | "mpich")) => Some(l.to_owned()),
                 Some(_) => return Err(ApiError::problem("library", "nccl, ompi or mpich")),
             },
+            rccl: ran_rccl(&self.text),
         };
         result.summary = result.summary_cached(cache);
         Ok(result)

@@ -83,6 +83,18 @@ impl NetRequest {
         NetRequest { topology, ..NetRequest::default() }
     }
 
+    /// `nodes` nodes of `preset` (`docs/systems.md`): its `nodes:NxGxR`
+    /// network with its `NVLink` and NIC bandwidths, no link broken; the
+    /// one place a System becomes a network (the views' System control,
+    /// `--system` of `choose` and `net sim`).
+    pub fn system(&mut self, preset: &commlab_core::systems::Preset, nodes: u32) {
+        self.topology = preset.shape(nodes);
+        self.bandwidth = Some(preset.nvlink);
+        self.bandwidth2 = Some(preset.nic);
+        self.breaks.clear();
+        self.break_rate = 0.0;
+    }
+
     /// The link classes (given or default).
     ///
     /// # Errors
@@ -127,14 +139,16 @@ impl NetRequest {
         Ok(NetParams { window: window as u32, ..cpu })
     }
 
-    /// The ideal switch of the same NIC: `switch:H` with the first class.
+    /// The ideal switch of the same NIC: `switch:H` with the first class,
+    /// H the hosts (or `ranks`, when ranks sit on switches too).
     ///
     /// # Errors
     /// As [`NetRequest::network`].
-    pub fn ideal(&self) -> Result<Network, ApiError> {
+    pub fn ideal(&self, ranks: u32) -> Result<Network, ApiError> {
         let shape = self.topology;
         let classes = self.classes(shape)?;
-        let hosts = u32::try_from(shape.hosts()).unwrap_or(u32::MAX);
+        // Ranks beyond the hosts (on NVSwitches) get a port of their own.
+        let hosts = u32::try_from(shape.hosts()).unwrap_or(u32::MAX).max(ranks);
         Ok(Network::new(Shape::Switch(hosts), [classes[0]; 2])?)
     }
 }
@@ -157,7 +171,7 @@ pub struct NetRun {
 pub fn run(schedule: &Schedule, request: &NetRequest, p: NetParams, trace: bool) -> Result<NetRun, ApiError> {
     let net = request.network()?;
     let placement = request.placement;
-    let ideal_net = request.ideal()?;
+    let ideal_net = request.ideal(schedule.ranks())?;
     let p = request.sim_params(p)?;
     // One layout of the ops for both runs.
     let mut sim = NetSimulation::new(schedule, net.clone(), placement, p, trace)?;

@@ -538,6 +538,7 @@ impl Prediction {
                 },
                 "sources": sources,
                 "assumptions": systems::ASSUMPTIONS,
+                "not_modelled": s.not_modelled(self.nodes),
             },
             "nodes": self.nodes,
             "ranks": p,

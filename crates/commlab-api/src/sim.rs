@@ -190,8 +190,8 @@ pub struct SimEngine {
 
 /// `network` checked for a schedule of `ranks` ranks (before anything runs).
 fn check_network(network: &NetRequest, ranks: u32) -> Result<(), ApiError> {
-    let net = network.network()?;
-    network.placement.hosts(ranks, net.hosts())?;
+    network.network()?;
+    network.placement.vertices(ranks, network.topology)?;
     Ok(())
 }
 
@@ -314,7 +314,7 @@ impl SimEngine {
         let started = (|| {
             let net = network.network()?;
             let placement = network.placement;
-            let hosts = placement.hosts(schedule.ranks(), net.hosts())?;
+            let hosts = placement.vertices(schedule.ranks(), network.topology)?;
             let trace = schedule.ops.len() <= TIMELINE_OPS;
             let sim =
                 NetSimulation::new(schedule, net.clone(), placement, network.sim_params(net_params(&params))?, trace)?;
@@ -423,7 +423,7 @@ impl SimEngine {
                     let net_run = crate::network::NetRun { net, outcome, ideal: f64::NAN };
                     let s = prepared.schedule();
                     let partial = net_result(s, &run.request, &net_run, &run.hosts, s.ops.len() <= TIMELINE_OPS);
-                    let ideal = run.request.network.as_ref().map(NetRequest::ideal);
+                    let ideal = run.request.network.as_ref().map(|n| n.ideal(s.ranks()));
                     let placement = run.request.network.as_ref().map(|n| n.placement);
                     let (Some(Ok(ideal)), Some(placement)) = (ideal, placement) else {
                         self.running = None;

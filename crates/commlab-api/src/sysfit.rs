@@ -523,6 +523,9 @@ pub struct Report<'a> {
     pub request: &'a SystemFitRequest,
     /// The fit.
     pub fit: &'a SystemFit,
+    /// RCCL ran the measured run ([`crate::fit::ran_rccl`]): the preset's
+    /// NCCL says nothing of what it should reach, and no verdict is given.
+    pub rccl: bool,
 }
 
 impl Report<'_> {
@@ -630,6 +633,12 @@ impl Report<'_> {
             self.fit.fitted_us.iter().filter(|&&t| t > 0.0).count(),
             self.fit.rms
         )];
+        if self.rccl {
+            out.push(format!(
+                "  RCCL ran this run (AMD GPUs): NCCL's model and {}'s NVIDIA links do not describe it. The factors below read it as if NCCL ran on {}; no verdict on what it should reach is given.",
+                self.preset.id, self.preset.id
+            ));
+        }
         let held = match held_of(&self.request.planned) {
             Some(0) => "inter_bw",
             Some(_) => "intra_bw",
@@ -672,7 +681,7 @@ impl Report<'_> {
                     .to_owned(),
             );
         }
-        if let Some(e) = self.expectation() {
+        if let Some(e) = self.expectation().filter(|_| !self.rccl) {
             let worst: Vec<String> = e.worst.iter().map(|(s, r)| format!("{} ({:.0} %)", b(*s), r * 100.0)).collect();
             out.push(format!(
                 "This cluster reaches {:.0} % of the busbw {} × {} should, from {} up; furthest short at {}.",
@@ -715,7 +724,7 @@ impl Report<'_> {
                 })
             })
             .collect();
-        let expectation = self.expectation().map(|e| {
+        let expectation = self.expectation().filter(|_| !self.rccl).map(|e| {
             json!({
                 "from_bytes": e.from, "busbw_ratio": e.ratio,
                 "worst": e.worst.iter().map(|(s, r)| json!({"bytes": *s, "busbw_ratio": *r})).collect::<Vec<_>>(),
@@ -752,6 +761,7 @@ impl Report<'_> {
             "rms_relative": self.fit.rms,
             "iterations": self.fit.iterations,
             "expectation": expectation,
+            "rccl": self.rccl,
             "regimes": regimes,
             "points": points,
             "summary": self.sentences().join("\n"),

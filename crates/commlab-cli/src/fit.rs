@@ -219,7 +219,8 @@ impl FitArgs {
             arg(&field, e)
         })?;
         let fit = request.run().map_err(|e| arg("system", e))?;
-        let report = commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit };
+        let report =
+            commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit, rccl: result.rccl };
         let mut text = report.sentences().join("\n");
         text.push('\n');
         let factor = result

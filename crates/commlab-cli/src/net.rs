@@ -103,25 +103,32 @@ impl NetArgs {
     /// As [`NetArgs::system`].
     pub fn request(&self) -> Result<Option<NetRequest>, ArgError> {
         let system = self.system()?;
-        let (topology, bandwidth, bandwidth2) = match (&self.topology, system) {
-            (_, Some((preset, nodes))) => {
-                (preset.shape(nodes), self.bandwidth.or(Some(preset.nvlink)), self.bandwidth2.or(Some(preset.nic)))
-            }
-            (Some(t), None) => (t.parse().map_err(|e| ("--topology".to_owned(), e))?, self.bandwidth, self.bandwidth2),
+        let topology = match (&self.topology, system) {
+            (_, Some((preset, nodes))) => preset.shape(nodes),
+            (Some(t), None) => t.parse().map_err(|e| ("--topology".to_owned(), e))?,
             (None, None) => return Ok(None),
         };
-        Ok(Some(NetRequest {
+        let mut request = NetRequest {
             topology,
-            bandwidth,
+            bandwidth: self.bandwidth,
             latency: self.latency,
-            bandwidth2,
+            bandwidth2: self.bandwidth2,
             latency2: self.latency2,
             breaks: self.breaks.clone(),
             break_rate: self.break_rate,
             seed: self.seed,
             placement: self.placement.parse().map_err(|e| ("--placement".to_owned(), e))?,
             nic_window: self.nic_window,
-        }))
+        };
+        if let Some((preset, nodes)) = system {
+            // The System's network; bandwidths and breaks given beside it win.
+            request.system(&preset, nodes);
+            request.bandwidth = self.bandwidth.or(request.bandwidth);
+            request.bandwidth2 = self.bandwidth2.or(request.bandwidth2);
+            request.breaks.clone_from(&self.breaks);
+            request.break_rate = self.break_rate;
+        }
+        Ok(Some(request))
     }
 }
 

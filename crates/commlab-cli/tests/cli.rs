@@ -873,6 +873,20 @@ fn predict_reports_nccl_tests_terms() {
     assert_eq!(marked.len(), 1, "{text}");
     assert!(marked[0].trim_start().starts_with("1073741824"), "{text}");
     assert!(text.contains("~ simulated as a ring over several channels"), "{text}");
+    // p4d's plugin has no tuner of its own: nothing is left out. On p5 above
+    // 2 nodes aws-ofi-nccl's tuner decides, which the rows do not model: said.
+    assert!(three["system"]["not_modelled"].is_null(), "{three}");
+    assert!(!text.contains("Not modelled"), "{text}");
+    let p5 = run(&["predict", "--system", "p5", "--nodes", "4", "--bytes", "1K"]);
+    let p5 = String::from_utf8_lossy(&p5.stdout);
+    assert!(
+        p5.contains(
+            "Not modelled: aws-ofi-nccl's own tuner picks the algorithm and protocol on this instance above 2 nodes"
+        ),
+        "{p5}"
+    );
+    let p5_two = json(&["predict", "--system", "p5", "--nodes", "2", "--bytes", "1K", "--json"]);
+    assert!(p5_two["system"]["not_modelled"].is_null());
     // Exact sizes, lists and ranges; every preset listed.
     let presets = json(&["predict", "--system", "list", "--json"]);
     assert_eq!(presets["systems"].as_array().unwrap().len(), 10);
@@ -987,6 +1001,49 @@ fn system_presets_on_net_sim_and_choose() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("error: {flag}:")), "{args:?}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A run rccl-tests made (its name and an AMD Instinct device in the
+/// header): the system fit says RCCL is not what NCCL's model describes and
+/// gives no verdict on what the run should reach; the same numbers under
+/// nccl-tests' header get one.
+#[test]
+fn an_rccl_run_gets_no_verdict_from_nccls_model() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/published/nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt"
+    );
+    let text = std::fs::read_to_string(file).unwrap();
+    let dir = std::env::temp_dir().join(format!("commlab-rccl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rccl = dir.join("rccl.txt");
+    let header = "rccl-tests: Version develop:a7809b3\n# Using devices\n#  Rank  0 Group  0 Pid 7085 on node0 device  0 [0000:05:00] AMD Instinct MI300X\n";
+    std::fs::write(&rccl, format!("{header}{text}")).unwrap();
+    let args = |f: &str| {
+        vec![
+            "fit".to_owned(),
+            f.to_owned(),
+            "--p".into(),
+            "16".into(),
+            "--system".into(),
+            "dgx-h100".into(),
+            "--json".into(),
+        ]
+    };
+    let ours = json(&args(rccl.to_str().unwrap()).iter().map(String::as_str).collect::<Vec<_>>());
+    let fit = &ours["system_fit"];
+    assert_eq!(fit["rccl"], true);
+    assert!(fit["expectation"].is_null(), "{fit}");
+    let summary = fit["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("RCCL ran this run (AMD GPUs): NCCL's model and dgx-h100's NVIDIA links do not describe it"),
+        "{summary}"
+    );
+    assert!(!summary.contains("This cluster reaches"), "{summary}");
+    let nccl = json(&args(file).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(nccl["system_fit"]["rccl"], false);
+    assert!(nccl["system_fit"]["summary"].as_str().unwrap().contains("This cluster reaches"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -25,8 +25,8 @@ pub struct Preset {
     pub gpus: u32,
     /// NICs (rails) per node; GPUs share them evenly.
     pub nics: u32,
-    /// A GPU's usable `NVLink` bandwidth to the other GPUs of its node, one
-    /// direction (bytes per ns = GB/s): its links × NCCL's usable figure per
+    /// A GPU's usable `NVLink` bandwidth to the other GPUs of its node
+    /// (without an `NVSwitch`: to each other GPU), one direction (bytes per ns = GB/s): its links × NCCL's usable figure per
     /// link (`src/graph/topo.h`: `SM80_NVLINK_BW` 20.0, `SM90_NVLINK_BW` 20.6,
     /// `SM100_NVLINK_BW` 40.1 GB/s), what every algorithm moves at.
     pub nvlink: f64,
@@ -37,6 +37,10 @@ pub struct Preset {
     pub nic: f64,
     /// `NVLink` SHARP: an `NVSwitch` that reduces and multicasts.
     pub nvls: bool,
+    /// The GPUs meet on an `NVSwitch`. Without one (GH200's quad node) each
+    /// pair of GPUs has links of its own, and [`Preset::nvlink`] is what a
+    /// GPU has to each other GPU.
+    pub nvswitch: bool,
     /// The GPU generation, for NCCL's tables.
     pub arch: Arch,
     /// The network plugin NCCL loads, if one changes its choice or costs.
@@ -126,6 +130,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Hopper,
         plugin: None,
     },
@@ -138,6 +143,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 300.0,
         nic: 25.0,
         nvls: false,
+        nvswitch: true,
         arch: Arch::Ampere,
         plugin: None,
     },
@@ -150,6 +156,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 300.0,
         nic: 12.5,
         nvls: false,
+        nvswitch: true,
         arch: Arch::Ampere,
         plugin: Some(AWS_OFI_P4D),
     },
@@ -162,6 +169,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5),
     },
@@ -174,6 +182,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 150.0,
         nic: 25.0,
         nvls: false,
+        nvswitch: false,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_ELSEWHERE),
     },
@@ -186,6 +195,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Hopper,
         plugin: None,
     },
@@ -198,6 +208,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 900.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Blackwell,
         plugin: None,
     },
@@ -210,6 +221,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 200.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Hopper,
         plugin: None,
     },
@@ -222,6 +234,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 450.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5EN),
     },
@@ -234,6 +247,7 @@ pub const PRESETS: [Preset; 10] = [
         nvlink_line: 900.0,
         nic: 50.0,
         nvls: true,
+        nvswitch: true,
         arch: Arch::Blackwell,
         plugin: Some(AWS_OFI_P6),
     },
@@ -374,8 +388,11 @@ const SOURCES: [(&str, &[Source]); 10] = [
 /// and default (`docs/systems.md`, custom systems).
 pub const CUSTOM_KEYS: [(&str, &str); 9] = [
     ("gpus", "GPUs per node, 1..=72; default 8"),
-    ("arch", "ampere, hopper or blackwell; default hopper"),
-    ("nvlinks", "NVLink links per GPU, 1..=18; default 18"),
+    (
+        "arch",
+        "ampere, hopper or blackwell (AMD GPUs run RCCL, whose model commlab does not transcribe); default hopper",
+    ),
+    ("nvlinks", "NVLink links per GPU (nvswitch=0: to each other GPU), 1..=18; default 18"),
     ("link-gbps", "usable GB/s per link and direction, (0, 100]; default NCCL's for the arch (20.0, 20.6, 40.1)"),
     ("nvswitch", "0 or 1: the GPUs meet on an NVSwitch; default 1"),
     ("nvls", "0 or 1: the NVSwitch reduces (NVLS; Hopper and later); default nvswitch on Hopper and later"),
@@ -457,6 +474,7 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
         nvlink_line: f64::from(links) * line_rate,
         nic: real("nic-gbps", 400.0, 3200.0)? / 8.0,
         nvls,
+        nvswitch,
         arch,
         plugin,
     })
@@ -640,9 +658,6 @@ impl Preset {
     /// # Errors
     /// No such preset: the message lists the ids.
     pub fn find(id: &str) -> Result<Preset, String> {
-        // Custom systems are read by the CLI; the page has no fields for
-        // them yet, and the parser would cost its Chooser bundle 4 KB.
-        #[cfg(not(target_arch = "wasm32"))]
         if let Some(keys) = id.strip_prefix("custom:") {
             return custom(keys);
         }
@@ -691,13 +706,71 @@ impl Preset {
         SOURCES.iter().find(|(id, _)| *id == self.id).map_or(&[], |(_, s)| s)
     }
 
+    /// This preset as a custom system (`custom:KEY=VALUE,…`, every key of
+    /// [`CUSTOM_KEYS`] but the per-link bandwidth, NCCL's for the arch):
+    /// what the page's custom fields start from. [`custom`] gives back the
+    /// preset's values.
+    pub fn custom_text(&self) -> String {
+        let (arch, per_link) = match self.arch {
+            Arch::Volta | Arch::Ampere => ("ampere", 20.0),
+            Arch::Hopper => ("hopper", 20.6),
+            Arch::Blackwell => ("blackwell", 40.1),
+        };
+        let plugin =
+            [("aws-p4d", AWS_OFI_P4D), ("aws-p5", AWS_OFI_P5), ("aws-p5en", AWS_OFI_P5EN), ("aws-p6", AWS_OFI_P6)]
+                .iter()
+                .find(|(_, p)| self.plugin == Some(*p))
+                .map_or("none", |(id, _)| id);
+        format!(
+            "custom:gpus={},arch={arch},nvlinks={},nvswitch={},nvls={},nics={},nic-gbps={},plugin={plugin}",
+            self.gpus,
+            (self.nvlink / per_link).round(),
+            u8::from(self.nvswitch),
+            u8::from(self.nvls),
+            self.nics,
+            self.nic * 8.0
+        )
+    }
+
+    /// What a prediction for `nodes` such nodes leaves out, in a sentence:
+    /// on the p5 family above 2 nodes aws-ofi-nccl's own tuner decides
+    /// instead of NCCL's model (`src/tuner/nccl_ofi_regions.cpp`), and its
+    /// regions are not transcribed.
+    pub fn not_modelled(&self, nodes: u32) -> Option<&'static str> {
+        let tuner = self.plugin.is_some_and(|p| p.step_us.is_some());
+        (tuner && nodes > 2).then_some(
+            "aws-ofi-nccl's own tuner picks the algorithm and protocol on this instance above 2 nodes (src/tuner/nccl_ofi_regions.cpp); its regions are not transcribed: the rows are NCCL's own pick, simulated",
+        )
+    }
+
     /// Ranks of `nodes` nodes.
     pub fn ranks(&self, nodes: u32) -> u32 {
         nodes * self.gpus
     }
 
+    /// What one of NCCL's channels can move inside a node (GB/s, one
+    /// direction), its graph's intra bandwidth: on an `NVSwitch` the channels
+    /// share a GPU's links; without one, a channel's hop takes one pair's
+    /// links and the channels spread over the other GPUs, so a channel gets
+    /// at most one pair's bandwidth (`search.cc` finds channels on distinct
+    /// links first).
+    pub fn channel_nvlink(&self) -> f64 {
+        let channels = f64::from(self.nics);
+        if self.nvswitch {
+            self.nvlink / channels
+        } else {
+            self.nvlink.min(self.nvlink * f64::from(self.gpus.max(2) - 1) / channels)
+        }
+    }
+
     /// [`Preset::nccl`] as `--nccl` text (`key=value,…`).
     pub fn nccl_text(&self, nodes: u32) -> String {
+        self.nccl_text_at(nodes, Version::Current)
+    }
+
+    /// [`Preset::nccl_at`] as `--nccl` text: [`Preset::nccl_text`] and, for
+    /// an older release, its `version` key.
+    pub fn nccl_text_at(&self, nodes: u32, version: Version) -> String {
         let s = self.nccl(nodes);
         // The current release is the default: its key is left out.
         let arch = match s.arch {
@@ -716,7 +789,7 @@ impl Preset {
             s.bw_inter,
             u8::from(s.nvls),
             s.net_latency
-        )
+        ) + &if version == Version::Current { String::new() } else { format!(",version={}", version.id()) }
     }
 
     /// NCCL's description of `nodes` such nodes (the `--nccl` keys): one
@@ -737,7 +810,7 @@ impl Preset {
             arch: self.arch,
             amd: false,
             channels,
-            bw_intra: (self.nvlink / f64::from(channels)) as f32,
+            bw_intra: self.channel_nvlink() as f32,
             bw_inter: self.nic as f32,
             pattern: Pattern::Balanced,
             nvlink: true,
@@ -840,6 +913,15 @@ mod custom_tests {
             let c = Preset::find(&format!("custom:{}", text(p))).unwrap();
             let same = Preset { id: p.id, name: p.name, nvlink_line: p.nvlink_line, ..c };
             assert_eq!(same, *p, "{}", text(p));
+        }
+        // What the page's custom fields start from is the preset (GH200's
+        // plugin off AWS reports 0 and states nothing: as none).
+        for p in PRESETS {
+            let text = p.custom_text();
+            let c = Preset::find(&text).unwrap();
+            let plugin = if p.id == "gh200-slingshot" { None } else { p.plugin };
+            let same = Preset { id: p.id, name: p.name, plugin, ..c };
+            assert_eq!(same, Preset { plugin, ..p }, "{text}");
         }
         assert_eq!(custom("").unwrap().nvlink, 370.8);
         for (bad, key) in [

@@ -47,6 +47,19 @@ pub struct Layout {
     pub width: f64,
     /// How times are written (the simulator's ticks are ns unless a link says otherwise).
     pub unit: TimeUnit,
+    /// Ranks on hosts: those from here on are `NVSwitch` ranks, one per node
+    /// (NVLS; `u32::MAX`: none).
+    pub hosts: u32,
+}
+
+/// A row's name: `rank r`, or a switch rank's (`NVSwitch 0`; in full, as
+/// hover text, `NVSwitch of node 0`).
+pub fn rank_name(rank: u32, hosts: u32, full: bool) -> String {
+    match rank.checked_sub(hosts) {
+        Some(node) if full => format!("NVSwitch of node {node}"),
+        Some(node) => format!("NVSwitch {node}"),
+        None => format!("rank {rank}"),
+    }
 }
 
 /// Columns of a painted timeline and where they show a moved window
@@ -223,7 +236,7 @@ fn rank_rows(layout: &Layout, theme: &Theme, shapes: &mut Vec<Shape>) {
         });
         shapes.push(Shape::Text {
             at: (LEFT / 2.0, top + f64::from(layout.lanes) * LANE / 2.0 + 4.0),
-            text: format!("rank {r}"),
+            text: rank_name(r, layout.hosts, false),
             size: 11.0,
             color: theme.foreground,
         });
@@ -549,6 +562,7 @@ mod tests {
             t1: 2000.0,
             width: 1076.0,
             unit: TimeUnit::Ns,
+            hosts: u32::MAX,
         };
         assert!((l.x(1000.0) - LEFT).abs() < 1e-9);
         assert!((l.x(2000.0) - (1076.0 - RIGHT)).abs() < 1e-9);
@@ -578,8 +592,17 @@ mod tests {
 
     #[test]
     fn touching_bars_of_one_colour_become_one_shape() {
-        let l =
-            Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0, unit: TimeUnit::Ns };
+        let l = Layout {
+            lanes: 1,
+            cpus: 1,
+            first_rank: 0,
+            ranks: 1,
+            t0: 0.0,
+            t1: 1e6,
+            width: 600.0,
+            unit: TimeUnit::Ns,
+            hosts: u32::MAX,
+        };
         // 10 000 sends of 50 ns back to back, then a calc: two shapes on the lane.
         let mut bars: Vec<f64> = (0..10_000)
             .flat_map(|i| [0.0, 0.0, f64::from(i) * 50.0, f64::from(i + 1) * 50.0, 0.0, f64::from(i)])
@@ -614,8 +637,17 @@ mod tests {
 
     #[test]
     fn a_zoomed_out_column_shows_the_kind_busy_longest_in_it() {
-        let l =
-            Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0, unit: TimeUnit::Ns };
+        let l = Layout {
+            lanes: 1,
+            cpus: 1,
+            first_rank: 0,
+            ranks: 1,
+            t0: 0.0,
+            t1: 1e6,
+            width: 600.0,
+            unit: TimeUnit::Ns,
+            hosts: u32::MAX,
+        };
         let per_px = 1e6 / (600.0 - LEFT - RIGHT);
         // Per pixel column, a short send and a long calc, except in every
         // fifth column, where the send is the longer: sub-pixel bars of both kinds.
@@ -646,8 +678,17 @@ mod tests {
 
     #[test]
     fn the_critical_path_is_outlined_once_per_stretch() {
-        let l =
-            Layout { lanes: 1, cpus: 1, first_rank: 0, ranks: 1, t0: 0.0, t1: 1e6, width: 600.0, unit: TimeUnit::Ns };
+        let l = Layout {
+            lanes: 1,
+            cpus: 1,
+            first_rank: 0,
+            ranks: 1,
+            t0: 0.0,
+            t1: 1e6,
+            width: 600.0,
+            unit: TimeUnit::Ns,
+            hosts: u32::MAX,
+        };
         // 5 000 back-to-back ops on the path, a gap, 10 more.
         let mut bars: Vec<f64> = (0..5000)
             .flat_map(|i| [0.0, 0.0, f64::from(i) * 100.0, f64::from(i + 1) * 100.0, 0.0, f64::from(i)])
@@ -676,6 +717,7 @@ mod tests {
             t1: 1000.0,
             width: 1092.0,
             unit: TimeUnit::Ns,
+            hosts: u32::MAX,
         };
         // Panned right by a quarter: times 250..1000 were at their x in the painting and move left.
         let panned = Layout { t0: 250.0, t1: 1250.0, ..painted };
@@ -710,6 +752,7 @@ mod tests {
             t1: 10_000.0,
             width: 600.0,
             unit: TimeUnit::Ns,
+            hosts: u32::MAX,
         };
         // Rank 0 sends (op 0) 0–1500; rank 1 takes it in 4000–5500; a bar of rank 5 is off screen.
         let bars = [0.0, 0.0, 0.0, 1500.0, 0.0, 0.0, 1.0, 0.0, 4000.0, 5500.0, 1.0, 0.0, 5.0, 0.0, 0.0, 1.0, 2.0, 9.0];

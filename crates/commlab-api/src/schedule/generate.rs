@@ -89,7 +89,54 @@ impl Default for GenerateRequest {
     }
 }
 
+/// The algorithm id of NCCL's NVLS (`allreduce/nvls`): on a `nodes:NxG`
+/// network, with a rank on each node's `NVSwitch` after the GPUs (NVLS on
+/// one node, NVLS tree on several; `docs/network.md`).
+pub const NVLS: &str = "nvls";
+
+/// The collectives NCCL runs with NVLS (allgather and reduce-scatter on one
+/// node only).
+pub const NVLS_COLLECTIVES: [commlab_core::choose::Collective; 3] = [
+    commlab_core::choose::Collective::Allreduce,
+    commlab_core::choose::Collective::Allgather,
+    commlab_core::choose::Collective::ReduceScatter,
+];
+
 impl GenerateRequest {
+    /// NVLS's schedule on `shape`: the GPUs' ranks, then a switch rank per
+    /// node, every channel over the same slices.
+    fn nvls(
+        &self,
+        id: &str,
+        collective: commlab_core::choose::Collective,
+        shape: Option<commlab_core::net::Shape>,
+    ) -> Result<Schedule, ApiError> {
+        let Some(commlab_core::net::Shape::Nodes { n, g, .. }) = shape else {
+            return Err(ApiError::new(
+                "collective",
+                id,
+                "NVLS on a nodes:NxG network (its switch ranks sit on the NVSwitches)",
+            ));
+        };
+        if self.p != u64::from(n) * u64::from(g) {
+            return Err(ApiError::new(
+                "p",
+                self.p,
+                format!("every GPU of the network, {}", u64::from(n) * u64::from(g)),
+            ));
+        }
+        limits::PIECES.check(self.pieces).map_err(ApiError::from)?;
+        let channels = limits::net::CHANNELS.check(u64::from(self.channels)).map_err(ApiError::from)?;
+        let ops = |p: u64| 4 * channels * p * (self.pieces.min(1 << 16) + 2);
+        if ops(self.p) > OPS as u64 {
+            return Err(over_ops(id, self.p, ops));
+        }
+        let plan = commlab_core::choose::nvls(collective, self.p as u32, g, self.pieces.min(1 << 16) as u32)
+            .map_err(|e| ApiError::new("collective", id, e))?;
+        let orders = vec![(0..plan.ranks).collect(); channels as usize];
+        Ok(commlab_core::choose::goal_channels(&plan, self.bytes, &orders))
+    }
+
     /// The schedule.
     ///
     /// # Errors
@@ -152,6 +199,9 @@ impl GenerateRequest {
                 use commlab_core::choose;
                 let (c, a) = id.split_once('/').unwrap_or_default();
                 let collective: choose::Collective = crate::parse_id("collective", c)?;
+                if a == NVLS {
+                    return self.nvls(id, collective, shape);
+                }
                 if !choose::of(collective).any(|x| x.id == a) {
                     let ids: Vec<&str> = choose::of(collective).map(|x| x.id).collect();
                     return Err(ApiError::new(

@@ -14,4 +14,5 @@ pub mod select_field;
 pub mod share_bar;
 pub mod stack;
 pub mod store;
+pub mod system;
 pub mod welcome;

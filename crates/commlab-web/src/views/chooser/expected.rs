@@ -15,14 +15,24 @@ use leptos::prelude::*;
 /// What to predict for `c` at `sizes`: `None` unless the network is a
 /// preset's nodes and p is every rank of them.
 pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
-    let (preset, nodes) = super::system::current(c)?;
+    let (preset, nodes) = c.system()?;
     (c.compare.p == preset.ranks(nodes) && !sizes.is_empty()).then(|| PredictRequest {
-        system: preset.id.to_owned(),
+        system: c.system_id(&preset),
         nodes,
         collective: c.compare.collective.id().to_owned(),
         sizes: sizes.to_vec(),
-        nccl_version: None,
+        nccl_version: (c.nccl_version != commlab_core::libraries::nccl::Version::Current)
+            .then(|| c.nccl_version.id().to_owned()),
     })
+}
+
+/// A System's name in a sentence: a preset's id, or "custom system".
+pub fn short(system: &str) -> &str {
+    if system.starts_with("custom:") {
+        "custom system"
+    } else {
+        system
+    }
 }
 
 /// The expected curve as a chart series in `measure` (dashed, in `color`),
@@ -35,7 +45,7 @@ pub fn series(
     color: RGBColor,
 ) -> Option<Series> {
     (asked.sizes == sizes && rows.len() == sizes.len()).then(|| Series {
-        name: format!("expected: {} × {} (NCCL's pick, its channels)", asked.nodes, asked.system),
+        name: format!("expected: {} × {} (NCCL's pick, its channels)", asked.nodes, short(&asked.system)),
         color,
         times: rows.iter().map(|e| measure.of(collective, p, e.bytes, e.time_ns)).collect(),
         simulated: vec![None; rows.len()],
@@ -61,7 +71,7 @@ pub fn ExpectedTable(
         <details class="expected" data-testid="expected">
             <summary>{format!(
                 "Dashed: what {} × {} should reach at each size: NCCL's pick simulated on the network with a channel per rail (commlab predict)",
-                asked.nodes, asked.system
+                asked.nodes, short(&asked.system)
             )}</summary>
             <div class="table-scroll"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
                 <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
@@ -73,6 +83,9 @@ pub fn ExpectedTable(
                     <td>{q(Measure::Busbw.of(collective, p, e.bytes, e.time_ns))}</td>
                 </tr> }).collect_view()}</tbody>
             </table></div>
+            {commlab_core::systems::Preset::find(&asked.system).ok().and_then(|s| s.not_modelled(asked.nodes)).map(|left| view! {
+                <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
+            })}
             {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as ring over several channels, its time is one value in a band about 6 % wide: the channels' flows share links max–min, and the last digits of any parameter move it. Read those rows to about ±3 % (docs/systems.md, \"Fitting a system\")."</p> })}
         </details>
     }
@@ -88,9 +101,7 @@ mod tests {
         assert_eq!(request(&c, &[1024]), None, "the α–β model");
         let preset = commlab_core::systems::Preset::find("dgx-h100").unwrap();
         c.on_network = true;
-        c.network.topology = preset.shape(2);
-        c.network.bandwidth = Some(preset.nvlink);
-        c.network.bandwidth2 = Some(preset.nic);
+        c.network.system(&preset, 2);
         c.compare.p = 16;
         let r = request(&c, &[1024, 2048]).unwrap();
         assert_eq!((r.system.as_str(), r.nodes, r.collective.as_str()), ("dgx-h100", 2, "allreduce"));

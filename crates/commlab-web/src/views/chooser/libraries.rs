@@ -136,7 +136,7 @@ fn save_nccl(
         note.set("The comparison is not ready yet.".into());
         return;
     };
-    let Some((preset, nodes)) = params.with_untracked(super::system::current) else {
+    let Some((preset, nodes)) = params.with_untracked(ChooserParams::system) else {
         note.set(NO_SYSTEM.into());
         return;
     };
@@ -148,7 +148,8 @@ fn save_nccl(
         return;
     }
     let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
-    let plan = match commlab_api::nccl_tuner::TunerPlan::new(preset.id, nodes, &r.collective, &sizes) {
+    let id = params.with_untracked(|c| c.system_id(&preset));
+    let plan = match commlab_api::nccl_tuner::TunerPlan::new(&id, nodes, &r.collective, &sizes) {
         Ok(plan) => Rc::new(plan),
         Err(e) => {
             note.set(e.to_string());
@@ -203,7 +204,7 @@ fn save_mpi(
         let r = c.library_request().unwrap_or_default();
         (
             c.compare.collective.id().to_owned(),
-            commlab_api::libraries::LibraryRequest { nccl: Some(c.nccl.clone()), ..r },
+            commlab_api::libraries::LibraryRequest { nccl: Some(c.nccl_system()), ..r },
         )
     });
     note.set("Mapping the library's own algorithms for its file…".into());
@@ -330,6 +331,7 @@ fn LibraryControls(params: RwSignal<ChooserParams>) -> impl IntoView {
         }
     };
     let nccl_text = RwSignal::new(params.get_untracked().nccl);
+    let on_system = move || params.with(|c| c.system().is_some());
     let range = commlab_core::limits::chooser::DTYPE_SIZE;
     let set_dtype = move |text: &str| {
         if let Ok(v) = text.parse::<u32>() {
@@ -349,10 +351,12 @@ fn LibraryControls(params: RwSignal<ChooserParams>) -> impl IntoView {
             <label for="nccl-system">"NCCL's system"</label>
             <input id="nccl-system" data-testid="nccl-system" type="text" maxlength=NCCL_TEXT.to_string()
                 placeholder="e.g. version=2.22,nodes=2,gpus=8,arch=hopper,channels=16,bw-inter=25"
-                prop:value=move || nccl_text.get()
+                readonly=on_system
+                prop:value=move || if on_system() { params.with(ChooserParams::nccl_system) } else { nccl_text.get() }
                 on:input=move |ev| nccl_text.set(event_target_value(&ev))
                 on:change=move |ev| { let v = event_target_value(&ev); params.update(|c| c.nccl = v); } />
         </div>
+        {move || on_system().then(|| view! { <p class="field-note" data-testid="nccl-system-note">"It follows the System above (its nodes and NCCL version); pick \"custom\" there to describe another."</p> })}
         <details class="field-note" data-testid="nccl-keys"><summary>"Keys of NCCL's system and their defaults"</summary>
             <ul>{commlab_core::libraries::nccl::KEYS.iter().map(|(k, d)| view! { <li><code>{*k}</code>": "{*d}</li> }).collect_view()}</ul>
         </details>
@@ -383,8 +387,9 @@ pub fn LibrariesSection(
     let opened = RwSignal::new(params.with_untracked(|c| c.libraries.iter().any(|&x| x)));
     let versions_note = move || {
         let p = params.with(|c| c.compare.p);
-        let system = params
-            .with(|c| c.libraries[2].then(|| commlab_core::libraries::nccl::parse_system(&c.nccl, p).ok()).flatten());
+        let system = params.with(|c| {
+            c.libraries[2].then(|| commlab_core::libraries::nccl::parse_system(&c.nccl_system(), p).ok()).flatten()
+        });
         format!("Transcribed from {}. MPICH and Open MPI: a flat communicator, a commutative built-in operation (MPI_SUM), buffers not in place; Open MPI's fixed rules run every pipeline unsegmented (one piece). NCCL: its own latency and bandwidth model of the system described above, in µs.", versions(system.as_ref()))
     };
     view! {

@@ -8,6 +8,7 @@ use commlab_api::chooser::{ChooseRequest, Comparison, MapRequest, P};
 use commlab_api::network::NetRequest;
 use commlab_api::schedule::{GenerateRequest, LogGops};
 use commlab_core::choose::{of, Collective};
+use commlab_core::libraries::nccl::Version;
 use commlab_core::limits::{self, IntRange, RealRange};
 use commlab_core::systems::Measure;
 
@@ -39,6 +40,8 @@ pub struct ChooserParams {
     /// The preset last picked (`sys=`): which of the presets with the same
     /// network the select shows (`dgx-h100` and `hgx-h200` are one network).
     pub system: String,
+    /// The NCCL release whose model picks on a System (`ncclv=`).
+    pub nccl_version: Version,
     /// Bytes per element (MPICH's and Open MPI's rules read counts).
     pub dtype_size: u32,
     /// The fit's format (`""`: detected).
@@ -79,6 +82,7 @@ impl Default for ChooserParams {
             libraries: [false; 3],
             nccl: String::new(),
             system: String::new(),
+            nccl_version: Version::Current,
             dtype_size: 4,
             fit_format: String::new(),
             fit_algorithm: String::new(),
@@ -227,7 +231,8 @@ impl ViewState for ChooserParams {
         Field {
             name: "nccl",
             kind: Kind::Custom {
-                write: |c| (!c.nccl.is_empty()).then(|| c.nccl.clone()),
+                // On a System NCCL's description follows from it: not written.
+                write: |c| (!c.nccl.is_empty() && c.system().is_none()).then(|| c.nccl.clone()),
                 read: |c, text| {
                     if text.len() > NCCL_TEXT {
                         return Err(format!("a description of at most {NCCL_TEXT} characters"));
@@ -244,11 +249,26 @@ impl ViewState for ChooserParams {
             kind: Kind::Custom {
                 write: |c| (!c.system.is_empty()).then(|| c.system.clone()),
                 read: |c, text| {
+                    if text.len() > NCCL_TEXT {
+                        return Err(format!("a preset id or custom:KEY=VALUE,… of at most {NCCL_TEXT} characters"));
+                    }
                     let preset = commlab_core::systems::Preset::find(text)?;
-                    preset.id.clone_into(&mut c.system);
+                    let id = if preset.id == "custom" { text } else { preset.id };
+                    id.clone_into(&mut c.system);
                     Ok(())
                 },
                 used: "the first preset of that network",
+            },
+        },
+        Field {
+            name: "ncclv",
+            kind: Kind::Custom {
+                write: |c| (c.nccl_version != Version::Current).then(|| c.nccl_version.id().to_owned()),
+                read: |c, text| {
+                    c.nccl_version = Version::parse(text)?;
+                    Ok(())
+                },
+                used: "the current release",
             },
         },
         int!(IntRange { name: "dt", ..limits::chooser::DTYPE_SIZE }, |c| c.dtype_size.into(), |c, v| c.dtype_size =
@@ -360,9 +380,50 @@ impl ChooserParams {
         self.libraries.iter().any(|&x| x).then(|| commlab_api::libraries::LibraryRequest {
             mpich: self.libraries[0],
             ompi: self.libraries[1],
-            nccl: self.libraries[2].then(|| self.nccl.clone()),
+            nccl: self.libraries[2].then(|| self.nccl_system()),
             dtype_size: self.dtype_size,
         })
+    }
+
+    /// The System the Chooser's network is, and its nodes (`None`: a
+    /// network of the user's own, or the α–β model): the custom system
+    /// named (`sys=custom:…`) when the network is its nodes, else the preset
+    /// the network matches.
+    pub fn system(&self) -> Option<(commlab_core::systems::Preset, u32)> {
+        use commlab_core::net::Shape;
+        use commlab_core::systems::{Preset, PRESETS};
+        let shape = Some(self.network.topology).filter(|_| self.on_network)?;
+        let custom = self.system.strip_prefix("custom:").and_then(|k| commlab_core::systems::custom(k).ok());
+        if let (Some(preset), Shape::Nodes { n, g, r }) = (custom, shape) {
+            let (b1, b2) = (self.network.bandwidth, self.network.bandwidth2);
+            if preset.gpus == g && preset.nics == r && b1 == Some(preset.nvlink) && b2 == Some(preset.nic) {
+                return Some((preset, n));
+            }
+        }
+        let (first, nodes) = commlab_core::systems::matching(shape, self.network.bandwidth, self.network.bandwidth2)?;
+        // Presets with the same network are one to the model: the one picked is shown.
+        let same = |p: &&Preset| {
+            p.gpus == first.gpus && p.nics == first.nics && p.nvlink == first.nvlink && p.nic == first.nic
+        };
+        Some((*PRESETS.iter().filter(same).find(|p| p.id == self.system).unwrap_or(first), nodes))
+    }
+
+    /// The id `commlab predict --system` takes for `preset` as
+    /// [`ChooserParams::system`] gives it: a preset's id, or the custom
+    /// system's whole description.
+    pub fn system_id(&self, preset: &commlab_core::systems::Preset) -> String {
+        if preset.id == "custom" {
+            self.system.clone()
+        } else {
+            preset.id.to_owned()
+        }
+    }
+
+    /// NCCL's system description: the System's when the network is a
+    /// preset's nodes (so that nothing can leave them disagreeing), else
+    /// the text given.
+    pub fn nccl_system(&self) -> String {
+        self.system().map_or_else(|| self.nccl.clone(), |(preset, nodes)| preset.nccl_text_at(nodes, self.nccl_version))
     }
 
     /// The winner map's request.

@@ -15,11 +15,11 @@ use leptos::prelude::*;
 use std::rc::Rc;
 
 /// What to fit: the preset, its nodes and the request, or why nothing is.
-fn plan(c: &ChooserParams, f: &FitResult) -> Result<(&'static Preset, u32, SystemFitRequest), String> {
+fn plan(c: &ChooserParams, f: &FitResult) -> Result<(Preset, u32, SystemFitRequest), String> {
     if f.format != "nccl-tests" {
         return Err(String::new());
     }
-    let Some((preset, nodes)) = super::system::current(c) else {
+    let Some((preset, nodes)) = c.system() else {
         return Err(
             "Pick a System above (with p = all its GPUs) to fit its links and NCCL's fixed costs to this run, and to see how far it is from what that system should reach."
                 .into(),
@@ -33,7 +33,8 @@ fn plan(c: &ChooserParams, f: &FitResult) -> Result<(&'static Preset, u32, Syste
             preset.id
         ));
     }
-    SystemFitRequest::new(preset.id, nodes, &f.collective, &f.points, None)
+    let version = Some(c.nccl_version.id());
+    SystemFitRequest::with_version(&c.system_id(&preset), nodes, &f.collective, &f.points, None, version)
         .map(|(_, request)| (preset, nodes, request))
         .map_err(|e| e.to_string())
 }
@@ -52,7 +53,7 @@ pub fn SystemFitPanel(
         let f = result.get()?;
         Some(params.with(|c| plan(c, &f)))
     });
-    let answer = RwSignal::new_local(None::<(&'static Preset, u32, Rc<SystemFitRequest>, SystemFit)>);
+    let answer = RwSignal::new_local(None::<(Preset, u32, Rc<SystemFitRequest>, SystemFit)>);
     let status = RwSignal::new(String::new());
     let started = StoredValue::new(0.0f64);
     Effect::new(move |_| {
@@ -88,7 +89,8 @@ pub fn SystemFitPanel(
                 <div class="system-fit" data-testid="system-fit">
                     <h4>"The system fitted"</h4>
                     {move || answer.with(|a| a.as_ref().map(|(preset, nodes, request, fit)| {
-                        let report = Report { preset, nodes: *nodes, request, fit };
+                        let rccl = result.with(|r| r.as_ref().is_some_and(|f| f.rccl));
+                        let report = Report { preset, nodes: *nodes, request, fit, rccl };
                         view! { <ul data-testid="system-fit-sentences">
                             {report.sentences().into_iter().map(|s| view! { <li>{s.trim().to_owned()}</li> }).collect_view()}
                         </ul> }

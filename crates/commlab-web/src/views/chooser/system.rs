@@ -1,69 +1,169 @@
-//! The Chooser's system select (`docs/systems.md`): a preset node type sets
-//! the comparison to N such nodes: the network (`nodes:NxGxR` with its
-//! `NVLink` and NIC bandwidths, network mode's defaults), p = N × G, and NCCL
-//! shown with the preset's system description. The select keeps nothing of
-//! its own but the id picked (`sys=`, which of the presets with one network
-//! to name): it shows the preset the network matches, or "custom", and the
-//! link carries what it set.
+//! The Chooser's System (`docs/systems.md`): a preset node type and a node
+//! count set the comparison to N such nodes: the network (`nodes:NxGxR` with
+//! its `NVLink` and NIC bandwidths, network mode's defaults), p = N × G, and
+//! NCCL described by the System at the version picked (`ncclv=`). Nothing
+//! is kept but the id picked (`sys=`, which of the presets with one network
+//! to name) and the version: the control shows the preset the network
+//! matches, or "custom"; where the user's own p leaves the System, it says so.
 
 use super::params::ChooserParams;
-use commlab_core::systems::{Preset, PRESETS};
+use crate::controls::system::SystemControl;
+use commlab_core::libraries::nccl::Version;
+use commlab_core::systems::{Preset, CUSTOM_KEYS};
 use leptos::prelude::*;
 
-/// The preset the Chooser's network is, and its nodes.
-pub(super) fn current(c: &ChooserParams) -> Option<(&'static Preset, u32)> {
-    let shape = Some(c.network.topology).filter(|_| c.on_network)?;
-    let (first, nodes) = commlab_core::systems::matching(shape, c.network.bandwidth, c.network.bandwidth2)?;
-    // Presets with the same network are one to the model: the one picked is shown.
-    let same =
-        |p: &&Preset| p.gpus == first.gpus && p.nics == first.nics && p.nvlink == first.nvlink && p.nic == first.nic;
-    Some((PRESETS.iter().filter(same).find(|p| p.id == c.system).unwrap_or(first), nodes))
-}
-
-/// Sets the Chooser to `nodes` nodes of `preset`.
-fn apply(c: &mut ChooserParams, preset: &Preset, nodes: u32) {
+/// Sets the Chooser to `nodes` nodes of `preset`, whose id (a preset's, or
+/// a custom system's text) is `id`.
+fn apply(c: &mut ChooserParams, preset: &Preset, id: &str, nodes: u32) {
     c.on_network = true;
-    c.network.topology = preset.shape(nodes);
-    c.network.bandwidth = Some(preset.nvlink);
-    c.network.bandwidth2 = Some(preset.nic);
-    c.network.breaks.clear();
+    c.network.system(preset, nodes);
     c.compare.p = preset.ranks(nodes);
     c.libraries[2] = true;
     c.nccl = preset.nccl_text(nodes);
-    preset.id.clone_into(&mut c.system);
+    id.clone_into(&mut c.system);
 }
 
-/// The select and what it set, in words.
+/// The System (preset and nodes, [`SystemControl`]), NCCL's version, and
+/// what they set, in words; where the user's own p leaves the System, the
+/// page says so.
 #[component]
 pub fn SystemSelect(
     /// The view's state: the select writes its network, p and NCCL's system.
     params: RwSignal<ChooserParams>,
 ) -> impl IntoView {
-    let shown = move || params.with(current);
-    let on_change = move |ev: leptos::ev::Event| {
-        let Ok(preset) = Preset::find(&event_target_value(&ev)) else { return };
-        // Keep the node count when switching between presets; two nodes otherwise.
-        let nodes = shown().map_or(2, |(_, n)| n);
-        params.update(|c| apply(c, &preset, nodes));
+    let shown = Signal::derive(move || params.with(ChooserParams::system));
+    let current = Signal::derive(move || params.with(|c| c.system().map(|(p, n)| (p, c.system_id(&p), n))));
+    // The custom fields: shown once picked, or while the System is a custom one.
+    let editing = RwSignal::new(false);
+    let typed = RwSignal::new(String::new());
+    let refused = RwSignal::new(None::<String>);
+    let is_custom = Signal::derive(move || editing.get() || shown.with(|s| s.is_some_and(|(p, _)| p.id == "custom")));
+    let pick = Callback::new(move |(id, nodes): (String, u32)| {
+        refused.set(None);
+        let id = if id == CUSTOM {
+            // Start from the System shown, or the first preset.
+            editing.set(true);
+            current.with_untracked(|c| match c {
+                Some((p, id, _)) if p.id == "custom" => id.clone(),
+                Some((p, _, _)) => p.custom_text(),
+                None => commlab_core::systems::PRESETS[0].custom_text(),
+            })
+        } else {
+            editing.set(id.starts_with(CUSTOM));
+            id
+        };
+        typed.set(id.clone());
+        if let Ok(preset) = Preset::find(&id) {
+            params.update(|c| apply(c, &preset, &id, nodes));
+        }
+    });
+    let on_version = move |ev: leptos::ev::Event| {
+        if let Ok(v) = Version::parse(&event_target_value(&ev)) {
+            params.update(|c| c.nccl_version = v);
+        }
     };
+    let p = move || params.with(|c| c.compare.p);
     view! {
-        <div class="field">
-            <label for="chooser-system">"System (custom: the network and p as set)"</label>
-            <select id="chooser-system" data-testid="chooser-system" on:change=on_change>
-                <option value="" selected=move || shown().is_none()>"custom"</option>
-                {PRESETS.iter().map(|s| view! {
-                    <option value=s.id selected=move || shown().is_some_and(|(c, _)| c.id == s.id)>{s.name}</option>
-                }).collect_view()}
-            </select>
-        </div>
-        {move || shown().map(|(s, n)| view! {
+        <SystemControl id="chooser-system" label="System" current=current pick=pick
+            extra=(CUSTOM, "custom system (fields below)", is_custom) refused=refused />
+        {move || is_custom.get().then(|| view! { <CustomSystemFields current=current typed=typed refused=refused pick=pick /> })}
+        {move || (params.with(|c| c.on_network) && shown.get().is_none()).then(|| view! {
+            <p class="hint" data-testid="chooser-system-none">"A network of your own: no expected curve. What NCCL would reach needs a System (nodes of a preset, with its NVLink and NIC bandwidths); the curves are our algorithms on this network, one channel each, and NCCL's picks follow the description given to it under \"What the libraries run\"."</p>
+        })}
+        {move || shown.get().map(|_| view! {
+            <div class="field">
+                <label for="nccl-version">"NCCL version (its model picks)"</label>
+                <select id="nccl-version" data-testid="nccl-version" on:change=on_version>
+                    {Version::ALL.iter().rev().map(|&v| view! {
+                        <option value=v.id() selected=move || params.with(|c| c.nccl_version == v)>{v.label()}</option>
+                    }).collect_view()}
+                </select>
+            </div>
+        })}
+        {move || shown.get().map(|(s, n)| view! {
             <p class="hint" data-testid="chooser-system-note">
                 {format!(
-                    "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Change the node count in the topology (nodes:NxGxR). Sources: docs/systems.md.",
+                    "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Sources: docs/systems.md.",
                     s.id, s.shape(n), s.nvlink, s.nic, s.ranks(n),
                 )}
             </p>
+            {(p() != s.ranks(n)).then(|| view! {
+                <p class="field-error" role="alert" data-testid="chooser-system-p">
+                    {format!("p = {} is not the {} GPUs of {n} × {}: no expected curve, and NCCL's description assumes all of them. ", p(), s.ranks(n), s.id)}
+                    <button type="button" data-testid="chooser-system-use-p" on:click=move |_| params.update(|c| c.compare.p = s.ranks(n))>
+                        {format!("Use p = {}", s.ranks(n))}
+                    </button>
+                </p>
+            })}
         })}
+    }
+}
+
+/// The select's value for a custom system.
+const CUSTOM: &str = "custom:";
+
+/// The value of `key` in a custom system's `custom:k=v,…` text.
+fn value_of<'a>(text: &'a str, key: &str) -> &'a str {
+    let keys = text.strip_prefix(CUSTOM).unwrap_or("");
+    keys.split(',').filter_map(|kv| kv.split_once('=')).find(|(k, _)| k.trim() == key).map_or("", |(_, v)| v.trim())
+}
+
+/// `text` with `key` set to `value` (left out when empty), keys in
+/// [`CUSTOM_KEYS`] order.
+fn with_value(text: &str, key: &str, value: &str) -> String {
+    let parts: Vec<String> = CUSTOM_KEYS
+        .iter()
+        .map(|(k, _)| (*k, if *k == key { value.trim() } else { value_of(text, k) }))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    format!("{CUSTOM}{}", parts.join(","))
+}
+
+/// A custom system's fields, one per key of [`CUSTOM_KEYS`] with its range;
+/// a set that describes a system is picked, else the reason is shown.
+#[component]
+fn CustomSystemFields(
+    /// The System shown (its custom text, when it is custom).
+    current: Signal<Option<(Preset, String, u32)>>,
+    /// The fields as typed (they may not describe a system yet).
+    typed: RwSignal<String>,
+    /// Why they do not.
+    refused: RwSignal<Option<String>>,
+    /// Picks a custom system's text.
+    pick: Callback<(String, u32)>,
+) -> impl IntoView {
+    let shown_text = move || {
+        current.with(|c| match c {
+            Some((p, text, _)) if p.id == "custom" && refused.with(Option::is_none) => text.clone(),
+            _ => typed.get(),
+        })
+    };
+    let on_key = move |key: &'static str| {
+        move |ev: leptos::ev::Event| {
+            let text = with_value(&typed.get_untracked(), key, &event_target_value(&ev));
+            typed.set(text.clone());
+            match commlab_core::systems::custom(&text[CUSTOM.len()..]) {
+                Ok(_) => pick.run((text, current.with_untracked(|c| c.as_ref().map_or(2, |(_, _, n)| *n)))),
+                Err(e) => refused.set(Some(e)),
+            }
+        }
+    };
+    view! {
+        <fieldset class="custom-system" data-testid="chooser-system-custom">
+            <legend>"Custom system: a node"</legend>
+            {CUSTOM_KEYS.iter().map(|&(key, range)| {
+                let field_id = format!("chooser-system-{key}");
+                view! {
+                    <div class="field">
+                        <label for=field_id.clone()>{key}</label>
+                        <input id=field_id.clone() data-testid=field_id type="text" title=range placeholder=range
+                            prop:value=move || value_of(&shown_text(), key).to_owned()
+                            on:change=on_key(key) />
+                    </div>
+                }
+            }).collect_view()}
+        </fieldset>
     }
 }
 
@@ -75,14 +175,41 @@ mod tests {
     #[test]
     fn the_preset_picked_is_named_among_equal_networks() {
         let mut c = ChooserParams::default();
-        assert!(current(&c).is_none(), "the α–β model");
+        assert!(c.system().is_none(), "the α–β model");
         for id in ["hgx-h200", "dgx-h100"] {
             let preset = Preset::find(id).unwrap();
-            apply(&mut c, &preset, 2);
-            assert_eq!(current(&c).map(|(s, n)| (s.id, n)), Some((id, 2)));
+            apply(&mut c, &preset, id, 2);
+            assert_eq!(c.system().map(|(s, n)| (s.id, n)), Some((id, 2)));
         }
         // A stale id names nothing it does not match.
         "p4d".clone_into(&mut c.system);
-        assert_eq!(current(&c).map(|(s, _)| s.id), Some("dgx-h100"));
+        assert_eq!(c.system().map(|(s, _)| s.id), Some("dgx-h100"));
+    }
+
+    /// A custom system is its own System while the network is its nodes;
+    /// NCCL's description and `predict`'s id follow it.
+    #[test]
+    fn a_custom_system_is_the_system_while_the_network_is_its_nodes() {
+        let mut c = ChooserParams::default();
+        let id = "custom:gpus=4,nvlinks=6,nvswitch=0,nics=2,nic-gbps=200";
+        let preset = Preset::find(id).unwrap();
+        apply(&mut c, &preset, id, 3);
+        let (s, n) = c.system().unwrap();
+        assert_eq!((s.id, s.gpus, s.nics, n), ("custom", 4, 2, 3));
+        assert_eq!(c.system_id(&s), id);
+        assert_eq!(c.compare.p, 12);
+        assert!(c.nccl_system().starts_with("nodes=3,gpus=4,arch=hopper,channels=2,"), "{}", c.nccl_system());
+        // Its network edited by hand: no System (no preset has 4 GPUs on 2 NICs of 25 GB/s).
+        c.network.bandwidth2 = Some(30.0);
+        assert!(c.system().is_none());
+    }
+
+    #[test]
+    fn a_field_sets_its_key_and_keeps_the_others_in_order() {
+        let t = with_value("custom:nics=4,gpus=8", "arch", "ampere");
+        assert_eq!(t, "custom:gpus=8,arch=ampere,nics=4");
+        assert_eq!(with_value(&t, "arch", " "), "custom:gpus=8,nics=4");
+        assert_eq!(value_of(&t, "nics"), "4");
+        assert_eq!(value_of(&t, "plugin"), "");
     }
 }

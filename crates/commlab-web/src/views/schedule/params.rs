@@ -49,6 +49,24 @@ impl ScheduleParams {
     pub fn time_unit(&self) -> commlab_plot::timeline::TimeUnit {
         self.unit.map_or(commlab_plot::timeline::TimeUnit::Ns, commlab_plot::timeline::TimeUnit::Ticks)
     }
+
+    /// Ranks on hosts when the schedule is NVLS on nodes (its switch ranks
+    /// follow them); `u32::MAX` otherwise.
+    pub fn hosts(&self) -> u32 {
+        match self.network.topology {
+            commlab_core::net::Shape::Nodes { n, g, .. }
+                if self.on_network
+                    && self
+                        .generate
+                        .collective
+                        .split_once('/')
+                        .is_some_and(|(_, a)| a == commlab_api::schedule::NVLS) =>
+            {
+                n * g
+            }
+            _ => u32::MAX,
+        }
+    }
 }
 
 crate::net_fields::impl_on_network!(ScheduleParams, [], NetRequest::default(), switched);
@@ -108,7 +126,10 @@ fn time(value: &str) -> Option<f64> {
 /// A chooser algorithm's id, `collective/algorithm` (`allreduce/ring`).
 pub fn chooser_id(value: &str) -> bool {
     value.split_once('/').is_some_and(|(c, a)| {
-        c.parse::<commlab_core::choose::Collective>().is_ok_and(|c| commlab_core::choose::of(c).any(|x| x.id == a))
+        c.parse::<commlab_core::choose::Collective>().is_ok_and(|c| {
+            (a == commlab_api::schedule::NVLS && commlab_api::schedule::NVLS_COLLECTIVES.contains(&c))
+                || commlab_core::choose::of(c).any(|x| x.id == a)
+        })
     })
 }
 

@@ -8,10 +8,11 @@ use crate::codec::Notice;
 use crate::controls::file_source::{self, KeptFile};
 use crate::controls::number_field::{int_range, NumberField};
 use crate::controls::store;
-use commlab_api::schedule::{GenerateRequest, BYTES, MESH, P};
+use commlab_api::schedule::{GenerateRequest, BYTES, MESH, NVLS, NVLS_COLLECTIVES, P};
 use commlab_core::barrier::algorithm::Algorithm;
 use commlab_core::barrier::encoding::Encoding;
 use commlab_core::limits;
+
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -34,7 +35,7 @@ const COLLECTIVE_LABELS: [(&str, &str); 11] = [
 fn pipelined_chooser(id: &str) -> bool {
     id.split_once('/').is_some_and(|(c, a)| {
         c.parse::<commlab_core::choose::Collective>()
-            .is_ok_and(|c| commlab_core::choose::of(c).any(|x| x.id == a && x.pipelined))
+            .is_ok_and(|c| a == NVLS || commlab_core::choose::of(c).any(|x| x.id == a && x.pipelined))
     })
 }
 
@@ -188,6 +189,11 @@ fn CollectiveSelect(params: RwSignal<ScheduleParams>) -> impl IntoView {
                             let selected = id.clone();
                             view! { <option value=id.clone() selected=move || collective() == selected>{format!("{c}: {}", a.id)}</option> }
                         }).collect_view()}
+                        {NVLS_COLLECTIVES.contains(&c).then(|| {
+                            let id = format!("{c}/{NVLS}");
+                            let selected = id.clone();
+                            view! { <option value=id.clone() selected=move || collective() == selected>{format!("{c}: NVLS (a rank on each NVSwitch; nodes:NxG)")}</option> }
+                        })}
                     </optgroup>
                 }).collect_view()}
             </select>

@@ -50,12 +50,12 @@ fn lane_name(lane: u32, cpus: u32) -> String {
     }
 }
 
-fn bar_text(t: &Timeline, bar: usize, unit: TimeUnit) -> String {
+fn bar_text(t: &Timeline, bar: usize, (unit, hosts): (TimeUnit, u32)) -> String {
     let Some(b) = t.bar(bar) else { return String::new() };
     let what = BAR_NAMES.get(b.kind as usize).copied().unwrap_or("busy");
     format!(
-        "rank {} {}: {} — {}, {} → {} ({})",
-        b.rank,
+        "{} {}: {} — {}, {} → {} ({})",
+        commlab_plot::timeline::rank_name(b.rank, hosts, true),
         lane_name(b.lane, t.cpus),
         what,
         describe_op(t, b.op as usize, unit),
@@ -120,7 +120,8 @@ impl Window {
                 let end = (s.result.max_time as f64).max(1.0);
                 let (t0, t1) = window.unwrap_or((0.0, end * 1.02));
                 let (lanes, cpus, ranks) = (t.cpus + 2 * t.nics, t.cpus, ROWS.min(ranks - first));
-                Some(Layout { lanes, cpus, first_rank: first, ranks, t0, t1, width, unit: run.unit() })
+                let hosts = run.params.with(ScheduleParams::hosts);
+                Some(Layout { lanes, cpus, first_rank: first, ranks, t0, t1, width, unit: run.unit(), hosts })
             })
         });
         let histogram_box = NodeRef::new();
@@ -327,7 +328,7 @@ impl Window {
             let (rank, lane) = l.lane_at(y)?;
             let slack = 2.0 / (l.width - timeline::LEFT) * (l.t1 - l.t0);
             t.bar_at(rank, lane, l.time(x), slack)
-                .map(|b| bar_text(t, b, self.run.params.with_untracked(ScheduleParams::time_unit)))
+                .map(|b| bar_text(t, b, self.run.params.with_untracked(|p| (p.time_unit(), p.hosts()))))
         });
         self.hover.set(text.unwrap_or_default());
     }
@@ -400,7 +401,7 @@ impl Window {
         self.run.shown.with_untracked(|s| {
             let Some(t) = s.as_ref().and_then(|s| s.timeline.as_ref()) else { return };
             let Some(Bar { rank, start, end, .. }) = t.bar(b) else { return };
-            self.hover.set(bar_text(t, b, self.run.params.with_untracked(ScheduleParams::time_unit)));
+            self.hover.set(bar_text(t, b, self.run.params.with_untracked(|p| (p.time_unit(), p.hosts()))));
             let Some(l) = self.layout.get_untracked() else { return };
             self.commit();
             self.run.params.update(|p| {

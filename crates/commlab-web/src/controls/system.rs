@@ -1,0 +1,101 @@
+//! The System control the Chooser and the Schedule view share
+//! (`docs/systems.md`): a preset node type (or an option of the view's own:
+//! the Chooser's custom system) and how many such nodes. Picking sets the
+//! view's network, and what follows from it, through the view's own `pick`;
+//! the control keeps nothing: it shows the System the view's network is, or
+//! "custom network" once the user's own edits left every System. A node
+//! count out of range is refused under the fields, naming the range.
+
+use commlab_api::system::NODES;
+use commlab_core::systems::{Preset, PRESETS};
+use leptos::prelude::*;
+
+/// The node count typed, or why it is refused.
+fn nodes_of(text: &str) -> Result<u32, String> {
+    let refused = || format!("Nodes: an integer from {} to {}", NODES.min, NODES.max);
+    let n = text.trim().parse::<u64>().map_err(|_| refused())?;
+    NODES.check(n).map(|n| n as u32).map_err(|_| refused())
+}
+
+/// The preset select and the Nodes field beside it; a view may add an
+/// option of its own (`extra`: its value and label, and whether it is the
+/// one shown), which `pick` then receives as the id.
+#[component]
+pub fn SystemControl(
+    /// The select's element id; the Nodes field is `{id}-nodes`.
+    id: &'static str,
+    /// The select's label.
+    label: &'static str,
+    /// The System the view's network is, its id (a preset's, or what the
+    /// view's own option names) and its node count.
+    #[prop(into)]
+    current: Signal<Option<(Preset, String, u32)>>,
+    /// Sets the view to that many nodes of the System with that id (a
+    /// preset's, or the extra option's value).
+    pick: Callback<(String, u32)>,
+    /// An option of the view's own after the presets: value, label, shown.
+    #[prop(optional)]
+    extra: Option<(&'static str, &'static str, Signal<bool>)>,
+    /// A refusal of the view's own shown under the fields (its custom
+    /// values), beside a refused node count.
+    #[prop(optional, into)]
+    refused: Option<Signal<Option<String>>>,
+) -> impl IntoView {
+    let problem = RwSignal::new(None::<String>);
+    let extra_shown = move || extra.is_some_and(|(_, _, shown)| shown.get());
+    let nodes = move || current.with(|c| c.as_ref().map_or(2, |(_, _, n)| *n));
+    let on_preset = move |ev: leptos::ev::Event| {
+        let picked = event_target_value(&ev);
+        problem.set(None);
+        let known = PRESETS.iter().any(|p| p.id == picked) || extra.is_some_and(|(value, _, _)| value == picked);
+        if known {
+            pick.run((picked, nodes()));
+        }
+    };
+    let on_nodes = move |ev: leptos::ev::Event| match (nodes_of(&event_target_value(&ev)), current.get_untracked()) {
+        (Ok(n), Some((_, id, _))) => {
+            problem.set(None);
+            pick.run((id, n));
+        }
+        (Ok(_), None) => problem.set(None),
+        (Err(e), _) => problem.set(Some(e)),
+    };
+    let nodes_id = format!("{id}-nodes");
+    let shown_problem = move || problem.get().or_else(|| refused.and_then(|r| r.get()));
+    view! {
+        <div class="system-row">
+            <div class="field">
+                <label for=id>{label}</label>
+                <select id=id data-testid=id on:change=on_preset>
+                    <option value="" selected=move || current.with(Option::is_none) && !extra_shown()>"custom network"</option>
+                    {PRESETS.iter().map(|s| view! {
+                        <option value=s.id selected=move || !extra_shown() && current.with(|c| c.as_ref().is_some_and(|(c, _, _)| c.id == s.id))>{s.name}</option>
+                    }).collect_view()}
+                    {extra.map(|(value, text, _)| view! { <option value=value selected=extra_shown>{text}</option> })}
+                </select>
+            </div>
+            <div class="field nodes">
+                <label for=nodes_id.clone()>"Nodes"</label>
+                <input id=nodes_id.clone() data-testid=nodes_id type="number" min=NODES.min.to_string() max=NODES.max.to_string()
+                    disabled=move || current.with(Option::is_none)
+                    prop:value=move || current.with(|c| c.as_ref().map_or(String::new(), |(_, _, n)| n.to_string()))
+                    on:change=on_nodes />
+            </div>
+        </div>
+        {move || shown_problem().map(|e| view! { <p class="field-error" role="alert" data-testid=format!("{id}-error")>{e}</p> })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_counts_outside_the_range_are_refused_naming_it() {
+        assert_eq!(nodes_of(" 4 "), Ok(4));
+        assert_eq!(nodes_of("128"), Ok(128));
+        for bad in ["0", "129", "-1", "2.5", "", "many"] {
+            assert_eq!(nodes_of(bad), Err("Nodes: an integer from 1 to 128".to_owned()), "{bad}");
+        }
+    }
+}
