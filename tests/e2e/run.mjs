@@ -159,7 +159,7 @@ test('sources: the header links the page; each source number beside ours; every 
 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
-  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=chooser&p=16&lo=65536&hi=262144&net=torus:4x4', 'view=chooser&sim=0&p=24&lib=mpich,ompi,nccl', 'view=swizzle&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark'];
+  const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=chooser&p=16&lo=65536&hi=262144&net=torus:4x4', 'view=chooser&sim=0&p=24&lib=mpich,ompi,nccl', 'view=swizzle&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark', 'view=chooser&sim=0&p=8&sys=custom%3Agpus%3D4%2Cnics%3D2&net=nodes%3A2x4x2&bw=370.8&bw2=50', 'view=schedule&coll=allreduce%2Fnvls&p=16&net=nodes%3A2x8&bw=370.8&bw2=50'];
   for (const url of [...pages.map((q) => `${base}?v=3&${q}`), `${base}sources.html`]) {
     const page = await context.newPage();
     await page.goto(url);
