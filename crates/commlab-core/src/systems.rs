@@ -401,6 +401,18 @@ pub const CUSTOM_KEYS: [(&str, &str); 9] = [
     ("plugin", "none, aws-p4d, aws-p5, aws-p5en or aws-p6 (aws-ofi-nccl as on those instances); default none"),
 ];
 
+/// A custom system's `arch` values: the key, NCCL's usable GB/s per
+/// `NVLink` link (`src/graph/topo.h`) and the datasheet's line rate per link.
+const CUSTOM_ARCHS: [(&str, Arch, f64, f64); 3] = [
+    ("ampere", Arch::Ampere, 20.0, 25.0),
+    ("hopper", Arch::Hopper, 20.6, 25.0),
+    ("blackwell", Arch::Blackwell, 40.1, 50.0),
+];
+
+/// A custom system's `plugin` values other than `none`.
+const CUSTOM_PLUGINS: [(&str, Plugin); 4] =
+    [("aws-p4d", AWS_OFI_P4D), ("aws-p5", AWS_OFI_P5), ("aws-p5en", AWS_OFI_P5EN), ("aws-p6", AWS_OFI_P6)];
+
 /// A custom system from `key=value,…` ([`CUSTOM_KEYS`]): a preset with the
 /// values given, the rest at their defaults. Given a preset's values it is
 /// that preset, but for its id and sources.
@@ -439,11 +451,9 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
             Some(_) => Err(bad(k)),
         }
     };
-    let (arch, per_link, line_rate) = match v.get("arch").copied().unwrap_or("hopper") {
-        "ampere" => (Arch::Ampere, 20.0, 25.0),
-        "hopper" => (Arch::Hopper, 20.6, 25.0),
-        "blackwell" => (Arch::Blackwell, 40.1, 50.0),
-        _ => return Err(bad("arch")),
+    let arch_id = v.get("arch").copied().unwrap_or("hopper");
+    let Some(&(_, arch, per_link, line_rate)) = CUSTOM_ARCHS.iter().find(|a| a.0 == arch_id) else {
+        return Err(bad("arch"));
     };
     let gpus = int("gpus", 8, 1, 72)?;
     let links = int("nvlinks", 18, 1, 18)?;
@@ -469,11 +479,7 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
     }
     let plugin = match v.get("plugin").copied().unwrap_or("none") {
         "none" => None,
-        "aws-p4d" => Some(AWS_OFI_P4D),
-        "aws-p5" => Some(AWS_OFI_P5),
-        "aws-p5en" => Some(AWS_OFI_P5EN),
-        "aws-p6" => Some(AWS_OFI_P6),
-        _ => return Err(bad("plugin")),
+        id => Some(CUSTOM_PLUGINS.iter().find(|p| p.0 == id).ok_or_else(|| bad("plugin"))?.1),
     };
     Ok(Preset {
         id: "custom",
@@ -722,16 +728,9 @@ impl Preset {
     /// what the page's custom fields start from. [`custom`] gives back the
     /// preset's values.
     pub fn custom_text(&self) -> String {
-        let (arch, per_link) = match self.arch {
-            Arch::Volta | Arch::Ampere => ("ampere", 20.0),
-            Arch::Hopper => ("hopper", 20.6),
-            Arch::Blackwell => ("blackwell", 40.1),
-        };
-        let plugin =
-            [("aws-p4d", AWS_OFI_P4D), ("aws-p5", AWS_OFI_P5), ("aws-p5en", AWS_OFI_P5EN), ("aws-p6", AWS_OFI_P6)]
-                .iter()
-                .find(|(_, p)| self.plugin == Some(*p))
-                .map_or("none", |(id, _)| id);
+        // Volta has no key: read as the closest, Ampere.
+        let (arch, _, per_link, _) = CUSTOM_ARCHS.iter().find(|a| a.1 == self.arch).copied().unwrap_or(CUSTOM_ARCHS[0]);
+        let plugin = CUSTOM_PLUGINS.iter().find(|(_, p)| self.plugin == Some(*p)).map_or("none", |(id, _)| id);
         format!(
             "custom:gpus={},arch={arch},nvlinks={},nvswitch={},nvls={},nics={},nic-gbps={},plugin={plugin}",
             self.gpus,
