@@ -93,8 +93,9 @@ test('embed=1 shows the view alone with a link back carrying the same state', as
   assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=5&view=model&p=256$/);
   await page.setViewportSize({ width: 860, height: 800 });
   await shot(page, 'model-embed');
+  // Without the snippet's script the frame keeps the snippet's height: 1050 px for the model.
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  assert.ok(height <= 800, `embed fits the snippet's frame (${height} px tall)`);
+  assert.ok(height <= 1050, `embed fits the snippet's frame (${height} px tall)`);
   assert.deepEqual(page.problems, []);
 });
 
@@ -160,17 +161,43 @@ test('sources: the header links the page; each source number beside ours; every 
 test('accessibility: axe-core finds no violation in any view, in embed mode, or on the Sources page', async ({ context, base }) => {
   const axe = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
   const pages = ['view=tree', 'view=pipeline', 'view=model', 'view=mesh', 'view=lab', 'view=swizzle', 'view=chooser&sim=0', 'view=schedule&coll=allreduce/ring&net=ring:8', 'view=chooser&p=16&lo=65536&hi=262144&net=torus:4x4', 'view=chooser&sim=0&p=24&lib=mpich,ompi,nccl', 'view=swizzle&net=ring:8', 'view=mesh&embed=1', 'view=model&embed=1&theme=dark', 'view=chooser&sim=0&p=8&sys=custom%3Agpus%3D4%2Cnics%3D2&net=nodes%3A2x4x2&bw=370.8&bw2=50', 'view=schedule&coll=allreduce%2Fnvls&p=16&net=nodes%3A2x8&bw=370.8&bw2=50'];
-  for (const url of [...pages.map((q) => `${base}?v=3&${q}`), `${base}sources.html`]) {
+  const embeds = ['tree', 'pipeline', 'model', 'mesh', 'lab', 'swizzle', 'chooser&sim=0', 'schedule'].map((v) => `view=${v}&embed=1`);
+  const urls = [...pages, ...embeds].map((q) => `${base}?v=3&${q}`);
+  // Every view and embed on a laptop and on a phone, the Sources page and the embed example too.
+  for (const [url, [width, height]] of [...urls, `${base}sources.html`, `${base}embed-example.html`].flatMap((u) => [[u, [1280, 800]], [u, [390, 844]]])) {
     const page = await context.newPage();
+    await page.setViewportSize({ width, height });
     await page.goto(url);
+    if (url.endsWith('embed-example.html')) {
+      await page.frameLocator('#commlab-embed').locator('main svg').first().waitFor();
+      await page.waitForTimeout(300);
+      const violations = await new AxeOn(page, axe).run();
+      assert.deepEqual(violations, [], `${url} at ${width} px`);
+      await page.close();
+      continue;
+    }
     await page.waitForFunction(() => document.querySelector('main svg, main canvas, table') !== null);
     await page.waitForTimeout(300);
     await page.evaluate(axe); // through the debugger protocol: the pages' CSP forbids injected scripts
     const violations = await page.evaluate(async () => (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`));
-    assert.deepEqual(violations, [], url);
+    assert.deepEqual(violations, [], `${url} at ${width} px`);
     await page.close();
   }
 });
+
+/** axe on a page and its same-origin frames (each frame gets its own copy). */
+class AxeOn {
+  constructor(page, source) { this.page = page; this.source = source; }
+  async run() {
+    const out = [];
+    for (const frame of this.page.frames()) {
+      await frame.evaluate(this.source);
+      const found = await frame.evaluate(async () => (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`));
+      out.push(...found.map((f) => `${frame === this.page.mainFrame() ? 'page' : frame.url()}: ${f}`));
+    }
+    return out;
+  }
+}
 
 test('the embed example page frames the playground', async ({ context, base }) => {
   const page = await context.newPage();
@@ -289,7 +316,7 @@ test('Share copies the link and Embed copies an iframe snippet', async ({ page, 
   await page.click('[data-testid="embed"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="share-status"]').innerText.includes('Embed code'));
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=5&amp;view=model&amp;p=512&amp;embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/commlab\/\?v=5&amp;view=model&amp;p=512&amp;embed=1" title="commlab: Runtime model" width="860" height="1050" [^>]*><\/iframe><script>/);
   const reopened = await open(context, base, link);
   assert.equal(await reopened.inputValue('#p'), '512');
 });
@@ -2155,6 +2182,173 @@ test('a worker that cannot start: the Chooser says so with Run again, which then
   // The 404 was expected here, and on the landing page too: its Runtime model starts a worker
   // for the network twin, which may still be loading when the route blocks the engine.
   for (const p of [page, home]) p.problems = p.problems.filter((x) => !/404|Failed to load|WebAssembly|worker/i.test(x));
+});
+
+
+test('a course page on another origin embeds the tree, the pipeline and the model: each frame as tall as its view, at 1280 and at 390 px', async ({ context, base }) => {
+  // The snippets are what the Embed button copies.
+  const snippet = async (query) => {
+    const page = await open(context, base, `${base}?${query}`);
+    await page.click('[data-testid="embed"]');
+    const text = await page.inputValue('[data-testid="share-output"]');
+    await page.close();
+    return text;
+  };
+  const snippets = [await snippet('view=tree&p=16'), await snippet('view=pipeline'), await snippet('view=model')];
+  for (const s of snippets) assert.match(s, /^<iframe src="[^"]+embed=1" [^>]*><\/iframe><script>/);
+  const dir = tempDir('commlab-course-');
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>Course</title><style>body{margin:0 auto;max-width:900px;padding:8px;font:16px system-ui}</style></head><body><main><h1>Collectives, week 3</h1>${snippets.join('\n<p>Next:</p>\n')}</main></body></html>`);
+  const course = await serveDir(dir, '/course/');
+  assert.notEqual(new URL(course.url).origin, new URL(base).origin, 'another origin');
+  try {
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height });
+      await page.goto(course.url);
+      const frames = page.locator('iframe');
+      assert.equal(await frames.count(), 3);
+      for (let i = 0; i < 3; i += 1) {
+        const el = frames.nth(i);
+        await el.scrollIntoViewIfNeeded();
+        const frame = await (await el.elementHandle()).contentFrame();
+        await frame.waitForSelector('main svg, main canvas');
+        // The frame follows its view: same height (± 2 px), nothing wider than it.
+        await page.waitForFunction((k) => {
+          const f = document.querySelectorAll('iframe')[k];
+          return f.style.height !== '';
+        }, i);
+        await page.waitForTimeout(400);
+        const outer = await el.evaluate((f) => f.getBoundingClientRect().height);
+        const inner = await frame.evaluate(() => ({
+          content: document.querySelector('.app').getBoundingClientRect().bottom + scrollY,
+          scroll: document.documentElement.scrollHeight,
+          client: document.documentElement.clientHeight,
+          wide: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          small: [...document.querySelectorAll('svg text')].flatMap((t) => {
+            const m = t.getScreenCTM();
+            const box = t.getBoundingClientRect();
+            if (!m || box.width === 0) return [];
+            const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+            return size < 11 ? [`${t.textContent} at ${size.toFixed(1)} px`] : [];
+          }).slice(0, 5),
+        }));
+        const name = `frame ${i} at ${width} px`;
+        await el.screenshot({ path: path.join(artifacts, `course-${width}-frame${i}.png`) });
+        assert.ok(Math.abs(outer - inner.content) <= 2, `${name}: frame ${outer} px, view ${inner.content} px`);
+        assert.ok(inner.scroll <= inner.client + 2, `${name}: scrolls inside (${inner.scroll} > ${inner.client})`);
+        assert.ok(inner.wide <= 0, `${name}: ${inner.wide} px wider than the frame`);
+        assert.deepEqual(inner.small, [], `${name}: drawn text under 11 px`);
+        if (i === 0) {
+          const result = await frame.locator('[data-testid="result"]').boundingBox();
+          assert.ok(result && result.y + result.height <= outer, `${name}: the tree's result line is inside the frame`);
+        }
+      }
+      await shot(page, `course-page-${width}`);
+      // Changing p inside the tree's frame resizes the frame.
+      const tree = await (await frames.nth(0).elementHandle()).contentFrame();
+      const before = await frames.nth(0).evaluate((f) => f.getBoundingClientRect().height);
+      await tree.fill('#p', '64');
+      await tree.press('#p', 'Enter');
+      await page.waitForFunction((h) => Math.abs(document.querySelector('iframe').getBoundingClientRect().height - h) > 20, before);
+      const after = await frames.nth(0).evaluate((f) => f.getBoundingClientRect().height);
+      const content = await tree.evaluate(() => document.querySelector('.app').getBoundingClientRect().bottom + scrollY);
+      assert.ok(Math.abs(after - content) <= 2, `after p = 64 at ${width} px: frame ${after}, view ${content}`);
+      assert.deepEqual(page.problems ?? [], []);
+      await page.close();
+    }
+  } finally {
+    course.close();
+  }
+});
+
+test('runtime model: no two labels of its charts overlap, at the defaults, after "Use the best m" and in the degenerate cases', async ({ context, base }) => {
+  const overlaps = (page) => page.evaluate(() => [...document.querySelectorAll('[data-testid="chart-pieces"] svg, [data-testid="chart-units"] svg')].flatMap((svg, k) => {
+    const boxes = [...svg.querySelectorAll('text')].map((t) => [t.textContent, t.getBoundingClientRect()]).filter(([s, b]) => s.trim() && b.width > 0);
+    const out = [];
+    for (let i = 0; i < boxes.length; i += 1) {
+      for (let j = i + 1; j < boxes.length; j += 1) {
+        const [a, b] = [boxes[i][1], boxes[j][1]];
+        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (x > 0.5 && y > 0.5) out.push(`chart ${k}: "${boxes[i][0]}" over "${boxes[j][0]}"`);
+      }
+    }
+    return out;
+  }));
+  const page = await open(context, base, `${base}?view=model`);
+  await page.waitForSelector('[data-testid="chart-pieces"] svg');
+  assert.deepEqual(await overlaps(page), [], 'defaults');
+  await page.click('[data-testid="use-best"]');
+  await page.waitForFunction(() => document.querySelector('#m').value === document.querySelector('[data-row="m-best"] .pieces').innerText);
+  assert.deepEqual(await overlaps(page), [], 'after Use the best m');
+  await shot(page, 'model-best');
+  for (const q of ['t_byte=0', 't_start=0', 'p=1048576', 'p=1048576&m=1', 'n=1&p=3']) {
+    const other = await open(context, base, `${base}?view=model&${q}`);
+    await other.waitForSelector('[data-testid="chart-pieces"] svg');
+    assert.deepEqual(await overlaps(other), [], q);
+    await other.close();
+  }
+  const zero = await open(context, base, `${base}?view=model&t_byte=0`);
+  assert.equal(await cell(zero, 'm-star', 'pieces'), 'none');
+  assert.match(await zero.locator('[data-testid="optimum-note"]').innerText(), /there is no optimum m\*/);
+  const free = await open(context, base, `${base}?view=model&t_start=0`);
+  assert.equal(await cell(free, 'm-best', 'pieces'), '1024');
+  assert.match(await free.locator('[data-testid="best-clamped"]').innerText(), /beyond the piece limit/);
+  const big = await open(context, base, `${base}?view=model&p=1048576`);
+  assert.match(await big.locator('[data-testid="speedup"]').innerText(), /^[\d.\s]+× slower$/);
+  await shot(big, 'model-slower');
+});
+
+test('the barrier lab gives "within noise" where a difference lies inside the seeds\' spread: 3 and 5 seeds never give opposite verdicts', async ({ context, base }) => {
+  const verdicts = async (seeds) => {
+    const page = await open(context, base, `${base}?view=lab&max_size=16&seeds=${seeds}`);
+    await page.click('[data-testid="run-sweep"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="claim"].pending').length === 0 && document.querySelectorAll('[data-testid="claim"]').length >= 4, null, { timeout: 120000 });
+    const claims = await page.locator('[data-testid="claim"]').evaluateAll((els) => els.map((e) => [e.className, e.innerText]));
+    assert.ok(!claims.some(([, t]) => /\+-|\+−/.test(t)), `no "+-0 %": ${claims.map((c) => c[1]).join(' / ')}`);
+    await shot(page, `lab-${seeds}-seeds`);
+    await page.close();
+    return claims;
+  };
+  const [three, five] = [await verdicts(3), await verdicts(5)];
+  assert.equal(three.length, five.length);
+  for (let i = 0; i < three.length; i += 1) {
+    const a = three[i][0].split(' ');
+    const b = five[i][0].split(' ');
+    const opposite = (a.includes('agrees') && b.includes('disagrees')) || (a.includes('disagrees') && b.includes('agrees'));
+    assert.ok(!opposite, `claim ${i}: 3 seeds ${three[i][1]}\n5 seeds ${five[i][1]}`);
+  }
+});
+
+test('the 64 × 64 barrier plays to its end in under a minute at the top speed, and the speed is in the link', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=mesh&size=64`);
+  await page.waitForFunction(() => /step 0 \/ \d+/.test(document.querySelector('[data-testid="step-count"]')?.innerText ?? ''), null, { timeout: 60000 });
+  const total = Number((await page.locator('[data-testid="step-count"]').innerText()).split('/')[1]);
+  await page.selectOption('.playback select', '2000');
+  await waitForUrl(page, () => location.search.includes('speed=2000'));
+  const at = async () => Number((await page.locator('[data-testid="step-count"]').innerText()).match(/step (\d+)/)[1]);
+  await page.click('[data-testid="play"]');
+  const t0 = Date.now();
+  await page.waitForTimeout(3000);
+  const moved = await at();
+  const rate = moved / ((Date.now() - t0) / 1000);
+  assert.ok(total / rate < 60, `${total} steps at ${rate.toFixed(0)} steps/s: ${(total / rate).toFixed(0)} s`);
+  await page.click('[data-testid="play"]');
+  const reopened = await open(context, base, page.url());
+  assert.equal(await reopened.locator('.playback select').inputValue(), '2000');
+});
+
+test('the Sources page reads on a phone: at 390 px nothing is wider than the screen', async ({ context, base }) => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}sources.html`);
+  await page.waitForSelector('[data-testid="source-row"]');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(wide <= 0, `${wide} px wider than the screen`);
+  const label = await page.evaluate(() => getComputedStyle(document.querySelector('td:nth-child(4)'), '::before').content);
+  assert.equal(label, '"ours: "');
+  await shot(page, 'sources-390');
+  await page.close();
 });
 
 const filter = new RegExp(process.argv[2] ?? "");

@@ -14,7 +14,7 @@ use crate::lab::LabRequest;
 use commlab_core::barrier::encoding::{Encoding, Numbering, Structure};
 use commlab_core::barrier::engine::Scenario;
 use commlab_core::barrier::experiment::{
-    aggregate, claim_grids, delay_claims, range_claim, run_one, Claim, RunSummary,
+    aggregate, claim_grids, delay_claims, range_claim, run_one, Claim, RunSummary, Verdict,
 };
 use commlab_core::barrier::mesh::{Mesh, Routing};
 use commlab_core::barrier::uq::{
@@ -231,10 +231,11 @@ fn claim_rows() -> Vec<SourceRow> {
         claims
     };
     let (paper, shortest) = (under(Routing::Paper), under(Routing::Shortest));
-    let word = |c: &Claim| match c.agrees {
-        Some(true) => "holds",
-        Some(false) => "fails",
-        None => "not measured",
+    let word = |c: &Claim| match c.verdict {
+        Verdict::Agrees => "holds",
+        Verdict::Disagrees => "fails",
+        Verdict::WithinNoise => "is within the seeds' noise",
+        Verdict::Pending => "is not measured",
     };
     let link = |routing: Routing| {
         format!(
@@ -396,6 +397,22 @@ th, td {{ border-bottom: 1px solid #8888; padding: 0.4rem 0.5rem; text-align: le
 td.verdict {{ font-weight: 600; white-space: nowrap; }}
 tr.verdict-differs td.verdict {{ color: #b3261e; }}
 @media (prefers-color-scheme: dark) {{ tr.verdict-differs td.verdict {{ color: #ff8a80; }} }}
+/* A phone: each row a block, each cell on its own line under its column's name. */
+@media (max-width: 760px) {{
+  table, tbody, tr, td {{ display: block; }}
+  thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }}
+  tr {{ border-bottom: 2px solid #8888; padding: 0.5rem 0; }}
+  td {{ border: 0; padding: 0.1rem 0; overflow-wrap: anywhere; }}
+  td.verdict {{ white-space: normal; }}
+  td::before {{ font-weight: 600; opacity: 0.75; }}
+  td:nth-child(1)::before {{ content: "source: "; }}
+  td:nth-child(2)::before {{ content: "item: "; }}
+  td:nth-child(3)::before {{ content: "theirs: "; }}
+  td:nth-child(4)::before {{ content: "ours: "; }}
+  td:nth-child(5)::before {{ content: "verdict: "; }}
+  td:nth-child(6)::before {{ content: "why: "; }}
+  code {{ overflow-wrap: anywhere; }}
+}}
 </style>
 </head>
 <body>

@@ -369,7 +369,7 @@ impl FiguresCommand {
             "claims": delay_claims(&points)
                 .into_iter()
                 .chain([range_claim(&range_points), uq_claim(&diffs)])
-                .map(|c: Claim| json!({"paper": c.paper, "measured": c.measured, "agrees": c.agrees}))
+                .map(|c: Claim| json!({"paper": c.paper, "measured": c.measured, "agrees": c.agrees, "verdict": c.verdict.words()}))
                 .collect::<Vec<_>>(),
         }))
     }

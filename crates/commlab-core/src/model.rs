@@ -57,9 +57,9 @@ impl Optimum {
             Self::Interior(_) => None,
             Self::OnePiece => Some("p ≤ 2: pipelining cannot help, so m* = 1 (one piece is best)"),
             Self::Unbounded => {
-                Some("T_start = 0: every extra piece is free, so m* = ∞ (the largest allowed m is best)")
+                Some("T_start = 0: every extra piece is free, so there is no optimum m* (m* = ∞): more pieces are always faster, and the largest allowed m is best")
             }
-            Self::Zero => Some("T_byte = 0: only start-ups cost, so m* = 0 (one piece is best)"),
+            Self::Zero => Some("T_byte = 0: only start-ups cost, so there is no optimum m*: fewer pieces are always faster, and one piece is best"),
             Self::Flat => Some("T_start = T_byte = 0: every m costs nothing"),
         }
     }

@@ -148,7 +148,12 @@ struct Chart<'c, 'a, DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<V
     &'c mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     /// The legend entries, drawn beside the plotting area once the series are.
     Vec<(String, Glyph, ShapeStyle)>,
+    /// The boxes of the marker labels drawn so far, and of their dots (px).
+    Vec<LabelBox>,
 );
+
+/// A box in pixels: left, top, right, bottom.
+type LabelBox = [i32; 4];
 
 /// How a legend entry shows its series.
 #[derive(Clone, Copy)]
@@ -218,7 +223,11 @@ where
         text_style: &TextStyle<'_>,
     ) -> Result<(), PlotError> {
         let label = text.to_owned();
-        let (tx, ty) = marker_offset(self.0.as_coord_spec().translate(&at), self.0.plotting_area().get_pixel_range());
+        let pixel = self.0.as_coord_spec().translate(&at);
+        let (tx, ty) = marker_offset(pixel, self.0.plotting_area().get_pixel_range(), label.chars().count(), &self.2);
+        let size = label_size(label.chars().count());
+        self.2.push([pixel.0 + tx, pixel.1 + ty, pixel.0 + tx + size.0, pixel.1 + ty + size.1]);
+        self.2.push([pixel.0 - 6, pixel.1 - 6, pixel.0 + 6, pixel.1 + 6]);
         self.0.draw_series(std::iter::once(
             EmptyElement::at(at)
                 + Circle::new((0, 0), 6, style)
@@ -294,10 +303,38 @@ fn tick_label(value: f64, log: bool, high: f64) -> String {
 }
 
 /// Places a marker's label right of and above the point, flipped inwards near the edges.
-fn marker_offset(pixel: (i32, i32), area: (std::ops::Range<i32>, std::ops::Range<i32>)) -> (i32, i32) {
-    let dx = if pixel.0 > area.0.end - 120 { -120 } else { 9 };
-    let dy = if pixel.1 < area.1.start + 24 { 8 } else { -22 };
-    (dx, dy)
+/// A marker label's size in px at the charts' 15 px text: 9 px a character
+/// (wider than sans-serif's digits and letters on average), 18 px high.
+fn label_size(chars: usize) -> (i32, i32) {
+    (i32::try_from(chars).unwrap_or(i32::MAX / 16).saturating_mul(9), 18)
+}
+
+/// Where a marker's label goes, relative to its dot at `pixel`: above and
+/// right of the dot, else below right, above left, below left (the first of
+/// these inside the plotting area and clear of the labels and dots already
+/// drawn, `placed`); the least overlapping one when none is.
+fn marker_offset(
+    pixel: (i32, i32),
+    area: (std::ops::Range<i32>, std::ops::Range<i32>),
+    chars: usize,
+    placed: &[LabelBox],
+) -> (i32, i32) {
+    let (w, h) = label_size(chars);
+    let candidates = [(9, -22), (9, 8), (-9 - w, -22), (-9 - w, 8)];
+    let overlap = |a: &LabelBox, b: &LabelBox| {
+        let x = (a[2].min(b[2]) - a[0].max(b[0])).max(0);
+        let y = (a[3].min(b[3]) - a[1].max(b[1])).max(0);
+        i64::from(x) * i64::from(y)
+    };
+    let cost = |&(dx, dy): &(i32, i32)| {
+        let b = [pixel.0 + dx, pixel.1 + dy, pixel.0 + dx + w, pixel.1 + dy + h];
+        let outside = [area.0.start - b[0], b[2] - area.0.end, area.1.start - b[1], b[3] - area.1.end]
+            .iter()
+            .map(|&d| i64::from(d.max(0)))
+            .sum::<i64>();
+        outside * 1000 + placed.iter().map(|p| overlap(&b, p)).sum::<i64>()
+    };
+    candidates.iter().copied().min_by_key(cost).unwrap_or((9, -22))
 }
 
 /// Where a chart's parts go in a drawing of a given size: beside the plot
@@ -422,7 +459,7 @@ where
         .x_label_formatter(&|v| tick_label(*v, x_log, x_high))
         .y_label_formatter(&|v| tick_label(*v, y_log, y_high))
         .draw()?;
-    let mut frame = Chart(&mut chart, Vec::new());
+    let mut frame = Chart(&mut chart, Vec::new(), Vec::new());
     body(&mut frame)?;
     let legend = frame.1;
     // The legend, in the strip right of the plotting area or under the
@@ -504,7 +541,7 @@ where
     let y = Span::of(curve.iter().map(|p| p.1).chain([summary.binomial_time]));
     let caption = format!("Pipelined reduction: T(m) for n = {}, p = {}", format_bytes(model.bytes()), model.units());
     let label = font(theme, TEXT);
-    with_axes(root, [&caption, "pieces m", "time T"], theme, (&x, &y), |f| {
+    with_axes(root, [&caption, "pieces m", "time T (µs)"], theme, (&x, &y), |f| {
         f.line(&curve, theme.primary.stroke_width(2), "pipeline T(m)")?;
         f.dashed(
             &[(x.low, summary.binomial_time), (x.high, summary.binomial_time)],
@@ -573,7 +610,7 @@ where
     let y = Span::of(at_chosen.iter().chain(&at_best).chain(&binomial).map(|p| p.1));
     let caption = format!("Pipeline vs binomial tree: T(p) for n = {}", format_bytes(model.bytes()));
     let label = font(theme, TEXT);
-    with_axes(root, [&caption, "units p", "time T"], theme, (&x, &y), |f| {
+    with_axes(root, [&caption, "units p", "time T (µs)"], theme, (&x, &y), |f| {
         f.line(&binomial, theme.reference.stroke_width(2), "binomial tree")?;
         f.line(&at_chosen, theme.chosen.stroke_width(2), &format!("pipeline, m = {chosen}"))?;
         f.dashed(&at_best, theme.primary.stroke_width(2), "pipeline, best m for each p")?;
@@ -588,6 +625,38 @@ where
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod marker_label_tests {
+    use super::{label_size, marker_offset, LabelBox};
+
+    /// Two markers on one point (the chosen m is the best m): the second
+    /// label goes where it meets neither the first nor either dot; a dot at
+    /// the right edge has its label on its left, clear of the dot.
+    #[test]
+    fn labels_at_one_point_do_not_meet() {
+        let area = (0..800, 0..400);
+        let at = (400, 200);
+        let mut placed: Vec<LabelBox> = Vec::new();
+        let place = |chars: usize, placed: &mut Vec<LabelBox>| {
+            let (dx, dy) = marker_offset(at, area.clone(), chars, placed);
+            let (w, h) = label_size(chars);
+            let b = [at.0 + dx, at.1 + dy, at.0 + dx + w, at.1 + dy + h];
+            placed.push(b);
+            placed.push([at.0 - 6, at.1 - 6, at.0 + 6, at.1 + 6]);
+            b
+        };
+        let a = place("m = 653".len(), &mut placed);
+        let b = place("best m = 653".len(), &mut placed);
+        let meet = |p: &LabelBox, q: &LabelBox| p[0] < q[2] && q[0] < p[2] && p[1] < q[3] && q[1] < p[3];
+        assert!(!meet(&a, &b), "{a:?} {b:?}");
+        let dot = [at.0 - 6, at.1 - 6, at.0 + 6, at.1 + 6];
+        assert!(!meet(&a, &dot) && !meet(&b, &dot));
+        let edge = (795, 200);
+        let (dx, _) = marker_offset(edge, area, "p = 256".len(), &[]);
+        assert!(edge.0 + dx + label_size(7).0 <= edge.0 - 6, "left of the dot: {dx}");
+    }
 }
 
 #[cfg(test)]

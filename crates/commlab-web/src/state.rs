@@ -226,6 +226,23 @@ impl ThemeChoice {
     }
 }
 
+/// Steps per second offered by the playback's speed menu (the link's
+/// `speed`): up to 2 000, so that a 64 × 64 barrier's 67 363 steps play in 34 s.
+pub const SPEEDS: [f64; 9] = [0.5, 1.0, 2.0, 4.0, 8.0, 30.0, 120.0, 500.0, 2000.0];
+
+/// The speed a link starts with.
+pub const DEFAULT_SPEED: f64 = 2.0;
+
+/// Steps per second of the animated views' playback.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Speed(pub f64);
+
+impl Default for Speed {
+    fn default() -> Speed {
+        Speed(DEFAULT_SPEED)
+    }
+}
+
 /// Everything a shared link reproduces.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Params {
@@ -239,6 +256,8 @@ pub struct Params {
     pub link: Link,
     /// The animation step shown by the animated views (clipped to the run's length).
     pub step: u64,
+    /// Their playback speed, steps per second ([`SPEEDS`]).
+    pub speed: Speed,
     /// Runtime-model state.
     pub model: ModelParams,
     /// Reduction-tree state.
@@ -297,6 +316,9 @@ pub fn to_query(params: &Params) -> String {
     if entry.animated && params.step != 0 {
         out.append_pair("step", &params.step.to_string());
     }
+    if entry.animated && params.speed != Speed::default() {
+        out.append_pair("speed", &params.speed.0.to_string());
+    }
     if params.embed {
         out.append_pair("embed", "1");
     }
@@ -348,6 +370,13 @@ pub fn from_query(query: &str) -> (Params, Vec<Notice>) {
                 Some(theme) => params.theme = theme,
                 None => notices.push(Notice::refused("theme", value, "one of: auto, light, dark", "auto")),
             },
+            "speed" if entry.animated => match value.trim().parse::<f64>() {
+                Ok(v) if SPEEDS.contains(&v) => params.speed = Speed(v),
+                _ => {
+                    let list: Vec<String> = SPEEDS.iter().map(f64::to_string).collect();
+                    notices.push(Notice::refused("speed", value, &format!("one of: {}", list.join(", ")), "2"));
+                }
+            },
             "step" if entry.animated => match value.trim().parse::<u64>() {
                 Ok(v) if STEP.contains(v) => params.step = v,
                 _ => notices.push(Notice::refused("step", value, &STEP.to_string(), "0")),
@@ -374,6 +403,22 @@ mod tests {
         assert_eq!(&params, expect, "{query}");
         let names: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
         assert_eq!(names, expect_notices, "{query}: {notices:?}");
+    }
+
+    /// The playback speed rides in the link of an animated view, one of
+    /// the menu's speeds; another value is refused and named.
+    #[test]
+    fn speed_round_trips_and_is_refused_off_the_menu() {
+        let (p, notices) = from_query("view=mesh&speed=2000");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(p.speed, Speed(2000.0));
+        assert_eq!(to_query(&p), format!("v={VERSION}&view=mesh&speed=2000"));
+        let (p, notices) = from_query("view=tree&speed=3");
+        assert_eq!(p.speed, Speed::default());
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].param, "speed");
+        assert!(notices[0].message.contains("one of: 0.5, 1, 2, 4, 8, 30, 120, 500, 2000"), "{}", notices[0].message);
+        assert_eq!(to_query(&Params { speed: Speed(2.0), ..Params::default() }), format!("v={VERSION}&view=model"));
     }
 
     fn model(units: u64, bytes: u64) -> Params {

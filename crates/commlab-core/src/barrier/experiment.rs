@@ -309,8 +309,89 @@ pub struct Claim {
     pub paper: &'static str,
     /// What we measured, in one sentence.
     pub measured: String,
-    /// Whether the measurement agrees (`None`: not measured yet).
+    /// Whether the measurement agrees (`None`: not measured yet, or within
+    /// the seeds' noise: see [`Claim::verdict`]).
     pub agrees: Option<bool>,
+    /// The verdict, with "within noise" where the difference the claim rests
+    /// on lies inside the spread of the seeds' results.
+    pub verdict: Verdict,
+}
+
+/// A claim's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not measured yet.
+    Pending,
+    /// The measurement agrees, beyond the seeds' spread.
+    Agrees,
+    /// The measurement does not agree, beyond the seeds' spread.
+    Disagrees,
+    /// The difference the claim rests on lies within the seeds' spread:
+    /// more seeds could tip it either way.
+    WithinNoise,
+}
+
+impl Verdict {
+    /// `agrees`, `does not agree`, `within noise`, `pending`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Pending => "pending",
+            Verdict::Agrees => "agrees",
+            Verdict::Disagrees => "does not agree",
+            Verdict::WithinNoise => "within noise",
+        }
+    }
+
+    /// Of several comparisons a claim needs all: it fails if one fails beyond
+    /// the noise, holds if all hold beyond it, and is within noise otherwise.
+    fn all(parts: impl IntoIterator<Item = Verdict>) -> Verdict {
+        let mut out = Verdict::Agrees;
+        for v in parts {
+            match v {
+                Verdict::Disagrees => return Verdict::Disagrees,
+                Verdict::WithinNoise => out = Verdict::WithinNoise,
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Whether `value ± noise` lies in `low..=high` (agrees), outside it
+    /// (does not), or across an end (within noise).
+    fn inside(value: f64, noise: f64, (low, high): (f64, f64)) -> Verdict {
+        if value - noise >= low && value + noise <= high {
+            Verdict::Agrees
+        } else if value + noise < low || value - noise > high {
+            Verdict::Disagrees
+        } else {
+            Verdict::WithinNoise
+        }
+    }
+}
+
+impl Claim {
+    /// A measured claim with its verdict.
+    fn measured(paper: &'static str, measured: String, verdict: Verdict) -> Claim {
+        let agrees = match verdict {
+            Verdict::Agrees => Some(true),
+            Verdict::Disagrees => Some(false),
+            Verdict::Pending | Verdict::WithinNoise => None,
+        };
+        Claim { paper, measured, agrees, verdict }
+    }
+}
+
+/// Half the spread of a point's per-seed means: the noise of its mean taken
+/// as the half-range over its seeds (0 with one seed).
+fn noise(p: &Point) -> f64 {
+    (p.max - p.min) / 2.0
+}
+
+/// The noise of `id / tree` (first order): both points' half-ranges relative
+/// to Tree's mean.
+fn ratio_noise(tree: &Point, id: &Point) -> f64 {
+    let t = tree.mean.max(1.0);
+    noise(id) / t + id.mean / t * noise(tree) / t
 }
 
 fn point(points: &[Point], a: Algorithm, size: u64, rate: f64) -> Option<&Point> {
@@ -318,7 +399,7 @@ fn point(points: &[Point], a: Algorithm, size: u64, rate: f64) -> Option<&Point>
 }
 
 fn pending(paper: &'static str) -> Claim {
-    Claim { paper, measured: "not measured yet: run the sweep.".into(), agrees: None }
+    Claim { paper, measured: "not measured yet: run the sweep.".into(), agrees: None, verdict: Verdict::Pending }
 }
 
 /// "Close" in the paper's sense: within 25 % of each other.
@@ -334,7 +415,9 @@ const GROWTH_TEXT: &str =
 /// A relative change as a signed percentage: `+67 %`, `−35 %`.
 fn signed(fraction: f64) -> String {
     let pct = (fraction * 100.0).round();
-    if pct < 0.0 {
+    if pct == 0.0 {
+        "0 %".to_owned()
+    } else if pct < 0.0 {
         format!("−{:.0} %", -pct)
     } else {
         format!("+{pct:.0} %")
@@ -364,38 +447,50 @@ pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
         s
     };
     // (size, tree, id1, id2) at `rate`.
-    let rows = |rate: f64| -> Vec<(u64, f64, f64, f64)> {
+    let rows = |rate: f64| -> Vec<(u64, &Point, &Point, &Point)> {
         sizes(rate)
             .into_iter()
             .filter_map(|s| {
-                let at = |a| point(points, a, s, rate).map(|p| p.mean);
+                let at = |a| point(points, a, s, rate);
                 Some((s, at(Algorithm::Tree)?, at(Algorithm::DlctMs)?, at(Algorithm::DlctTree)?))
             })
             .collect()
     };
+    let seeds = |rows: &[(u64, &Point, &Point, &Point)]| rows.iter().map(|r| r.1.runs).min().unwrap_or(0);
     let mut claims = Vec::new();
     let intact = rows(0.0);
     claims.push(if intact.is_empty() {
         pending(CLOSE_TEXT)
     } else {
+        // Close at a size: both |id / tree − 1| ± noise within CLOSE.
+        let verdict = Verdict::all(intact.iter().flat_map(|&(_, t, a, b)| {
+            [a, b].map(|id| Verdict::inside((id.mean / t.mean.max(1.0) - 1.0).abs(), ratio_noise(t, id), (0.0, CLOSE)))
+        }));
         let worst = intact
             .iter()
-            .map(|&(_, t, a, b)| less_than(t, a).abs().max(less_than(t, b).abs()))
+            .map(|&(_, t, a, b)| less_than(t.mean, a.mean).abs().max(less_than(t.mean, b.mean).abs()))
+            .fold(0.0, f64::max);
+        let spread = intact
+            .iter()
+            .flat_map(|&(_, t, a, b)| [ratio_noise(t, a), ratio_noise(t, b)])
             .fold(0.0, f64::max);
         let (s, t, a, b) = intact[intact.len() - 1];
-        Claim {
-            paper: CLOSE_TEXT,
-            measured: format!(
-                "At {} nodes and 0 %: Tree {t:.1}, ID1 {a:.1} ({:+.0} %), ID2 {b:.1} ({:+.0} %) ticks; at most {:.0} % apart over {} sizes (close means within {:.0} %).",
+        let (t, a, b) = (t.mean, a.mean, b.mean);
+        Claim::measured(
+            CLOSE_TEXT,
+            format!(
+                "At {} nodes and 0 %: Tree {t:.1}, ID1 {a:.1} ({}), ID2 {b:.1} ({}) ticks; at most {:.0} % apart over {} sizes (close means within {:.0} %); the seeds' spread is up to ±{:.0} % ({} seeds).",
                 s * s,
-                (a / t.max(1.0) - 1.0) * 100.0,
-                (b / t.max(1.0) - 1.0) * 100.0,
+                signed(a / t.max(1.0) - 1.0),
+                signed(b / t.max(1.0) - 1.0),
                 worst * 100.0,
                 intact.len(),
-                CLOSE * 100.0
+                CLOSE * 100.0,
+                spread * 100.0,
+                seeds(&intact)
             ),
-            agrees: Some(worst <= CLOSE),
-        }
+            verdict,
+        )
     });
     for &rate in &DELAY_RATES[1..] {
         let broken = rows(rate);
@@ -404,22 +499,37 @@ pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
         } else {
             let per_size: Vec<String> = broken
                 .iter()
-                .map(|&(s, t, a, b)| format!("{} nodes {} / {}", s * s, signed(-less_than(t, a)), signed(-less_than(t, b))))
+                .map(|&(s, t, a, b)| {
+                    format!(
+                        "{} nodes {} / {} (±{:.0} %)",
+                        s * s,
+                        signed(-less_than(t.mean, a.mean)),
+                        signed(-less_than(t.mean, b.mean)),
+                        ratio_noise(t, a).max(ratio_noise(t, b)) * 100.0
+                    )
+                })
                 .collect();
             let inside = |f: f64| (FASTER_BAND.0..=FASTER_BAND.1).contains(&f);
-            let within = broken.iter().filter(|&&(_, t, a, b)| inside(less_than(t, a)) && inside(less_than(t, b))).count();
-            Claim {
-                paper: FASTER_TEXT,
-                measured: format!(
-                    "At {:.0} % broken links, delay of ID1 / ID2 relative to Tree: {}. The paper's band is −{:.0} to −{:.0} %; inside it at {within} of {} sizes.",
+            let within = broken
+                .iter()
+                .filter(|&&(_, t, a, b)| inside(less_than(t.mean, a.mean)) && inside(less_than(t.mean, b.mean)))
+                .count();
+            let verdict = Verdict::all(broken.iter().flat_map(|&(_, t, a, b)| {
+                [a, b].map(|id| Verdict::inside(less_than(t.mean, id.mean), ratio_noise(t, id), FASTER_BAND))
+            }));
+            Claim::measured(
+                FASTER_TEXT,
+                format!(
+                    "At {:.0} % broken links, delay of ID1 / ID2 relative to Tree: {} ({} seeds). The paper's band is −{:.0} to −{:.0} %; inside it at {within} of {} sizes.",
                     rate * 100.0,
                     per_size.join(", "),
+                    seeds(&broken),
                     FASTER_BAND.0 * 100.0,
                     FASTER_BAND.1 * 100.0,
                     broken.len()
                 ),
-                agrees: Some(within == broken.len()),
-            }
+                verdict,
+            )
         });
     }
     claims
@@ -427,17 +537,21 @@ pub fn delay_claims(points: &[Point]) -> Vec<Claim> {
 
 /// The paper's claim on the delay-range figure: of Tree, ID1 and ID2, Tree's
 /// delay grows fastest as links break, i.e. its range over the break rates
-/// is the widest, at every size measured.
+/// is the widest, at every size measured. A range's noise is the
+/// half-ranges over the seeds of its two ends.
 pub fn range_claim(points: &[Point]) -> Claim {
-    let range = |a: Algorithm, s: u64| {
-        let at: Vec<f64> = points.iter().filter(|p| p.algorithm == a && p.size == s).map(|p| p.mean).collect();
-        (at.len() >= 2)
-            .then(|| at.iter().copied().fold(f64::MIN, f64::max) - at.iter().copied().fold(f64::MAX, f64::min))
+    /// A delay range over the break rates: its width, its noise and the seeds behind it.
+    type Range = (f64, f64, usize);
+    let range = |a: Algorithm, s: u64| -> Option<Range> {
+        let at: Vec<&Point> = points.iter().filter(|p| p.algorithm == a && p.size == s).collect();
+        let hi = at.iter().copied().max_by(|x, y| x.mean.total_cmp(&y.mean))?;
+        let lo = at.iter().copied().min_by(|x, y| x.mean.total_cmp(&y.mean))?;
+        (at.len() >= 2).then(|| (hi.mean - lo.mean, noise(hi) + noise(lo), hi.runs.min(lo.runs)))
     };
     let mut sizes: Vec<u64> = points.iter().map(|p| p.size).collect();
     sizes.sort_unstable();
     sizes.dedup();
-    let rows: Vec<(u64, f64, f64, f64)> = sizes
+    let rows: Vec<(u64, Range, Range, Range)> = sizes
         .iter()
         .filter_map(|&s| {
             Some((s, range(Algorithm::Tree, s)?, range(Algorithm::DlctMs, s)?, range(Algorithm::DlctTree, s)?))
@@ -446,14 +560,36 @@ pub fn range_claim(points: &[Point]) -> Claim {
     if rows.is_empty() {
         return pending(GROWTH_TEXT);
     }
-    let wider = rows.iter().filter(|r| r.1 > r.2 && r.1 > r.3).count();
-    let parts: Vec<String> =
-        rows.iter().map(|r| format!("{} nodes: Tree {:.0}, ID1 {:.0}, ID2 {:.0}", r.0 * r.0, r.1, r.2, r.3)).collect();
-    Claim {
-        paper: GROWTH_TEXT,
-        measured: format!("Range in ticks — {}; Tree widest at {wider} of {} sizes.", parts.join("; "), rows.len()),
-        agrees: Some(wider == rows.len()),
-    }
+    let wider = rows.iter().filter(|r| r.1 .0 > r.2 .0 && r.1 .0 > r.3 .0).count();
+    // Widest at a size: Tree's range above each other's by more than the two ranges' noise.
+    let verdict = Verdict::all(rows.iter().flat_map(|&(_, t, a, b)| {
+        [a, b].map(|o| Verdict::inside(t.0 - o.0, t.1 + o.1, (f64::MIN_POSITIVE, f64::INFINITY)))
+    }));
+    let parts: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} nodes: Tree {:.0} ± {:.0}, ID1 {:.0} ± {:.0}, ID2 {:.0} ± {:.0}",
+                r.0 * r.0,
+                r.1 .0,
+                r.1 .1,
+                r.2 .0,
+                r.2 .1,
+                r.3 .0,
+                r.3 .1
+            )
+        })
+        .collect();
+    let seeds = rows.iter().map(|r| r.1 .2.min(r.2 .2).min(r.3 .2)).min().unwrap_or(0);
+    Claim::measured(
+        GROWTH_TEXT,
+        format!(
+            "Range in ticks ({seeds} seeds; ± half the spread over the seeds of its ends) — {}; Tree widest at {wider} of {} sizes.",
+            parts.join("; "),
+            rows.len()
+        ),
+        verdict,
+    )
 }
 
 /// The paper's claim on the UQ histogram: LCT's update quantity is larger in
@@ -466,16 +602,16 @@ pub fn uq_claim(lct_minus_bst: &[f64]) -> Claim {
     let larger = lct_minus_bst.iter().filter(|&&d| d > 1e-12).count();
     let smaller = lct_minus_bst.iter().filter(|&&d| d < -1e-12).count();
     let share = larger as f64 / lct_minus_bst.len() as f64;
-    Claim {
-        paper: TEXT,
-        measured: format!(
+    Claim::measured(
+        TEXT,
+        format!(
             "LCT larger in {larger}, BST larger in {smaller}, equal in {} of {} conversions ({:.0} % LCT; great majority means at least 75 %).",
             lct_minus_bst.len() - larger - smaller,
             lct_minus_bst.len(),
             share * 100.0
         ),
-        agrees: Some(share >= 0.75),
-    }
+        if share >= 0.75 { Verdict::Agrees } else { Verdict::Disagrees },
+    )
 }
 
 #[cfg(test)]
@@ -527,6 +663,60 @@ mod tests {
         assert_eq!(uq_claim(&[0.1, 0.2, 0.3, -0.1]).agrees, Some(true));
         assert_eq!(uq_claim(&[0.1, -0.2, 0.0]).agrees, Some(false));
         assert_eq!(uq_claim(&[]).agrees, None);
+    }
+
+    /// A point over seeds: mean with its per-seed extremes.
+    fn spread(algorithm: Algorithm, size: u64, rate: f64, mean: f64, half: f64) -> Point {
+        Point { algorithm, size, rate, mean, min: mean - half, max: mean + half, runs: 3 }
+    }
+
+    /// A difference inside the seeds' spread is "within noise", never a
+    /// verdict; the same difference with a tight spread decides.
+    #[test]
+    fn a_difference_inside_the_seeds_spread_is_within_noise() {
+        // Tree's range 100 ± 20 against ID1's 90 and ID2's 40: ID1 within noise.
+        let noisy = [
+            spread(Algorithm::Tree, 8, 0.0, 50.0, 10.0),
+            spread(Algorithm::Tree, 8, 0.5, 150.0, 10.0),
+            spread(Algorithm::DlctMs, 8, 0.0, 50.0, 5.0),
+            spread(Algorithm::DlctMs, 8, 0.5, 140.0, 5.0),
+            spread(Algorithm::DlctTree, 8, 0.0, 50.0, 1.0),
+            spread(Algorithm::DlctTree, 8, 0.5, 90.0, 1.0),
+        ];
+        let c = range_claim(&noisy);
+        assert_eq!(c.verdict, Verdict::WithinNoise, "{}", c.measured);
+        assert_eq!(c.agrees, None);
+        assert!(c.measured.contains("Tree 100 ± 20, ID1 90 ± 10, ID2 40 ± 2"), "{}", c.measured);
+        let tight: Vec<Point> = noisy.iter().map(|p| Point { min: p.mean, max: p.mean, ..*p }).collect();
+        assert_eq!(range_claim(&tight).verdict, Verdict::Agrees);
+        // ID1 wider beyond the noise: does not agree.
+        let mut wider = tight.clone();
+        wider[3].mean = 200.0;
+        assert_eq!(range_claim(&wider).verdict, Verdict::Disagrees);
+        // The band of "faster": 40 % less ± 15 % crosses 30 %: within noise; ± 5 % inside it.
+        let faster = |half: f64| {
+            let mut pts = Vec::new();
+            for rate in DELAY_RATES {
+                pts.extend([
+                    spread(Algorithm::Tree, 8, rate, 100.0, 0.0),
+                    spread(Algorithm::DlctMs, 8, rate, 60.0, half),
+                    spread(Algorithm::DlctTree, 8, rate, 60.0, half),
+                ]);
+            }
+            delay_claims(&pts)
+        };
+        assert_eq!(faster(15.0)[1].verdict, Verdict::WithinNoise, "{}", faster(15.0)[1].measured);
+        assert_eq!(faster(5.0)[1].verdict, Verdict::Agrees, "{}", faster(5.0)[1].measured);
+        assert!(faster(5.0)[1].measured.contains("64 nodes −40 % / −40 % (±5 %)"), "{}", faster(5.0)[1].measured);
+    }
+
+    /// A change that rounds to zero is written "0 %", never "+-0 %".
+    #[test]
+    fn no_signed_zero() {
+        assert_eq!(signed(-0.004), "0 %");
+        assert_eq!(signed(0.004), "0 %");
+        assert_eq!(signed(-0.06), "−6 %");
+        assert_eq!(signed(0.06), "+6 %");
     }
 
     #[test]

@@ -4,8 +4,11 @@
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// Steps per second offered by the speed menu.
-const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
+use crate::state::{DEFAULT_SPEED, SPEEDS};
+
+/// Ticks per second at most: above this speed a tick moves several steps
+/// (browsers run intervals no faster than every 4 ms, and a frame is 16 ms).
+const TICKS: f64 = 30.0;
 
 /// Playback of a run with `steps` steps; position `0` is the initial state.
 #[component]
@@ -18,9 +21,20 @@ pub fn Playback(
     steps: Signal<usize>,
     /// Receives every new position.
     on_step: Callback<usize>,
+    /// Steps per second (one of [`SPEEDS`]); none: the control keeps its own.
+    #[prop(optional, into)]
+    speed: Option<Signal<f64>>,
+    /// Receives the speed the user picks (with `speed`: to keep it in the link).
+    #[prop(optional)]
+    on_speed: Option<Callback<f64>>,
 ) -> impl IntoView {
     let playing = RwSignal::new(false);
-    let speed = RwSignal::new(2.0_f64);
+    let kept_speed = RwSignal::new(DEFAULT_SPEED);
+    let speed = speed.unwrap_or_else(|| kept_speed.into());
+    let set_speed = move |v: f64| match on_speed {
+        Some(f) => f.run(v),
+        None => kept_speed.set(v),
+    };
     let timer = StoredValue::new(None::<IntervalHandle>);
     let stop_timer = move || {
         if let Some(handle) = timer.try_update_value(Option::take).flatten() {
@@ -33,13 +47,21 @@ pub fn Playback(
         if !playing.get() {
             return;
         }
-        let period = Duration::from_secs_f64(1.0 / speed.get());
+        let rate = speed.get().max(SPEEDS[0]);
+        let ticks = rate.min(TICKS);
+        let period = Duration::from_secs_f64(1.0 / ticks);
+        // Whole steps per tick; the fraction carried to the next tick.
+        let carry = StoredValue::new(0.0_f64);
         let tick = move || {
             let (s, n) = (step.get_untracked(), steps.get_untracked());
+            let due = carry.get_value() + rate / ticks;
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "at most 2 000 / 30 steps")]
+            let moves = due.floor().max(1.0) as usize;
+            carry.set_value((due - moves as f64).max(0.0));
             if s < n {
-                on_step.run(s + 1);
+                on_step.run((s + moves).min(n));
             }
-            if s + 1 >= n {
+            if s + moves >= n {
                 playing.set(false);
             }
         };
@@ -91,13 +113,13 @@ pub fn Playback(
                     aria-label="Speed in steps per second"
                     on:change=move |ev| {
                         if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                            speed.set(v);
+                            set_speed(v);
                         }
                     }
                 >
                     {SPEEDS
                         .iter()
-                        .map(|&s| view! { <option value=s.to_string() selected=move || speed.get() == s>{format!("{s}×/s")}</option> })
+                        .map(|&s| view! { <option value=s.to_string() selected=move || speed.get() == s>{format!("{s} steps/s")}</option> })
                         .collect_view()}
                 </select>
             </label>

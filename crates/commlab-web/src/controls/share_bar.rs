@@ -2,7 +2,7 @@
 
 use crate::browser;
 use crate::state::to_query;
-use crate::state::Params;
+use crate::state::{Params, View};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -12,14 +12,37 @@ pub fn share_link(params: &Params) -> String {
     format!("{}?{}", browser::page_base(), to_query(&params))
 }
 
-/// The `<iframe>` snippet that embeds `params`' view.
+/// The frame's height when the page that embeds it runs no script (px):
+/// about each view's height at the snippet's 860 px with its defaults. The
+/// snippet's script replaces it with the view's own height.
+fn default_height(view: View) -> u32 {
+    match view {
+        View::Tree => 850,
+        View::Pipeline => 720,
+        View::Model => 1050,
+        View::Mesh => 1750,
+        View::Lab => 1450,
+        View::Swizzle => 1300,
+        View::Schedule => 1200,
+        View::Chooser => 3200,
+    }
+}
+
+/// The lines after the frame that fit it to its view: they say hello to the
+/// frame (at commlab's origin only) and take heights only from that origin
+/// and that frame (the protocol: `web/embed-height.js`, docs/links.md).
+const RESIZE_SCRIPT: &str = r#"<script>(function(f){var o=new URL(f.src).origin;function hi(){if(f.contentWindow)f.contentWindow.postMessage({commlab:"hello"},o)}f.addEventListener("load",hi);addEventListener("message",function(e){var d=e.data;if(e.origin!==o||e.source!==f.contentWindow||!d)return;if(d.commlab==="ready")hi();if(d.commlab==="height"&&d.height>0&&d.height<1e5)f.style.height=Math.ceil(d.height)+"px"})})(document.currentScript.previousElementSibling)</script>"#;
+
+/// The `<iframe>` snippet that embeds `params`' view, with the script that
+/// sizes the frame to the view.
 fn embed_snippet(params: &Params) -> String {
     let params = Params { embed: true, ..params.clone() };
     let src = format!("{}?{}", browser::page_base(), to_query(&params));
     let src = src.replace('&', "&amp;").replace('"', "&quot;");
     format!(
-        r#"<iframe src="{src}" title="commlab: {}" width="860" height="800" style="border:0;max-width:100%" loading="lazy"></iframe>"#,
-        params.view.label()
+        r#"<iframe src="{src}" title="commlab: {}" width="860" height="{}" style="border:0;width:100%;max-width:860px" loading="lazy"></iframe>{RESIZE_SCRIPT}"#,
+        params.view.label(),
+        default_height(params.view)
     )
 }
 

@@ -73,7 +73,7 @@ pub fn ExpectedTable(
                 "Dashed: what {} × {} should reach at each size: NCCL's pick simulated on the network with a channel per rail (commlab predict)",
                 asked.nodes, short(&asked.system)
             )}</summary>
-            <div class="table-scroll"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
+            <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
                 <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                 <tbody>{rows.into_iter().map(|e| view! { <tr>
                     <td>{commlab_plot::chooser::short_bytes(e.bytes)}</td>

@@ -117,7 +117,7 @@ fn ExplainTable(ctx: Ctx) -> impl IntoView {
             let net_head = topology.as_ref().map(|t| view! { <th scope="col">{format!("time on {t} (ns)")}</th><th scope="col">"its bottleneck link"</th> });
             Some(view! {
                 {bottleneck.map(|b| view! { <p class="bottleneck" data-testid="bottleneck">{b}</p> })}
-                <div class="table-scroll"><table class="numbers split-table stack" data-testid="split-table" style={
+                <div class="table-scroll" tabindex="0"><table class="numbers split-table stack" data-testid="split-table" style={
                     let mut heads = vec!["algorithm".to_owned(), "watch".to_owned()];
                     if let Some(t) = topology.as_ref() {
                         heads.extend([format!("time on {t} (ns)"), "its bottleneck link".to_owned()]);
@@ -172,7 +172,7 @@ fn ChunkOptimizer(ctx: Ctx) -> impl IntoView {
         {move || checks.with(|checks| {
             if checks.is_empty() { return None; }
             Some(view! {
-                <div class="table-scroll"><table class="numbers piece-check stack" data-testid="piece-check"
+                <div class="table-scroll" tabindex="0"><table class="numbers piece-check stack" data-testid="piece-check"
                     style=crate::controls::stack::stack_labels(&["algorithm", "model's m", "LogGOPS's m", "tried: m — model / LogGOPS"])>
                     <caption>{format!("Checked by simulation at {} (LogGOPS with L = α, G = β, o = g = 0; model / LogGOPS time)", short_bytes(checks[0].bytes))}</caption>
                     <thead><tr><th scope="col">"algorithm"</th><th scope="col">"model's m"</th><th scope="col">"LogGOPS's m"</th><th scope="col">"tried: m — model / LogGOPS"</th></tr></thead>

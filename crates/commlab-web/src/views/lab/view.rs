@@ -22,7 +22,7 @@ use commlab_api::exports;
 use commlab_api::lab::{other_rule, LabPlan, UqRequest, UqResult};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::experiment::{
-    aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, DELAY_RATES, RANGE_ALGORITHMS,
+    aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, Verdict, DELAY_RATES, RANGE_ALGORITHMS,
 };
 use commlab_core::barrier::mesh::Routing;
 use commlab_core::limits::lab as lim;
@@ -280,7 +280,7 @@ pub fn LabView(
                 {(0..DELAY_RATES.len()).map(|i| view! {
                     <article class="lab-chart" data-testid=format!("delay-chart-{i}")>
                         {move || match charts.with(|c| c[i].clone()) {
-                            Some(svg) => view! { <div class="diagram" inner_html=svg></div> }.into_any(),
+                            Some(svg) => view! { <div class="diagram" tabindex="0" inner_html=svg></div> }.into_any(),
                             None => view! { <p class="summary-note">{format!("Delay vs nodes at {} broken links: run the sweep.", rate_names[i])}</p> }.into_any(),
                         }}
                         <ClaimLine claim=Signal::derive(move || claims.with(|c| c[i].clone())) rule=rule
@@ -291,7 +291,7 @@ pub fn LabView(
                 }).collect_view()}
                 <article class="lab-chart" data-testid="range-chart">
                     {move || match range_chart.get() {
-                        Some(svg) => view! { <div class="diagram" inner_html=svg></div> }.into_any(),
+                        Some(svg) => view! { <div class="diagram" tabindex="0" inner_html=svg></div> }.into_any(),
                         None => view! { <p class="summary-note">"Delay range over 0–50 % broken links: run the sweep."</p> }.into_any(),
                     }}
                     <ClaimLine claim=Signal::derive(move || range_claim_memo.get()) rule=rule
@@ -421,7 +421,7 @@ fn UqSection(
             {move || match uq.get() {
                 Some(Ok(u)) => view! {
                     <p class="uq-means" data-testid="uq-means">{u.means_note}</p>
-                    <div class="diagram" inner_html=move || uq_chart.get().unwrap_or_default()></div>
+                    <div class="diagram" tabindex="0" inner_html=move || uq_chart.get().unwrap_or_default()></div>
                 }.into_any(),
                 Some(Err(e)) => view! { <p class="chart-error">{e}</p> }.into_any(),
                 None => view! { <p class="summary-note" data-testid="uq-pending">"Computing UQ for every conversion in the engine worker…"</p> }.into_any(),
@@ -453,10 +453,11 @@ fn ClaimLine(
     #[prop(into)]
     other: Signal<Option<Claim>>,
 ) -> impl IntoView {
-    let verdict = |c: &Claim| match c.agrees {
-        Some(true) => ("agrees", "agrees"),
-        Some(false) => ("disagrees", "does not agree"),
-        None => ("pending", ""),
+    let verdict = |c: &Claim| match c.verdict {
+        Verdict::Agrees => ("agrees", "agrees"),
+        Verdict::Disagrees => ("disagrees", "does not agree"),
+        Verdict::WithinNoise => ("noise", "within noise"),
+        Verdict::Pending => ("pending", ""),
     };
     move || {
         let c = claim.get();

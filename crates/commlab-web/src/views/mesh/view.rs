@@ -154,10 +154,10 @@ pub fn MeshView(
             <MeshControls params=params mp=mp />
             <div class="results">
                 <RunProgress progress=progress label="Simulating" unit="messages delivered" on_cancel=on_cancel on_rerun=on_rerun />
-                <Playback step=step steps=steps on_step=on_step />
+                <Playback step=step steps=steps on_step=on_step speed=Signal::derive(move || params.with(|p| p.speed.0)) on_speed=Callback::new(move |v| params.update(|p| p.speed = crate::state::Speed(v))) />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption}</p>
                 <Legend />
-                <figure node_ref=figure class="diagram mesh-figure" data-testid="mesh-figure" class:stale=move || !ready.get()
+                <figure node_ref=figure class="diagram mesh-figure" tabindex="0" data-testid="mesh-figure" class:stale=move || !ready.get()
                     data-step=move || frame.with(|f| f.as_ref().map_or(String::new(), |f| f.step.to_string()))
                     data-frames=move || frames.get().to_string()
                     data-renderer=move || if on_canvas.get() { "canvas" } else { "svg" }>
@@ -484,7 +484,7 @@ fn RoundPanel(
             {move || match panel.get() {
                 Some(Ok(p)) => view! {
                     <ul class="uq-notes" data-testid="uq-notes">{p.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                    <div class="diagram" data-testid="round-svg" inner_html=p.svg></div>
+                    <div class="diagram" tabindex="0" data-testid="round-svg" inner_html=p.svg></div>
                 }.into_any(),
                 Some(Err(e)) => view! { <p class="summary-note" data-testid="round-note">{e}</p> }.into_any(),
                 None => ().into_any(),

@@ -12,7 +12,7 @@ use commlab_api::protocol::{DataView, Request};
 use commlab_core::limits::{
     BYTES, BYTES_SLIDER, MAX_PIECES, PIECES, T_BYTE, T_BYTE_SLIDER, T_START, T_START_SLIDER, UNITS,
 };
-use commlab_core::model::{pipeline_steps, ModelConfig, Summary};
+use commlab_core::model::{pipeline_steps, ModelConfig, Optimum, Summary};
 use commlab_plot::model::{pieces_chart, units_chart, Marker};
 use commlab_plot::{format_quantity as q, render_svg, PlotError, Theme};
 use leptos::prelude::*;
@@ -172,7 +172,7 @@ fn ModelControls(params: RwSignal<Params>, run: Memo<Result<Arc<ModelRun>, Strin
         move |apply: fn(&mut ModelParams, f64)| Callback::new(move |v: f64| params.update(|p| apply(&mut p.model, v)));
     let use_best = move |_| {
         if let Ok(r) = run.get_untracked() {
-            params.update(|p| p.model.pieces = r.config.best_pieces());
+            params.update(|p| p.model.pieces = r.config.best_pieces_up_to(r.config.piece_limit()));
         }
     };
     view! {
@@ -211,12 +211,35 @@ fn NumbersTable(
     chosen: u64,
 ) -> impl IntoView {
     let s: Summary = config.summary();
-    let m_star = s.optimum.pieces().map_or_else(|| "∞".to_owned(), q);
+    let m_star = match s.optimum {
+        Optimum::Zero => "none".to_owned(),
+        Optimum::Flat => "any".to_owned(),
+        other => other.pieces().map_or_else(|| "∞".to_owned(), q),
+    };
     let t_chosen = config.time_at(chosen);
-    let speedup = s.speedup().map_or_else(|| "—".into(), |x| format!("{}×", q(x)));
+    let limit = config.piece_limit();
+    // The best m the charts and "Use the best m" can take: the best within the piece limit.
+    let best = config.best_pieces_up_to(limit);
+    let speedup = match s.speedup() {
+        None => view! { "Pipelining at the best m takes no time, as the binomial tree." }.into_any(),
+        Some(x) if x >= 1.0 => view! {
+            "Pipelining at the best m is " <strong data-testid="speedup">{format!("{}×", q(x))}</strong> " as fast as the binomial tree."
+        }
+        .into_any(),
+        Some(x) => view! {
+            "Pipelining at the best m is " <strong data-testid="speedup">{format!("{}× slower", q(1.0 / x))}</strong> " than the binomial tree."
+        }
+        .into_any(),
+    };
+    let clamped = (s.best_pieces > limit).then(|| {
+        format!(
+            " The best m over all piece counts, {}, lies beyond the piece limit: the table and \"Use the best m\" take {best}, the best within it.",
+            s.best_pieces
+        )
+    });
     let rows = [
         ("m-star", "optimum m*", m_star, q(s.time_at_optimum), "—".to_owned()),
-        ("m-best", "best m", s.best_pieces.to_string(), q(s.time_at_best), s.steps_at_best.to_string()),
+        ("m-best", "best m", best.to_string(), q(config.time_at(best)), pipeline_steps(config.units(), best).to_string()),
         ("m-chosen", "chosen m", chosen.to_string(), q(t_chosen), pipeline_steps(config.units(), chosen).to_string()),
         ("binomial", "binomial tree", "1".to_owned(), q(s.binomial_time), s.binomial_rounds.to_string()),
     ];
@@ -241,10 +264,18 @@ fn NumbersTable(
             </tbody>
         </table>
         <p class="model-notes">
-            "Pipelining at the best m is " <strong data-testid="speedup">{speedup}</strong>
-            " as fast as the binomial tree. Piece limit: " {config.piece_limit()}
-            " (max pieces, and at most one piece per byte)."
+            {speedup}
+            " Piece limit: " {limit} " (max pieces, and at most one piece per byte)."
+            {clamped.map(|text| view! { <span data-testid="best-clamped">{text}</span> })}
             {s.optimum.note().map(|note| view! { <span class="optimum-note" data-testid="optimum-note">" " {note} "."</span> })}
         </p>
+        <ul class="model-notes legend-notes" data-testid="legend-notes">
+            <li title="The pipeline's schedule run by commlab's LogGOPS event simulator, message by message: it lands on the formula's curve.">
+                "Dots, “pipeline, event simulation”: the pipeline's schedule run message by message by the event simulator; they sit on the formula's curve."
+            </li>
+            <li title="The same chain simulated on a network: p hosts in a line, each link with latency T_start and T_byte per byte, one message at a time per host (W = 1).">
+                "Rings, “on a line of hosts”: the same chain on a simulated network of p hosts in a line whose links cost T_start and T_byte per byte, each host sending one message at a time (W = 1)."
+            </li>
+        </ul>
     }
 }

@@ -84,10 +84,10 @@ pub fn PipelineView(
             <PipelineControls params=params />
             <div class="results">
                 <RunProgress progress=progress label="Replaying the values" unit="value cells" on_cancel=on_cancel on_rerun=on_rerun />
-                <Playback step=step steps=steps on_step=on_step />
+                <Playback step=step steps=steps on_step=on_step speed=Signal::derive(move || params.with(|p| p.speed.0)) on_speed=Callback::new(move |v| params.update(|p| p.speed = crate::state::Speed(v))) />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {
-                    Some(markup) => view! { <figure node_ref=figure class="diagram" data-testid="pipeline-svg" inner_html=markup></figure> }.into_any(),
+                    Some(markup) => view! { <figure node_ref=figure class="diagram" tabindex="0" data-testid="pipeline-svg" inner_html=markup></figure> }.into_any(),
                     None => view! { <PipelineSummary state=state /> }.into_any(),
                 }}
                 {move || run.get().ok().filter(|r| u64::from(r.schedule.units) <= VALUES_TABLE_UNITS).map(|r| view! { <PipelineValues run=r step=step.get() /> })}

@@ -453,7 +453,7 @@ pub fn TimelineFrame(
                 }.into_any(),
                 Some(s) => view! {
                     <p data-testid="large-note">{format!("{} operations: above {TIMELINE_OPS}, the view shows the finish-time histogram and the critical path instead of every bar.", s.result.ops)}</p>
-                    <div node_ref=w.histogram_box class="diagram" data-testid="finish-histogram" inner_html=move || w.histogram().unwrap_or_default()></div>
+                    <div node_ref=w.histogram_box class="diagram" tabindex="0" data-testid="finish-histogram" inner_html=move || w.histogram().unwrap_or_default()></div>
                 }.into_any(),
                 None => ().into_any(),
             })}

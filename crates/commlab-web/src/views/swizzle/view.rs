@@ -149,11 +149,11 @@ pub fn SwizzleView(
                 <SwizzleNetwork params=params sw=sw client=client width=inner dark=dark />
                 <div class="side-by-side">
                     {move || match grid.get() {
-                        Some(svg) => view! { <figure class="diagram" data-testid="swizzle-grid"><figcaption>"this configuration"</figcaption><div inner_html=svg></div></figure> }.into_any(),
+                        Some(svg) => view! { <figure class="diagram" tabindex="0" data-testid="swizzle-grid"><figcaption>"this configuration"</figcaption><div inner_html=svg></div></figure> }.into_any(),
                         None => view! { <GridSummary summary=summary /> }.into_any(),
                     }}
                     {move || other_grid.get().map(|(label, svg)| view! {
-                        <figure class="diagram" data-testid="swizzle-grid-other"><figcaption>{label}</figcaption><div inner_html=svg></div></figure>
+                        <figure class="diagram" tabindex="0" data-testid="swizzle-grid-other"><figcaption>{label}</figcaption><div inner_html=svg></div></figure>
                     })}
                 </div>
                 {move || timeline.get().map(|(svg, axis)| view! { <StepFigure svg=svg axis=axis step=step steps=steps testid="swizzle-timeline" /> })}
@@ -213,7 +213,7 @@ fn StepFigure(
         format!("left:{left:.3}%;width:{width:.3}%;top:{top:.3}%;height:{height:.3}%")
     };
     view! {
-        <figure class="diagram" data-testid=testid>
+        <figure class="diagram" tabindex="0" data-testid=testid>
             <div class="step-figure">
                 <div inner_html=svg></div>
                 <div class="veil" style=rest></div>
@@ -346,7 +346,7 @@ fn SwizzleNetwork(
                         on:change=move |ev| set_topology(event_target_value(&ev)) />
                 </div>
                 <p data-testid="swizzle-net-sentence" role="status">{move || say.get()}</p>
-                <figure class="diagram" data-testid="swizzle-network" role="img" aria-label=move || say.get().unwrap_or_default()>
+                <figure class="diagram" tabindex="0" data-testid="swizzle-network" role="img" aria-label=move || say.get().unwrap_or_default()>
                     <div inner_html=move || figure.get().unwrap_or_default()></div>
                 </figure>
             })}

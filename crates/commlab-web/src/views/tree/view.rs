@@ -114,10 +114,10 @@ pub fn TreeView(
             <TreeControls params=params tree=tree state=state />
             <div class="results">
                 <RunProgress progress=progress label="Replaying the values" unit="value cells" on_cancel=on_cancel on_rerun=on_rerun />
-                <Playback step=step steps=rounds on_step=on_step />
+                <Playback step=step steps=rounds on_step=on_step speed=Signal::derive(move || params.with(|p| p.speed.0)) on_speed=Callback::new(move |v| params.update(|p| p.speed = crate::state::Speed(v))) />
                 <p class="caption" data-testid="caption" aria-live="polite">{caption_text}</p>
                 {move || match svg.get() {
-                    Some(markup) => view! { <figure node_ref=figure class="diagram" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
+                    Some(markup) => view! { <figure node_ref=figure class="diagram" tabindex="0" data-testid="tree-svg" inner_html=markup></figure> }.into_any(),
                     None => view! { <TreeSummaryTable state=state step=step /> }.into_any(),
                 }}
                 <ValuesTable run=run step=step />
