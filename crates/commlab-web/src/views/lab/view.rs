@@ -22,7 +22,8 @@ use commlab_api::exports;
 use commlab_api::lab::{other_rule, LabPlan, UqRequest, UqResult};
 use commlab_api::protocol::{Request, Response};
 use commlab_core::barrier::experiment::{
-    aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, Verdict, DELAY_RATES, RANGE_ALGORITHMS,
+    aggregate, delay_claims, points_csv, range_claim, uq_claim, Claim, Point, RunSummary, Verdict, DELAY_RATES,
+    RANGE_ALGORITHMS,
 };
 use commlab_core::barrier::mesh::Routing;
 use commlab_core::limits::lab as lim;

@@ -239,7 +239,13 @@ fn NumbersTable(
     });
     let rows = [
         ("m-star", "optimum m*", m_star, q(s.time_at_optimum), "—".to_owned()),
-        ("m-best", "best m", best.to_string(), q(config.time_at(best)), pipeline_steps(config.units(), best).to_string()),
+        (
+            "m-best",
+            "best m",
+            best.to_string(),
+            q(config.time_at(best)),
+            pipeline_steps(config.units(), best).to_string(),
+        ),
         ("m-chosen", "chosen m", chosen.to_string(), q(t_chosen), pipeline_steps(config.units(), chosen).to_string()),
         ("binomial", "binomial tree", "1".to_owned(), q(s.binomial_time), s.binomial_rounds.to_string()),
     ];
