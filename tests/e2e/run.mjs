@@ -1762,12 +1762,16 @@ test('chooser fit: two published runs pasted one after the other are fitted one 
   await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
   await page.waitForSelector('[data-testid="fit-run"]');
   assert.match(await page.locator('[data-testid="fit-runs"]').innerText(), /This file holds 2 runs one after another \(1: lines \d+–\d+; 2: lines \d+–\d+\)/);
-  const cliFit = (run) => JSON.parse(cli(['fit', file, '--collective', 'allreduce', '--p', '16', '--run', String(run), '--json']));
+  // Each run's p is its own: the first lists 8 ranks, the second's busbw / algbw says 16.
+  const cliFit = (run) => JSON.parse(cli(['fit', file, '--collective', 'allreduce', '--run', String(run), '--json']));
   const first = cliFit(1);
+  assert.deepEqual([first.p, first.p_source], [8, 'ranks']);
   await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`), first.points.length);
+  assert.match(await page.locator('[data-testid="fit-p-note"]').innerText(), /The run has p = 8 \(its rank list\), not the page's p = 16: fitted with p = 8/);
   await page.selectOption('[data-testid="fit-run"]', '2');
   await waitForUrl(page, () => /[?&]fr=2(&|$)/.test(location.search));
   const second = cliFit(2);
+  assert.deepEqual([second.p, second.p_source], [16, 'busbw']);
   assert.notEqual(first.points.length, second.points.length);
   await page.waitForFunction((n) => document.querySelector('[data-testid="fit-values"]')?.innerText.includes(`(${n} points`), second.points.length);
   const values = await page.locator('[data-testid="fit-values"]').innerText();
@@ -2350,6 +2354,30 @@ test('the Sources page reads on a phone: at 390 px nothing is wider than the scr
   assert.equal(label, '"ours: "');
   await shot(page, 'sources-390');
   await page.close();
+});
+
+test('chooser fit: a 32-rank run pasted at p = 64 is fitted as p = 32, with a notice; "Run the Chooser with these" takes p = 32', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=64`);
+  await page.waitForSelector('[data-testid="times-chart"] svg');
+  // As published copies print a 4 × 8 run: no rank list, busbw / algbw = 2·31/32.
+  let text = '#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n';
+  for (let k = 10; k <= 30; k += 2) {
+    const bytes = 2 ** k;
+    const time = 40 + bytes / 180000;
+    const algbw = bytes / time / 1000;
+    text += `${bytes} ${bytes / 4} float sum -1 ${time.toFixed(1)} ${algbw.toFixed(2)} ${(algbw * 1.9375).toFixed(2)} 0 ${time.toFixed(1)} ${algbw.toFixed(2)} ${(algbw * 1.9375).toFixed(2)} 0\n`;
+  }
+  await page.locator('[data-testid="fit"] > summary').click();
+  await page.fill('[data-testid="bench-text"]', text);
+  await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
+  await page.waitForSelector('[data-testid="fit-p-note"]');
+  assert.equal(await page.locator('[data-testid="fit-p-note"]').innerText(), "The run has p = 32 (its busbw / algbw), not the page's p = 64: fitted with p = 32.");
+  assert.match(await page.locator('[data-testid="fit-values"]').innerText(), /for p = 32;/);
+  await shot(page, 'chooser-fit-p-note');
+  await page.click('[data-testid="fit-use"]');
+  await waitForUrl(page, () => /[?&]p=32(&|$)/.test(location.search));
+  await page.click('[data-testid="bench-forget"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
 });
 
 const filter = new RegExp(process.argv[2] ?? "");

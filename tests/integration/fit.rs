@@ -23,6 +23,8 @@ fn request(text: String, collective: &str, p: u32, algorithm: Option<&str>) -> F
         gamma: 0.0,
         run: None,
         library: None,
+        // The p these tests give wins (the file's own: the fit's tests in commlab-api).
+        p_from: commlab_api::fit::PFrom::Flag,
     }
 }
 

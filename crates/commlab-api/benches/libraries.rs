@@ -47,6 +47,7 @@ fn libraries(c: &mut Criterion) {
             gamma: 0.0,
             run: None,
             library: None,
+            p_from: commlab_api::fit::PFrom::Flag,
         };
         let name = algorithm.unwrap_or("every algorithm");
         group.bench_function(format!("10^4 lines of nccl-tests, p = 8, {name}, profiles built"), |b| {

@@ -49,6 +49,37 @@ pub struct FitRequest {
     /// nccl-tests file, none otherwise): the advice names its algorithms only.
     #[serde(default)]
     pub library: Option<String>,
+    /// Where [`FitRequest::p`] came from, and so whether the file's own
+    /// ranks override it ([`FitRequest::ranks`]).
+    #[serde(default)]
+    pub p_from: PFrom,
+}
+
+/// Where a fit's given p came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PFrom {
+    /// The page's p: the file's own ranks win, with a notice.
+    #[default]
+    Page,
+    /// A System's GPUs (`--system` × `--nodes`): the file's ranks win, with a warning.
+    System,
+    /// Asked for explicitly (`--p`): it wins, with a warning when the file says otherwise.
+    Flag,
+}
+
+/// The ranks a fit uses, where they came from (`ranks`: the file's rank
+/// list; `busbw`: its busbw / algbw; `flag`: `--p` or the page's p;
+/// `system`: the System's GPUs) and, when the given p and the file
+/// disagree, the sentence that says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ranks {
+    /// Ranks.
+    pub p: u32,
+    /// `ranks`, `busbw`, `flag` or `system`.
+    pub source: &'static str,
+    /// The disagreement, when there is one.
+    pub note: Option<String>,
 }
 
 /// One algorithm's fit.
@@ -115,6 +146,15 @@ pub struct FitResult {
     /// model does not describe it ([`ran_rccl`]).
     #[serde(default)]
     pub rccl: bool,
+    /// Where p came from: `ranks`, `busbw`, `flag` or `system` ([`Ranks`]).
+    #[serde(default)]
+    pub p_source: String,
+    /// The given p and the file disagree: which was used, and why.
+    #[serde(default)]
+    pub p_note: Option<String>,
+    /// Data rows of size 0 skipped (rccl-tests prints sizes below its type's width as 0).
+    #[serde(default)]
+    pub zero_rows: usize,
 }
 
 /// Whether a benchmark's output says RCCL ran it: rccl-tests prints its
@@ -124,6 +164,28 @@ pub fn ran_rccl(text: &str) -> bool {
         let l = l.to_ascii_lowercase();
         l.contains("rccl") || l.contains("amd instinct")
     })
+}
+
+/// Run `run`'s part of `text` (1-based, `runs` the runs' data lines): from
+/// the line after the previous run's last row to its own last row.
+fn run_text<'a>(text: &'a str, runs: &[(u32, u32)], run: usize) -> &'a str {
+    let from = run.checked_sub(2).and_then(|k| runs.get(k)).map_or(0, |r| r.1 as usize);
+    let to = runs.get(run.wrapping_sub(1)).map_or(usize::MAX, |r| r.1 as usize);
+    // Byte offsets of line `from` (0-based: after `from` lines) and of the end of line `to`.
+    let mut start = 0;
+    let mut end = text.len();
+    let mut offset = 0;
+    for (k, line) in text.split_inclusive('\n').enumerate() {
+        if k == from {
+            start = offset;
+        }
+        offset += line.len();
+        if k + 1 == to {
+            end = offset;
+            break;
+        }
+    }
+    &text[start..end.max(start)]
 }
 
 /// Points at most fitted (a longer file is refused).
@@ -239,6 +301,7 @@ impl FitRequest {
             gamma: 0.0,
             run: None,
             library: None,
+            p_from: PFrom::Flag,
         }
     }
 
@@ -260,6 +323,69 @@ impl FitRequest {
         })
     }
 
+    /// The ranks the fit uses: the file's own (its rank list, else its
+    /// busbw / algbw for the collective) over the page's p or a System's
+    /// GPUs, saying so when they differ; `--p` ([`PFrom::Flag`]) over the
+    /// file, with a warning when the file says otherwise.
+    pub fn ranks(&self, collective: Collective) -> Ranks {
+        self.ranks_in(collective, &self.text)
+    }
+
+    /// The ranks of run `run` (its own part of the file, its header and
+    /// rows, says them), checked.
+    fn checked_ranks(&self, collective: Collective, runs: &[(u32, u32)], run: u32) -> Result<Ranks, ApiError> {
+        let ranks = self.ranks_in(collective, run_text(&self.text, runs, run as usize));
+        if ranks.p == 0 {
+            return Err(ApiError::problem(
+                "p",
+                "the file does not list its ranks and its busbw / algbw does not tell them: give p",
+            ));
+        }
+        crate::chooser::P.check(u64::from(ranks.p)).map_err(ApiError::from)?;
+        Ok(ranks)
+    }
+
+    /// [`FitRequest::ranks`] as `text` (one run's part of the file) says them.
+    fn ranks_in(&self, collective: Collective, text: &str) -> Ranks {
+        let file = commlab_core::fit::ranks_listed(text)
+            .and_then(|r| u32::try_from(r).ok())
+            .map(|r| (r, "ranks"))
+            .or_else(|| {
+                commlab_core::fit::bus_ratio(text)
+                    .and_then(|(f, a)| commlab_core::fit::ranks_from_bus(collective, f, a))
+                    .map(|r| (r, "busbw"))
+            });
+        let how = |source: &str| if source == "ranks" { "its rank list" } else { "its busbw / algbw" };
+        let given = match self.p_from {
+            PFrom::Page => "the page's",
+            PFrom::System => "the System's",
+            PFrom::Flag => "--p",
+        };
+        let own = if self.p_from == PFrom::System { "system" } else { "flag" };
+        match file {
+            Some((p, source)) if p != self.p && self.p_from == PFrom::Flag => Ranks {
+                p: self.p,
+                source: own,
+                note: Some(format!(
+                    "--p {} differs from the file's p = {p} ({}): fitted with p = {} as asked",
+                    self.p,
+                    how(source),
+                    self.p
+                )),
+            },
+            Some((p, source)) if p != self.p => Ranks {
+                p,
+                source,
+                // No p given (0): nothing to disagree with.
+                note: (self.p != 0).then(|| {
+                    format!("The run has p = {p} ({}), not {given} p = {}: fitted with p = {p}", how(source), self.p)
+                }),
+            },
+            Some((p, source)) => Ranks { p, source, note: None },
+            None => Ranks { p: self.p, source: own, note: None },
+        }
+    }
+
     /// Reads and fits.
     ///
     /// # Errors
@@ -277,7 +403,6 @@ impl FitRequest {
     /// As [`FitRequest::run`].
     pub fn run_cached(&self, cache: &mut Cache) -> Result<FitResult, ApiError> {
         let collective: Collective = crate::parse_id("collective", &self.collective)?;
-        crate::chooser::P.check(u64::from(self.p)).map_err(ApiError::from)?;
         let format = match &self.format {
             Some(f) => crate::parse_id::<Format>("format", f)?,
             None => detect(&self.text),
@@ -288,6 +413,7 @@ impl FitRequest {
                 let field = if e.message.starts_with("run ") { "run" } else { "file" };
                 ApiError::problem(field, e.to_string())
             })?;
+        let ranks = self.checked_ranks(collective, &runs.lines, run)?;
         if read.len() > MAX_POINTS {
             return Err(ApiError::new(
                 "file",
@@ -298,7 +424,7 @@ impl FitRequest {
         let points: Vec<(u64, f64)> = read
             .iter()
             .filter(|p| p.bytes > 0 && p.time > 0.0)
-            .map(|p| (chooser_bytes(format, collective, self.p, p.bytes), p.time))
+            .map(|p| (chooser_bytes(format, collective, ranks.p, p.bytes), p.time))
             .collect();
         commlab_core::limits::RealRange { name: "gamma", ..commlab_core::limits::chooser::COST }.check(self.gamma)?;
         if points.len() < 2 {
@@ -326,7 +452,7 @@ impl FitRequest {
         let mut candidates = Vec::new();
         let mut fits = Vec::new();
         for (id, pipelined) in algs {
-            let options = cache.options(collective, id, self.p, pipelined);
+            let options = cache.options(collective, id, ranks.p, pipelined);
             let Some((params, errors, predicted)) = fit_one(&options, &points, self.gamma) else { continue };
             let rel: f64 = points.iter().zip(&predicted).map(|(p, q)| ((p.1 - q) / p.1).powi(2)).sum();
             #[allow(clippy::cast_precision_loss, reason = "point counts are small")]
@@ -344,7 +470,7 @@ impl FitRequest {
             format: format.id().to_owned(),
             unit: if format == Format::Csv { "the file's unit".into() } else { "µs".into() },
             collective: collective.id().to_owned(),
-            p: self.p,
+            p: ranks.p,
             algorithm: chosen.algorithm,
             alpha: chosen.params[0],
             beta: chosen.params[1],
@@ -366,6 +492,9 @@ impl FitRequest {
                 Some(_) => return Err(ApiError::problem("library", "nccl, ompi or mpich")),
             },
             rccl: ran_rccl(&self.text),
+            p_source: ranks.source.to_owned(),
+            p_note: ranks.note,
+            zero_rows: commlab_core::fit::zero_size_rows(&self.text, format),
         };
         result.summary = result.summary_cached(cache);
         Ok(result)
@@ -552,6 +681,10 @@ impl FitResult {
             "unit": self.unit.as_str(),
             "collective": self.collective.as_str(),
             "p": self.p,
+            "p_source": self.p_source.as_str(),
+            "p_note": self.p_note.as_deref(),
+            "rccl": self.rccl,
+            "zero_size_rows_skipped": self.zero_rows,
             "algorithm": self.algorithm.as_str(),
             "alpha": self.alpha,
             "beta": self.beta,
@@ -577,5 +710,83 @@ impl FitResult {
             "run": self.run,
             "run_lines": self.runs.get(self.run.saturating_sub(1) as usize).map(|l| vec![l.0, l.1]),
         })
+    }
+}
+
+#[cfg(test)]
+mod ranks_tests {
+    use super::{FitRequest, PFrom};
+    use commlab_core::choose::Collective;
+
+    /// An nccl-tests file of a 2 × 8 allreduce without a rank list (busbw /
+    /// algbw = 2·15/16), its rows as nccl-tests prints them.
+    fn sixteen() -> String {
+        use std::fmt::Write as _;
+        (10..=30).step_by(4).fold(String::new(), |mut out, k| {
+            let bytes = 1u64 << k;
+            let t = 30.0 + bytes as f64 / 100_000.0;
+            let a = bytes as f64 / t / 1000.0;
+            let _ = writeln!(
+                out,
+                "{bytes} {} float sum -1 {t:.1} {a:.2} {:.2} 0 {t:.1} {a:.2} {:.2} 0",
+                bytes / 4,
+                a * 1.875,
+                a * 1.875
+            );
+            out
+        })
+    }
+
+    fn request(p: u32, p_from: PFrom) -> FitRequest {
+        FitRequest {
+            text: sixteen(),
+            format: None,
+            collective: "allreduce".into(),
+            p,
+            algorithm: None,
+            in_place: false,
+            gamma: 0.0,
+            run: None,
+            library: None,
+            p_from,
+        }
+    }
+
+    /// The file's p (16) wins over the page's and a System's, with a
+    /// sentence naming both; `--p` wins over the file, with one too; agreeing
+    /// values say nothing.
+    #[test]
+    fn the_files_p_against_the_given_one() {
+        let r = request(64, PFrom::Page).ranks(Collective::Allreduce);
+        assert_eq!((r.p, r.source), (16, "busbw"));
+        assert_eq!(
+            r.note.as_deref(),
+            Some("The run has p = 16 (its busbw / algbw), not the page's p = 64: fitted with p = 16")
+        );
+        let r = request(32, PFrom::System).ranks(Collective::Allreduce);
+        assert_eq!((r.p, r.source), (16, "busbw"));
+        assert!(r.note.unwrap().contains("not the System's p = 32"));
+        let r = request(64, PFrom::Flag).ranks(Collective::Allreduce);
+        assert_eq!((r.p, r.source), (64, "flag"));
+        assert_eq!(
+            r.note.as_deref(),
+            Some("--p 64 differs from the file's p = 16 (its busbw / algbw): fitted with p = 64 as asked")
+        );
+        for from in [PFrom::Page, PFrom::System, PFrom::Flag] {
+            assert_eq!(request(16, from).ranks(Collective::Allreduce).note, None);
+        }
+        // A broadcast's factor is 1 at any p: the file cannot say, the given p stands.
+        let r = request(64, PFrom::Page).ranks(Collective::Broadcast);
+        assert_eq!((r.p, r.source, r.note), (64, "flag", None));
+        // Read as an allgather the same ratio is no p: (p − 1)/p < 1.
+        assert_eq!(request(64, PFrom::System).ranks(Collective::Allgather).source, "system");
+    }
+
+    /// The fit itself uses the file's p when the page's disagrees.
+    #[test]
+    fn the_fit_uses_the_files_p() {
+        let f = request(64, PFrom::Page).run().unwrap();
+        assert_eq!((f.p, f.p_source.as_str()), (16, "busbw"));
+        assert!(f.p_note.is_some());
     }
 }

@@ -2,7 +2,7 @@
 //! (`docs/libraries.md`), for a named algorithm or the best-fitting one.
 
 use crate::reduce::ArgError;
-use commlab_api::fit::FitRequest;
+use commlab_api::fit::{FitRequest, PFrom};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -14,10 +14,12 @@ pub struct FitArgs {
     /// nccl-tests, osu or csv (default: detected from the file).
     #[arg(long)]
     format: Option<String>,
-    /// The collective measured: broadcast, reduce, allreduce, allgather, reduce-scatter, all-to-all.
-    #[arg(long, default_value = "allreduce")]
-    collective: String,
-    /// Ranks measured (default: the ranks nccl-tests lists in its header).
+    /// The collective measured: broadcast, reduce, allreduce, allgather, reduce-scatter, all-to-all
+    /// (default: the one nccl-tests names in the file, `all_reduce_perf` …, or in the file's name; else allreduce).
+    #[arg(long)]
+    collective: Option<String>,
+    /// Ranks measured (default: the ranks nccl-tests lists in its header, else its busbw / algbw for the
+    /// collective, else --system × --nodes). Given, it wins over the file, with a warning when they differ.
     #[arg(long)]
     p: Option<u32>,
     /// The algorithm to fit (default: each, the best fit kept).
@@ -64,32 +66,40 @@ impl FitArgs {
     /// unknown collective or algorithm, p missing or out of range.
     pub fn run(&self) -> Result<Value, ArgError> {
         let text = crate::goal::read_at_most(&self.file, commlab_core::limits::FIT_TEXT_BYTES)?;
-        let p = match (self.p, commlab_core::fit::ranks_listed(&text)) {
-            (Some(p), _) => p,
-            (None, Some(listed)) => u32::try_from(listed).map_err(|_| {
-                let most = commlab_core::limits::chooser::P;
-                (
-                    "--p".to_owned(),
-                    format!("the file lists ranks up to {}: p = {listed} is out of range: expected {most}", listed - 1),
-                )
-            })?,
-            (None, None) => return Err(("--p".to_owned(), "the file does not list its ranks: give --p".to_owned())),
+        let collective = self.collective.clone().unwrap_or_else(|| {
+            let named = commlab_core::fit::collective_named(&text).or_else(|| collective_in_name(&self.file));
+            named.unwrap_or(commlab_core::choose::Collective::Allreduce).id().to_owned()
+        });
+        // The p given: --p, else the System's GPUs; the file's own ranks are
+        // read by the fit itself (`FitRequest::ranks`).
+        let system_p = match (&self.system, self.nodes) {
+            (Some(id), Some(n)) => commlab_core::systems::Preset::find(id).ok().map(|s| s.ranks(n)),
+            _ => None,
+        };
+        let (p, p_from) = match (self.p, system_p) {
+            (Some(p), _) => (p, PFrom::Flag),
+            (None, Some(p)) => (p, PFrom::System),
+            (None, None) => (0, PFrom::Page),
         };
         let request = FitRequest {
             text,
             format: self.format.clone(),
-            collective: self.collective.clone(),
+            collective,
             p,
             algorithm: self.algorithm.clone(),
             in_place: self.in_place,
             gamma: self.gamma,
             run: self.run,
             library: self.library.clone(),
+            p_from,
         };
         let result = request.run().map_err(|e| {
             let flag = if e.field == "file" { "FILE".to_owned() } else { format!("--{}", e.field) };
             (flag, e.to_string())
         })?;
+        if let Some(note) = &result.p_note {
+            eprintln!("warning: {note}");
+        }
         let system = self.system_fit(&result)?;
         if self.json {
             let mut value = serde_json::to_value(result.to_json()).unwrap_or_default();
@@ -191,12 +201,14 @@ impl FitArgs {
             ));
         }
         let nodes = match self.nodes {
-            Some(n) if preset.ranks(n) != result.p => {
+            Some(n) if preset.ranks(n) != result.p && (self.p.is_some() || result.p % preset.gpus != 0) => {
                 return Err((
                     "--nodes".to_owned(),
                     format!("{n} × {} has {} GPUs, the run has p = {}", preset.id, preset.ranks(n), result.p),
                 ))
             }
+            // The file's p over the System's GPUs (the warning said so): its nodes.
+            Some(n) if preset.ranks(n) != result.p => result.p / preset.gpus,
             Some(n) => n,
             None if result.p % preset.gpus == 0 => result.p / preset.gpus,
             None => {
@@ -259,4 +271,24 @@ impl FitArgs {
         }
         Ok(Some(SystemOut { json: report.to_json(), text, prediction }))
     }
+}
+
+/// The collective a benchmark file's name says (`…_all_gather.txt`,
+/// `all_reduce_perf.log`): nccl-tests' names, with `_` or `-`.
+fn collective_in_name(file: &str) -> Option<commlab_core::choose::Collective> {
+    use commlab_core::choose::Collective as C;
+    let name = std::path::Path::new(file).file_name()?.to_str()?.to_ascii_lowercase().replace('-', "_");
+    [
+        ("all_reduce", C::Allreduce),
+        ("allreduce", C::Allreduce),
+        ("all_gather", C::Allgather),
+        ("allgather", C::Allgather),
+        ("reduce_scatter", C::ReduceScatter),
+        ("alltoall", C::AllToAll),
+        ("all_to_all", C::AllToAll),
+        ("broadcast", C::Broadcast),
+    ]
+    .into_iter()
+    .find(|(k, _)| name.contains(k))
+    .map(|(_, c)| c)
 }

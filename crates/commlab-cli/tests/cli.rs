@@ -1,6 +1,7 @@
 //! The `commlab` binary: JSON shape, tables, and errors that name the argument.
 
 use serde_json::Value;
+use std::fmt::Write as _;
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
@@ -1115,4 +1116,136 @@ fn fit_a_system_and_predict_another_node_count() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(&format!("error: {flag}:")), "{args:?}: {err}");
     }
+}
+
+/// `commlab fit FILE --json` with no `--p` and no `--collective` on every
+/// published nccl-tests file: p and the collective as the file's name says
+/// them (nodes × GPUs, written by the person who ran it), p from the rank
+/// list where there is one and from busbw / algbw where there is none.
+#[test]
+fn fit_reads_p_and_the_collective_from_every_published_nccl_tests_file() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/published");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if !name.starts_with("nccl-tests_") {
+            continue;
+        }
+        // "…-2nodes-x8gpu-…" or "…-1node-x8gpu-…".
+        let number_before = |suffix: &str| -> u32 {
+            let at = name.find(suffix).unwrap();
+            let digits: String = name[..at].chars().rev().take_while(char::is_ascii_digit).collect();
+            digits.chars().rev().collect::<String>().parse().unwrap()
+        };
+        let nodes = if name.contains("nodes-") { number_before("nodes-") } else { number_before("node-") };
+        let p = nodes * number_before("gpu");
+        let collective = if name.ends_with("_all_gather.txt") { "allgather" } else { "allreduce" };
+        let v = json(&["fit", path.to_str().unwrap(), "--json"]);
+        assert_eq!(v["p"], p, "{name}");
+        assert_eq!(v["collective"], collective, "{name}");
+        let lists = std::fs::read_to_string(&path).unwrap().contains("#  Rank");
+        assert_eq!(v["p_source"], if lists { "ranks" } else { "busbw" }, "{name}");
+        assert!(v["p_note"].is_null(), "{name}: {}", v["p_note"]);
+        seen += 1;
+    }
+    assert_eq!(seen, 5);
+}
+
+/// A 4 × 8 H100 run as published copies print it (no rank list): busbw /
+/// algbw is allreduce's 2·31/32, so p = 32 with `--system dgx-h100 --nodes 4`
+/// and with no flag; an explicit `--p` that disagrees is named with both
+/// values and wins (a System of another size: `commlab_api::fit`'s tests).
+#[test]
+fn fit_takes_p_from_busbw_and_names_a_disagreeing_p() {
+    let dir = std::env::temp_dir().join(format!("commlab-fit-p-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("h100-4nodes.txt");
+    let mut text = String::from("#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n");
+    // Few sizes: the system fit simulates each many times (a debug build runs this).
+    for k in (10..=30).step_by(4) {
+        let bytes = 1u64 << k;
+        let time = 40.0 + bytes as f64 / 180_000.0;
+        let algbw = bytes as f64 / time / 1000.0;
+        let busbw = algbw * 2.0 * 31.0 / 32.0;
+        let _ = writeln!(text,
+            "{bytes:>13} {:>13}     float     sum      -1 {time:8.1} {algbw:7.2} {busbw:7.2}      0 {time:8.1} {algbw:7.2} {busbw:7.2}      0",
+            bytes / 4
+        );
+    }
+    std::fs::write(&file, text).unwrap();
+    let f = file.to_str().unwrap();
+    let v = json(&["fit", f, "--system", "dgx-h100", "--nodes", "4", "--json"]);
+    assert_eq!((v["p"].as_u64(), v["p_source"].as_str()), (Some(32), Some("busbw")));
+    assert!(v["p_note"].is_null(), "{}", v["p_note"]);
+    assert!(v["system_fit"].is_object());
+    let v = json(&["fit", f, "--json"]);
+    assert_eq!((v["p"].as_u64(), v["p_source"].as_str()), (Some(32), Some("busbw")));
+    let out = run(&["fit", f, "--p", "64", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["p"].as_u64(), v["p_source"].as_str()), (Some(64), Some("flag")));
+    let warning = String::from_utf8_lossy(&out.stderr);
+    assert!(warning.contains("--p 64") && warning.contains("p = 32"), "{warning}");
+    // Only the System says p: its GPUs ("system"); nothing says it: the error names --p.
+    let small = dir.join("small.txt");
+    std::fs::write(&small, "           8             2     float     sum      -1    17.93    0.00    0.00      0    17.72    0.00    0.00      0\n          16             4     float     sum      -1    17.65    0.00    0.00      0    17.63    0.00    0.00      0\n").unwrap();
+    let out = run(&["fit", small.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: --p:"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// rccl-tests' output as it prints it: the version line, AMD Instinct
+/// devices, sizes below the type's width printed as 0, `N/A` in the in-place
+/// `#wrong` column. Its `all_reduce` (with a rank list) and `alltoall` (without,
+/// p from busbw / algbw = (p − 1)/p) are read; the size-0 rows are skipped
+/// and counted; the JSON says `rccl`.
+#[test]
+fn rccl_tests_output_is_read() {
+    let dir = std::env::temp_dir().join(format!("commlab-rccl-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = |ranks: u32| {
+        let mut h = String::from("# nThread 1 nGpus 1 minBytes 1 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\nrccl-tests: Version develop:ae3e635\n# Using devices\n");
+        for r in 0..ranks {
+            let _ = writeln!(
+                h,
+                "#  Rank {r:2} Group  0 Pid {} on mi355-0 device {r:2} [0000:{:02x}:00] AMD Instinct MI355X",
+                4000 + r,
+                5 + r
+            );
+        }
+        h + "#\n#                                                              out-of-place                       in-place\n#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+    };
+    let rows = |factor: f64, redop: &str, na: bool| {
+        let mut t = String::new();
+        for _ in 0..3 {
+            let _ = writeln!(t, "           0             0     float {redop:>7}      -1     0.09    0.00    0.00      0     0.08    0.00    0.00    {}", if na { "N/A" } else { "0" });
+        }
+        for k in 7..=28 {
+            let bytes = 1u64 << k;
+            let time = 12.0 + bytes as f64 / 90_000.0;
+            let algbw = bytes as f64 / time / 1000.0;
+            let _ = writeln!(t,
+                "{bytes:>12} {:>13}     float {redop:>7}      -1 {time:8.2} {algbw:7.2} {:7.2}      0 {time:8.2} {algbw:7.2} {:7.2}    {}",
+                bytes / 4,
+                algbw * factor,
+                algbw * factor,
+                if na { "N/A" } else { "0" }
+            );
+        }
+        t
+    };
+    let all_reduce = dir.join("all_reduce_perf.txt");
+    std::fs::write(&all_reduce, header(8) + &rows(2.0 * 7.0 / 8.0, "sum", false)).unwrap();
+    let alltoall = dir.join("mi355x_alltoall.txt");
+    std::fs::write(&alltoall, header(0) + &rows(15.0 / 16.0, "none", true)).unwrap();
+    let v = json(&["fit", all_reduce.to_str().unwrap(), "--json"]);
+    assert_eq!((v["p"].as_u64(), v["p_source"].as_str(), v["rccl"].as_bool()), (Some(8), Some("ranks"), Some(true)));
+    assert_eq!((v["zero_size_rows_skipped"].as_u64(), v["points"].as_array().unwrap().len()), (Some(3), 22));
+    let v = json(&["fit", alltoall.to_str().unwrap(), "--json"]);
+    assert_eq!(v["collective"], "all-to-all");
+    assert_eq!((v["p"].as_u64(), v["p_source"].as_str(), v["rccl"].as_bool()), (Some(16), Some("busbw"), Some(true)));
+    assert_eq!((v["zero_size_rows_skipped"].as_u64(), v["points"].as_array().unwrap().len()), (Some(3), 22));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -207,6 +207,82 @@ pub fn ranks_listed(text: &str) -> Option<u64> {
         .map(|r| u64::from(r) + 1)
 }
 
+/// nccl-tests' (and rccl-tests') bus factor as the file prints it: busbw /
+/// algbw of its out-of-place row with the largest algbw (the most digits),
+/// and that algbw (GB/s). `None` when no row has a nonzero algbw.
+pub fn bus_ratio(text: &str) -> Option<(f64, f64)> {
+    let mut best: Option<(f64, f64)> = None;
+    let mut toks = Vec::new();
+    for raw in text.lines() {
+        tokens_into(raw, &mut toks);
+        if toks.len() < 8 || !toks[0].1.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let rest = &toks[4..];
+        let rest = if rest.len() == 9 || rest.len() == 5 { &rest[1..] } else { rest };
+        let (Some(a), Some(b)) = (rest.get(1), rest.get(2)) else { continue };
+        let (Ok(algbw), Ok(busbw)) = (a.1.parse::<f64>(), b.1.parse::<f64>()) else { continue };
+        if algbw > 0.0 && algbw.is_finite() && busbw.is_finite() && best.is_none_or(|(_, a)| algbw > a) {
+            best = Some((busbw / algbw, algbw));
+        }
+    }
+    best
+}
+
+/// The ranks nccl-tests' bus factor `ratio` (busbw / algbw, read from a row
+/// whose algbw is `algbw` GB/s printed to 2 decimals) means for
+/// `collective`: allreduce's factor is 2(p − 1)/p, allgather's,
+/// reduce-scatter's and all-to-all's (p − 1)/p. `None` for broadcast and
+/// reduce (factor 1 at any p), a factor no p gives, or one the printed
+/// digits cannot tell from the next p's.
+pub fn ranks_from_bus(collective: crate::choose::Collective, ratio: f64, algbw: f64) -> Option<u32> {
+    use crate::choose::Collective as C;
+    // p as a function of the factor, and dp/df.
+    let (p, slope) = match collective {
+        C::Allreduce if ratio < 2.0 => (2.0 / (2.0 - ratio), 2.0 / (2.0 - ratio).powi(2)),
+        C::Allgather | C::ReduceScatter | C::AllToAll if ratio < 1.0 => {
+            (1.0 / (1.0 - ratio), 1.0 / (1.0 - ratio).powi(2))
+        }
+        _ => return None,
+    };
+    // Half a unit of the last printed digit on both numbers, carried to p.
+    let digits = 0.005 / algbw * (1.0 + ratio);
+    let rounded = p.round();
+    let off = (p - rounded).abs();
+    (rounded >= 1.0 && rounded <= f64::from(u32::MAX) && off <= 0.3 && slope * digits < 0.3).then_some(rounded as u32)
+}
+
+/// The collective nccl-tests or rccl-tests names in its output or command
+/// line (`all_reduce_perf`, `Collective test starting: all_gather_perf`).
+pub fn collective_named(text: &str) -> Option<crate::choose::Collective> {
+    use crate::choose::Collective as C;
+    const NAMES: [(&str, C); 6] = [
+        ("all_reduce_perf", C::Allreduce),
+        ("all_gather_perf", C::Allgather),
+        ("reduce_scatter_perf", C::ReduceScatter),
+        ("alltoall_perf", C::AllToAll),
+        ("broadcast_perf", C::Broadcast),
+        ("reduce_perf", C::Reduce),
+    ];
+    // `reduce_perf` is a suffix of the two others: the longest name that occurs wins.
+    NAMES.iter().find(|(name, _)| text.contains(name)).map(|&(_, c)| c)
+}
+
+/// Data rows of size 0 (rccl-tests prints sizes below its type's width as
+/// 0): they carry no time per byte and are skipped by the fit.
+pub fn zero_size_rows(text: &str, format: Format) -> usize {
+    if format == Format::Csv {
+        return 0;
+    }
+    let mut toks = Vec::new();
+    text.lines()
+        .filter(|raw| {
+            tokens_into(raw, &mut toks);
+            toks.len() >= 2 && toks[0].1 == "0" && toks[1].1.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .count()
+}
+
 /// Reads `text` as `format`; `in_place` takes nccl-tests' in-place time.
 /// Comment lines (`#`) and nccl-tests' and OSU's other lines (banners,
 /// `NCCL INFO`, device lists) are skipped; a line that starts like a data
@@ -305,6 +381,11 @@ fn parse_all(text: &str, format: Format, in_place: bool) -> Result<Read, ParseEr
             continue;
         }
         if !first.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        // A size of 0 (rccl-tests prints sizes below its type's width so):
+        // no time per byte, and not the start of a new run ([`zero_size_rows`] counts them).
+        if format != Format::Csv && first == "0" {
             continue;
         }
         match format {
@@ -476,4 +557,45 @@ pub fn least_squares<R: AsRef<[f64]>>(x: &[R], y: &[f64]) -> Option<Solution> {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod ranks_from_output_tests {
+    use super::{bus_ratio, collective_named, ranks_from_bus, zero_size_rows, Format};
+    use crate::choose::Collective;
+
+    /// p from the bus factor, by the closed forms 2(p − 1)/p and (p − 1)/p,
+    /// for every p up to 64 at nccl-tests' two decimals on a 300 GB/s row;
+    /// refused where two decimals cannot tell p from p + 1.
+    #[test]
+    fn bus_factor_gives_p() {
+        for p in 2..=64u32 {
+            let algbw = 300.0;
+            let two = |x: f64| (x * 100.0).round() / 100.0;
+            let ar = two(algbw * 2.0 * f64::from(p - 1) / f64::from(p));
+            assert_eq!(ranks_from_bus(Collective::Allreduce, ar / algbw, algbw), Some(p), "allreduce p = {p}");
+            let ag = two(algbw * f64::from(p - 1) / f64::from(p));
+            assert_eq!(ranks_from_bus(Collective::Allgather, ag / algbw, algbw), Some(p), "allgather p = {p}");
+        }
+        // At 0.05 GB/s two decimals say little: refused rather than guessed.
+        assert_eq!(ranks_from_bus(Collective::Allreduce, 0.09 / 0.05, 0.05), None);
+        assert_eq!(ranks_from_bus(Collective::Broadcast, 1.0, 300.0), None);
+        assert_eq!(ranks_from_bus(Collective::Allgather, 1.2, 300.0), None);
+    }
+
+    #[test]
+    fn rows_names_and_zero_sizes() {
+        let text = "# Collective test starting: all_gather_perf\n           0             0     float    none      -1     0.09    0.00    0.00      0     0.08    0.00    0.00    N/A\n    1048576        262144     float    none      -1    50.00   20.97   19.66      0    50.00   20.97   19.66    N/A\n  268435456      67108864     float    none      -1  1000.00  268.44  251.66      0  1000.00  268.44  251.66    N/A\n";
+        let (ratio, algbw) = bus_ratio(text).unwrap();
+        assert!((algbw - 268.44).abs() < 1e-12);
+        assert!((ratio - 251.66 / 268.44).abs() < 1e-12);
+        assert_eq!(ranks_from_bus(Collective::Allgather, ratio, algbw), Some(16));
+        assert_eq!(collective_named(text), Some(Collective::Allgather));
+        assert_eq!(collective_named("/build/all_reduce_perf -b 8"), Some(Collective::Allreduce));
+        assert_eq!(collective_named("./reduce_perf"), Some(Collective::Reduce));
+        assert_eq!(collective_named("reduce_scatter_perf"), Some(Collective::ReduceScatter));
+        assert_eq!(zero_size_rows(text, Format::NcclTests), 1);
+        let points = super::parse(text, Format::NcclTests, false).unwrap();
+        assert_eq!(points.iter().map(|p| p.bytes).collect::<Vec<_>>(), vec![1_048_576, 268_435_456]);
+    }
 }

@@ -243,6 +243,8 @@ impl FitInput {
                 in_place: c.fit_in_place,
                 gamma: c.compare.abg[2],
                 run: (c.fit_run > 0).then_some(c.fit_run),
+                // The page's p: the file's own ranks win over it, with a notice.
+                p_from: commlab_api::fit::PFrom::Page,
                 // One library ticked above: the advice names its algorithms.
                 library: match c.libraries {
                     [true, false, false] => Some("mpich".to_owned()),
@@ -453,6 +455,8 @@ fn FitShown(fitting: Fitting, f: Rc<FitResult>, dark: Signal<bool>) -> impl Into
         if let Some(f) = result.get_untracked() {
             params.update(|c| {
                 c.compare.abg = [f.alpha, f.beta, f.gamma];
+                // The run's own p (the fit's, which may be the file's over the page's).
+                c.compare.p = f.p;
                 "custom".clone_into(&mut c.preset);
             });
         }
@@ -466,7 +470,11 @@ fn FitShown(fitting: Fitting, f: Rc<FitResult>, dark: Signal<bool>) -> impl Into
     let place = move || if fitting.on_page() { "on this page (no worker could start)" } else { "in the engine worker" };
     view! {
         <div data-testid="fit-result">
+            {f.p_note.clone().map(|note| view! { <p class="notice" role="status" data-testid="fit-p-note">{note}"."</p> })}
             <p class="fit-values" data-testid="fit-values">{fit_values(&f)}</p>
+            {(f.zero_rows > 0).then(|| view! {
+                <p data-testid="fit-zero-rows">{format!("{} of size 0 skipped (sizes below the type's width, as rccl-tests prints them).", commlab_plot::count(f.zero_rows as u64, "row", "rows"))}</p>
+            })}
             {run_select(&f, params)}
             {(f.tied().len() > 1).then(|| view! {
                 <p data-testid="fit-tied">{format!(
