@@ -1718,12 +1718,12 @@ test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, 
   assert.match(band, /<title>8 B: Allreduce_intra_recursive_doubling = our recursive-doubling<\/title>/);
   // The headline says what each library would gain by following the model; NCCL is not advised under α–β.
   const gained = await page.locator('[data-testid="library-gains"]').innerText();
-  assert.match(gained, /MPICH: following the model would save up to \d+ % \(at /);
+  assert.match(gained, /MPICH: following the model among its own algorithms would save up to \d+ % \(at /);
   assert.match(gained, /Open MPI: /);
   assert.match(gained, /NCCL: α–β alone cannot say what NCCL would gain/);
   await page.locator('[data-testid="crossovers"]').screenshot({ path: path.join(artifacts, 'chooser-library-gains.png') });
   const notes = await page.locator('[data-testid="library-notes"]').innerText();
-  assert.match(notes, /NCCL runs tree\/ll \(our double-binary-tree\) where the model's winner is/);
+  assert.match(notes, /NCCL runs tree\/ll \(our double-binary-tree\) where the model's fastest of its own algorithms is/);
   assert.match(await page.locator('[data-testid="library-versions"]').innerText(), /MPICH 5\.0\.1, Open MPI 5\.0\.10, NCCL 2\.22\.3/);
   // The winner map as Open MPI's rules file: the CLI writes the same file for the same map.
   await page.waitForSelector('[data-testid="map-timing"]');

@@ -207,17 +207,42 @@ fn reason(library: &str, collective: Collective, name: &str, winner: &str) -> &'
     }
 }
 
-/// A sentence per library whose pick differs from `winner` (ours) at this size.
-pub fn disagreements(collective: &str, winner: &str, picks: &Picks) -> Vec<String> {
-    let Ok(c) = collective.parse::<Collective>() else { return Vec::new() };
+/// A row's time of algorithm `k` (the network's where it ran on one, the model's otherwise).
+fn row_time(row: &crate::chooser::Row, k: usize) -> Option<f64> {
+    match &row.network {
+        Some(n) => n.times.get(k).copied().flatten(),
+        None => row.costs.get(k).map(crate::chooser::Split::total),
+    }
+}
+
+/// The fastest of `library`'s own algorithms (`crate::fit::library_algorithms`:
+/// those with a counterpart here) at row `row` of `result`: a library's
+/// pick is compared only with what that library could run.
+pub fn library_winner<'a>(result: &'a crate::chooser::ChooseResult, row: usize, library: &str) -> Option<&'a str> {
+    let collective = result.collective.parse::<Collective>().ok()?;
+    let r = result.rows.get(row)?;
+    crate::fit::library_algorithms(library, collective)
+        .iter()
+        .filter_map(|(ours, _)| result.algorithms.iter().position(|a| a == ours))
+        .filter_map(|k| row_time(r, k).map(|t| (k, t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| result.algorithms[k].as_str())
+}
+
+/// A sentence per library whose pick is not the fastest of its own
+/// algorithms at row `row` of `result` ([`library_winner`]): a library is
+/// never told to run an algorithm it does not have.
+pub fn disagreements(result: &crate::chooser::ChooseResult, row: usize, picks: &Picks) -> Vec<String> {
+    let Ok(c) = result.collective.parse::<Collective>() else { return Vec::new() };
     let mut out = Vec::new();
     let mut say = |library: &str, label: &str, name: &str, ours: Option<&str>| {
+        let Some(winner) = library_winner(result, row, library) else { return };
         if ours == Some(winner) {
             return;
         }
         let theirs = ours.map_or_else(|| format!("{name} (no counterpart here)"), |o| format!("{name} (our {o})"));
         out.push(format!(
-            "{label} runs {theirs} where the model's winner is {winner}: {}.",
+            "{label} runs {theirs} where the model's fastest of its own algorithms is {winner}: {}.",
             reason(library, c, name, winner)
         ));
     };
@@ -240,20 +265,22 @@ pub fn disagreements(collective: &str, winner: &str, picks: &Picks) -> Vec<Strin
 /// advised only on a network (α–β alone cannot advise it, and the page says
 /// so); a pick with no counterpart here is counted as not compared.
 pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<String> {
-    let time = |row: &crate::chooser::Row, k: usize| match &row.network {
-        Some(n) => n.times.get(k).copied().flatten(),
-        None => row.costs.get(k).map(crate::chooser::Split::total),
-    };
-    let winner = |row: &crate::chooser::Row| row.network.as_ref().map_or(row.winner, |n| n.winner);
+    let time = row_time;
     let mut out = Vec::new();
-    let mut say = |label: &str, ours: &dyn Fn(&Picks) -> Option<Option<&str>>| {
+    let mut say = |label: &str, library: &str, ours: &dyn Fn(&Picks) -> Option<Option<&str>>| {
         // Per size: the share saved by following the model, if compared.
         let mut saved: Vec<(u64, f64, String, String)> = Vec::new();
         let (mut sizes, mut uncompared) = (0, 0);
-        for (row, p) in result.rows.iter().zip(picks) {
+        for (i, (row, p)) in result.rows.iter().zip(picks).enumerate() {
             let Some(pick) = ours(p) else { continue };
             sizes += 1;
-            let w = winner(row);
+            // The fastest of the library's own algorithms: never one it lacks.
+            let Some(w) =
+                library_winner(result, i, library).and_then(|w| result.algorithms.iter().position(|a| a == w))
+            else {
+                uncompared += 1;
+                continue;
+            };
             let k = pick.and_then(|o| result.algorithms.iter().position(|a| a == o));
             match (k.and_then(|k| time(row, k)), time(row, w)) {
                 (Some(theirs), Some(best)) if theirs > 0.0 => {
@@ -274,12 +301,12 @@ pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<Stri
         let best = saved.iter().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
         let mut s = match best {
             Some((bytes, share, theirs, w)) if *share > 1e-9 => format!(
-                "{label}: following the model would save up to {:.0} % (at {}: {w} in place of its {theirs}); its pick is the model's winner at {same} of {} sizes",
+                "{label}: following the model among its own algorithms would save up to {:.0} % (at {}: {w} in place of its {theirs}); its pick is the fastest of them at {same} of {} sizes",
                 share * 100.0,
                 commlab_plot::format_bytes(*bytes),
                 saved.len()
             ),
-            Some(_) => format!("{label}: its pick is the model's winner at every size compared ({}), so following the model gains nothing", saved.len()),
+            Some(_) => format!("{label}: its pick is the fastest of its own algorithms at every size compared ({}), so following the model gains nothing", saved.len()),
             None => format!("{label}: none of its picks has a counterpart here, so nothing is compared"),
         };
         if uncompared > 0 && !saved.is_empty() {
@@ -292,10 +319,16 @@ pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<Stri
         s.push('.');
         out.push(s);
     };
-    say("MPICH", &|p: &Picks| p.mpich.as_ref().map(|m| m.ours.as_deref()));
-    say("Open MPI", &|p: &Picks| p.ompi.as_ref().map(|m| m.ours.as_deref()));
+    say("MPICH", "mpich", &|p: &Picks| p.mpich.as_ref().map(|m| m.ours.as_deref()));
+    say("Open MPI", "ompi", &|p: &Picks| p.ompi.as_ref().map(|m| m.ours.as_deref()));
     if result.rows.iter().any(|r| r.network.is_some()) {
-        say("NCCL", &|p: &Picks| p.nccl.as_ref().map(|m| m.ours.as_deref()));
+        say("NCCL", "nccl", &|p: &Picks| p.nccl.as_ref().map(|m| m.ours.as_deref()));
+        if let Some(last) = out.last_mut().filter(|s| s.starts_with("NCCL:")) {
+            last.pop();
+            last.push_str(
+                "; our schedules of its ring and tree run here without NCCL's per-step costs (a System's expected curve has them).",
+            );
+        }
     } else if picks.iter().any(|p| p.nccl.is_some()) {
         out.push("NCCL: α–β alone cannot say what NCCL would gain (it knows neither NCCL's channels, its protocols nor the links); pick a System to compare on its network.".to_owned());
     }

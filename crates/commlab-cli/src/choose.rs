@@ -182,10 +182,11 @@ impl ChooseArgs {
             let picks = commlab_api::libraries::picks(&result.collective, result.p, &sizes, &libraries).map_err(api)?;
             let system = libraries.system(result.p).map_err(api)?;
             value["libraries"] = Value::from(commlab_api::libraries::versions(system.as_ref()));
-            for (row, p) in value["rows"].as_array_mut().into_iter().flatten().zip(&picks) {
-                let winner = row["winner"].as_str().unwrap_or("").to_owned();
+            // The page's sentences: what each library would gain among its own algorithms.
+            value["library_gains"] = Value::from(commlab_api::libraries::gains(&result, &picks));
+            for (i, (row, p)) in value["rows"].as_array_mut().into_iter().flatten().zip(&picks).enumerate() {
                 row["library_picks"] = commlab_api::libraries::to_json(p);
-                let said = commlab_api::libraries::disagreements(&result.collective, &winner, p);
+                let said = commlab_api::libraries::disagreements(&result, i, p);
                 if !said.is_empty() {
                     row["library_notes"] = Value::from(said);
                 }
@@ -373,6 +374,10 @@ fn table(result: &Value, ids: &[&str]) -> String {
             c["from"].as_str().unwrap_or(""),
             commlab_plot::format_bytes(c["bytes"].as_u64().unwrap_or(0))
         );
+    }
+    // What each library would gain among its own algorithms: the page's sentences.
+    for g in result["library_gains"].as_array().into_iter().flatten() {
+        let _ = writeln!(out, "{}", g.as_str().unwrap_or(""));
     }
     out
 }

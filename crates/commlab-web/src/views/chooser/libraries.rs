@@ -114,7 +114,7 @@ fn sentences(result: &ChooseResult, picks: &[Picks]) -> Vec<(u64, u64, String)> 
     let mut out: Vec<(u64, u64, String)> = Vec::new();
     for (i, p) in picks.iter().enumerate() {
         let n = result.rows[i].bytes;
-        for s in disagreements(&result.collective, winner(result, i), p) {
+        for s in disagreements(result, i, p) {
             match out.iter_mut().rev().find(|x| x.2 == s) {
                 Some(x) if x.1 == result.rows[i.saturating_sub(1)].bytes => x.1 = n,
                 _ => out.push((n, n, s)),

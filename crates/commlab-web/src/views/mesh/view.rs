@@ -258,6 +258,8 @@ fn follow_frames(
 
 /// The drawing (canvas or SVG) with its click and keyboard handling: a click
 /// on a link breaks or repairs it; the arrow keys walk the mesh.
+///
+/// (The keyboard cursor's sentence: [`cursor_sentence`].)
 #[component]
 #[allow(clippy::too_many_arguments, reason = "the view's run state, shared with its other parts")]
 fn MeshStage(
@@ -337,27 +339,10 @@ fn MeshStage(
     let broken_now =
         Memo::new(move |_| if cursor.with(Option::is_some) { mp.with(|p| p.request.broken()) } else { None });
     let cursor_text = move || {
-        let (row, col, link) = cursor.get()?;
-        let size = mp.with(|p| p.request.size) as u32;
-        let mesh = Mesh::new(size.into()).ok()?;
-        Some(match link {
-            Some(l) => {
-                let (a, b) = mesh.endpoints(l);
-                let (pa, pb) = (mesh.coords(a), mesh.coords(b));
-                let broken =
-                    broken_now.with(|b| b.as_ref().is_some_and(|b| b.get(l as usize).copied().unwrap_or(false)));
-                format!(
-                    "Link ({}, {})–({}, {}) selected, {}: Enter or Space {} it.",
-                    pa.0,
-                    pa.1,
-                    pb.0,
-                    pb.1,
-                    if broken { "broken" } else { "intact" },
-                    if broken { "repairs" } else { "breaks" }
-                )
-            }
-            None => format!("Node ({row}, {col}): arrow keys cross to a neighbour and select that link."),
-        })
+        let at = cursor.get()?;
+        let broken =
+            |l: u32| broken_now.with(|b| b.as_ref().is_some_and(|b| b.get(l as usize).copied().unwrap_or(false)));
+        cursor_sentence(mp.with(|p| p.request.size) as u32, at, broken)
     };
     let cursor_marks = move || {
         let (row, col, link) = cursor.get()?;
@@ -587,4 +572,32 @@ fn MeshControls(params: RwSignal<Params>, mp: Memo<MeshParams>) -> impl IntoView
                 on_change=Callback::new(move |v: String| if let Ok(l) = v.parse() { params.update(|p| p.mesh.uq_links = l) }) />
         </div>
     }
+}
+
+/// What the keyboard cursor at `(row, col, link)` on a `size` mesh says:
+/// the link it selected and what Enter does to it (`broken(link)`: whether
+/// the run has it broken), or the node it stands on.
+fn cursor_sentence(
+    size: u32,
+    (row, col, link): (u32, u32, Option<u32>),
+    broken: impl Fn(u32) -> bool,
+) -> Option<String> {
+    let mesh = Mesh::new(size.into()).ok()?;
+    Some(match link {
+        Some(l) => {
+            let (a, b) = mesh.endpoints(l);
+            let (pa, pb) = (mesh.coords(a), mesh.coords(b));
+            let broken = broken(l);
+            format!(
+                "Link ({}, {})–({}, {}) selected, {}: Enter or Space {} it.",
+                pa.0,
+                pa.1,
+                pb.0,
+                pb.1,
+                if broken { "broken" } else { "intact" },
+                if broken { "repairs" } else { "breaks" }
+            )
+        }
+        None => format!("Node ({row}, {col}): arrow keys cross to a neighbour and select that link."),
+    })
 }
