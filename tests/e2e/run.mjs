@@ -2367,7 +2367,8 @@ test('chooser fit: a 32-rank run pasted at p = 64 is fitted as p = 32, with a no
     const algbw = bytes / time / 1000;
     text += `${bytes} ${bytes / 4} float sum -1 ${time.toFixed(1)} ${algbw.toFixed(2)} ${(algbw * 1.9375).toFixed(2)} 0 ${time.toFixed(1)} ${algbw.toFixed(2)} ${(algbw * 1.9375).toFixed(2)} 0\n`;
   }
-  await page.locator('[data-testid="fit"] > summary').click();
+  // Open the section unless a previous visit left it open.
+  if (!(await page.locator('[data-testid="fit"]').evaluate((d) => d.open))) await page.locator('[data-testid="fit"] > summary').click();
   await page.fill('[data-testid="bench-text"]', text);
   await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
   await page.waitForSelector('[data-testid="fit-p-note"]');
@@ -2378,6 +2379,31 @@ test('chooser fit: a 32-rank run pasted at p = 64 is fitted as p = 32, with a no
   await waitForUrl(page, () => /[?&]p=32(&|$)/.test(location.search));
   await page.click('[data-testid="bench-forget"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="bench-kept"]')?.innerText.includes('Forgotten'));
+});
+
+test('chooser: from picking a System until the network results arrive, no frame draws an α-unit axis with the expected curve', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=16777216&y=busbw`);
+  await page.locator('#chooser-system').waitFor();
+  await page.waitForSelector('[data-testid="times-chart"] svg');
+  // Every frame: does the chart's axis say "units of α", does it hold the expected curve (ns)?
+  await page.evaluate(() => {
+    window.__frames = [];
+    const tick = () => {
+      const svg = document.querySelector('[data-testid="times-chart"] svg');
+      if (svg) window.__frames.push([svg.textContent.includes('units of α'), svg.textContent.includes('expected:')]);
+      window.__raf = requestAnimationFrame(tick);
+    };
+    tick();
+  });
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await page.waitForFunction(() => document.querySelector('[data-testid="chart-timing"]')?.innerText.includes('simulated on nodes:2x8'), null, { timeout: 120000 });
+  await page.waitForTimeout(300);
+  const frames = await page.evaluate(() => { cancelAnimationFrame(window.__raf); return window.__frames; });
+  assert.ok(frames.length > 10, `${frames.length} frames sampled`);
+  const mixed = frames.filter(([alpha, expected]) => alpha && expected).length;
+  assert.equal(mixed, 0, `${mixed} of ${frames.length} frames draw the expected curve on an α-unit axis`);
+  assert.ok(frames.some(([alpha, expected]) => !alpha && expected), 'the expected curve is drawn, alone or with the network\'s points');
+  await shot(page, 'chooser-system-network');
 });
 
 const filter = new RegExp(process.argv[2] ?? "");

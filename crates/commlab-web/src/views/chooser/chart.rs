@@ -73,11 +73,34 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
             })
             .collect();
         let fg = theme().foreground;
-        series.extend(expected.with(|e| {
-            e.as_ref().and_then(|(asked, rows)| {
-                super::expected::series((asked, rows), &sizes, (collective, r.p), measure, fg)
+        // On a network whose results are not in yet, the α–β lines are in units
+        // of α and the expected curve in ns: one unit per chart, so the expected
+        // curve alone, in the measure asked for, until the network's times come.
+        let pending = params.with(|c| c.on_network) && r.network.is_none();
+        let asked = params.with(|c| c.y);
+        let expected_in = |m: Measure| {
+            expected.with(|e| {
+                e.as_ref()
+                    .and_then(|(asked, rows)| super::expected::series((asked, rows), &sizes, (collective, r.p), m, fg))
             })
-        }));
+        };
+        if let Some(alone) = pending.then(|| expected_in(asked)).flatten() {
+            let caption = format!(
+                "{} on p = {}: the System's expected {} (the network's results are on their way)",
+                r.collective,
+                r.p,
+                asked.id()
+            );
+            let svg = render_svg(inner.get() as u32, CHART.1, |root| {
+                times_chart(root, [&caption, asked.axis(), "simulated on the network"], &sizes, &[alone], &[], &theme())
+            })
+            .ok();
+            draw_ms.set(browser::now_ms() - drawing);
+            return svg;
+        }
+        if !pending {
+            series.extend(expected_in(measure));
+        }
         let shown_crossovers = r.network.as_ref().map_or(&r.crossovers, |n| &n.1);
         let crossovers: Vec<(u64, usize)> = shown_crossovers
             .iter()

@@ -70,12 +70,18 @@ pub fn SystemFitPanel(
         started.set_value(crate::browser::now_ms());
         let request = Rc::new(request);
         let kept = request.clone();
+        // The answer may come after this panel was rebuilt (a new fit of the
+        // same file while the worker fitted the system): then its signals are
+        // gone, and the answer is dropped rather than written to them.
         let handler: OnResponse = Rc::new(move |r, _| match r {
             SimResponse::SystemFitted(fit) => {
-                status.set(format!("Fitted in {:.1} s.", (crate::browser::now_ms() - started.get_value()) / 1000.0));
-                answer.set(Some((preset, nodes, kept.clone(), fit)));
+                let Some(started) = started.try_get_value() else { return };
+                status.try_set(format!("Fitted in {:.1} s.", (crate::browser::now_ms() - started) / 1000.0));
+                answer.try_set(Some((preset, nodes, kept.clone(), fit)));
             }
-            SimResponse::Error(e) => status.set(e.to_string()),
+            SimResponse::Error(e) => {
+                status.try_set(e.to_string());
+            }
             _ => {}
         });
         if let Some(c) = client.run(()) {
