@@ -334,7 +334,18 @@ impl FitRequest {
     /// The ranks of run `run` (its own part of the file, its header and
     /// rows, says them), checked.
     fn checked_ranks(&self, collective: Collective, runs: &[(u32, u32)], run: u32) -> Result<Ranks, ApiError> {
-        let ranks = self.ranks_in(collective, run_text(&self.text, runs, run as usize));
+        let text = run_text(&self.text, runs, run as usize);
+        if let Some(listed) = commlab_core::fit::ranks_listed(text).filter(|&r| r > crate::chooser::P.max) {
+            return Err(ApiError::problem(
+                "p",
+                format!(
+                    "the file lists ranks up to {}: p = {listed} is out of range: expected {}",
+                    listed - 1,
+                    crate::chooser::P
+                ),
+            ));
+        }
+        let ranks = self.ranks_in(collective, text);
         if ranks.p == 0 {
             return Err(ApiError::problem(
                 "p",

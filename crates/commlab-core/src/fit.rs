@@ -268,10 +268,11 @@ pub fn collective_named(text: &str) -> Option<crate::choose::Collective> {
     NAMES.iter().find(|(name, _)| text.contains(name)).map(|&(_, c)| c)
 }
 
-/// Data rows of size 0 (rccl-tests prints sizes below its type's width as
-/// 0): they carry no time per byte and are skipped by the fit.
+/// nccl-tests' (and rccl-tests') data rows of size 0 (rccl-tests prints
+/// sizes below its type's width as 0): skipped by the reader, counted here.
 pub fn zero_size_rows(text: &str, format: Format) -> usize {
-    if format == Format::Csv {
+    // OSU's size-0 latency is a measurement (a message's fixed cost): it is read.
+    if format != Format::NcclTests {
         return 0;
     }
     let mut toks = Vec::new();
@@ -385,7 +386,7 @@ fn parse_all(text: &str, format: Format, in_place: bool) -> Result<Read, ParseEr
         }
         // A size of 0 (rccl-tests prints sizes below its type's width so):
         // no time per byte, and not the start of a new run ([`zero_size_rows`] counts them).
-        if format != Format::Csv && first == "0" {
+        if format == Format::NcclTests && first == "0" {
             continue;
         }
         match format {
