@@ -84,20 +84,7 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
                     .and_then(|(asked, rows)| super::expected::series((asked, rows), &sizes, (collective, r.p), m, fg))
             })
         };
-        if let Some(alone) = pending.then(|| expected_in(asked)).flatten() {
-            let caption = format!(
-                "{} on p = {}: the System's expected {} (the network's results are on their way)",
-                r.collective,
-                r.p,
-                asked.id()
-            );
-            let svg = render_svg(inner.get() as u32, CHART.1, |root| {
-                times_chart(root, [&caption, asked.axis(), "simulated on the network"], &sizes, &[alone], &[], &theme())
-            })
-            .ok();
-            draw_ms.set(browser::now_ms() - drawing);
-            return svg;
-        }
+        let alone = pending.then(|| expected_in(asked)).flatten();
         if !pending {
             series.extend(expected_in(measure));
         }
@@ -119,6 +106,22 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
                 params.with_untracked(|c| if c.preset == "loggopsim" { "time (ns)" } else { "time (units of α)" }),
                 "LogGOPS (simulated)",
             ),
+        };
+        // Pending: the expected curve alone (one render call either way: each
+        // is a monomorph of the chart, bytes in the Chooser's bundle).
+        let (caption, unit, series, crossovers) = match alone {
+            Some(alone) => (
+                format!(
+                    "{} on p = {}: the System's expected {} (the network's results are on their way)",
+                    r.collective,
+                    r.p,
+                    asked.id()
+                ),
+                asked.axis(),
+                vec![alone],
+                Vec::new(),
+            ),
+            None => (caption, unit, series, crossovers),
         };
         let svg = render_svg(inner.get() as u32, CHART.1, |root| {
             times_chart(root, [&caption, unit, dots], &sizes, &series, &crossovers, &t)
