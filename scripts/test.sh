@@ -51,8 +51,10 @@ bundle_size "worker bundle" 500 dist/worker_bg.wasm dist/worker.js dist/worker_l
 # are on the page (BENCHMARKS.md, 2026-12-06 "One System control": +21.5 KB;
 # the room to make is the Chooser's half of the simulation protocol, 23 KB);
 # 526 KB since the fit reads p from the run and the libraries are compared
-# among their own algorithms (BENCHMARKS.md, 2026-12-06 third session: +1.5 KB).
-bundle_size "lazy views bundle (Chooser)" 526 dist/views_bg.wasm dist/views.js dist/views-loader.js
+# among their own algorithms (BENCHMARKS.md, 2026-12-06 third session: +1.5 KB);
+# 530 KB since NCCL's gain on a System is among its own algorithms under its
+# per-step costs and the chart's units are the api's (fourth session: +3.4 KB).
+bundle_size "lazy views bundle (Chooser)" 530 dist/views_bg.wasm dist/views.js dist/views-loader.js
 bundle_size "timeline bundle (Schedule, swizzle, lab)" 500 dist/timeline_bg.wasm dist/timeline.js
 [ ${#over_budget[@]} -eq 0 ] || { printf 'over its budget: %s\n' "${over_budget[@]}" >&2; exit 1; }
 

@@ -9,7 +9,9 @@ window.commlabLoadViews = (() => {
   return (name) => {
     const bundle = name === 'timeline' ? 'timeline' : 'views';
     loading[bundle] = loading[bundle] || import(`./${bundle}.js`).then(async (m) => {
-      await m.default({ module_or_path: `./${bundle}_bg.wasm` });
+      // The page may have started this download already (index.html).
+      const early = window.commlabEarly && window.commlabEarly[bundle];
+      await m.default({ module_or_path: early || `./${bundle}_bg.wasm` });
       return m;
     });
     return loading[bundle];

@@ -1606,6 +1606,26 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
 });
 
+test('chooser: on a System NCCL\'s gain is among its own algorithms under its per-step costs, the CLI\'s sentence; the cost model says what α and β mean there', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0&lo=1048576&hi=67108864&lib=nccl`);
+  await page.locator('#chooser-system').waitFor();
+  assert.match(await page.locator('[data-testid="preset-source"]').innerText(), /times in units of α$/);
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await waitForUrl(page, () => /net=nodes%3A2x8(&|$)/.test(location.search));
+  // Off the model, the sidebar no longer promises times in units of α.
+  const source = await page.locator('[data-testid="preset-source"]').innerText();
+  assert.match(source, /On a network the chart shows simulated times in ns: α, β and γ only give/);
+  assert.doesNotMatch(source, /units of α/);
+  await page.waitForFunction(() => /^NCCL on 2 × dgx-h100: (?!simulating)/m.test(document.querySelector('[data-testid="library-gains"]')?.innerText ?? ''), null, { timeout: 120000 });
+  const said = (await page.locator('[data-testid="library-gains"] li').allInnerTexts()).filter((t) => t.startsWith('NCCL'));
+  const native = JSON.parse(cli(['choose', '--collective', 'allreduce', '--p', '16', '--system', 'dgx-h100', '--nodes', '2', '--bytes', '1048576..67108864', '--library', 'nccl', '--json']));
+  assert.deepEqual(said, native.library_gains.filter((t) => t.startsWith('NCCL')));
+  assert.match(said[0], /NCCL's per-step costs/);
+  assert.doesNotMatch(said[0], /recursive-doubling|rabenseifner|double-binary-tree/);
+  await page.locator('[data-testid="crossovers"]').screenshot({ path: path.join(artifacts, 'chooser-nccl-gain-on-system.png') });
+  assert.deepEqual(page.problems, []);
+});
+
 test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
   await page.waitForSelector('[data-testid="times-chart"] svg');

@@ -598,3 +598,86 @@ fn no_library_is_told_to_run_an_algorithm_it_lacks() {
     assert!(nccl.contains("without NCCL's per-step costs"), "{nccl}");
     assert!(!nccl.contains("recursive-doubling") && !nccl.contains("rabenseifner"), "{nccl}");
 }
+
+/// On a System NCCL's sentence compares its pick with its own algorithms
+/// and protocols simulated with its per-step costs: it names only NCCL's
+/// (algorithm, protocol) pairs, its share is the largest 1 − fastest / pick
+/// over the sizes, recomputed here from the candidates' times, and
+/// `gains_on` puts it in place of the sentence from our curves.
+#[test]
+fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
+    use commlab_api::nccl_tuner::{TunerPlan, MIN_GAIN};
+    use commlab_core::systems::PRESETS;
+    let sizes: Vec<u64> = [3, 10, 14, 18, 20, 24, 27, 30].map(|k| 1u64 << k).to_vec();
+    let names: Vec<String> =
+        nccl::ALGORITHMS.iter().flat_map(|a| nccl::PROTOCOLS.iter().map(move |p| format!("{a}/{p}"))).collect();
+    let mut advised = 0;
+    for preset in &PRESETS {
+        for nodes in [1, 2] {
+            let plan = TunerPlan::new(preset.id, nodes, "allreduce", &sizes).unwrap();
+            let times = plan.simulate().unwrap();
+            let said = plan.gain_sentence(&times);
+            assert!(said.starts_with(&format!("NCCL on {nodes} × {}:", preset.id)), "{said}");
+            let (mut at, mut best) = (0, (0.0_f64, 0, String::new(), String::new()));
+            for size in &plan.sizes {
+                let t = &times[at..at + size.candidates.len()];
+                at += size.candidates.len();
+                let Some(own) = size.candidates.iter().position(|c| (c.algorithm, c.protocol) == size.pick) else {
+                    continue;
+                };
+                for (k, c) in size.candidates.iter().enumerate() {
+                    let share = 1.0 - t[k] / t[own];
+                    if share > best.0 {
+                        best = (
+                            share,
+                            size.bytes,
+                            format!("{}/{}", c.algorithm, c.protocol),
+                            format!("{}/{}", size.pick.0, size.pick.1),
+                        );
+                    }
+                }
+            }
+            if best.0 >= MIN_GAIN {
+                advised += 1;
+                let (fastest, pick) = (&best.2, &best.3);
+                assert!(names.contains(fastest) && names.contains(pick), "{said}");
+                let want = format!(
+                    "up to {:.0} % (at {}: {fastest} in place of its {pick})",
+                    best.0 * 100.0,
+                    commlab_plot::format_bytes(best.1)
+                );
+                assert!(said.contains(&want), "{want} in {said}");
+            } else {
+                assert!(said.contains("within 5 % of the fastest of its own"), "{said}");
+            }
+            for ours in ["recursive-doubling", "rabenseifner", "double-binary-tree", "reduce-broadcast"] {
+                assert!(!said.contains(ours), "{said}");
+            }
+        }
+    }
+    assert!(advised > 0, "some System gains by following the simulation");
+    // In place of the curves' sentence.
+    let r = commlab_api::chooser::ChooseRequest {
+        collective: "allreduce".into(),
+        p: 8,
+        min_bytes: 1024,
+        max_bytes: 1 << 20,
+        sizes: Vec::new(),
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        algorithms: Vec::new(),
+        simulate: false,
+        sim_limit: 0,
+        check_at: None,
+        network: None,
+    }
+    .run()
+    .unwrap();
+    let libs =
+        commlab_api::libraries::LibraryRequest::from_list(&["nccl".into()], Some(PRESETS[0].nccl_text(1)), 4).unwrap();
+    let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
+    let picked = commlab_api::libraries::picks("allreduce", 8, &sizes, &libs).unwrap();
+    let said = commlab_api::libraries::gains_on(&r, &picked, Some("NCCL on 1 × x: said."));
+    assert_eq!(said.iter().filter(|s| s.starts_with("NCCL")).collect::<Vec<_>>(), ["NCCL on 1 × x: said."]);
+}

@@ -265,6 +265,14 @@ pub fn disagreements(result: &crate::chooser::ChooseResult, row: usize, picks: &
 /// advised only on a network (α–β alone cannot advise it, and the page says
 /// so); a pick with no counterpart here is counted as not compared.
 pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<String> {
+    gains_on(result, picks, None)
+}
+
+/// [`gains`], with NCCL's sentence on a System given (`nccl`: from
+/// [`crate::nccl_tuner::TunerPlan::gain_sentence`], NCCL's own algorithms
+/// under its per-step costs) in place of the one from our curves, which
+/// carry none of those costs.
+pub fn gains_on(result: &crate::chooser::ChooseResult, picks: &[Picks], nccl: Option<&str>) -> Vec<String> {
     let time = row_time;
     let mut out = Vec::new();
     let mut say = |label: &str, library: &str, ours: &dyn Fn(&Picks) -> Option<Option<&str>>| {
@@ -321,7 +329,9 @@ pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<Stri
     };
     say("MPICH", "mpich", &|p: &Picks| p.mpich.as_ref().map(|m| m.ours.as_deref()));
     say("Open MPI", "ompi", &|p: &Picks| p.ompi.as_ref().map(|m| m.ours.as_deref()));
-    if result.rows.iter().any(|r| r.network.is_some()) {
+    if let Some(sentence) = nccl.filter(|_| picks.iter().any(|p| p.nccl.is_some())) {
+        out.push(sentence.to_owned());
+    } else if result.rows.iter().any(|r| r.network.is_some()) {
         say("NCCL", "nccl", &|p: &Picks| p.nccl.as_ref().map(|m| m.ours.as_deref()));
         if let Some(last) = out.last_mut().filter(|s| s.starts_with("NCCL:")) {
             last.pop();

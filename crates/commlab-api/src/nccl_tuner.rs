@@ -1,7 +1,7 @@
 //! The NCCL tuner file written from NCCL's own algorithms simulated on a
 //! preset system (`docs/libraries.md`, tuner files): per size, every
 //! (algorithm, protocol) NCCL's model offers there and the network can run
-//! (ring, tree; not NVLS) is simulated with a channel per rail, and a line is
+//! (ring, tree, NVLS and NVLS tree) is simulated with a channel per rail, and a line is
 //! written only where one of them beats NCCL's own pick by 5 % or more.
 //! Everywhere else NCCL keeps its choice, and a comment says why.
 //!
@@ -91,6 +91,20 @@ impl TunerPlan {
     /// An unknown system, a collective NCCL has no algorithm for
     /// (all-to-all), nodes or a size out of range.
     pub fn new(system: &str, nodes: u32, collective: &str, sizes: &[u64]) -> Result<TunerPlan, ApiError> {
+        TunerPlan::at_version(system, nodes, collective, sizes, nccl::Version::Current)
+    }
+
+    /// [`TunerPlan::new`] with the picks and costs of NCCL release `version`.
+    ///
+    /// # Errors
+    /// As [`TunerPlan::new`].
+    pub fn at_version(
+        system: &str,
+        nodes: u32,
+        collective: &str,
+        sizes: &[u64],
+        version: nccl::Version,
+    ) -> Result<TunerPlan, ApiError> {
         let preset = Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
         let nodes = crate::predict::FIT_NODES.check(u64::from(nodes))? as u32;
         commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
@@ -104,7 +118,7 @@ impl TunerPlan {
         let mut sorted = sizes.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        let system = crate::system::System { preset, nodes, version: nccl::Version::Current };
+        let system = crate::system::System { preset, nodes, version };
         let description = system.nccl();
         let plans = sorted
             .into_iter()
@@ -196,6 +210,55 @@ impl TunerPlan {
                 }
             })
             .collect()
+    }
+
+    /// What NCCL would gain among its own (algorithm, protocol) pairs,
+    /// simulated with NCCL's per-step costs (as the System's expected curve
+    /// is), from the candidates' times (µs, in [`TunerPlan::planned`]'s
+    /// order): the page's and `commlab choose`'s sentence on a System.
+    pub fn gain_sentence(&self, times_us: &[f64]) -> String {
+        let name = |(a, p): (&str, &str)| format!("{a}/{p}");
+        let (mut at, mut compared, mut kept) = (0, 0, 0);
+        let mut best: Option<(f64, u64, String, String)> = None;
+        for size in &self.sizes {
+            let times = &times_us[at.min(times_us.len())..(at + size.candidates.len()).min(times_us.len())];
+            at += size.candidates.len();
+            let own = size.candidates.iter().position(|c| (c.algorithm, c.protocol) == size.pick);
+            let fastest = (0..times.len()).min_by(|&a, &b| times[a].total_cmp(&times[b]));
+            let (Some(o), Some(f)) = (own, fastest) else { continue };
+            compared += 1;
+            let share = 1.0 - times[f] / times[o];
+            if share < MIN_GAIN {
+                kept += 1;
+            }
+            if best.as_ref().is_none_or(|b| share > b.0) {
+                let c = &size.candidates[f];
+                best = Some((share, size.bytes, name((c.algorithm, c.protocol)), name(size.pick)));
+            }
+        }
+        let on = format!("{} × {}", self.nodes, self.preset.id);
+        let left = self.sizes.len() - compared;
+        let uncompared = if left > 0 {
+            format!(
+                "; {left} {} not compared (NCCL's pick is not simulated there)",
+                if left == 1 { "size" } else { "sizes" }
+            )
+        } else {
+            String::new()
+        };
+        match best {
+            Some((share, bytes, fastest, pick)) if share >= MIN_GAIN => format!(
+                "NCCL on {on}: its own algorithms and protocols simulated with NCCL's per-step costs (as the expected curve): following the simulation would save up to {:.0} % (at {}: {fastest} in place of its {pick}); its pick is within {:.0} % of the fastest at {kept} of {compared} sizes{uncompared}.",
+                share * 100.0,
+                commlab_plot::format_bytes(bytes),
+                MIN_GAIN * 100.0
+            ),
+            Some(_) => format!(
+                "NCCL on {on}: its pick is within {:.0} % of the fastest of its own algorithms and protocols, simulated with NCCL's per-step costs (as the expected curve), at every size compared ({compared}){uncompared}.",
+                MIN_GAIN * 100.0
+            ),
+            None => format!("NCCL on {on}: none of its picks is simulated here, so nothing is compared."),
+        }
     }
 
     /// Writes the file from the candidates' times (µs, in [`TunerPlan::planned`]'s order).

@@ -545,6 +545,26 @@ impl Prediction {
             "collective": self.collective.id(),
             "busbw_factor": systems::busbw_factor(self.collective, p),
             "rows": rows,
+            "model_note": self.model_note(),
         })
+    }
+
+    /// What the "NCCL's model" column is, and where it is furthest from the
+    /// simulation: both numbers and the simulation's busiest link (`None`:
+    /// no row has NCCL's estimate).
+    pub fn model_note(&self) -> Option<String> {
+        let gap = |r: &PredictRow| r.nccl_model_time_us.map_or(-1.0, |m| (m / r.time_us).ln().abs());
+        let worst =
+            self.rows.iter().filter(|r| r.nccl_model_time_us.is_some()).max_by(|a, b| gap(a).total_cmp(&gap(b)))?;
+        let model = worst.nccl_model_time_us?;
+        let ratio = if model > worst.time_us { model / worst.time_us } else { worst.time_us / model };
+        let side = if model > worst.time_us { "above" } else { "below" };
+        let neck = worst.bottleneck.as_ref().map_or(String::new(), |(link, u)| {
+            format!("; the simulation's busiest link is {link}, busy {:.0} % of the run", 100.0 * u)
+        });
+        Some(format!(
+            "NCCL's model is NCCL's own estimate (tuning.cc), made only to rank its algorithms and protocols: it charges the bytes at its table's bus bandwidth per channel and never sees the links shared, so it is no prediction. Furthest from the simulation here at {} B: {model:.1} µs, {ratio:.2}× {side} the simulated {:.1} µs{neck}.",
+            worst.bytes, worst.time_us
+        ))
     }
 }

@@ -180,10 +180,20 @@ impl ChooseArgs {
         if !self.library.is_empty() {
             let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
             let picks = commlab_api::libraries::picks(&result.collective, result.p, &sizes, &libraries).map_err(api)?;
-            let system = libraries.system(result.p).map_err(api)?;
-            value["libraries"] = Value::from(commlab_api::libraries::versions(system.as_ref()));
+            let described = libraries.system(result.p).map_err(api)?;
+            value["libraries"] = Value::from(commlab_api::libraries::versions(described.as_ref()));
             // The page's sentences: what each library would gain among its own algorithms.
-            value["library_gains"] = Value::from(commlab_api::libraries::gains(&result, &picks));
+            // On a System (NCCL's view of it unchanged): NCCL's own algorithms simulated with its per-step costs.
+            // (NCCL runs all-to-all as grouped sends: no algorithm of its own to compare.)
+            let nccl_runs = commlab_core::libraries::tuner::nccl_collective(collective).is_some();
+            let on_system =
+                system.filter(|_| nccl_runs && self.nccl.is_none() && self.library.iter().any(|l| l == "nccl"));
+            let nccl_said = match on_system {
+                Some((preset, nodes)) => Some(self.nccl_gain(preset, nodes, &result)?),
+                None => None,
+            };
+            value["library_gains"] =
+                Value::from(commlab_api::libraries::gains_on(&result, &picks, nccl_said.as_deref()));
             for (i, (row, p)) in value["rows"].as_array_mut().into_iter().flatten().zip(&picks).enumerate() {
                 row["library_picks"] = commlab_api::libraries::to_json(p);
                 let said = commlab_api::libraries::disagreements(&result, i, p);
@@ -198,6 +208,35 @@ impl ChooseArgs {
         let ids: Vec<&str> = result.algorithms.iter().map(String::as_str).collect();
         crate::out(&table(&value, &ids));
         Ok(Value::Null)
+    }
+
+    /// The NCCL release asked for (`--nccl-version`), else the current one.
+    fn version(&self) -> commlab_core::libraries::nccl::Version {
+        self.nccl_version
+            .as_deref()
+            .and_then(|v| commlab_core::libraries::nccl::Version::parse(v).ok())
+            .unwrap_or(commlab_core::libraries::nccl::Version::Current)
+    }
+
+    /// NCCL's gain sentence on `nodes` of `preset`: its own algorithms and
+    /// protocols simulated with its per-step costs at the result's sizes.
+    fn nccl_gain(
+        &self,
+        preset: commlab_core::systems::Preset,
+        nodes: u32,
+        result: &commlab_api::chooser::ChooseResult,
+    ) -> Result<String, ArgError> {
+        let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
+        let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
+        let plan = commlab_api::nccl_tuner::TunerPlan::at_version(
+            preset.id,
+            nodes,
+            &result.collective,
+            &sizes,
+            self.version(),
+        )
+        .map_err(api)?;
+        Ok(plan.gain_sentence(&plan.simulate().map_err(api)?))
     }
 
     /// `--export nccl-tuner`: NCCL's own algorithms simulated on the
@@ -223,8 +262,14 @@ impl ChooseArgs {
         }
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         let sizes = request.size_list().map_err(api)?;
-        let plan =
-            commlab_api::nccl_tuner::TunerPlan::new(preset.id, nodes, &request.collective, &sizes).map_err(api)?;
+        let plan = commlab_api::nccl_tuner::TunerPlan::at_version(
+            preset.id,
+            nodes,
+            &request.collective,
+            &sizes,
+            self.version(),
+        )
+        .map_err(api)?;
         let times = plan.simulate().map_err(api)?;
         let advice = plan.file(&times).map_err(api)?;
         match &self.output {
@@ -321,9 +366,18 @@ impl ChooseArgs {
 fn table(result: &Value, ids: &[&str]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
+    // On a network the times and the winners are the network's (ns), one
+    // unit per table: the model's winner is named beside where it differs.
+    let rows = result["rows"].as_array().map_or(&[][..], Vec::as_slice);
+    let on_net = rows.iter().any(|r| r["network"].is_object());
+    let (times, unit) = if on_net {
+        ("network", format!("times in ns, simulated on {}", result["topology"].as_str().unwrap_or("the network")))
+    } else {
+        ("times", "times in units of α".to_owned())
+    };
     let _ = writeln!(
         out,
-        "{} on p = {} (α = {}, β = {}, γ = {}); times in units of α",
+        "{} on p = {} (α = {}, β = {}, γ = {}); {unit}",
         result["collective"].as_str().unwrap_or(""),
         result["p"],
         result["alpha"],
@@ -336,10 +390,10 @@ fn table(result: &Value, ids: &[&str]) -> String {
         let _ = write!(out, "  {id:>width$}");
     }
     out.push('\n');
-    for row in result["rows"].as_array().into_iter().flatten() {
+    for row in rows {
         let _ = write!(out, "{:>10}", commlab_plot::format_bytes(row["bytes"].as_u64().unwrap_or(0)));
         for id in ids {
-            let t = row["times"][*id].as_f64().unwrap_or(f64::NAN);
+            let t = row[times][*id].as_f64().unwrap_or(f64::NAN);
             let mut cell = commlab_plot::format_quantity(t);
             if let Some(m) = row["pieces"][*id].as_u64() {
                 let _ = write!(cell, " (m={m})");
@@ -348,6 +402,9 @@ fn table(result: &Value, ids: &[&str]) -> String {
                 cell.push('*');
             }
             let _ = write!(out, "  {cell:>width$}");
+        }
+        if let Some(m) = row["model_winner"].as_str().filter(|m| on_net && row["winner"] != *m) {
+            let _ = write!(out, "  model: {m}");
         }
         let picks = &row["library_picks"];
         if let Some(m) = picks["mpich"]["name"].as_str() {

@@ -125,6 +125,9 @@ pub fn table(v: &Value) -> String {
             neck
         );
     }
+    if let Some(note) = v["model_note"].as_str() {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(left) = v["system"]["not_modelled"].as_str() {
         let _ = writeln!(out, "Not modelled: {left}.");
     }

@@ -1249,3 +1249,57 @@ fn rccl_tests_output_is_read() {
     assert_eq!((v["zero_size_rows_skipped"].as_u64(), v["points"].as_array().unwrap().len()), (Some(3), 22));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// On a network the table is the network's, in one unit: each starred
+/// winner is the fastest of its row's printed times, which are the JSON's
+/// network times (ns), and the model's winner is named where it differs.
+#[test]
+fn choose_on_a_network_prints_the_networks_times() {
+    let args = ["choose", "--collective", "allreduce", "--p", "8", "--topology", "ring:8", "--bytes", "1K,1M"];
+    let out = run(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v = json(&[&args[..], &["--json"]].concat());
+    assert!(text.lines().next().unwrap().contains("times in ns, simulated on ring:8"), "{text}");
+    assert!(!text.contains("units of α"), "{text}");
+    let ids: Vec<&str> = v["algorithms"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    for (line, row) in text.lines().skip(2).zip(v["rows"].as_array().unwrap()) {
+        let cells: Vec<&str> = line.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        let printed: Vec<f64> = cells[1..=ids.len()]
+            .iter()
+            .map(|c| c.split(" (").next().unwrap().replace(['*', '\u{2009}'], "").parse().unwrap())
+            .collect();
+        for (k, id) in ids.iter().enumerate() {
+            let ns = row["network"][*id].as_f64().unwrap();
+            assert!((printed[k] - ns).abs() <= 0.01 * ns, "{id}: printed {} vs the network's {ns}", printed[k]);
+        }
+        let starred = cells.iter().position(|c| c.contains('*')).unwrap() - 1;
+        let fastest = (0..ids.len()).min_by(|&a, &b| printed[a].total_cmp(&printed[b])).unwrap();
+        assert_eq!(ids[starred], ids[fastest], "{line}");
+        if row["model_winner"] != row["winner"] {
+            assert!(line.contains(&format!("model: {}", row["model_winner"].as_str().unwrap())), "{line}");
+        }
+    }
+}
+
+/// The "NCCL's model" column is said to be NCCL's ranking estimate, and the
+/// row where it is furthest from the simulation is named with both numbers.
+#[test]
+fn predict_says_what_nccls_model_is_and_where_it_is_furthest() {
+    let args = ["predict", "--system", "hgx-b200", "--nodes", "2", "--bytes", "1M,1G"];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let rows = v["rows"].as_array().unwrap();
+    let gap = |r: &Value| (r["nccl_model_time_us"].as_f64().unwrap() / r["time_us"].as_f64().unwrap()).ln().abs();
+    let worst = rows.iter().max_by(|a, b| gap(a).total_cmp(&gap(b))).unwrap();
+    let note = v["model_note"].as_str().unwrap();
+    for number in [
+        format!("{:.1} µs", worst["nccl_model_time_us"].as_f64().unwrap()),
+        format!("{:.1} µs", worst["time_us"].as_f64().unwrap()),
+        format!("at {} B", worst["bytes"]),
+    ] {
+        assert!(note.contains(&number), "{number} in {note}");
+    }
+    assert!(note.contains("only to rank"), "{note}");
+    let text = String::from_utf8_lossy(&run(&args).stdout).into_owned();
+    assert!(text.contains(note), "{text}");
+}

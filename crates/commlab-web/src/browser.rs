@@ -445,7 +445,7 @@ thread_local! {
     static ON_PAGEHIDE: RefCell<Option<Listener>> = const { RefCell::new(None) };
 }
 
-/// Starts an engine worker (`worker_loader.js`) that the page ends when it
+/// Starts an engine worker (`worker_loader.js`), handing it the engine, that the page ends when it
 /// goes away: on `pagehide` (a reload or navigation; not when the page is
 /// kept in the back-forward cache) every worker still alive is terminated,
 /// so no wasm instance outlives its page waiting for garbage collection.
@@ -454,6 +454,18 @@ thread_local! {
 /// When the browser refuses to start a worker.
 pub fn start_worker() -> Result<web_sys::Worker, JsValue> {
     let worker = web_sys::Worker::new("./worker_loader.js")?;
+    // The worker waits for the engine: the page's compiled module
+    // (index.html's `commlabShareEngine`), or `null` to fetch its own.
+    match web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &"commlabShareEngine".into()).ok()) {
+        Some(share) if share.is_function() => {
+            share.unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &worker)?;
+        }
+        _ => {
+            let none = js_sys::Object::new();
+            js_sys::Reflect::set(&none, &"engine".into(), &JsValue::NULL)?;
+            worker.post_message(&none)?;
+        }
+    }
     WORKERS.with(|w| w.borrow_mut().push(worker.clone()));
     ON_PAGEHIDE.with(|slot| {
         if slot.borrow().is_some() {

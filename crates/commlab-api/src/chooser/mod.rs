@@ -16,6 +16,7 @@ mod cache;
 mod check;
 mod map;
 mod points;
+pub mod units;
 
 pub use cache::*;
 pub use check::*;
@@ -286,6 +287,8 @@ pub struct CostPreset {
     pub abg: [f64; 3],
     /// Where the numbers come from.
     pub source: &'static str,
+    /// Whether α and β are in ns (else the chart's times are in units of α).
+    pub ns: bool,
 }
 
 /// The α–β–γ presets, the default first.
@@ -294,15 +297,23 @@ pub const COST_PRESETS: [CostPreset; 2] = [
         id: "textbook",
         label: "Textbook: α = 1, β = 0.001 (a start costs 1000 bytes)",
         abg: [1.0, 0.001, 0.0],
-        source: "round numbers for teaching: a message start costs as much as 1000 bytes; times in units of α",
+        source: "round numbers for teaching: a message start costs as much as 1000 bytes",
+        ns: false,
     },
     CostPreset {
         id: "loggopsim",
         label: "LogGOPSim defaults: α = L + 2o = 5500 ns, β = G = 6 ns/B",
         abg: [5500.0, 6.0, 0.0],
-        source: "LogGOPSim's defaults L = 2500, o = 1500, G = 6 (ns); times in ns",
+        source: "LogGOPSim's defaults L = 2500, o = 1500, G = 6 (ns)",
+        ns: true,
     },
 ];
+
+/// Comparisons up to this p are costed on the page even the first time: all
+/// of a collective's profiles at p = 64 build in milliseconds (natively
+/// under 1 ms; `BENCHMARKS.md`), so the first chart waits for no worker.
+/// Larger p build their profiles in the engine worker, once.
+pub const PAGE_P: u64 = 64;
 
 /// The smallest size compared unless asked (bytes).
 pub const DEFAULT_MIN_BYTES: u64 = 8;

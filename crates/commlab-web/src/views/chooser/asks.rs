@@ -6,7 +6,7 @@ use super::ctx::{Ctx, Shown, Status};
 use super::params::ChooserParams;
 use crate::browser;
 use crate::controls::debounce::Debounce;
-use crate::engine::sim::OnResponse;
+use crate::engine::sim::{OnResponse, SimClient};
 use commlab_api::chooser::ChooseResult;
 use commlab_api::sim::{SimQuery, SimResponse};
 use commlab_core::choose::of;
@@ -23,6 +23,48 @@ pub fn follow(ctx: Ctx) {
     follow_checks(&ctx);
     follow_expected(&ctx);
     follow_map(&ctx);
+    follow_nccl_gain(&ctx);
+}
+
+/// On a System with NCCL shown: NCCL's own algorithms and protocols at the
+/// chart's sizes, simulated with its per-step costs in a worker of their
+/// own, for NCCL's gain sentence.
+fn follow_nccl_gain(ctx: &Ctx) {
+    use commlab_api::nccl_tuner::TunerPlan;
+    let Ctx { params, shown, nccl_gain, gainer, .. } = *ctx;
+    let plan = Memo::new(move |_| {
+        let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
+        params.with(|c| {
+            let (preset, nodes) = c.system().filter(|(s, n)| c.libraries[2] && s.ranks(*n) == c.compare.p)?;
+            commlab_core::libraries::tuner::nccl_collective(c.compare.collective)?;
+            let id = c.system_id(&preset);
+            TunerPlan::at_version(&id, nodes, c.compare.collective.id(), &sizes, c.nccl_version).ok()
+        })
+    });
+    Effect::new(move |_| {
+        let Some(plan) = plan.get() else {
+            gainer.with_value(|g| g.as_ref().map(SimClient::cancel));
+            nccl_gain.set(None);
+            return;
+        };
+        nccl_gain.set(Some(format!(
+            "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs…",
+            plan.nodes, plan.preset.id
+        )));
+        let planned = plan.planned();
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            SimResponse::Expected(rows) => {
+                let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
+                nccl_gain.set(Some(plan.gain_sentence(&times)));
+            }
+            SimResponse::Error(e) => nccl_gain.set(Some(format!("NCCL: {e}"))),
+            _ => {}
+        });
+        if gainer.with_value(Option::is_none) {
+            gainer.set_value(Some(SimClient::new()));
+        }
+        gainer.with_value(|g| g.as_ref().map(|g| g.send(SimQuery::Predict(planned), handler)));
+    });
 }
 
 /// The comparison: on every change of what it depends on, the model at
@@ -50,8 +92,9 @@ fn follow_compare(ctx: &Ctx) {
             }
             status.set(Status::Idle);
         };
-        if page_cache.with_value(|c| c.covers(&model)) {
-            // Every profile is kept here: microseconds, no round trip.
+        if model.p <= commlab_api::chooser::PAGE_P || page_cache.with_value(|c| c.covers(&model)) {
+            // Every profile is kept here, or a small p builds them in
+            // milliseconds: no round trip, and no wait for the worker.
             match page_cache.try_update_value(|c| model.run_cached(c)) {
                 Some(Ok(result)) => show(result, true),
                 Some(Err(e)) => status.set(Status::Failed(e.to_string())),

@@ -6,6 +6,7 @@ use super::ctx::{again_button, color_of, Ctx, Status, CHART};
 use super::params::{ChooserParams, SIM_TRANSFERS};
 use crate::browser;
 use crate::controls::export_bar::ExportBar;
+use commlab_api::chooser::units::{chart_units, Stage};
 use commlab_api::chooser::ChooseResult;
 use commlab_core::choose::Collective;
 use commlab_core::limits;
@@ -59,10 +60,25 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
                 dashed: false,
             })
             .collect();
-        // Times in ns may be shown as nccl-tests' bandwidths; the system's expected curve beside them.
-        // The bandwidths need times in ns: the network's (once its run is
-        // shown; the model's result comes first) or LogGOPSim's preset's.
-        let measure = params.with(|c| if r.network.is_some() || c.ns() { c.measure() } else { Measure::Time });
+        // One unit per chart (the api's rules): while a System's network
+        // results are on their way, its expected curve alone in the measure
+        // asked for; the bandwidths only where times are in ns.
+        let fg = theme().foreground;
+        let stage = match (params.with(|c| c.on_network), r.network.is_some()) {
+            (_, true) => Stage::Network,
+            (true, false) => Stage::Pending,
+            (false, false) => Stage::Model,
+        };
+        let (asked, ns) = params.with(|c| (c.y, c.ns()));
+        let expected_in = |m: Measure| {
+            expected.with(|e| {
+                e.as_ref()
+                    .and_then(|(asked, rows)| super::expected::series((asked, rows), &sizes, (collective, r.p), m, fg))
+            })
+        };
+        let alone = (stage == Stage::Pending).then(|| expected_in(asked)).flatten();
+        let units = chart_units(stage, asked, ns, alone.is_some());
+        let measure = units.measure;
         let in_measure = |t: f64, n: u64| measure.of(collective, r.p, n, t);
         let mut series: Vec<Series> = series
             .into_iter()
@@ -72,20 +88,7 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
                 ..s
             })
             .collect();
-        let fg = theme().foreground;
-        // On a network whose results are not in yet, the α–β lines are in units
-        // of α and the expected curve in ns: one unit per chart, so the expected
-        // curve alone, in the measure asked for, until the network's times come.
-        let pending = params.with(|c| c.on_network) && r.network.is_none();
-        let asked = params.with(|c| c.y);
-        let expected_in = |m: Measure| {
-            expected.with(|e| {
-                e.as_ref()
-                    .and_then(|(asked, rows)| super::expected::series((asked, rows), &sizes, (collective, r.p), m, fg))
-            })
-        };
-        let alone = pending.then(|| expected_in(asked)).flatten();
-        if !pending {
+        if units.algorithms && units.expected {
             series.extend(expected_in(measure));
         }
         let shown_crossovers = r.network.as_ref().map_or(&r.crossovers, |n| &n.1);
@@ -94,22 +97,16 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
             .filter_map(|c| Some((c.bytes, r.algorithms.iter().position(|a| *a == c.to)?)))
             .collect();
         let t = theme();
-        let (caption, unit, dots) = match &r.network {
+        let (caption, dots) = match &r.network {
             Some((topology, _)) => (
                 format!("{} on p = {} on {topology}: simulated {} vs message size", r.collective, r.p, measure.id()),
-                measure.axis(),
                 "simulated on the network",
             ),
-            None if measure != Measure::Time => (caption(r), measure.axis(), "LogGOPS (simulated)"),
-            None => (
-                caption(r),
-                params.with_untracked(|c| if c.preset == "loggopsim" { "time (ns)" } else { "time (units of α)" }),
-                "LogGOPS (simulated)",
-            ),
+            None => (caption(r), "LogGOPS (simulated)"),
         };
-        // Pending: the expected curve alone (one render call either way: each
-        // is a monomorph of the chart, bytes in the Chooser's bundle).
-        let (caption, unit, series, crossovers) = match alone {
+        // The expected curve alone (one render call either way: each is a
+        // monomorph of the chart, bytes in the Chooser's bundle).
+        let (caption, series, crossovers) = match alone.filter(|_| !units.algorithms) {
             Some(alone) => (
                 format!(
                     "{} on p = {}: the System's expected {} (the network's results are on their way)",
@@ -117,12 +114,12 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
                     r.p,
                     asked.id()
                 ),
-                asked.axis(),
                 vec![alone],
                 Vec::new(),
             ),
-            None => (caption, unit, series, crossovers),
+            None => (caption, series, crossovers),
         };
+        let unit = units.axis;
         let svg = render_svg(inner.get() as u32, CHART.1, |root| {
             times_chart(root, [&caption, unit, dots], &sizes, &series, &crossovers, &t)
         })
@@ -137,7 +134,7 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
 /// a library would gain by following the winner.
 #[component]
 fn Crossovers(ctx: Ctx) -> impl IntoView {
-    let Ctx { shown, library_picks, .. } = ctx;
+    let Ctx { shown, library_picks, nccl_gain, .. } = ctx;
     let shown_gains = shown;
     move || {
         shown.with(|s| {
@@ -180,7 +177,7 @@ fn Crossovers(ctx: Ctx) -> impl IntoView {
                 {model.map(|m| view! { <p data-testid="model-crossovers">{m}</p> })}
                 {move || {
                     let Some(Ok(picks)) = library_picks.get() else { return None };
-                    let said = shown_gains.with(|s| s.as_ref().map(|s| commlab_api::libraries::gains(&s.result, &picks)))?;
+                    let said = shown_gains.with(|s| s.as_ref().map(|s| commlab_api::libraries::gains_on(&s.result, &picks, nccl_gain.get().as_deref())))?;
                     (!said.is_empty()).then(|| view! {
                         <ul class="library-gains" data-testid="library-gains">{said.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
                     })
@@ -254,7 +251,7 @@ pub fn ChartSection(
                 (None, true) => format!(" Dots: LogGOPS with L = α, G = β, o = g = 0 (plans of at most {SIM_TRANSFERS} messages)."),
                 (None, false) => String::new(),
             };
-            let place = if s.on_page { "on the page (profiles kept from the engine worker)" } else { "in the engine worker" };
+            let place = if s.on_page { "on the page" } else { "in the engine worker" };
             format!("Model compared in {:.1} ms {place}, drawn in {:.1} ms.{simulated}", s.took_ms, draw_ms.get())
         }))}</p>
         {move || expected_note.get().map(|n| view! { <p class="timing" data-testid="expected-note" role="status">{n}</p> })}

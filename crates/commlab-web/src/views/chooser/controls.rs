@@ -60,7 +60,7 @@ fn CostFields(params: RwSignal<ChooserParams>) -> impl IntoView {
         })
     };
     let preset_source = move || {
-        params.with(|c| PRESETS.iter().find(|x| x.id == c.preset).map_or("your own values", |x| x.source).to_owned())
+        params.with(|c| commlab_api::chooser::units::cost_note(PRESETS.iter().find(|x| x.id == c.preset), c.on_network))
     };
     view! {
         <h3>"Cost model"</h3>

@@ -35,7 +35,7 @@ pub struct Shown {
     pub simulated: bool,
     /// The request it answers (a count of the view's requests).
     pub request: u64,
-    /// Costed on the page from kept profiles (else in the worker).
+    /// Costed on the page (a small p, or profiles kept from the worker; else in the worker).
     pub on_page: bool,
 }
 
@@ -92,6 +92,11 @@ pub struct Ctx {
     pub draw_ms: RwSignal<f64>,
     /// What the libraries run at the chart's sizes.
     pub library_picks: Memo<super::libraries::Shown>,
+    /// On a System: what NCCL would gain among its own algorithms under its
+    /// per-step costs (or that they are being simulated).
+    pub nccl_gain: RwSignal<Option<String>>,
+    /// Their worker, started when first asked.
+    pub gainer: StoredValue<Option<SimClient>, LocalStorage>,
     /// The cost split's row: the one nearest to the chosen size.
     pub split_row: Memo<Option<usize>>,
 }
@@ -133,6 +138,8 @@ impl Ctx {
                 let s = shown.get()?;
                 params.with(|c| super::libraries::compute(c, &s.result))
             }),
+            nccl_gain: RwSignal::new(None),
+            gainer: StoredValue::new_local(None),
             split_row: Memo::new(move |_| {
                 let at = params.with(|c| c.at);
                 later.with(|s| {

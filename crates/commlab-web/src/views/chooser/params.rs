@@ -361,18 +361,17 @@ impl ChooserParams {
 
     /// Whether α and β are in ns (the LogGOPSim preset), else in the unit α is given in.
     pub fn ns(&self) -> bool {
-        self.preset == "loggopsim"
+        PRESETS.iter().any(|x| x.id == self.preset && x.ns)
     }
 
-    /// What the chart shows: the chosen measure where times are in ns (on a
-    /// network or LogGOPSim's preset), the time otherwise (a bandwidth in
-    /// units of α per byte means nothing).
+    /// What the chart shows once its results are in (the api's rules): the
+    /// chosen measure where times are in ns (on a network or LogGOPSim's
+    /// preset), the time otherwise (a bandwidth in units of α per byte means
+    /// nothing).
     pub fn measure(&self) -> Measure {
-        if self.on_network || self.ns() {
-            self.y
-        } else {
-            Measure::Time
-        }
+        use commlab_api::chooser::units::{chart_units, Stage};
+        let stage = if self.on_network { Stage::Network } else { Stage::Model };
+        chart_units(stage, self.y, self.ns(), false).measure
     }
 
     /// What the libraries are asked (`None`: none is shown).
