@@ -2193,10 +2193,16 @@ test('150 reloads of the chooser in one tab: each finishes and no worker is left
   console.log(`     workers alive ${counts.join(' ')} (browser worker targets ${targetCounts.join(' ')}); page heap ${heaps.map((h) => (h / 1e6).toFixed(1)).join(' ')} MB`);
 });
 
-test('a worker that cannot start: the Chooser says so with Run again, which then works', async ({ page: home, context, base }) => {
+test('a worker that cannot start: the Chooser says so with Run again, which then works; up to p = 64 its chart needs no worker', async ({ page: home, context, base }) => {
   const block = (route) => route.fulfill({ status: 404, body: 'gone' });
   await context.route('**/worker_bg.wasm', block);
-  const page = await open(context, base, `${base}?view=chooser&sim=0`);
+  // Up to p = 64 the comparison is costed on the page: the chart comes without the engine.
+  const small = await open(context, base, `${base}?view=chooser&sim=0&p=64`);
+  await small.waitForSelector('[data-testid="times-chart"] svg', { timeout: 30000 });
+  assert.match(await small.locator('[data-testid="chart-timing"]').innerText(), /Model compared in [\d.]+ ms on the page/);
+  small.problems = [];
+  await small.close();
+  const page = await open(context, base, `${base}?view=chooser&sim=0&p=128`);
   await page.waitForSelector('[data-testid="chooser-error"]', { timeout: 30000 });
   assert.match(await page.locator('[data-testid="chooser-error"]').innerText(), /engine worker stopped before answering/);
   await context.unroute('**/worker_bg.wasm', block);
