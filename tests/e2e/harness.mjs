@@ -5,6 +5,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const TYPES = {
@@ -32,6 +33,43 @@ export function serveDir(dir, prefix = '/') {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
     resolve({ url: `http://127.0.0.1:${server.address().port}${prefix}`, close: () => server.close() });
   }));
+}
+
+/**
+ * Serves `dir` gzip -9 with `cache-control: no-store`, as a static host that
+ * compresses serves it (the load benchmarks); resolves to { server, url, sent,
+ * size }: `sent` counts the requests per path, `size(name)` a file's gzipped bytes.
+ */
+export function serveGzip(dir) {
+  const gz = new Map();
+  const sent = new Map();
+  const size = (name) => gz.get(path.join(dir, name))?.length ?? 0;
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/$/, '/index.html');
+    const file = path.join(dir, name);
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); return res.end(); }
+    if (!gz.has(file)) gz.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+    sent.set(name, (sent.get(name) ?? 0) + 1);
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'cache-control': 'no-store' });
+    res.end(gz.get(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/`, sent, size })));
+}
+
+/** The links the load benchmarks throttle to: [label, Chromium's conditions or null]. */
+export const SLOW_LINKS = [['loopback', null], ['10 Mbps / 40 ms', { latency: 40, down: 10e6 }], ['1.6 Mbps / 150 ms', { latency: 150, down: 1.6e6 }]];
+
+/** A cold browser (a fresh profile, the cache off) whose page's network is throttled to `link`; resolves to { context, page }. */
+export async function coldPage(prefix, link) {
+  const context = await launch(tempDir(prefix));
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (link) {
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.latency, downloadThroughput: link.down / 8, uploadThroughput: link.down / 8 });
+  }
+  return { context, page };
 }
 
 /**

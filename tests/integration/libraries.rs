@@ -462,23 +462,10 @@ fn the_nccl_tuner_file_keeps_nccls_pick_unless_the_simulation_beats_it() {
 /// under α–β.
 #[test]
 fn gains_compare_each_librarys_pick_with_its_own_fastest() {
-    use commlab_api::chooser::ChooseRequest;
+    use commlab_api::chooser::Comparison;
     use commlab_api::libraries::{gains, picks, LibraryRequest};
-    let request = ChooseRequest {
-        collective: "allreduce".into(),
-        p: 24,
-        min_bytes: 8,
-        max_bytes: 1 << 20,
-        sizes: Vec::new(),
-        alpha: 1.0,
-        beta: 0.001,
-        gamma: 0.0,
-        algorithms: Vec::new(),
-        simulate: false,
-        sim_limit: 0,
-        check_at: None,
-        network: None,
-    };
+    let request = Comparison { collective: Collective::Allreduce, p: 24, lo: 8, hi: 1 << 20, ..Comparison::default() }
+        .choose(false, 0, None);
     let r = request.run().unwrap();
     let libs = LibraryRequest::from_list(&["mpich".into(), "ompi".into(), "nccl".into()], None, 4).unwrap();
     let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
@@ -514,25 +501,14 @@ fn gains_compare_each_librarys_pick_with_its_own_fastest() {
 /// them carry none of its per-step costs.
 #[test]
 fn no_library_is_told_to_run_an_algorithm_it_lacks() {
-    use commlab_api::chooser::ChooseRequest;
+    use commlab_api::chooser::Comparison;
     use commlab_api::fit::library_algorithms;
     use commlab_api::libraries::{disagreements, gains, picks, LibraryRequest};
     use commlab_core::libraries::nccl::Version;
     use commlab_core::systems::PRESETS;
-    let request = |collective: &str, p: u32, max_bytes: u64| ChooseRequest {
-        p: u64::from(p),
-        collective: collective.into(),
-        min_bytes: 8,
-        max_bytes,
-        sizes: Vec::new(),
-        alpha: 1.0,
-        beta: 0.001,
-        gamma: 0.0,
-        algorithms: Vec::new(),
-        simulate: false,
-        sim_limit: 0,
-        check_at: None,
-        network: None,
+    let request = |collective: &str, p: u32, hi: u64| {
+        let collective = collective.parse().unwrap();
+        Comparison { collective, p, lo: 8, hi, ..Comparison::default() }.choose(false, 0, None)
     };
     let own = |library: &str, collective: Collective, named: &str| {
         library_algorithms(library, collective).iter().any(|(ours, _)| *ours == named)
@@ -657,21 +633,14 @@ fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
     }
     assert!(advised > 0, "some System gains by following the simulation");
     // In place of the curves' sentence.
-    let r = commlab_api::chooser::ChooseRequest {
-        collective: "allreduce".into(),
+    let r = commlab_api::chooser::Comparison {
+        collective: Collective::Allreduce,
         p: 8,
-        min_bytes: 1024,
-        max_bytes: 1 << 20,
-        sizes: Vec::new(),
-        alpha: 1.0,
-        beta: 0.001,
-        gamma: 0.0,
-        algorithms: Vec::new(),
-        simulate: false,
-        sim_limit: 0,
-        check_at: None,
-        network: None,
+        lo: 1024,
+        hi: 1 << 20,
+        ..commlab_api::chooser::Comparison::default()
     }
+    .choose(false, 0, None)
     .run()
     .unwrap();
     let libs =

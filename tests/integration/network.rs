@@ -69,22 +69,16 @@ proptest! {
 /// 2(p − 1)/p for allreduce (GB/s).
 #[test]
 fn the_choosers_network_csv_has_busbw() {
-    use commlab_api::chooser::{on_network, ChooseRequest};
-    let request = ChooseRequest {
-        collective: "allreduce".into(),
+    use commlab_api::chooser::{on_network, Comparison};
+    let request = Comparison {
+        collective: commlab_core::choose::Collective::Allreduce,
         p: 8,
-        min_bytes: 1024,
-        max_bytes: 1 << 20,
-        sizes: Vec::new(),
-        alpha: 1.0,
-        beta: 0.001,
-        gamma: 0.0,
+        lo: 1024,
+        hi: 1 << 20,
         algorithms: vec!["ring".into(), "rabenseifner".into()],
-        simulate: false,
-        sim_limit: 0,
-        check_at: None,
-        network: None,
-    };
+        ..Comparison::default()
+    }
+    .choose(false, 0, None);
     let mut result = request.run().unwrap();
     let net = commlab_api::network::NetRequest::on(commlab_core::net::Shape::Ring(8));
     on_network(&mut result, &net, 0).unwrap();
