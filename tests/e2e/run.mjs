@@ -2248,6 +2248,10 @@ test('a course page on another origin embeds the tree, the pipeline and the mode
           return f.style.height !== '';
         }, i);
         await page.waitForTimeout(400);
+        // A loaded machine may draw a chart for the first guess of its box
+        // before the frame's width is known: wait (bounded) for the redraw;
+        // the assertions below still fail if it never comes.
+        await frame.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, { timeout: 10000 }).catch(() => {});
         const outer = await el.evaluate((f) => f.getBoundingClientRect().height);
         const inner = await frame.evaluate(() => ({
           content: document.querySelector('.app').getBoundingClientRect().bottom + scrollY,
@@ -2397,7 +2401,7 @@ test('chooser fit: a 32-rank run pasted at p = 64 is fitted as p = 32, with a no
   if (!(await page.locator('[data-testid="fit"]').evaluate((d) => d.open))) await page.locator('[data-testid="fit"] > summary').click();
   await page.fill('[data-testid="bench-text"]', text);
   await page.locator('[data-testid="bench-text"]').dispatchEvent('change');
-  await page.waitForSelector('[data-testid="fit-p-note"]');
+  await page.waitForSelector('[data-testid="fit-p-note"]', { timeout: 90000 });
   assert.equal(await page.locator('[data-testid="fit-p-note"]').innerText(), "The run has p = 32 (its busbw / algbw), not the page's p = 64: fitted with p = 32.");
   assert.match(await page.locator('[data-testid="fit-values"]').innerText(), /for p = 32;/);
   await shot(page, 'chooser-fit-p-note');
