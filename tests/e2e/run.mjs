@@ -1626,6 +1626,29 @@ test('chooser: on a System NCCL\'s gain is among its own algorithms under its pe
   assert.deepEqual(page.problems, []);
 });
 
+test('chooser: a large System\'s expected curve says how many sizes are done while it simulates', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&sim=0&lo=1048576&hi=268435456`);
+  await page.locator('#chooser-system').waitFor();
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await page.locator('#chooser-system-nodes').fill('16');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  await waitForUrl(page, () => /net=nodes%3A16x8(&|$)/.test(location.search));
+  // Every frame's note until the table arrives.
+  await page.evaluate(() => {
+    window.__notes = new Set();
+    const tick = () => {
+      const n = document.querySelector('[data-testid="expected-note"]');
+      if (n) window.__notes.add(n.textContent);
+      window.__raf = requestAnimationFrame(tick);
+    };
+    tick();
+  });
+  await page.waitForSelector('[data-testid="expected-table"]', { state: 'attached', timeout: 300000 });
+  const notes = await page.evaluate(() => { cancelAnimationFrame(window.__raf); return [...window.__notes]; });
+  assert.ok(notes.some((n) => /^Simulating what 16 × dgx-h100 should reach: \d+ of 9 sizes done…$/.test(n)), notes.join(' | '));
+  assert.deepEqual(page.problems, []);
+});
+
 test('chooser: changing p moves the crossovers; they are the CLI\'s; a shared link reproduces the chart; exports', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&sim=0`);
   await page.waitForSelector('[data-testid="times-chart"] svg');

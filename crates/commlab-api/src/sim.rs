@@ -186,6 +186,9 @@ pub struct SimEngine {
     mapping: Option<crate::chooser::MapRun>,
     /// Simulated points under way.
     simulating: Option<crate::chooser::SimRun>,
+    /// An expected curve under way: the planned sizes and the points so far,
+    /// one size a step (a large System's size takes seconds).
+    predicting: Option<(Vec<crate::predict::Planned>, Vec<crate::predict::Expected>)>,
 }
 
 /// `network` checked for a schedule of `ranks` ranks (before anything runs).
@@ -211,6 +214,7 @@ impl SimEngine {
         self.running = None;
         self.mapping = None;
         self.simulating = None;
+        self.predicting = None;
         match query {
             SimQuery::Profiles(request) => Some(SimResponse::Profiles(self.chooser.export(&request))),
             SimQuery::Check(request) => Some(match crate::chooser::check_pieces(&request, &mut self.chooser) {
@@ -224,13 +228,13 @@ impl SimEngine {
                 }
                 Err(e) => Some(SimResponse::Error(e)),
             },
-            SimQuery::Predict(planned) => Some(
-                planned
-                    .iter()
-                    .map(|p| p.simulate().map(|(ns, _)| crate::predict::Expected::of(p, ns)))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_or_else(SimResponse::Error, SimResponse::Expected),
-            ),
+            SimQuery::Predict(planned) => {
+                if planned.is_empty() {
+                    return Some(SimResponse::Expected(Vec::new()));
+                }
+                self.predicting = Some((planned, Vec::new()));
+                None
+            }
             SimQuery::SystemFit(request) => {
                 Some(request.run().map_or_else(SimResponse::Error, SimResponse::SystemFitted))
             }
@@ -349,6 +353,22 @@ impl SimEngine {
 
     /// Advances the run by at most `events` events: progress, then the result.
     pub fn step(&mut self, events: u64) -> Option<SimResponse> {
+        if let Some((planned, rows)) = self.predicting.as_mut() {
+            // One size a step: its simulation, then progress or the curve.
+            let p = &planned[rows.len()];
+            match p.simulate() {
+                Ok((ns, _)) => rows.push(crate::predict::Expected::of(p, ns)),
+                Err(e) => {
+                    self.predicting = None;
+                    return Some(SimResponse::Error(e));
+                }
+            }
+            let (done, total) = (rows.len() as u64, planned.len() as u64);
+            if done < total {
+                return Some(SimResponse::Progress { phase: "sizes".into(), done, total });
+            }
+            return self.predicting.take().map(|(_, rows)| SimResponse::Expected(rows));
+        }
         if let Some(run) = self.simulating.as_mut() {
             if !run.step(&mut self.chooser) {
                 let (done, total) = run.progress();

@@ -278,3 +278,33 @@ fn the_network_csv_carries_the_network_times_and_winner() {
     // nccl-tests' terms: algbw = bytes / ns; a broadcast's busbw is its algbw.
     assert!((num(binomial[11]) - 1024.0 / (2.0 * hop)).abs() < 1e-9 && binomial[12] == binomial[11]);
 }
+
+/// A System's expected curve in the engine goes a size a step: progress
+/// after each size but the last, then the points, equal to simulating each
+/// planned size directly (what `commlab predict` does).
+#[test]
+fn the_expected_curve_comes_a_size_a_step() {
+    use commlab_api::predict::{Expected, PredictRequest};
+    use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
+    let request = PredictRequest {
+        system: "dgx-h100".into(),
+        nodes: 2,
+        collective: "allreduce".into(),
+        sizes: vec![1024, 1 << 20, 64 << 20, 1 << 30],
+        nccl_version: None,
+    };
+    let planned = request.planned().unwrap();
+    let direct: Vec<Expected> = planned.iter().map(|p| Expected::of(p, p.simulate().unwrap().0)).collect();
+    let mut seen = Vec::new();
+    let answer = SimEngine::new().serve(SimQuery::Predict(planned), 1, &mut |r| {
+        if let SimResponse::Progress { phase, done, total } = r {
+            seen.push((phase.clone(), *done, *total));
+        }
+    });
+    assert_eq!(seen, (1..4).map(|k| ("sizes".to_owned(), k, 4)).collect::<Vec<_>>());
+    assert_eq!(answer, SimResponse::Expected(direct));
+    assert_eq!(
+        SimEngine::new().serve(SimQuery::Predict(Vec::new()), 1, &mut |_| {}),
+        SimResponse::Expected(Vec::new())
+    );
+}

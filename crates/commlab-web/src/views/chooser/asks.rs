@@ -47,12 +47,16 @@ fn follow_nccl_gain(ctx: &Ctx) {
             nccl_gain.set(None);
             return;
         };
-        nccl_gain.set(Some(format!(
-            "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs…",
+        let what = format!(
+            "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs",
             plan.nodes, plan.preset.id
-        )));
+        );
+        nccl_gain.set(Some(format!("{what}…")));
         let planned = plan.planned();
         let handler: OnResponse = Rc::new(move |r, _| match r {
+            SimResponse::Progress { done, total, .. } => {
+                nccl_gain.set(Some(format!("{what}: {done} of {total} runs done…")));
+            }
             SimResponse::Expected(rows) => {
                 let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
                 nccl_gain.set(Some(plan.gain_sentence(&times)));
@@ -207,9 +211,13 @@ fn follow_expected(ctx: &Ctx) {
         if expected.with_untracked(|e| e.as_ref().is_some_and(|(r, _)| *r == request)) {
             return;
         }
-        expected_note.set(Some(format!("Simulating what {} × {} should reach…", request.nodes, request.system)));
+        let what = format!("Simulating what {} × {} should reach", request.nodes, request.system);
+        expected_note.set(Some(format!("{what}…")));
         let asked = request.clone();
         let handler: OnResponse = Rc::new(move |r, _| match r {
+            SimResponse::Progress { done, total, .. } => {
+                expected_note.set(Some(format!("{what}: {done} of {total} sizes done…")));
+            }
             SimResponse::Expected(rows) => {
                 expected.set(Some((asked.clone(), rows)));
                 expected_note.set(None);

@@ -156,9 +156,11 @@ fn save_nccl(
             return;
         }
     };
-    note.set(format!("Simulating NCCL's algorithms on {nodes} × {}…", preset.id));
+    let what = format!("Simulating NCCL's algorithms on {nodes} × {}", preset.id);
+    note.set(format!("{what}…"));
     let planned = plan.planned();
     let handler: OnResponse = Rc::new(move |response, _| match response {
+        SimResponse::Progress { done, total, .. } => note.set(format!("{what}: {done} of {total} runs done…")),
         SimResponse::Expected(rows) => {
             let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
             match plan.file(&times) {
