@@ -1633,18 +1633,20 @@ test('chooser: a large System\'s expected curve says how many sizes are done whi
   await page.locator('#chooser-system-nodes').fill('16');
   await page.locator('#chooser-system-nodes').press('Enter');
   await waitForUrl(page, () => /net=nodes%3A16x8(&|$)/.test(location.search));
-  // Every frame's note until the table arrives.
+  // Every change of the note until the table arrives (each size's progress
+  // is posted, however fast the machine).
   await page.evaluate(() => {
     window.__notes = new Set();
-    const tick = () => {
+    const read = () => {
       const n = document.querySelector('[data-testid="expected-note"]');
       if (n) window.__notes.add(n.textContent);
-      window.__raf = requestAnimationFrame(tick);
     };
-    tick();
+    window.__watch = new MutationObserver(read);
+    window.__watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+    read();
   });
   await page.waitForSelector('[data-testid="expected-table"]', { state: 'attached', timeout: 300000 });
-  const notes = await page.evaluate(() => { cancelAnimationFrame(window.__raf); return [...window.__notes]; });
+  const notes = await page.evaluate(() => { window.__watch.disconnect(); return [...window.__notes]; });
   assert.ok(notes.some((n) => /^Simulating what 16 × dgx-h100 should reach: \d+ of 9 sizes done…$/.test(n)), notes.join(' | '));
   assert.deepEqual(page.problems, []);
 });

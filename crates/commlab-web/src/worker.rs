@@ -94,8 +94,11 @@ fn serve_schedule(engine: &mut SimEngine, generation: &JsValue, query: JsValue) 
     let mut last = now();
     let response = engine.serve(query, SCHEDULE_SLICE_EVENTS, &mut |progress| {
         let t = now();
-        // Progress is thinned out; a partial result always goes.
-        if t - last >= PROGRESS_MS || matches!(progress, SimResponse::Partial(_)) {
+        // Progress is thinned out; a partial result always goes, and so does
+        // each size of an expected curve (a few dozen at most, seconds apart
+        // on a large System).
+        let sized = matches!(progress, SimResponse::Progress { phase, .. } if phase == "sizes");
+        if t - last >= PROGRESS_MS || sized || matches!(progress, SimResponse::Partial(_)) {
             last = t;
             post_schedule(&scope, generation, progress);
         }
