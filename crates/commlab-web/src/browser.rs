@@ -456,15 +456,20 @@ pub fn start_worker() -> Result<web_sys::Worker, JsValue> {
     let worker = web_sys::Worker::new("./worker_loader.js")?;
     // The worker waits for the engine: the page's compiled module
     // (index.html's `commlabShareEngine`), or `null` to fetch its own.
-    match web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &"commlabShareEngine".into()).ok()) {
+    let handed = match web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &"commlabShareEngine".into()).ok()) {
         Some(share) if share.is_function() => {
-            share.unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &worker)?;
+            share.unchecked_into::<js_sys::Function>().call1(&JsValue::NULL, &worker).map(drop)
         }
         _ => {
             let none = js_sys::Object::new();
-            js_sys::Reflect::set(&none, &"engine".into(), &JsValue::NULL)?;
-            worker.post_message(&none)?;
+            js_sys::Reflect::set(&none, &"engine".into(), &JsValue::NULL).and_then(|_| worker.post_message(&none))
         }
+    };
+    // A worker that never gets its engine would wait for ever: end it, and
+    // the caller runs on the page instead.
+    if let Err(e) = handed {
+        worker.terminate();
+        return Err(e);
     }
     WORKERS.with(|w| w.borrow_mut().push(worker.clone()));
     ON_PAGEHIDE.with(|slot| {
