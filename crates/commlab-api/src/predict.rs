@@ -219,6 +219,13 @@ pub struct Prepared {
     shape: commlab_core::net::Shape,
 }
 
+impl Prepared {
+    /// Its GOAL schedule.
+    pub fn schedule(&self) -> &commlab_core::goal::Schedule {
+        &self.schedule
+    }
+}
+
 impl Planned {
     /// The run on its network as described: the last rank's finish (ns)
     /// and the network's outcome.
