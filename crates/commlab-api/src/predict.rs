@@ -219,12 +219,6 @@ pub struct Prepared {
     shape: commlab_core::net::Shape,
 }
 
-impl Prepared {
-    /// Its GOAL schedule.
-    pub fn schedule(&self) -> &commlab_core::goal::Schedule {
-        &self.schedule
-    }
-}
 
 impl Planned {
     /// The run on its network as described: the last rank's finish (ns)
@@ -250,6 +244,9 @@ impl Planned {
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         let shape: commlab_core::net::Shape =
             self.shape.parse().map_err(|e: String| ApiError::problem("network", e))?;
+        if let Some(quotient) = self.ring_quotient(collective, shape) {
+            return Ok(Some(quotient));
+        }
         let plan = match (self.schedule.as_str(), shape) {
             ("node-tree", commlab_core::net::Shape::Nodes { g, .. }) => node_tree(self.p, g, self.pieces),
             ("nvls", commlab_core::net::Shape::Nodes { g, .. }) => nvls(collective, self.p, g, self.pieces),
@@ -263,6 +260,25 @@ impl Planned {
             (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect()
         };
         Ok(Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape }))
+    }
+
+    /// A ring over more than two nodes as the ring of its first two nodes
+    /// with all its rounds and blocks (`choose::ring_quotient`): every node
+    /// is alike (same GPUs, links and NICs; every channel enters each node
+    /// at the same GPU), and every rank starts at 0, so the run repeats
+    /// from node to node and the two-node ring closed on itself runs exactly
+    /// as the whole one (the same times to the last bit where the blocks
+    /// are the same size; else within a byte per message). `nodes`/`N` × fewer
+    /// messages: a ring over 128 nodes costs what one over 2 does per round.
+    fn ring_quotient(&self, collective: Collective, shape: commlab_core::net::Shape) -> Option<Prepared> {
+        let commlab_core::net::Shape::Nodes { n, g, r } = shape else { return None };
+        if self.schedule != "ring" || n <= 2 || u64::from(self.p) != u64::from(n) * u64::from(g) {
+            return None;
+        }
+        let plan = commlab_core::choose::ring_quotient(collective, self.p, 2 * g)?;
+        let two = commlab_core::net::Shape::Nodes { n: 2, g, r };
+        let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| two.channel_order(2 * g, c)).collect();
+        Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape: two })
     }
 
     /// The prepared run on its network with the preset's values scaled:

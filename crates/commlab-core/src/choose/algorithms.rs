@@ -587,15 +587,52 @@ fn binomial_gather(q: u32) -> Vec<Vec<Transfer>> {
     r
 }
 
+/// The ring of `p` ranks (allreduce, allgather, reduce-scatter) seen from
+/// its first `keep` ranks, the ring closed after them: every round of the
+/// `p`-rank ring, each of ranks `0 … keep − 1` sending what it sends there
+/// (same blocks, so same bytes) to the next rank modulo `keep`. Where the
+/// `p`-rank ring's run repeats every `keep` ranks (a ring over `nodes`
+/// whose channels enter every node alike: `keep` = two nodes), this plan
+/// runs exactly as the whole ring does, with `keep/p` of its messages
+/// (`docs/network.md`, "Rings at any scale"). `None`: not a ring of these
+/// collectives, or `keep` not in `2 ..= p`.
+pub fn ring_quotient(collective: Collective, p: u32, keep: u32) -> Option<Plan> {
+    if keep < 2 || keep > p {
+        return None;
+    }
+    let rounds = match collective {
+        Collective::Allreduce => {
+            let mut r = ring_reduce_scatter_of(p, keep);
+            r.extend(ring_allgather_of(p, false, keep));
+            r
+        }
+        Collective::Allgather => ring_allgather_of(p, true, keep),
+        Collective::ReduceScatter => ring_reduce_scatter_to_own_of(p, keep),
+        _ => return None,
+    };
+    Some(one(collective, keep, p, rounds))
+}
+
 /// Ring allgather: step `s`, rank `r` sends block `(r − s) mod p` (`own`:
 /// rank r starts with block r) or `(r + 1 − s) mod p` (after a ring
 /// reduce-scatter, rank r holds block r + 1) to `r + 1`.
 fn ring_allgather(p: u32, own: bool) -> Vec<Vec<Transfer>> {
+    ring_allgather_of(p, own, p)
+}
+
+/// [`ring_allgather`]'s transfers from ranks `0 … keep − 1`, each to the
+/// next modulo `keep` ([`ring_quotient`]).
+fn ring_allgather_of(p: u32, own: bool, keep: u32) -> Vec<Vec<Transfer>> {
     let start = u32::from(!own);
     (0..p.saturating_sub(1))
         .map(|s| {
-            (0..p)
-                .map(|r| Transfer { from: r, to: (r + 1) % p, blocks: vec![(r + start + p - s) % p], combine: false })
+            (0..keep)
+                .map(|r| Transfer {
+                    from: r,
+                    to: (r + 1) % keep,
+                    blocks: vec![(r + start + p - s) % p],
+                    combine: false,
+                })
                 .collect()
         })
         .collect()
@@ -604,10 +641,16 @@ fn ring_allgather(p: u32, own: bool) -> Vec<Vec<Transfer>> {
 /// Ring reduce-scatter ending with block `r + 1` at rank `r`: step `s`, rank
 /// `r` sends block `(r − s) mod p` to `r + 1`, which combines.
 fn ring_reduce_scatter(p: u32) -> Vec<Vec<Transfer>> {
+    ring_reduce_scatter_of(p, p)
+}
+
+/// [`ring_reduce_scatter`]'s transfers from ranks `0 … keep − 1`, each to
+/// the next modulo `keep`.
+fn ring_reduce_scatter_of(p: u32, keep: u32) -> Vec<Vec<Transfer>> {
     (0..p.saturating_sub(1))
         .map(|s| {
-            (0..p)
-                .map(|r| Transfer { from: r, to: (r + 1) % p, blocks: vec![(r + p - s) % p], combine: true })
+            (0..keep)
+                .map(|r| Transfer { from: r, to: (r + 1) % keep, blocks: vec![(r + p - s) % p], combine: true })
                 .collect()
         })
         .collect()
@@ -616,10 +659,16 @@ fn ring_reduce_scatter(p: u32) -> Vec<Vec<Transfer>> {
 /// Ring reduce-scatter ending with block `r` at rank `r`: step `s`, rank `r`
 /// sends block `(r − 1 − s) mod p` to `r + 1`.
 fn ring_reduce_scatter_to_own(p: u32) -> Vec<Vec<Transfer>> {
+    ring_reduce_scatter_to_own_of(p, p)
+}
+
+/// [`ring_reduce_scatter_to_own`]'s transfers from ranks `0 … keep − 1`,
+/// each to the next modulo `keep`.
+fn ring_reduce_scatter_to_own_of(p: u32, keep: u32) -> Vec<Vec<Transfer>> {
     (0..p.saturating_sub(1))
         .map(|s| {
-            (0..p)
-                .map(|r| Transfer { from: r, to: (r + 1) % p, blocks: vec![(r + 2 * p - 1 - s) % p], combine: true })
+            (0..keep)
+                .map(|r| Transfer { from: r, to: (r + 1) % keep, blocks: vec![(r + 2 * p - 1 - s) % p], combine: true })
                 .collect()
         })
         .collect()
