@@ -219,7 +219,6 @@ pub struct Prepared {
     shape: commlab_core::net::Shape,
 }
 
-
 impl Planned {
     /// The run on its network as described: the last rank's finish (ns)
     /// and the network's outcome.
