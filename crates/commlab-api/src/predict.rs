@@ -4,7 +4,7 @@
 //! nccl-tests' terms (time, algbw, busbw), beside NCCL's own estimate.
 
 use crate::ApiError;
-use commlab_core::choose::{goal_channels, node_tree, nvls, plan, Collective};
+use commlab_core::choose::{block_bytes, goal_channels, node_tree, nvls, plan, Collective};
 use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::{self, IntRange};
 use commlab_core::net::topology::LinkClass;
@@ -217,6 +217,9 @@ impl Scales {
 pub struct Prepared {
     schedule: commlab_core::goal::Schedule,
     shape: commlab_core::net::Shape,
+    /// Identical channels the schedule stands for, each link's bandwidth
+    /// shared by as many ([`Planned::prepare`], NVLS).
+    copies: u32,
 }
 
 impl Planned {
@@ -252,13 +255,20 @@ impl Planned {
             _ => plan(collective, &self.schedule, self.p, self.pieces),
         }
         .map_err(|e| ApiError::problem("collective", e))?;
-        // NVLS: every channel has every GPU head a slice, the switches after the GPUs.
-        let orders: Vec<Vec<u32>> = if plan.switches > 0 {
-            vec![(0..plan.ranks).collect(); self.channels as usize]
-        } else {
-            (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect()
-        };
-        Ok(Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape }))
+        if plan.switches > 0 {
+            // NVLS: every channel has every GPU head a slice, the switches
+            // after the GPUs, so the channels are alike: the same messages on
+            // the same routes from the same instants. Each link carries one
+            // copy of every message per channel, shared max–min, so one
+            // channel on links of 1/C the bandwidth runs exactly as C do (the
+            // same times where the channels' parts are the same size; the
+            // first `wire mod C` are a byte larger), with 1/C of the messages.
+            let n = block_bytes(self.wire, self.channels, 0);
+            let schedule = goal_channels(&plan, n, &[(0..plan.ranks).collect()]);
+            return Ok(Some(Prepared { schedule, shape, copies: self.channels.max(1) }));
+        }
+        let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| shape.channel_order(self.p, c)).collect();
+        Ok(Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape, copies: 1 }))
     }
 
     /// A ring over more than two nodes as the ring of its first two nodes
@@ -277,7 +287,7 @@ impl Planned {
         let plan = commlab_core::choose::ring_quotient(collective, self.p, 2 * g)?;
         let two = commlab_core::net::Shape::Nodes { n: 2, g, r };
         let orders: Vec<Vec<u32>> = (0..self.channels).map(|c| two.channel_order(2 * g, c)).collect();
-        Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape: two })
+        Some(Prepared { schedule: goal_channels(&plan, self.wire, &orders), shape: two, copies: 1 })
     }
 
     /// The prepared run on its network with the preset's values scaled:
@@ -291,7 +301,7 @@ impl Planned {
         s: Scales,
     ) -> Result<(f64, Network, commlab_core::net::NetOutcome), ApiError> {
         let class = |k: usize, scale: f64| LinkClass {
-            bandwidth: self.classes[k].0 * scale,
+            bandwidth: self.classes[k].0 * scale / f64::from(prepared.copies),
             latency: self.classes[k].1 + self.steps[k] * s.latency,
         };
         let net = Network::new(prepared.shape, [class(0, s.intra), class(1, s.inter)])?;
