@@ -120,6 +120,30 @@ fn one_h100_node_runs_nvls_at_its_closed_form() {
     assert!((row.busbw / closed - 1.0).abs() < 0.01, "{} GB/s against {closed}", row.busbw);
 }
 
+/// A custom 72-GPU Blackwell node (an `NVLink` domain of GB200 NVL72's
+/// size): NCCL picks NVLS at 16 GiB, its 32 channels run as one, and the
+/// busbw is 2·η·B·(g−1)/(g+1) with NCCL's η for Blackwell and B = 18 ×
+/// 40.1 GB/s, less the pipeline's fill: one piece's time of m + 1 (with
+/// m = 64 pieces, 1.5 %).
+#[test]
+fn a_72_gpu_node_runs_nvls_at_its_closed_form() {
+    use commlab_api::predict::PredictRequest;
+    use commlab_core::libraries::nccl::{nvls_efficiency, Arch};
+    let request = PredictRequest {
+        system: "custom:gpus=72,arch=blackwell,nics=18".into(),
+        nodes: 1,
+        collective: "allreduce".into(),
+        sizes: vec![1 << 34],
+        nccl_version: None,
+    };
+    let row = request.run().unwrap().rows.remove(0);
+    assert_eq!((row.algorithm, row.simulated, row.note), ("nvls", "nvls", None));
+    let closed = 2.0 * nvls_efficiency(Arch::Blackwell) * 18.0 * 40.1 * 71.0 / 73.0;
+    let m = f64::from(row.pieces);
+    let filled = closed * m / (m + 1.0);
+    assert!(row.busbw <= closed && (row.busbw / filled - 1.0).abs() < 0.002, "{} GB/s against {filled}", row.busbw);
+}
+
 /// NCCL's two-node rule: on 2 × p4d its tree may move at twice the network
 /// inside a node, so from 128 MiB up NCCL's model picks its tree (the
 /// published p4de run passes the ring's 50 GB/s NIC bound there), and on 3

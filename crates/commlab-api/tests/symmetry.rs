@@ -84,7 +84,8 @@ fn whole_nvls(planned: &Planned) -> Option<f64> {
     }
     let orders = vec![(0..plan.ranks).collect::<Vec<u32>>(); planned.channels as usize];
     let schedule = goal_channels(&plan, planned.wire, &orders);
-    let class = |k: usize| LinkClass { bandwidth: planned.classes[k].0, latency: planned.classes[k].1 + planned.steps[k] };
+    let class =
+        |k: usize| LinkClass { bandwidth: planned.classes[k].0, latency: planned.classes[k].1 + planned.steps[k] };
     let net = Network::new(shape, [class(0), class(1)]).unwrap();
     let params = NetParams { window: planned.window(), ..NetParams::default() };
     Some(commlab_core::net::simulate(&schedule, net, Placement::Identity, params, false).unwrap().max().0)
@@ -131,4 +132,3 @@ fn nvls_channels_run_as_one() {
     // 32 channels (Blackwell) wrap: 8 cases of hgx-b200 and p6-b200 × 2, 4 nodes.
     assert!(checked >= 40 && wrapped > 0, "{checked} checked, {wrapped} wrapped");
 }
-
