@@ -101,21 +101,27 @@ fn one_node_reaches_b_times_g_over_g_plus_1() {
     }
 }
 
-/// `commlab predict` on one H100 node at 16 GiB: NCCL picks NVLS, and its
-/// busbw is within 1 % of the closed form 2·η·B·(g−1)/(g+1) with NCCL's η
-/// (0.85 on Hopper) and B = 18 × 20.6 GB/s (its usable `NVLink`): 490.3 GB/s.
-#[test]
-fn one_h100_node_runs_nvls_at_its_closed_form() {
-    use commlab_api::predict::PredictRequest;
-    let request = PredictRequest {
-        system: "dgx-h100".into(),
+/// `commlab predict`'s row for an allreduce of 16 GiB on one node of
+/// `system`, checked to be NVLS.
+fn one_node_at_16_gib(system: &str) -> commlab_api::predict::PredictRow {
+    let request = commlab_api::predict::PredictRequest {
+        system: system.into(),
         nodes: 1,
         collective: "allreduce".into(),
         sizes: vec![1 << 34],
         nccl_version: None,
     };
     let row = request.run().unwrap().rows.remove(0);
-    assert_eq!((row.algorithm, row.simulated, row.note), ("nvls", "nvls", None));
+    assert_eq!((row.algorithm, row.simulated, row.note), ("nvls", "nvls", None), "{system}");
+    row
+}
+
+/// `commlab predict` on one H100 node at 16 GiB: NCCL picks NVLS, and its
+/// busbw is within 1 % of the closed form 2·η·B·(g−1)/(g+1) with NCCL's η
+/// (0.85 on Hopper) and B = 18 × 20.6 GB/s (its usable `NVLink`): 490.3 GB/s.
+#[test]
+fn one_h100_node_runs_nvls_at_its_closed_form() {
+    let row = one_node_at_16_gib("dgx-h100");
     let closed = 2.0 * 0.85 * 18.0 * 20.6 * 7.0 / 9.0;
     assert!((row.busbw / closed - 1.0).abs() < 0.01, "{} GB/s against {closed}", row.busbw);
 }
@@ -127,17 +133,8 @@ fn one_h100_node_runs_nvls_at_its_closed_form() {
 /// m = 64 pieces, 1.5 %).
 #[test]
 fn a_72_gpu_node_runs_nvls_at_its_closed_form() {
-    use commlab_api::predict::PredictRequest;
     use commlab_core::libraries::nccl::{nvls_efficiency, Arch};
-    let request = PredictRequest {
-        system: "custom:gpus=72,arch=blackwell,nics=18".into(),
-        nodes: 1,
-        collective: "allreduce".into(),
-        sizes: vec![1 << 34],
-        nccl_version: None,
-    };
-    let row = request.run().unwrap().rows.remove(0);
-    assert_eq!((row.algorithm, row.simulated, row.note), ("nvls", "nvls", None));
+    let row = one_node_at_16_gib("custom:gpus=72,arch=blackwell,nics=18");
     let closed = 2.0 * nvls_efficiency(Arch::Blackwell) * 18.0 * 40.1 * 71.0 / 73.0;
     let m = f64::from(row.pieces);
     let filled = closed * m / (m + 1.0);

@@ -157,7 +157,8 @@ fn tokens(g: usize, rounds: u32, bytes: f64, c: f64, nic: f64, d_nv: f64, d_nic:
         if moving.is_empty() {
             return last;
         }
-        let in_transfer: Vec<usize> = moving.iter().copied().filter(|&k| matches!(state[k].2, Phase::Transfer(_))).collect();
+        let in_transfer: Vec<usize> =
+            moving.iter().copied().filter(|&k| matches!(state[k].2, Phase::Transfer(_))).collect();
         let crossing = in_transfer.iter().filter(|&&k| crosses(state[k].1)).count();
         let mut rate = vec![0.0; g];
         if !in_transfer.is_empty() {
