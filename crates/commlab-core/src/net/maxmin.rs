@@ -83,6 +83,9 @@ struct Finishes {
     buckets: BTreeMap<u64, Vec<Finish>>,
     /// Emptied buckets, reused.
     spare: Vec<Vec<Finish>>,
+    /// Entries pushed since the last [`Finishes::compact`] (or its count):
+    /// at least as many as are held.
+    pushed: usize,
 }
 
 impl Finishes {
@@ -92,8 +95,31 @@ impl Finishes {
     }
 
     fn push(&mut self, e: Finish) {
+        self.pushed += 1;
         let spare = &mut self.spare;
         self.buckets.entry(Self::key(e.time)).or_insert_with(|| spare.pop().unwrap_or_default()).push(e);
+    }
+
+    /// Drops the stale entries (`valid` false) of every bucket, keeping
+    /// the others in their order: each re-sharing pushes a new entry for
+    /// every flow it re-shared, and a large component re-shared at every
+    /// event leaves far more stale entries than flows, which every push
+    /// and arrival then searches past. What is taken, and in what order,
+    /// does not change.
+    fn compact(&mut self, valid: impl Fn(&Finish) -> bool) {
+        let mut held = 0;
+        let spare = &mut self.spare;
+        self.buckets.retain(|_, bucket| {
+            bucket.retain(|e| valid(e));
+            held += bucket.len();
+            if bucket.is_empty() {
+                spare.push(std::mem::take(bucket));
+                false
+            } else {
+                true
+            }
+        });
+        self.pushed = held;
     }
 }
 
@@ -141,6 +167,8 @@ pub struct Sharing {
     reshared: u64,
     trace: bool,
     rates: Vec<RateChange>,
+    /// Stale finish entries allowed beyond 4 per flow before they are dropped.
+    compact_slack: usize,
 }
 
 impl Sharing {
@@ -168,6 +196,7 @@ impl Sharing {
             count: vec![0; n],
             reshares: 0,
             reshared: 0,
+            compact_slack: 4096,
             trace,
             rates: Vec::new(),
         }
@@ -412,6 +441,10 @@ impl Sharing {
         }
         self.links = links;
         self.slots = slots;
+        if self.finishes.pushed > (4 * self.live).saturating_add(self.compact_slack) {
+            let flows = &self.flows;
+            self.finishes.compact(|e| flows[e.slot as usize].live && flows[e.slot as usize].version == e.version);
+        }
     }
 
     /// The rate trace, `(re-sharings, flows re-shared)`, the most flows at once.
@@ -454,5 +487,50 @@ mod tests {
         s.reshare(4.0);
         assert_eq!(s.remaining_at(1, 4.0), Some(8.0));
         assert_eq!(s.next_arrival(), Some(5.0));
+    }
+
+    /// Dropping stale finish entries changes nothing: flows entering and
+    /// arriving on shared links, with the entries dropped at every
+    /// re-sharing and never, arrive in the same order at the same times,
+    /// to the bit.
+    #[test]
+    fn dropping_stale_finishes_changes_nothing() {
+        let caps: Vec<f64> = (0..6).map(|k| 1.0 + f64::from(k) * 0.7).collect();
+        let run = |slack: usize| {
+            let mut s = Sharing::new(caps.clone(), false);
+            s.compact_slack = slack;
+            let (mut now, mut next, mut log, mut most) = (0.0, 0u32, Vec::new(), 0);
+            let mut seed = 12345u64;
+            let mut draw = |k: u64| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (seed >> 33) % k
+            };
+            for _ in 0..400 {
+                // A few flows enter over one to three links.
+                for _ in 0..draw(3) {
+                    let first = draw(6) as Dir;
+                    let route: Vec<Dir> = (0..=draw(3) as Dir).map(|i| (first + i) % 6).collect();
+                    s.enter(next, next, 1.0 + draw(50) as f64, &route, now);
+                    next += 1;
+                }
+                s.reshare(now);
+                most = s.finishes.pushed.max(most);
+                let Some(t) = s.next_arrival() else { continue };
+                now = t;
+                log.push((t.to_bits(), s.arrive(t)));
+                s.reshare(now);
+            }
+            while let Some(t) = s.next_arrival() {
+                log.push((t.to_bits(), s.arrive(t)));
+                s.reshare(t);
+            }
+            (log, most)
+        };
+        let (kept, held_kept) = run(usize::MAX);
+        let (dropped, held_dropped) = run(0);
+        assert!(kept.len() > 300 && kept.iter().map(|(_, m)| m.len()).sum::<usize>() > 300);
+        assert_eq!(kept, dropped);
+        // The entries were dropped on the way.
+        assert!(held_dropped < held_kept / 4, "{held_dropped} held against {held_kept}");
     }
 }
