@@ -29,6 +29,7 @@ pub mod report;
 pub mod schedule;
 pub mod sim;
 pub mod sources;
+pub mod steady;
 pub mod swizzle;
 pub mod sysfit;
 pub mod system;

@@ -20,6 +20,43 @@ pub use crate::system::NODES;
 /// their work is bounded to about a minute on 8 nodes (BENCHMARKS.md).
 pub const FIT_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 8 };
 
+/// How a prediction's times are made (`docs/systems.md`, "Two engines").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Every flow simulated, event by event; a ring over several channels
+    /// also reports its band ([`Planned::band`]).
+    #[default]
+    Flow,
+    /// Rings from their steady state ([`crate::steady`]), smooth in every
+    /// value; the other schedules as the flow engine runs them.
+    Steady,
+}
+
+impl std::str::FromStr for Engine {
+    type Err = ApiError;
+    fn from_str(s: &str) -> Result<Engine, ApiError> {
+        match s {
+            "flow" => Ok(Engine::Flow),
+            "steady" => Ok(Engine::Steady),
+            _ => Err(ApiError::new("engine", s, "steady or flow")),
+        }
+    }
+}
+
+impl Engine {
+    /// Its name in the JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Engine::Flow => "flow",
+            Engine::Steady => "steady",
+        }
+    }
+}
+
+/// What the steady engine's rows are, and how far they are from the flow
+/// engine (`crates/commlab-api/tests/steady.rs`, the whole check).
+pub const STEADY_NOTE: &str = "Rows marked steady are the ring's steady state: its tokens as a closed queueing network (mean value analysis), smooth in every value and as fast at any length. It is not yet as close as it should be: against the mean of the flow engine's band on every preset at 2, 4 and 8 nodes it is off by up to 14 % at 1 MiB and less and up to 24 % at 64 MiB and more (docs/systems.md, \"Two engines\"). Trees and NVLS run as the flow engine runs them.";
+
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PredictRequest {
@@ -65,6 +102,10 @@ pub struct PredictRow {
     pub bottleneck: Option<(String, f64)>,
     /// The time is one value of a band about 6 % wide ([`Planned::coupled`]).
     pub coupled: bool,
+    /// The engine that made the time.
+    pub engine: Engine,
+    /// Where the time is one value of a band: the band (µs, as `time_us`).
+    pub band: Option<Band>,
 }
 
 /// A prediction.
@@ -138,6 +179,14 @@ impl PredictRequest {
     /// # Errors
     /// An unknown system or collective, nodes or a size out of range.
     pub fn run(&self) -> Result<Prediction, ApiError> {
+        self.run_with(Engine::Flow)
+    }
+
+    /// Predicts every size with `engine`.
+    ///
+    /// # Errors
+    /// An unknown system or collective, nodes or a size out of range.
+    pub fn run_with(&self, engine: Engine) -> Result<Prediction, ApiError> {
         let system = self.system()?;
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         if self.sizes.is_empty() {
@@ -151,7 +200,7 @@ impl PredictRequest {
             .iter()
             .map(|&b| {
                 limits::BYTES.check(b)?;
-                row(&system, collective, b)
+                row(&system, collective, b, engine)
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
         Ok(Prediction { preset: system.preset, nodes: system.nodes, version: system.version, collective, rows })
@@ -210,6 +259,36 @@ impl Scales {
     /// The preset as described.
     pub const NOMINAL: Scales = Scales { inter: 1.0, intra: 1.0, latency: 1.0 };
 }
+
+/// The flow engine's band: a run's finish (ns) over the system's values
+/// moved by ±0.5 % one at a time ([`Planned::band`]).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Band {
+    /// The mean of the runs.
+    pub mean: f64,
+    /// The fastest.
+    pub min: f64,
+    /// The slowest.
+    pub max: f64,
+    /// Runs.
+    pub runs: u32,
+}
+
+/// The values a band moves: the preset, then `NVLink`, the NICs and NCCL's
+/// costs each 0.5 % up and down.
+pub const BAND_SCALES: [Scales; 7] = {
+    const U: f64 = 1.005;
+    const D: f64 = 0.995;
+    [
+        Scales::NOMINAL,
+        Scales { inter: 1.0, intra: U, latency: 1.0 },
+        Scales { inter: 1.0, intra: D, latency: 1.0 },
+        Scales { inter: U, intra: 1.0, latency: 1.0 },
+        Scales { inter: D, intra: 1.0, latency: 1.0 },
+        Scales { inter: 1.0, intra: 1.0, latency: U },
+        Scales { inter: 1.0, intra: 1.0, latency: D },
+    ]
+};
 
 /// A [`Planned`] run made ready to simulate again and again: its GOAL
 /// schedule and its network's shape ([`Planned::prepare`]).
@@ -313,6 +392,23 @@ impl Planned {
             false,
         )?;
         Ok((out.max().0, net, out))
+    }
+
+    /// The flow engine's band: the prepared run with each of [`BAND_SCALES`].
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn band(&self, prepared: &Prepared) -> Result<Band, ApiError> {
+        let mut times = Vec::with_capacity(BAND_SCALES.len());
+        for s in BAND_SCALES {
+            times.push(self.run(prepared, s)?.0);
+        }
+        Ok(Band {
+            mean: times.iter().sum::<f64>() / times.len() as f64,
+            min: times.iter().copied().fold(f64::INFINITY, f64::min),
+            max: times.iter().copied().fold(0.0, f64::max),
+            runs: times.len() as u32,
+        })
     }
 
     /// The call's time (ns) with the preset's values scaled: the run plus
@@ -446,11 +542,24 @@ fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: &'s
     }
 }
 
-/// One size: NCCL's pick, simulated.
-fn row(system: &System, collective: Collective, bytes: u64) -> Result<PredictRow, ApiError> {
+/// One size: NCCL's pick, simulated by `engine`.
+fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> Result<PredictRow, ApiError> {
     let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
-    let (sim_ns, run) = planned.simulate()?;
-    let bottleneck = run.and_then(|(net, out)| bottleneck(&net, &out, sim_ns));
+    let steady = engine == Engine::Steady && planned.schedule == "ring" && planned.p > 1;
+    let (sim_ns, bottleneck, band, engine) = if steady {
+        (crate::steady::ring_ns(&planned, Scales::NOMINAL)?, None, None, Engine::Steady)
+    } else {
+        match planned.prepare()? {
+            None => (0.0, None, None, Engine::Flow),
+            Some(prepared) => {
+                let (t, net, out) = planned.run(&prepared, Scales::NOMINAL)?;
+                let band = if planned.coupled() { Some(planned.band(&prepared)?) } else { None };
+                let us = |ns: f64| ns / 1000.0 + planned.base_us;
+                let band = band.map(|b| Band { mean: us(b.mean), min: us(b.min), max: us(b.max), runs: b.runs });
+                (t, bottleneck(&net, &out, t), band, Engine::Flow)
+            }
+        }
+    };
     let time_us = sim_ns / 1000.0 + planned.base_us;
     let algbw = if time_us > 0.0 { bytes as f64 / (time_us * 1000.0) } else { 0.0 };
     Ok(PredictRow {
@@ -466,7 +575,9 @@ fn row(system: &System, collective: Collective, bytes: u64) -> Result<PredictRow
         note,
         nccl_model_time_us,
         bottleneck,
-        coupled: planned.coupled(),
+        coupled: planned.coupled() && engine == Engine::Flow,
+        engine,
+        band,
     })
 }
 
@@ -554,7 +665,8 @@ impl Prediction {
                     "algorithm": r.algorithm, "protocol": r.protocol, "channels": r.channels,
                     "pieces": r.pieces, "simulated": r.simulated, "note": r.note,
                     "nccl_model_time_us": r.nccl_model_time_us, "bottleneck": bottleneck,
-                    "coupled": r.coupled,
+                    "coupled": r.coupled, "engine": r.engine.id(),
+                    "band": r.band.map(|b| j!({ "mean_us": b.mean, "min_us": b.min, "max_us": b.max, "runs": b.runs })),
                 })
             })
             .collect();
@@ -578,7 +690,13 @@ impl Prediction {
             "busbw_factor": systems::busbw_factor(self.collective, p),
             "rows": rows,
             "model_note": self.model_note(),
+            "engine_note": self.engine_note(),
         })
+    }
+
+    /// What the steady engine is, where a row used it (`None`: no row did).
+    pub fn engine_note(&self) -> Option<&'static str> {
+        self.rows.iter().any(|r| r.engine == Engine::Steady).then_some(STEADY_NOTE)
     }
 
     /// What the "NCCL's model" column is, and where it is furthest from the

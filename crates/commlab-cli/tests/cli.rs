@@ -1303,3 +1303,39 @@ fn predict_says_what_nccls_model_is_and_where_it_is_furthest() {
     let text = String::from_utf8_lossy(&run(&args).stdout).into_owned();
     assert!(text.contains(note), "{text}");
 }
+
+/// `commlab predict --engine`: `engine` on every row, the flow engine's
+/// band on a ring over several channels (its 7 runs hold the nominal one,
+/// which is the row's time), the steady engine's ring smooth, and any other
+/// engine refused with exit 2 naming the flag.
+#[test]
+fn predict_names_its_engine_and_the_flow_band() {
+    let args = ["predict", "--system", "dgx-h100", "--nodes", "4", "--bytes", "1K,1G", "--json"];
+    let flow = json(&args);
+    let ring = &flow["rows"][1];
+    assert_eq!((ring["algorithm"].as_str(), ring["engine"].as_str()), (Some("ring"), Some("flow")));
+    let (lo, hi, mean) = (
+        ring["band"]["min_us"].as_f64().unwrap(),
+        ring["band"]["max_us"].as_f64().unwrap(),
+        ring["band"]["mean_us"].as_f64().unwrap(),
+    );
+    let t = ring["time_us"].as_f64().unwrap();
+    assert_eq!(ring["band"]["runs"], 7);
+    assert!(lo <= t && t <= hi && lo <= mean && mean <= hi && hi > lo, "{ring}");
+    assert!(flow["rows"][0]["band"].is_null(), "a tree's time has no band");
+    let steady = json(&[&args[..], &["--engine", "steady"]].concat());
+    let ring = &steady["rows"][1];
+    assert_eq!((ring["engine"].as_str(), ring["coupled"].as_bool()), (Some("steady"), Some(false)));
+    assert!(ring["band"].is_null());
+    // The steady ring is within the flow band's spread of its mean here
+    // (docs/systems.md, "Two engines": worst cases measured there).
+    let s = ring["time_us"].as_f64().unwrap();
+    assert!((s / mean - 1.0).abs() < 0.1, "steady {s} against the flow mean {mean}");
+    assert_eq!(steady["rows"][0]["engine"], "flow", "a tree runs as the flow engine runs it");
+    let out = run(&["predict", "--system", "dgx-h100", "--engine", "fast"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--engine") && err.contains("steady or flow"), "{err}");
+    let table = String::from_utf8_lossy(&run(&args[..args.len() - 1]).stdout).into_owned();
+    assert!(table.contains("its 7 runs with the system's values moved ±0.5 %"), "{table}");
+}
