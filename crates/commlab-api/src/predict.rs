@@ -394,6 +394,29 @@ impl Planned {
         Ok((out.max().0, net, out))
     }
 
+    /// The steady engine's time of a ring (ns, without NCCL's per-call
+    /// cost) with the preset's values scaled ([`crate::steady`]).
+    ///
+    /// # Errors
+    /// Not a ring on nodes of GPUs; values the network refuses.
+    pub fn steady_ns(&self, s: Scales) -> Result<f64, ApiError> {
+        if self.schedule != "ring" {
+            return Err(ApiError::problem("engine", "the steady engine runs rings"));
+        }
+        let class = |k: usize, scale: f64| LinkClass {
+            bandwidth: self.classes[k].0 * scale,
+            latency: self.classes[k].1 + self.steps[k] * s.latency,
+        };
+        crate::steady::ring_ns(&crate::steady::Ring {
+            collective: self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?,
+            shape: self.shape.parse().map_err(|e: String| ApiError::problem("network", e))?,
+            classes: [class(0, s.intra), class(1, s.inter)],
+            p: self.p,
+            channels: self.channels,
+            wire: self.wire,
+        })
+    }
+
     /// The flow engine's band: the prepared run with each of [`BAND_SCALES`].
     ///
     /// # Errors
@@ -547,7 +570,7 @@ fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> R
     let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
     let steady = engine == Engine::Steady && planned.schedule == "ring" && planned.p > 1;
     let (sim_ns, bottleneck, band, engine) = if steady {
-        (crate::steady::ring_ns(&planned, Scales::NOMINAL)?, None, None, Engine::Steady)
+        (planned.steady_ns(Scales::NOMINAL)?, None, None, Engine::Steady)
     } else {
         match planned.prepare()? {
             None => (0.0, None, None, Engine::Flow),

@@ -9,7 +9,6 @@
 //! they form, solved by mean value analysis (exact for processor sharing
 //! in the stochastic steady state; checked against the flow band's mean).
 
-use crate::predict::{Planned, Scales};
 use crate::ApiError;
 use commlab_core::choose::{block_bytes, Collective};
 use commlab_core::net::topology::{Dir, LinkClass};
@@ -35,27 +34,34 @@ struct Laps {
     tokens: usize,
 }
 
-/// The network `planned` runs on with its values scaled, `shape` in place
-/// of its own (a quotient of it).
-fn network(planned: &Planned, shape: Shape, s: Scales) -> Result<Network, ApiError> {
-    let class = |k: usize, scale: f64| LinkClass {
-        bandwidth: planned.classes[k].0 * scale,
-        latency: planned.classes[k].1 + planned.steps[k] * s.latency,
-    };
-    Ok(Network::new(shape, [class(0, s.intra), class(1, s.inter)])?)
+/// A ring as the steady engine needs it (`predict::Planned::steady_ns`
+/// makes one from a planned run).
+#[derive(Debug, Clone)]
+pub struct Ring {
+    /// The collective (allreduce, allgather or reduce-scatter).
+    pub collective: Collective,
+    /// The network's shape (nodes of GPUs).
+    pub shape: Shape,
+    /// Its link classes, each link's latency with NCCL's step cost.
+    pub classes: [LinkClass; 2],
+    /// Ranks.
+    pub p: u32,
+    /// Channels.
+    pub channels: u32,
+    /// Bytes on the wire.
+    pub wire: u64,
 }
 
 /// The ring's hops of one node's lap, per channel, and per station (0:
 /// `NVLink`, 1: the NIC) the most of its hops one link carries in a round,
 /// every token making one hop.
-fn ring_laps(planned: &Planned, s: Scales) -> Result<Laps, ApiError> {
-    let shape: Shape = planned.shape.parse().map_err(|e: String| ApiError::problem("network", e))?;
-    let Shape::Nodes { n, g, r } = shape else {
+fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
+    let Shape::Nodes { n, g, r } = planned.shape else {
         return Err(ApiError::problem("network", "the steady state runs on nodes of GPUs"));
     };
     // Two nodes repeat as N do (`Planned::ring_quotient`); one is itself.
     let quotient = Shape::Nodes { n: n.min(2), g, r };
-    let net = network(planned, quotient, s)?;
+    let net = Network::new(quotient, planned.classes)?;
     let q = n.min(2) * g;
     let hosts = n.min(2) * g;
     // A link to or from a rail is the NIC's; the others NVLink's.
@@ -112,10 +118,9 @@ fn ring_laps(planned: &Planned, s: Scales) -> Result<Laps, ApiError> {
 ///
 /// # Errors
 /// A shape other than nodes, values the network refuses.
-pub fn ring_ns(planned: &Planned, s: Scales) -> Result<f64, ApiError> {
-    let collective: Collective = planned.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
-    let rounds = if collective == Collective::Allreduce { 2 * (planned.p - 1) } else { planned.p - 1 } as usize;
-    let Laps { hops: laps, most, tokens } = ring_laps(planned, s)?;
+pub fn ring_ns(planned: &Ring) -> Result<f64, ApiError> {
+    let rounds = if planned.collective == Collective::Allreduce { 2 * (planned.p - 1) } else { planned.p - 1 } as usize;
+    let Laps { hops: laps, most, tokens } = ring_laps(planned)?;
     let c = laps.len() as f64;
     let g = laps[0].len();
     let first = laps[0][0];

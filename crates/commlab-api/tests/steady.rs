@@ -26,7 +26,7 @@ fn a_ring_on_one_node_runs_in_lockstep() {
                     continue;
                 }
                 let flow = planned.simulate().unwrap().0;
-                let steady = commlab_api::steady::ring_ns(&planned, Scales::NOMINAL).unwrap();
+                let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
                 assert!(
                     (steady / flow - 1.0).abs() < 1e-9,
                     "{} {collective} 2^{exp}: {steady} against {flow}",
@@ -53,9 +53,9 @@ fn the_steady_ring_is_smooth() {
         for nodes in [1u32, 2, 4, 8] {
             for exp in [10u32, 20, 26, 30] {
                 let planned = ring(preset.id, nodes, Collective::Allreduce, 1 << exp, "simple");
-                let at = commlab_api::steady::ring_ns(&planned, Scales::NOMINAL).unwrap();
+                let at = planned.steady_ns(Scales::NOMINAL).unwrap();
                 for k in 0..3 {
-                    let t = commlab_api::steady::ring_ns(&planned, moved(Scales::NOMINAL, k)).unwrap();
+                    let t = planned.steady_ns(moved(Scales::NOMINAL, k)).unwrap();
                     assert!((t / at - 1.0).abs() <= 1e-5, "{} ×{nodes} 2^{exp} value {k}: {at} → {t}", preset.id);
                 }
             }
@@ -75,7 +75,7 @@ fn worst(presets: &[&str], nodes: &[u32], exps: &[u32], protocols: &[&'static st
                         let planned = ring(preset, n, collective, 1 << exp, protocol);
                         let Some(prepared) = planned.prepare().unwrap() else { continue };
                         let band = planned.band(&prepared).unwrap();
-                        let steady = commlab_api::steady::ring_ns(&planned, Scales::NOMINAL).unwrap();
+                        let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
                         let off = steady / band.mean - 1.0;
                         let region = if exp >= 26 { 2 } else { usize::from(exp > 20) };
                         worst[region] = worst[region].max(off.abs());
