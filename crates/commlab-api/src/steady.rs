@@ -123,14 +123,18 @@ pub fn ring_ns(planned: &Ring) -> Result<f64, ApiError> {
     let Laps { hops: laps, most, tokens } = ring_laps(planned)?;
     let c = laps.len() as f64;
     let g = laps[0].len();
+    // Alike: the same latency and link everywhere, blocks a byte apart at most.
     let first = laps[0][0];
     let alike = laps.iter().flatten().all(|h| {
         (h.latency - first.latency).abs() <= 1e-12 * first.latency.max(1.0)
-            && (h.bytes / h.bandwidth - first.bytes / first.bandwidth).abs() <= 1e-9 * first.bytes / first.bandwidth
+            && h.bandwidth == first.bandwidth
+            && (h.bytes - first.bytes).abs() <= 1.0 + 1e-9 * first.bytes
     });
     if alike {
-        // Lockstep: every token waits its latency, then all share the link.
-        return Ok(rounds as f64 * (first.latency + tokens as f64 * first.bytes / first.bandwidth));
+        // Lockstep: every token waits its latency, then all share the link,
+        // which carries every token's bytes.
+        let mean = laps.iter().flatten().map(|h| h.bytes).sum::<f64>() / (c * g as f64);
+        return Ok(rounds as f64 * (first.latency + tokens as f64 * mean / first.bandwidth));
     }
     // `tokens` share the busiest link; over a lap of g rounds each visits a
     // station g·most/tokens times (every round brings `most` transfers to

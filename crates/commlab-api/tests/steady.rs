@@ -14,29 +14,33 @@ fn ring(preset: &str, nodes: u32, collective: Collective, bytes: u64, protocol: 
 
 /// On one node every hop of a ring is alike: its tokens start together and
 /// stay together, so the flow simulation, message by message, ends when the
-/// lockstep closed form does, where every block is the same size.
+/// lockstep closed form does: to 10⁻⁹ where every block is the same size,
+/// within 5·10⁻³ where some are a byte larger (LL, LL128: the byte parts the
+/// tokens a little; measured up to 3.5·10⁻³).
 #[test]
 fn a_ring_on_one_node_runs_in_lockstep() {
-    let mut checked = 0;
+    let (mut even, mut uneven) = (0, 0);
     for preset in PRESETS.iter().filter(|p| p.nvswitch) {
         for collective in RINGS {
-            for exp in [12u32, 20, 26, 30] {
-                let planned = ring(preset.id, 1, collective, 1 << exp, "simple");
-                if planned.wire % (u64::from(planned.channels) * u64::from(planned.p)) != 0 {
-                    continue;
+            for protocol in ["ll", "ll128", "simple"] {
+                for exp in [12u32, 20, 26, 30] {
+                    let planned = ring(preset.id, 1, collective, 1 << exp, protocol);
+                    let flow = planned.simulate().unwrap().0;
+                    let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
+                    let off = (steady / flow - 1.0).abs();
+                    let whole = planned.wire % (u64::from(planned.channels) * u64::from(planned.p)) == 0;
+                    let bound = if whole { 1e-9 } else { 5e-3 };
+                    assert!(off < bound, "{} {collective} {protocol} 2^{exp}: {steady} against {flow}", preset.id);
+                    if whole {
+                        even += 1;
+                    } else {
+                        uneven += 1;
+                    }
                 }
-                let flow = planned.simulate().unwrap().0;
-                let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
-                assert!(
-                    (steady / flow - 1.0).abs() < 1e-9,
-                    "{} {collective} 2^{exp}: {steady} against {flow}",
-                    preset.id
-                );
-                checked += 1;
             }
         }
     }
-    assert!(checked >= 60, "{checked}");
+    assert!(even >= 60 && uneven >= 60, "{even} whole, {uneven} uneven");
 }
 
 /// Smooth: a 10⁻⁶ relative change of any of the system's values moves the
