@@ -1603,6 +1603,27 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
   const again = await open(context, base, page.url());
   await again.waitForFunction(() => /expected: 2 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
   assert.equal(await again.locator('#y-axis').inputValue(), 'busbw');
+  // Another node count: while its curve is computed, no frame draws the
+  // 2-node curve or its table (a stale result is never drawn).
+  await page.evaluate(() => {
+    window.staleExpected = 0;
+    const chart = () => document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? '';
+    const look = () => {
+      if (/expected: 4 ×/.test(chart())) return;
+      const computing = document.querySelector('[data-testid="expected-note"]')?.textContent.includes('4 × dgx-h100');
+      const drawn = /expected: 2 ×/.test(chart()) || document.querySelector('[data-testid="expected"] summary')?.textContent.includes('2 × dgx-h100');
+      if (computing && drawn) window.staleExpected += 1;
+      requestAnimationFrame(look);
+    };
+    window.startStale = () => requestAnimationFrame(look);
+  });
+  await page.locator('#chooser-system-nodes').fill('4');
+  await page.evaluate(() => window.startStale());
+  await page.locator('#chooser-system-nodes').press('Enter');
+  await page.waitForFunction(() => /expected: 4 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
+  assert.equal(await page.evaluate(() => window.staleExpected), 0, 'frames that drew the 2-node curve while the 4-node one was computed');
+  assert.match(await page.locator('[data-testid="expected"] summary').innerText(), /4 × dgx-h100/);
+  await shot(page, 'chooser-busbw-4-nodes');
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
 });
 

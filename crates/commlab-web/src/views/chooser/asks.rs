@@ -212,6 +212,8 @@ fn follow_expected(ctx: &Ctx) {
             return;
         }
         let what = format!("Simulating what {} × {} should reach", request.nodes, request.system);
+        // Another system's curve is never drawn while this one is computed.
+        expected.set(None);
         expected_note.set(Some(format!("{what}…")));
         let asked = request.clone();
         let handler: OnResponse = Rc::new(move |r, _| match r {

@@ -86,7 +86,7 @@ pub fn ExpectedTable(
             {commlab_core::systems::Preset::find(&asked.system).ok().and_then(|s| s.not_modelled(asked.nodes)).map(|left| view! {
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
-            {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as ring over several channels, its time is one value in a band about 6 % wide: the channels' flows share links max–min, and the last digits of any parameter move it. Read those rows to about ±3 % (docs/systems.md, \"Fitting a system\")."</p> })}
+            {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as a ring over several channels, its time is one value in a band a few percent wide: the channels' flows share links max–min, and the last digits of any parameter move it (commlab predict --json gives each such row's band; docs/systems.md, \"Two engines\")."</p> })}
         </details>
     }
 }
