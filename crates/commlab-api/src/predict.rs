@@ -55,7 +55,7 @@ impl Engine {
 
 /// What the steady engine's rows are, and how far they are from the flow
 /// engine (`crates/commlab-api/tests/steady.rs`, the whole check).
-pub const STEADY_NOTE: &str = "Rows marked steady are the ring's steady state: its tokens as a closed queueing network (mean value analysis), smooth in every value and as fast at any length. It is not yet as close as it should be: against the mean of the flow engine's band on every preset at 2, 4 and 8 nodes it is off by up to 14 % at 1 MiB and less and up to 24 % at 64 MiB and more (docs/systems.md, \"Two engines\"). Trees and NVLS run as the flow engine runs them.";
+pub const STEADY_NOTE: &str = "Rows marked steady are the ring's steady state: its tokens as a closed queueing network (mean value analysis), smooth in every value and as fast at any length. It is not yet as close as it should be: against the mean of the flow engine's band on every preset at 2, 4 and 8 nodes it is off by up to 7.4 % at 1 MiB and less, 17 % from 4 to 16 MiB and 16 % at 64 MiB and more (docs/systems.md, \"Two engines\"). Trees and NVLS run as the flow engine runs them.";
 
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

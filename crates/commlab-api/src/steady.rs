@@ -15,14 +15,16 @@ use commlab_core::net::topology::{Dir, LinkClass};
 use commlab_core::net::{Network, Shape};
 use std::collections::HashMap;
 
-/// One hop of a ring's lap: its latency, the bytes it moves and the
-/// bandwidth of the slowest link of its route, and that link's class.
+/// One hop of a ring's lap: its latency, the bytes it moves, the bandwidth
+/// and class of the link it waits on, and its transfer's time when every
+/// flow of that link is in transfer.
 #[derive(Debug, Clone, Copy)]
 struct Hop {
     latency: f64,
     bytes: f64,
     bandwidth: f64,
     class: usize,
+    shared: f64,
 }
 
 /// A ring's lap: its hops per channel, per station (0: `NVLink`, 1: the
@@ -102,7 +104,8 @@ fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
             }
             if i < g as usize {
                 let latency = route.iter().map(|&d| net.class(d).latency).sum();
-                hops.push(Hop { latency, bytes: *bytes, bandwidth: net.class(neck).bandwidth, class });
+                let bandwidth = net.class(neck).bandwidth;
+                hops.push(Hop { latency, bytes: *bytes, bandwidth, class, shared: *bytes / per_flow(&neck) });
             }
         }
         laps.push(hops);
@@ -154,14 +157,28 @@ pub fn ring_ns(planned: &Ring) -> Result<f64, ApiError> {
     let share: Vec<f64> = (0..2).map(|k| if seen[k] > 0 { visits[k] * c / seen[k] as f64 } else { 1.0 }).collect();
     // Each hop's time: its latency and its transfer slowed by the queue it
     // meets; the last token to finish is the one whose hops cost the most.
+    let time = |h: &Hop| h.latency + h.bytes / h.bandwidth * share[h.class] * (1.0 + queued[h.class]);
     let mut worst = 0.0f64;
     for lap in &laps {
-        let times: Vec<f64> =
-            lap.iter().map(|h| h.latency + h.bytes / h.bandwidth * share[h.class] * (1.0 + queued[h.class])).collect();
+        let times: Vec<f64> = lap.iter().map(time).collect();
         worst = worst.max(window_max(&times, rounds));
     }
-    Ok(worst)
+    // The tokens start together: their first rounds run nearer lockstep
+    // (every hop's transfer shared by all the flows of its link) and they
+    // spread over about half a lap (`TRANSIENT`), which costs that much of
+    // the difference between a lockstep round and a steady one.
+    let hops = c * g as f64;
+    let steady = laps.iter().flatten().map(time).sum::<f64>() / hops;
+    let lockstep = laps.iter().flatten().map(|h| h.latency + h.shared).sum::<f64>() / hops;
+    let spread = TRANSIENT * g as f64;
+    Ok(worst + spread * (lockstep - steady).max(0.0) * (1.0 - (-(rounds as f64) / spread).exp()))
 }
+
+/// Laps over which a ring's tokens spread from their common start: measured
+/// on the 8-token ring (`docs/systems.md`, "Two engines": 4 to 13 rounds of
+/// lockstep's excess); half a lap is the best of 0.3, 0.5, 0.75 and 1 on the
+/// whole check.
+const TRANSIENT: f64 = 0.5;
 
 /// The largest sum of `len` consecutive values of the cyclic `d`.
 fn window_max(d: &[f64], len: usize) -> f64 {
