@@ -21,7 +21,8 @@ pub use crate::system::NODES;
 pub const FIT_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 8 };
 
 /// How a prediction's times are made (`docs/systems.md`, "Two engines").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Engine {
     /// Every flow simulated, event by event; a ring over several channels
     /// also reports its band ([`Planned::band`]).
@@ -434,6 +435,23 @@ impl Planned {
         })
     }
 
+    /// Whether `engine` makes this run's time from its steady state.
+    pub fn steady_under(&self, engine: Engine) -> bool {
+        engine == Engine::Steady && self.schedule == "ring" && self.p > 1
+    }
+
+    /// The call's time (ns) under `engine` with the preset's values scaled
+    /// (`prepared`: [`Planned::prepare`]'s where the flow engine runs it).
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn time_by(&self, engine: Engine, prepared: Option<&Prepared>, s: Scales) -> Result<f64, ApiError> {
+        if self.steady_under(engine) {
+            return Ok(self.steady_ns(s)? + self.base_us * 1000.0 * s.latency);
+        }
+        self.time_ns(prepared, s)
+    }
+
     /// The call's time (ns) with the preset's values scaled: the run plus
     /// NCCL's per-call cost (`prepared`: [`Planned::prepare`]'s).
     ///
@@ -568,8 +586,7 @@ fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: &'s
 /// One size: NCCL's pick, simulated by `engine`.
 fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> Result<PredictRow, ApiError> {
     let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
-    let steady = engine == Engine::Steady && planned.schedule == "ring" && planned.p > 1;
-    let (sim_ns, bottleneck, band, engine) = if steady {
+    let (sim_ns, bottleneck, band, engine) = if planned.steady_under(engine) {
         (planned.steady_ns(Scales::NOMINAL)?, None, None, Engine::Steady)
     } else {
         match planned.prepare()? {

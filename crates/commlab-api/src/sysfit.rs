@@ -28,7 +28,7 @@
 //! The page keeps NCCL's model and plans ([`crate::predict::PredictRequest::planned`]);
 //! the engine worker runs [`SystemFitRequest::run`] (it carries the simulator, not the model).
 
-use crate::predict::{Planned, Prepared, Scales};
+use crate::predict::{Engine, Planned, Prepared, Scales};
 use crate::ApiError;
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +76,9 @@ pub struct SystemFitRequest {
     /// Sizes to predict with the fitted factors (another node count; may be empty).
     #[serde(default)]
     pub then: Vec<Planned>,
+    /// The engine that makes the model's times (`predict::Engine`).
+    #[serde(default)]
+    pub engine: Engine,
 }
 
 /// A fit's result.
@@ -108,15 +111,17 @@ fn scales_of(x: [f64; 3]) -> Scales {
 /// # Errors
 /// A network the simulator refuses.
 pub fn times_at(planned: &[Planned], s: Scales) -> Result<Vec<f64>, ApiError> {
-    times(planned, &prepare(planned)?, s)
+    times(planned, &prepare(planned, Engine::Flow)?, s, Engine::Flow)
 }
 
-fn times(planned: &[Planned], prepared: &[Option<Prepared>], s: Scales) -> Result<Vec<f64>, ApiError> {
-    planned.iter().zip(prepared).map(|(p, prep)| Ok(p.time_ns(prep.as_ref(), s)? / 1000.0)).collect()
+fn times(planned: &[Planned], prepared: &[Option<Prepared>], s: Scales, engine: Engine) -> Result<Vec<f64>, ApiError> {
+    planned.iter().zip(prepared).map(|(p, prep)| Ok(p.time_by(engine, prep.as_ref(), s)? / 1000.0)).collect()
 }
 
-fn prepare(planned: &[Planned]) -> Result<Vec<Option<Prepared>>, ApiError> {
-    planned.iter().map(Planned::prepare).collect()
+/// What the flow engine runs again and again (nothing where `engine` takes
+/// the steady state).
+fn prepare(planned: &[Planned], engine: Engine) -> Result<Vec<Option<Prepared>>, ApiError> {
+    planned.iter().map(|p| if p.steady_under(engine) { Ok(None) } else { p.prepare() }).collect()
 }
 
 /// Solves the `k`×`k` system `a · x = b` (Gaussian elimination with
@@ -181,12 +186,13 @@ struct Problem<'a> {
     planned: &'a [Planned],
     prepared: Vec<Option<Prepared>>,
     ln_measured: Vec<f64>,
+    engine: Engine,
 }
 
 impl Problem<'_> {
     /// ln(model) − ln(measured) per point, then the prior's three.
     fn residuals(&self, x: [f64; 3]) -> Result<Vec<f64>, ApiError> {
-        let t = times(self.planned, &self.prepared, scales_of(x))?;
+        let t = times(self.planned, &self.prepared, scales_of(x), self.engine)?;
         let mut r: Vec<f64> = t.iter().zip(&self.ln_measured).map(|(m, ln)| m.max(1e-12).ln() - ln).collect();
         r.extend(x.iter().map(|v| PRIOR * v));
         Ok(r)
@@ -305,7 +311,10 @@ impl SystemFitRequest {
             })?,
             None => Vec::new(),
         };
-        Ok((preset, SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then }))
+        Ok((
+            preset,
+            SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then, engine: Engine::Flow },
+        ))
     }
 
     /// Fits the factors, then predicts [`SystemFitRequest::then`].
@@ -329,9 +338,10 @@ impl SystemFitRequest {
         let planned: Vec<Planned> = keep.iter().map(|&i| self.planned[i].clone()).collect();
         let problem = Problem {
             held: held_of(&planned).unwrap_or(3),
-            prepared: prepare(&planned)?,
+            prepared: prepare(&planned, self.engine)?,
             planned: &planned,
             ln_measured: keep.iter().map(|&i| self.measured_us[i].ln()).collect(),
+            engine: self.engine,
         };
         let (mut at, mut resid, mut iterations, free) = levenberg_marquardt(&problem, [0.0; 3])?;
         // Restart from the best of a grid around the end over the measured
@@ -362,10 +372,10 @@ impl SystemFitRequest {
         }
         let errors = uncertainty(&problem, at, &resid, &free)?;
         let scales = scales_of(at);
-        let then_prepared = prepare(&self.then)?;
-        let all = prepare(&self.planned)?;
-        let fitted_all = times(&self.planned, &all, scales)?;
-        let nominal_all = times(&self.planned, &all, Scales::NOMINAL)?;
+        let then_prepared = prepare(&self.then, self.engine)?;
+        let all = prepare(&self.planned, self.engine)?;
+        let fitted_all = times(&self.planned, &all, scales, self.engine)?;
+        let nominal_all = times(&self.planned, &all, Scales::NOMINAL, self.engine)?;
         Ok(SystemFit {
             scales,
             errors,
@@ -373,7 +383,7 @@ impl SystemFitRequest {
             nominal_us: nominal_all,
             rms: (sum_sq(problem.data(&resid)) / problem.ln_measured.len() as f64).sqrt(),
             iterations,
-            then_us: times(&self.then, &then_prepared, scales)?,
+            then_us: times(&self.then, &then_prepared, scales, self.engine)?,
         })
     }
 }

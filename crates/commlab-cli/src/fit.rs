@@ -53,6 +53,9 @@ pub struct FitArgs {
     /// With --system: the NCCL release whose model picks (as `predict --nccl-version`).
     #[arg(long)]
     nccl_version: Option<String>,
+    /// With --system: the engine of the system's times, flow or steady (as `predict --engine`).
+    #[arg(long)]
+    engine: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -174,20 +177,26 @@ struct SystemOut {
 }
 
 impl FitArgs {
+    /// Without `--system`, the flags that only go with it are refused.
+    fn without_system(&self) -> Result<(), ArgError> {
+        let flag = if self.nodes.is_some() {
+            "--nodes"
+        } else if self.predict_nodes.is_some() {
+            "--predict-nodes"
+        } else if self.engine.is_some() {
+            "--engine"
+        } else if self.nccl_version.is_some() {
+            "--nccl-version"
+        } else {
+            return Ok(());
+        };
+        Err((flag.to_owned(), "needs --system ID: the nodes of which system".to_owned()))
+    }
+
     /// `--system` (with `--nodes`, `--predict-nodes`): the preset fitted to the run.
     fn system_fit(&self, result: &commlab_api::fit::FitResult) -> Result<Option<SystemOut>, ArgError> {
         let Some(system) = &self.system else {
-            if self.predict_nodes.is_some() || self.nodes.is_some() || self.nccl_version.is_some() {
-                let flag = if self.nodes.is_some() {
-                    "--nodes"
-                } else if self.predict_nodes.is_some() {
-                    "--predict-nodes"
-                } else {
-                    "--nccl-version"
-                };
-                return Err((flag.to_owned(), "needs --system ID: the nodes of which system".to_owned()));
-            }
-            return Ok(None);
+            return self.without_system().map(|()| None);
         };
         let arg = |flag: &str, e: commlab_api::ApiError| (format!("--{flag}"), e.to_string());
         let preset = commlab_core::systems::Preset::find(system).map_err(|e| ("--system".to_owned(), e))?;
@@ -218,7 +227,9 @@ impl FitArgs {
                 ))
             }
         };
-        let (preset, request) = commlab_api::sysfit::SystemFitRequest::with_version(
+        let engine: commlab_api::predict::Engine =
+            self.engine.as_deref().unwrap_or("flow").parse().map_err(|e| arg("engine", e))?;
+        let (preset, mut request) = commlab_api::sysfit::SystemFitRequest::with_version(
             system,
             nodes,
             &result.collective,
@@ -230,6 +241,7 @@ impl FitArgs {
             let field = e.field.clone();
             arg(&field, e)
         })?;
+        request.engine = engine;
         let fit = request.run().map_err(|e| arg("system", e))?;
         let report =
             commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit, rccl: result.rccl };

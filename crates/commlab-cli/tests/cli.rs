@@ -1339,3 +1339,36 @@ fn predict_names_its_engine_and_the_flow_band() {
     let table = String::from_utf8_lossy(&run(&args[..args.len() - 1]).stdout).into_owned();
     assert!(table.contains("its 7 runs with the system's values moved ±0.5 %"), "{table}");
 }
+
+/// `commlab fit … --system ID --engine steady`: the system's rings from
+/// their steady state (the fit's accuracy across node counts is checked in
+/// `crates/commlab-api/tests/steady.rs`); here the flag end to end: the
+/// prediction has every size, and an unknown engine, or one without
+/// `--system`, exits 2 naming `--engine`.
+#[test]
+fn fit_a_system_with_the_steady_engine() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/published/nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt"
+    );
+    let v = json(&[
+        "fit",
+        file,
+        "--p",
+        "16",
+        "--system",
+        "dgx-h100",
+        "--predict-nodes",
+        "4",
+        "--engine",
+        "steady",
+        "--json",
+    ]);
+    let rows = v["prediction"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["time_us"].as_f64().is_some_and(|t| t > 0.0)), "{v}");
+    for args in [&["--system", "dgx-h100", "--engine", "fast"][..], &["--engine", "steady"][..]] {
+        let out = run(&[&["fit", file, "--p", "16"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--engine"), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
