@@ -65,11 +65,11 @@ fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
     let quotient = Shape::Nodes { n: n.min(2), g, r };
     let net = Network::new(quotient, planned.classes)?;
     let q = n.min(2) * g;
-    let hosts = n.min(2) * g;
-    // A link to or from a rail is the NIC's; the others NVLink's.
+    // A link to or from a rail (after the hosts and the node switches) is
+    // the NIC's; the others NVLink's.
     let nic = |d: Dir| {
         let (a, b) = net.ends(d);
-        a.max(b) >= hosts + n.min(2)
+        a.max(b) >= q + n.min(2)
     };
     let mut routes: Vec<Vec<(Vec<Dir>, f64)>> = Vec::new();
     let mut load: HashMap<Dir, usize> = HashMap::new();
@@ -125,9 +125,11 @@ pub fn ring_ns(planned: &Ring) -> Result<f64, ApiError> {
     let rounds = if planned.collective == Collective::Allreduce { 2 * (planned.p - 1) } else { planned.p - 1 } as usize;
     let Laps { hops: laps, most, tokens } = ring_laps(planned)?;
     let c = laps.len() as f64;
+    let Some(&first) = laps.first().and_then(|lap| lap.first()) else {
+        return Err(ApiError::problem("network", "the ring has no hop between two GPUs"));
+    };
     let g = laps[0].len();
     // Alike: the same latency and link everywhere, blocks a byte apart at most.
-    let first = laps[0][0];
     let alike = laps.iter().flatten().all(|h| {
         (h.latency - first.latency).abs() <= 1e-12 * first.latency.max(1.0)
             && h.bandwidth == first.bandwidth
