@@ -211,3 +211,425 @@ fn mva(tokens: usize, delay: f64, demands: &[f64]) -> Vec<f64> {
     }
     queue
 }
+
+/// A pipelined tree as the steady engine needs it: NCCL's NVLS tree or
+/// its tree (`predict::Planned::steady_ns` makes one from a planned run).
+#[derive(Debug, Clone)]
+pub struct Tree {
+    /// The network's shape (nodes of GPUs).
+    pub shape: Shape,
+    /// Its link classes, each link's latency with NCCL's step cost.
+    pub classes: [LinkClass; 2],
+    /// Channels.
+    pub channels: u32,
+    /// Pieces per channel.
+    pub pieces: u32,
+    /// Bytes on the wire.
+    pub wire: u64,
+}
+
+/// A hop's latency (ns) and the bandwidth (B/ns) of the link it waits on.
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    latency: f64,
+    bandwidth: f64,
+}
+
+/// A tree's values: nodes, GPUs and NICs per node, a hop through the
+/// node's switch (GPU to switch for NVLS, GPU to GPU for the tree) and one
+/// between two nodes' GPUs on a rail, and NCCL's two trees over the nodes.
+struct Setup {
+    n: u32,
+    g: u32,
+    r: u32,
+    nv: Link,
+    net: Link,
+    trees: [(Vec<Vec<u32>>, u32); 2],
+}
+
+impl Setup {
+    fn new(t: &Tree, to_switch: bool) -> Result<Setup, ApiError> {
+        let Shape::Nodes { n, g, r } = t.shape else {
+            return Err(ApiError::problem("network", "the steady state runs on nodes of GPUs"));
+        };
+        let net = Network::new(Shape::Nodes { n: 2, g, r }, t.classes)?;
+        let hop = |a: u32, z: u32| {
+            let path = net.fixed_path(a, z);
+            let dirs: Vec<Dir> = path.windows(2).filter_map(|w| net.dir(w[0], w[1])).collect();
+            let latency = dirs.iter().map(|&d| net.class(d).latency).sum();
+            Link { latency, bandwidth: dirs.iter().map(|&d| net.class(d).bandwidth).fold(f64::INFINITY, f64::min) }
+        };
+        let nv = if to_switch {
+            Link { latency: t.classes[0].latency, bandwidth: t.classes[0].bandwidth }
+        } else if g > 1 {
+            hop(0, 1)
+        } else {
+            Link { latency: 0.0, bandwidth: f64::INFINITY }
+        };
+        // The last GPU's NIC: on every rail, the rail's first GPU's.
+        let net_hop = hop(g - g / r, 2 * g - g / r);
+        Ok(Setup { n, g, r, nv, net: net_hop, trees: commlab_core::choose::nccl_double_tree(n) })
+    }
+
+    /// The last node's finish of one piece alone ([`one_piece`]) in the
+    /// first tree, or in either (two pieces or more, one down each).
+    fn fill(&self, pieces: u32, ready: f64, alone: f64, tail: f64) -> f64 {
+        let trees = if pieces > 1 { 2 } else { 1 };
+        self.trees[..trees]
+            .iter()
+            .map(|(children, root)| one_piece(children, *root, ready, self.net.latency, alone, tail))
+            .fold(0.0, f64::max)
+    }
+
+    /// NCCL's two trees over at most [`PERIOD_NODES`] nodes (the same
+    /// parity as `n`): the steady period is set by the busiest node, and
+    /// every kind of node of the trees over more nodes is among them.
+    fn period_trees(&self) -> [(Vec<Vec<u32>>, u32); 2] {
+        if self.n <= PERIOD_NODES {
+            return self.trees.clone();
+        }
+        commlab_core::choose::nccl_double_tree(PERIOD_NODES + self.n % 2)
+    }
+}
+
+/// Nodes whose trees stand for larger ones in the steady period
+/// ([`Setup::period_trees`]).
+const PERIOD_NODES: u32 = 64;
+
+/// Two flows of the same size on one link, their transfers from `a` and
+/// `b` (`a ≤ b`), each `alone` long with the link to itself, shared max–min
+/// where they overlap: when each finishes.
+fn pair(a: f64, b: f64, alone: f64) -> (f64, f64) {
+    if b - a >= alone {
+        return (a + alone, b + alone);
+    }
+    let left = alone - (b - a);
+    (b + 2.0 * left, b + left + alone)
+}
+
+/// When the last of the flows whose transfers start at `a` and `b` (each
+/// `alone` long) arrives through one link (a node of NCCL's trees has at
+/// most two children in one tree).
+fn last_of(a: f64, b: f64, alone: f64) -> f64 {
+    pair(a.min(b), a.max(b), alone).1
+}
+
+/// One piece through one of NCCL's trees over nodes, alone: every node's
+/// head ready to send up at `ready`, a hop between nodes `latency` then
+/// `alone` of transfer (children sharing their parent's links), and each
+/// node done `tail` after its piece came down. The last node's finish.
+fn one_piece(children: &[Vec<u32>], root: u32, ready: f64, latency: f64, alone: f64, tail: f64) -> f64 {
+    // Breadth-first order from the root; children before parents when reversed.
+    let mut order = vec![root];
+    let mut next = 0;
+    while next < order.len() {
+        order.extend(children[order[next] as usize].iter().copied());
+        next += 1;
+    }
+    let mut up = vec![ready; children.len()];
+    for &k in order.iter().rev() {
+        let starts: Vec<f64> = children[k as usize].iter().map(|&c| up[c as usize] + latency).collect();
+        let arrived = match starts.as_slice() {
+            [] => 0.0,
+            [a] => a + alone,
+            [a, b, ..] => last_of(*a, *b, alone),
+        };
+        up[k as usize] = up[k as usize].max(arrived);
+    }
+    let mut down = vec![0.0f64; children.len()];
+    down[root as usize] = up[root as usize];
+    let mut last = 0.0f64;
+    for &k in &order {
+        let kids = &children[k as usize];
+        // Sent to every child at once: they share the node's link.
+        let at = down[k as usize] + latency + alone * kids.len() as f64;
+        for &c in kids {
+            down[c as usize] = at;
+        }
+        last = last.max(down[k as usize] + tail);
+    }
+    last
+}
+
+/// NCCL's NVLS tree (allreduce on several nodes, `choose::nvls`): its time
+/// (ns), without NCCL's per-call cost: the fill of one piece alone, then a
+/// steady period for every two more ([`Period`], [`Cycle`]).
+///
+/// # Errors
+/// A shape other than nodes of GPUs; values the network refuses.
+pub fn nvls_tree_ns(t: &Tree) -> Result<f64, ApiError> {
+    let s = Setup::new(t, true)?;
+    let (c, pieces) = (f64::from(t.channels.max(1)), t.pieces.max(1));
+    // The channels are alike and share every link (`Planned::prepare`).
+    let nv = Link { bandwidth: s.nv.bandwidth / c, ..s.nv };
+    let net = Link { bandwidth: s.net.bandwidth / c, ..s.net };
+    let b = block_bytes(t.wire, t.channels.max(1), 0) as f64 / f64::from(pieces * s.g);
+    let (an, ti) = (nv.latency + b / nv.bandwidth, b / net.bandwidth);
+    // One piece: each GPU's parts one at a time, the last slice's sum back
+    // at its head after g + 1 NVLink hops; up and down the tree; the `st`
+    // and the switch's copy.
+    let ready = f64::from(s.g + 1) * an;
+    let fill = s.fill(pieces, ready, ti, 2.0 * an);
+    let cycle = nvls_period(&s.period_trees(), s.g, nv, net, b).0;
+    Ok(cycle.time(fill, pieces, ready + 2.0 * an + net.latency + ti))
+}
+
+/// NCCL's tree (allreduce, `choose::node_tree`): a chain of each node's
+/// GPUs under each of the two trees over nodes, one channel per NIC. Its
+/// time (ns), without NCCL's per-call cost: the fill of one piece, alone
+/// for one and under the steady load for many ([`loaded`]), then a steady
+/// period for every two more.
+///
+/// # Errors
+/// A shape other than nodes of GPUs; values the network refuses.
+pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
+    let s = Setup::new(t, false)?;
+    let (channels, pieces) = (t.channels.max(1), t.pieces.max(1));
+    let b = block_bytes(t.wire, channels, 0) as f64 / f64::from(pieces);
+    let ti = b / s.net.bandwidth;
+    let chain = f64::from(s.g - 1) * (s.nv.latency + b / s.nv.bandwidth);
+    let fill = s.fill(pieces, chain, ti, chain);
+    let (cycle, busy) = tree_period(&s.period_trees(), (s.g, s.r, channels), s.nv, s.net, b);
+    let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft.0) / 2.0);
+    Ok(cycle.time(fill, pieces, 2.0 * chain + s.net.latency + ti))
+}
+
+/// The last piece's fill: alone for one piece, its hops between nodes
+/// under the steady load (`busy`) once the pipeline holds as many pieces
+/// as that fill lasts cycles, in proportion before.
+fn loaded(alone: f64, busy: f64, pieces: u32, cycle: f64) -> f64 {
+    let depth = if cycle > 0.0 { (busy / cycle).max(1.0) } else { 1.0 };
+    alone + (f64::from(pieces - 1) / depth).min(1.0) * (busy - alone).max(0.0)
+}
+
+/// One message of a pipeline's steady period: the window it is held in
+/// (from its send to its arrival), its latency, its bytes and the links it
+/// crosses (at most two).
+#[derive(Debug, Clone, Copy)]
+struct Flow {
+    window: usize,
+    latency: f64,
+    bytes: f64,
+    links: [usize; 2],
+}
+
+/// A pipeline's steady period: every message sent in it, each held in a
+/// window of a few messages in flight (a NIC's), on links of known bandwidth.
+#[derive(Debug, Default)]
+struct Period {
+    bandwidth: Vec<f64>,
+    windows: Vec<f64>,
+    flows: Vec<Flow>,
+}
+
+/// No link: a flow's second where it crosses one.
+const NONE: usize = usize::MAX;
+
+/// A steady period's length (ns): `hard` from its links and one-message
+/// windows, `soft` from its slowest window of several messages, with the
+/// periods whose messages that window holds at once.
+#[derive(Debug, Clone, Copy)]
+struct Cycle {
+    hard: f64,
+    soft: (f64, f64),
+}
+
+impl Cycle {
+    /// The time of `pieces` pieces after a first one's `fill` (a period is
+    /// two pieces): the hard period for every two further pieces, or the
+    /// window's for all of them where it is slower, with what comes before
+    /// its first message and after its last one's hop (`outside`).
+    fn time(self, fill: f64, pieces: u32, outside: f64) -> f64 {
+        let hard = fill + f64::from(pieces - 1) * self.hard / 2.0;
+        let soft = outside + f64::from(pieces) * self.soft.0 / 2.0;
+        hard.max(soft)
+    }
+}
+
+/// Rounds of [`Period::solve`]'s fixed point (a fixed count keeps the
+/// result smooth in every value).
+const PERIOD_ROUNDS: usize = 60;
+
+impl Period {
+    fn link(&mut self, bandwidth: f64) -> usize {
+        self.bandwidth.push(bandwidth);
+        self.bandwidth.len() - 1
+    }
+
+    fn window(&mut self, size: u32) -> usize {
+        self.windows.push(f64::from(size));
+        self.windows.len() - 1
+    }
+
+    fn add(&mut self, window: usize, latency: f64, bytes: f64, links: [usize; 2]) {
+        self.flows.push(Flow { window, latency, bytes, links });
+    }
+
+    /// The period ([`Cycle`]) and the mean transfer of the flows that
+    /// cross a link of bandwidth `net` (ns): the slowest of its windows
+    /// (each message held for its latency and transfer, `size` at a time)
+    /// and its links (their bytes), each transfer slowed by the flows it
+    /// meets on its links (their mean number in transfer over the period,
+    /// by Little's law; a window of w keeps at most w − 1 of its own beside
+    /// a flow), solved as a fixed point.
+    fn solve(&self, net: f64) -> (Cycle, f64) {
+        let on = |f: &Flow| f.links.into_iter().filter(|&l| l != NONE);
+        let alone: Vec<f64> =
+            self.flows.iter().map(|f| on(f).map(|l| f.bytes / self.bandwidth[l]).fold(0.0, f64::max)).collect();
+        let mut work = vec![0.0f64; self.bandwidth.len()];
+        // Each (flow, link) pair's slot among the (window, link) pairs.
+        let mut slots: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut slot = Vec::with_capacity(self.flows.len());
+        for f in &self.flows {
+            let mut s = [NONE; 2];
+            for (i, l) in on(f).enumerate() {
+                work[l] += f.bytes / self.bandwidth[l];
+                let next = slots.len();
+                s[i] = *slots.entry((f.window, l)).or_insert(next);
+            }
+            slot.push(s);
+        }
+        let links = work.iter().copied().fold(0.0, f64::max);
+        let mut transfer = alone.clone();
+        let mut busy = vec![0.0f64; self.bandwidth.len()];
+        let mut mine = vec![0.0f64; slots.len()];
+        for _ in 0..PERIOD_ROUNDS {
+            let mut held = vec![0.0f64; self.windows.len()];
+            for (f, t) in self.flows.iter().zip(&transfer) {
+                held[f.window] += (f.latency + t) / self.windows[f.window];
+            }
+            let period = held.iter().copied().fold(links, f64::max);
+            busy.iter_mut().for_each(|b| *b = 0.0);
+            mine.iter_mut().for_each(|m| *m = 0.0);
+            for ((f, t), s) in self.flows.iter().zip(&transfer).zip(&slot) {
+                for (l, &k) in on(f).zip(s) {
+                    busy[l] += t / period;
+                    mine[k] += t / period;
+                }
+            }
+            for (((f, t), a), s) in self.flows.iter().zip(transfer.iter_mut()).zip(&alone).zip(&slot) {
+                let w = self.windows[f.window];
+                let others = on(f)
+                    .zip(s)
+                    .map(|(l, &k)| (busy[l] - mine[k]) + (mine[k] - *t / period).max(0.0) * (w - 1.0) / w)
+                    .fold(0.0, f64::max);
+                *t = 0.5 * *t + 0.5 * a * (1.0 + others);
+            }
+        }
+        // A window of several messages lets its first ones go at once: it
+        // bounds the time only past what it holds ([`Cycle::time`]).
+        let mut held = vec![0.0f64; self.windows.len()];
+        let (mut sum, mut count) = (0.0, 0.0);
+        for (f, t) in self.flows.iter().zip(&transfer) {
+            held[f.window] += (f.latency + t) / self.windows[f.window];
+            if on(f).any(|l| self.bandwidth[l] == net) {
+                sum += t;
+                count += 1.0;
+            }
+        }
+        let mut cycle = Cycle { hard: links, soft: (0.0, 0.0) };
+        for (&h, &size) in held.iter().zip(&self.windows) {
+            if size <= 1.0 {
+                cycle.hard = cycle.hard.max(h);
+            } else {
+                cycle.soft.0 = cycle.soft.0.max(h);
+            }
+        }
+        (cycle, if count > 0.0 { sum / count } else { 0.0 })
+    }
+}
+
+/// Each node's parent in each of NCCL's two trees over nodes.
+fn parents(trees: &[(Vec<Vec<u32>>, u32); 2]) -> [Vec<Option<u32>>; 2] {
+    trees.clone().map(|(children, _)| {
+        let mut up = vec![None; children.len()];
+        for (k, kids) in children.iter().enumerate() {
+            for &c in kids {
+                up[c as usize] = Some(k as u32);
+            }
+        }
+        up
+    })
+}
+
+/// NCCL's steps in flight on one connection.
+const STEPS: u32 = commlab_core::systems::NCCL_STEPS;
+
+/// NVLS tree's steady period (two pieces, one down each tree), ns: per node
+/// one GPU stands for all (each heads one slice): its parts to the switch
+/// (g a piece, one at a time) and its `st` (one at a time) on its NVLink
+/// link, the switch port's sums and copies back on it (one at a time), its
+/// hops up and down each tree on the NIC (8 in flight, NCCL's steps).
+fn nvls_period(trees: &[(Vec<Vec<u32>>, u32); 2], g: u32, nv: Link, net: Link, b: f64) -> (Cycle, f64) {
+    let n = trees[0].0.len();
+    let up = parents(trees);
+    let mut p = Period::default();
+    let links: Vec<[usize; 4]> =
+        (0..n).map(|_| [p.link(nv.bandwidth), p.link(nv.bandwidth), p.link(net.bandwidth), p.link(net.bandwidth)]).collect();
+    for k in 0..n {
+        let [nv_out, nv_in, nic_out, _] = links[k];
+        let (parts, st, port, network) = (p.window(1), p.window(1), p.window(1), p.window(STEPS));
+        for _ in 0..2 * g {
+            p.add(parts, nv.latency, b, [nv_out, NONE]);
+            p.add(port, nv.latency, b, [nv_in, NONE]);
+        }
+        for _ in 0..2 {
+            p.add(st, nv.latency, b, [nv_out, NONE]);
+            p.add(port, nv.latency, b, [nv_in, NONE]);
+        }
+        for (t, (children, _)) in trees.iter().enumerate() {
+            let to = up[t][k].into_iter().chain(children[k].iter().copied());
+            for other in to {
+                p.add(network, net.latency, b, [nic_out, links[other as usize][3]]);
+            }
+        }
+    }
+    p.solve(net.bandwidth)
+}
+
+/// NCCL tree's steady period (two pieces, one down each tree), ns: every
+/// channel's chain through every node (NCCL's 8 steps in flight per GPU
+/// and channel) and its entry GPU's hops up and down each tree on the
+/// channel's NIC.
+fn tree_period(trees: &[(Vec<Vec<u32>>, u32); 2], shape: (u32, u32, u32), nv: Link, net: Link, b: f64) -> (Cycle, f64) {
+    let (g, r, channels) = shape;
+    let n = trees[0].0.len();
+    let up = parents(trees);
+    let per = g / r;
+    let mut p = Period::default();
+    // Per node: each GPU's NVLink out and in, each NIC's out and in.
+    let nvl: Vec<Vec<[usize; 2]>> =
+        (0..n).map(|_| (0..g).map(|_| [p.link(nv.bandwidth), p.link(nv.bandwidth)]).collect()).collect();
+    let nic: Vec<Vec<[usize; 2]>> =
+        (0..n).map(|_| (0..r).map(|_| [p.link(net.bandwidth), p.link(net.bandwidth)]).collect()).collect();
+    for k in 0..n {
+        for c in 0..channels {
+            // The channel's order (`Shape::channel_order`): it enters every
+            // node at its rail's GPU.
+            let entry = (c % r) * per + (c / r) % per;
+            let rail = (c % r) as usize;
+            for s in 0..g {
+                let x = ((entry + s) % g) as usize;
+                let window = p.window(STEPS);
+                for (t, (children, _)) in trees.iter().enumerate() {
+                    if s > 0 {
+                        let to = ((entry + s - 1) % g) as usize;
+                        p.add(window, nv.latency, b, [nvl[k][x][0], nvl[k][to][1]]);
+                    } else if let Some(parent) = up[t][k] {
+                        p.add(window, net.latency, b, [nic[k][rail][0], nic[parent as usize][rail][1]]);
+                    }
+                    if s == 0 {
+                        for &ch in &children[k] {
+                            p.add(window, net.latency, b, [nic[k][rail][0], nic[ch as usize][rail][1]]);
+                        }
+                    }
+                    if s + 1 < g {
+                        let to = ((entry + s + 1) % g) as usize;
+                        p.add(window, nv.latency, b, [nvl[k][x][0], nvl[k][to][1]]);
+                    }
+                }
+            }
+        }
+    }
+    p.solve(net.bandwidth)
+}

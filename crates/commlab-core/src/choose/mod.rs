@@ -9,6 +9,7 @@ pub mod registry;
 mod trees;
 
 pub use algorithms::{node_tree, nvls, plan, ring_quotient};
+pub use trees::nccl_double_tree;
 pub use pipelined::{pipelined_profile, pipelined_profiles};
 pub use plan::{block_bytes, AlphaBeta, Collective, Cost, Load, Plan, Profile, Transfer};
 pub use registry::{of, Algorithm, ALGORITHMS};

@@ -54,7 +54,7 @@ pub(super) fn odd_leaf_tree(n: u32) -> Vec<Vec<u32>> {
 /// node and the root. The first is [`odd_leaf_tree`] (`ncclGetBtree`,
 /// rooted at 0); the second is it mirrored (`i ↦ n − 1 − i`, rooted at
 /// n − 1) when `n` is even, shifted (`i ↦ i + 1 mod n`, rooted at 1) when odd.
-pub(super) fn nccl_double_tree(n: u32) -> [(Vec<Vec<u32>>, u32); 2] {
+pub fn nccl_double_tree(n: u32) -> [(Vec<Vec<u32>>, u32); 2] {
     let first = odd_leaf_tree(n);
     let mirror = n % 2 == 0;
     let map = |i: u32| if mirror { n - 1 - i } else { (i + 1) % n };
