@@ -13,7 +13,7 @@ use commlab_core::systems::{self, Preset, MAX_PIECES, NCCL_STEPS};
 use serde_json::{json as j, Value};
 
 use crate::system::System;
-pub use crate::system::NODES;
+pub use crate::system::{NODES, STEADY_NODES};
 
 /// Nodes of a system fit (measured or predicted) and of an NCCL tuner file:
 /// each simulates every size tens of times (a fit) or once per NCCL pair, so
@@ -56,7 +56,7 @@ impl Engine {
 
 /// What the steady engine's rows are, and how far they are from the flow
 /// engine (`crates/commlab-api/tests/steady.rs`, the whole check).
-pub const STEADY_NOTE: &str = "Rows marked steady are the ring's steady state: its tokens as a closed queueing network (mean value analysis), smooth in every value and as fast at any length. It is not yet as close as it should be: against the mean of the flow engine's band on every preset at 2, 4 and 8 nodes it is off by up to 7.4 % at 1 MiB and less, 17 % from 4 to 16 MiB and 16 % at 64 MiB and more (docs/systems.md, \"Two engines\"). Trees and NVLS run as the flow engine runs them.";
+pub const STEADY_NOTE: &str = "Rows marked steady come from the steady state, not from every flow: a ring as its tokens in a closed queueing network (mean value analysis); NCCL's tree and NVLS tree as one piece's fill, exact alone, and a steady period of their windows and links. Smooth in every value, milliseconds at any node count. Not yet as close as they should be: against the flow engine on every preset at 2, 4 and 8 nodes, rings are off by up to 7.4 % at 1 MiB and less, 17 % from 4 to 16 MiB and 16 % at 64 MiB and more; trees by up to 32 %, 31 % and 24 % (half of all cases within 2.2 %). Other schedules (broadcast's chain, all-to-all) run as the flow engine runs them (docs/systems.md, \"Two engines\").";
 
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -188,7 +188,14 @@ impl PredictRequest {
     /// # Errors
     /// An unknown system or collective, nodes or a size out of range.
     pub fn run_with(&self, engine: Engine) -> Result<Prediction, ApiError> {
-        let system = self.system()?;
+        let range = if engine == Engine::Steady { STEADY_NODES } else { NODES };
+        let system = System::within(&self.system, self.nodes, self.nccl_version.as_deref(), range).map_err(|e| {
+            if e.field == "nodes" && engine == Engine::Flow && STEADY_NODES.contains(u64::from(self.nodes)) {
+                ApiError::new("nodes", self.nodes, format!("{NODES} with the flow engine, which simulates every flow ({STEADY_NODES} with --engine steady)"))
+            } else {
+                e
+            }
+        })?;
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         if self.sizes.is_empty() {
             return Err(ApiError::problem(
@@ -395,27 +402,48 @@ impl Planned {
         Ok((out.max().0, net, out))
     }
 
-    /// The steady engine's time of a ring (ns, without NCCL's per-call
-    /// cost) with the preset's values scaled ([`crate::steady`]).
+    /// The steady engine's time (ns, without NCCL's per-call cost) of a
+    /// ring, NCCL's tree or NVLS tree with the preset's values scaled
+    /// ([`crate::steady`]).
     ///
     /// # Errors
-    /// Not a ring on nodes of GPUs; values the network refuses.
+    /// A schedule the steady engine does not model ([`Planned::steady_under`]);
+    /// values the network refuses.
     pub fn steady_ns(&self, s: Scales) -> Result<f64, ApiError> {
-        if self.schedule != "ring" {
-            return Err(ApiError::problem("engine", "the steady engine runs rings"));
-        }
         let class = |k: usize, scale: f64| LinkClass {
             bandwidth: self.classes[k].0 * scale,
             latency: self.classes[k].1 + self.steps[k] * s.latency,
         };
-        crate::steady::ring_ns(&crate::steady::Ring {
-            collective: self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?,
-            shape: self.shape.parse().map_err(|e: String| ApiError::problem("network", e))?,
-            classes: [class(0, s.intra), class(1, s.inter)],
-            p: self.p,
-            channels: self.channels,
-            wire: self.wire,
-        })
+        let classes = [class(0, s.intra), class(1, s.inter)];
+        let shape = commlab_core::net::Shape::parse_any(&self.shape).map_err(|e| ApiError::problem("network", e))?;
+        let tree =
+            || crate::steady::Tree { shape, classes, channels: self.channels, pieces: self.pieces, wire: self.wire };
+        match self.schedule.as_str() {
+            "ring" => crate::steady::ring_ns(&crate::steady::Ring {
+                collective: self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?,
+                shape,
+                classes,
+                p: self.p,
+                channels: self.channels,
+                wire: self.wire,
+            }),
+            "node-tree" => crate::steady::node_tree_ns(&tree()),
+            "nvls" if self.steady_tree() => crate::steady::nvls_tree_ns(&tree()),
+            other => Err(ApiError::problem("engine", format!("the steady engine does not model {other}"))),
+        }
+    }
+
+    /// NVLS tree: NVLS (allreduce) on several nodes.
+    fn steady_tree(&self) -> bool {
+        self.schedule == "nvls" && self.collective == "allreduce" && self.p > self.gpus()
+    }
+
+    /// GPUs per node (its shape's `G`).
+    fn gpus(&self) -> u32 {
+        match commlab_core::net::Shape::parse_any(&self.shape) {
+            Ok(commlab_core::net::Shape::Nodes { g, .. }) => g,
+            _ => self.p,
+        }
     }
 
     /// The flow engine's band: the prepared run with each of [`BAND_SCALES`].
@@ -435,9 +463,13 @@ impl Planned {
         })
     }
 
-    /// Whether `engine` makes this run's time from its steady state.
+    /// Whether `engine` makes this run's time from its steady state: the
+    /// steady engine's rings, NCCL's trees and NVLS trees (NVLS on one
+    /// node, small, runs as the flow engine runs it).
     pub fn steady_under(&self, engine: Engine) -> bool {
-        engine == Engine::Steady && self.schedule == "ring" && self.p > 1
+        engine == Engine::Steady
+            && self.p > 1
+            && (matches!(self.schedule.as_str(), "ring" | "node-tree") || self.steady_tree())
     }
 
     /// The call's time (ns) under `engine` with the preset's values scaled
@@ -586,6 +618,15 @@ fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: &'s
 /// One size: NCCL's pick, simulated by `engine`.
 fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> Result<PredictRow, ApiError> {
     let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
+    if !planned.steady_under(engine) && u64::from(system.nodes) > NODES.max {
+        return Err(ApiError::new(
+            "nodes",
+            system.nodes,
+            format!(
+                "{NODES} where a size runs as {simulated} ({algorithm}/{protocol} at {bytes} B): only the flow engine runs it, and it simulates every flow"
+            ),
+        ));
+    }
     let (sim_ns, bottleneck, band, engine) = if planned.steady_under(engine) {
         (planned.steady_ns(Scales::NOMINAL)?, None, None, Engine::Steady)
     } else {

@@ -484,8 +484,8 @@ impl Period {
             let mut s = [NONE; 2];
             for (i, l) in on(f).enumerate() {
                 work[l] += f.bytes / self.bandwidth[l];
-                let next = slots.len();
-                s[i] = *slots.entry((f.window, l)).or_insert(next);
+                let fresh = slots.len();
+                s[i] = *slots.entry((f.window, l)).or_insert(fresh);
             }
             slot.push(s);
         }
@@ -499,8 +499,8 @@ impl Period {
                 held[f.window] += (f.latency + t) / self.windows[f.window];
             }
             let period = held.iter().copied().fold(links, f64::max);
-            busy.iter_mut().for_each(|b| *b = 0.0);
-            mine.iter_mut().for_each(|m| *m = 0.0);
+            busy.fill(0.0);
+            mine.fill(0.0);
             for ((f, t), s) in self.flows.iter().zip(&transfer).zip(&slot) {
                 for (l, &k) in on(f).zip(s) {
                     busy[l] += t / period;
@@ -557,15 +557,16 @@ const STEPS: u32 = commlab_core::systems::NCCL_STEPS;
 
 /// NVLS tree's steady period (two pieces, one down each tree), ns: per node
 /// one GPU stands for all (each heads one slice): its parts to the switch
-/// (g a piece, one at a time) and its `st` (one at a time) on its NVLink
+/// (g a piece, one at a time) and its `st` (one at a time) on its `NVLink`
 /// link, the switch port's sums and copies back on it (one at a time), its
 /// hops up and down each tree on the NIC (8 in flight, NCCL's steps).
 fn nvls_period(trees: &[(Vec<Vec<u32>>, u32); 2], g: u32, nv: Link, net: Link, b: f64) -> (Cycle, f64) {
     let n = trees[0].0.len();
     let up = parents(trees);
     let mut p = Period::default();
-    let links: Vec<[usize; 4]> =
-        (0..n).map(|_| [p.link(nv.bandwidth), p.link(nv.bandwidth), p.link(net.bandwidth), p.link(net.bandwidth)]).collect();
+    let links: Vec<[usize; 4]> = (0..n)
+        .map(|_| [p.link(nv.bandwidth), p.link(nv.bandwidth), p.link(net.bandwidth), p.link(net.bandwidth)])
+        .collect();
     for k in 0..n {
         let [nv_out, nv_in, nic_out, _] = links[k];
         let (parts, st, port, network) = (p.window(1), p.window(1), p.window(1), p.window(STEPS));
@@ -591,45 +592,53 @@ fn nvls_period(trees: &[(Vec<Vec<u32>>, u32); 2], g: u32, nv: Link, net: Link, b
 /// channel's chain through every node (NCCL's 8 steps in flight per GPU
 /// and channel) and its entry GPU's hops up and down each tree on the
 /// channel's NIC.
-fn tree_period(trees: &[(Vec<Vec<u32>>, u32); 2], shape: (u32, u32, u32), nv: Link, net: Link, b: f64) -> (Cycle, f64) {
-    let (g, r, channels) = shape;
-    let n = trees[0].0.len();
+fn tree_period(
+    trees: &[(Vec<Vec<u32>>, u32); 2],
+    shape: (u32, u32, u32),
+    nv: Link,
+    net: Link,
+    bytes: f64,
+) -> (Cycle, f64) {
+    let (gpus, nics, channels) = shape;
+    let nodes = trees[0].0.len();
     let up = parents(trees);
-    let per = g / r;
-    let mut p = Period::default();
+    let per = gpus / nics;
+    let mut period = Period::default();
     // Per node: each GPU's NVLink out and in, each NIC's out and in.
-    let nvl: Vec<Vec<[usize; 2]>> =
-        (0..n).map(|_| (0..g).map(|_| [p.link(nv.bandwidth), p.link(nv.bandwidth)]).collect()).collect();
-    let nic: Vec<Vec<[usize; 2]>> =
-        (0..n).map(|_| (0..r).map(|_| [p.link(net.bandwidth), p.link(net.bandwidth)]).collect()).collect();
-    for k in 0..n {
+    let nvl: Vec<Vec<[usize; 2]>> = (0..nodes)
+        .map(|_| (0..gpus).map(|_| [period.link(nv.bandwidth), period.link(nv.bandwidth)]).collect())
+        .collect();
+    let nic: Vec<Vec<[usize; 2]>> = (0..nodes)
+        .map(|_| (0..nics).map(|_| [period.link(net.bandwidth), period.link(net.bandwidth)]).collect())
+        .collect();
+    for k in 0..nodes {
         for c in 0..channels {
             // The channel's order (`Shape::channel_order`): it enters every
             // node at its rail's GPU.
-            let entry = (c % r) * per + (c / r) % per;
-            let rail = (c % r) as usize;
-            for s in 0..g {
-                let x = ((entry + s) % g) as usize;
-                let window = p.window(STEPS);
+            let entry = (c % nics) * per + (c / nics) % per;
+            let rail = (c % nics) as usize;
+            for s in 0..gpus {
+                let x = ((entry + s) % gpus) as usize;
+                let window = period.window(STEPS);
                 for (t, (children, _)) in trees.iter().enumerate() {
                     if s > 0 {
-                        let to = ((entry + s - 1) % g) as usize;
-                        p.add(window, nv.latency, b, [nvl[k][x][0], nvl[k][to][1]]);
+                        let to = ((entry + s - 1) % gpus) as usize;
+                        period.add(window, nv.latency, bytes, [nvl[k][x][0], nvl[k][to][1]]);
                     } else if let Some(parent) = up[t][k] {
-                        p.add(window, net.latency, b, [nic[k][rail][0], nic[parent as usize][rail][1]]);
+                        period.add(window, net.latency, bytes, [nic[k][rail][0], nic[parent as usize][rail][1]]);
                     }
                     if s == 0 {
                         for &ch in &children[k] {
-                            p.add(window, net.latency, b, [nic[k][rail][0], nic[ch as usize][rail][1]]);
+                            period.add(window, net.latency, bytes, [nic[k][rail][0], nic[ch as usize][rail][1]]);
                         }
                     }
-                    if s + 1 < g {
-                        let to = ((entry + s + 1) % g) as usize;
-                        p.add(window, nv.latency, b, [nvl[k][x][0], nvl[k][to][1]]);
+                    if s + 1 < gpus {
+                        let to = ((entry + s + 1) % gpus) as usize;
+                        period.add(window, nv.latency, bytes, [nvl[k][x][0], nvl[k][to][1]]);
                     }
                 }
             }
         }
     }
-    p.solve(net.bandwidth)
+    period.solve(net.bandwidth)
 }

@@ -8,8 +8,12 @@ use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::IntRange;
 use commlab_core::systems::Preset;
 
-/// Nodes of one prediction.
+/// Nodes of one prediction by the flow engine (and of the page).
 pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
+
+/// Nodes of one prediction by the steady engine, which never builds the
+/// whole network (`docs/systems.md`, "Two engines").
+pub const STEADY_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 1024 };
 
 /// N nodes of a preset under one NCCL release.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,9 +35,21 @@ impl System {
     /// The field at fault (`system`, `nodes`, `hosts`, `nccl-version`) and
     /// what it accepts.
     pub fn new(id: &str, nodes: u32, version: Option<&str>) -> Result<System, ApiError> {
+        System::within(id, nodes, version, NODES)
+    }
+
+    /// [`System::new`] with nodes within `range` ([`NODES`] or
+    /// [`STEADY_NODES`]); the ranks within the network simulator's hosts
+    /// where the range is the flow engine's.
+    ///
+    /// # Errors
+    /// As [`System::new`].
+    pub fn within(id: &str, nodes: u32, version: Option<&str>, range: IntRange) -> Result<System, ApiError> {
         let preset = Preset::find(id).map_err(|e| ApiError::problem("system", e))?;
-        let nodes = NODES.check(u64::from(nodes))? as u32;
-        commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        let nodes = range.check(u64::from(nodes))? as u32;
+        if u64::from(nodes) <= NODES.max {
+            commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+        }
         let version = match version {
             None => Version::Current,
             Some(v) => Version::parse(v).map_err(|e| ApiError::problem("nccl-version", e))?,

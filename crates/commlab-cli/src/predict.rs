@@ -17,7 +17,7 @@ pub struct PredictArgs {
     /// (Gb/s a NIC) and plugin (none, aws-p4d, aws-p5, aws-p5en, aws-p6); docs/systems.md.
     #[arg(long)]
     system: String,
-    /// Nodes (1..=128).
+    /// Nodes (1..=128; 1..=1024 with --engine steady).
     #[arg(long, default_value_t = 2)]
     nodes: u32,
     /// allreduce, allgather, reduce-scatter, broadcast, reduce or all-to-all.
@@ -30,8 +30,9 @@ pub struct PredictArgs {
     /// (2.26.2 uses 2.22's tables: the newest transcribed release not newer).
     #[arg(long)]
     nccl_version: Option<String>,
-    /// steady (rings from their steady state: smooth, any length) or flow (every flow simulated; a ring over
-    /// several channels also reports its band over 7 runs with the system's values moved ±0.5 %).
+    /// steady (rings, NCCL's tree and NVLS tree from their steady state: smooth, milliseconds at any node
+    /// count) or flow (every flow simulated; a ring over several channels also reports its band over 7 runs
+    /// with the system's values moved ±0.5 %).
     #[arg(long, default_value = "flow")]
     engine: String,
     /// Print one JSON object instead of a table.

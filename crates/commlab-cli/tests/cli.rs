@@ -1331,13 +1331,51 @@ fn predict_names_its_engine_and_the_flow_band() {
     // (docs/systems.md, "Two engines": worst cases measured there).
     let s = ring["time_us"].as_f64().unwrap();
     assert!((s / mean - 1.0).abs() < 0.1, "steady {s} against the flow mean {mean}");
-    assert_eq!(steady["rows"][0]["engine"], "flow", "a tree runs as the flow engine runs it");
+    assert_eq!(steady["rows"][0]["engine"], "steady", "NCCL's tree from its steady state too");
     let out = run(&["predict", "--system", "dgx-h100", "--engine", "fast"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--engine") && err.contains("steady or flow"), "{err}");
     let table = String::from_utf8_lossy(&run(&args[..args.len() - 1]).stdout).into_owned();
     assert!(table.contains("its 7 runs with the system's values moved ±0.5 %"), "{table}");
+}
+
+/// The steady engine at scale: 1 024 nodes of `dgx-h100` (8 192 ranks),
+/// 8 B to 16 GiB, every row from the steady state (NCCL's tree, NVLS tree
+/// and ring), the time growing with the size; the flow engine refuses more
+/// than 128 nodes and says which engine takes them, and a size that only
+/// the flow engine runs (broadcast's chain) is refused past 128 nodes
+/// naming its schedule.
+#[test]
+fn predict_at_a_thousand_nodes_with_the_steady_engine() {
+    let v = json(&[
+        "predict", "--system", "dgx-h100", "--nodes", "1024", "--bytes", "8..16G", "--engine", "steady", "--json",
+    ]);
+    assert_eq!(v["ranks"], 8192);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 32);
+    let mut last = 0.0;
+    for r in rows {
+        assert_eq!(r["engine"], "steady", "{r}");
+        let t = r["time_us"].as_f64().unwrap();
+        assert!(t >= last && r["busbw"].as_f64().unwrap() > 0.0, "{r}");
+        last = t;
+    }
+    let picks: std::collections::BTreeSet<&str> = rows.iter().filter_map(|r| r["algorithm"].as_str()).collect();
+    assert!(picks.contains("tree") && picks.contains("nvls_tree"), "{picks:?}");
+    for (args, wants) in [
+        (&["predict", "--system", "dgx-h100", "--nodes", "256"][..], &["--nodes", "1 to 128", "--engine steady"][..]),
+        (&["predict", "--system", "dgx-h100", "--nodes", "1025", "--engine", "steady"], &["--nodes", "1 to 1024"]),
+        (
+            &["predict", "--system", "dgx-h100", "--nodes", "256", "--engine", "steady", "--collective", "broadcast"],
+            &["--nodes", "chain", "flow engine"],
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(wants.iter().all(|w| err.contains(w)), "{args:?}: {err}");
+    }
 }
 
 /// `commlab fit … --system ID --engine steady`: the system's rings from

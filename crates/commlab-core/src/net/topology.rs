@@ -174,6 +174,27 @@ pub const FORMS: &str = "switch:H, ring:H, mesh:XxY[xZ], torus:XxY[xZ], fattree:
 impl FromStr for Shape {
     type Err = String;
     fn from_str(text: &str) -> Result<Shape, String> {
+        let shape = Shape::parse_any(text)?;
+        let hosts = shape.hosts();
+        if !limits::net::HOSTS.contains(hosts) {
+            return Err(format!("{text:?} has {hosts} hosts: expected {}", limits::net::HOSTS));
+        }
+        let vertices = hosts + shape.switches();
+        if !limits::net::VERTICES.contains(vertices) {
+            return Err(format!("{text:?} has {vertices} vertices: expected {}", limits::net::VERTICES));
+        }
+        Ok(shape)
+    }
+}
+
+impl Shape {
+    /// A shape's text read as [`FromStr`] reads it, without the network
+    /// simulator's limits on hosts and vertices: for models that never
+    /// build the whole network (the steady engine).
+    ///
+    /// # Errors
+    /// Text that names no shape.
+    pub fn parse_any(text: &str) -> Result<Shape, String> {
         let bad = || format!("{text:?} is not one of {FORMS} (positive integers)");
         let (kind, rest) = text.trim().split_once(':').ok_or_else(bad)?;
         let numbers = |sep: char, count: std::ops::RangeInclusive<usize>| -> Result<Vec<u32>, String> {
@@ -210,14 +231,6 @@ impl FromStr for Shape {
             }
             _ => return Err(bad()),
         };
-        let hosts = shape.hosts();
-        if !limits::net::HOSTS.contains(hosts) {
-            return Err(format!("{text:?} has {hosts} hosts: expected {}", limits::net::HOSTS));
-        }
-        let vertices = hosts + shape.switches();
-        if !limits::net::VERTICES.contains(vertices) {
-            return Err(format!("{text:?} has {vertices} vertices: expected {}", limits::net::VERTICES));
-        }
         Ok(shape)
     }
 }

@@ -1,0 +1,151 @@
+//! The steady-state trees (`commlab_api::steady`: NCCL's tree and NVLS
+//! tree, `docs/systems.md`, "Two engines") against the flow simulation,
+//! which they must stand for.
+
+use commlab_api::predict::{plan_as, Planned, Scales};
+use commlab_api::system::System;
+use commlab_core::choose::Collective;
+use commlab_core::systems::PRESETS;
+
+/// NCCL's `algorithm` (`tree`, `nvls_tree`) at `bytes` on `nodes` nodes of `preset`.
+fn tree(preset: &str, nodes: u32, algorithm: &'static str, bytes: u64, protocol: &'static str) -> Planned {
+    plan_as(&System::new(preset, nodes, None).unwrap(), Collective::Allreduce, bytes, algorithm, protocol).0
+}
+
+/// The presets and algorithms the check runs: NCCL's tree on every
+/// preset, its NVLS tree where the preset has NVLS.
+fn cases() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    let mut out = Vec::new();
+    for p in PRESETS {
+        out.push((p.id, "tree", vec!["ll", "ll128", "simple"]));
+        if p.nvls {
+            out.push((p.id, "nvls_tree", vec!["simple"]));
+        }
+    }
+    out
+}
+
+/// One piece alone: NCCL's tree moves it up each node's chain, up and down
+/// the tree of nodes (two children sharing their parent's links) and down
+/// the chains: the steady engine's fill is the flow simulation's time to
+/// 10⁻⁹ on every preset at 2 to 16 nodes; NVLS tree's within 2 % (its
+/// switch copies the slices of a piece one after another, which the fill
+/// takes as overlapping; measured 1.2 %).
+#[test]
+fn one_piece_through_a_tree_is_the_flow_simulation() {
+    let mut checked = 0;
+    for (preset, algorithm, _) in cases() {
+        for nodes in [2u32, 3, 4, 5, 8, 16] {
+            for bytes in [1u64 << 10, 1 << 14] {
+                let planned = tree(preset, nodes, algorithm, bytes, "simple");
+                if planned.pieces != 1 {
+                    continue;
+                }
+                let flow = planned.simulate().unwrap().0;
+                let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
+                let bound = if algorithm == "tree" { 1e-9 } else { 0.02 };
+                assert!(
+                    (steady / flow - 1.0).abs() <= bound,
+                    "{preset} ×{nodes} {algorithm} {bytes} B: steady {steady} against {flow}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 150, "{checked} cases of one piece");
+}
+
+/// Smooth: a 10⁻⁶ relative change of any of the system's values moves the
+/// steady trees by at most 10⁻⁵.
+#[test]
+fn the_steady_trees_are_smooth() {
+    let moved = |k: usize| {
+        let mut s = Scales::NOMINAL;
+        *[&mut s.inter, &mut s.intra, &mut s.latency][k] *= 1.0 + 1e-6;
+        s
+    };
+    for (preset, algorithm, protocols) in cases() {
+        for nodes in [2u32, 4, 8, 100] {
+            for &protocol in &protocols {
+                for exp in [10u32, 20, 26, 30] {
+                    let planned = tree(preset, nodes, algorithm, 1 << exp, protocol);
+                    let at = planned.steady_ns(Scales::NOMINAL).unwrap();
+                    for k in 0..3 {
+                        let t = planned.steady_ns(moved(k)).unwrap();
+                        assert!(
+                            (t / at - 1.0).abs() <= 1e-5,
+                            "{preset} ×{nodes} {algorithm} {protocol} 2^{exp} value {k}: {at} → {t}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The steady trees against the flow simulation (trees have no band: their
+/// flows do not couple): the worst differences by region (≤ 1 MiB, 4–16 MiB,
+/// ≥ 64 MiB), and every case over 10 % where `print`.
+fn worst(
+    cases: &[(&'static str, &'static str, Vec<&'static str>)],
+    nodes: &[u32],
+    exps: &[u32],
+    print: bool,
+) -> [f64; 3] {
+    let mut worst = [0.0f64; 3];
+    for (preset, algorithm, protocols) in cases {
+        for &n in nodes {
+            for &protocol in protocols {
+                for &exp in exps {
+                    let planned = tree(preset, n, algorithm, 1 << exp, protocol);
+                    let flow = planned.simulate().unwrap().0;
+                    let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
+                    let off = steady / flow - 1.0;
+                    let region = if exp >= 26 { 2 } else { usize::from(exp > 20) };
+                    worst[region] = worst[region].max(off.abs());
+                    if print && off.abs() > 0.10 {
+                        println!(
+                            "{preset} ×{n} {algorithm}/{protocol} 2^{exp} ({} pieces): steady {:+.1} % of the flow",
+                            planned.pieces,
+                            100.0 * off
+                        );
+                    }
+                }
+            }
+        }
+        if print {
+            println!(
+                "after {preset} {algorithm}: worst ≤ 1 MiB {:.1} %, 4–16 MiB {:.1} %, ≥ 64 MiB {:.1} %",
+                100.0 * worst[0],
+                100.0 * worst[1],
+                100.0 * worst[2]
+            );
+        }
+    }
+    worst
+}
+
+/// A guard on the measured agreement (`docs/systems.md`, "Two engines"):
+/// NCCL's tree on `dgx-h100` and `p4d` and NVLS tree on `h800` at 2 and 4
+/// nodes. Measured: 31.7 % at 1 MiB and less, 23.9 % at 64 MiB and more
+/// on the whole check; these bounds only keep the difference from growing.
+#[test]
+fn the_steady_trees_stay_near_the_flow() {
+    let some: Vec<_> = cases()
+        .into_iter()
+        .filter(|(p, a, _)| matches!((*p, *a), ("dgx-h100" | "p4d", "tree") | ("h800", "nvls_tree")))
+        .collect();
+    let w = worst(&some, &[2, 4], &[10, 16, 20, 26, 30], false);
+    assert!(w[0] <= 0.35 && w[2] <= 0.27, "worst ≤ 1 MiB {:.3}, ≥ 64 MiB {:.3}", w[0], w[2]);
+}
+
+/// The whole check: every preset × 2, 4, 8 nodes × NCCL's tree (LL, LL128,
+/// Simple) and NVLS tree × 1 KiB to 4 GiB. Prints the worst per region and
+/// every case over 10 %:
+/// `cargo test --release -p commlab-api --test steady_trees -- --ignored --nocapture`.
+#[test]
+#[ignore = "a minute: the whole check, printed"]
+fn the_steady_trees_against_the_flow() {
+    let exps: Vec<u32> = (10..=32).step_by(2).collect();
+    worst(&cases(), &[2, 4, 8], &exps, true);
+}
