@@ -111,17 +111,39 @@ fn scales_of(x: [f64; 3]) -> Scales {
 /// # Errors
 /// A network the simulator refuses.
 pub fn times_at(planned: &[Planned], s: Scales) -> Result<Vec<f64>, ApiError> {
-    times(planned, &prepare(planned, Engine::Flow)?, s, Engine::Flow)
+    times(planned, &prepare(planned, None)?, s, None)
 }
 
-fn times(planned: &[Planned], prepared: &[Option<Prepared>], s: Scales, engine: Engine) -> Result<Vec<f64>, ApiError> {
-    planned.iter().zip(prepared).map(|(p, prep)| Ok(p.time_by(engine, prep.as_ref(), s)? / 1000.0)).collect()
+/// The steady engine's time of a run without NCCL's per-call cost
+/// ([`Planned::steady_ns`]), handed to [`SystemFitRequest::run_by`] by
+/// those that fit with it: the engine worker, which fits with the flow
+/// engine only, does not carry it.
+pub type SteadyTime = fn(&Planned, Scales) -> Result<f64, ApiError>;
+
+/// Times in µs: from `steady` where it models the run, else simulated.
+fn times(
+    planned: &[Planned],
+    prepared: &[Option<Prepared>],
+    s: Scales,
+    steady: Option<SteadyTime>,
+) -> Result<Vec<f64>, ApiError> {
+    planned
+        .iter()
+        .zip(prepared)
+        .map(|(p, prep)| match steady {
+            Some(time) if p.steady_under(Engine::Steady) => Ok((time(p, s)? + p.base_us * 1000.0 * s.latency) / 1000.0),
+            _ => Ok(p.time_ns(prep.as_ref(), s)? / 1000.0),
+        })
+        .collect()
 }
 
-/// What the flow engine runs again and again (nothing where `engine` takes
-/// the steady state).
-fn prepare(planned: &[Planned], engine: Engine) -> Result<Vec<Option<Prepared>>, ApiError> {
-    planned.iter().map(|p| if p.steady_under(engine) { Ok(None) } else { p.prepare() }).collect()
+/// What the flow engine runs again and again (nothing where `steady`
+/// models the run).
+fn prepare(planned: &[Planned], steady: Option<SteadyTime>) -> Result<Vec<Option<Prepared>>, ApiError> {
+    planned
+        .iter()
+        .map(|p| if steady.is_some() && p.steady_under(Engine::Steady) { Ok(None) } else { p.prepare() })
+        .collect()
 }
 
 /// Solves the `k`×`k` system `a · x = b` (Gaussian elimination with
@@ -186,13 +208,13 @@ struct Problem<'a> {
     planned: &'a [Planned],
     prepared: Vec<Option<Prepared>>,
     ln_measured: Vec<f64>,
-    engine: Engine,
+    steady: Option<SteadyTime>,
 }
 
 impl Problem<'_> {
     /// ln(model) − ln(measured) per point, then the prior's three.
     fn residuals(&self, x: [f64; 3]) -> Result<Vec<f64>, ApiError> {
-        let t = times(self.planned, &self.prepared, scales_of(x), self.engine)?;
+        let t = times(self.planned, &self.prepared, scales_of(x), self.steady)?;
         let mut r: Vec<f64> = t.iter().zip(&self.ln_measured).map(|(m, ln)| m.max(1e-12).ln() - ln).collect();
         r.extend(x.iter().map(|v| PRIOR * v));
         Ok(r)
@@ -324,6 +346,25 @@ impl SystemFitRequest {
     /// measured list of another length than the planned one, a network the
     /// simulator refuses.
     pub fn run(&self) -> Result<SystemFit, ApiError> {
+        self.run_by(None)
+    }
+
+    /// [`SystemFitRequest::run`] with the steady engine's time where the
+    /// request's engine is steady (`steady`: [`Planned::steady_ns`]).
+    ///
+    /// # Errors
+    /// As [`SystemFitRequest::run`]; the steady engine asked for and not given.
+    pub fn run_by(&self, steady: Option<SteadyTime>) -> Result<SystemFit, ApiError> {
+        let steady = match (self.engine, steady) {
+            (Engine::Flow, _) => None,
+            (Engine::Steady, Some(time)) => Some(time),
+            (Engine::Steady, None) => {
+                return Err(ApiError::problem(
+                    "engine",
+                    "the page fits with the flow engine; `commlab fit --engine steady` fits with the steady state",
+                ))
+            }
+        };
         if self.planned.len() != self.measured_us.len() {
             return Err(ApiError::problem("measured", "one measured time per planned size"));
         }
@@ -338,10 +379,10 @@ impl SystemFitRequest {
         let planned: Vec<Planned> = keep.iter().map(|&i| self.planned[i].clone()).collect();
         let problem = Problem {
             held: held_of(&planned).unwrap_or(3),
-            prepared: prepare(&planned, self.engine)?,
+            prepared: prepare(&planned, steady)?,
             planned: &planned,
             ln_measured: keep.iter().map(|&i| self.measured_us[i].ln()).collect(),
-            engine: self.engine,
+            steady,
         };
         let (mut at, mut resid, mut iterations, free) = levenberg_marquardt(&problem, [0.0; 3])?;
         // Restart from the best of a grid around the end over the measured
@@ -372,10 +413,10 @@ impl SystemFitRequest {
         }
         let errors = uncertainty(&problem, at, &resid, &free)?;
         let scales = scales_of(at);
-        let then_prepared = prepare(&self.then, self.engine)?;
-        let all = prepare(&self.planned, self.engine)?;
-        let fitted_all = times(&self.planned, &all, scales, self.engine)?;
-        let nominal_all = times(&self.planned, &all, Scales::NOMINAL, self.engine)?;
+        let then_prepared = prepare(&self.then, steady)?;
+        let all = prepare(&self.planned, steady)?;
+        let fitted_all = times(&self.planned, &all, scales, steady)?;
+        let nominal_all = times(&self.planned, &all, Scales::NOMINAL, steady)?;
         Ok(SystemFit {
             scales,
             errors,
@@ -383,7 +424,7 @@ impl SystemFitRequest {
             nominal_us: nominal_all,
             rms: (sum_sq(problem.data(&resid)) / problem.ln_measured.len() as f64).sqrt(),
             iterations,
-            then_us: times(&self.then, &then_prepared, scales, self.engine)?,
+            then_us: times(&self.then, &then_prepared, scales, steady)?,
         })
     }
 }

@@ -183,7 +183,7 @@ fn a_steady_fit_predicts_another_node_count() {
             .collect();
         let (_, mut request) = SystemFitRequest::new(preset, n, "allreduce", &points, Some(m)).unwrap();
         request.engine = Engine::Steady;
-        let fit = request.run().unwrap();
+        let fit = request.run_by(Some(Planned::steady_ns)).unwrap();
         let expected = run(preset, m);
         for ((&b, got), want) in sizes.iter().zip(&fit.then_us).zip(&expected) {
             let off = got / want - 1.0;

@@ -242,7 +242,7 @@ impl FitArgs {
             arg(&field, e)
         })?;
         request.engine = engine;
-        let fit = request.run().map_err(|e| arg("system", e))?;
+        let fit = request.run_by(Some(commlab_api::predict::Planned::steady_ns)).map_err(|e| arg("system", e))?;
         let report =
             commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit, rccl: result.rccl };
         let mut text = report.sentences().join("\n");
