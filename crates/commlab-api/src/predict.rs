@@ -56,7 +56,7 @@ impl Engine {
 
 /// What the steady engine's rows are, and how far they are from the flow
 /// engine (`crates/commlab-api/tests/steady.rs`, the whole check).
-pub const STEADY_NOTE: &str = "Rows marked steady come from the steady state, not from every flow: a ring as its tokens in a closed queueing network (mean value analysis); NCCL's tree and NVLS tree as one piece's fill, exact alone, and a steady period of their windows and links. Smooth in every value, milliseconds at any node count. Not yet as close as they should be: against the flow engine on every preset at 2, 4 and 8 nodes, rings are off by up to 7.4 % at 1 MiB and less, 17 % from 4 to 16 MiB and 16 % at 64 MiB and more; trees by up to 32 %, 31 % and 24 % (half of all cases within 2.2 %). Other schedules (broadcast's chain, all-to-all) run as the flow engine runs them (docs/systems.md, \"Two engines\").";
+pub const STEADY_NOTE: &str = "Rows marked steady come from the steady state, not from every flow: a ring as its tokens in a closed queueing network (mean value analysis); NCCL's tree and NVLS tree as one piece's fill, exact alone, and a steady period of their windows and links. Smooth in every value, milliseconds at any node count. Not yet as close as they should be: against the flow engine on every preset at 2, 4 and 8 nodes, rings are off by up to 7.4 % at 1 MiB and less, 17 % from 4 to 16 MiB and 16 % at 64 MiB and more; NVLS tree by up to 1.2 %, 11 % and 12 %; NCCL's tree by up to 33 %, 32 % and 25 % (half of its cases within 2.2 %). Other schedules (broadcast's chain, all-to-all) run as the flow engine runs them (docs/systems.md, \"Two engines\").";
 
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
