@@ -271,6 +271,14 @@ impl Setup {
         Ok(Setup { n, g, r, nv, net: net_hop, trees: commlab_core::choose::nccl_double_tree(n) })
     }
 
+    /// Hops between nodes after a node's last message before the piece
+    /// reaches the deepest leaf, at most: NCCL's trees' height less two
+    /// (the busiest nodes sit one level above the leaves' parents).
+    fn hops_after(&self) -> f64 {
+        let height = self.trees.iter().map(|(children, root)| height(children, *root)).max().unwrap_or(0);
+        f64::from(height.saturating_sub(2))
+    }
+
     /// The last node's finish of one piece alone ([`one_piece`]) in the
     /// first tree, or in either (two pieces or more, one down each).
     fn fill(&self, pieces: u32, ready: f64, alone: f64, tail: f64) -> f64 {
@@ -295,6 +303,11 @@ impl Setup {
 /// Nodes whose trees stand for larger ones in the steady period
 /// ([`Setup::period_trees`]).
 const PERIOD_NODES: u32 = 64;
+
+/// The longest path from `root` down to a leaf, in hops.
+fn height(children: &[Vec<u32>], root: u32) -> u32 {
+    children[root as usize].iter().map(|&c| 1 + height(children, c)).max().unwrap_or(0)
+}
 
 /// Two flows of the same size on one link, their transfers from `a` and
 /// `b` (`a ≤ b`), each `alone` long with the link to itself, shared max–min
@@ -371,7 +384,7 @@ pub fn nvls_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     let ready = f64::from(s.g + 1) * an;
     let fill = s.fill(pieces, ready, ti, 2.0 * an);
     let cycle = nvls_period(&s.period_trees(), s.g, nv, net, b).0;
-    Ok(cycle.time(fill, pieces, ready + 2.0 * an + net.latency + ti))
+    Ok(cycle.time(fill, pieces, ready + 2.0 * an + s.hops_after() * (net.latency + ti)))
 }
 
 /// NCCL's tree (allreduce, `choose::node_tree`): a chain of each node's
@@ -390,8 +403,8 @@ pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     let chain = f64::from(s.g - 1) * (s.nv.latency + b / s.nv.bandwidth);
     let fill = s.fill(pieces, chain, ti, chain);
     let (cycle, busy) = tree_period(&s.period_trees(), (s.g, s.r, channels), s.nv, s.net, b);
-    let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft.0) / 2.0);
-    Ok(cycle.time(fill, pieces, 2.0 * chain + s.net.latency + ti))
+    let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft) / 2.0);
+    Ok(cycle.time(fill, pieces, 2.0 * chain + s.hops_after() * (s.net.latency + ti)))
 }
 
 /// The last piece's fill: alone for one piece, its hops between nodes
@@ -426,24 +439,43 @@ struct Period {
 const NONE: usize = usize::MAX;
 
 /// A steady period's length (ns): `hard` from its links and one-message
-/// windows, `soft` from its slowest window of several messages, with the
-/// periods whose messages that window holds at once.
+/// windows, `soft` from its slowest window of several messages.
 #[derive(Debug, Clone, Copy)]
 struct Cycle {
     hard: f64,
-    soft: (f64, f64),
+    soft: f64,
 }
 
 impl Cycle {
     /// The time of `pieces` pieces after a first one's `fill` (a period is
-    /// two pieces): the hard period for every two further pieces, or the
-    /// window's for all of them where it is slower, with what comes before
-    /// its first message and after its last one's hop (`outside`).
+    /// two pieces): the fill and the hard period for every two further
+    /// pieces, and the window's period for all of them with what comes
+    /// before its first message and after its last one (`outside`); for
+    /// several pieces the two together as their smooth maximum ([`norm`]):
+    /// a window of several messages lets its first ones go at once, so it
+    /// bounds the time only past what it holds, and near there both bind.
+    /// One piece is its fill.
     fn time(self, fill: f64, pieces: u32, outside: f64) -> f64 {
         let hard = fill + f64::from(pieces - 1) * self.hard / 2.0;
-        let soft = outside + f64::from(pieces) * self.soft.0 / 2.0;
-        hard.max(soft)
+        let soft = outside + f64::from(pieces) * self.soft / 2.0;
+        if pieces == 1 {
+            hard.max(soft)
+        } else {
+            norm(hard, soft)
+        }
     }
+}
+
+/// The smooth maximum of two bounds that act together: their 3-norm
+/// (`docs/systems.md`, "Two engines": 3 fits the flow simulation best of
+/// 2, 3, 4 and 6 near where the two bounds cross, and the max, which the
+/// norm tends to far from there).
+fn norm(a: f64, b: f64) -> f64 {
+    let top = a.max(b);
+    if top <= 0.0 {
+        return 0.0;
+    }
+    top * (1.0 + (a.min(b) / top).powi(3)).cbrt()
 }
 
 /// Rounds of [`Period::solve`]'s fixed point (a fixed count keeps the
@@ -516,8 +548,6 @@ impl Period {
                 *t = 0.5 * *t + 0.5 * a * (1.0 + others);
             }
         }
-        // A window of several messages lets its first ones go at once: it
-        // bounds the time only past what it holds ([`Cycle::time`]).
         let mut held = vec![0.0f64; self.windows.len()];
         let (mut sum, mut count) = (0.0, 0.0);
         for (f, t) in self.flows.iter().zip(&transfer) {
@@ -527,12 +557,12 @@ impl Period {
                 count += 1.0;
             }
         }
-        let mut cycle = Cycle { hard: links, soft: (0.0, 0.0) };
+        let mut cycle = Cycle { hard: links, soft: 0.0 };
         for (&h, &size) in held.iter().zip(&self.windows) {
             if size <= 1.0 {
                 cycle.hard = cycle.hard.max(h);
             } else {
-                cycle.soft.0 = cycle.soft.0.max(h);
+                cycle.soft = cycle.soft.max(h);
             }
         }
         (cycle, if count > 0.0 { sum / count } else { 0.0 })

@@ -127,8 +127,8 @@ fn worst(
 
 /// A guard on the measured agreement (`docs/systems.md`, "Two engines"):
 /// NCCL's tree on `dgx-h100` and `p4d` and NVLS tree on `h800` at 2 and 4
-/// nodes. Measured: 31.7 % at 1 MiB and less, 23.9 % at 64 MiB and more
-/// on the whole check; these bounds only keep the difference from growing.
+/// nodes. Measured on the whole check: 20.2 % at 1 MiB and less, 17.0 % at
+/// 64 MiB and more; these bounds only keep the difference from growing.
 #[test]
 fn the_steady_trees_stay_near_the_flow() {
     let some: Vec<_> = cases()
@@ -136,7 +136,7 @@ fn the_steady_trees_stay_near_the_flow() {
         .filter(|(p, a, _)| matches!((*p, *a), ("dgx-h100" | "p4d", "tree") | ("h800", "nvls_tree")))
         .collect();
     let w = worst(&some, &[2, 4], &[10, 16, 20, 26, 30], false);
-    assert!(w[0] <= 0.35 && w[2] <= 0.27, "worst ≤ 1 MiB {:.3}, ≥ 64 MiB {:.3}", w[0], w[2]);
+    assert!(w[0] <= 0.22 && w[2] <= 0.19, "worst ≤ 1 MiB {:.3}, ≥ 64 MiB {:.3}", w[0], w[2]);
 }
 
 /// The whole check: every preset × 2, 4, 8 nodes × NCCL's tree (LL, LL128,
