@@ -291,7 +291,7 @@ impl Setup {
 
     /// NCCL's two trees over at most [`PERIOD_NODES`] nodes (the same
     /// parity as `n`): the steady period is set by the busiest node, and
-    /// every kind of node of the trees over more nodes is among them.
+    /// the kinds of node of the trees over more nodes are among them.
     fn period_trees(&self) -> [(Vec<Vec<u32>>, u32); 2] {
         if self.n <= PERIOD_NODES {
             return self.trees.clone();
@@ -301,8 +301,10 @@ impl Setup {
 }
 
 /// Nodes whose trees stand for larger ones in the steady period
-/// ([`Setup::period_trees`]).
-const PERIOD_NODES: u32 = 64;
+/// ([`Setup::period_trees`]): on `dgx-h100` at 100, 128, 1 000 and 1 024
+/// nodes the trees over 32 give the times of those over 64 to 0.1 µs (over
+/// 16: within 0.2 %), at half the cost.
+const PERIOD_NODES: u32 = 32;
 
 /// The longest path from `root` down to a leaf, in hops.
 fn height(children: &[Vec<u32>], root: u32) -> u32 {
