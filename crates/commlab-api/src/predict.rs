@@ -156,7 +156,16 @@ impl PredictRequest {
     /// # Errors
     /// An unknown system or collective, nodes or a size out of range.
     pub fn planned(&self) -> Result<Vec<Planned>, ApiError> {
-        let system = self.system()?;
+        self.planned_within(NODES)
+    }
+
+    /// [`PredictRequest::planned`] with nodes within `range` ([`NODES`],
+    /// or [`STEADY_NODES`] for the steady engine).
+    ///
+    /// # Errors
+    /// As [`PredictRequest::planned`].
+    pub fn planned_within(&self, range: IntRange) -> Result<Vec<Planned>, ApiError> {
+        let system = System::within(&self.system, self.nodes, self.nccl_version.as_deref(), range)?;
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         self.sizes
             .iter()

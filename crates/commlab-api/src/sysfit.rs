@@ -306,10 +306,34 @@ impl SystemFitRequest {
         then_nodes: Option<u32>,
         version: Option<&str>,
     ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
+        SystemFitRequest::with_engine(system, (nodes, then_nodes), collective, points, version, Engine::Flow)
+    }
+
+    /// [`SystemFitRequest::with_version`] whose model's times come from
+    /// `engine`: the flow engine fits and predicts up to
+    /// [`crate::predict::FIT_NODES`] (8) nodes, the steady engine up to
+    /// [`crate::predict::STEADY_NODES`] (1 024) wherever every size runs a
+    /// schedule it models (`nodes`: measured, then predicted).
+    ///
+    /// # Errors
+    /// As [`SystemFitRequest::with_version`]; with the steady engine, past
+    /// 8 nodes, a size whose schedule only the flow engine runs.
+    pub fn with_engine(
+        system: &str,
+        (nodes, then_nodes): (u32, Option<u32>),
+        collective: &str,
+        points: &[(u64, f64)],
+        version: Option<&str>,
+        engine: Engine,
+    ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
         let preset = commlab_core::systems::Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
-        crate::predict::FIT_NODES.check(u64::from(nodes))?;
+        let (fit_nodes, plan_nodes) = match engine {
+            Engine::Flow => (crate::predict::FIT_NODES, crate::predict::NODES),
+            Engine::Steady => (crate::predict::STEADY_NODES, crate::predict::STEADY_NODES),
+        };
+        fit_nodes.check(u64::from(nodes))?;
         if let Some(m) = then_nodes {
-            crate::predict::FIT_NODES.check(u64::from(m)).map_err(|e| {
+            fit_nodes.check(u64::from(m)).map_err(|e| {
                 let mut e = ApiError::from(e);
                 "predict-nodes".clone_into(&mut e.field);
                 e
@@ -323,9 +347,9 @@ impl SystemFitRequest {
             sizes: sizes.clone(),
             nccl_version: version.map(str::to_owned),
         };
-        let planned = at(nodes).planned()?;
+        let planned = at(nodes).planned_within(plan_nodes)?;
         let then = match then_nodes {
-            Some(m) => at(m).planned().map_err(|mut e| {
+            Some(m) => at(m).planned_within(plan_nodes).map_err(|mut e| {
                 if e.field == "nodes" || e.field == "hosts" {
                     "predict-nodes".clone_into(&mut e.field);
                 }
@@ -333,10 +357,24 @@ impl SystemFitRequest {
             })?,
             None => Vec::new(),
         };
-        Ok((
-            preset,
-            SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then, engine: Engine::Flow },
-        ))
+        // Past the flow engine's fit, every size must be the steady engine's.
+        for (rows, field, n) in [(&planned, "nodes", nodes), (&then, "predict-nodes", then_nodes.unwrap_or(nodes))] {
+            let flow_only = rows.iter().find(|p| !p.steady_under(engine) && p.p > 1);
+            if let (Some(p), false) = (flow_only, crate::predict::FIT_NODES.contains(u64::from(n))) {
+                return Err(ApiError::new(
+                    field,
+                    n,
+                    format!(
+                        "{} where a size runs as {} ({} at {} B): only the flow engine runs it",
+                        crate::predict::FIT_NODES,
+                        p.schedule,
+                        p.pick,
+                        p.bytes
+                    ),
+                ));
+            }
+        }
+        Ok((preset, SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then, engine }))
     }
 
     /// Fits the factors, then predicts [`SystemFitRequest::then`].

@@ -47,7 +47,8 @@ pub struct FitArgs {
     /// Nodes of the measured run (default: p over the preset's GPUs per node).
     #[arg(long)]
     nodes: Option<u32>,
-    /// With --system: predict the same sizes on this many nodes from the fit.
+    /// With --system: predict the same sizes on this many nodes from the fit (1..=8; 1..=1024 with
+    /// --engine steady).
     #[arg(long)]
     predict_nodes: Option<u32>,
     /// With --system: the NCCL release whose model picks (as `predict --nccl-version`).
@@ -229,19 +230,18 @@ impl FitArgs {
         };
         let engine: commlab_api::predict::Engine =
             self.engine.as_deref().unwrap_or("flow").parse().map_err(|e| arg("engine", e))?;
-        let (preset, mut request) = commlab_api::sysfit::SystemFitRequest::with_version(
+        let (preset, request) = commlab_api::sysfit::SystemFitRequest::with_engine(
             system,
-            nodes,
+            (nodes, self.predict_nodes),
             &result.collective,
             &result.points,
-            self.predict_nodes,
             self.nccl_version.as_deref(),
+            engine,
         )
         .map_err(|e| {
             let field = e.field.clone();
             arg(&field, e)
         })?;
-        request.engine = engine;
         let fit = request.run_by(Some(commlab_api::predict::Planned::steady_ns)).map_err(|e| arg("system", e))?;
         let report =
             commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit, rccl: result.rccl };

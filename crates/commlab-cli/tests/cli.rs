@@ -1409,4 +1409,20 @@ fn fit_a_system_with_the_steady_engine() {
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("--engine"), "{}", String::from_utf8_lossy(&out.stderr));
     }
+    // The steady engine predicts 64 nodes (512 ranks) from the 2-node run;
+    // the flow engine stops at 8 and says so.
+    let fit = |engine: &str| {
+        let args =
+            ["fit", file, "--p", "16", "--system", "dgx-h100", "--predict-nodes", "64", "--engine", engine, "--json"];
+        run(&args)
+    };
+    let out = fit("steady");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["prediction"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["time_us"].as_f64().is_some_and(|t| t > 0.0)), "{v}");
+    let out = fit("flow");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--predict-nodes") && err.contains("1 to 8"), "{err}");
 }
