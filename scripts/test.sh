@@ -46,7 +46,10 @@ bundle_size() { # label, budget KB, files...
 }
 ui_files=(); for f in dist/*.wasm dist/*.js; do case "$(basename "$f")" in worker*|engine-fallback.js|views*|timeline*) ;; *) ui_files+=("$f") ;; esac; done
 bundle_size "UI bundle" 400 "${ui_files[@]}"
-bundle_size "worker bundle" 500 dist/worker_bg.wasm dist/worker.js dist/worker_loader.js dist/engine-fallback.js
+# 510 KB since the expected curve past 128 ranks comes from the steady
+# engine in the worker (BENCHMARKS.md, 2026-12-06 seventh session: +11 KB;
+# the flow engine takes minutes a size there).
+bundle_size "worker bundle" 510 dist/worker_bg.wasm dist/worker.js dist/worker_loader.js dist/engine-fallback.js
 # The Chooser's bundle: 524 KB since custom systems and the System control
 # are on the page (BENCHMARKS.md, 2026-12-06 "One System control": +21.5 KB;
 # the room to make is the Chooser's half of the simulation protocol, 23 KB);
@@ -54,7 +57,9 @@ bundle_size "worker bundle" 500 dist/worker_bg.wasm dist/worker.js dist/worker_l
 # among their own algorithms (BENCHMARKS.md, 2026-12-06 third session: +1.5 KB);
 # 530 KB since NCCL's gain on a System is among its own algorithms under its
 # per-step costs and the chart's units are the api's (fourth session: +3.4 KB).
-bundle_size "lazy views bundle (Chooser)" 530 dist/views_bg.wasm dist/views.js dist/views-loader.js
+# 532 KB since the expected table says which rows are the steady state
+# (seventh session: +1.9 KB).
+bundle_size "lazy views bundle (Chooser)" 532 dist/views_bg.wasm dist/views.js dist/views-loader.js
 bundle_size "timeline bundle (Schedule, swizzle, lab)" 500 dist/timeline_bg.wasm dist/timeline.js
 [ ${#over_budget[@]} -eq 0 ] || { printf 'over its budget: %s\n' "${over_budget[@]}" >&2; exit 1; }
 

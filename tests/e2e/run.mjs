@@ -2482,6 +2482,42 @@ test('chooser: from picking a System until the network results arrive, no frame 
   await shot(page, 'chooser-system-network');
 });
 
+test('chooser: 128 nodes of dgx-h100: the expected curve from the steady state, marked and explained, equal to `commlab predict --engine steady`, with no main-thread task over 50 ms; the link reopens it', async ({ context, base }) => {
+  const page = await openObserved(context, base, `${base}?view=chooser&lo=1048576&hi=1073741824&y=busbw`);
+  await page.locator('#chooser-system').waitFor();
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await waitForUrl(page, () => /net=nodes%3A2x8(&|$)/.test(location.search));
+  await page.locator('[data-testid="expected-table"]').waitFor({ state: 'attached', timeout: 120000 });
+  // From here on: the change to 128 nodes and its expected curve.
+  await page.waitForTimeout(500);
+  await page.evaluate(() => { window.__longTasks = []; });
+  const started = Date.now();
+  await page.locator('#chooser-system-nodes').fill('128');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  await waitForUrl(page, () => /net=nodes%3A128x8(&|$)/.test(location.search) && /[?&]p=1024(&|$)/.test(location.search));
+  await page.locator('[data-testid="expected-steady"]').waitFor({ state: 'attached', timeout: 60000 });
+  const took = Date.now() - started;
+  await page.waitForFunction(() => /expected: 128 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 60000 });
+  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const cliRows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '128', '--bytes', '1048576..1073741824', '--engine', 'steady', '--json'])).rows;
+  assert.equal(rows.length, cliRows.length);
+  for (const [i, r] of cliRows.entries()) {
+    assert.equal(r.engine, 'steady');
+    assert.ok(rows[i][1].endsWith('(steady)'), rows[i][1]);
+    assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
+  }
+  assert.match(await page.locator('[data-testid="expected-steady"]').textContent(), /more than 128 ranks .* steady state/);
+  const worst = await longest(page);
+  console.log(`    main-thread tasks over 50 ms: ${JSON.stringify(await page.evaluate(() => window.__longTasks))}`);
+  console.log(`    expected curve at 128 × dgx-h100 (${rows.length} sizes) in ${took} ms; longest main-thread task ${worst} ms`);
+  assert.ok(worst <= 50, `a main-thread task of ${worst} ms`);
+  await page.locator('[data-testid="expected"] > summary').click();
+  await shot(page, 'chooser-steady-128-nodes');
+  const again = await open(context, base, page.url());
+  await again.locator('[data-testid="expected-steady"]').waitFor({ state: 'attached', timeout: 60000 });
+  for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
 const filter = new RegExp(process.argv[2] ?? "");
 // The whole suite runs with dist/ under a subpath, as documentation sites and
 // project pages host it: an absolute asset URL would be a 404 (a console error).

@@ -472,6 +472,17 @@ impl Planned {
         })
     }
 
+    /// The engine of the page's expected curve at this run: the steady
+    /// engine past [`EXPECTED_FLOW_RANKS`] ranks wherever it models the run,
+    /// else the flow engine.
+    pub fn expected_engine(&self) -> Engine {
+        if self.p > EXPECTED_FLOW_RANKS && self.steady_under(Engine::Steady) {
+            Engine::Steady
+        } else {
+            Engine::Flow
+        }
+    }
+
     /// Whether `engine` makes this run's time from its steady state: the
     /// steady engine's rings, NCCL's trees and NVLS trees (NVLS on one
     /// node, small, runs as the flow engine runs it).
@@ -693,19 +704,42 @@ pub struct Expected {
     /// The time is one value of a band a few percent wide ([`Planned::coupled`]).
     #[serde(default)]
     pub coupled: bool,
+    /// The engine that made the time ([`Planned::expected_engine`]).
+    #[serde(default)]
+    pub engine: Engine,
 }
 
 impl Expected {
-    /// The expected point of `planned` that ran in `sim_ns`.
+    /// The expected point of `planned` that the flow engine ran in `sim_ns`.
     pub fn of(planned: &Planned, sim_ns: f64) -> Expected {
         Expected {
             bytes: planned.bytes,
             time_ns: sim_ns + planned.base_us * 1000.0,
             pick: planned.pick.clone(),
             coupled: planned.coupled(),
+            engine: Engine::Flow,
         }
     }
+
+    /// The expected point of `planned` by the engine the page's curve takes
+    /// ([`Planned::expected_engine`]).
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn by_its_engine(planned: &Planned) -> Result<Expected, ApiError> {
+        if planned.expected_engine() == Engine::Steady {
+            let ns = planned.steady_ns(Scales::NOMINAL)?;
+            return Ok(Expected { coupled: false, engine: Engine::Steady, ..Expected::of(planned, ns) });
+        }
+        Ok(Expected::of(planned, planned.simulate()?.0))
+    }
 }
+
+/// Ranks past which the page's expected curve takes the steady engine
+/// wherever it models the run: the flow engine costs seconds to minutes a
+/// size there (NVLS tree at 128 nodes: ~20 s natively), the steady engine
+/// milliseconds (`docs/systems.md`, "Two engines").
+pub const EXPECTED_FLOW_RANKS: u32 = 128;
 
 impl Planned {
     /// Messages a (rank, NIC) keeps in flight: NCCL's steps of one

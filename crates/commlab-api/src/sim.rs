@@ -356,8 +356,8 @@ impl SimEngine {
         if let Some((planned, rows)) = self.predicting.as_mut() {
             // One size a step: its simulation, then progress or the curve.
             let p = &planned[rows.len()];
-            match p.simulate() {
-                Ok((ns, _)) => rows.push(crate::predict::Expected::of(p, ns)),
+            match crate::predict::Expected::by_its_engine(p) {
+                Ok(expected) => rows.push(expected),
                 Err(e) => {
                     self.predicting = None;
                     return Some(SimResponse::Error(e));

@@ -149,3 +149,33 @@ fn the_steady_trees_against_the_flow() {
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
     worst(&cases(), &[2, 4, 8], &exps, true);
 }
+
+/// The page's expected curve takes the flow engine up to 128 ranks and the
+/// steady engine past them wherever it models the size (its time then the
+/// steady engine's, as `commlab predict --engine steady` gives it); a
+/// schedule only the flow engine runs keeps it.
+#[test]
+fn the_expected_curve_takes_the_steady_engine_past_128_ranks() {
+    use commlab_api::predict::{Engine, Expected, PredictRequest, EXPECTED_FLOW_RANKS};
+    let at = |nodes: u32, collective: &str| PredictRequest {
+        system: "dgx-h100".to_owned(),
+        nodes,
+        collective: collective.to_owned(),
+        sizes: vec![1 << 20, 1 << 30],
+        nccl_version: None,
+    };
+    assert_eq!(EXPECTED_FLOW_RANKS, 128);
+    for p in at(16, "allreduce").planned().unwrap() {
+        assert_eq!((p.p, p.expected_engine()), (128, Engine::Flow));
+    }
+    let request = at(17, "allreduce");
+    let cli = request.run_with(Engine::Steady).unwrap();
+    for (p, row) in request.planned().unwrap().iter().zip(&cli.rows) {
+        let e = Expected::by_its_engine(p).unwrap();
+        assert_eq!(e.engine, Engine::Steady);
+        assert!((e.time_ns / 1000.0 / row.time_us - 1.0).abs() < 1e-12, "{} B: {e:?} against {row:?}", p.bytes);
+    }
+    for p in at(17, "broadcast").planned().unwrap() {
+        assert_eq!(p.expected_engine(), Engine::Flow, "{}", p.schedule);
+    }
+}

@@ -67,6 +67,7 @@ pub fn ExpectedTable(
     let p = commlab_core::systems::Preset::find(&asked.system).map_or(1, |s| s.ranks(asked.nodes));
     let heads = ["size", "NCCL's pick", "time (µs)", "algbw (GB/s)", "busbw (GB/s)"];
     let coupled = rows.iter().any(|e| e.coupled);
+    let steady = rows.iter().any(|e| e.engine == commlab_api::predict::Engine::Steady);
     view! {
         <details class="expected" data-testid="expected">
             <summary>{format!(
@@ -77,7 +78,7 @@ pub fn ExpectedTable(
                 <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                 <tbody>{rows.into_iter().map(|e| view! { <tr>
                     <td>{commlab_plot::chooser::short_bytes(e.bytes)}</td>
-                    <td>{e.pick.clone()}</td>
+                    <td>{if e.engine == commlab_api::predict::Engine::Steady { format!("{} (steady)", e.pick) } else { e.pick.clone() }}</td>
                     <td>{q(e.time_ns / 1000.0)}</td>
                     <td>{q(Measure::Algbw.of(collective, p, e.bytes, e.time_ns))}</td>
                     <td>{q(Measure::Busbw.of(collective, p, e.bytes, e.time_ns))}</td>
@@ -86,6 +87,10 @@ pub fn ExpectedTable(
             {commlab_core::systems::Preset::find(&asked.system).ok().and_then(|s| s.not_modelled(asked.nodes)).map(|left| view! {
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
+            {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{format!(
+                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation it is within 12 % for NVLS tree, 17 % for rings and 20 % for NCCL's tree (docs/systems.md, \"Two engines\"); commlab predict --engine flow simulates each flow.",
+                commlab_api::predict::EXPECTED_FLOW_RANKS
+            )}</p> })}
             {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as a ring over several channels, its time is one value in a band a few percent wide: the channels' flows share links max–min, and the last digits of any parameter move it (commlab predict --json gives each such row's band; docs/systems.md, \"Two engines\")."</p> })}
         </details>
     }
@@ -108,7 +113,13 @@ mod tests {
         c.compare.p = 8;
         assert_eq!(request(&c, &[1024]), None, "p is not every rank of the nodes");
         // Drawn in the chart's measure, only at the sizes it was asked for.
-        let rows = [Expected { bytes: 1_000_000_000, time_ns: 1e7, pick: "ring/simple".into(), coupled: false }];
+        let rows = [Expected {
+            bytes: 1_000_000_000,
+            time_ns: 1e7,
+            pick: "ring/simple".into(),
+            coupled: false,
+            engine: commlab_api::predict::Engine::Flow,
+        }];
         let s = series((&r, &rows), &[1024, 2048], (Collective::Allreduce, 16), Measure::Busbw, RGBColor(0, 0, 0));
         assert!(s.is_none(), "asked at other sizes");
         let asked = PredictRequest { sizes: vec![1_000_000_000], ..r };
