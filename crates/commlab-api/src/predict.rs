@@ -483,6 +483,25 @@ impl Planned {
         }
     }
 
+    /// The call's time by the flow engine (ns, with NCCL's per-call cost):
+    /// its band over [`BAND_SCALES`] where it is one value of a band
+    /// ([`Planned::coupled`]), else its one run (min = max = mean, 1 run).
+    ///
+    /// # Errors
+    /// A network the simulator refuses.
+    pub fn flow_band(&self) -> Result<Band, ApiError> {
+        let base = self.base_us * 1000.0;
+        let Some(prepared) = self.prepare()? else {
+            return Ok(Band { mean: 0.0, min: 0.0, max: 0.0, runs: 1 });
+        };
+        if self.coupled() {
+            let b = self.band(&prepared)?;
+            return Ok(Band { mean: b.mean + base, min: b.min + base, max: b.max + base, runs: b.runs });
+        }
+        let t = self.run(&prepared, Scales::NOMINAL)?.0 + base;
+        Ok(Band { mean: t, min: t, max: t, runs: 1 })
+    }
+
     /// Whether `engine` makes this run's time from its steady state: the
     /// steady engine's rings, NCCL's trees and NVLS trees (NVLS on one
     /// node, small, runs as the flow engine runs it).

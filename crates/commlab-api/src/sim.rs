@@ -55,6 +55,10 @@ pub enum SimQuery {
     /// picks, planned on the page ([`crate::predict::PredictRequest::planned`]),
     /// simulated with their channels (`commlab predict`; answered at once).
     Predict(Vec<crate::predict::Planned>),
+    /// One size of the expected curve simulated by the flow engine, beside
+    /// its steady value ([`crate::predict::Planned::flow_band`]; answered at
+    /// once: one run, or 7 for a ring over several channels).
+    Flow(crate::predict::Planned),
     /// A preset system fitted to a measured run (`crate::sysfit`), planned on
     /// the page; answered at once (seconds: every size simulated tens of times).
     SystemFit(crate::sysfit::SystemFitRequest),
@@ -106,6 +110,9 @@ pub enum SimResponse {
     Expected(Vec<crate::predict::Expected>),
     /// The fit of [`SimQuery::SystemFit`].
     SystemFitted(crate::sysfit::SystemFit),
+    /// The flow engine's run of [`SimQuery::Flow`]: its size and its band
+    /// (ns, with NCCL's per-call cost; one run where the flows do not couple).
+    Flowed(u64, crate::predict::Band),
 }
 
 impl SimResponse {
@@ -235,6 +242,9 @@ impl SimEngine {
                 self.predicting = Some((planned, Vec::new()));
                 None
             }
+            SimQuery::Flow(planned) => Some(
+                planned.flow_band().map_or_else(SimResponse::Error, |band| SimResponse::Flowed(planned.bytes, band)),
+            ),
             SimQuery::SystemFit(request) => {
                 Some(request.run().map_or_else(SimResponse::Error, SimResponse::SystemFitted))
             }

@@ -38,7 +38,8 @@ pub fn export_goal(query: &str) -> js_sys::Promise {
                     | SimResponse::Checked(_)
                     | SimResponse::Fitted(_)
                     | SimResponse::Expected(_)
-                    | SimResponse::SystemFitted(_) => return,
+                    | SimResponse::SystemFitted(_)
+                    | SimResponse::Flowed(..) => return,
                 };
                 let _ = match outcome {
                     Ok(()) => resolve.call0(&JsValue::NULL),

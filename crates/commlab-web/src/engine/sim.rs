@@ -74,6 +74,7 @@ impl Protocol for Schedules {
                 | SimQuery::Fit(_)
                 | SimQuery::WarmFit { .. }
                 | SimQuery::Predict(_)
+                | SimQuery::Flow(_)
                 | SimQuery::SystemFit(_)
         )
     }

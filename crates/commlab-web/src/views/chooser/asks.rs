@@ -22,6 +22,7 @@ pub fn follow(ctx: Ctx) {
     follow_compare(&ctx);
     follow_checks(&ctx);
     follow_expected(&ctx);
+    follow_flow(&ctx);
     follow_map(&ctx);
     follow_nccl_gain(&ctx);
 }
@@ -232,6 +233,44 @@ fn follow_expected(ctx: &Ctx) {
             Ok(planned) => checker.get_value().send(SimQuery::Predict(planned), handler),
             Err(e) => expected_note.set(Some(e.to_string())),
         }
+    });
+}
+
+/// The expected curve's size asked for by the flow engine (`flow=`): once
+/// the curve holds that size, the worker simulates it flow by flow (its
+/// band where the flows couple) for the table to show beside the steady value.
+fn follow_flow(ctx: &Ctx) {
+    let Ctx { params, expected, flowed, checker, .. } = *ctx;
+    Effect::new(move |_| {
+        let at = params.with(|c| c.flow);
+        let asked = expected.with(|e| {
+            e.as_ref().filter(|(_, rows)| rows.iter().any(|r| r.bytes == at)).map(|(request, _)| request.clone())
+        });
+        let Some(asked) = asked.filter(|_| at > 0) else {
+            flowed.set(None);
+            return;
+        };
+        if flowed.with_untracked(|f| f.as_ref().is_some_and(|(r, b, _)| *r == asked && *b == at)) {
+            return;
+        }
+        flowed.set(Some((asked.clone(), at, None)));
+        let one = commlab_api::predict::PredictRequest { sizes: vec![at], ..asked.clone() };
+        let planned = match one.planned() {
+            Ok(mut planned) if !planned.is_empty() => planned.remove(0),
+            Ok(_) => return,
+            Err(e) => {
+                flowed.set(Some((asked, at, Some(Err(e.to_string())))));
+                return;
+            }
+        };
+        let handler: OnResponse = Rc::new(move |r, _| match r {
+            SimResponse::Flowed(bytes, band) if bytes == at => {
+                flowed.set(Some((asked.clone(), at, Some(Ok(band)))));
+            }
+            SimResponse::Error(e) => flowed.set(Some((asked.clone(), at, Some(Err(e.to_string()))))),
+            _ => {}
+        });
+        checker.get_value().send(SimQuery::Flow(planned), handler);
     });
 }
 

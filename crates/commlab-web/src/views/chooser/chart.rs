@@ -255,7 +255,7 @@ pub fn ChartSection(
             format!("Model compared in {:.1} ms {place}, drawn in {:.1} ms.{simulated}", s.took_ms, draw_ms.get())
         }))}</p>
         {move || expected_note.get().map(|n| view! { <p class="timing" data-testid="expected-note" role="status">{n}</p> })}
-        {move || expected.get().map(|(asked, rows)| view! { <super::expected::ExpectedTable asked=asked rows=rows collective=params.with_untracked(|c| c.compare.collective) /> })}
+        {move || expected.get().map(|(asked, rows)| view! { <super::expected::ExpectedTable asked=asked rows=rows collective=params.with_untracked(|c| c.compare.collective) params=params flowed=ctx.flowed /> })}
         {move || match sim_status.get() {
             Status::Running(done, total) => view! {
                 <div class="run-progress delayed" data-testid="sim-progress" role="status">

@@ -4,7 +4,7 @@
 use super::params::ChooserParams;
 use crate::engine::sim::SimClient;
 use commlab_api::chooser::{Cache, ChooseResult, PieceCheck, WinnerMap};
-use commlab_api::predict::{Expected, PredictRequest};
+use commlab_api::predict::{Band, Expected, PredictRequest};
 use commlab_core::choose::{of, Collective};
 use commlab_plot::chooser::{algorithm_color, MapGeometry};
 use leptos::prelude::*;
@@ -38,6 +38,10 @@ pub struct Shown {
     /// Costed on the page (a small p, or profiles kept from the worker; else in the worker).
     pub on_page: bool,
 }
+
+/// One size of the expected curve run by the flow engine: the curve's
+/// request, the size, and its band once the worker answered (or why not).
+pub type Flowed = (PredictRequest, u64, Option<Result<Band, String>>);
 
 /// The view's signals and workers.
 #[derive(Clone, Copy)]
@@ -84,6 +88,9 @@ pub struct Ctx {
     pub expected: RwSignal<Option<(PredictRequest, Vec<Expected>)>>,
     /// Where the expected curve stands, in words.
     pub expected_note: RwSignal<Option<String>>,
+    /// The expected curve's size simulated by the flow engine (`flow=`):
+    /// the size, and its band once the worker answered (or why not).
+    pub flowed: RwSignal<Option<Flowed>>,
     /// "Run again" after a failure (a worker that could not start) asks everything anew.
     pub attempt: RwSignal<u32>,
     /// The figures below the chart follow a task later, so the chart's update is not held up by them.
@@ -131,6 +138,7 @@ impl Ctx {
             mapper: StoredValue::new_local(SimClient::new()),
             expected: RwSignal::new(None),
             expected_note: RwSignal::new(None),
+            flowed: RwSignal::new(None),
             attempt: RwSignal::new(0),
             later,
             draw_ms: RwSignal::new(0.0),

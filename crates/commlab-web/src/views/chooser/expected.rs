@@ -5,7 +5,7 @@
 //! the algorithms' curves, in the chart's measure.
 
 use super::params::ChooserParams;
-use commlab_api::predict::{Expected, PredictRequest};
+use commlab_api::predict::{Band, Engine, Expected, PredictRequest};
 use commlab_core::choose::Collective;
 use commlab_core::systems::Measure;
 use commlab_plot::chooser::Series;
@@ -63,11 +63,17 @@ pub fn ExpectedTable(
     rows: Vec<Expected>,
     /// The collective (the bus bandwidth's factor).
     collective: Collective,
+    /// The Chooser's parameters (`flow=`: the size simulated flow by flow).
+    params: RwSignal<ChooserParams>,
+    /// That size's flow run, once the worker answered.
+    flowed: RwSignal<Option<super::ctx::Flowed>>,
 ) -> impl IntoView {
+    let steady_at: Vec<(u64, f64)> =
+        rows.iter().filter(|e| e.engine == Engine::Steady).map(|e| (e.bytes, e.time_ns)).collect();
     let p = commlab_core::systems::Preset::find(&asked.system).map_or(1, |s| s.ranks(asked.nodes));
     let heads = ["size", "NCCL's pick", "time (µs)", "algbw (GB/s)", "busbw (GB/s)"];
     let coupled = rows.iter().any(|e| e.coupled);
-    let steady = rows.iter().any(|e| e.engine == commlab_api::predict::Engine::Steady);
+    let steady = !steady_at.is_empty();
     view! {
         <details class="expected" data-testid="expected">
             <summary>{format!(
@@ -78,7 +84,12 @@ pub fn ExpectedTable(
                 <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                 <tbody>{rows.into_iter().map(|e| view! { <tr>
                     <td>{commlab_plot::chooser::short_bytes(e.bytes)}</td>
-                    <td>{if e.engine == commlab_api::predict::Engine::Steady { format!("{} (steady)", e.pick) } else { e.pick.clone() }}</td>
+                    <td>{if e.engine == Engine::Steady {
+                        let bytes = e.bytes;
+                        view! { {format!("{} (steady) ", e.pick)}<button type="button" class="link" data-testid=format!("flow-{bytes}") on:click=move |_| params.update(|c| c.flow = bytes)>"simulate"</button> }.into_any()
+                    } else {
+                        e.pick.clone().into_any()
+                    }}</td>
                     <td>{q(e.time_ns / 1000.0)}</td>
                     <td>{q(Measure::Algbw.of(collective, p, e.bytes, e.time_ns))}</td>
                     <td>{q(Measure::Busbw.of(collective, p, e.bytes, e.time_ns))}</td>
@@ -88,12 +99,42 @@ pub fn ExpectedTable(
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
             {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{format!(
-                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation it is within 12 % for NVLS tree, 17 % for rings and 20 % for NCCL's tree (docs/systems.md, \"Two engines\"); commlab predict --engine flow simulates each flow.",
+                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation it is within 12 % for NVLS tree, 17 % for rings and 20 % for NCCL's tree (docs/systems.md, \"Two engines\"). \"simulate\" runs one size flow by flow beside it (commlab predict --engine flow).",
                 commlab_api::predict::EXPECTED_FLOW_RANKS
             )}</p> })}
+            {move || flowed.get().map(|(_, at, band)| {
+                let steady = steady_at.iter().find(|(b, _)| *b == at).map(|(_, t)| *t);
+                view! { <p class="field-note" data-testid="expected-flow" role="status">{flow_sentence(at, steady, band)}</p> }
+            })}
             {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as a ring over several channels, its time is one value in a band a few percent wide: the channels' flows share links max–min, and the last digits of any parameter move it (commlab predict --json gives each such row's band; docs/systems.md, \"Two engines\")."</p> })}
         </details>
     }
+}
+
+/// The flow engine's run of one size beside its steady value, in words.
+fn flow_sentence(at: u64, steady_ns: Option<f64>, band: Option<Result<Band, String>>) -> String {
+    let size = commlab_plot::chooser::short_bytes(at);
+    let band = match band {
+        None => {
+            return format!("Simulating {size} flow by flow in the engine worker (seconds to minutes on many nodes)…")
+        }
+        Some(Err(e)) => return format!("The flow engine at {size}: {e}"),
+        Some(Ok(band)) => band,
+    };
+    let runs = if band.runs > 1 {
+        format!(
+            "the mean of {} runs with the System's values moved ±0.5 %, {}–{} µs",
+            band.runs,
+            q(band.min / 1000.0),
+            q(band.max / 1000.0)
+        )
+    } else {
+        "one run: these flows do not couple, so the time has no band".to_owned()
+    };
+    let against = steady_ns.map_or(String::new(), |s| {
+        format!(" against the steady state's {} µs ({:+.1} %)", q(s / 1000.0), 100.0 * (s / band.mean - 1.0))
+    });
+    format!("The flow engine at {size}: {} µs ({runs}){against}.", q(band.mean / 1000.0))
 }
 
 #[cfg(test)]

@@ -55,6 +55,9 @@ pub struct ChooserParams {
     /// What the chart's y axis shows: time, algbw or busbw (the bandwidths
     /// where times are in ns: on a network or LogGOPSim's preset).
     pub y: Measure,
+    /// The expected curve's size simulated by the flow engine beside its
+    /// steady value (`flow=`; 0: none).
+    pub flow: u64,
 }
 
 /// The fit's formats (`""`: detect).
@@ -89,6 +92,7 @@ impl Default for ChooserParams {
             fit_in_place: false,
             fit_run: 0,
             y: Measure::Time,
+            flow: 0,
         }
     }
 }
@@ -312,6 +316,7 @@ impl ViewState for ChooserParams {
                 |c, id| c.y = Measure::parse(id).unwrap_or_default(),
             ),
         },
+        int!(IntRange { name: "flow", min: 0, ..limits::chooser::SIZE }, |c| c.flow, |c, v| c.flow = v),
     ];
 
     fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
