@@ -263,11 +263,14 @@ fn follow_flow(ctx: &Ctx) {
                 return;
             }
         };
+        // An answer for a size no longer asked for (another "simulate"
+        // clicked meanwhile) is dropped.
+        let current = move || params.with_untracked(|c| c.flow) == at;
         let handler: OnResponse = Rc::new(move |r, _| match r {
-            SimResponse::Flowed(bytes, band) if bytes == at => {
+            SimResponse::Flowed(bytes, band) if bytes == at && current() => {
                 flowed.set(Some((asked.clone(), at, Some(Ok(band)))));
             }
-            SimResponse::Error(e) => flowed.set(Some((asked.clone(), at, Some(Err(e.to_string()))))),
+            SimResponse::Error(e) if current() => flowed.set(Some((asked.clone(), at, Some(Err(e.to_string()))))),
             _ => {}
         });
         checker.get_value().send(SimQuery::Flow(planned), handler);
