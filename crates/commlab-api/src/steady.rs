@@ -10,7 +10,7 @@
 //! in the stochastic steady state; checked against the flow band's mean).
 
 use crate::ApiError;
-use commlab_core::choose::{block_bytes, Collective};
+use commlab_core::choose::{block_bytes, nccl_node_trees, Collective, NodeTree};
 use commlab_core::net::topology::{Dir, LinkClass};
 use commlab_core::net::{Network, Shape};
 use std::collections::HashMap;
@@ -244,7 +244,7 @@ struct Setup {
     r: u32,
     nv: Link,
     net: Link,
-    trees: [(Vec<Vec<u32>>, u32); 2],
+    trees: [NodeTree; 2],
 }
 
 impl Setup {
@@ -268,14 +268,14 @@ impl Setup {
         };
         // The last GPU's NIC: on every rail, the rail's first GPU's.
         let net_hop = hop(g - g / r, 2 * g - g / r);
-        Ok(Setup { n, g, r, nv, net: net_hop, trees: commlab_core::choose::nccl_double_tree(n) })
+        Ok(Setup { n, g, r, nv, net: net_hop, trees: nccl_node_trees(n) })
     }
 
     /// Hops between nodes after a node's last message before the piece
     /// reaches the deepest leaf, at most: NCCL's trees' height less two
     /// (the busiest nodes sit one level above the leaves' parents).
     fn hops_after(&self) -> f64 {
-        let height = self.trees.iter().map(|(children, root)| height(children, *root)).max().unwrap_or(0);
+        let height = self.trees.iter().map(|t| t.height[t.root as usize]).max().unwrap_or(0);
         f64::from(height.saturating_sub(2))
     }
 
@@ -285,18 +285,16 @@ impl Setup {
         let trees = if pieces > 1 { 2 } else { 1 };
         self.trees[..trees]
             .iter()
-            .map(|(children, root)| one_piece(children, *root, ready, self.net.latency, alone, tail))
+            .map(|t| one_piece(&t.children, t.root, ready, self.net.latency, alone, tail))
             .fold(0.0, f64::max)
     }
 
-    /// NCCL's two trees over at most [`PERIOD_NODES`] nodes (the same
-    /// parity as `n`): the steady period is set by the busiest node, and
-    /// the kinds of node of the trees over more nodes are among them.
-    fn period_trees(&self) -> [(Vec<Vec<u32>>, u32); 2] {
-        if self.n <= PERIOD_NODES {
-            return self.trees.clone();
-        }
-        commlab_core::choose::nccl_double_tree(PERIOD_NODES + self.n % 2)
+    /// NCCL's two trees over [`PERIOD_NODES`] nodes (the same parity as
+    /// `n`) where `n` is more (`None`: its own trees): the steady period
+    /// is set by the busiest node, and the kinds of node of the trees over
+    /// more nodes are among them.
+    fn period_trees(&self) -> Option<[NodeTree; 2]> {
+        (self.n > PERIOD_NODES).then(|| nccl_node_trees(PERIOD_NODES + self.n % 2))
     }
 }
 
@@ -305,11 +303,6 @@ impl Setup {
 /// nodes the trees over 32 give the times of those over 64 to 0.1 µs (over
 /// 16: within 0.2 %), at half the cost.
 const PERIOD_NODES: u32 = 32;
-
-/// The longest path from `root` down to a leaf, in hops.
-fn height(children: &[Vec<u32>], root: u32) -> u32 {
-    children[root as usize].iter().map(|&c| 1 + height(children, c)).max().unwrap_or(0)
-}
 
 /// Two flows of the same size on one link, their transfers from `a` and
 /// `b` (`a ≤ b`), each `alone` long with the link to itself, shared max–min
@@ -385,7 +378,7 @@ pub fn nvls_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     // and the switch's copy.
     let ready = f64::from(s.g + 1) * an;
     let fill = s.fill(pieces, ready, ti, 2.0 * an);
-    let cycle = nvls_period(&s.period_trees(), s.g, nv, net, b).0;
+    let cycle = nvls_period(s.period_trees().as_ref().unwrap_or(&s.trees), s.g, nv, net, b).0;
     Ok(cycle.time(fill, pieces, ready + 2.0 * an + s.hops_after() * (net.latency + ti)))
 }
 
@@ -404,7 +397,8 @@ pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     let ti = b / s.net.bandwidth;
     let chain = f64::from(s.g - 1) * (s.nv.latency + b / s.nv.bandwidth);
     let fill = s.fill(pieces, chain, ti, chain);
-    let (cycle, busy) = tree_period(&s.period_trees(), (s.g, s.r, channels), s.nv, s.net, b);
+    let (cycle, busy) =
+        tree_period(s.period_trees().as_ref().unwrap_or(&s.trees), (s.g, s.r, channels), s.nv, s.net, b);
     let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft) / 2.0);
     Ok(cycle.time(fill, pieces, 2.0 * chain + s.hops_after() * (s.net.latency + ti)))
 }
@@ -433,6 +427,8 @@ struct Flow {
 #[derive(Debug, Default)]
 struct Period {
     bandwidth: Vec<f64>,
+    /// Whether each link is the network's (a NIC's), not `NVLink`'s.
+    network: Vec<bool>,
     windows: Vec<f64>,
     flows: Vec<Flow>,
 }
@@ -485,8 +481,9 @@ fn norm(a: f64, b: f64) -> f64 {
 const PERIOD_ROUNDS: usize = 60;
 
 impl Period {
-    fn link(&mut self, bandwidth: f64) -> usize {
+    fn link(&mut self, bandwidth: f64, network: bool) -> usize {
         self.bandwidth.push(bandwidth);
+        self.network.push(network);
         self.bandwidth.len() - 1
     }
 
@@ -500,13 +497,13 @@ impl Period {
     }
 
     /// The period ([`Cycle`]) and the mean transfer of the flows that
-    /// cross a link of bandwidth `net` (ns): the slowest of its windows
+    /// cross a network link (ns): the slowest of its windows
     /// (each message held for its latency and transfer, `size` at a time)
     /// and its links (their bytes), each transfer slowed by the flows it
     /// meets on its links (their mean number in transfer over the period,
     /// by Little's law; a window of w keeps at most w − 1 of its own beside
     /// a flow), solved as a fixed point.
-    fn solve(&self, net: f64) -> (Cycle, f64) {
+    fn solve(&self) -> (Cycle, f64) {
         let on = |f: &Flow| f.links.into_iter().filter(|&l| l != NONE);
         let alone: Vec<f64> =
             self.flows.iter().map(|f| on(f).map(|l| f.bytes / self.bandwidth[l]).fold(0.0, f64::max)).collect();
@@ -554,7 +551,7 @@ impl Period {
         let (mut sum, mut count) = (0.0, 0.0);
         for (f, t) in self.flows.iter().zip(&transfer) {
             held[f.window] += (f.latency + t) / self.windows[f.window];
-            if on(f).any(|l| self.bandwidth[l] == net) {
+            if on(f).any(|l| self.network[l]) {
                 sum += t;
                 count += 1.0;
             }
@@ -571,19 +568,6 @@ impl Period {
     }
 }
 
-/// Each node's parent in each of NCCL's two trees over nodes.
-fn parents(trees: &[(Vec<Vec<u32>>, u32); 2]) -> [Vec<Option<u32>>; 2] {
-    trees.clone().map(|(children, _)| {
-        let mut up = vec![None; children.len()];
-        for (k, kids) in children.iter().enumerate() {
-            for &c in kids {
-                up[c as usize] = Some(k as u32);
-            }
-        }
-        up
-    })
-}
-
 /// NCCL's steps in flight on one connection.
 const STEPS: u32 = commlab_core::systems::NCCL_STEPS;
 
@@ -592,12 +576,18 @@ const STEPS: u32 = commlab_core::systems::NCCL_STEPS;
 /// (g a piece, one at a time) and its `st` (one at a time) on its `NVLink`
 /// link, the switch port's sums and copies back on it (one at a time), its
 /// hops up and down each tree on the NIC (8 in flight, NCCL's steps).
-fn nvls_period(trees: &[(Vec<Vec<u32>>, u32); 2], g: u32, nv: Link, net: Link, b: f64) -> (Cycle, f64) {
-    let n = trees[0].0.len();
-    let up = parents(trees);
+fn nvls_period(trees: &[NodeTree; 2], g: u32, nv: Link, net: Link, b: f64) -> (Cycle, f64) {
+    let n = trees[0].children.len();
     let mut p = Period::default();
     let links: Vec<[usize; 4]> = (0..n)
-        .map(|_| [p.link(nv.bandwidth), p.link(nv.bandwidth), p.link(net.bandwidth), p.link(net.bandwidth)])
+        .map(|_| {
+            [
+                p.link(nv.bandwidth, false),
+                p.link(nv.bandwidth, false),
+                p.link(net.bandwidth, true),
+                p.link(net.bandwidth, true),
+            ]
+        })
         .collect();
     for k in 0..n {
         let [nv_out, nv_in, nic_out, _] = links[k];
@@ -610,67 +600,58 @@ fn nvls_period(trees: &[(Vec<Vec<u32>>, u32); 2], g: u32, nv: Link, net: Link, b
             p.add(st, nv.latency, b, [nv_out, NONE]);
             p.add(port, nv.latency, b, [nv_in, NONE]);
         }
-        for (t, (children, _)) in trees.iter().enumerate() {
-            let to = up[t][k].into_iter().chain(children[k].iter().copied());
+        for tree in trees {
+            let to = tree.parent[k].into_iter().chain(tree.children[k].iter().copied());
             for other in to {
                 p.add(network, net.latency, b, [nic_out, links[other as usize][3]]);
             }
         }
     }
-    p.solve(net.bandwidth)
+    p.solve()
 }
 
 /// NCCL tree's steady period (two pieces, one down each tree), ns: every
 /// channel's chain through every node (NCCL's 8 steps in flight per GPU
 /// and channel) and its entry GPU's hops up and down each tree on the
 /// channel's NIC.
-fn tree_period(
-    trees: &[(Vec<Vec<u32>>, u32); 2],
-    shape: (u32, u32, u32),
-    nv: Link,
-    net: Link,
-    bytes: f64,
-) -> (Cycle, f64) {
+fn tree_period(trees: &[NodeTree; 2], shape: (u32, u32, u32), nv: Link, net: Link, bytes: f64) -> (Cycle, f64) {
     let (gpus, nics, channels) = shape;
-    let nodes = trees[0].0.len();
-    let up = parents(trees);
-    let per = gpus / nics;
+    let nodes = trees[0].children.len();
     let mut period = Period::default();
     // Per node: each GPU's NVLink out and in, each NIC's out and in.
     let nvl: Vec<Vec<[usize; 2]>> = (0..nodes)
-        .map(|_| (0..gpus).map(|_| [period.link(nv.bandwidth), period.link(nv.bandwidth)]).collect())
+        .map(|_| (0..gpus).map(|_| [period.link(nv.bandwidth, false), period.link(nv.bandwidth, false)]).collect())
         .collect();
     let nic: Vec<Vec<[usize; 2]>> = (0..nodes)
-        .map(|_| (0..nics).map(|_| [period.link(net.bandwidth), period.link(net.bandwidth)]).collect())
+        .map(|_| (0..nics).map(|_| [period.link(net.bandwidth, true), period.link(net.bandwidth, true)]).collect())
         .collect();
     for k in 0..nodes {
         for c in 0..channels {
-            // The channel's order (`Shape::channel_order`): it enters every
-            // node at its rail's GPU.
-            let entry = (c % nics) * per + (c / nics) % per;
+            // The channel's chain through a node (`Shape::channel_order`): it
+            // enters every node at its rail's GPU.
+            let chain = Shape::Nodes { n: 1, g: gpus, r: nics }.channel_order(gpus, c);
             let rail = (c % nics) as usize;
-            for s in 0..gpus {
-                let x = ((entry + s) % gpus) as usize;
+            for (s, &x) in chain.iter().enumerate() {
+                let x = x as usize;
                 let window = period.window(STEPS);
-                for (t, (children, _)) in trees.iter().enumerate() {
+                for tree in trees {
                     if s > 0 {
-                        let to = ((entry + s - 1) % gpus) as usize;
+                        let to = chain[s - 1] as usize;
                         period.add(window, nv.latency, bytes, [nvl[k][x][0], nvl[k][to][1]]);
-                    } else if let Some(parent) = up[t][k] {
+                    } else if let Some(parent) = tree.parent[k] {
                         period.add(window, net.latency, bytes, [nic[k][rail][0], nic[parent as usize][rail][1]]);
                     }
                     if s == 0 {
-                        for &ch in &children[k] {
+                        for &ch in &tree.children[k] {
                             period.add(window, net.latency, bytes, [nic[k][rail][0], nic[ch as usize][rail][1]]);
                         }
                     }
-                    if s + 1 < gpus {
-                        let to = ((entry + s + 1) % gpus) as usize;
-                        period.add(window, nv.latency, bytes, [nvl[k][x][0], nvl[k][to][1]]);
+                    if let Some(&to) = chain.get(s + 1) {
+                        period.add(window, nv.latency, bytes, [nvl[k][x][0], nvl[k][to as usize][1]]);
                     }
                 }
             }
         }
     }
-    period.solve(net.bandwidth)
+    period.solve()
 }

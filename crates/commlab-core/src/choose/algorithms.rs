@@ -9,7 +9,7 @@
 use super::pipelined::{tree_down, tree_up};
 use super::plan::{Collective, Plan, Transfer};
 use super::registry::of;
-use super::trees::{binomial_tree, chain_tree, double_trees, heap_tree, nccl_double_tree};
+use super::trees::{binomial_tree, chain_tree, double_trees, heap_tree, nccl_double_tree, nccl_node_trees};
 
 /// The plan of algorithm `id` of `collective` on `p` ranks, `pieces` pieces
 /// for the pipelined ones (ignored by the others).
@@ -387,7 +387,7 @@ pub fn nvls(collective: Collective, p: u32, g: u32, pieces: u32) -> Result<Plan,
     let node_gpus = |k: u32| k * g..(k + 1) * g;
     match collective {
         Collective::Allreduce => {
-            let trees = nccl_double_tree(n).map(|(children, root)| NodeTree::new(children, root));
+            let trees = nccl_node_trees(n);
             for i in 0..pieces {
                 let t = if n > 1 { i % 2 } else { 0 };
                 let tree = &trees[t as usize];
@@ -433,40 +433,6 @@ pub fn nvls(collective: Collective, p: u32, g: u32, pieces: u32) -> Result<Plan,
         }
     }
     Ok(Plan { collective, ranks: p + n, switches: n, blocks: pieces * g, rounds, overlap: true, lanes })
-}
-
-/// One of NCCL's trees over nodes: each node's children, parent, depth
-/// and height (its longest path down to a leaf).
-struct NodeTree {
-    root: u32,
-    children: Vec<Vec<u32>>,
-    parent: Vec<Option<u32>>,
-    depth: Vec<u32>,
-    height: Vec<u32>,
-}
-
-impl NodeTree {
-    fn new(children: Vec<Vec<u32>>, root: u32) -> NodeTree {
-        let n = children.len();
-        let (mut parent, mut depth, mut height) = (vec![None; n], vec![0u32; n], vec![0u32; n]);
-        let mut order = vec![root];
-        let mut next = 0;
-        while next < order.len() {
-            let k = order[next] as usize;
-            for &c in &children[k] {
-                parent[c as usize] = Some(k as u32);
-                depth[c as usize] = depth[k] + 1;
-                order.push(c);
-            }
-            next += 1;
-        }
-        for &k in order.iter().rev() {
-            if let Some(up) = parent[k as usize] {
-                height[up as usize] = height[up as usize].max(height[k as usize] + 1);
-            }
-        }
-        NodeTree { root, children, parent, depth, height }
-    }
 }
 
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {

@@ -12,7 +12,7 @@ pub use algorithms::{node_tree, nvls, plan, ring_quotient};
 pub use pipelined::{pipelined_profile, pipelined_profiles};
 pub use plan::{block_bytes, AlphaBeta, Collective, Cost, Load, Plan, Profile, Transfer};
 pub use registry::{of, Algorithm, ALGORITHMS};
-pub use trees::nccl_double_tree;
+pub use trees::{nccl_double_tree, nccl_node_trees, NodeTree};
 
 /// The plan as a GOAL schedule with a vector of `n` bytes (rounds in order,
 /// see `goal::generate::from_rounds`). A transfer of less than one byte

@@ -63,6 +63,52 @@ pub fn nccl_double_tree(n: u32) -> [(Vec<Vec<u32>>, u32); 2] {
     [(first, 0), (second, if n == 0 { 0 } else { map(0) })]
 }
 
+/// One of NCCL's trees over nodes: each node's children, parent, depth
+/// and height (its longest path down to a leaf).
+pub struct NodeTree {
+    /// The root.
+    pub root: u32,
+    /// Each node's children.
+    pub children: Vec<Vec<u32>>,
+    /// Each node's parent (`None`: the root).
+    pub parent: Vec<Option<u32>>,
+    /// Each node's depth (the root's is 0).
+    pub depth: Vec<u32>,
+    /// Each node's height: its longest path down to a leaf.
+    pub height: Vec<u32>,
+}
+
+impl NodeTree {
+    /// The tree of `children` lists rooted at `root`.
+    pub fn new(children: Vec<Vec<u32>>, root: u32) -> NodeTree {
+        let n = children.len();
+        let (mut parent, mut depth, mut height) = (vec![None; n], vec![0u32; n], vec![0u32; n]);
+        let mut order = vec![root];
+        let mut next = 0;
+        while next < order.len() {
+            let k = order[next] as usize;
+            for &c in &children[k] {
+                parent[c as usize] = Some(k as u32);
+                depth[c as usize] = depth[k] + 1;
+                order.push(c);
+            }
+            next += 1;
+        }
+        for &k in order.iter().rev() {
+            if let Some(up) = parent[k as usize] {
+                height[up as usize] = height[up as usize].max(height[k as usize] + 1);
+            }
+        }
+        NodeTree { root, children, parent, depth, height }
+    }
+}
+
+/// NCCL's two trees over `n` nodes ([`nccl_double_tree`]) with each
+/// node's parent, depth and height.
+pub fn nccl_node_trees(n: u32) -> [NodeTree; 2] {
+    nccl_double_tree(n).map(|(children, root)| NodeTree::new(children, root))
+}
+
 /// Two complementary binary trees, both rooted at rank 0 (for a broadcast
 /// from 0, a reduce to 0): rank 0 feeds the root of each of two trees over
 /// the ranks `1..p`. The first is [`odd_leaf_tree`] over nodes `0..p−1`
