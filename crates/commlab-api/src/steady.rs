@@ -420,6 +420,9 @@ struct Flow {
     latency: f64,
     bytes: f64,
     links: [usize; 2],
+    /// How many such messages the period sends (alike messages are one
+    /// flow: their transfers stay equal through the fixed point).
+    count: f64,
 }
 
 /// A pipeline's steady period: every message sent in it, each held in a
@@ -431,6 +434,17 @@ struct Period {
     network: Vec<bool>,
     windows: Vec<f64>,
     flows: Vec<Flow>,
+    /// Each window's flows (a few: alike ones are found among them).
+    held_by: Vec<Vec<usize>>,
+}
+
+/// What a flow meets in [`Period::solve`]: its links, each with its
+/// (window, link) slot, and the share of its window's own flows it can
+/// meet on them ((w − 1)/w).
+struct Meets {
+    links: usize,
+    on: [(usize, usize); 2],
+    own: f64,
 }
 
 /// No link: a flow's second where it crosses one.
@@ -489,11 +503,22 @@ impl Period {
 
     fn window(&mut self, size: u32) -> usize {
         self.windows.push(f64::from(size));
+        self.held_by.push(Vec::new());
         self.windows.len() - 1
     }
 
     fn add(&mut self, window: usize, latency: f64, bytes: f64, links: [usize; 2]) {
-        self.flows.push(Flow { window, latency, bytes, links });
+        let flows = &mut self.flows;
+        let alike = self.held_by[window].iter().copied().find(|&i| {
+            let f = &flows[i];
+            f.latency.to_bits() == latency.to_bits() && f.bytes.to_bits() == bytes.to_bits() && f.links == links
+        });
+        let at = alike.unwrap_or_else(|| {
+            flows.push(Flow { window, latency, bytes, links, count: 0.0 });
+            self.held_by[window].push(flows.len() - 1);
+            flows.len() - 1
+        });
+        flows[at].count += 1.0;
     }
 
     /// The period ([`Cycle`]) and the mean transfer of the flows that
@@ -509,51 +534,74 @@ impl Period {
             self.flows.iter().map(|f| on(f).map(|l| f.bytes / self.bandwidth[l]).fold(0.0, f64::max)).collect();
         let mut work = vec![0.0f64; self.bandwidth.len()];
         // Each (flow, link) pair's slot among the (window, link) pairs.
-        let mut slots: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut slot = Vec::with_capacity(self.flows.len());
-        for f in &self.flows {
-            let mut s = [NONE; 2];
-            for (i, l) in on(f).enumerate() {
-                work[l] += f.bytes / self.bandwidth[l];
-                let fresh = slots.len();
-                s[i] = *slots.entry((f.window, l)).or_insert(fresh);
+        let mut slots = 0;
+        let mut slot = vec![[NONE; 2]; self.flows.len()];
+        for flows in &self.held_by {
+            // This window's (link, slot) pairs.
+            let mut here: Vec<(usize, usize)> = Vec::new();
+            for &i in flows {
+                let f = &self.flows[i];
+                for (j, l) in on(f).enumerate() {
+                    work[l] += f.count * f.bytes / self.bandwidth[l];
+                    let known = here.iter().find(|(m, _)| *m == l).map(|&(_, k)| k);
+                    slot[i][j] = known.unwrap_or_else(|| {
+                        here.push((l, slots));
+                        slots += 1;
+                        slots - 1
+                    });
+                }
             }
-            slot.push(s);
         }
         let links = work.iter().copied().fold(0.0, f64::max);
+        let seen: Vec<Meets> = self
+            .flows
+            .iter()
+            .zip(&slot)
+            .map(|(f, s)| {
+                let w = self.windows[f.window];
+                let mut m = Meets { links: 0, on: [(0, 0); 2], own: (w - 1.0) / w };
+                for (l, &k) in on(f).zip(s) {
+                    m.on[m.links] = (l, k);
+                    m.links += 1;
+                }
+                m
+            })
+            .collect();
         let mut transfer = alone.clone();
         let mut busy = vec![0.0f64; self.bandwidth.len()];
-        let mut mine = vec![0.0f64; slots.len()];
+        let mut mine = vec![0.0f64; slots];
+        let mut held = vec![0.0f64; self.windows.len()];
         for _ in 0..PERIOD_ROUNDS {
-            let mut held = vec![0.0f64; self.windows.len()];
+            held.fill(0.0);
             for (f, t) in self.flows.iter().zip(&transfer) {
-                held[f.window] += (f.latency + t) / self.windows[f.window];
+                held[f.window] += f.count * (f.latency + t) / self.windows[f.window];
             }
             let period = held.iter().copied().fold(links, f64::max);
             busy.fill(0.0);
             mine.fill(0.0);
-            for ((f, t), s) in self.flows.iter().zip(&transfer).zip(&slot) {
-                for (l, &k) in on(f).zip(s) {
-                    busy[l] += t / period;
-                    mine[k] += t / period;
+            for ((f, t), m) in self.flows.iter().zip(&transfer).zip(&seen) {
+                let share = f.count * t / period;
+                for &(l, k) in &m.on[..m.links] {
+                    busy[l] += share;
+                    mine[k] += share;
                 }
             }
-            for (((f, t), a), s) in self.flows.iter().zip(transfer.iter_mut()).zip(&alone).zip(&slot) {
-                let w = self.windows[f.window];
-                let others = on(f)
-                    .zip(s)
-                    .map(|(l, &k)| (busy[l] - mine[k]) + (mine[k] - *t / period).max(0.0) * (w - 1.0) / w)
-                    .fold(0.0, f64::max);
+            for ((t, a), m) in transfer.iter_mut().zip(&alone).zip(&seen) {
+                let me = *t / period;
+                let mut others = 0.0f64;
+                for &(l, k) in &m.on[..m.links] {
+                    others = others.max((busy[l] - mine[k]) + (mine[k] - me).max(0.0) * m.own);
+                }
                 *t = 0.5 * *t + 0.5 * a * (1.0 + others);
             }
         }
-        let mut held = vec![0.0f64; self.windows.len()];
+        held.fill(0.0);
         let (mut sum, mut count) = (0.0, 0.0);
         for (f, t) in self.flows.iter().zip(&transfer) {
-            held[f.window] += (f.latency + t) / self.windows[f.window];
+            held[f.window] += f.count * (f.latency + t) / self.windows[f.window];
             if on(f).any(|l| self.network[l]) {
-                sum += t;
-                count += 1.0;
+                sum += f.count * t;
+                count += f.count;
             }
         }
         let mut cycle = Cycle { hard: links, soft: 0.0 };
