@@ -119,7 +119,7 @@ export async function startTrace(context, page) {
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,v8,v8.wasm,blink,disabled-by-default-devtools.timeline',
+    categories: process.env.TRACE_CATS ?? 'devtools.timeline,v8,v8.wasm,blink,disabled-by-default-devtools.timeline',
     transferMode: 'ReportEvents',
   });
   return async () => { await cdp.send('Tracing.end'); await done; return events; };

@@ -33,43 +33,64 @@ pub fn follow(ctx: Ctx) {
 fn follow_nccl_gain(ctx: &Ctx) {
     use commlab_api::nccl_tuner::TunerPlan;
     let Ctx { params, shown, nccl_gain, gainer, .. } = *ctx;
-    let plan = Memo::new(move |_| {
+    // What to plan: cheap to compare, so the planning itself (every
+    // candidate at every size: tens of milliseconds at a thousand ranks)
+    // runs in a task of its own, after the change's own is drawn.
+    let asked = Memo::new(move |_| {
         let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
         params.with(|c| {
             let (preset, nodes) = c.system().filter(|(s, n)| c.libraries[2] && s.ranks(*n) == c.compare.p)?;
             commlab_core::libraries::tuner::nccl_collective(c.compare.collective)?;
-            let id = c.system_id(&preset);
-            TunerPlan::at_version(&id, nodes, c.compare.collective.id(), &sizes, c.nccl_version).ok()
+            Some((c.system_id(&preset), preset.id, nodes, c.compare.collective.id(), sizes, c.nccl_version))
         })
     });
+    let next_task = Debounce::new();
     Effect::new(move |_| {
-        let Some(plan) = plan.get() else {
+        let Some((id, name, nodes, collective, sizes, version)) = asked.get() else {
+            next_task.cancel();
             gainer.with_value(|g| g.as_ref().map(SimClient::cancel));
             nccl_gain.set(None);
             return;
         };
-        let what = format!(
-            "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs",
-            plan.nodes, plan.preset.id
-        );
-        nccl_gain.set(Some(format!("{what}…")));
-        let planned = plan.planned();
-        let handler: OnResponse = Rc::new(move |r, _| match r {
-            SimResponse::Progress { done, total, .. } => {
-                nccl_gain.set(Some(format!("{what}: {done} of {total} runs done…")));
-            }
-            SimResponse::Expected(rows) => {
-                let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
-                nccl_gain.set(Some(plan.gain_sentence(&times)));
-            }
-            SimResponse::Error(e) => nccl_gain.set(Some(format!("NCCL: {e}"))),
-            _ => {}
+        nccl_gain.set(Some(format!("NCCL on {nodes} × {name}: simulating its own algorithms and protocols…")));
+        next_task.after(Duration::ZERO, move || {
+            let Ok(plan) = TunerPlan::at_version(&id, nodes, collective, &sizes, version) else {
+                nccl_gain.set(None);
+                return;
+            };
+            ask_gain(plan, nccl_gain, gainer);
         });
-        if gainer.with_value(Option::is_none) {
-            gainer.set_value(Some(SimClient::new()));
-        }
-        gainer.with_value(|g| g.as_ref().map(|g| g.send(SimQuery::Predict(planned), handler)));
     });
+}
+
+/// Simulates NCCL's own candidates of `plan` in the gain's worker, the
+/// progress and then the sentence in `nccl_gain`.
+fn ask_gain(
+    plan: commlab_api::nccl_tuner::TunerPlan,
+    nccl_gain: RwSignal<Option<String>>,
+    gainer: StoredValue<Option<SimClient>, LocalStorage>,
+) {
+    let what = format!(
+        "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs",
+        plan.nodes, plan.preset.id
+    );
+    nccl_gain.set(Some(format!("{what}…")));
+    let planned = plan.planned();
+    let handler: OnResponse = Rc::new(move |r, _| match r {
+        SimResponse::Progress { done, total, .. } => {
+            nccl_gain.set(Some(format!("{what}: {done} of {total} runs done…")));
+        }
+        SimResponse::Expected(rows) => {
+            let times: Vec<f64> = rows.iter().map(|e| e.time_ns / 1000.0).collect();
+            nccl_gain.set(Some(plan.gain_sentence(&times)));
+        }
+        SimResponse::Error(e) => nccl_gain.set(Some(format!("NCCL: {e}"))),
+        _ => {}
+    });
+    if gainer.with_value(Option::is_none) {
+        gainer.set_value(Some(SimClient::new()));
+    }
+    gainer.with_value(|g| g.as_ref().map(|g| g.send(SimQuery::Predict(planned), handler)));
 }
 
 /// The comparison: on every change of what it depends on, the model at
