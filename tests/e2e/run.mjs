@@ -2507,6 +2507,10 @@ test('chooser: 128 nodes of dgx-h100: the expected curve from the steady state, 
     assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
   }
   assert.match(await page.locator('[data-testid="expected-steady"]').textContent(), /more than 128 ranks .* steady state/);
+  // NCCL's gain among its own algorithms runs up to 8 nodes: past them the
+  // 2-node run's progress must not go on showing.
+  await page.waitForTimeout(1500);
+  assert.doesNotMatch(await page.locator('[data-testid="crossovers"]').textContent(), /NCCL on \d+ ×/);
   const worst = await longest(page);
   console.log(`    main-thread tasks over 50 ms: ${JSON.stringify(await page.evaluate(() => window.__longTasks))}`);
   console.log(`    expected curve at 128 × dgx-h100 (${rows.length} sizes) in ${took} ms; longest main-thread task ${worst} ms`);

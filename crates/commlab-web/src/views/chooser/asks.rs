@@ -41,14 +41,17 @@ fn follow_nccl_gain(ctx: &Ctx) {
         params.with(|c| {
             let (preset, nodes) = c.system().filter(|(s, n)| c.libraries[2] && s.ranks(*n) == c.compare.p)?;
             commlab_core::libraries::tuner::nccl_collective(c.compare.collective)?;
+            // NCCL's own candidates are simulated on as many nodes as a fit.
+            commlab_api::predict::FIT_NODES.contains(u64::from(nodes)).then_some(())?;
             Some((c.system_id(&preset), preset.id, nodes, c.compare.collective.id(), sizes, c.nccl_version))
         })
     });
     let next_task = Debounce::new();
     Effect::new(move |_| {
+        // Whatever the gain's worker still runs was asked for before.
+        next_task.cancel();
+        gainer.with_value(|g| g.as_ref().map(SimClient::cancel));
         let Some((id, name, nodes, collective, sizes, version)) = asked.get() else {
-            next_task.cancel();
-            gainer.with_value(|g| g.as_ref().map(SimClient::cancel));
             nccl_gain.set(None);
             return;
         };
