@@ -1478,7 +1478,7 @@ test('chooser: picking a system sets its nodes network, p and NCCL\'s descriptio
   // A node count out of range is refused under the field, naming the range; nothing changes.
   await page.locator('#chooser-system-nodes').fill('129');
   await page.locator('#chooser-system-nodes').press('Enter');
-  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128');
+  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)');
   assert.match(page.url(), /net=nodes%3A4x8/);
   // The user's own p leaves the System: the page says so, and offers the System's.
   await page.fill('#p', '16');

@@ -106,27 +106,27 @@ fn worst(presets: &[&str], nodes: &[u32], exps: &[u32], protocols: &[&'static st
     worst
 }
 
-/// A guard on the measured agreement (`docs/systems.md`, "Two engines"):
-/// on `dgx-h100`, `p4d` and `h800` at 2 and 4 nodes the steady ring stays
-/// within 13 % of the flow mean at 64 MiB and more (measured: 10.8 %), 9 %
-/// at 1 MiB and less (7.4 %). These bounds only keep the difference from
-/// growing; they are not the accuracy a prediction needs.
+/// The whole check, in the suite: every preset × 2, 4, 8 nodes ×
+/// allreduce, allgather, reduce-scatter × LL, LL128, Simple × 1 KiB to
+/// 4 GiB, against the mean of the flow's band (one node is lockstep, equal
+/// to the flow: [`a_ring_on_one_node_runs_in_lockstep`]). Prints the worst
+/// per region and every case over 5 % (`--nocapture`). Measured
+/// (`docs/systems.md`, "Two engines"): 7.4 % at 1 MiB and less, 17.2 % from
+/// 4 to 16 MiB, 15.9 % at 64 MiB and more; the bounds below keep every case
+/// from growing past them. They are not the accuracy a prediction needs
+/// (10 % and 3 %).
 #[test]
-fn the_steady_ring_stays_near_the_flow_mean() {
-    let w = worst(&["dgx-h100", "p4d", "h800"], &[2, 4], &[10, 16, 20, 26, 30], &["ll", "simple"], false);
-    assert!(w[0] <= 0.09 && w[2] <= 0.13, "worst ≤ 1 MiB {:.3}, ≥ 64 MiB {:.3}", w[0], w[2]);
-}
-
-/// The whole check: every preset × 2, 4, 8 nodes × allreduce, allgather,
-/// reduce-scatter × LL, LL128, Simple × 1 KiB to 4 GiB. Prints the worst
-/// per region and every case over 5 %:
-/// `cargo test --release -p commlab-api --test steady -- --ignored --nocapture`.
-#[test]
-#[ignore = "minutes: the whole check, printed"]
 fn the_steady_ring_against_the_flow_band() {
     let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
-    worst(&ids, &[2, 4, 8], &exps, &["ll", "ll128", "simple"], true);
+    let w = worst(&ids, &[2, 4, 8], &exps, &["ll", "ll128", "simple"], true);
+    assert!(
+        w[0] <= 0.08 && w[1] <= 0.18 && w[2] <= 0.17,
+        "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
+        w[0],
+        w[1],
+        w[2]
+    );
 }
 
 /// A system fitted with the steady engine predicts another node count:

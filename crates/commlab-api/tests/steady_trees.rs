@@ -125,29 +125,24 @@ fn worst(
     worst
 }
 
-/// A guard on the measured agreement (`docs/systems.md`, "Two engines"):
-/// NCCL's tree on `dgx-h100` and `p4d` and NVLS tree on `h800` at 2 and 4
-/// nodes. Measured on the whole check: 20.2 % at 1 MiB and less, 17.0 % at
-/// 64 MiB and more; these bounds only keep the difference from growing.
+/// The whole check, in the suite: every preset × 2, 4, 8 nodes × NCCL's
+/// tree (LL, LL128, Simple) and NVLS tree where the preset has it × 1 KiB
+/// to 4 GiB, against the flow simulation. Prints the worst per region and
+/// every case over 10 % (`--nocapture`). Measured (`docs/systems.md`, "Two
+/// engines"): 20.2 % at 1 MiB and less, 19.3 % from 4 to 16 MiB, 17.0 % at
+/// 64 MiB and more; the bounds below keep every case from growing past
+/// them. They are not the accuracy a prediction needs (10 % and 3 %).
 #[test]
-fn the_steady_trees_stay_near_the_flow() {
-    let some: Vec<_> = cases()
-        .into_iter()
-        .filter(|(p, a, _)| matches!((*p, *a), ("dgx-h100" | "p4d", "tree") | ("h800", "nvls_tree")))
-        .collect();
-    let w = worst(&some, &[2, 4], &[10, 16, 20, 26, 30], false);
-    assert!(w[0] <= 0.22 && w[2] <= 0.19, "worst ≤ 1 MiB {:.3}, ≥ 64 MiB {:.3}", w[0], w[2]);
-}
-
-/// The whole check: every preset × 2, 4, 8 nodes × NCCL's tree (LL, LL128,
-/// Simple) and NVLS tree × 1 KiB to 4 GiB. Prints the worst per region and
-/// every case over 10 %:
-/// `cargo test --release -p commlab-api --test steady_trees -- --ignored --nocapture`.
-#[test]
-#[ignore = "a minute: the whole check, printed"]
 fn the_steady_trees_against_the_flow() {
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
-    worst(&cases(), &[2, 4, 8], &exps, true);
+    let w = worst(&cases(), &[2, 4, 8], &exps, true);
+    assert!(
+        w[0] <= 0.21 && w[1] <= 0.20 && w[2] <= 0.18,
+        "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
+        w[0],
+        w[1],
+        w[2]
+    );
 }
 
 /// The page's expected curve takes the flow engine up to 128 ranks and the

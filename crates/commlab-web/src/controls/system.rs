@@ -6,13 +6,18 @@
 //! "custom network" once the user's own edits left every System. A node
 //! count out of range is refused under the fields, naming the range.
 
-use commlab_api::system::NODES;
+use commlab_api::system::{NODES, STEADY_NODES};
 use commlab_core::systems::{Preset, PRESETS};
 use leptos::prelude::*;
 
 /// The node count typed, or why it is refused.
 fn nodes_of(text: &str) -> Result<u32, String> {
-    let refused = || format!("Nodes: an integer from {} to {}", NODES.min, NODES.max);
+    let refused = || {
+        format!(
+            "Nodes: an integer from {} to {} (the page simulates every flow on the network; commlab predict --engine steady reaches {} nodes)",
+            NODES.min, NODES.max, STEADY_NODES.max
+        )
+    };
     let n = text.trim().parse::<u64>().map_err(|_| refused())?;
     NODES.check(n).map(|n| n as u32).map_err(|_| refused())
 }
@@ -95,7 +100,11 @@ mod tests {
         assert_eq!(nodes_of(" 4 "), Ok(4));
         assert_eq!(nodes_of("128"), Ok(128));
         for bad in ["0", "129", "-1", "2.5", "", "many"] {
-            assert_eq!(nodes_of(bad), Err("Nodes: an integer from 1 to 128".to_owned()), "{bad}");
+            assert_eq!(
+                nodes_of(bad),
+                Err("Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)".to_owned()),
+                "{bad}"
+            );
         }
     }
 }
