@@ -55,29 +55,27 @@ fn follow_nccl_gain(ctx: &Ctx) {
             nccl_gain.set(None);
             return;
         };
-        nccl_gain.set(Some(format!("NCCL on {nodes} × {name}: simulating its own algorithms and protocols…")));
+        let what =
+            format!("NCCL on {nodes} × {name}: simulating its own algorithms and protocols with its per-step costs");
+        nccl_gain.set(Some(format!("{what}…")));
         next_task.after(Duration::ZERO, move || {
             let Ok(plan) = TunerPlan::at_version(&id, nodes, collective, &sizes, version) else {
                 nccl_gain.set(None);
                 return;
             };
-            ask_gain(plan, nccl_gain, gainer);
+            ask_gain(plan, what, nccl_gain, gainer);
         });
     });
 }
 
 /// Simulates NCCL's own candidates of `plan` in the gain's worker, the
-/// progress and then the sentence in `nccl_gain`.
+/// progress (`what`, done of total) and then the sentence in `nccl_gain`.
 fn ask_gain(
     plan: commlab_api::nccl_tuner::TunerPlan,
+    what: String,
     nccl_gain: RwSignal<Option<String>>,
     gainer: StoredValue<Option<SimClient>, LocalStorage>,
 ) {
-    let what = format!(
-        "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs",
-        plan.nodes, plan.preset.id
-    );
-    nccl_gain.set(Some(format!("{what}…")));
     let planned = plan.planned();
     let handler: OnResponse = Rc::new(move |r, _| match r {
         SimResponse::Progress { done, total, .. } => {
