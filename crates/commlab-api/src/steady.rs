@@ -386,7 +386,10 @@ pub fn nvls_tree_ns(t: &Tree) -> Result<f64, ApiError> {
 /// GPUs under each of the two trees over nodes, one channel per NIC. Its
 /// time (ns), without NCCL's per-call cost: the fill of one piece, alone
 /// for one and under the steady load for many ([`loaded`]), then a steady
-/// period for every two more.
+/// period for every two more; and no less than the busiest NIC's work from
+/// when the first pieces reach their node's head ([`chain_fill`]: their
+/// windows crowd the chains as the pipeline starts, and a NIC waits for
+/// them; on 2 × `hgx-b200` at 4 GiB that is 2.6 ms of a 13.6 ms run).
 ///
 /// # Errors
 /// A shape other than nodes of GPUs; values the network refuses.
@@ -396,11 +399,44 @@ pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     let b = block_bytes(t.wire, channels, 0) as f64 / f64::from(pieces);
     let ti = b / s.net.bandwidth;
     let chain = f64::from(s.g - 1) * (s.nv.latency + b / s.nv.bandwidth);
+    let up = chain_fill(s.g, s.r, channels, pieces, s.nv, b);
     let fill = s.fill(pieces, chain, ti, chain);
     let (cycle, busy) =
         tree_period(s.period_trees().as_ref().unwrap_or(&s.trees), (s.g, s.r, channels), s.nv, s.net, b);
     let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft) / 2.0);
-    Ok(cycle.time(fill, pieces, 2.0 * chain + s.hops_after() * (s.net.latency + ti)))
+    let after = s.hops_after() * (s.net.latency + ti);
+    let pipeline = cycle.time(fill, pieces, 2.0 * chain + after);
+    let nics = up + s.net.latency + f64::from(pieces) * cycle.network / 2.0 + chain + after;
+    Ok(pipeline.max(nics))
+}
+
+/// The first piece's way up a node's chains as the pipeline starts: every
+/// chain's leaf sends a window of pieces at once, and each further window
+/// it sends joins the others on the links ahead, shared alike; the front
+/// waits on every window upstream of it that has reached its link.
+fn chain_fill(g: u32, r: u32, channels: u32, pieces: u32, nv: Link, b: f64) -> f64 {
+    let batch = f64::from(pieces.min(STEPS));
+    let windows = pieces.div_ceil(STEPS);
+    let per = (g / r).max(1);
+    let entries: Vec<u32> = (0..channels).map(|c| (c % r) * per + (c / r) % per).collect();
+    // The stage (1 = the leaf's hop) at which channel `e`'s chain leaves GPU `x`.
+    let stage = |e: u32, x: u32| {
+        let j = (x + g - e) % g;
+        (j > 0).then_some(g - j)
+    };
+    let mut fill = 0.0;
+    for d in 1..g {
+        let most = entries
+            .iter()
+            .map(|&e| {
+                let x = (e + g - d) % g;
+                entries.iter().filter(|&&o| stage(o, x).is_some_and(|s| s <= d && d - s < windows)).count()
+            })
+            .max()
+            .unwrap_or(1);
+        fill += nv.latency + most as f64 * batch * b / nv.bandwidth;
+    }
+    fill
 }
 
 /// The last piece's fill: alone for one piece, its hops between nodes
@@ -456,6 +492,8 @@ const NONE: usize = usize::MAX;
 struct Cycle {
     hard: f64,
     soft: f64,
+    /// The busiest network link's work (ns).
+    network: f64,
 }
 
 impl Cycle {
@@ -553,6 +591,7 @@ impl Period {
             }
         }
         let links = work.iter().copied().fold(0.0, f64::max);
+        let network = work.iter().zip(&self.network).filter(|(_, &n)| n).map(|(&w, _)| w).fold(0.0, f64::max);
         let seen: Vec<Meets> = self
             .flows
             .iter()
@@ -604,7 +643,7 @@ impl Period {
                 count += f.count;
             }
         }
-        let mut cycle = Cycle { hard: links, soft: 0.0 };
+        let mut cycle = Cycle { hard: links, soft: 0.0, network };
         for (&h, &size) in held.iter().zip(&self.windows) {
             if size <= 1.0 {
                 cycle.hard = cycle.hard.max(h);

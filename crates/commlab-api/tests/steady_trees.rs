@@ -129,7 +129,7 @@ fn worst(
 /// tree (LL, LL128, Simple) and NVLS tree where the preset has it × 1 KiB
 /// to 4 GiB, against the flow simulation. Prints the worst per region and
 /// every case over 10 % (`--nocapture`). Measured (`docs/systems.md`, "Two
-/// engines"): 20.2 % at 1 MiB and less, 19.3 % from 4 to 16 MiB, 17.0 % at
+/// engines"): 20.2 % at 1 MiB and less, 19.3 % from 4 to 16 MiB, 13.8 % at
 /// 64 MiB and more; the bounds below keep every case from growing past
 /// them. They are not the accuracy a prediction needs (10 % and 3 %).
 #[test]
@@ -137,7 +137,7 @@ fn the_steady_trees_against_the_flow() {
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
     let w = worst(&cases(), &[2, 4, 8], &exps, true);
     assert!(
-        w[0] <= 0.21 && w[1] <= 0.20 && w[2] <= 0.18,
+        w[0] <= 0.21 && w[1] <= 0.20 && w[2] <= 0.14,
         "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
         w[0],
         w[1],
