@@ -389,7 +389,9 @@ pub fn nvls_tree_ns(t: &Tree) -> Result<f64, ApiError> {
 /// period for every two more; and no less than the busiest NIC's work from
 /// when the first pieces reach their node's head ([`chain_fill`]: their
 /// windows crowd the chains as the pipeline starts, and a NIC waits for
-/// them; on 2 × `hgx-b200` at 4 GiB that is 2.6 ms of a 13.6 ms run).
+/// them; on 2 × `hgx-b200` at 4 GiB that is 2.6 ms of a 13.6 ms run), nor
+/// than the first window's way through the trees, its pieces sharing every
+/// hop. Where one window holds every piece, that way is the run.
 ///
 /// # Errors
 /// A shape other than nodes of GPUs; values the network refuses.
@@ -405,9 +407,20 @@ pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
         tree_period(s.period_trees().as_ref().unwrap_or(&s.trees), (s.g, s.r, channels), s.nv, s.net, b);
     let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft) / 2.0);
     let after = s.hops_after() * (s.net.latency + ti);
-    let pipeline = cycle.time(fill, pieces, 2.0 * chain + after);
+    // The busiest NIC: idle until the first pieces are up the chains, then
+    // busy with every piece.
     let nics = up + s.net.latency + f64::from(pieces) * cycle.network / 2.0 + chain + after;
-    Ok(pipeline.max(nics))
+    // The first window's journey: its pieces leave together and share every
+    // hop between nodes (half of them in each tree); then the NIC's work of
+    // the pieces after them.
+    let batch = pieces.min(STEPS);
+    let first =
+        s.fill(pieces, up, f64::from(batch.div_ceil(2)) * ti, chain) + f64::from(pieces - batch) * cycle.network / 2.0;
+    if pieces <= STEPS {
+        // One window holds every piece: the run is its journey.
+        return Ok(first.max(nics));
+    }
+    Ok(cycle.time(fill, pieces, 2.0 * chain + after).max(nics).max(first))
 }
 
 /// The first piece's way up a node's chains as the pipeline starts: every

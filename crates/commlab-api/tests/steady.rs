@@ -133,15 +133,20 @@ fn the_steady_ring_against_the_flow_band() {
 /// synthetic runs made by the same engine with the system's values moved
 /// (NICs 0.9 ×, `NVLink` 1.05 ×, NCCL's costs 1.2 ×) and 1 % of noise (every
 /// other size 1 % up, the rest 1 % down), fitted at N nodes, give the M-node
-/// run within 2 % at every size from 1 KiB to 4 GiB. One pair misses:
+/// run within 2 % at every size from 1 KiB to 4 GiB. Three pairs miss:
 /// `dgx-h100` fitted at 4 nodes predicts 2 nodes' NVLS tree at 1 and 4 GiB
-/// 4.5 % slow (at 4 nodes those sizes run as rings, whose time does not pin
-/// `NVLink`'s factor), so it is held to 5 %. With the steady engine the fit
-/// and its prediction reach 64 nodes: `dgx-a100` 2 → 64, 64 → 8, `p4d`
-/// 8 → 64, 64 → 2 and `dgx-h100` 2 → 64 within 2 %; `dgx-h100` fitted at 64
-/// nodes, where every large size is an NVLS tree bound by the NICs, leaves
-/// `NVLink`'s factor at the prior and predicts 4 nodes' rings at 1 and 4 GiB
-/// 5.0 and 6.5 % slow, so it is held to 7 %. The same fits with the flow
+/// 4.7 % slow (at 4 nodes those sizes run as rings, whose time does not pin
+/// `NVLink`'s factor), so it is held to 5 %; `p4d` fitted at 2 nodes, whose
+/// large sizes are NCCL's tree (the chains' start, `NVLink`'s, then the
+/// NICs' work, both in proportion to the size), fits `NVLink` 0.87 × and the
+/// NICs 0.92 × and predicts 4 and 8 nodes up to 2.1 % fast (2.2 % with the
+/// noise's signs swapped), so those are held to 2.5 %. With the steady
+/// engine the fit and its prediction reach 64 nodes: `dgx-a100` 2 → 64,
+/// 64 → 8, `p4d` 8 → 64, 64 → 2 and `dgx-h100` 2 → 64 within 2 %;
+/// `dgx-h100` fitted at 64 nodes, where every large size is an NVLS tree
+/// bound by the NICs, leaves `NVLink`'s factor at the prior and predicts 4
+/// nodes' rings 1.9 % slow (2.2 % with the signs swapped), held to 2.5 %.
+/// The same fits with the flow
 /// engine's rings (their band) miss by up to 5.3 % (`dgx-a100` fitted at 2
 /// nodes, 8 nodes at 256 MiB; `docs/systems.md`, "Two engines").
 #[test]
@@ -171,9 +176,9 @@ fn a_steady_fit_predicts_another_node_count() {
         ("dgx-a100", 2u32, 4u32, 0.02),
         ("dgx-a100", 4, 2, 0.02),
         ("dgx-a100", 2, 8, 0.02),
-        ("p4d", 2, 4, 0.02),
+        ("p4d", 2, 4, 0.025),
         ("p4d", 4, 2, 0.02),
-        ("p4d", 2, 8, 0.02),
+        ("p4d", 2, 8, 0.025),
         ("dgx-h100", 2, 4, 0.02),
         ("dgx-h100", 2, 8, 0.02),
         ("dgx-h100", 4, 2, 0.05),
@@ -182,7 +187,7 @@ fn a_steady_fit_predicts_another_node_count() {
         ("p4d", 8, 64, 0.02),
         ("p4d", 64, 2, 0.02),
         ("dgx-h100", 2, 64, 0.02),
-        ("dgx-h100", 64, 4, 0.07),
+        ("dgx-h100", 64, 4, 0.025),
     ];
     for (preset, n, m, bound) in cases {
         let measured = run(preset, n);

@@ -129,7 +129,7 @@ fn worst(
 /// tree (LL, LL128, Simple) and NVLS tree where the preset has it × 1 KiB
 /// to 4 GiB, against the flow simulation. Prints the worst per region and
 /// every case over 10 % (`--nocapture`). Measured (`docs/systems.md`, "Two
-/// engines"): 20.2 % at 1 MiB and less, 19.3 % from 4 to 16 MiB, 13.8 % at
+/// engines"): 20.2 % at 1 MiB and less, 19.0 % from 4 to 16 MiB, 13.8 % at
 /// 64 MiB and more; the bounds below keep every case from growing past
 /// them. They are not the accuracy a prediction needs (10 % and 3 %).
 #[test]
