@@ -139,7 +139,7 @@ fn the_steady_ring_against_the_flow_band() {
 /// `NVLink`'s factor), so it is held to 5 %; `p4d` fitted at 2 nodes, whose
 /// large sizes are NCCL's tree (the chains' start, `NVLink`'s, then the
 /// NICs' work, both in proportion to the size), fits `NVLink` 0.87 × and the
-/// NICs 0.92 × and predicts 4 and 8 nodes up to 2.1 % fast (2.2 % with the
+/// NICs 0.92 × and predicts 4 and 8 nodes up to 2.1 % fast (2.0 % with the
 /// noise's signs swapped), so those are held to 2.5 %. With the steady
 /// engine the fit and its prediction reach 64 nodes: `dgx-a100` 2 → 64,
 /// 64 → 8, `p4d` 8 → 64, 64 → 2 and `dgx-h100` 2 → 64 within 2 %;
