@@ -402,10 +402,8 @@ pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     let ti = b / s.net.bandwidth;
     let chain = f64::from(s.g - 1) * (s.nv.latency + b / s.nv.bandwidth);
     let up = chain_fill(s.g, s.r, channels, pieces, s.nv, b);
-    let fill = s.fill(pieces, chain, ti, chain);
     let (cycle, busy) =
         tree_period(s.period_trees().as_ref().unwrap_or(&s.trees), (s.g, s.r, channels), s.nv, s.net, b);
-    let fill = loaded(fill, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft) / 2.0);
     let after = s.hops_after() * (s.net.latency + ti);
     // The busiest NIC: idle until the first pieces are up the chains, then
     // busy with every piece.
@@ -420,6 +418,8 @@ pub fn node_tree_ns(t: &Tree) -> Result<f64, ApiError> {
         // One window holds every piece: the run is its journey.
         return Ok(first.max(nics));
     }
+    let alone = s.fill(pieces, chain, ti, chain);
+    let fill = loaded(alone, s.fill(pieces, chain, busy, chain), pieces, cycle.hard.max(cycle.soft) / 2.0);
     Ok(cycle.time(fill, pieces, 2.0 * chain + after).max(nics).max(first))
 }
 

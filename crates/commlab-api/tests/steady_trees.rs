@@ -85,14 +85,16 @@ fn the_steady_trees_are_smooth() {
 
 /// The steady trees against the flow simulation (trees have no band: their
 /// flows do not couple): the worst differences by region (≤ 1 MiB, 4–16 MiB,
-/// ≥ 64 MiB), and every case over 10 % where `print`.
+/// ≥ 64 MiB) and how many cases are over 10 % in each, every such case
+/// printed where `print`.
 fn worst(
     cases: &[(&'static str, &'static str, Vec<&'static str>)],
     nodes: &[u32],
     exps: &[u32],
     print: bool,
-) -> [f64; 3] {
+) -> ([f64; 3], [usize; 3]) {
     let mut worst = [0.0f64; 3];
+    let mut over = [0usize; 3];
     for (preset, algorithm, protocols) in cases {
         for &n in nodes {
             for &protocol in protocols {
@@ -103,6 +105,7 @@ fn worst(
                     let off = steady / flow - 1.0;
                     let region = if exp >= 26 { 2 } else { usize::from(exp > 20) };
                     worst[region] = worst[region].max(off.abs());
+                    over[region] += usize::from(off.abs() > 0.10);
                     if print && off.abs() > 0.10 {
                         println!(
                             "{preset} ×{n} {algorithm}/{protocol} 2^{exp} ({} pieces): steady {:+.1} % of the flow",
@@ -122,7 +125,7 @@ fn worst(
             );
         }
     }
-    worst
+    (worst, over)
 }
 
 /// The whole check, in the suite: every preset × 2, 4, 8 nodes × NCCL's
@@ -132,10 +135,13 @@ fn worst(
 /// engines"): 20.2 % at 1 MiB and less, 19.0 % from 4 to 16 MiB, 13.8 % at
 /// 64 MiB and more; the bounds below keep every case from growing past
 /// them. They are not the accuracy a prediction needs (10 % and 3 %).
+/// Cases over 10 % (of 666, 222 and 444): 8, 40 and 6, held there; without
+/// NCCL's tree's start bounds (the chains' start, the first window) they
+/// were 18, 53 and 87.
 #[test]
 fn the_steady_trees_against_the_flow() {
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
-    let w = worst(&cases(), &[2, 4, 8], &exps, true);
+    let (w, over) = worst(&cases(), &[2, 4, 8], &exps, true);
     assert!(
         w[0] <= 0.21 && w[1] <= 0.20 && w[2] <= 0.14,
         "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
@@ -143,6 +149,7 @@ fn the_steady_trees_against_the_flow() {
         w[1],
         w[2]
     );
+    assert!(over[0] <= 8 && over[1] <= 40 && over[2] <= 6, "cases over 10 %: {over:?}");
 }
 
 /// The page's expected curve takes the flow engine up to 128 ranks and the
