@@ -419,27 +419,50 @@ impl Planned {
     /// A schedule the steady engine does not model ([`Planned::steady_under`]);
     /// values the network refuses.
     pub fn steady_ns(&self, s: Scales) -> Result<f64, ApiError> {
-        let class = |k: usize, scale: f64| LinkClass {
-            bandwidth: self.classes[k].0 * scale,
-            latency: self.classes[k].1 + self.steps[k] * s.latency,
-        };
-        let classes = [class(0, s.intra), class(1, s.inter)];
-        let shape = commlab_core::net::Shape::parse_any(&self.shape).map_err(|e| ApiError::problem("network", e))?;
+        let (shape, classes) = self.steady_network(s)?;
         let tree =
             || crate::steady::Tree { shape, classes, channels: self.channels, pieces: self.pieces, wire: self.wire };
         match self.schedule.as_str() {
-            "ring" => crate::steady::ring_ns(&crate::steady::Ring {
-                collective: self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?,
-                shape,
-                classes,
-                p: self.p,
-                channels: self.channels,
-                wire: self.wire,
-            }),
+            "ring" => crate::steady::ring_ns(&self.steady_ring(s)?),
             "node-tree" => crate::steady::node_tree_ns(&tree()),
             "nvls" if self.steady_tree() => crate::steady::nvls_tree_ns(&tree()),
             other => Err(ApiError::problem("engine", format!("the steady engine does not model {other}"))),
         }
+    }
+
+    /// A ring's lower bound (ns) with the preset's values scaled: its
+    /// busiest link's work ([`crate::steady::ring_bound_ns`]).
+    ///
+    /// # Errors
+    /// Not a ring; values the network refuses.
+    pub fn ring_bound_ns(&self, s: Scales) -> Result<f64, ApiError> {
+        if self.schedule != "ring" {
+            return Err(ApiError::problem("engine", format!("{} is not a ring", self.schedule)));
+        }
+        crate::steady::ring_bound_ns(&self.steady_ring(s)?)
+    }
+
+    /// The network's shape and link classes with the preset's values scaled.
+    fn steady_network(&self, s: Scales) -> Result<(commlab_core::net::Shape, [LinkClass; 2]), ApiError> {
+        let class = |k: usize, scale: f64| LinkClass {
+            bandwidth: self.classes[k].0 * scale,
+            latency: self.classes[k].1 + self.steps[k] * s.latency,
+        };
+        let shape = commlab_core::net::Shape::parse_any(&self.shape).map_err(|e| ApiError::problem("network", e))?;
+        Ok((shape, [class(0, s.intra), class(1, s.inter)]))
+    }
+
+    /// The run as the steady engine's ring.
+    fn steady_ring(&self, s: Scales) -> Result<crate::steady::Ring, ApiError> {
+        let (shape, classes) = self.steady_network(s)?;
+        Ok(crate::steady::Ring {
+            collective: self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?,
+            shape,
+            classes,
+            p: self.p,
+            channels: self.channels,
+            wire: self.wire,
+        })
     }
 
     /// NVLS tree: NVLS (allreduce) on several nodes.

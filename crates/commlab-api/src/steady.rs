@@ -28,12 +28,14 @@ struct Hop {
 }
 
 /// A ring's lap: its hops per channel, per station (0: `NVLink`, 1: the
-/// NIC) the most of its hops one link carries in a round, and the most
-/// flows any link carries (the tokens that share it).
+/// NIC) the most of its hops one link carries in a round, the most flows
+/// any link carries (the tokens that share it), and the busiest link's
+/// work in a round (ns at its bandwidth).
 struct Laps {
     hops: Vec<Vec<Hop>>,
     most: [usize; 2],
     tokens: usize,
+    work: f64,
 }
 
 /// A ring as the steady engine needs it (`predict::Planned::steady_ns`
@@ -73,6 +75,7 @@ fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
     };
     let mut routes: Vec<Vec<(Vec<Dir>, f64)>> = Vec::new();
     let mut load: HashMap<Dir, usize> = HashMap::new();
+    let mut bytes_on: HashMap<Dir, f64> = HashMap::new();
     for c in 0..planned.channels {
         let order = quotient.channel_order(q, c);
         let bytes = block_bytes(planned.wire, planned.channels, c) as f64 / f64::from(planned.p);
@@ -82,6 +85,7 @@ fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
             let route: Vec<Dir> = path.windows(2).filter_map(|w| net.dir(w[0], w[1])).collect();
             for &d in &route {
                 *load.entry(d).or_default() += 1;
+                *bytes_on.entry(d).or_default() += bytes;
             }
             lap.push((route, bytes));
         }
@@ -114,7 +118,25 @@ fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
     for (&(_, class), &k) in &at {
         most[class] = most[class].max(k);
     }
-    Ok(Laps { hops: laps, most, tokens: load.values().copied().max().unwrap_or(1) })
+    let work = bytes_on.iter().map(|(&d, b)| b / net.class(d).bandwidth).fold(0.0, f64::max);
+    Ok(Laps { hops: laps, most, tokens: load.values().copied().max().unwrap_or(1), work })
+}
+
+/// The ring's rounds: 2(p − 1) for allreduce, p − 1 for the others.
+fn rounds(planned: &Ring) -> usize {
+    (if planned.collective == Collective::Allreduce { 2 * (planned.p - 1) } else { planned.p - 1 }) as usize
+}
+
+/// A lower bound of the ring's time (ns): its busiest link's work, every
+/// round's bytes on it at its bandwidth. The flow engine never beats it,
+/// and at large sizes it runs close to it where latencies hide under the
+/// transfers (`docs/systems.md`, "Two engines": on the check at 4 GiB,
+/// 90 % of cases within 1.0 %, where the steady ring is up to 15.8 % slow).
+///
+/// # Errors
+/// A shape other than nodes, values the network refuses.
+pub fn ring_bound_ns(planned: &Ring) -> Result<f64, ApiError> {
+    Ok(rounds(planned) as f64 * ring_laps(planned)?.work)
 }
 
 /// The ring's time (ns), without NCCL's per-call cost.
@@ -122,8 +144,8 @@ fn ring_laps(planned: &Ring) -> Result<Laps, ApiError> {
 /// # Errors
 /// A shape other than nodes, values the network refuses.
 pub fn ring_ns(planned: &Ring) -> Result<f64, ApiError> {
-    let rounds = if planned.collective == Collective::Allreduce { 2 * (planned.p - 1) } else { planned.p - 1 } as usize;
-    let Laps { hops: laps, most, tokens } = ring_laps(planned)?;
+    let rounds = rounds(planned);
+    let Laps { hops: laps, most, tokens, .. } = ring_laps(planned)?;
     let c = laps.len() as f64;
     let Some(&first) = laps.first().and_then(|lap| lap.first()) else {
         return Err(ApiError::problem("network", "the ring has no hop between two GPUs"));

@@ -68,9 +68,19 @@ fn the_steady_ring_is_smooth() {
 }
 
 /// The steady ring against the mean of the flow's band (7 runs, the
-/// system's values moved ±0.5 %): the worst differences, by region.
-fn worst(presets: &[&str], nodes: &[u32], exps: &[u32], protocols: &[&'static str], print: bool) -> [f64; 3] {
+/// system's values moved ±0.5 %): the worst differences, by region. Every
+/// run is held to the ring's lower bound, its busiest link's work (with
+/// bandwidths 0.5 % up, the fastest of the band's values). Also: at 4 GiB,
+/// the flow's mean over that bound, every case.
+fn worst(
+    presets: &[&str],
+    nodes: &[u32],
+    exps: &[u32],
+    protocols: &[&'static str],
+    print: bool,
+) -> ([f64; 3], Vec<f64>) {
     let mut worst = [0.0f64; 3];
+    let mut over_bound = Vec::new();
     for preset in presets {
         for &n in nodes {
             for collective in RINGS {
@@ -80,14 +90,24 @@ fn worst(presets: &[&str], nodes: &[u32], exps: &[u32], protocols: &[&'static st
                         let Some(prepared) = planned.prepare().unwrap() else { continue };
                         let band = planned.band(&prepared).unwrap();
                         let steady = planned.steady_ns(Scales::NOMINAL).unwrap();
+                        let bound = planned.ring_bound_ns(Scales::NOMINAL).unwrap();
+                        assert!(
+                            band.min >= bound / 1.005 * (1.0 - 1e-9),
+                            "{preset} ×{n} {collective} {protocol} 2^{exp}: the flow's {} ns beats the busiest link's work, {bound} ns",
+                            band.min
+                        );
+                        if exp == 32 {
+                            over_bound.push(band.mean / bound - 1.0);
+                        }
                         let off = steady / band.mean - 1.0;
                         let region = if exp >= 26 { 2 } else { usize::from(exp > 20) };
                         worst[region] = worst[region].max(off.abs());
                         if print && off.abs() > 0.05 {
                             println!(
-                                "{preset} ×{n} {collective} {protocol} 2^{exp}: steady {:+.1} % of the flow mean (band {:.1} %)",
+                                "{preset} ×{n} {collective} {protocol} 2^{exp}: steady {:+.1} % of the flow mean (band {:.1} %; busiest link's work {:+.1} %)",
                                 100.0 * off,
-                                100.0 * (band.max - band.min) / band.mean
+                                100.0 * (band.max - band.min) / band.mean,
+                                100.0 * (bound / band.mean - 1.0)
                             );
                         }
                     }
@@ -103,7 +123,7 @@ fn worst(presets: &[&str], nodes: &[u32], exps: &[u32], protocols: &[&'static st
             );
         }
     }
-    worst
+    (worst, over_bound)
 }
 
 /// The whole check, in the suite: every preset × 2, 4, 8 nodes ×
@@ -114,12 +134,23 @@ fn worst(presets: &[&str], nodes: &[u32], exps: &[u32], protocols: &[&'static st
 /// (`docs/systems.md`, "Two engines"): 7.4 % at 1 MiB and less, 17.2 % from
 /// 4 to 16 MiB, 15.9 % at 64 MiB and more; the bounds below keep every case
 /// from growing past them. They are not the accuracy a prediction needs
-/// (10 % and 3 %).
+/// (10 % and 3 %). At 4 GiB the flow runs at its busiest link's work:
+/// 90 % of cases within 1.0 % of it, the worst 8.0 % over (where the
+/// steady ring is up to 15.8 % slow: its queues are those of random
+/// arrivals, and the flow's are not).
 #[test]
 fn the_steady_ring_against_the_flow_band() {
     let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
-    let w = worst(&ids, &[2, 4, 8], &exps, &["ll", "ll128", "simple"], true);
+    let (w, mut over) = worst(&ids, &[2, 4, 8], &exps, &["ll", "ll128", "simple"], true);
+    over.sort_by(f64::total_cmp);
+    let (p90, most) = (over[over.len() * 9 / 10], over[over.len() - 1]);
+    println!(
+        "at 4 GiB the flow's mean is over the busiest link's work by {:.1} % (90 % of cases) and {:.1} % at most",
+        100.0 * p90,
+        100.0 * most
+    );
+    assert!(p90 <= 0.015 && most <= 0.085, "over the busiest link's work at 4 GiB: p90 {p90:.4}, worst {most:.4}");
     assert!(
         w[0] <= 0.08 && w[1] <= 0.18 && w[2] <= 0.17,
         "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
