@@ -71,16 +71,18 @@ fn the_steady_ring_is_smooth() {
 /// system's values moved ±0.5 %): the worst differences, by region. Every
 /// run is held to the ring's lower bound, its busiest link's work (with
 /// bandwidths 0.5 % up, the fastest of the band's values). Also: at 4 GiB,
-/// the flow's mean over that bound, every case.
+/// the flow's mean over that bound, every case; and every difference at
+/// 64 MiB and more.
 fn worst(
     presets: &[&str],
     nodes: &[u32],
     exps: &[u32],
     protocols: &[&'static str],
     print: bool,
-) -> ([f64; 3], Vec<f64>) {
+) -> ([f64; 3], Vec<f64>, Vec<f64>) {
     let mut worst = [0.0f64; 3];
     let mut over_bound = Vec::new();
+    let mut large = Vec::new();
     for preset in presets {
         for &n in nodes {
             for collective in RINGS {
@@ -102,6 +104,9 @@ fn worst(
                         let off = steady / band.mean - 1.0;
                         let region = if exp >= 26 { 2 } else { usize::from(exp > 20) };
                         worst[region] = worst[region].max(off.abs());
+                        if region == 2 {
+                            large.push(off.abs());
+                        }
                         if print && off.abs() > 0.05 {
                             println!(
                                 "{preset} ×{n} {collective} {protocol} 2^{exp}: steady {:+.1} % of the flow mean (band {:.1} %; busiest link's work {:+.1} %)",
@@ -123,7 +128,7 @@ fn worst(
             );
         }
     }
-    (worst, over_bound)
+    (worst, over_bound, large)
 }
 
 /// The whole check, in the suite: every preset × 2, 4, 8 nodes ×
@@ -131,18 +136,21 @@ fn worst(
 /// 4 GiB, against the mean of the flow's band (one node is lockstep, equal
 /// to the flow: [`a_ring_on_one_node_runs_in_lockstep`]). Prints the worst
 /// per region and every case over 5 % (`--nocapture`). Measured
-/// (`docs/systems.md`, "Two engines"): 7.4 % at 1 MiB and less, 17.2 % from
-/// 4 to 16 MiB, 15.9 % at 64 MiB and more; the bounds below keep every case
+/// (`docs/systems.md`, "Two engines"): 7.6 % at 1 MiB and less, 16.0 % from
+/// 4 to 16 MiB, 16.0 % at 64 MiB and more; the bounds below keep every case
 /// from growing past them. They are not the accuracy a prediction needs
 /// (10 % and 3 %). At 4 GiB the flow runs at its busiest link's work:
-/// 90 % of cases within 1.0 % of it, the worst 8.0 % over (where the
-/// steady ring is up to 15.8 % slow: its queues are those of random
-/// arrivals, and the flow's are not).
+/// 90 % of cases within 1.0 % of it, the worst 8.0 % over. The steady ring
+/// goes to that work where latency hides under the transfers; without
+/// that (mean value analysis alone, whose queues are those of random
+/// arrivals) it was up to 15.8 % slow there, and at 64 MiB and more half
+/// the cases were within 2.1 %, 90 % within 9.4 % and 85 over 10 %; now
+/// 0.5 %, 6.4 % and 43, which the test holds.
 #[test]
 fn the_steady_ring_against_the_flow_band() {
     let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
-    let (w, mut over) = worst(&ids, &[2, 4, 8], &exps, &["ll", "ll128", "simple"], true);
+    let (w, mut over, mut large) = worst(&ids, &[2, 4, 8], &exps, &["ll", "ll128", "simple"], true);
     over.sort_by(f64::total_cmp);
     let (p90, most) = (over[over.len() * 9 / 10], over[over.len() - 1]);
     println!(
@@ -151,8 +159,18 @@ fn the_steady_ring_against_the_flow_band() {
         100.0 * most
     );
     assert!(p90 <= 0.015 && most <= 0.085, "over the busiest link's work at 4 GiB: p90 {p90:.4}, worst {most:.4}");
+    large.sort_by(f64::total_cmp);
+    let (median, p90, tenth) =
+        (large[large.len() / 2], large[large.len() * 9 / 10], large.iter().filter(|&&x| x > 0.1).count());
+    println!(
+        "at 64 MiB and more: half within {:.1} %, 90 % within {:.1} %, {tenth} of {} over 10 %",
+        100.0 * median,
+        100.0 * p90,
+        large.len()
+    );
+    assert!(median <= 0.01 && p90 <= 0.07 && tenth <= 45, "at 64 MiB and more: {median:.4}, {p90:.4}, {tenth}");
     assert!(
-        w[0] <= 0.08 && w[1] <= 0.18 && w[2] <= 0.17,
+        w[0] <= 0.08 && w[1] <= 0.17 && w[2] <= 0.17,
         "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
         w[0],
         w[1],
