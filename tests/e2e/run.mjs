@@ -1476,7 +1476,11 @@ test('chooser: picking a system sets its nodes network, p and NCCL\'s descriptio
   await waitForUrl(page, () => /[?&]ncclv=2\.22(&|$)/.test(location.search));
   assert.match(await page.locator('#nccl-system').inputValue(), /,version=2\.22$/);
   // A node count out of range is refused under the field, naming the range; nothing changes.
+  // Within the steady engine's nodes, the refusal gives the command for the System shown.
   await page.locator('#chooser-system-nodes').fill('129');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes). For 129 × dgx-h100: commlab predict --system dgx-h100 --nodes 129 --engine steady');
+  await page.locator('#chooser-system-nodes').fill('2000');
   await page.locator('#chooser-system-nodes').press('Enter');
   assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)');
   assert.match(page.url(), /net=nodes%3A4x8/);

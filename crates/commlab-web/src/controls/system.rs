@@ -10,8 +10,10 @@ use commlab_api::system::{NODES, STEADY_NODES};
 use commlab_core::systems::{Preset, PRESETS};
 use leptos::prelude::*;
 
-/// The node count typed, or why it is refused.
-fn nodes_of(text: &str) -> Result<u32, String> {
+/// The node count typed, or why it is refused; past the page's nodes but
+/// within the steady engine's, the command that predicts them for the
+/// System shown (`system`: its id).
+fn nodes_of(text: &str, system: Option<&str>) -> Result<u32, String> {
     let refused = || {
         format!(
             "Nodes: an integer from {} to {} (the page simulates every flow on the network; commlab predict --engine steady reaches {} nodes)",
@@ -19,7 +21,10 @@ fn nodes_of(text: &str) -> Result<u32, String> {
         )
     };
     let n = text.trim().parse::<u64>().map_err(|_| refused())?;
-    NODES.check(n).map(|n| n as u32).map_err(|_| refused())
+    NODES.check(n).map(|n| n as u32).map_err(|_| match system.filter(|_| STEADY_NODES.contains(n)) {
+        Some(id) => format!("{}. For {n} × {id}: commlab predict --system {id} --nodes {n} --engine steady", refused()),
+        None => refused(),
+    })
 }
 
 /// The preset select and the Nodes field beside it; a view may add an
@@ -57,13 +62,16 @@ pub fn SystemControl(
             pick.run((picked, nodes()));
         }
     };
-    let on_nodes = move |ev: leptos::ev::Event| match (nodes_of(&event_target_value(&ev)), current.get_untracked()) {
-        (Ok(n), Some((_, id, _))) => {
-            problem.set(None);
-            pick.run((id, n));
+    let on_nodes = move |ev: leptos::ev::Event| {
+        let shown = current.get_untracked();
+        match (nodes_of(&event_target_value(&ev), shown.as_ref().map(|(_, id, _)| id.as_str())), shown) {
+            (Ok(n), Some((_, id, _))) => {
+                problem.set(None);
+                pick.run((id, n));
+            }
+            (Ok(_), None) => problem.set(None),
+            (Err(e), _) => problem.set(Some(e)),
         }
-        (Ok(_), None) => problem.set(None),
-        (Err(e), _) => problem.set(Some(e)),
     };
     let nodes_id = format!("{id}-nodes");
     let shown_problem = move || problem.get().or_else(|| refused.and_then(|r| r.get()));
@@ -97,14 +105,19 @@ mod tests {
 
     #[test]
     fn node_counts_outside_the_range_are_refused_naming_it() {
-        assert_eq!(nodes_of(" 4 "), Ok(4));
-        assert_eq!(nodes_of("128"), Ok(128));
-        for bad in ["0", "129", "-1", "2.5", "", "many"] {
-            assert_eq!(
-                nodes_of(bad),
-                Err("Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)".to_owned()),
-                "{bad}"
-            );
+        let range = "Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)";
+        assert_eq!(nodes_of(" 4 ", Some("dgx-h100")), Ok(4));
+        assert_eq!(nodes_of("128", None), Ok(128));
+        for bad in ["0", "129", "-1", "2.5", "", "many", "1025"] {
+            assert_eq!(nodes_of(bad, None), Err(range.to_owned()), "{bad}");
+        }
+        // Past the page's nodes, within the steady engine's: the command for the System shown.
+        assert_eq!(
+            nodes_of("512", Some("dgx-h100")),
+            Err(format!("{range}. For 512 × dgx-h100: commlab predict --system dgx-h100 --nodes 512 --engine steady"))
+        );
+        for bad in ["0", "1025", "many"] {
+            assert_eq!(nodes_of(bad, Some("dgx-h100")), Err(range.to_owned()), "{bad}");
         }
     }
 }
