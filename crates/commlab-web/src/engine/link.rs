@@ -9,7 +9,8 @@
 //!   only the latest generation's answers are delivered.
 //! - **Queries queue.** [`Link::query`] (a frame, an export) waits behind the
 //!   work in flight; only the latest query of each kind is kept.
-//! - **Cancel** terminates a busy worker at once.
+//! - **Cancel** terminates a busy worker at once; its successor starts in a
+//!   task of its own when a request waits for it.
 //! - **Start and failure.** Requests wait for the worker's `ready`. When no
 //!   worker can start, the protocol's page engine runs the same requests on
 //!   the main thread in slices of about [`SLICE_MS`]. A worker that fails
@@ -280,7 +281,7 @@ impl<P: Protocol> Link<P> {
         inner.queued.push((generation, request, handler));
     }
 
-    /// Terminates a busy worker and starts another (the page engine just forgets its generation).
+    /// Terminates a busy worker; the next request starts another (the page engine just forgets its generation).
     fn restart(&self) {
         let worker = {
             let mut inner = self.0.borrow_mut();
@@ -292,14 +293,32 @@ impl<P: Protocol> Link<P> {
         };
         if let Some(w) = worker {
             browser::end_worker(&w);
-            self.spawn();
+            // What the old worker held is gone with it.
+            let mut inner = self.0.borrow_mut();
+            inner.mode = Mode::Idle;
+            inner.epoch.set(inner.epoch.get() + 1);
         }
     }
 
+    /// Starts a worker in a task of its own once requests wait for one: a
+    /// worker's start costs the main thread milliseconds, which a change
+    /// that cancels several runs would otherwise pay in its own task.
+    fn spawn_later(&self) {
+        let weak = Rc::downgrade(&self.0);
+        leptos::prelude::set_timeout(
+            move || {
+                if let Some(inner) = weak.upgrade() {
+                    let waiting = matches!(inner.borrow().mode, Mode::Idle) && !inner.borrow().queued.is_empty();
+                    if waiting {
+                        Link(inner).spawn();
+                    }
+                }
+            },
+            Duration::ZERO,
+        );
+    }
+
     fn send(&self, generation: u64, request: P::Request, handler: Handler<P>) {
-        if matches!(self.0.borrow().mode, Mode::Idle) {
-            self.spawn();
-        }
         let mut inner = self.0.borrow_mut();
         match &inner.mode {
             Mode::Worker { worker, ready: true } => {
@@ -316,9 +335,14 @@ impl<P: Protocol> Link<P> {
                 drop(inner);
                 self.page_begin(&engine, generation, &request);
             }
-            Mode::Worker { ready: false, .. } | Mode::Page { engine: None } | Mode::Idle => {
+            Mode::Worker { ready: false, .. } | Mode::Page { engine: None } => {
                 drop(inner);
                 self.enqueue(generation, request, handler);
+            }
+            Mode::Idle => {
+                drop(inner);
+                self.enqueue(generation, request, handler);
+                self.spawn_later();
             }
         }
     }
