@@ -1148,6 +1148,11 @@ test('schedule on nodes: a ring over 8 channels puts every rail to work, at its 
   await reopened.locator('[data-testid="net-summary"]').waitFor();
   await reopened.waitForFunction(() => /^On nodes:2x8x4/.test(document.querySelector('[data-testid="net-summary"]')?.innerText ?? ''), null, { timeout: 60000 });
   await shot(reopened, 'schedule-system-p4d');
+  // The timeline simulates every flow: past 128 nodes the refusal gives the command that predicts them.
+  await reopened.locator('#system-nodes').fill('129');
+  await reopened.locator('#system-nodes').press('Enter');
+  assert.equal(await reopened.locator('[data-testid="system-error"]').innerText(), 'Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes). For 129 × p4d: commlab predict --system p4d --nodes 129 --engine steady');
+  assert.match(reopened.url(), /net=nodes%3A2x8x4/);
   const again = await open(context, base, reopened.url());
   assert.equal(await again.locator('#system').inputValue(), 'p4d', 'the link reopens the preset');
   // A link made before the NIC window keeps every ready send at once (nicw=0) and says so in its address.
@@ -1476,13 +1481,10 @@ test('chooser: picking a system sets its nodes network, p and NCCL\'s descriptio
   await waitForUrl(page, () => /[?&]ncclv=2\.22(&|$)/.test(location.search));
   assert.match(await page.locator('#nccl-system').inputValue(), /,version=2\.22$/);
   // A node count out of range is refused under the field, naming the range; nothing changes.
-  // Within the steady engine's nodes, the refusal gives the command for the System shown.
-  await page.locator('#chooser-system-nodes').fill('129');
-  await page.locator('#chooser-system-nodes').press('Enter');
-  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes). For 129 × dgx-h100: commlab predict --system dgx-h100 --nodes 129 --engine steady');
+  // (From 129 to 1 024 the System's expected curve is drawn alone: the 512-node test.)
   await page.locator('#chooser-system-nodes').fill('2000');
   await page.locator('#chooser-system-nodes').press('Enter');
-  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), 'Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)');
+  assert.equal(await page.locator('[data-testid="chooser-system-error"]').innerText(), "Nodes: an integer from 1 to 1024 (past 128, the System's expected curve alone, from the steady state)");
   assert.match(page.url(), /net=nodes%3A4x8/);
   // The user's own p leaves the System: the page says so, and offers the System's.
   await page.fill('#p', '16');
@@ -2541,6 +2543,69 @@ test('chooser: 128 nodes of dgx-h100: the expected curve from the steady state, 
   const again = await open(context, base, page.url());
   await again.locator('[data-testid="expected-steady"]').waitFor({ state: 'attached', timeout: 60000 });
   assert.equal(await flowText(again), said);
+  for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
+test('chooser: 512 nodes of dgx-h100: the expected curve alone from the steady state, equal to `commlab predict --engine steady`; what simulates on the network is not shown; exports, the link and 4 nodes again', async ({ context, base }) => {
+  const page = await openObserved(context, base, `${base}?view=chooser&lo=1048576&hi=1073741824&y=busbw`);
+  await page.locator('#chooser-system').waitFor();
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await page.locator('[data-testid="expected-table"]').waitFor({ state: 'attached', timeout: 120000 });
+  const algorithms = await page.locator('[data-testid^="alg-"]').evaluateAll((xs) => xs.map((x) => x.dataset.testid.slice(4)));
+  await page.locator('#chooser-system-nodes').fill('512');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  await waitForUrl(page, () => /[?&]far=512(&|$)/.test(location.search));
+  await page.waitForFunction(() => /what 512 × dgx-h100 should reach/.test(document.querySelector('[data-testid="expected"] summary')?.textContent ?? ''), null, { timeout: 60000 });
+  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const cliRows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '512', '--bytes', '1048576..1073741824', '--engine', 'steady', '--json'])).rows;
+  assert.equal(rows.length, cliRows.length);
+  for (const [i, r] of cliRows.entries()) {
+    assert.equal(r.engine, 'steady');
+    assert.ok(rows[i][1].endsWith('(steady)'), rows[i][1]);
+    assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
+  }
+  // Nothing runs flow by flow at 512 nodes: no "simulate", and the note says so.
+  assert.equal(await page.locator('[data-testid^="flow-"]').count(), 0);
+  assert.match(await page.locator('[data-testid="expected-steady"]').textContent(), /Past 128 nodes nothing runs flow by flow/);
+  // The chart is the expected curve alone, on the System's 4 096 ranks, in busbw.
+  const chart = await page.locator('[data-testid="times-chart"]').innerHTML();
+  assert.match(chart, /allreduce on p = 4096: the System's expected busbw \(its steady state\)/);
+  assert.match(chart, /expected: 512 ×/);
+  for (const id of algorithms) assert.ok(!chart.includes(`>${id}<`), `${id} drawn past the network`);
+  // The network's one node stands behind it: its comparison, p, network and sections are not shown.
+  assert.match(await page.locator('[data-testid="chooser-system-far"]').textContent(), /^512 × dgx-h100: nodes:512x8, p = 4096\. Past 128 nodes/);
+  for (const hidden of ['#p', '[data-testid="chart-timing"]', '[data-testid="crossovers"]', '[data-testid="winner-map"]', '[data-testid="chooser-system-note"]', '[data-testid="alg-ring"]']) {
+    assert.equal(await page.locator(hidden).first().isVisible(), false, `${hidden} shown past the network`);
+  }
+  // The exports are the expected curve's.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
+  const lines = fs.readFileSync(await csv.path(), 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'bytes,pick,engine,time_us,algbw_GBps,busbw_GBps');
+  assert.equal(lines.length, 1 + cliRows.length);
+  const last = lines.at(-1).match(/^(\d+),"[^"]+",steady,([\d.]+),([\d.]+),([\d.]+)$/);
+  assert.ok(last, lines.at(-1));
+  assert.equal(Number(last[1]), cliRows.at(-1).bytes);
+  assert.ok(Math.abs(Number(last[4]) - cliRows.at(-1).busbw) <= 1e-6 * cliRows.at(-1).busbw, `${last[4]} vs ${cliRows.at(-1).busbw}`);
+  await shot(page, 'chooser-512-nodes');
+  // The link reopens it.
+  const again = await open(context, base, page.url());
+  await again.waitForFunction(() => document.querySelectorAll('[data-testid="expected-table"] tbody tr').length > 0, null, { timeout: 60000 });
+  assert.equal(await again.locator('#chooser-system-nodes').inputValue(), '512');
+  assert.deepEqual(await again.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent))), rows);
+  // A size only the flow engine runs is named, as the CLI names it.
+  await again.selectOption('#collective', 'broadcast');
+  await again.waitForFunction(() => /only the flow engine runs it/.test(document.querySelector('[data-testid="expected-note"]')?.textContent ?? ''), null, { timeout: 60000 });
+  // Past the steady engine's nodes: the range.
+  await page.locator('#chooser-system-nodes').fill('2000');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  assert.match(await page.locator('[data-testid="chooser-system-error"]').textContent(), /^Nodes: an integer from 1 to 1024 \(past 128, the System's expected curve alone/);
+  // Back within the page's nodes the comparison returns.
+  await page.locator('#chooser-system-nodes').fill('4');
+  await page.locator('#chooser-system-nodes').press('Enter');
+  await waitForUrl(page, () => /net=nodes%3A4x8(&|$)/.test(location.search) && /[?&]p=32(&|$)/.test(location.search) && !/far=/.test(location.search));
+  await page.locator('#p').waitFor({ state: 'visible' });
+  await page.locator('[data-testid="chooser-system-note"]').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('[data-testid="chooser-system-far"]').count(), 0);
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
 });
 

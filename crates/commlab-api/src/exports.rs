@@ -373,3 +373,43 @@ pub fn fit_csv(f: &crate::fit::FitResult) -> String {
     }
     out
 }
+
+/// A System's expected curve as CSV: per size NCCL's pick, the engine that
+/// made the time, the time (µs) and both bandwidths (GB/s) on `p` ranks.
+pub fn expected_csv(collective: commlab_core::choose::Collective, p: u32, rows: &[crate::predict::Expected]) -> String {
+    let mut out = String::from("bytes,pick,engine,time_us,algbw_GBps,busbw_GBps\n");
+    for e in rows {
+        let _ = writeln!(
+            out,
+            "{},\"{}\",{},{},{},{}",
+            e.bytes,
+            e.pick,
+            e.engine.id(),
+            e.time_ns / 1000.0,
+            Measure::Algbw.of(collective, p, e.bytes, e.time_ns),
+            Measure::Busbw.of(collective, p, e.bytes, e.time_ns)
+        );
+    }
+    out
+}
+
+/// A System's expected curve as JSON: what was asked and, per size, the
+/// CSV's columns.
+pub fn expected_json(asked: &crate::predict::PredictRequest, p: u32, rows: &[crate::predict::Expected]) -> String {
+    let collective = asked.collective.parse().unwrap_or(commlab_core::choose::Collective::Allreduce);
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|e| {
+            json!({
+                "bytes": e.bytes, "pick": e.pick.as_str(), "engine": e.engine.id(), "time_us": e.time_ns / 1000.0,
+                "algbw": Measure::Algbw.of(collective, p, e.bytes, e.time_ns),
+                "busbw": Measure::Busbw.of(collective, p, e.bytes, e.time_ns),
+            })
+        })
+        .collect();
+    json!({
+        "system": asked.system.as_str(), "nodes": asked.nodes, "ranks": p, "collective": asked.collective.as_str(),
+        "rows": Value::Arr(rows),
+    })
+    .pretty()
+}

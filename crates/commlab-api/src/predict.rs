@@ -176,6 +176,24 @@ impl PredictRequest {
             .collect()
     }
 
+    /// What the page's expected curve runs ([`Expected::by_its_engine`]):
+    /// every size planned on up to [`STEADY_NODES`] nodes; past [`NODES`]
+    /// only where the steady engine models every size, as `predict
+    /// --engine steady` does.
+    ///
+    /// # Errors
+    /// As [`PredictRequest::planned`]; past [`NODES`], the first size only
+    /// the flow engine runs.
+    pub fn planned_expected(&self) -> Result<Vec<Planned>, ApiError> {
+        let planned = self.planned_within(STEADY_NODES)?;
+        if u64::from(self.nodes) > NODES.max {
+            if let Some(p) = planned.iter().find(|p| p.expected_engine() != Engine::Steady) {
+                return Err(flow_only(self.nodes, &p.schedule, p));
+            }
+        }
+        Ok(planned)
+    }
+
     /// The system it is about, checked.
     ///
     /// # Errors
@@ -677,17 +695,24 @@ fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: &'s
     }
 }
 
+/// Past [`NODES`]: `planned` runs as `schedule`, which only the flow
+/// engine runs.
+fn flow_only(nodes: u32, schedule: &str, planned: &Planned) -> ApiError {
+    ApiError::new(
+        "nodes",
+        nodes,
+        format!(
+            "{NODES} where a size runs as {schedule} ({}/{} at {} B): only the flow engine runs it, and it simulates every flow",
+            planned.algorithm, planned.protocol, planned.bytes
+        ),
+    )
+}
+
 /// One size: NCCL's pick, simulated by `engine`.
 fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> Result<PredictRow, ApiError> {
     let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
     if !planned.steady_under(engine) && u64::from(system.nodes) > NODES.max {
-        return Err(ApiError::new(
-            "nodes",
-            system.nodes,
-            format!(
-                "{NODES} where a size runs as {simulated} ({algorithm}/{protocol} at {bytes} B): only the flow engine runs it, and it simulates every flow"
-            ),
-        ));
+        return Err(flow_only(system.nodes, simulated, &planned));
     }
     let (sim_ns, bottleneck, band, engine) = if planned.steady_under(engine) {
         (planned.steady_ns(Scales::NOMINAL)?, None, None, Engine::Steady)

@@ -190,3 +190,34 @@ fn winner_map_csv_lists_every_cell() {
     let margin: f64 = lines[4].split(',').nth(3).unwrap().parse().unwrap();
     assert!((margin - 7.0 / 3.0).abs() < 1e-9, "linear/binomial = 7/3 at any size: {margin}");
 }
+
+/// 1 GB allreduce in 10 ms on 4 096 ranks: algbw 100 GB/s, busbw
+/// 2·4095/4096 of it (nccl-tests' factor), 199.951171875 GB/s.
+#[test]
+fn expected_csv_and_json_hold_nccl_tests_bandwidths() {
+    use commlab_api::predict::{Engine, Expected, PredictRequest};
+    let rows = [Expected {
+        bytes: 1_000_000_000,
+        time_ns: 1e7,
+        pick: "nvls_tree/simple, 16 channels".into(),
+        coupled: false,
+        engine: Engine::Steady,
+    }];
+    let csv = exports::expected_csv(commlab_core::choose::Collective::Allreduce, 4096, &rows);
+    assert_eq!(
+        csv,
+        "bytes,pick,engine,time_us,algbw_GBps,busbw_GBps\n1000000000,\"nvls_tree/simple, 16 channels\",steady,10000,100,199.951171875\n"
+    );
+    let asked = PredictRequest {
+        system: "dgx-h100".into(),
+        nodes: 512,
+        collective: "allreduce".into(),
+        sizes: vec![1_000_000_000],
+        nccl_version: None,
+    };
+    let doc: Value = serde_json::from_str(&exports::expected_json(&asked, 4096, &rows)).unwrap();
+    assert_eq!(doc["nodes"], 512);
+    assert_eq!(doc["ranks"], 4096);
+    assert_eq!(doc["rows"][0]["engine"], "steady");
+    assert_eq!(doc["rows"][0]["busbw"], 199.951_171_875);
+}

@@ -12,8 +12,20 @@ use leptos::prelude::*;
 
 /// The node count typed, or why it is refused; past the page's nodes but
 /// within the steady engine's, the command that predicts them for the
-/// System shown (`system`: its id).
-fn nodes_of(text: &str, system: Option<&str>) -> Result<u32, String> {
+/// System shown (`system`: its id). A view that draws a System by the
+/// steady engine (`steady`) takes its nodes.
+fn nodes_of(text: &str, system: Option<&str>, steady: bool) -> Result<u32, String> {
+    if steady {
+        let range = STEADY_NODES;
+        let refused = || {
+            format!(
+                "Nodes: an integer from {} to {} (past {}, the System's expected curve alone, from the steady state)",
+                range.min, range.max, NODES.max
+            )
+        };
+        let n = text.trim().parse::<u64>().map_err(|_| refused())?;
+        return range.check(n).map(|n| n as u32).map_err(|_| refused());
+    }
     let refused = || {
         format!(
             "Nodes: an integer from {} to {} (the page simulates every flow on the network; commlab predict --engine steady reaches {} nodes)",
@@ -50,6 +62,10 @@ pub fn SystemControl(
     /// values), beside a refused node count.
     #[prop(optional, into)]
     refused: Option<Signal<Option<String>>>,
+    /// The view draws a System past the page's nodes, up to the steady
+    /// engine's ([`STEADY_NODES`]).
+    #[prop(optional)]
+    steady: bool,
 ) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let extra_shown = move || extra.is_some_and(|(_, _, shown)| shown.get());
@@ -64,7 +80,7 @@ pub fn SystemControl(
     };
     let on_nodes = move |ev: leptos::ev::Event| {
         let shown = current.get_untracked();
-        match (nodes_of(&event_target_value(&ev), shown.as_ref().map(|(_, id, _)| id.as_str())), shown) {
+        match (nodes_of(&event_target_value(&ev), shown.as_ref().map(|(_, id, _)| id.as_str()), steady), shown) {
             (Ok(n), Some((_, id, _))) => {
                 problem.set(None);
                 pick.run((id, n));
@@ -89,7 +105,7 @@ pub fn SystemControl(
             </div>
             <div class="field nodes">
                 <label for=nodes_id.clone()>"Nodes"</label>
-                <input id=nodes_id.clone() data-testid=nodes_id type="number" min=NODES.min.to_string() max=NODES.max.to_string()
+                <input id=nodes_id.clone() data-testid=nodes_id type="number" min=NODES.min.to_string() max=if steady { STEADY_NODES.max } else { NODES.max }.to_string()
                     disabled=move || current.with(Option::is_none)
                     prop:value=move || current.with(|c| c.as_ref().map_or(String::new(), |(_, _, n)| n.to_string()))
                     on:change=on_nodes />
@@ -106,18 +122,31 @@ mod tests {
     #[test]
     fn node_counts_outside_the_range_are_refused_naming_it() {
         let range = "Nodes: an integer from 1 to 128 (the page simulates every flow on the network; commlab predict --engine steady reaches 1024 nodes)";
-        assert_eq!(nodes_of(" 4 ", Some("dgx-h100")), Ok(4));
-        assert_eq!(nodes_of("128", None), Ok(128));
+        assert_eq!(nodes_of(" 4 ", Some("dgx-h100"), false), Ok(4));
+        assert_eq!(nodes_of("128", None, false), Ok(128));
         for bad in ["0", "129", "-1", "2.5", "", "many", "1025"] {
-            assert_eq!(nodes_of(bad, None), Err(range.to_owned()), "{bad}");
+            assert_eq!(nodes_of(bad, None, false), Err(range.to_owned()), "{bad}");
         }
         // Past the page's nodes, within the steady engine's: the command for the System shown.
         assert_eq!(
-            nodes_of("512", Some("dgx-h100")),
+            nodes_of("512", Some("dgx-h100"), false),
             Err(format!("{range}. For 512 × dgx-h100: commlab predict --system dgx-h100 --nodes 512 --engine steady"))
         );
         for bad in ["0", "1025", "many"] {
-            assert_eq!(nodes_of(bad, Some("dgx-h100")), Err(range.to_owned()), "{bad}");
+            assert_eq!(nodes_of(bad, Some("dgx-h100"), false), Err(range.to_owned()), "{bad}");
+        }
+    }
+
+    /// A view that draws a System by the steady engine takes its nodes.
+    #[test]
+    fn a_steady_view_takes_the_steady_engines_nodes() {
+        let range =
+            "Nodes: an integer from 1 to 1024 (past 128, the System's expected curve alone, from the steady state)";
+        for (text, n) in [("1", 1), ("128", 128), ("129", 129), (" 1024 ", 1024)] {
+            assert_eq!(nodes_of(text, Some("dgx-h100"), true), Ok(n));
+        }
+        for bad in ["0", "1025", "-1", "2.5", "", "many"] {
+            assert_eq!(nodes_of(bad, Some("dgx-h100"), true), Err(range.to_owned()), "{bad}");
         }
     }
 }

@@ -251,7 +251,7 @@ fn follow_expected(ctx: &Ctx) {
             _ => {}
         });
         // NCCL's model decides here (this bundle has it); the worker simulates.
-        match request.planned() {
+        match request.planned_expected() {
             Ok(planned) => checker.get_value().send(SimQuery::Predict(planned), handler),
             Err(e) => expected_note.set(Some(e.to_string())),
         }

@@ -70,13 +70,20 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
             (false, false) => Stage::Model,
         };
         let (asked, ns) = params.with(|c| (c.y, c.ns()));
+        // Past the page's network: the System's expected curve alone, on its ranks.
+        let far = params.with(|c| c.far().map(|(s, n)| s.ranks(n)));
+        let p = far.unwrap_or(r.p);
         let expected_in = |m: Measure| {
             expected.with(|e| {
                 e.as_ref()
-                    .and_then(|(asked, rows)| super::expected::series((asked, rows), &sizes, (collective, r.p), m, fg))
+                    .and_then(|(asked, rows)| super::expected::series((asked, rows), &sizes, (collective, p), m, fg))
             })
         };
-        let alone = (stage == Stage::Pending).then(|| expected_in(asked)).flatten();
+        let alone = (stage == Stage::Pending || far.is_some()).then(|| expected_in(asked)).flatten();
+        if far.is_some() && alone.is_none() {
+            return None;
+        }
+        let stage = if far.is_some() { Stage::Pending } else { stage };
         let units = chart_units(stage, asked, ns, alone.is_some());
         let measure = units.measure;
         let in_measure = |t: f64, n: u64| measure.of(collective, r.p, n, t);
@@ -109,10 +116,10 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
         let (caption, series, crossovers) = match alone.filter(|_| !units.algorithms) {
             Some(alone) => (
                 format!(
-                    "{} on p = {}: the System's expected {} (the network's results are on their way)",
+                    "{} on p = {p}: the System's expected {} ({})",
                     r.collective,
-                    r.p,
-                    asked.id()
+                    asked.id(),
+                    if far.is_some() { "its steady state" } else { "the network's results are on their way" }
                 ),
                 vec![alone],
                 Vec::new(),
@@ -188,6 +195,20 @@ fn Crossovers(ctx: Ctx) -> impl IntoView {
     }
 }
 
+/// Past the page's network, the file the chart's exports give: the
+/// System's expected curve on its `p` ranks, as CSV or JSON.
+fn expected_file(ctx: &Ctx, p: u32, json: bool) -> Option<String> {
+    let collective = ctx.params.with_untracked(|c| c.compare.collective);
+    ctx.expected.with_untracked(|e| {
+        let (asked, rows) = e.as_ref()?;
+        Some(if json {
+            commlab_api::exports::expected_json(asked, p, rows)
+        } else {
+            commlab_api::exports::expected_csv(collective, p, rows)
+        })
+    })
+}
+
 /// The chart with its band, progress rows, timing, crossovers and exports.
 #[component]
 pub fn ChartSection(
@@ -216,8 +237,14 @@ pub fn ChartSection(
         super::libraries::band_svg(&s.result, &picks, (inner.get(), dark.get()))
     });
     let file_stem = move || ctx.file_stem();
+    // Past the page's network the chart is the System's expected curve
+    // alone: the comparison's progress, timing, crossovers and files are
+    // those of the network's one node, not shown.
+    let far = Memo::new(move |_| params.with(|c| c.far().map(|(s, n)| s.ranks(n))));
+    let expected_file = move |json: bool| expected_file(&ctx, far.get_untracked()?, json);
     view! {
         {move || match status.get() {
+            _ if far.get().is_some() => ().into_any(),
             Status::Failed(e) => view! { <p class="chart-error" data-testid="chooser-error" role="alert">{e}" "{again()}</p> }.into_any(),
             Status::Running(..) => view! {
                 <div class="run-progress delayed" data-testid="compare-progress" role="status">
@@ -233,10 +260,13 @@ pub fn ChartSection(
             </figure>
         })}
         <figure class="chart" data-testid="times-chart" role="img"
-            aria-label=move || shown.with(|s| s.as_ref().map_or("Computing…".to_owned(), |s| format!("Time vs message size for {} algorithms", s.result.algorithms.len())))>
+            aria-label=move || match far.get() {
+                Some(p) => format!("The System's expected curve on p = {p} vs message size; the table below lists it"),
+                None => shown.with(|s| s.as_ref().map_or("Computing…".to_owned(), |s| format!("Time vs message size for {} algorithms", s.result.algorithms.len()))),
+            }>
             <div class="chart-svg" inner_html=move || times_svg.get().unwrap_or_default()></div>
         </figure>
-        <p class="timing" data-testid="chart-timing">{move || shown.with(|s| s.as_ref().map(|s| {
+        <p class="timing far-hide" data-testid="chart-timing">{move || shown.with(|s| s.as_ref().map(|s| {
             let simulated = match (&s.result.network, s.simulated) {
                 (Some((t, _)), _) => {
                     let limit = limits::group(&commlab_api::chooser::NET_TRANSFERS.to_string());
@@ -257,6 +287,7 @@ pub fn ChartSection(
         {move || expected_note.get().map(|n| view! { <p class="timing" data-testid="expected-note" role="status">{n}</p> })}
         {move || expected.get().map(|(asked, rows)| view! { <super::expected::ExpectedTable asked=asked rows=rows collective=params.with_untracked(|c| c.compare.collective) params=params flowed=ctx.flowed /> })}
         {move || match sim_status.get() {
+            _ if far.get().is_some() => ().into_any(),
             Status::Running(done, total) => view! {
                 <div class="run-progress delayed" data-testid="sim-progress" role="status">
                     <progress max=total.max(1) value=done aria-label="LogGOPS points progress"></progress>
@@ -270,12 +301,12 @@ pub fn ChartSection(
             Status::Failed(e) => view! { <p class="chart-error" role="alert">{e}" "{again()}</p> }.into_any(),
             Status::Idle => ().into_any(),
         }}
-        <Crossovers ctx=ctx />
+        <div class="far-hide"><Crossovers ctx=ctx /></div>
         <ExportBar name=Signal::derive(file_stem) svg=Signal::derive(move || times_svg.get())
-            csv=Callback::new(move |()| shown.with_untracked(|s| s.as_ref().map(|s| commlab_api::exports::choose_csv(&s.result)).unwrap_or_default()))
-            json=Callback::new(move |()| shown.with_untracked(|s| s.as_ref().map(|s| {
+            csv=Callback::new(move |()| expected_file(false).or_else(|| shown.with_untracked(|s| s.as_ref().map(|s| commlab_api::exports::choose_csv(&s.result)))).unwrap_or_default())
+            json=Callback::new(move |()| expected_file(true).or_else(|| shown.with_untracked(|s| s.as_ref().map(|s| {
                 let [a, b, g] = params.with_untracked(|c| c.compare.abg);
                 s.result.to_json(a, b, g).pretty()
-            }).unwrap_or_default())) />
+            }))).unwrap_or_default()) />
     }
 }

@@ -38,8 +38,11 @@ fn SizeFields(params: RwSignal<ChooserParams>) -> impl IntoView {
                 {COLLECTIVES.iter().map(|&(id, label)| view! { <option value=id selected=move || params.with(|c| c.compare.collective.id() == id)>{label}</option> }).collect_view()}
             </select>
         </div>
-        <NumberField id="p" label="Ranks p" integer=true range=int_range(P)
-            value=val(|c| f64::from(c.compare.p)) on_change=set(|c, v| c.compare.p = v as u32) />
+        // Past the page's network p is the System's (its note says it).
+        <div class="far-hide">
+            <NumberField id="p" label="Ranks p" integer=true range=int_range(P)
+                value=val(|c| f64::from(c.compare.p)) on_change=set(|c, v| c.compare.p = v as u32) />
+        </div>
         <NumberField id="lo" label="Smallest message" unit="B" integer=true range=int_range(limits::chooser::SIZE)
             value=val(|c| c.compare.lo as f64) on_change=set(|c, v| { c.compare.lo = v as u64; c.compare.hi = c.compare.hi.max(c.compare.lo); }) />
         <NumberField id="hi" label="Largest message" unit="B" integer=true range=int_range(limits::chooser::SIZE)
@@ -64,6 +67,8 @@ fn CostFields(params: RwSignal<ChooserParams>) -> impl IntoView {
     };
     view! {
         <h3>"Cost model"</h3>
+        // Past the page's network the System alone sets the costs.
+        <div class="far-hide">
         <div class="field">
             <label for="preset">"Preset"</label>
             <select id="preset" data-testid="preset" on:change=move |ev| {
@@ -78,6 +83,7 @@ fn CostFields(params: RwSignal<ChooserParams>) -> impl IntoView {
         <NumberField id="alpha" label="α: per message" range=real_range(limits::chooser::COST) slider=limits::chooser::ALPHA_SLIDER value=val(|c| c.compare.abg[0]) on_change=abg(0) />
         <NumberField id="beta" label="β: per byte moved" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.compare.abg[1]) on_change=abg(1) />
         <NumberField id="gamma" label="γ: per byte combined" range=real_range(limits::chooser::COST) slider=limits::chooser::PER_BYTE_SLIDER value=val(|c| c.compare.abg[2]) on_change=abg(2) />
+        </div>
         <super::system::SystemSelect params=params />
         <div class="field">
             <label for="y-axis">"Chart's y axis"</label>
@@ -91,8 +97,10 @@ fn CostFields(params: RwSignal<ChooserParams>) -> impl IntoView {
         {move || params.with(|c| (c.y != Measure::Time && c.measure() == Measure::Time).then(|| view! {
             <p class="hint" data-testid="y-axis-note">"algbw and busbw need times in ns: pick a system, a network or LogGOPSim's preset. The chart shows times."</p>
         }))}
-        <crate::controls::network::NetworkControls params=params label="simulate on a network instead of the model"
-            note="Each algorithm at each size runs on the network at the model's best piece count: every message a flow along its route, sharing links max–min (o = g = 0). The chart, the crossovers and the winner map become the network's; runs already simulated are kept." />
+        <div class="far-hide">
+            <crate::controls::network::NetworkControls params=params label="simulate on a network instead of the model"
+                note="Each algorithm at each size runs on the network at the model's best piece count: every message a flow along its route, sharing links max–min (o = g = 0). The chart, the crossovers and the winner map become the network's; runs already simulated are kept." />
+        </div>
     }
 }
 
@@ -159,7 +167,8 @@ pub fn ChooserControls(
             <h2 id="chooser-title">"Collective chooser"</h2>
             <SizeFields params=params />
             <CostFields params=params />
-            <AlgorithmFields params=params />
+            // Past the page's network no algorithm is compared.
+            <div class="far-hide"><AlgorithmFields params=params /></div>
         </div>
     }
 }

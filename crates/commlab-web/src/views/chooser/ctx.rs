@@ -160,7 +160,10 @@ impl Ctx {
 
     /// The file names of the view's exports.
     pub fn file_stem(self) -> String {
-        self.params.with(|c| format!("commlab-chooser-{}-p{}", c.compare.collective.id(), c.compare.p))
+        self.params.with(|c| {
+            let p = c.far().map_or(c.compare.p, |(s, n)| s.ranks(n));
+            format!("commlab-chooser-{}-p{p}", c.compare.collective.id())
+        })
     }
 }
 

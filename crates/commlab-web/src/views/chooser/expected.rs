@@ -13,10 +13,11 @@ use commlab_plot::{format_quantity as q, RGBColor};
 use leptos::prelude::*;
 
 /// What to predict for `c` at `sizes`: `None` unless the network is a
-/// preset's nodes and p is every rank of them.
+/// preset's nodes and p is every rank of them, or the view draws a System
+/// past its network ([`ChooserParams::far`]).
 pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
     let (preset, nodes) = c.system()?;
-    (c.compare.p == preset.ranks(nodes) && !sizes.is_empty()).then(|| PredictRequest {
+    ((c.far().is_some() || c.compare.p == preset.ranks(nodes)) && !sizes.is_empty()).then(|| PredictRequest {
         system: c.system_id(&preset),
         nodes,
         collective: c.compare.collective.id().to_owned(),
@@ -74,17 +75,22 @@ pub fn ExpectedTable(
     let heads = ["size", "NCCL's pick", "time (µs)", "algbw (GB/s)", "busbw (GB/s)"];
     let coupled = rows.iter().any(|e| e.coupled);
     let steady = !steady_at.is_empty();
+    // Past the flow engine's nodes no size runs flow by flow.
+    let far = u64::from(asked.nodes) > commlab_api::system::NODES.max;
     view! {
         <details class="expected" data-testid="expected">
             <summary>{format!(
-                "Dashed: what {} × {} should reach at each size: NCCL's pick simulated on the network with a channel per rail (commlab predict)",
-                asked.nodes, short(&asked.system)
+                "Dashed: what {} × {} should reach at each size: NCCL's pick {}",
+                asked.nodes, short(&asked.system),
+                if far { "from its steady state (commlab predict --engine steady)" } else { "simulated on the network with a channel per rail (commlab predict)" }
             )}</summary>
             <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
                 <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                 <tbody>{rows.into_iter().map(|e| view! { <tr>
                     <td>{commlab_plot::chooser::short_bytes(e.bytes)}</td>
-                    <td>{if e.engine == Engine::Steady {
+                    <td>{if e.engine == Engine::Steady && far {
+                        format!("{} (steady)", e.pick).into_any()
+                    } else if e.engine == Engine::Steady {
                         let bytes = e.bytes;
                         view! { {format!("{} (steady) ", e.pick)}<button type="button" class="link" data-testid=format!("flow-{bytes}") on:click=move |_| params.update(|c| c.flow = bytes)>"simulate"</button> }.into_any()
                     } else {
@@ -99,8 +105,13 @@ pub fn ExpectedTable(
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
             {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{format!(
-                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation (2 to 8 nodes) it is within 12 % for NVLS tree, 16 % for rings and 20 % for NCCL's tree; on more nodes NVLS tree's steady state is faster by more (1 GiB on 128 × dgx-h100: 17 %), as it takes the NICs' windows as always full (docs/systems.md, \"Two engines\"). \"simulate\" runs one size flow by flow beside it (commlab predict --engine flow).",
-                commlab_api::predict::EXPECTED_FLOW_RANKS
+                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation (2 to 8 nodes) it is within 12 % for NVLS tree, 16 % for rings and 20 % for NCCL's tree; on more nodes NVLS tree's steady state is faster by more (1 GiB on 128 × dgx-h100: 17 %), as it takes the NICs' windows as always full (docs/systems.md, \"Two engines\"). {}",
+                commlab_api::predict::EXPECTED_FLOW_RANKS,
+                if far {
+                    "Past 128 nodes nothing runs flow by flow: the flow engine's runs at such sizes take minutes to hours (commlab predict --engine steady gives these rows)."
+                } else {
+                    "\"simulate\" runs one size flow by flow beside it (commlab predict --engine flow)."
+                }
             )}</p> })}
             {move || flowed.get().map(|(_, at, band)| {
                 let steady = steady_at.iter().find(|(b, _)| *b == at).map(|(_, t)| *t);
@@ -153,6 +164,13 @@ mod tests {
         assert_eq!((r.system.as_str(), r.nodes, r.collective.as_str()), ("dgx-h100", 2, "allreduce"));
         c.compare.p = 8;
         assert_eq!(request(&c, &[1024]), None, "p is not every rank of the nodes");
+        // Past the page's network: one node of the System stands for it.
+        c.network.system(&preset, 1);
+        c.far = 512;
+        assert_eq!(request(&c, &[1024]).map(|r| r.nodes), Some(512));
+        c.compare.p = 16;
+        assert_eq!(request(&c, &[1024]), None, "p left the System's one node");
+        c.compare.p = 8;
         // Drawn in the chart's measure, only at the sizes it was asked for.
         let rows = [Expected {
             bytes: 1_000_000_000,

@@ -58,6 +58,11 @@ pub struct ChooserParams {
     /// The expected curve's size simulated by the flow engine beside its
     /// steady value (`flow=`; 0: none).
     pub flow: u64,
+    /// The System's nodes past the page's network (`far=`, from 129 to
+    /// 1 024; 0: none): the view draws that System's expected curve alone,
+    /// by the steady engine, while the network is one node of it
+    /// ([`ChooserParams::far`]).
+    pub far: u32,
 }
 
 /// The fit's formats (`""`: detect).
@@ -93,9 +98,16 @@ impl Default for ChooserParams {
             fit_run: 0,
             y: Measure::Time,
             flow: 0,
+            far: 0,
         }
     }
 }
+
+/// The System's nodes the view draws past its network
+/// ([`ChooserParams::far`]): past the flow engine's, within the steady
+/// engine's.
+pub const FAR: IntRange =
+    IntRange { name: "far", min: commlab_api::system::NODES.max + 1, max: commlab_api::system::STEADY_NODES.max };
 
 /// Simulated points are drawn up to this p (beyond, a simulation of every point is seconds of work).
 pub const SIM_P: u32 = 256;
@@ -317,6 +329,19 @@ impl ViewState for ChooserParams {
             ),
         },
         int!(IntRange { name: "flow", min: 0, ..limits::chooser::SIZE }, |c| c.flow, |c, v| c.flow = v),
+        Field {
+            name: "far",
+            kind: Kind::Custom {
+                write: |c| c.far().map(|(_, n)| n.to_string()),
+                read: |c, text| {
+                    c.far =
+                        text.trim().parse::<u64>().ok().filter(|&n| FAR.contains(n)).ok_or_else(|| FAR.to_string())?
+                            as u32;
+                    Ok(())
+                },
+                used: "the network's nodes",
+            },
+        },
     ];
 
     fn finish(&mut self, read: &[&'static str], link: &Link, notices: &mut Vec<Notice>) {
@@ -381,7 +406,8 @@ impl ChooserParams {
 
     /// What the libraries are asked (`None`: none is shown).
     pub fn library_request(&self) -> Option<commlab_api::libraries::LibraryRequest> {
-        self.libraries.iter().any(|&x| x).then(|| commlab_api::libraries::LibraryRequest {
+        // Past the page's network the libraries' picks are not shown.
+        (self.libraries.iter().any(|&x| x) && self.far().is_none()).then(|| commlab_api::libraries::LibraryRequest {
             mpich: self.libraries[0],
             ompi: self.libraries[1],
             nccl: self.libraries[2].then(|| self.nccl_system()),
@@ -392,8 +418,23 @@ impl ChooserParams {
     /// The System the Chooser's network is, and its nodes (`None`: a
     /// network of the user's own, or the α–β model): the custom system
     /// named (`sys=custom:…`) when the network is its nodes, else the preset
-    /// the network matches.
+    /// the network matches; past the page's network, the System drawn
+    /// ([`ChooserParams::far`]).
     pub fn system(&self) -> Option<(commlab_core::systems::Preset, u32)> {
+        let (preset, nodes) = self.network_system()?;
+        Some(self.far().unwrap_or((preset, nodes)))
+    }
+
+    /// The System past the page's network, and its nodes: [`ChooserParams::far`]
+    /// while the network is one node of a System and p all its GPUs (what
+    /// picking that many nodes sets); any other network or p leaves it.
+    pub fn far(&self) -> Option<(commlab_core::systems::Preset, u32)> {
+        let (preset, nodes) = self.network_system()?;
+        (FAR.contains(self.far.into()) && nodes == 1 && self.compare.p == preset.ranks(1)).then_some((preset, self.far))
+    }
+
+    /// The System the network is, and its nodes.
+    fn network_system(&self) -> Option<(commlab_core::systems::Preset, u32)> {
         use commlab_core::net::Shape;
         use commlab_core::systems::{Preset, PRESETS};
         let shape = Some(self.network.topology).filter(|_| self.on_network)?;

@@ -5,9 +5,13 @@
 //! is kept but the id picked (`sys=`, which of the presets with one network
 //! to name) and the version: the control shows the preset the network
 //! matches, or "custom"; where the user's own p leaves the System, it says so.
+//! Past the page's network (129 to 1 024 nodes) the network is one node of
+//! the System and the view draws its expected curve alone
+//! ([`ChooserParams::far`]).
 
 use super::params::ChooserParams;
 use crate::controls::system::SystemControl;
+use commlab_api::system::NODES;
 use commlab_core::libraries::nccl::Version;
 use commlab_core::systems::{Preset, CUSTOM_KEYS};
 use leptos::prelude::*;
@@ -15,11 +19,13 @@ use leptos::prelude::*;
 /// Sets the Chooser to `nodes` nodes of `preset`, whose id (a preset's, or
 /// a custom system's text) is `id`.
 fn apply(c: &mut ChooserParams, preset: &Preset, id: &str, nodes: u32) {
+    c.far = if super::params::FAR.contains(nodes.into()) { nodes } else { 0 };
+    let on_network = if c.far > 0 { 1 } else { nodes };
     c.on_network = true;
-    c.network.system(preset, nodes);
-    c.compare.p = preset.ranks(nodes);
+    c.network.system(preset, on_network);
+    c.compare.p = preset.ranks(on_network);
     c.libraries[2] = true;
-    c.nccl = preset.nccl_text(nodes);
+    c.nccl = preset.nccl_text(on_network);
     id.clone_into(&mut c.system);
 }
 
@@ -64,7 +70,7 @@ pub fn SystemSelect(
     };
     let p = move || params.with(|c| c.compare.p);
     view! {
-        <SystemControl id="chooser-system" label="System" current=current pick=pick
+        <SystemControl id="chooser-system" label="System" current=current pick=pick steady=true
             extra=(CUSTOM, "custom system (fields below)", is_custom) refused=refused />
         {move || is_custom.get().then(|| view! { <CustomSystemFields current=current typed=typed refused=refused pick=pick /> })}
         {move || (params.with(|c| c.on_network) && shown.get().is_none()).then(|| view! {
@@ -80,7 +86,13 @@ pub fn SystemSelect(
                 </select>
             </div>
         })}
-        {move || shown.get().map(|(s, n)| view! {
+        {move || params.with(ChooserParams::far).map(|(s, n)| view! {
+            <p class="hint" data-testid="chooser-system-far">{format!(
+                "{n} × {}: {}, p = {}. Past {} nodes the page draws the System's expected curve alone, from the steady state (docs/systems.md, \"Two engines\"): the algorithms' curves, the libraries' picks, the winner map and the fit simulate every flow on the network, which the page does up to {} nodes.",
+                s.id, s.shape(n), s.ranks(n), NODES.max, NODES.max,
+            )}</p>
+        })}
+        {move || shown.get().filter(|_| params.with(|c| c.far().is_none())).map(|(s, n)| view! {
             <p class="hint" data-testid="chooser-system-note">
                 {format!(
                     "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Sources: docs/systems.md.",
@@ -202,6 +214,39 @@ mod tests {
         // Its network edited by hand: no System (no preset has 4 GPUs on 2 NICs of 25 GB/s).
         c.network.bandwidth2 = Some(30.0);
         assert!(c.system().is_none());
+    }
+
+    /// Past the page's network one node of the System stands for it: the
+    /// System is drawn at its nodes, the link carries them and reopens them,
+    /// and another p or network leaves them.
+    #[test]
+    fn past_the_page_s_network_one_node_stands_for_the_system() {
+        use crate::codec::{self, Link};
+        let mut c = ChooserParams::default();
+        let preset = Preset::find("dgx-h100").unwrap();
+        apply(&mut c, &preset, "dgx-h100", 512);
+        assert_eq!(c.system().map(|(s, n)| (s.id, n)), Some(("dgx-h100", 512)));
+        assert_eq!(c.far().map(|(_, n)| n), Some(512));
+        assert_eq!((c.compare.p, c.network.topology.to_string()), (8, "nodes:1x8".to_owned()));
+        assert!(c.library_request().is_none(), "no library picks past the network");
+        assert!(c.nccl_system().starts_with("nodes=512,"), "{}", c.nccl_system());
+        let pairs = codec::write(&c);
+        assert!(pairs.iter().any(|(k, v)| k == "far" && v == "512"), "{pairs:?}");
+        let (again, notices) = codec::read::<ChooserParams>(&pairs, &Link::default());
+        assert!(notices.is_empty(), "{notices:?}");
+        // NCCL's description follows from the System: not in the link.
+        assert_eq!(again, ChooserParams { nccl: String::new(), ..c.clone() });
+        let mut d = c.clone();
+        d.compare.p = 16;
+        assert_eq!(d.system().map(|(_, n)| n), Some(1));
+        assert!(!codec::write(&d).iter().any(|(k, _)| k == "far"));
+        apply(&mut c, &preset, "dgx-h100", 4);
+        assert_eq!((c.far, c.far().is_none(), c.compare.p), (0, true, 32));
+        for bad in ["128", "1025", "many"] {
+            let (e, notices) = codec::read::<ChooserParams>(&[("far".to_owned(), bad.to_owned())], &Link::default());
+            assert_eq!(e.far, 0);
+            assert!(notices.len() == 1 && notices[0].message.contains("129 to 1024"), "{notices:?}");
+        }
     }
 
     #[test]

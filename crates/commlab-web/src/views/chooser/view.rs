@@ -35,18 +35,22 @@ pub fn ChooserView(
     super::asks::follow(ctx);
     let shown = ctx.shown;
     view! {
-        <section class="view chooser-view" data-testid="chooser-view" aria-labelledby="chooser-title">
+        // Past the page's network (`far`) what simulates on it is kept, not shown (`.far-hide`).
+        <section class="view chooser-view" class:far=move || params.with(|c| c.far().is_some()) data-testid="chooser-view" aria-labelledby="chooser-title">
             <Notices notices=notices />
             <ChooserControls params=params />
             <div class="results" node_ref=results>
                 <ChartSection ctx=ctx />
-                <ExplainSection ctx=ctx />
-                <MapSection ctx=ctx />
-                <super::libraries::LibrariesSection params=params
-                    result=Signal::derive_local(move || shown.with(|s| s.as_ref().map(|s| s.result.clone())))
-                    shown=Signal::derive(move || ctx.library_picks.get())
-                    checker=ctx.checker />
-                <super::fit::FitSection params=params dark=dark />
+                // Past the page's network these are the network's one node: kept, not shown.
+                <div class="far-hide">
+                    <ExplainSection ctx=ctx />
+                    <MapSection ctx=ctx />
+                    <super::libraries::LibrariesSection params=params
+                        result=Signal::derive_local(move || shown.with(|s| s.as_ref().map(|s| s.result.clone())))
+                        shown=Signal::derive(move || ctx.library_picks.get())
+                        checker=ctx.checker />
+                    <super::fit::FitSection params=params dark=dark />
+                </div>
                 {(!embed).then(|| view! { <p class="schedule-docs">"The algorithms, the cost model and how they compare with LogGOPS: docs/chooser.md; the libraries' picks, the fit and the tuner files: docs/libraries.md in the repository."</p> })}
             </div>
         </section>
