@@ -357,6 +357,13 @@ impl ViewState for ChooserParams {
                 self.nccl.clear();
             }
         }
+        if self.far > 0 && self.far().is_none() {
+            notices.push(Notice::new(
+                "far",
+                format!("{} nodes of a System need one node of it as the network (net=nodes:1x…, p its GPUs); this link's network is not: ignored", self.far),
+            ));
+            self.far = 0;
+        }
         if read.iter().any(|k| COSTS.contains(k)) && !PRESETS.iter().any(|x| x.abg == self.compare.abg) {
             "custom".clone_into(&mut self.preset);
         }

@@ -242,6 +242,10 @@ mod tests {
         assert!(!codec::write(&d).iter().any(|(k, _)| k == "far"));
         apply(&mut c, &preset, "dgx-h100", 4);
         assert_eq!((c.far, c.far().is_none(), c.compare.p), (0, true, 32));
+        // Without one node of a System as the network it is named and dropped.
+        let (e, notices) = codec::read::<ChooserParams>(&[("far".to_owned(), "512".to_owned())], &Link::default());
+        assert_eq!(e.far, 0);
+        assert!(notices.len() == 1 && notices[0].message.starts_with("512 nodes of a System need"), "{notices:?}");
         for bad in ["128", "1025", "many"] {
             let (e, notices) = codec::read::<ChooserParams>(&[("far".to_owned(), bad.to_owned())], &Link::default());
             assert_eq!(e.far, 0);
