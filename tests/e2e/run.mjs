@@ -2488,6 +2488,21 @@ test('chooser: from picking a System until the network results arrive, no frame 
   await shot(page, 'chooser-system-network');
 });
 
+// The expected table's rows, checked against `commlab predict --engine
+// steady` at the same nodes and sizes: every row steady, its pick ending in
+// `suffix`, its time within the table's rounding.
+async function steadyRows(page, nodes, suffix) {
+  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const cliRows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', String(nodes), '--bytes', '1048576..1073741824', '--engine', 'steady', '--json'])).rows;
+  assert.equal(rows.length, cliRows.length);
+  for (const [i, r] of cliRows.entries()) {
+    assert.equal(r.engine, 'steady');
+    assert.ok(rows[i][1].endsWith(suffix), rows[i][1]);
+    assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
+  }
+  return { rows, cliRows };
+}
+
 test('chooser: 128 nodes of dgx-h100: the expected curve from the steady state, marked and explained, equal to `commlab predict --engine steady`, with no main-thread task over 200 ms; "simulate" runs a size by the flow engine beside it; the link reopens both', async ({ context, base }) => {
   const page = await openObserved(context, base, `${base}?view=chooser&lo=1048576&hi=1073741824&y=busbw`);
   await page.locator('#chooser-system').waitFor();
@@ -2504,14 +2519,7 @@ test('chooser: 128 nodes of dgx-h100: the expected curve from the steady state, 
   await page.locator('[data-testid="expected-steady"]').waitFor({ state: 'attached', timeout: 60000 });
   const took = Date.now() - started;
   await page.waitForFunction(() => /expected: 128 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 60000 });
-  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-  const cliRows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '128', '--bytes', '1048576..1073741824', '--engine', 'steady', '--json'])).rows;
-  assert.equal(rows.length, cliRows.length);
-  for (const [i, r] of cliRows.entries()) {
-    assert.equal(r.engine, 'steady');
-    assert.ok(rows[i][1].endsWith('(steady) simulate'), rows[i][1]);
-    assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
-  }
+  const { rows } = await steadyRows(page, 128, '(steady) simulate');
   assert.match(await page.locator('[data-testid="expected-steady"]').textContent(), /more than 128 ranks .* steady state/);
   // NCCL's gain among its own algorithms runs up to 8 nodes: past them the
   // 2-node run's progress must not go on showing.
@@ -2556,14 +2564,7 @@ test('chooser: 512 nodes of dgx-h100: the expected curve alone from the steady s
   await page.locator('#chooser-system-nodes').press('Enter');
   await waitForUrl(page, () => /[?&]far=512(&|$)/.test(location.search));
   await page.waitForFunction(() => /what 512 × dgx-h100 should reach/.test(document.querySelector('[data-testid="expected"] summary')?.textContent ?? ''), null, { timeout: 60000 });
-  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-  const cliRows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '512', '--bytes', '1048576..1073741824', '--engine', 'steady', '--json'])).rows;
-  assert.equal(rows.length, cliRows.length);
-  for (const [i, r] of cliRows.entries()) {
-    assert.equal(r.engine, 'steady');
-    assert.ok(rows[i][1].endsWith('(steady)'), rows[i][1]);
-    assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
-  }
+  const { rows, cliRows } = await steadyRows(page, 512, '(steady)');
   // Nothing runs flow by flow at 512 nodes: no "simulate", and the note says so.
   assert.equal(await page.locator('[data-testid^="flow-"]').count(), 0);
   assert.match(await page.locator('[data-testid="expected-steady"]').textContent(), /Past 128 nodes nothing runs flow by flow/);

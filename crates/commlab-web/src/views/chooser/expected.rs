@@ -108,9 +108,9 @@ pub fn ExpectedTable(
                 "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation (2 to 8 nodes) it is within 12 % for NVLS tree, 13 % for rings and 20 % for NCCL's tree; on more nodes NVLS tree's steady state is faster by more (1 GiB on 128 × dgx-h100: 17 %), as it takes the NICs' windows as always full (docs/systems.md, \"Two engines\"). {}",
                 commlab_api::predict::EXPECTED_FLOW_RANKS,
                 if far {
-                    "Past 128 nodes nothing runs flow by flow: the flow engine's runs at such sizes take minutes to hours (commlab predict --engine steady gives these rows)."
+                    format!("Past {} nodes nothing runs flow by flow: the flow engine's runs at such sizes take minutes to hours (commlab predict --engine steady gives these rows).", commlab_api::system::NODES.max)
                 } else {
-                    "\"simulate\" runs one size flow by flow beside it (commlab predict --engine flow)."
+                    "\"simulate\" runs one size flow by flow beside it (commlab predict --engine flow).".to_owned()
                 }
             )}</p> })}
             {move || flowed.get().map(|(_, at, band)| {

@@ -429,7 +429,7 @@ impl ChooserParams {
     /// ([`ChooserParams::far`]).
     pub fn system(&self) -> Option<(commlab_core::systems::Preset, u32)> {
         let (preset, nodes) = self.network_system()?;
-        Some(self.far().unwrap_or((preset, nodes)))
+        Some(if self.far_of(&preset, nodes) { (preset, self.far) } else { (preset, nodes) })
     }
 
     /// The System past the page's network, and its nodes: [`ChooserParams::far`]
@@ -437,7 +437,12 @@ impl ChooserParams {
     /// picking that many nodes sets); any other network or p leaves it.
     pub fn far(&self) -> Option<(commlab_core::systems::Preset, u32)> {
         let (preset, nodes) = self.network_system()?;
-        (FAR.contains(self.far.into()) && nodes == 1 && self.compare.p == preset.ranks(1)).then_some((preset, self.far))
+        self.far_of(&preset, nodes).then_some((preset, self.far))
+    }
+
+    /// Whether the network, `nodes` of `preset`, stands for [`ChooserParams::far`] of them.
+    fn far_of(&self, preset: &commlab_core::systems::Preset, nodes: u32) -> bool {
+        FAR.contains(self.far.into()) && nodes == 1 && self.compare.p == preset.ranks(1)
     }
 
     /// The System the network is, and its nodes.
