@@ -32,7 +32,13 @@ echo "built in $((SECONDS - build_started)) s"
 step "shipped size"
 # Four bundles: the UI (first paint), the engine worker (loads beside it),
 # and two lazy ones (loaded when one of their views first opens). Each has a
-# budget in gzipped KB; one over it fails the run.
+# budget in gzipped KB in scripts/budgets; one over it fails the run.
+budget() { # bundle name → its budget in KB, from scripts/budgets
+  awk -v name="$1" '$1 == name { print $2; found = 1 } END { if (!found) exit 1 }' "$ROOT/scripts/budgets" \
+    || { echo "scripts/budgets has no budget for $1" >&2; exit 1; }
+}
+# Assignments, so that a missing budget stops the run (set -e).
+ui_budget=$(budget ui); worker_budget=$(budget worker); views_budget=$(budget views); timeline_budget=$(budget timeline)
 over_budget=()
 bundle_size() { # label, budget KB, files...
   local label=$1 budget=$2 raw=0 gz=0 f r g; shift 2
@@ -45,24 +51,10 @@ bundle_size() { # label, budget KB, files...
   [ "$gz" -le $((budget * 1000)) ] || over_budget+=("$label: $gz B gzipped, budget $budget KB")
 }
 ui_files=(); for f in dist/*.wasm dist/*.js; do case "$(basename "$f")" in worker*|engine-fallback.js|views*|timeline*) ;; *) ui_files+=("$f") ;; esac; done
-bundle_size "UI bundle" 400 "${ui_files[@]}"
-# 510 KB since the expected curve past 128 ranks comes from the steady
-# engine in the worker (BENCHMARKS.md, 2026-12-06 seventh session: +11 KB;
-# the flow engine takes minutes a size there).
-bundle_size "worker bundle" 510 dist/worker_bg.wasm dist/worker.js dist/worker_loader.js dist/engine-fallback.js
-# The Chooser's bundle: 524 KB since custom systems and the System control
-# are on the page (BENCHMARKS.md, 2026-12-06 "One System control": +21.5 KB;
-# the room to make is the Chooser's half of the simulation protocol, 23 KB);
-# 526 KB since the fit reads p from the run and the libraries are compared
-# among their own algorithms (BENCHMARKS.md, 2026-12-06 third session: +1.5 KB);
-# 530 KB since NCCL's gain on a System is among its own algorithms under its
-# per-step costs and the chart's units are the api's (fourth session: +3.4 KB).
-# 536 KB since the expected table says which rows are the steady state and
-# runs one of them by the flow engine beside it (seventh session: +6.3 KB).
-# 540 KB since it draws a System of 129 to 1 024 nodes by its expected curve
-# alone (eleventh session: +5.0 KB: its mode, its exports and its notes).
-bundle_size "lazy views bundle (Chooser)" 540 dist/views_bg.wasm dist/views.js dist/views-loader.js
-bundle_size "timeline bundle (Schedule, swizzle, lab)" 500 dist/timeline_bg.wasm dist/timeline.js
+bundle_size "UI bundle" "$ui_budget" "${ui_files[@]}"
+bundle_size "worker bundle" "$worker_budget" dist/worker_bg.wasm dist/worker.js dist/worker_loader.js dist/engine-fallback.js
+bundle_size "lazy views bundle (Chooser)" "$views_budget" dist/views_bg.wasm dist/views.js dist/views-loader.js
+bundle_size "timeline bundle (Schedule, swizzle, lab)" "$timeline_budget" dist/timeline_bg.wasm dist/timeline.js
 [ ${#over_budget[@]} -eq 0 ] || { printf 'over its budget: %s\n' "${over_budget[@]}" >&2; exit 1; }
 
 step "native CLI for the browser suite (release)"

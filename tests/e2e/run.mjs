@@ -1606,6 +1606,16 @@ test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected
   assert.equal(tunerFile.text, cliTuner);
   assert.match(tunerFile.text, /^# 1 MiB–/m);
   assert.match(await page.locator('[data-testid="tuner-note"]').innerText(), /Saved commlab-allreduce-nccl-tuner\.conf: \d+ lines? where/);
+  // Under the NCCL release the page shows: 2.22's picks and costs, the CLI's file at --nccl-version 2.22.
+  await page.selectOption('#nccl-version', '2.22');
+  await waitForUrl(page, () => /[?&]ncclv=2\.22(&|$)/.test(location.search));
+  const olderFile = await download(page, 'tuner-save');
+  const cliOlder = cli(['choose', '--collective', 'allreduce', '--p', '16', '--system', 'dgx-h100', '--bytes', '1048576..67108864', '--export', 'nccl-tuner', '--nccl-version', '2.22']);
+  assert.equal(olderFile.text, cliOlder);
+  assert.match(olderFile.text, /under NCCL 2\.22\.3's model/);
+  assert.notEqual(olderFile.text.replace(/NCCL 2\.22\.3/, ''), tunerFile.text.replace(/NCCL 2\.30\.7/, ''), 'the two releases advise differently here');
+  await page.selectOption('#nccl-version', 'current');
+  await waitForUrl(page, () => !/[?&]ncclv=/.test(location.search));
   const again = await open(context, base, page.url());
   await again.waitForFunction(() => /expected: 2 ×[\s\S]*dgx-h100/.test(document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? ''), null, { timeout: 120000 });
   assert.equal(await again.locator('#y-axis').inputValue(), 'busbw');

@@ -463,7 +463,16 @@ fn a_system_is_recovered_from_its_own_model_and_predicts_another_node_count() {
     for (system, n, m, truth) in cases {
         for seed in 0..2u64 {
             let blank: Vec<(u64, f64)> = sizes.iter().map(|&b| (b, 1.0)).collect();
-            let (preset, shape) = SystemFitRequest::new(system, n, "allreduce", &blank, Some(m)).unwrap();
+            let sys = commlab_api::system::System::parse(
+                system,
+                n,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::NODES,
+            )
+            .unwrap();
+            let preset = sys.preset;
+            let flow = commlab_api::predict::Engine::Flow;
+            let shape = SystemFitRequest::new(&sys, Some(m), "allreduce", &blank, flow).unwrap();
             let clean = times_at(&shape.planned, truth).unwrap();
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let noisy: Vec<(u64, f64)> =
@@ -471,7 +480,7 @@ fn a_system_is_recovered_from_its_own_model_and_predicts_another_node_count() {
             let read = request(nccl_tests_text(&noisy), "allreduce", preset.ranks(n), None).run().unwrap();
             assert_eq!(read.format, "nccl-tests");
             assert_eq!(read.points.len(), sizes.len());
-            let (_, req) = SystemFitRequest::new(system, n, "allreduce", &read.points, Some(m)).unwrap();
+            let req = SystemFitRequest::new(&sys, Some(m), "allreduce", &read.points, flow).unwrap();
             let fit = req.run().unwrap();
             let report = Report { preset: &preset, nodes: n, request: &req, fit: &fit, rccl: false };
             let [inter, intra, latency] = report.parameters();

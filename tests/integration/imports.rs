@@ -225,3 +225,32 @@ fn the_import_checker_sees_a_circle() {
     assert!(!edges["state"].contains("views::a"), "a comment is not an edge");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A System is read in one place (ARCHITECTURE.md, "Imports"): no source
+/// outside `commlab_api::system` and the presets themselves looks a node
+/// type up by its id or matches a network to one.
+#[test]
+fn a_system_is_parsed_in_one_place() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in ["crates", "tests/integration", "tests/published", "tests/simgrid"] {
+        sources(&root.join(dir), &mut files);
+    }
+    let allowed = |f: &Path| {
+        let f = f.to_string_lossy().replace('\\', "/");
+        f.ends_with("commlab-api/src/system.rs")
+            || f.contains("commlab-core/src/systems")
+            || f.ends_with("tests/integration/imports.rs")
+    };
+    let mut found = Vec::new();
+    for f in files.iter().filter(|f| !allowed(f)) {
+        let text = std::fs::read_to_string(f).unwrap();
+        for needle in ["Preset::find", "systems::custom", "systems::matching"] {
+            if text.contains(needle) {
+                found.push(format!("{}: {needle}", f.display()));
+            }
+        }
+    }
+    assert!(files.len() > 100, "{} sources read", files.len());
+    assert!(found.is_empty(), "a System parsed outside commlab_api::system: {found:?}");
+}

@@ -416,12 +416,23 @@ fn the_nccl_tuner_file_keeps_nccls_pick_unless_the_simulation_beats_it() {
     for (system, nodes, collective) in
         [("dgx-h100", 2, "allreduce"), ("p4d", 2, "allreduce"), ("dgx-a100", 4, "allreduce"), ("p4d", 2, "allgather")]
     {
-        let plan = TunerPlan::new(system, nodes, collective, &sizes).unwrap();
+        let plan = TunerPlan::new(
+            &commlab_api::system::System::parse(
+                system,
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::NODES,
+            )
+            .unwrap(),
+            collective,
+            &sizes,
+        )
+        .unwrap();
         let times = plan.simulate().unwrap();
         let advice = plan.file(&times).unwrap();
         let rows = tuner::read_nccl(&advice.text).unwrap();
         let name = tuner::nccl_collective(collective.parse().unwrap()).unwrap();
-        let p = plan.preset.ranks(nodes);
+        let p = plan.system.ranks();
         let mut at = 0;
         for size in &plan.sizes {
             let t = &times[at..at + size.candidates.len()];
@@ -590,7 +601,18 @@ fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
     let mut advised = 0;
     for preset in &PRESETS {
         for nodes in [1, 2] {
-            let plan = TunerPlan::new(preset.id, nodes, "allreduce", &sizes).unwrap();
+            let plan = TunerPlan::new(
+                &commlab_api::system::System::parse(
+                    preset.id,
+                    nodes,
+                    commlab_core::libraries::nccl::Version::Current,
+                    commlab_api::system::NODES,
+                )
+                .unwrap(),
+                "allreduce",
+                &sizes,
+            )
+            .unwrap();
             let times = plan.simulate().unwrap();
             let said = plan.gain_sentence(&times);
             assert!(said.starts_with(&format!("NCCL on {nodes} × {}:", preset.id)), "{said}");

@@ -105,13 +105,17 @@ fn one_node_reaches_b_times_g_over_g_plus_1() {
 /// `system`, checked to be NVLS.
 fn one_node_at_16_gib(system: &str) -> commlab_api::predict::PredictRow {
     let request = commlab_api::predict::PredictRequest {
-        system: system.into(),
-        nodes: 1,
+        system: commlab_api::system::System::parse(
+            system,
+            1,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::STEADY_NODES,
+        )
+        .unwrap(),
         collective: "allreduce".into(),
         sizes: vec![1 << 34],
-        nccl_version: None,
     };
-    let row = request.run().unwrap().rows.remove(0);
+    let row = request.run(commlab_api::predict::Engine::Flow).unwrap().rows.remove(0);
     assert_eq!((row.algorithm, row.simulated, row.note), ("nvls", "nvls", None), "{system}");
     row
 }
@@ -151,13 +155,17 @@ fn two_p4d_nodes_run_the_tree_at_large_sizes() {
     let sizes: Vec<u64> = (27..=34).map(|k| 1u64 << k).collect();
     let on = |nodes| {
         PredictRequest {
-            system: "p4d".into(),
-            nodes,
+            system: commlab_api::system::System::parse(
+                "p4d",
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::STEADY_NODES,
+            )
+            .unwrap(),
             collective: "allreduce".into(),
             sizes: sizes.clone(),
-            nccl_version: None,
         }
-        .planned()
+        .planned(commlab_api::predict::Engine::Flow)
         .unwrap()
     };
     for p in on(2) {
@@ -176,13 +184,23 @@ fn a_custom_system_with_a_presets_values_predicts_the_same() {
     let run = |system: &str| {
         let sizes = vec![1024, 1 << 20, 1 << 26, 1 << 30];
         let request = PredictRequest {
-            system: system.into(),
-            nodes: 2,
+            system: commlab_api::system::System::parse(
+                system,
+                2,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::STEADY_NODES,
+            )
+            .unwrap(),
             collective: "allreduce".into(),
             sizes,
-            nccl_version: None,
         };
-        request.run().unwrap().rows.iter().map(|r| (r.time_us, r.algorithm)).collect::<Vec<_>>()
+        request
+            .run(commlab_api::predict::Engine::Flow)
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| (r.time_us, r.algorithm))
+            .collect::<Vec<_>>()
     };
     assert_eq!(run("custom:gpus=8,arch=hopper,nvlinks=18,nics=8,nic-gbps=400"), run("dgx-h100"));
     assert_eq!(run("custom:arch=ampere,nvlinks=12,nics=4,nic-gbps=100,plugin=aws-p4d"), run("p4d"));

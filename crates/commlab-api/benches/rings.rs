@@ -14,7 +14,13 @@ fn rings(c: &mut Criterion) {
     let mut group = c.benchmark_group("ring allreduce on dgx-h100, 1 GiB");
     group.sample_size(10);
     for (nodes, channels) in [(16u32, 8u32), (128, 8), (128, 16)] {
-        let system = System::new("dgx-h100", nodes, None).expect("a preset");
+        let system = System::parse(
+            "dgx-h100",
+            nodes,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::NODES,
+        )
+        .expect("a preset");
         let (mut planned, _) = plan_as(&system, Collective::Allreduce, 1 << 30, "ring", "simple");
         planned.channels = channels;
         group.bench_function(format!("{nodes} nodes, {channels} channels: prepare and run"), |b| {

@@ -5,7 +5,6 @@
 #![allow(missing_docs, reason = "criterion_main! generates undocumented items")]
 
 use commlab_api::predict::{PredictRequest, Scales};
-use commlab_api::system::STEADY_NODES;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -14,15 +13,19 @@ fn sweep(c: &mut Criterion) {
     group.sample_size(10);
     for nodes in [16u32, 128, 1024] {
         let request = PredictRequest {
-            system: "dgx-h100".to_owned(),
-            nodes,
+            system: commlab_api::system::System::parse(
+                "dgx-h100",
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::STEADY_NODES,
+            )
+            .unwrap(),
             collective: "allreduce".to_owned(),
             sizes: (3..=34).map(|k| 1u64 << k).collect(),
-            nccl_version: None,
         };
         group.bench_function(format!("{nodes} nodes: plan and steady time"), |b| {
             b.iter(|| {
-                let planned = request.planned_within(STEADY_NODES).expect("a sweep");
+                let planned = request.planned(commlab_api::predict::Engine::Steady).expect("a sweep");
                 let total: f64 = planned.iter().map(|p| p.steady_ns(Scales::NOMINAL).expect("steady")).sum();
                 black_box(total)
             });

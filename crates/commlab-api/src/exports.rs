@@ -407,8 +407,9 @@ pub fn expected_json(asked: &crate::predict::PredictRequest, p: u32, rows: &[cra
             })
         })
         .collect();
+    let id = asked.system.id();
     json!({
-        "system": asked.system.as_str(), "nodes": asked.nodes, "ranks": p, "collective": asked.collective.as_str(),
+        "system": id.as_str(), "nodes": asked.system.nodes, "ranks": p, "collective": asked.collective.as_str(),
         "rows": Value::Arr(rows),
     })
     .pretty()

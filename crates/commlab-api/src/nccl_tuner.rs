@@ -12,10 +12,10 @@
 //! worker simulates [`TunerPlan::planned`]; [`TunerPlan::file`] writes.
 
 use crate::predict::{plan_as, Planned};
+use crate::system::System;
 use crate::ApiError;
 use commlab_core::choose::Collective;
 use commlab_core::libraries::{nccl, tuner};
-use commlab_core::systems::Preset;
 use std::fmt::Write as _;
 
 /// Why no NCCL file comes from the α–β model.
@@ -49,10 +49,8 @@ pub struct SizePlan {
 /// What to simulate for a tuner file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TunerPlan {
-    /// The preset.
-    pub preset: Preset,
-    /// Its nodes.
-    pub nodes: u32,
+    /// The System (its NCCL release picks and costs).
+    pub system: System,
     /// The collective.
     pub collective: Collective,
     /// Per size, ascending.
@@ -85,29 +83,14 @@ pub struct Advice {
 }
 
 impl TunerPlan {
-    /// NCCL's candidates at each of `sizes` on `nodes` nodes of `system`.
+    /// NCCL's candidates at each of `sizes` on `system`, under its NCCL
+    /// release's picks and costs.
     ///
     /// # Errors
-    /// An unknown system, a collective NCCL has no algorithm for
-    /// (all-to-all), nodes or a size out of range.
-    pub fn new(system: &str, nodes: u32, collective: &str, sizes: &[u64]) -> Result<TunerPlan, ApiError> {
-        TunerPlan::at_version(system, nodes, collective, sizes, nccl::Version::Current)
-    }
-
-    /// [`TunerPlan::new`] with the picks and costs of NCCL release `version`.
-    ///
-    /// # Errors
-    /// As [`TunerPlan::new`].
-    pub fn at_version(
-        system: &str,
-        nodes: u32,
-        collective: &str,
-        sizes: &[u64],
-        version: nccl::Version,
-    ) -> Result<TunerPlan, ApiError> {
-        let preset = Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
-        let nodes = crate::predict::FIT_NODES.check(u64::from(nodes))? as u32;
-        commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
+    /// A collective NCCL has no algorithm for (all-to-all), nodes past
+    /// [`crate::predict::FIT_NODES`], a size out of range.
+    pub fn new(system: &System, collective: &str, sizes: &[u64]) -> Result<TunerPlan, ApiError> {
+        let system = system.check(crate::predict::FIT_NODES)?;
         let collective: Collective = collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         if tuner::nccl_collective(collective).is_none() {
             return Err(ApiError::problem(
@@ -118,7 +101,6 @@ impl TunerPlan {
         let mut sorted = sizes.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        let system = crate::system::System { preset, nodes, version };
         let description = system.nccl();
         let plans = sorted
             .into_iter()
@@ -144,7 +126,7 @@ impl TunerPlan {
         if plans.is_empty() {
             return Err(ApiError::problem("bytes", "no size to advise on"));
         }
-        Ok(TunerPlan { preset, nodes, collective, sizes: plans })
+        Ok(TunerPlan { system, collective, sizes: plans })
     }
 
     /// Every candidate's run, size by size (what [`TunerPlan::file`] takes the times of).
@@ -236,7 +218,7 @@ impl TunerPlan {
                 best = Some((share, size.bytes, name((c.algorithm, c.protocol)), name(size.pick)));
             }
         }
-        let on = format!("{} × {}", self.nodes, self.preset.id);
+        let on = format!("{} × {}", self.system.nodes, self.system.preset.id);
         let left = self.sizes.len() - compared;
         let uncompared = if left > 0 {
             format!(
@@ -284,11 +266,14 @@ impl TunerPlan {
         for k in 1..bands.len() {
             bands[k - 1].hi = bands[k].lo - 1;
         }
-        let p = self.preset.ranks(self.nodes);
+        let p = self.system.ranks();
         let name = tuner::nccl_collective(self.collective).unwrap_or("allreduce");
         let mut text = format!(
-            "# commlab: NCCL tuner configuration (NCCL_TUNER_CONFIG_FILE) for {} × {} ({p} ranks), {}\n",
-            self.preset.id, self.nodes, self.collective
+            "# commlab: NCCL tuner configuration (NCCL_TUNER_CONFIG_FILE) for {} × {} ({p} ranks), {}, under {}'s model\n",
+            self.system.preset.id,
+            self.system.nodes,
+            self.collective,
+            self.system.version.label()
         );
         let _ = writeln!(
             text,
@@ -304,7 +289,8 @@ impl TunerPlan {
             let range = format!("{}–{}", commlab_plot::format_bytes(band.lo), commlab_plot::format_bytes(band.hi));
             let _ = writeln!(text, "# {range}: {}", band.reason);
             if let Some((alg, proto)) = band.write {
-                let _ = writeln!(text, "{name},{},{},{alg},{proto},-1,{},{p},-1,-1", band.lo, band.hi, self.nodes);
+                let _ =
+                    writeln!(text, "{name},{},{},{alg},{proto},-1,{},{p},-1,-1", band.lo, band.hi, self.system.nodes);
             }
         }
         Ok(Advice { text, bands, file_name: format!("commlab-{}-nccl-tuner.conf", self.collective.id()) })

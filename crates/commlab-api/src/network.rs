@@ -236,8 +236,7 @@ pub fn run_json(schedule: &Schedule, run: &NetRun, request: &NetRequest) -> Valu
         })
     });
     // Kept for links written before the bottleneck was named by utilisation: the same link.
-    let most_utilised =
-        crate::predict::bottleneck(net, out, max_time).map(|(name, u)| j!({ "name": name, "utilisation": u }));
+    let most_utilised = self::bottleneck(net, out, max_time).map(|(name, u)| j!({ "name": name, "utilisation": u }));
     let [c1, c2] = net.classes;
     j!({
         "most_utilised": most_utilised,
@@ -607,4 +606,17 @@ impl NetPicture {
         }
         used
     }
+}
+
+/// The link that bounds the bandwidth ([`commlab_core::net::NetOutcome::most_utilised`])
+/// by name, with its utilisation.
+pub fn bottleneck(
+    net: &commlab_core::net::Network,
+    out: &commlab_core::net::NetOutcome,
+    time: f64,
+) -> Option<(String, f64)> {
+    out.most_utilised(net, time).map(|(d, u)| {
+        let (a, b) = net.ends(d);
+        (format!("{}→{}", net.vertex_name(a), net.vertex_name(b)), u)
+    })
 }

@@ -45,6 +45,14 @@ impl std::str::FromStr for Engine {
 }
 
 impl Engine {
+    /// The nodes of a System it runs.
+    pub fn nodes(self) -> IntRange {
+        match self {
+            Engine::Flow => NODES,
+            Engine::Steady => STEADY_NODES,
+        }
+    }
+
     /// Its name in the JSON.
     pub fn id(self) -> &'static str {
         match self {
@@ -61,17 +69,13 @@ pub const STEADY_NOTE: &str = "Rows marked steady come from the steady state, no
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PredictRequest {
-    /// A preset id (`commlab_core::systems::PRESETS`).
-    pub system: String,
-    /// Nodes.
-    pub nodes: u32,
+    /// The System (in JSON its keys `system`, `nodes` and `nccl_version`).
+    #[serde(flatten)]
+    pub system: System,
     /// Collective id.
     pub collective: String,
     /// Sizes in nccl-tests' terms (its size column for that collective).
     pub sizes: Vec<u64>,
-    /// The NCCL release whose model picks (`Version::parse`; none: the current one).
-    #[serde(default)]
-    pub nccl_version: Option<String>,
 }
 
 /// One size's prediction.
@@ -151,21 +155,15 @@ pub fn simulable(collective: Collective, algorithm: &str) -> bool {
 }
 
 impl PredictRequest {
-    /// Every size planned for the network ([`Planned`]), checked as [`PredictRequest::run`] checks.
+    /// Every size planned for the network ([`Planned`]), nodes within
+    /// `engine`'s range ([`NODES`] for the flow engine, [`STEADY_NODES`]
+    /// for the steady one), checked as [`PredictRequest::run`] checks.
     ///
     /// # Errors
-    /// An unknown system or collective, nodes or a size out of range.
-    pub fn planned(&self) -> Result<Vec<Planned>, ApiError> {
-        self.planned_within(NODES)
-    }
-
-    /// [`PredictRequest::planned`] with nodes within `range` ([`NODES`],
-    /// or [`STEADY_NODES`] for the steady engine).
-    ///
-    /// # Errors
-    /// As [`PredictRequest::planned`].
-    pub fn planned_within(&self, range: IntRange) -> Result<Vec<Planned>, ApiError> {
-        let system = System::within(&self.system, self.nodes, self.nccl_version.as_deref(), range)?;
+    /// An unknown collective, nodes or a size out of range.
+    pub fn planned(&self, engine: Engine) -> Result<Vec<Planned>, ApiError> {
+        let range = engine.nodes();
+        let system = self.system.check(range)?;
         let collective: Collective = self.collective.parse().map_err(|e: String| ApiError::problem("collective", e))?;
         self.sizes
             .iter()
@@ -185,40 +183,25 @@ impl PredictRequest {
     /// As [`PredictRequest::planned`]; past [`NODES`], the first size only
     /// the flow engine runs.
     pub fn planned_expected(&self) -> Result<Vec<Planned>, ApiError> {
-        let planned = self.planned_within(STEADY_NODES)?;
-        if u64::from(self.nodes) > NODES.max {
+        let planned = self.planned(Engine::Steady)?;
+        if u64::from(self.system.nodes) > NODES.max {
             if let Some(p) = planned.iter().find(|p| p.expected_engine() != Engine::Steady) {
-                return Err(flow_only(self.nodes, &p.schedule, p));
+                return Err(flow_only(self.system.nodes, &p.schedule, p));
             }
         }
         Ok(planned)
-    }
-
-    /// The system it is about, checked.
-    ///
-    /// # Errors
-    /// An unknown system or release, nodes out of range.
-    pub fn system(&self) -> Result<System, ApiError> {
-        System::new(&self.system, self.nodes, self.nccl_version.as_deref())
-    }
-
-    /// Predicts every size.
-    ///
-    /// # Errors
-    /// An unknown system or collective, nodes or a size out of range.
-    pub fn run(&self) -> Result<Prediction, ApiError> {
-        self.run_with(Engine::Flow)
     }
 
     /// Predicts every size with `engine`.
     ///
     /// # Errors
     /// An unknown system or collective, nodes or a size out of range.
-    pub fn run_with(&self, engine: Engine) -> Result<Prediction, ApiError> {
-        let range = if engine == Engine::Steady { STEADY_NODES } else { NODES };
-        let system = System::within(&self.system, self.nodes, self.nccl_version.as_deref(), range).map_err(|e| {
-            if e.field == "nodes" && engine == Engine::Flow && STEADY_NODES.contains(u64::from(self.nodes)) {
-                ApiError::new("nodes", self.nodes, format!("{NODES} with the flow engine, which simulates every flow ({STEADY_NODES} with --engine steady)"))
+    pub fn run(&self, engine: Engine) -> Result<Prediction, ApiError> {
+        let range = engine.nodes();
+        let nodes = self.system.nodes;
+        let system = self.system.check(range).map_err(|e| {
+            if e.field == "nodes" && engine == Engine::Flow && STEADY_NODES.contains(u64::from(nodes)) {
+                ApiError::new("nodes", nodes, format!("{NODES} with the flow engine, which simulates every flow ({STEADY_NODES} with --engine steady)"))
             } else {
                 e
             }
@@ -724,7 +707,7 @@ fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> R
                 let band = if planned.coupled() { Some(planned.band(&prepared)?) } else { None };
                 let us = |ns: f64| ns / 1000.0 + planned.base_us;
                 let band = band.map(|b| Band { mean: us(b.mean), min: us(b.min), max: us(b.max), runs: b.runs });
-                (t, bottleneck(&net, &out, t), band, Engine::Flow)
+                (t, crate::network::bottleneck(&net, &out, t), band, Engine::Flow)
             }
         }
     };
@@ -746,15 +729,6 @@ fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> R
         coupled: planned.coupled() && engine == Engine::Flow,
         engine,
         band,
-    })
-}
-
-/// The link that bounds the bandwidth ([`commlab_core::net::NetOutcome::most_utilised`])
-/// by name, with its utilisation.
-pub fn bottleneck(net: &Network, out: &commlab_core::net::NetOutcome, time: f64) -> Option<(String, f64)> {
-    out.most_utilised(net, time).map(|(d, u)| {
-        let (a, b) = net.ends(d);
-        (format!("{}→{}", net.vertex_name(a), net.vertex_name(b)), u)
     })
 }
 

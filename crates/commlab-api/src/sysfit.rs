@@ -29,6 +29,7 @@
 //! the engine worker runs [`SystemFitRequest::run`] (it carries the simulator, not the model).
 
 use crate::predict::{Engine, Planned, Prepared, Scales};
+use crate::system::System;
 use crate::ApiError;
 use serde::{Deserialize, Serialize};
 
@@ -278,58 +279,27 @@ fn normal(cols: &[Vec<f64>; 3], r: &[f64], free: &[usize]) -> ([[f64; 3]; 3], [f
 
 impl SystemFitRequest {
     /// The fit of `points` (size in nccl-tests' terms, time in µs) measured
-    /// on `nodes` nodes of `system`, and the same sizes on `then_nodes`
-    /// nodes to predict.
+    /// on `system`, and the same sizes on `then_nodes` nodes to predict,
+    /// its model's times made by `engine`: the flow engine fits and
+    /// predicts up to [`crate::predict::FIT_NODES`] (8) nodes, the steady
+    /// engine up to [`crate::predict::STEADY_NODES`] (1 024) wherever every
+    /// size runs a schedule it models.
     ///
     /// # Errors
-    /// An unknown system or collective, nodes or a size out of range.
+    /// An unknown collective, nodes or a size out of range; with the
+    /// steady engine, past 8 nodes, a size whose schedule only the flow
+    /// engine runs.
     pub fn new(
-        system: &str,
-        nodes: u32,
-        collective: &str,
-        points: &[(u64, f64)],
+        system: &System,
         then_nodes: Option<u32>,
-    ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
-        SystemFitRequest::with_version(system, nodes, collective, points, then_nodes, None)
-    }
-
-    /// [`SystemFitRequest::new`] with NCCL `version`'s model picking (`None`:
-    /// the current release; `Version::parse`).
-    ///
-    /// # Errors
-    /// An unknown system, collective or release, nodes or a size out of range.
-    pub fn with_version(
-        system: &str,
-        nodes: u32,
         collective: &str,
         points: &[(u64, f64)],
-        then_nodes: Option<u32>,
-        version: Option<&str>,
-    ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
-        SystemFitRequest::with_engine(system, (nodes, then_nodes), collective, points, version, Engine::Flow)
-    }
-
-    /// [`SystemFitRequest::with_version`] whose model's times come from
-    /// `engine`: the flow engine fits and predicts up to
-    /// [`crate::predict::FIT_NODES`] (8) nodes, the steady engine up to
-    /// [`crate::predict::STEADY_NODES`] (1 024) wherever every size runs a
-    /// schedule it models (`nodes`: measured, then predicted).
-    ///
-    /// # Errors
-    /// As [`SystemFitRequest::with_version`]; with the steady engine, past
-    /// 8 nodes, a size whose schedule only the flow engine runs.
-    pub fn with_engine(
-        system: &str,
-        (nodes, then_nodes): (u32, Option<u32>),
-        collective: &str,
-        points: &[(u64, f64)],
-        version: Option<&str>,
         engine: Engine,
-    ) -> Result<(commlab_core::systems::Preset, SystemFitRequest), ApiError> {
-        let preset = commlab_core::systems::Preset::find(system).map_err(|e| ApiError::problem("system", e))?;
-        let (fit_nodes, plan_nodes) = match engine {
-            Engine::Flow => (crate::predict::FIT_NODES, crate::predict::NODES),
-            Engine::Steady => (crate::predict::STEADY_NODES, crate::predict::STEADY_NODES),
+    ) -> Result<SystemFitRequest, ApiError> {
+        let nodes = system.nodes;
+        let fit_nodes = match engine {
+            Engine::Flow => crate::predict::FIT_NODES,
+            Engine::Steady => crate::predict::STEADY_NODES,
         };
         fit_nodes.check(u64::from(nodes))?;
         if let Some(m) = then_nodes {
@@ -341,15 +311,13 @@ impl SystemFitRequest {
         }
         let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
         let at = |nodes: u32| crate::predict::PredictRequest {
-            system: system.to_owned(),
-            nodes,
+            system: system.with_nodes(nodes),
             collective: collective.to_owned(),
             sizes: sizes.clone(),
-            nccl_version: version.map(str::to_owned),
         };
-        let planned = at(nodes).planned_within(plan_nodes)?;
+        let planned = at(nodes).planned(engine)?;
         let then = match then_nodes {
-            Some(m) => at(m).planned_within(plan_nodes).map_err(|mut e| {
+            Some(m) => at(m).planned(engine).map_err(|mut e| {
                 if e.field == "nodes" || e.field == "hosts" {
                     "predict-nodes".clone_into(&mut e.field);
                 }
@@ -374,7 +342,7 @@ impl SystemFitRequest {
                 ));
             }
         }
-        Ok((preset, SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then, engine }))
+        Ok(SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then, engine })
     }
 
     /// Fits the factors, then predicts [`SystemFitRequest::then`].

@@ -1,12 +1,15 @@
-//! The system a prediction is about (`docs/systems.md`): a preset node
-//! type, how many of them, and the NCCL release whose model picks the
-//! algorithm. Read and checked once, where it is given (a CLI flag, a JSON
-//! field); everything after takes the typed value.
+//! The system a prediction is about (`docs/systems.md`): a node type (a
+//! preset, or a custom description), how many of them, and the NCCL release
+//! whose model picks the algorithm. This is the one reader of a System's
+//! text: the CLI's `--system/--nodes/--nccl-version`, the page's `sys=` and
+//! the workers' requests all parse here, once, and everything after takes
+//! the typed value. Past this module no System is a string.
 
+use crate::network::NetRequest;
 use crate::ApiError;
 use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::IntRange;
-use commlab_core::systems::Preset;
+use commlab_core::systems::{Preset, PRESETS};
 
 /// Nodes of one prediction by the flow engine (and of the page).
 pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
@@ -15,10 +18,14 @@ pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
 /// whole network (`docs/systems.md`, "Two engines").
 pub const STEADY_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 1024 };
 
-/// N nodes of a preset under one NCCL release.
+/// The prefix of a custom node type's id.
+pub const CUSTOM: &str = "custom:";
+
+/// N nodes of a node type under one NCCL release.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct System {
-    /// The node type.
+    /// The node type: a preset's values, or a custom description's (id
+    /// `custom`).
     pub preset: Preset,
     /// Nodes.
     pub nodes: u32,
@@ -26,35 +33,110 @@ pub struct System {
     pub version: Version,
 }
 
+/// The node type called `id`: a preset's id (`commlab_core::systems::PRESETS`)
+/// or `custom:KEY=VALUE,…` (`commlab_core::systems::CUSTOM_KEYS`).
+///
+/// # Errors
+/// Field `system`: no such preset, or a custom description out of range.
+pub fn node_type(id: &str) -> Result<Preset, ApiError> {
+    Preset::find(id).map_err(|e| ApiError::problem("system", e))
+}
+
+/// The id of a node type: a preset's, or a custom one's whole description
+/// ([`node_type`] reads it back to the same values).
+pub fn type_id(preset: &Preset) -> String {
+    if preset.id == "custom" {
+        preset.custom_text()
+    } else {
+        preset.id.to_owned()
+    }
+}
+
+/// The presets whose network equals `preset`'s (`dgx-h100` and `hgx-h200`
+/// are one network): one to the model, told apart by name only.
+pub fn alike(preset: &Preset) -> impl Iterator<Item = &'static Preset> + '_ {
+    PRESETS.iter().filter(move |p| {
+        p.gpus == preset.gpus && p.nics == preset.nics && p.nvlink == preset.nvlink && p.nic == preset.nic
+    })
+}
+
 impl System {
-    /// The system `id` × `nodes` under NCCL `version` (`None`: the current
-    /// release), checked: a known preset, nodes within [`NODES`], ranks
-    /// within the network simulator's hosts, a known release.
+    /// `id` × `nodes` under NCCL `version`, checked: a known node type,
+    /// nodes within `range` ([`NODES`] or [`STEADY_NODES`]), and where the
+    /// range is the flow engine's, ranks within the network simulator's
+    /// hosts.
     ///
     /// # Errors
-    /// The field at fault (`system`, `nodes`, `hosts`, `nccl-version`) and
-    /// what it accepts.
-    pub fn new(id: &str, nodes: u32, version: Option<&str>) -> Result<System, ApiError> {
-        System::within(id, nodes, version, NODES)
+    /// The field at fault (`system`, `nodes`, `hosts`) and what it accepts.
+    pub fn parse(id: &str, nodes: u32, version: Version, range: IntRange) -> Result<System, ApiError> {
+        System::of_type(node_type(id)?, nodes, version, range)
     }
 
-    /// [`System::new`] with nodes within `range` ([`NODES`] or
-    /// [`STEADY_NODES`]); the ranks within the network simulator's hosts
-    /// where the range is the flow engine's.
+    /// `nodes` of `preset` under `version`, checked as [`System::parse`] checks.
     ///
     /// # Errors
-    /// As [`System::new`].
-    pub fn within(id: &str, nodes: u32, version: Option<&str>, range: IntRange) -> Result<System, ApiError> {
-        let preset = Preset::find(id).map_err(|e| ApiError::problem("system", e))?;
+    /// As [`System::parse`].
+    pub fn of_type(preset: Preset, nodes: u32, version: Version, range: IntRange) -> Result<System, ApiError> {
         let nodes = range.check(u64::from(nodes))? as u32;
         if u64::from(nodes) <= NODES.max {
             commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
         }
-        let version = match version {
-            None => Version::Current,
-            Some(v) => Version::parse(v).map_err(|e| ApiError::problem("nccl-version", e))?,
-        };
         Ok(System { preset, nodes, version })
+    }
+
+    /// Itself, with nodes within `range` and, where the range is the flow
+    /// engine's, ranks within the network simulator's hosts.
+    ///
+    /// # Errors
+    /// As [`System::parse`].
+    pub fn check(self, range: IntRange) -> Result<System, ApiError> {
+        System::of_type(self.preset, self.nodes, self.version, range)
+    }
+
+    /// Itself where the Chooser's page shows it: up to [`NODES`] nodes its
+    /// network with every GPU a rank, so at most the Chooser's p
+    /// (`limits::chooser::P`) ranks; past them one node stands for it.
+    ///
+    /// # Errors
+    /// Field `nodes`: more ranks than the page compares, with the nodes
+    /// that fit and the ones past [`NODES`] that it draws.
+    pub fn for_page(self) -> Result<System, ApiError> {
+        let p = commlab_core::limits::chooser::P;
+        if u64::from(self.nodes) <= NODES.max && u64::from(self.ranks()) > p.max {
+            let fit = p.max / u64::from(self.preset.gpus);
+            return Err(ApiError::new(
+                "nodes",
+                self.nodes,
+                format!(
+                    "1 to {fit} nodes of {} GPUs (the page compares at most {} ranks), or {} to {}, where one node stands for the System",
+                    self.preset.gpus,
+                    p.max,
+                    NODES.max + 1,
+                    STEADY_NODES.max
+                ),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The NCCL release named `text` (`None`: the current one).
+    ///
+    /// # Errors
+    /// Field `nccl-version`: an unknown release.
+    pub fn version(text: Option<&str>) -> Result<Version, ApiError> {
+        text.map_or(Ok(Version::Current), |v| Version::parse(v).map_err(|e| ApiError::problem("nccl-version", e)))
+    }
+
+    /// The node type's id ([`type_id`]).
+    pub fn id(&self) -> String {
+        type_id(&self.preset)
+    }
+
+    /// The same node type and release on `nodes` nodes (unchecked: the
+    /// caller's range holds).
+    #[must_use]
+    pub fn with_nodes(self, nodes: u32) -> System {
+        System { nodes, ..self }
     }
 
     /// Ranks: every GPU of every node.
@@ -62,8 +144,191 @@ impl System {
         self.preset.ranks(self.nodes)
     }
 
+    /// Whether `p` ranks are all its GPUs, what a prediction, NCCL's
+    /// description and a system fit assume.
+    pub fn covers(&self, p: u32) -> bool {
+        p == self.ranks()
+    }
+
+    /// The sentence said where `p` is not all its GPUs.
+    pub fn not_all(&self, p: u32) -> String {
+        format!("p = {p} is not the {} GPUs of {} × {}", self.ranks(), self.nodes, self.preset.id)
+    }
+
+    /// Its network (`nodes:NxGxR` with its `NVLink` and NIC bandwidths,
+    /// the network mode's defaults otherwise).
+    pub fn network(&self) -> NetRequest {
+        let mut net = NetRequest::on(self.preset.shape(self.nodes));
+        net.system(&self.preset, self.nodes);
+        net
+    }
+
+    /// The System a network is: `named`'s node type (a preset's id, or a
+    /// custom description) when the network is its nodes, else the first
+    /// preset whose nodes it is (`None`: a network of the user's own).
+    pub fn of(net: &NetRequest, named: &str, version: Version) -> Option<System> {
+        use commlab_core::net::Shape;
+        let Shape::Nodes { n, g, r } = net.topology else { return None };
+        let is =
+            |p: &Preset| p.gpus == g && p.nics == r && net.bandwidth == Some(p.nvlink) && net.bandwidth2 == Some(p.nic);
+        let preset = match node_type(named).ok().filter(is) {
+            Some(p) => p,
+            None => *PRESETS.iter().find(|p| is(p))?,
+        };
+        Some(System { preset, nodes: n, version })
+    }
+
     /// NCCL's description of it.
     pub fn nccl(&self) -> nccl::System {
         self.preset.nccl_at(self.nodes, self.version)
+    }
+
+    /// NCCL's description as `--nccl` text.
+    pub fn nccl_text(&self) -> String {
+        self.preset.nccl_text_at(self.nodes, self.version)
+    }
+
+    /// What a prediction for it leaves out, in a sentence.
+    pub fn not_modelled(&self) -> Option<&'static str> {
+        self.preset.not_modelled(self.nodes)
+    }
+
+    /// Its CLI flags: `--system ID --nodes N` and `--nccl-version V` for
+    /// an older release.
+    pub fn flags(&self) -> Vec<String> {
+        let mut out = vec!["--system".to_owned(), self.id(), "--nodes".to_owned(), self.nodes.to_string()];
+        if self.version != Version::Current {
+            out.extend(["--nccl-version".to_owned(), self.version.id().to_owned()]);
+        }
+        out
+    }
+}
+
+/// Systems to check a round trip with (a link, CLI flags): every preset ×
+/// 1, 3, 128, 129 and 1 024 nodes × every NCCL release, then `customs`
+/// custom descriptions drawn from `seed` (every key given or left out at
+/// random, values within and at the ends of their ranges; the draws that
+/// describe no system or more ranks than the simulator's hosts skipped).
+pub fn examples(seed: u64, customs: usize) -> Vec<System> {
+    use commlab_core::systems::CUSTOM_KEYS;
+    let mut out = Vec::new();
+    for preset in PRESETS {
+        for nodes in [1, 3, 128, 129, 1024] {
+            for version in Version::ALL {
+                out.extend(System::of_type(preset, nodes, version, STEADY_NODES).ok());
+            }
+        }
+    }
+    // splitmix64: a seeded draw with no dependency.
+    let mut state = seed;
+    let mut next = move |n: u64| {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    };
+    let mut found = 0;
+    while found < customs {
+        let mut keys = Vec::new();
+        for (key, _) in CUSTOM_KEYS {
+            if next(3) == 0 {
+                continue;
+            }
+            let value = match key {
+                "gpus" => [1, 2, 4, 8, 16, 36, 72][next(7) as usize].to_string(),
+                "arch" => ["ampere", "hopper", "blackwell"][next(3) as usize].to_owned(),
+                "nvlinks" => (1 + next(18)).to_string(),
+                "link-gbps" => format!("{}", (1 + next(100_000)) as f64 / 1000.0),
+                "nvswitch" | "nvls" => next(2).to_string(),
+                "nics" => [1, 2, 4, 8][next(4) as usize].to_string(),
+                "nic-gbps" => format!("{}", (1 + next(3_200_000)) as f64 / 1000.0),
+                _ => ["none", "aws-p4d", "aws-p5", "aws-p5en", "aws-p6"][next(5) as usize].to_owned(),
+            };
+            keys.push(format!("{key}={value}"));
+        }
+        let Ok(preset) = node_type(&format!("{CUSTOM}{}", keys.join(","))) else { continue };
+        let nodes = [1, 2, 5, 64, 128, 200, 1024][next(7) as usize] as u32;
+        let version = Version::ALL[next(Version::ALL.len() as u64) as usize];
+        if let Ok(system) = System::of_type(preset, nodes, version, STEADY_NODES) {
+            out.push(system);
+            found += 1;
+        }
+    }
+    out
+}
+
+/// A System in a request's JSON: its id, nodes and NCCL release, each
+/// checked when read (nodes within [`STEADY_NODES`]; an engine's own limit
+/// is checked where it runs).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Keys {
+    system: String,
+    nodes: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nccl_version: Option<String>,
+}
+
+impl serde::Serialize for System {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let version = (self.version != Version::Current).then(|| self.version.id().to_owned());
+        Keys { system: self.id(), nodes: self.nodes, nccl_version: version }.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for System {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<System, D::Error> {
+        let k = Keys::deserialize(d)?;
+        let version = System::version(k.nccl_version.as_deref()).map_err(serde::de::Error::custom)?;
+        let preset = node_type(&k.system).map_err(serde::de::Error::custom)?;
+        let nodes = STEADY_NODES.check(u64::from(k.nodes)).map_err(serde::de::Error::custom)? as u32;
+        Ok(System { preset, nodes, version })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A custom node type's id reads back to the same values, per-link
+    /// bandwidth and plugin included; a preset's id is its own.
+    #[test]
+    fn ids_read_back() {
+        for text in [
+            "custom:gpus=8,arch=hopper,nvlinks=18,nics=8,nic-gbps=400",
+            "custom:gpus=4,nics=2,nic-gbps=200,link-gbps=23.3,nvlinks=7",
+            "custom:gpus=72,arch=blackwell,plugin=aws-p6",
+            "custom:gpus=2,arch=ampere,nvswitch=0,nvlinks=3,link-gbps=0.1",
+        ] {
+            let t = node_type(text).unwrap();
+            assert_eq!(node_type(&type_id(&t)).unwrap(), t, "{text} → {}", type_id(&t));
+        }
+        for p in PRESETS {
+            assert_eq!(type_id(&p), p.id);
+        }
+        assert_eq!(node_type("nope").unwrap_err().field, "system");
+    }
+
+    /// Every example reads back from its id, nodes and release.
+    #[test]
+    fn examples_read_back() {
+        let all = examples(7, 300);
+        assert!(all.len() > 300 && all.iter().filter(|s| s.preset.id == "custom").count() == 300);
+        for s in all {
+            assert_eq!(System::parse(&s.id(), s.nodes, s.version, STEADY_NODES).unwrap(), s, "{}", s.id());
+        }
+    }
+
+    /// A System's JSON is its id, nodes and release, and reads back.
+    #[test]
+    fn serde_by_id() {
+        let s = System::parse("custom:gpus=4,nics=2", 3, Version::V2_22, NODES).unwrap();
+        let v = serde_json::to_value(s).unwrap();
+        assert_eq!(v["nodes"], 3);
+        assert_eq!(v["nccl_version"], "2.22");
+        assert!(v["system"].as_str().unwrap().starts_with("custom:gpus=4,"));
+        assert_eq!(serde_json::from_value::<System>(v).unwrap(), s);
+        let bad = serde_json::json!({ "system": "dgx-h100", "nodes": 2000 });
+        assert!(serde_json::from_value::<System>(bad).unwrap_err().to_string().contains("nodes"));
     }
 }

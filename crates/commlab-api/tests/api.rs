@@ -764,14 +764,18 @@ fn the_expected_curve_is_the_prediction_split_between_page_and_worker() {
     for (system, nodes) in [("dgx-h100", 2), ("p4d", 2), ("gh200-slingshot", 4)] {
         for collective in ["allreduce", "allgather", "broadcast", "all-to-all"] {
             let request = PredictRequest {
-                system: system.into(),
-                nodes,
+                system: commlab_api::system::System::parse(
+                    system,
+                    nodes,
+                    commlab_core::libraries::nccl::Version::Current,
+                    commlab_api::system::STEADY_NODES,
+                )
+                .unwrap(),
                 collective: collective.into(),
                 sizes: vec![8, 65_536, 1 << 24],
-                nccl_version: None,
             };
-            let whole = request.run().unwrap();
-            let planned = request.planned().unwrap();
+            let whole = request.run(commlab_api::predict::Engine::Flow).unwrap();
+            let planned = request.planned(commlab_api::predict::Engine::Flow).unwrap();
             let over_the_wire: Vec<commlab_api::predict::Planned> =
                 serde_json::from_str(&serde_json::to_string(&planned).unwrap()).unwrap();
             for (row, p) in whole.rows.iter().zip(&over_the_wire) {
@@ -796,13 +800,17 @@ fn the_expected_curve_is_the_prediction_split_between_page_and_worker() {
 fn the_expected_curve_marks_the_coupled_rings() {
     use commlab_api::predict::{Expected, PredictRequest};
     let request = PredictRequest {
-        system: "dgx-a100".into(),
-        nodes: 4,
+        system: commlab_api::system::System::parse(
+            "dgx-a100",
+            4,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::STEADY_NODES,
+        )
+        .unwrap(),
         collective: "allreduce".into(),
         sizes: vec![1 << 20, 1 << 28],
-        nccl_version: None,
     };
-    let planned = request.planned().unwrap();
+    let planned = request.planned(commlab_api::predict::Engine::Flow).unwrap();
     let (tree, ring) = (&planned[0], &planned[1]);
     assert_eq!((tree.algorithm.as_str(), ring.algorithm.as_str()), ("tree", "ring"));
     assert_eq!((tree.coupled(), ring.coupled()), (false, true), "{tree:?} {ring:?}");

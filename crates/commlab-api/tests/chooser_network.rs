@@ -287,13 +287,17 @@ fn the_expected_curve_comes_a_size_a_step() {
     use commlab_api::predict::{Expected, PredictRequest};
     use commlab_api::sim::{SimEngine, SimQuery, SimResponse};
     let request = PredictRequest {
-        system: "dgx-h100".into(),
-        nodes: 2,
+        system: commlab_api::system::System::parse(
+            "dgx-h100",
+            2,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::STEADY_NODES,
+        )
+        .unwrap(),
         collective: "allreduce".into(),
         sizes: vec![1024, 1 << 20, 64 << 20, 1 << 30],
-        nccl_version: None,
     };
-    let planned = request.planned().unwrap();
+    let planned = request.planned(commlab_api::predict::Engine::Flow).unwrap();
     let direct: Vec<Expected> = planned.iter().map(|p| Expected::of(p, p.simulate().unwrap().0)).collect();
     let mut seen = Vec::new();
     let answer = SimEngine::new().serve(SimQuery::Predict(planned), 1, &mut |r| {

@@ -209,11 +209,15 @@ fn expected_csv_and_json_hold_nccl_tests_bandwidths() {
         "bytes,pick,engine,time_us,algbw_GBps,busbw_GBps\n1000000000,\"nvls_tree/simple, 16 channels\",steady,10000,100,199.951171875\n"
     );
     let asked = PredictRequest {
-        system: "dgx-h100".into(),
-        nodes: 512,
+        system: commlab_api::system::System::parse(
+            "dgx-h100",
+            512,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::STEADY_NODES,
+        )
+        .unwrap(),
         collective: "allreduce".into(),
         sizes: vec![1_000_000_000],
-        nccl_version: None,
     };
     let doc: Value = serde_json::from_str(&exports::expected_json(&asked, 4096, &rows)).unwrap();
     assert_eq!(doc["nodes"], 512);

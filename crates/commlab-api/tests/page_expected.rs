@@ -3,13 +3,14 @@
 
 use commlab_api::predict::{Engine, Expected, PredictRequest, STEADY_NODES};
 
+/// `nodes` of DGX H100 as a request carries them, unchecked (the engines check).
 fn request(collective: &str, nodes: u32, sizes: &[u64]) -> PredictRequest {
+    let preset = commlab_api::system::node_type("dgx-h100").unwrap();
+    let version = commlab_core::libraries::nccl::Version::Current;
     PredictRequest {
-        system: "dgx-h100".into(),
-        nodes,
+        system: commlab_api::system::System { preset, nodes, version },
         collective: collective.into(),
         sizes: sizes.to_vec(),
-        nccl_version: None,
     }
 }
 
@@ -19,9 +20,9 @@ fn past_the_flow_engines_nodes_the_page_plans_what_the_steady_engine_predicts() 
     for collective in ["allreduce", "allgather", "reduce-scatter"] {
         let asked = request(collective, 512, &sizes);
         // The flow engine's planning stops at its nodes.
-        assert_eq!(asked.planned().unwrap_err().field, "nodes");
+        assert_eq!(asked.planned(Engine::Flow).unwrap_err().field, "nodes");
         let planned = asked.planned_expected().unwrap();
-        let cli = asked.run_with(Engine::Steady).unwrap();
+        let cli = asked.run(Engine::Steady).unwrap();
         assert_eq!(planned.len(), cli.rows.len());
         for (p, row) in planned.iter().zip(&cli.rows) {
             let e = Expected::by_its_engine(p).unwrap();
@@ -31,14 +32,14 @@ fn past_the_flow_engines_nodes_the_page_plans_what_the_steady_engine_predicts() 
     }
     // Within the flow engine's nodes nothing changes.
     let small = request("allreduce", 2, &sizes);
-    assert_eq!(small.planned_expected().unwrap(), small.planned().unwrap());
+    assert_eq!(small.planned_expected().unwrap(), small.planned(Engine::Flow).unwrap());
 }
 
 #[test]
 fn a_size_only_the_flow_engine_runs_is_refused_as_the_cli_refuses_it() {
     let asked = request("broadcast", 300, &[1 << 20]);
     let page = asked.planned_expected().unwrap_err();
-    let cli = asked.run_with(Engine::Steady).unwrap_err();
+    let cli = asked.run(Engine::Steady).unwrap_err();
     assert_eq!(page.to_string(), cli.to_string());
     assert!(page.to_string().contains("only the flow engine runs it"), "{page}");
     // Past the steady engine's nodes: its range.

@@ -9,7 +9,15 @@ use commlab_core::systems::PRESETS;
 const RINGS: [Collective; 3] = [Collective::Allreduce, Collective::Allgather, Collective::ReduceScatter];
 
 fn ring(preset: &str, nodes: u32, collective: Collective, bytes: u64, protocol: &'static str) -> Planned {
-    plan_as(&System::new(preset, nodes, None).unwrap(), collective, bytes, "ring", protocol).0
+    plan_as(
+        &System::parse(preset, nodes, commlab_core::libraries::nccl::Version::Current, commlab_api::system::NODES)
+            .unwrap(),
+        collective,
+        bytes,
+        "ring",
+        protocol,
+    )
+    .0
 }
 
 /// On one node every hop of a ring is alike: its tokens start together and
@@ -210,13 +218,17 @@ fn a_steady_fit_predicts_another_node_count() {
     let sizes: Vec<u64> = (10..=32).step_by(2).map(|e| 1u64 << e).collect();
     let run = |preset: &str, nodes: u32| -> Vec<f64> {
         let request = PredictRequest {
-            system: preset.to_owned(),
-            nodes,
+            system: commlab_api::system::System::parse(
+                preset,
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::STEADY_NODES,
+            )
+            .unwrap(),
             collective: "allreduce".to_owned(),
             sizes: sizes.clone(),
-            nccl_version: None,
         };
-        let planned = request.planned_within(commlab_api::predict::STEADY_NODES).unwrap();
+        let planned = request.planned(commlab_api::predict::Engine::Steady).unwrap();
         planned
             .iter()
             .map(|p| {
@@ -250,8 +262,14 @@ fn a_steady_fit_predicts_another_node_count() {
             .enumerate()
             .map(|(i, (&b, &t))| (b, t * if i % 2 == 0 { 1.01 } else { 0.99 }))
             .collect();
-        let (_, request) =
-            SystemFitRequest::with_engine(preset, (n, Some(m)), "allreduce", &points, None, Engine::Steady).unwrap();
+        let system = commlab_api::system::System::parse(
+            preset,
+            n,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::STEADY_NODES,
+        )
+        .unwrap();
+        let request = SystemFitRequest::new(&system, Some(m), "allreduce", &points, Engine::Steady).unwrap();
         let fit = request.run_by(Some(Planned::steady_ns)).unwrap();
         let expected = run(preset, m);
         for ((&b, got), want) in sizes.iter().zip(&fit.then_us).zip(&expected) {

@@ -9,7 +9,15 @@ use commlab_core::systems::PRESETS;
 
 /// NCCL's `algorithm` (`tree`, `nvls_tree`) at `bytes` on `nodes` nodes of `preset`.
 fn tree(preset: &str, nodes: u32, algorithm: &'static str, bytes: u64, protocol: &'static str) -> Planned {
-    plan_as(&System::new(preset, nodes, None).unwrap(), Collective::Allreduce, bytes, algorithm, protocol).0
+    plan_as(
+        &System::parse(preset, nodes, commlab_core::libraries::nccl::Version::Current, commlab_api::system::NODES)
+            .unwrap(),
+        Collective::Allreduce,
+        bytes,
+        algorithm,
+        protocol,
+    )
+    .0
 }
 
 /// The presets and algorithms the check runs: NCCL's tree on every
@@ -176,24 +184,28 @@ fn the_steady_trees_on_node_counts_the_check_leaves_out() {
 fn the_expected_curve_takes_the_steady_engine_past_128_ranks() {
     use commlab_api::predict::{Engine, Expected, PredictRequest, EXPECTED_FLOW_RANKS};
     let at = |nodes: u32, collective: &str| PredictRequest {
-        system: "dgx-h100".to_owned(),
-        nodes,
+        system: commlab_api::system::System::parse(
+            "dgx-h100",
+            nodes,
+            commlab_core::libraries::nccl::Version::Current,
+            commlab_api::system::STEADY_NODES,
+        )
+        .unwrap(),
         collective: collective.to_owned(),
         sizes: vec![1 << 20, 1 << 30],
-        nccl_version: None,
     };
     assert_eq!(EXPECTED_FLOW_RANKS, 128);
-    for p in at(16, "allreduce").planned().unwrap() {
+    for p in at(16, "allreduce").planned(Engine::Flow).unwrap() {
         assert_eq!((p.p, p.expected_engine()), (128, Engine::Flow));
     }
     let request = at(17, "allreduce");
-    let cli = request.run_with(Engine::Steady).unwrap();
-    for (p, row) in request.planned().unwrap().iter().zip(&cli.rows) {
+    let cli = request.run(Engine::Steady).unwrap();
+    for (p, row) in request.planned(Engine::Flow).unwrap().iter().zip(&cli.rows) {
         let e = Expected::by_its_engine(p).unwrap();
         assert_eq!(e.engine, Engine::Steady);
         assert!((e.time_ns / 1000.0 / row.time_us - 1.0).abs() < 1e-12, "{} B: {e:?} against {row:?}", p.bytes);
     }
-    for p in at(17, "broadcast").planned().unwrap() {
+    for p in at(17, "broadcast").planned(Engine::Flow).unwrap() {
         assert_eq!(p.expected_engine(), Engine::Flow, "{}", p.schedule);
     }
 }

@@ -29,7 +29,13 @@ fn a_ring_over_n_nodes_runs_as_its_first_two() {
     let (mut checked, mut unequal) = (0, 0);
     for preset in PRESETS {
         for nodes in [3u32, 4, 5] {
-            let system = System::new(preset.id, nodes, None).unwrap();
+            let system = System::parse(
+                preset.id,
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::NODES,
+            )
+            .unwrap();
             for collective in [Collective::Allreduce, Collective::Allgather, Collective::ReduceScatter] {
                 for (bytes, protocol) in [(1u64 << 16, "ll"), (3 << 20, "ll128"), (1 << 27, "simple")] {
                     let (planned, note) = plan_as(&system, collective, bytes, "ring", protocol);
@@ -96,7 +102,13 @@ fn nvls_channels_run_as_one() {
     let (mut checked, mut wrapped) = (0, 0);
     for preset in PRESETS.iter().filter(|p| p.nvls) {
         for nodes in [1u32, 2, 4] {
-            let system = System::new(preset.id, nodes, None).unwrap();
+            let system = System::parse(
+                preset.id,
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::NODES,
+            )
+            .unwrap();
             let algorithm = if nodes == 1 { "nvls" } else { "nvls_tree" };
             let collectives: &[Collective] = if nodes == 1 {
                 &[Collective::Allreduce, Collective::Allgather, Collective::ReduceScatter]
@@ -214,7 +226,13 @@ fn a_ring_with_a_nic_per_gpu_is_g_tokens_on_one_link() {
     let (mut checked, mut exact) = (0, 0);
     for preset in PRESETS.iter().filter(|p| p.nics == p.gpus && p.nvswitch) {
         for nodes in [2u32, 4] {
-            let system = System::new(preset.id, nodes, None).unwrap();
+            let system = System::parse(
+                preset.id,
+                nodes,
+                commlab_core::libraries::nccl::Version::Current,
+                commlab_api::system::NODES,
+            )
+            .unwrap();
             for exp in [16u32, 26, 28] {
                 let (planned, _) = plan_as(&system, Collective::Allreduce, 1 << exp, "ring", "simple");
                 let per_channel = planned.wire / u64::from(planned.channels);

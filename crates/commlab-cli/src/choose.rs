@@ -5,6 +5,7 @@
 
 use crate::reduce::ArgError;
 use commlab_api::chooser::{ChooseRequest, Comparison, COST_PRESETS};
+use commlab_api::system::System;
 use serde_json::Value;
 
 /// `commlab choose`.
@@ -148,22 +149,22 @@ impl ChooseArgs {
         let request = ChooseRequest { sizes, ..compare.choose(self.simulate, 0, None) };
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         // A system describes NCCL's view of it too, unless --nccl says otherwise.
-        let system = self.net.system_for(self.p)?;
-        if let Some((preset, nodes)) = system {
-            if preset.ranks(nodes) != self.p {
-                let want = preset.ranks(nodes);
-                return Err(("--p".to_owned(), format!("{nodes} × {} has {want} GPUs: give --p {want}", preset.id)));
-            }
+        let version = crate::system::version(self.nccl_version.as_deref())?;
+        let system = self.net.system_for(self.p, version)?;
+        if let Some(s) = system.filter(|s| !s.covers(self.p)) {
+            let want = s.ranks();
+            return Err(("--p".to_owned(), format!("{} × {} has {want} GPUs: give --p {want}", s.nodes, s.preset.id)));
         }
-        let mut nccl = self.nccl.clone().or_else(|| system.map(|(preset, nodes)| preset.nccl_text(nodes)));
-        if let Some(v) = &self.nccl_version {
-            let flag = "--nccl-version".to_owned();
-            commlab_core::libraries::nccl::Version::parse(v).map_err(|e| (flag.clone(), e))?;
-            if self.nccl.as_deref().is_some_and(|t| t.contains("version=")) {
-                return Err((flag, "give the version here or as --nccl's version key, not both".to_owned()));
-            }
-            nccl = Some(nccl.map_or_else(|| format!("version={v}"), |t| format!("{t},version={v}")));
+        if self.nccl_version.is_some() && self.nccl.as_deref().is_some_and(|t| t.contains("version=")) {
+            let why = "give the version here or as --nccl's version key, not both";
+            return Err(("--nccl-version".to_owned(), why.to_owned()));
         }
+        let nccl = match (&self.nccl, system, &self.nccl_version) {
+            (Some(t), _, Some(v)) => Some(format!("{t},version={v}")),
+            (Some(t), _, None) => Some(t.clone()),
+            (None, Some(s), _) => Some(s.nccl_text()),
+            (None, None, v) => v.as_ref().map(|v| format!("version={v}")),
+        };
         let libraries =
             commlab_api::libraries::LibraryRequest::from_list(&self.library, nccl, self.dtype_size).map_err(api)?;
         if self.export.as_deref() == Some("nccl-tuner") {
@@ -189,7 +190,7 @@ impl ChooseArgs {
             let on_system =
                 system.filter(|_| nccl_runs && self.nccl.is_none() && self.library.iter().any(|l| l == "nccl"));
             let nccl_said = match on_system {
-                Some((preset, nodes)) => Some(self.nccl_gain(preset, nodes, &result)?),
+                Some(s) => Some(Self::nccl_gain(&s, &result)?),
                 None => None,
             };
             value["library_gains"] =
@@ -210,32 +211,12 @@ impl ChooseArgs {
         Ok(Value::Null)
     }
 
-    /// The NCCL release asked for (`--nccl-version`), else the current one.
-    fn version(&self) -> commlab_core::libraries::nccl::Version {
-        self.nccl_version
-            .as_deref()
-            .and_then(|v| commlab_core::libraries::nccl::Version::parse(v).ok())
-            .unwrap_or(commlab_core::libraries::nccl::Version::Current)
-    }
-
-    /// NCCL's gain sentence on `nodes` of `preset`: its own algorithms and
+    /// NCCL's gain sentence on `system`: its own algorithms and
     /// protocols simulated with its per-step costs at the result's sizes.
-    fn nccl_gain(
-        &self,
-        preset: commlab_core::systems::Preset,
-        nodes: u32,
-        result: &commlab_api::chooser::ChooseResult,
-    ) -> Result<String, ArgError> {
+    fn nccl_gain(system: &System, result: &commlab_api::chooser::ChooseResult) -> Result<String, ArgError> {
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
-        let plan = commlab_api::nccl_tuner::TunerPlan::at_version(
-            preset.id,
-            nodes,
-            &result.collective,
-            &sizes,
-            self.version(),
-        )
-        .map_err(api)?;
+        let plan = commlab_api::nccl_tuner::TunerPlan::new(system, &result.collective, &sizes).map_err(api)?;
         Ok(plan.gain_sentence(&plan.simulate().map_err(api)?))
     }
 
@@ -243,33 +224,22 @@ impl ChooseArgs {
     /// `--system` at every size of `--bytes`; a line where one beats NCCL's
     /// pick by 5 % or more (`commlab_api::nccl_tuner`). Without a system
     /// nothing is written: α–β alone cannot advise NCCL.
-    fn nccl_tuner(
-        &self,
-        system: Option<(commlab_core::systems::Preset, u32)>,
-        request: &ChooseRequest,
-    ) -> Result<Value, ArgError> {
-        let Some((preset, nodes)) = system else {
+    fn nccl_tuner(&self, system: Option<System>, request: &ChooseRequest) -> Result<Value, ArgError> {
+        let Some(system) = system else {
             return Err(("--export".to_owned(), commlab_api::nccl_tuner::NO_SYSTEM.to_owned()));
         };
         if self.map_p.is_some() {
             return Err((
                 "--map-p".to_owned(),
                 format!(
-                    "an NCCL tuner file is written for the system described only ({nodes} × {}, p = {})",
-                    preset.id, self.p
+                    "an NCCL tuner file is written for the system described only ({} × {}, p = {})",
+                    system.nodes, system.preset.id, self.p
                 ),
             ));
         }
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         let sizes = request.size_list().map_err(api)?;
-        let plan = commlab_api::nccl_tuner::TunerPlan::at_version(
-            preset.id,
-            nodes,
-            &request.collective,
-            &sizes,
-            self.version(),
-        )
-        .map_err(api)?;
+        let plan = commlab_api::nccl_tuner::TunerPlan::new(&system, &request.collective, &sizes).map_err(api)?;
         let times = plan.simulate().map_err(api)?;
         let advice = plan.file(&times).map_err(api)?;
         match &self.output {
@@ -292,8 +262,8 @@ impl ChooseArgs {
                 .collect();
             return Ok(serde_json::json!({
                 "format": "nccl-tuner",
-                "system": preset.id,
-                "nodes": nodes,
+                "system": system.id(),
+                "nodes": system.nodes,
                 "p": self.p,
                 "file": self.output.as_ref().map(|p| p.display().to_string()),
                 "bands": bands,

@@ -77,7 +77,7 @@ impl FitArgs {
         // The p given: --p, else the System's GPUs; the file's own ranks are
         // read by the fit itself (`FitRequest::ranks`).
         let system_p = match (&self.system, self.nodes) {
-            (Some(id), Some(n)) => commlab_core::systems::Preset::find(id).ok().map(|s| s.ranks(n)),
+            (Some(id), Some(n)) => crate::system::node_type(id).ok().map(|s| s.ranks(n)),
             _ => None,
         };
         let (p, p_from) = match (self.p, system_p) {
@@ -200,7 +200,7 @@ impl FitArgs {
             return self.without_system().map(|()| None);
         };
         let arg = |flag: &str, e: commlab_api::ApiError| (format!("--{flag}"), e.to_string());
-        let preset = commlab_core::systems::Preset::find(system).map_err(|e| ("--system".to_owned(), e))?;
+        let preset = crate::system::node_type(system)?;
         if result.format != "nccl-tests" {
             return Err((
                 "--system".to_owned(),
@@ -230,12 +230,16 @@ impl FitArgs {
         };
         let engine: commlab_api::predict::Engine =
             self.engine.as_deref().unwrap_or("flow").parse().map_err(|e| arg("engine", e))?;
-        let (preset, request) = commlab_api::sysfit::SystemFitRequest::with_engine(
-            system,
-            (nodes, self.predict_nodes),
+        let range = match engine {
+            commlab_api::predict::Engine::Flow => commlab_api::predict::FIT_NODES,
+            commlab_api::predict::Engine::Steady => commlab_api::predict::STEADY_NODES,
+        };
+        let system = crate::system::parse(system, nodes, self.nccl_version.as_deref(), range)?;
+        let request = commlab_api::sysfit::SystemFitRequest::new(
+            &system,
+            self.predict_nodes,
             &result.collective,
             &result.points,
-            self.nccl_version.as_deref(),
             engine,
         )
         .map_err(|e| {

@@ -19,6 +19,7 @@ mod net;
 mod predict;
 mod reduce;
 mod swizzle;
+mod system;
 
 use clap::{Parser, Subcommand};
 use commlab_core::reduce::Collective;

@@ -4,8 +4,10 @@
 use crate::goal::read;
 use crate::reduce::ArgError;
 use commlab_api::network::{run, run_json, topology_json, NetRequest};
+use commlab_api::system::System;
 use commlab_api::ApiError;
 use commlab_core::goal::parse;
+use commlab_core::libraries::nccl::Version;
 use commlab_core::net::NetParams;
 use serde_json::Value;
 
@@ -60,41 +62,35 @@ pub struct NetArgs {
 }
 
 impl NetArgs {
-    /// The preset of `--system`, with its nodes.
+    /// The System of `--system` and `--nodes` (under NCCL `version`).
     ///
     /// # Errors
     /// An unknown system, `--nodes` missing or out of range.
-    pub fn system(&self) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
-        self.system_with(None)
+    pub fn system(&self, version: Version) -> Result<Option<System>, ArgError> {
+        self.system_with(None, version)
     }
 
     /// As [`NetArgs::system`], the nodes taken from `p` ranks when `--nodes` is not given.
     ///
     /// # Errors
     /// As [`NetArgs::system`]; `p` not a whole number of the preset's nodes.
-    pub fn system_for(&self, p: u32) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
-        self.system_with(Some(p))
+    pub fn system_for(&self, p: u32, version: Version) -> Result<Option<System>, ArgError> {
+        self.system_with(Some(p), version)
     }
 
-    fn system_with(&self, p: Option<u32>) -> Result<Option<(commlab_core::systems::Preset, u32)>, ArgError> {
+    fn system_with(&self, p: Option<u32>, version: Version) -> Result<Option<System>, ArgError> {
         let Some(id) = &self.system else { return Ok(None) };
-        let preset = commlab_core::systems::Preset::find(id).map_err(|e| ("--system".to_owned(), e))?;
+        let preset = crate::system::node_type(id)?;
         let nodes = match (self.nodes, p) {
             (Some(n), _) => n,
-            (None, Some(p)) if p % preset.gpus == 0 && p > 0 => p / preset.gpus,
-            (None, Some(p)) => {
-                return Err((
-                    "--p".to_owned(),
-                    format!("p = {p} is not a whole number of {}-GPU {} nodes", preset.gpus, preset.id),
-                ))
-            }
+            (None, Some(p)) => crate::system::nodes_of(&preset, p)?,
             (None, None) => {
                 return Err(("--nodes".to_owned(), "the nodes of the system are required with --system".to_owned()))
             }
         };
-        let range = commlab_api::predict::NODES;
-        range.check(u64::from(nodes)).map_err(|e| ("--nodes".to_owned(), e.to_string()))?;
-        Ok(Some((preset, nodes)))
+        System::of_type(preset, nodes, version, commlab_api::system::NODES)
+            .map(Some)
+            .map_err(|e| ("--nodes".to_owned(), e.to_string()))
     }
 
     /// The request, if a topology or a system was given.
@@ -102,9 +98,9 @@ impl NetArgs {
     /// # Errors
     /// As [`NetArgs::system`].
     pub fn request(&self) -> Result<Option<NetRequest>, ArgError> {
-        let system = self.system()?;
+        let system = self.system(Version::Current)?;
         let topology = match (&self.topology, system) {
-            (_, Some((preset, nodes))) => preset.shape(nodes),
+            (_, Some(s)) => s.preset.shape(s.nodes),
             (Some(t), None) => t.parse().map_err(|e| ("--topology".to_owned(), e))?,
             (None, None) => return Ok(None),
         };
@@ -120,9 +116,9 @@ impl NetArgs {
             placement: self.placement.parse().map_err(|e| ("--placement".to_owned(), e))?,
             nic_window: self.nic_window,
         };
-        if let Some((preset, nodes)) = system {
+        if let Some(s) = system {
             // The System's network; bandwidths and breaks given beside it win.
-            request.system(&preset, nodes);
+            request.system(&s.preset, s.nodes);
             request.bandwidth = self.bandwidth.or(request.bandwidth);
             request.bandwidth2 = self.bandwidth2.or(request.bandwidth2);
             request.breaks.clone_from(&self.breaks);

@@ -49,6 +49,16 @@ fn sizes(text: &str) -> Result<Vec<u64>, ArgError> {
 }
 
 impl PredictArgs {
+    /// The System of `--system`, `--nodes` and `--nccl-version`, nodes
+    /// within the steady engine's range (the flow engine's is checked
+    /// where it runs, with a sentence of its own).
+    ///
+    /// # Errors
+    /// The flag at fault and what it accepts.
+    pub fn system(&self) -> Result<commlab_api::system::System, ArgError> {
+        crate::system::parse(&self.system, self.nodes, self.nccl_version.as_deref(), commlab_api::system::STEADY_NODES)
+    }
+
     /// Predicts, or lists the presets.
     ///
     /// # Errors
@@ -61,16 +71,11 @@ impl PredictArgs {
                 .collect();
             return Ok(json!({ "systems": list }));
         }
-        let request = PredictRequest {
-            system: self.system.clone(),
-            nodes: self.nodes,
-            collective: self.collective.clone(),
-            sizes: sizes(&self.bytes)?,
-            nccl_version: self.nccl_version.clone(),
-        };
         let engine: commlab_api::predict::Engine =
             self.engine.parse().map_err(|e: commlab_api::ApiError| ("--engine".to_owned(), e.to_string()))?;
-        let prediction = request.run_with(engine).map_err(|e| {
+        let request =
+            PredictRequest { system: self.system()?, collective: self.collective.clone(), sizes: sizes(&self.bytes)? };
+        let prediction = request.run(engine).map_err(|e| {
             let flag = match e.field.as_str() {
                 "hosts" => "--nodes".to_owned(),
                 "bytes" | "size" => "--bytes".to_owned(),

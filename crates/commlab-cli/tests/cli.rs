@@ -1426,3 +1426,19 @@ fn fit_a_system_with_the_steady_engine() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--predict-nodes") && err.contains("1 to 8"), "{err}");
 }
+
+/// `choose --system custom:… --library nccl` says NCCL's gain sentence on
+/// that system; with DGX H100's values (8 Hopper GPUs on 18 `NVLink` links, 8
+/// NICs of 400 Gb/s) it is the preset's sentence, word for word but the name.
+#[test]
+fn choose_on_a_custom_system_says_nccl_s_sentence() {
+    let gains = |system: &str| {
+        let args = ["choose", "--collective", "allreduce", "--p", "16", "--bytes", "1M..16M", "--system", system];
+        json(&[&args[..], &["--nodes", "2", "--library", "nccl", "--json"]].concat())["library_gains"].clone()
+    };
+    let custom = gains("custom:gpus=8,arch=hopper,nvlinks=18,nics=8,nic-gbps=400");
+    let said = custom[0].as_str().expect("a sentence");
+    assert!(said.starts_with("NCCL on 2 × custom: its own algorithms"), "{said}");
+    let preset = gains("dgx-h100");
+    assert_eq!(said, preset[0].as_str().unwrap().replace("dgx-h100", "custom"));
+}

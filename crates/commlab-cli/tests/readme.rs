@@ -95,3 +95,55 @@ fn the_sources_page_is_current() {
     let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(["sources", "--html"]).output().unwrap();
     assert_eq!(page, String::from_utf8(out.stdout).unwrap(), "regenerate: commlab sources --html > web/sources.html");
 }
+
+/// The text of the README between `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+fn marked(name: &str) -> String {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let begin = format!("<!-- {name}:begin -->\n");
+    let start = readme.find(&begin).expect("marked section") + begin.len();
+    let end = readme.find(&format!("<!-- {name}:end -->")).expect("marked section");
+    readme[start..end].to_owned()
+}
+
+/// The README's preset list is every preset `commlab predict --system list` knows, in its order.
+#[test]
+fn the_preset_list_is_the_cli_s() {
+    let out = Command::new(env!("CARGO_BIN_EXE_commlab")).args(["predict", "--system", "list", "--json"]).output();
+    let v: serde_json::Value = serde_json::from_slice(&out.unwrap().stdout).unwrap();
+    let list: Vec<String> = v["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("- `{}`: {}\n", s["id"].as_str().unwrap(), s["name"].as_str().unwrap()))
+        .collect();
+    assert!(list.len() >= 10);
+    assert_eq!(marked("presets"), list.concat(), "the README's preset list");
+}
+
+/// The docs are references of where things stand: the README reaches its
+/// two commands first and stays short, BENCHMARKS.md opens with where every
+/// budget stands, and `docs/systems.md` keeps no dated or "before" passage
+/// (history lives in git).
+#[test]
+fn the_docs_are_references() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let read = |f: &str| std::fs::read_to_string(format!("{root}/{f}")).unwrap();
+    let readme = read("README.md");
+    let line_of = |text: &str, what: &str| text[..text.find(what).expect(what)].lines().count() + 1;
+    assert!(line_of(&readme, "scripts/serve.sh") <= 40 && line_of(&readme, "scripts/test.sh") <= 40);
+    assert!(readme.lines().count() <= 250, "README: {} lines", readme.lines().count());
+    let bench = read("BENCHMARKS.md");
+    assert!(bench.lines().count() <= 600, "BENCHMARKS.md: {} lines", bench.lines().count());
+    let first = bench.lines().find(|l| l.starts_with("## ")).unwrap();
+    assert_eq!(first, "## Where it stands");
+    let systems = read("docs/systems.md");
+    for (n, line) in systems.lines().enumerate() {
+        let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).collect();
+        assert!(!words.iter().any(|w| w.eq_ignore_ascii_case("before")), "docs/systems.md:{}: {line}", n + 1);
+        let dated = line
+            .as_bytes()
+            .windows(10)
+            .any(|w| w.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() }));
+        assert!(!dated, "docs/systems.md:{}: {line}", n + 1);
+    }
+}

@@ -648,16 +648,6 @@ pub const MAX_PIECES: u64 = 64;
 /// window of a channel.
 pub const NCCL_STEPS: u32 = crate::choose::STEPS;
 
-/// The preset a network is `nodes` nodes of, and `nodes`: a `nodes:NxGxR`
-/// shape whose G and R are a preset's, with its `NVLink` and NIC bandwidths.
-pub fn matching(shape: Shape, bandwidth: Option<f64>, bandwidth2: Option<f64>) -> Option<(&'static Preset, u32)> {
-    let Shape::Nodes { n, g, r } = shape else { return None };
-    PRESETS
-        .iter()
-        .find(|s| s.gpus == g && s.nics == r && bandwidth == Some(s.nvlink) && bandwidth2 == Some(s.nic))
-        .map(|s| (s, n))
-}
-
 impl Preset {
     /// The preset called `id`.
     ///
@@ -714,16 +704,30 @@ impl Preset {
 
     /// This preset as a custom system (`custom:KEY=VALUE,…`, every key of
     /// [`CUSTOM_KEYS`] but the per-link bandwidth, NCCL's for the arch):
-    /// what the page's custom fields start from. [`custom`] gives back the
-    /// preset's values.
+    /// what the page's custom fields start from, and a custom system's id.
+    /// [`custom`] gives back the preset's values (a custom system's
+    /// exactly: its per-link bandwidth is written where it is not NCCL's).
     pub fn custom_text(&self) -> String {
         // Volta has no key: read as the closest, Ampere.
         let (arch, _, per_link, _) = CUSTOM_ARCHS.iter().find(|a| a.1 == self.arch).copied().unwrap_or(CUSTOM_ARCHS[0]);
         let plugin = CUSTOM_PLUGINS.iter().find(|(_, p)| self.plugin == Some(*p)).map_or("none", |(id, _)| id);
+        let line_rate = CUSTOM_ARCHS.iter().find(|a| a.0 == arch).map_or(25.0, |a| a.3);
+        // A custom system's line rate is its links × the arch's; a preset's is its datasheet's.
+        let by_line = self.nvlink_line / line_rate;
+        let links = if by_line.fract() == 0.0 && (1.0..=18.0).contains(&by_line) {
+            by_line
+        } else {
+            (self.nvlink / per_link).round().max(1.0)
+        };
+        // The per-link bandwidth only where it is not NCCL's for the arch.
+        let link_gbps = if (links * per_link * 1e9).round() / 1e9 == self.nvlink {
+            String::new()
+        } else {
+            format!(",link-gbps={}", self.nvlink / links)
+        };
         format!(
-            "custom:gpus={},arch={arch},nvlinks={},nvswitch={},nvls={},nics={},nic-gbps={},plugin={plugin}",
+            "custom:gpus={},arch={arch},nvlinks={links}{link_gbps},nvswitch={},nvls={},nics={},nic-gbps={},plugin={plugin}",
             self.gpus,
-            (self.nvlink / per_link).round(),
             u8::from(self.nvswitch),
             u8::from(self.nvls),
             self.nics,

@@ -405,6 +405,17 @@ mod tests {
         assert_eq!(names, expect_notices, "{query}: {notices:?}");
     }
 
+    /// The README lists every view with its one sentence, in the switcher's order.
+    #[test]
+    fn the_readme_lists_every_view() {
+        let readme = include_str!("../../../README.md");
+        let start = readme.find("<!-- views:begin -->\n").expect("marked section") + "<!-- views:begin -->\n".len();
+        let end = readme.find("<!-- views:end -->").expect("marked section");
+        let listed: Vec<String> =
+            VIEWS.iter().map(|e| format!("- **{}** (`view={}`): {}\n", e.label, e.id, e.answers)).collect();
+        assert_eq!(readme[start..end], listed.concat(), "the README's view list");
+    }
+
     /// The playback speed rides in the link of an animated view, one of
     /// the menu's speeds; another value is refused and named.
     #[test]

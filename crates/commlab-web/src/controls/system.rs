@@ -6,8 +6,8 @@
 //! "custom network" once the user's own edits left every System. A node
 //! count out of range is refused under the fields, naming the range.
 
-use commlab_api::system::{NODES, STEADY_NODES};
-use commlab_core::systems::{Preset, PRESETS};
+use commlab_api::system::{System, NODES, STEADY_NODES};
+use commlab_core::systems::PRESETS;
 use leptos::prelude::*;
 
 /// The node count typed, or why it is refused; past the page's nodes but
@@ -48,10 +48,9 @@ pub fn SystemControl(
     id: &'static str,
     /// The select's label.
     label: &'static str,
-    /// The System the view's network is, its id (a preset's, or what the
-    /// view's own option names) and its node count.
+    /// The System the view's network is.
     #[prop(into)]
-    current: Signal<Option<(Preset, String, u32)>>,
+    current: Signal<Option<System>>,
     /// Sets the view to that many nodes of the System with that id (a
     /// preset's, or the extra option's value).
     pick: Callback<(String, u32)>,
@@ -69,19 +68,20 @@ pub fn SystemControl(
 ) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let extra_shown = move || extra.is_some_and(|(_, _, shown)| shown.get());
-    let nodes = move || current.with(|c| c.as_ref().map_or(2, |(_, _, n)| *n));
+    let nodes = move || current.with(|c| c.as_ref().map_or(2, |s| s.nodes));
     let on_preset = move |ev: leptos::ev::Event| {
         let picked = event_target_value(&ev);
         problem.set(None);
-        let known = PRESETS.iter().any(|p| p.id == picked) || extra.is_some_and(|(value, _, _)| value == picked);
+        let known =
+            commlab_api::system::node_type(&picked).is_ok() || extra.is_some_and(|(value, _, _)| value == picked);
         if known {
             pick.run((picked, nodes()));
         }
     };
     let on_nodes = move |ev: leptos::ev::Event| {
-        let shown = current.get_untracked();
-        match (nodes_of(&event_target_value(&ev), shown.as_ref().map(|(_, id, _)| id.as_str()), steady), shown) {
-            (Ok(n), Some((_, id, _))) => {
+        let shown = current.get_untracked().map(|s| s.id());
+        match (nodes_of(&event_target_value(&ev), shown.as_deref(), steady), shown) {
+            (Ok(n), Some(id)) => {
                 problem.set(None);
                 pick.run((id, n));
             }
@@ -98,7 +98,7 @@ pub fn SystemControl(
                 <select id=id data-testid=id on:change=on_preset>
                     <option value="" selected=move || current.with(Option::is_none) && !extra_shown()>"custom network"</option>
                     {PRESETS.iter().map(|s| view! {
-                        <option value=s.id selected=move || !extra_shown() && current.with(|c| c.as_ref().is_some_and(|(c, _, _)| c.id == s.id))>{s.name}</option>
+                        <option value=s.id selected=move || !extra_shown() && current.with(|c| c.as_ref().is_some_and(|c| c.preset.id == s.id))>{s.name}</option>
                     }).collect_view()}
                     {extra.map(|(value, text, _)| view! { <option value=value selected=extra_shown>{text}</option> })}
                 </select>
@@ -107,7 +107,7 @@ pub fn SystemControl(
                 <label for=nodes_id.clone()>"Nodes"</label>
                 <input id=nodes_id.clone() data-testid=nodes_id type="number" min=NODES.min.to_string() max=if steady { STEADY_NODES.max } else { NODES.max }.to_string()
                     disabled=move || current.with(Option::is_none)
-                    prop:value=move || current.with(|c| c.as_ref().map_or(String::new(), |(_, _, n)| n.to_string()))
+                    prop:value=move || current.with(|c| c.as_ref().map_or(String::new(), |s| s.nodes.to_string()))
                     on:change=on_nodes />
             </div>
         </div>

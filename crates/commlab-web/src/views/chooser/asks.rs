@@ -39,11 +39,11 @@ fn follow_nccl_gain(ctx: &Ctx) {
     let asked = Memo::new(move |_| {
         let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
         params.with(|c| {
-            let (preset, nodes) = c.system().filter(|(s, n)| c.libraries[2] && s.ranks(*n) == c.compare.p)?;
+            let system = c.system().filter(|s| c.libraries[2] && s.covers(c.compare.p))?;
             commlab_core::libraries::tuner::nccl_collective(c.compare.collective)?;
             // NCCL's own candidates are simulated on as many nodes as a fit.
-            commlab_api::predict::FIT_NODES.contains(u64::from(nodes)).then_some(())?;
-            Some((c.system_id(&preset), preset.id, nodes, c.compare.collective.id(), sizes, c.nccl_version))
+            commlab_api::predict::FIT_NODES.contains(u64::from(system.nodes)).then_some(())?;
+            Some((system, c.compare.collective.id(), sizes))
         })
     });
     let next_task = Debounce::new();
@@ -51,15 +51,17 @@ fn follow_nccl_gain(ctx: &Ctx) {
         // Whatever the gain's worker still runs was asked for before.
         next_task.cancel();
         gainer.with_value(|g| g.as_ref().map(SimClient::cancel));
-        let Some((id, name, nodes, collective, sizes, version)) = asked.get() else {
+        let Some((system, collective, sizes)) = asked.get() else {
             nccl_gain.set(None);
             return;
         };
-        let what =
-            format!("NCCL on {nodes} × {name}: simulating its own algorithms and protocols with its per-step costs");
+        let what = format!(
+            "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs",
+            system.nodes, system.preset.id
+        );
         nccl_gain.set(Some(format!("{what}…")));
         next_task.after(Duration::ZERO, move || {
-            let Ok(plan) = TunerPlan::at_version(&id, nodes, collective, &sizes, version) else {
+            let Ok(plan) = TunerPlan::new(&system, collective, &sizes) else {
                 nccl_gain.set(None);
                 return;
             };
@@ -234,7 +236,11 @@ fn follow_expected(ctx: &Ctx) {
         if expected.with_untracked(|e| e.as_ref().is_some_and(|(r, _)| *r == request)) {
             return;
         }
-        let what = format!("Simulating what {} × {} should reach", request.nodes, request.system);
+        let what = format!(
+            "Simulating what {} × {} should reach",
+            request.system.nodes,
+            super::expected::short(&request.system)
+        );
         // Another system's curve is never drawn while this one is computed.
         expected.set(None);
         expected_note.set(Some(format!("{what}…")));
@@ -277,7 +283,7 @@ fn follow_flow(ctx: &Ctx) {
         }
         flowed.set(Some((asked.clone(), at, None)));
         let one = commlab_api::predict::PredictRequest { sizes: vec![at], ..asked.clone() };
-        let planned = match one.planned() {
+        let planned = match one.planned(commlab_api::predict::Engine::Flow) {
             Ok(mut planned) if !planned.is_empty() => planned.remove(0),
             Ok(_) => return,
             Err(e) => {

@@ -71,7 +71,7 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
         };
         let (asked, ns) = params.with(|c| (c.y, c.ns()));
         // Past the page's network: the System's expected curve alone, on its ranks.
-        let far = params.with(|c| c.far().map(|(s, n)| s.ranks(n)));
+        let far = params.with(|c| c.far().map(|s| s.ranks()));
         let p = far.unwrap_or(r.p);
         let expected_in = |m: Measure| {
             expected.with(|e| {
@@ -240,7 +240,7 @@ pub fn ChartSection(
     // Past the page's network the chart is the System's expected curve
     // alone: the comparison's progress, timing, crossovers and files are
     // those of the network's one node, not shown.
-    let far = Memo::new(move |_| params.with(|c| c.far().map(|(s, n)| s.ranks(n))));
+    let far = Memo::new(move |_| params.with(|c| c.far().map(|s| s.ranks())));
     let expected_file = move |json: bool| expected_file(&ctx, far.get_untracked()?, json);
     view! {
         {move || match status.get() {

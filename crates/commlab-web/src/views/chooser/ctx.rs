@@ -161,7 +161,7 @@ impl Ctx {
     /// The file names of the view's exports.
     pub fn file_stem(self) -> String {
         self.params.with(|c| {
-            let p = c.far().map_or(c.compare.p, |(s, n)| s.ranks(n));
+            let p = c.far().map_or(c.compare.p, |s| s.ranks());
             format!("commlab-chooser-{}-p{p}", c.compare.collective.id())
         })
     }

@@ -6,6 +6,7 @@
 
 use super::params::ChooserParams;
 use commlab_api::predict::{Band, Engine, Expected, PredictRequest};
+use commlab_api::system::System;
 use commlab_core::choose::Collective;
 use commlab_core::systems::Measure;
 use commlab_plot::chooser::Series;
@@ -16,23 +17,20 @@ use leptos::prelude::*;
 /// preset's nodes and p is every rank of them, or the view draws a System
 /// past its network ([`ChooserParams::far`]).
 pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
-    let (preset, nodes) = c.system()?;
-    ((c.far().is_some() || c.compare.p == preset.ranks(nodes)) && !sizes.is_empty()).then(|| PredictRequest {
-        system: c.system_id(&preset),
-        nodes,
+    let system = c.system()?;
+    ((c.far().is_some() || system.covers(c.compare.p)) && !sizes.is_empty()).then(|| PredictRequest {
+        system,
         collective: c.compare.collective.id().to_owned(),
         sizes: sizes.to_vec(),
-        nccl_version: (c.nccl_version != commlab_core::libraries::nccl::Version::Current)
-            .then(|| c.nccl_version.id().to_owned()),
     })
 }
 
 /// A System's name in a sentence: a preset's id, or "custom system".
-pub fn short(system: &str) -> &str {
-    if system.starts_with("custom:") {
+pub fn short(system: &System) -> &'static str {
+    if system.preset.id == "custom" {
         "custom system"
     } else {
-        system
+        system.preset.id
     }
 }
 
@@ -46,7 +44,7 @@ pub fn series(
     color: RGBColor,
 ) -> Option<Series> {
     (asked.sizes == sizes && rows.len() == sizes.len()).then(|| Series {
-        name: format!("expected: {} × {} (NCCL's pick, its channels)", asked.nodes, short(&asked.system)),
+        name: format!("expected: {} × {} (NCCL's pick, its channels)", asked.system.nodes, short(&asked.system)),
         color,
         times: rows.iter().map(|e| measure.of(collective, p, e.bytes, e.time_ns)).collect(),
         simulated: vec![None; rows.len()],
@@ -71,17 +69,17 @@ pub fn ExpectedTable(
 ) -> impl IntoView {
     let steady_at: Vec<(u64, f64)> =
         rows.iter().filter(|e| e.engine == Engine::Steady).map(|e| (e.bytes, e.time_ns)).collect();
-    let p = commlab_core::systems::Preset::find(&asked.system).map_or(1, |s| s.ranks(asked.nodes));
+    let p = asked.system.ranks();
     let heads = ["size", "NCCL's pick", "time (µs)", "algbw (GB/s)", "busbw (GB/s)"];
     let coupled = rows.iter().any(|e| e.coupled);
     let steady = !steady_at.is_empty();
     // Past the flow engine's nodes no size runs flow by flow.
-    let far = u64::from(asked.nodes) > commlab_api::system::NODES.max;
+    let far = u64::from(asked.system.nodes) > commlab_api::system::NODES.max;
     view! {
         <details class="expected" data-testid="expected">
             <summary>{format!(
                 "Dashed: what {} × {} should reach at each size: NCCL's pick {}",
-                asked.nodes, short(&asked.system),
+                asked.system.nodes, short(&asked.system),
                 if far { "from its steady state (commlab predict --engine steady)" } else { "simulated on the network with a channel per rail (commlab predict)" }
             )}</summary>
             <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
@@ -101,7 +99,7 @@ pub fn ExpectedTable(
                     <td>{q(Measure::Busbw.of(collective, p, e.bytes, e.time_ns))}</td>
                 </tr> }).collect_view()}</tbody>
             </table></div>
-            {commlab_core::systems::Preset::find(&asked.system).ok().and_then(|s| s.not_modelled(asked.nodes)).map(|left| view! {
+            {asked.system.not_modelled().map(|left| view! {
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
             {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{format!(
@@ -156,18 +154,19 @@ mod tests {
     fn only_a_preset_s_nodes_with_every_rank_get_a_curve() {
         let mut c = ChooserParams::default();
         assert_eq!(request(&c, &[1024]), None, "the α–β model");
-        let preset = commlab_core::systems::Preset::find("dgx-h100").unwrap();
+        let preset = commlab_core::systems::PRESETS[0];
+        assert_eq!(preset.id, "dgx-h100");
         c.on_network = true;
         c.network.system(&preset, 2);
         c.compare.p = 16;
         let r = request(&c, &[1024, 2048]).unwrap();
-        assert_eq!((r.system.as_str(), r.nodes, r.collective.as_str()), ("dgx-h100", 2, "allreduce"));
+        assert_eq!((r.system.id().as_str(), r.system.nodes, r.collective.as_str()), ("dgx-h100", 2, "allreduce"));
         c.compare.p = 8;
         assert_eq!(request(&c, &[1024]), None, "p is not every rank of the nodes");
         // Past the page's network: one node of the System stands for it.
         c.network.system(&preset, 1);
         c.far = 512;
-        assert_eq!(request(&c, &[1024]).map(|r| r.nodes), Some(512));
+        assert_eq!(request(&c, &[1024]).map(|r| r.system.nodes), Some(512));
         c.compare.p = 16;
         assert_eq!(request(&c, &[1024]), None, "p left the System's one node");
         c.compare.p = 8;

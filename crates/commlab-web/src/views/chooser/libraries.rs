@@ -136,27 +136,27 @@ fn save_nccl(
         note.set("The comparison is not ready yet.".into());
         return;
     };
-    let Some((preset, nodes)) = params.with_untracked(ChooserParams::system) else {
+    let Some(system) = params.with_untracked(ChooserParams::system) else {
         note.set(NO_SYSTEM.into());
         return;
     };
-    if r.p != preset.ranks(nodes) {
-        let (gpus, id) = (preset.ranks(nodes), preset.id);
+    if !system.covers(r.p) {
+        let (gpus, nodes, id) = (system.ranks(), system.nodes, system.preset.id);
         note.set(format!(
             "NCCL's file is written for the system described: set p to its {gpus} GPUs ({nodes} × {id})."
         ));
         return;
     }
     let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
-    let id = params.with_untracked(|c| c.system_id(&preset));
-    let plan = match commlab_api::nccl_tuner::TunerPlan::new(&id, nodes, &r.collective, &sizes) {
+    // Under the NCCL release the page shows (the System carries it).
+    let plan = match commlab_api::nccl_tuner::TunerPlan::new(&system, &r.collective, &sizes) {
         Ok(plan) => Rc::new(plan),
         Err(e) => {
             note.set(e.to_string());
             return;
         }
     };
-    let what = format!("Simulating NCCL's algorithms on {nodes} × {}", preset.id);
+    let what = format!("Simulating NCCL's algorithms on {} × {}", system.nodes, system.preset.id);
     note.set(format!("{what}…"));
     let planned = plan.planned();
     let handler: OnResponse = Rc::new(move |response, _| match response {

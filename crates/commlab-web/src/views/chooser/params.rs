@@ -7,6 +7,7 @@ use crate::codec::{Field, Kind, Link, Notice, ViewState};
 use commlab_api::chooser::{ChooseRequest, Comparison, MapRequest, P};
 use commlab_api::network::NetRequest;
 use commlab_api::schedule::{GenerateRequest, LogGops};
+use commlab_api::system::System;
 use commlab_core::choose::{of, Collective};
 use commlab_core::libraries::nccl::Version;
 use commlab_core::limits::{self, IntRange, RealRange};
@@ -268,9 +269,8 @@ impl ViewState for ChooserParams {
                     if text.len() > NCCL_TEXT {
                         return Err(format!("a preset id or custom:KEY=VALUE,… of at most {NCCL_TEXT} characters"));
                     }
-                    let preset = commlab_core::systems::Preset::find(text)?;
-                    let id = if preset.id == "custom" { text } else { preset.id };
-                    id.clone_into(&mut c.system);
+                    let node_type = commlab_api::system::node_type(text).map_err(|e| e.expected)?;
+                    c.system = commlab_api::system::type_id(&node_type);
                     Ok(())
                 },
                 used: "the first preset of that network",
@@ -332,7 +332,7 @@ impl ViewState for ChooserParams {
         Field {
             name: "far",
             kind: Kind::Custom {
-                write: |c| c.far().map(|(_, n)| n.to_string()),
+                write: |c| c.far().map(|s| s.nodes.to_string()),
                 read: |c, text| {
                     c.far =
                         text.trim().parse::<u64>().ok().filter(|&n| FAR.contains(n)).ok_or_else(|| FAR.to_string())?
@@ -422,65 +422,54 @@ impl ChooserParams {
         })
     }
 
-    /// The System the Chooser's network is, and its nodes (`None`: a
-    /// network of the user's own, or the α–β model): the custom system
-    /// named (`sys=custom:…`) when the network is its nodes, else the preset
+    /// The System the Chooser's network is, under the NCCL release picked
+    /// (`None`: a network of the user's own, or the α–β model): the node
+    /// type named (`sys=`) when the network is its nodes, else the preset
     /// the network matches; past the page's network, the System drawn
     /// ([`ChooserParams::far`]).
-    pub fn system(&self) -> Option<(commlab_core::systems::Preset, u32)> {
-        let (preset, nodes) = self.network_system()?;
-        Some(if self.far_of(&preset, nodes) { (preset, self.far) } else { (preset, nodes) })
+    pub fn system(&self) -> Option<System> {
+        let system = self.network_system()?;
+        Some(if self.far_of(&system) { system.with_nodes(self.far) } else { system })
     }
 
-    /// The System past the page's network, and its nodes: [`ChooserParams::far`]
+    /// The System past the page's network: [`ChooserParams::far`] nodes
     /// while the network is one node of a System and p all its GPUs (what
     /// picking that many nodes sets); any other network or p leaves it.
-    pub fn far(&self) -> Option<(commlab_core::systems::Preset, u32)> {
-        let (preset, nodes) = self.network_system()?;
-        self.far_of(&preset, nodes).then_some((preset, self.far))
+    pub fn far(&self) -> Option<System> {
+        let system = self.network_system()?;
+        self.far_of(&system).then(|| system.with_nodes(self.far))
     }
 
-    /// Whether the network, `nodes` of `preset`, stands for [`ChooserParams::far`] of them.
-    fn far_of(&self, preset: &commlab_core::systems::Preset, nodes: u32) -> bool {
-        FAR.contains(self.far.into()) && nodes == 1 && self.compare.p == preset.ranks(1)
+    /// Whether the network, `system`, stands for [`ChooserParams::far`] of its nodes.
+    fn far_of(&self, system: &System) -> bool {
+        FAR.contains(self.far.into()) && system.nodes == 1 && system.covers(self.compare.p)
     }
 
-    /// The System the network is, and its nodes.
-    fn network_system(&self) -> Option<(commlab_core::systems::Preset, u32)> {
-        use commlab_core::net::Shape;
-        use commlab_core::systems::{Preset, PRESETS};
-        let shape = Some(self.network.topology).filter(|_| self.on_network)?;
-        let custom = self.system.strip_prefix("custom:").and_then(|k| commlab_core::systems::custom(k).ok());
-        if let (Some(preset), Shape::Nodes { n, g, r }) = (custom, shape) {
-            let (b1, b2) = (self.network.bandwidth, self.network.bandwidth2);
-            if preset.gpus == g && preset.nics == r && b1 == Some(preset.nvlink) && b2 == Some(preset.nic) {
-                return Some((preset, n));
-            }
-        }
-        let (first, nodes) = commlab_core::systems::matching(shape, self.network.bandwidth, self.network.bandwidth2)?;
-        // Presets with the same network are one to the model: the one picked is shown.
-        let same = |p: &&Preset| {
-            p.gpus == first.gpus && p.nics == first.nics && p.nvlink == first.nvlink && p.nic == first.nic
-        };
-        Some((*PRESETS.iter().filter(same).find(|p| p.id == self.system).unwrap_or(first), nodes))
+    /// The System the network is.
+    fn network_system(&self) -> Option<System> {
+        Some(&self.network).filter(|_| self.on_network).and_then(|n| System::of(n, &self.system, self.nccl_version))
     }
 
-    /// The id `commlab predict --system` takes for `preset` as
-    /// [`ChooserParams::system`] gives it: a preset's id, or the custom
-    /// system's whole description.
-    pub fn system_id(&self, preset: &commlab_core::systems::Preset) -> String {
-        if preset.id == "custom" {
-            self.system.clone()
-        } else {
-            preset.id.to_owned()
-        }
+    /// Sets the comparison to `system`: its network (one node of it past
+    /// the page's nodes, [`ChooserParams::far`]), p all its GPUs, NCCL
+    /// described by it, and its node type and release kept (`sys=`, `ncclv=`).
+    pub fn set_system(&mut self, system: &System) {
+        self.far = if FAR.contains(system.nodes.into()) { system.nodes } else { 0 };
+        let shown = if self.far > 0 { system.with_nodes(1) } else { *system };
+        self.on_network = true;
+        self.network.system(&shown.preset, shown.nodes);
+        self.compare.p = shown.ranks();
+        self.libraries[2] = true;
+        self.nccl = shown.nccl_text();
+        self.system = system.id();
+        self.nccl_version = system.version;
     }
 
     /// NCCL's system description: the System's when the network is a
     /// preset's nodes (so that nothing can leave them disagreeing), else
     /// the text given.
     pub fn nccl_system(&self) -> String {
-        self.system().map_or_else(|| self.nccl.clone(), |(preset, nodes)| preset.nccl_text_at(nodes, self.nccl_version))
+        self.system().map_or_else(|| self.nccl.clone(), |s| s.nccl_text())
     }
 
     /// The winner map's request.

@@ -19,23 +19,23 @@ fn plan(c: &ChooserParams, f: &FitResult) -> Result<(Preset, u32, SystemFitReque
     if f.format != "nccl-tests" {
         return Err(String::new());
     }
-    let Some((preset, nodes)) = c.system() else {
+    let Some(system) = c.system() else {
         return Err(
             "Pick a System above (with p = all its GPUs) to fit its links and NCCL's fixed costs to this run, and to see how far it is from what that system should reach."
                 .into(),
         );
     };
-    if f.p != preset.ranks(nodes) {
+    if !system.covers(f.p) {
         return Err(format!(
-            "The run has p = {}; the System above has {} GPUs ({nodes} × {}): set p to the run's ranks to fit that system.",
+            "The run has p = {}; the System above has {} GPUs ({} × {}): set p to the run's ranks to fit that system.",
             f.p,
-            preset.ranks(nodes),
-            preset.id
+            system.ranks(),
+            system.nodes,
+            system.preset.id
         ));
     }
-    let version = Some(c.nccl_version.id());
-    SystemFitRequest::with_version(&c.system_id(&preset), nodes, &f.collective, &f.points, None, version)
-        .map(|(_, request)| (preset, nodes, request))
+    SystemFitRequest::new(&system, None, &f.collective, &f.points, commlab_api::predict::Engine::Flow)
+        .map(|request| (system.preset, system.nodes, request))
         .map_err(|e| e.to_string())
 }
 

@@ -11,22 +11,15 @@
 
 use super::params::ChooserParams;
 use crate::controls::system::SystemControl;
-use commlab_api::system::NODES;
+use commlab_api::system::{System, NODES, STEADY_NODES};
 use commlab_core::libraries::nccl::Version;
-use commlab_core::systems::{Preset, CUSTOM_KEYS};
+use commlab_core::systems::CUSTOM_KEYS;
 use leptos::prelude::*;
 
-/// Sets the Chooser to `nodes` nodes of `preset`, whose id (a preset's, or
-/// a custom system's text) is `id`.
-fn apply(c: &mut ChooserParams, preset: &Preset, id: &str, nodes: u32) {
-    c.far = if super::params::FAR.contains(nodes.into()) { nodes } else { 0 };
-    let on_network = if c.far > 0 { 1 } else { nodes };
-    c.on_network = true;
-    c.network.system(preset, on_network);
-    c.compare.p = preset.ranks(on_network);
-    c.libraries[2] = true;
-    c.nccl = preset.nccl_text(on_network);
-    id.clone_into(&mut c.system);
+/// The System the control picked: `nodes` of the node type `id` under the
+/// release the view shows, or why the page cannot show it.
+fn picked(c: &ChooserParams, id: &str, nodes: u32) -> Result<System, String> {
+    System::parse(id, nodes, c.nccl_version, STEADY_NODES).and_then(System::for_page).map_err(|e| e.to_string())
 }
 
 /// The System (preset and nodes, [`SystemControl`]), NCCL's version, and
@@ -38,29 +31,25 @@ pub fn SystemSelect(
     params: RwSignal<ChooserParams>,
 ) -> impl IntoView {
     let shown = Signal::derive(move || params.with(ChooserParams::system));
-    let current = Signal::derive(move || params.with(|c| c.system().map(|(p, n)| (p, c.system_id(&p), n))));
     // The custom fields: shown once picked, or while the System is a custom one.
     let editing = RwSignal::new(false);
     let typed = RwSignal::new(String::new());
     let refused = RwSignal::new(None::<String>);
-    let is_custom = Signal::derive(move || editing.get() || shown.with(|s| s.is_some_and(|(p, _)| p.id == "custom")));
+    let is_custom = Signal::derive(move || editing.get() || shown.with(|s| s.is_some_and(|s| s.preset.id == "custom")));
     let pick = Callback::new(move |(id, nodes): (String, u32)| {
         refused.set(None);
         let id = if id == CUSTOM {
             // Start from the System shown, or the first preset.
             editing.set(true);
-            current.with_untracked(|c| match c {
-                Some((p, id, _)) if p.id == "custom" => id.clone(),
-                Some((p, _, _)) => p.custom_text(),
-                None => commlab_core::systems::PRESETS[0].custom_text(),
-            })
+            shown.with_untracked(|s| s.map_or(commlab_core::systems::PRESETS[0], |s| s.preset).custom_text())
         } else {
             editing.set(id.starts_with(CUSTOM));
             id
         };
         typed.set(id.clone());
-        if let Ok(preset) = Preset::find(&id) {
-            params.update(|c| apply(c, &preset, &id, nodes));
+        match params.with_untracked(|c| picked(c, &id, nodes)) {
+            Ok(system) => params.update(|c| c.set_system(&system)),
+            Err(e) => refused.set(Some(e)),
         }
     });
     let on_version = move |ev: leptos::ev::Event| {
@@ -70,9 +59,9 @@ pub fn SystemSelect(
     };
     let p = move || params.with(|c| c.compare.p);
     view! {
-        <SystemControl id="chooser-system" label="System" current=current pick=pick steady=true
+        <SystemControl id="chooser-system" label="System" current=shown pick=pick steady=true
             extra=(CUSTOM, "custom system (fields below)", is_custom) refused=refused />
-        {move || is_custom.get().then(|| view! { <CustomSystemFields current=current typed=typed refused=refused pick=pick /> })}
+        {move || is_custom.get().then(|| view! { <CustomSystemFields current=shown typed=typed refused=refused pick=pick /> })}
         {move || (params.with(|c| c.on_network) && shown.get().is_none()).then(|| view! {
             <p class="hint" data-testid="chooser-system-none">"A network of your own: no expected curve. What NCCL would reach needs a System (nodes of a preset, with its NVLink and NIC bandwidths); the curves are our algorithms on this network, one channel each, and NCCL's picks follow the description given to it under \"What the libraries run\"."</p>
         })}
@@ -86,13 +75,13 @@ pub fn SystemSelect(
                 </select>
             </div>
         })}
-        {move || params.with(ChooserParams::far).map(|(s, n)| view! {
+        {move || params.with(ChooserParams::far).map(|System { preset: s, nodes: n, .. }| view! {
             <p class="hint" data-testid="chooser-system-far">{format!(
                 "{n} × {}: {}, p = {}. Past {} nodes the page draws the System's expected curve alone, from the steady state (docs/systems.md, \"Two engines\"): the algorithms' curves, the libraries' picks, the winner map and the fit simulate every flow on the network, which the page does up to {} nodes.",
                 s.id, s.shape(n), s.ranks(n), NODES.max, NODES.max,
             )}</p>
         })}
-        {move || shown.get().filter(|_| params.with(|c| c.far().is_none())).map(|(s, n)| view! {
+        {move || shown.get().filter(|_| params.with(|c| c.far().is_none())).map(|System { preset: s, nodes: n, .. }| view! {
             <p class="hint" data-testid="chooser-system-note">
                 {format!(
                     "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Sources: docs/systems.md.",
@@ -136,8 +125,8 @@ fn with_value(text: &str, key: &str, value: &str) -> String {
 /// a set that describes a system is picked, else the reason is shown.
 #[component]
 fn CustomSystemFields(
-    /// The System shown (its custom text, when it is custom).
-    current: Signal<Option<(Preset, String, u32)>>,
+    /// The System shown.
+    current: Signal<Option<System>>,
     /// The fields as typed (they may not describe a system yet).
     typed: RwSignal<String>,
     /// Why they do not.
@@ -147,7 +136,7 @@ fn CustomSystemFields(
 ) -> impl IntoView {
     let shown_text = move || {
         current.with(|c| match c {
-            Some((p, text, _)) if p.id == "custom" && refused.with(Option::is_none) => text.clone(),
+            Some(s) if s.preset.id == "custom" && refused.with(Option::is_none) => s.id(),
             _ => typed.get(),
         })
     };
@@ -155,9 +144,9 @@ fn CustomSystemFields(
         move |ev: leptos::ev::Event| {
             let text = with_value(&typed.get_untracked(), key, &event_target_value(&ev));
             typed.set(text.clone());
-            match commlab_core::systems::custom(&text[CUSTOM.len()..]) {
-                Ok(_) => pick.run((text, current.with_untracked(|c| c.as_ref().map_or(2, |(_, _, n)| *n)))),
-                Err(e) => refused.set(Some(e)),
+            match commlab_api::system::node_type(&text) {
+                Ok(_) => pick.run((text, current.with_untracked(|c| c.as_ref().map_or(2, |s| s.nodes)))),
+                Err(e) => refused.set(Some(e.expected)),
             }
         }
     };
@@ -183,37 +172,62 @@ fn CustomSystemFields(
 mod tests {
     use super::*;
 
+    fn system(id: &str, nodes: u32) -> System {
+        System::parse(id, nodes, Version::Current, STEADY_NODES).unwrap()
+    }
+
     /// `dgx-h100` and `hgx-h200` are one network: the one picked is the one named.
     #[test]
     fn the_preset_picked_is_named_among_equal_networks() {
         let mut c = ChooserParams::default();
         assert!(c.system().is_none(), "the α–β model");
         for id in ["hgx-h200", "dgx-h100"] {
-            let preset = Preset::find(id).unwrap();
-            apply(&mut c, &preset, id, 2);
-            assert_eq!(c.system().map(|(s, n)| (s.id, n)), Some((id, 2)));
+            c.set_system(&system(id, 2));
+            assert_eq!(c.system().map(|s| (s.preset.id, s.nodes)), Some((id, 2)));
         }
         // A stale id names nothing it does not match.
         "p4d".clone_into(&mut c.system);
-        assert_eq!(c.system().map(|(s, _)| s.id), Some("dgx-h100"));
+        assert_eq!(c.system().map(|s| s.preset.id), Some("dgx-h100"));
     }
 
     /// A custom system is its own System while the network is its nodes;
-    /// NCCL's description and `predict`'s id follow it.
+    /// NCCL's description and `predict`'s id follow it, and the release picked.
     #[test]
     fn a_custom_system_is_the_system_while_the_network_is_its_nodes() {
         let mut c = ChooserParams::default();
         let id = "custom:gpus=4,nvlinks=6,nvswitch=0,nics=2,nic-gbps=200";
-        let preset = Preset::find(id).unwrap();
-        apply(&mut c, &preset, id, 3);
-        let (s, n) = c.system().unwrap();
-        assert_eq!((s.id, s.gpus, s.nics, n), ("custom", 4, 2, 3));
-        assert_eq!(c.system_id(&s), id);
+        c.set_system(&system(id, 3));
+        let s = c.system().unwrap();
+        assert_eq!((s.preset.id, s.preset.gpus, s.preset.nics, s.nodes), ("custom", 4, 2, 3));
+        assert_eq!(commlab_api::system::node_type(&s.id()).unwrap(), s.preset);
+        assert!(s.id().starts_with("custom:gpus=4,arch=hopper,nvlinks=6,nvswitch=0,"), "{}", s.id());
         assert_eq!(c.compare.p, 12);
         assert!(c.nccl_system().starts_with("nodes=3,gpus=4,arch=hopper,channels=2,"), "{}", c.nccl_system());
+        c.nccl_version = Version::V2_22;
+        assert!(c.nccl_system().ends_with(",version=2.22"), "{}", c.nccl_system());
         // Its network edited by hand: no System (no preset has 4 GPUs on 2 NICs of 25 GB/s).
         c.network.bandwidth2 = Some(30.0);
         assert!(c.system().is_none());
+    }
+
+    /// Any System (every preset × nodes × release, and random custom
+    /// descriptions) goes into a Chooser link and comes back unchanged.
+    #[test]
+    fn any_system_goes_through_a_link_unchanged() {
+        use crate::codec::{self, Link};
+        for s in commlab_api::system::examples(11, 400) {
+            let mut c = ChooserParams::default();
+            // More ranks than the page compares: refused, naming the nodes that fit.
+            if let Err(e) = picked(&c, &s.id(), s.nodes) {
+                assert!(s.ranks() > 1024 && s.nodes <= 128 && e.contains("the page compares at most 1024"), "{e}");
+                continue;
+            }
+            c.set_system(&s);
+            let pairs = codec::write(&c);
+            let (again, notices) = codec::read::<ChooserParams>(&pairs, &Link::default());
+            assert!(notices.is_empty(), "{}: {notices:?}", s.id());
+            assert_eq!(again.system(), Some(s), "{pairs:?}");
+        }
     }
 
     /// Past the page's network one node of the System stands for it: the
@@ -223,10 +237,9 @@ mod tests {
     fn past_the_page_s_network_one_node_stands_for_the_system() {
         use crate::codec::{self, Link};
         let mut c = ChooserParams::default();
-        let preset = Preset::find("dgx-h100").unwrap();
-        apply(&mut c, &preset, "dgx-h100", 512);
-        assert_eq!(c.system().map(|(s, n)| (s.id, n)), Some(("dgx-h100", 512)));
-        assert_eq!(c.far().map(|(_, n)| n), Some(512));
+        c.set_system(&system("dgx-h100", 512));
+        assert_eq!(c.system().map(|s| (s.preset.id, s.nodes)), Some(("dgx-h100", 512)));
+        assert_eq!(c.far().map(|s| s.nodes), Some(512));
         assert_eq!((c.compare.p, c.network.topology.to_string()), (8, "nodes:1x8".to_owned()));
         assert!(c.library_request().is_none(), "no library picks past the network");
         assert!(c.nccl_system().starts_with("nodes=512,"), "{}", c.nccl_system());
@@ -238,9 +251,9 @@ mod tests {
         assert_eq!(again, ChooserParams { nccl: String::new(), ..c.clone() });
         let mut d = c.clone();
         d.compare.p = 16;
-        assert_eq!(d.system().map(|(_, n)| n), Some(1));
+        assert_eq!(d.system().map(|s| s.nodes), Some(1));
         assert!(!codec::write(&d).iter().any(|(k, _)| k == "far"));
-        apply(&mut c, &preset, "dgx-h100", 4);
+        c.set_system(&system("dgx-h100", 4));
         assert_eq!((c.far, c.far().is_none(), c.compare.p), (0, true, 32));
         // Without one node of a System as the network it is named and dropped.
         let (e, notices) = codec::read::<ChooserParams>(&[("far".to_owned(), "512".to_owned())], &Link::default());

@@ -7,22 +7,17 @@
 
 use super::params::ScheduleParams;
 use crate::controls::system::SystemControl;
-use commlab_api::network::NetRequest;
-use commlab_core::systems::Preset;
+use commlab_api::system::System;
+use commlab_core::libraries::nccl::Version;
 use leptos::prelude::*;
 
-/// The preset `network` is, and its nodes.
-pub fn matching(network: &NetRequest) -> Option<(&'static Preset, u32)> {
-    commlab_core::systems::matching(network.topology, network.bandwidth, network.bandwidth2)
-}
-
-/// Sets the view to `nodes` nodes of `preset`.
-fn apply(p: &mut ScheduleParams, preset: &Preset, nodes: u32) {
+/// Sets the view to `system`.
+fn apply(p: &mut ScheduleParams, system: &System) {
     p.on_network = true;
-    p.network.system(preset, nodes);
+    p.network.system(&system.preset, system.nodes);
     if p.generate.collective.contains('/') {
-        p.generate.p = u64::from(preset.ranks(nodes));
-        p.generate.channels = preset.nics;
+        p.generate.p = u64::from(system.ranks());
+        p.generate.channels = system.preset.nics;
     }
     p.use_preset(commlab_api::schedule::NETWORK_PRESET);
 }
@@ -33,16 +28,17 @@ pub fn SystemSelect(
     /// The view's state: the select writes its network.
     params: RwSignal<ScheduleParams>,
 ) -> impl IntoView {
-    let current = Signal::derive(move || params.with(|p| if p.on_network { matching(&p.network) } else { None }));
-    let control = Signal::derive(move || current.get().map(|(p, n)| (*p, p.id.to_owned(), n)));
+    let current = Signal::derive(move || {
+        params.with(|p| Some(&p.network).filter(|_| p.on_network).and_then(|n| System::of(n, "", Version::Current)))
+    });
     let pick = Callback::new(move |(id, nodes): (String, u32)| {
-        if let Some(preset) = commlab_core::systems::PRESETS.iter().find(|p| p.id == id) {
-            params.update(|p| apply(p, preset, nodes));
+        if let Ok(system) = System::parse(&id, nodes, Version::Current, commlab_api::system::NODES) {
+            params.update(|p| apply(p, &system));
         }
     });
     view! {
-        <SystemControl id="system" label="System (custom network: as set below)" current=control pick=pick />
-        {move || current.get().map(|(s, n)| view! {
+        <SystemControl id="system" label="System (custom network: as set below)" current=current pick=pick />
+        {move || current.get().map(|System { preset: s, nodes: n, .. }| view! {
             <p class="hint" data-testid="system-note">
                 {format!(
                     "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each); o = g = 0 and every message eager (network mode's defaults: NCCL's kernels post their own sends). Sources and assumptions: docs/systems.md.",

@@ -1,0 +1,81 @@
+//! The CLI's System: `--system`, `--nodes` and `--nccl-version` read once
+//! into a [`System`] (`commlab_api::system`), each refusal naming its flag.
+
+use crate::reduce::ArgError;
+use commlab_api::system::System;
+use commlab_api::ApiError;
+use commlab_core::libraries::nccl::Version;
+use commlab_core::limits::IntRange;
+
+/// The flag of a System's field.
+fn flag(e: &ApiError) -> ArgError {
+    let flag = match e.field.as_str() {
+        "hosts" => "--nodes".to_owned(),
+        f => format!("--{f}"),
+    };
+    (flag, e.to_string())
+}
+
+/// The release of `--nccl-version` (none: the current one).
+///
+/// # Errors
+/// `--nccl-version`: an unknown release.
+pub fn version(text: Option<&str>) -> Result<Version, ArgError> {
+    System::version(text).map_err(|e| flag(&e))
+}
+
+/// `--system ID --nodes N --nccl-version V`, nodes within `range`.
+///
+/// # Errors
+/// The flag at fault and what it accepts.
+pub fn parse(id: &str, nodes: u32, version: Option<&str>, range: IntRange) -> Result<System, ArgError> {
+    System::parse(id, nodes, self::version(version)?, range).map_err(|e| flag(&e))
+}
+
+/// The node type of `--system` (for the nodes a run's p gives).
+///
+/// # Errors
+/// `--system`: no such preset, a custom description out of range.
+pub fn node_type(id: &str) -> Result<commlab_core::systems::Preset, ArgError> {
+    commlab_api::system::node_type(id).map_err(|e| flag(&e))
+}
+
+/// The nodes of `p` ranks of `preset`.
+///
+/// # Errors
+/// `--p`: not a whole number of its nodes.
+pub fn nodes_of(preset: &commlab_core::systems::Preset, p: u32) -> Result<u32, ArgError> {
+    if p > 0 && p % preset.gpus == 0 {
+        Ok(p / preset.gpus)
+    } else {
+        Err(("--p".to_owned(), format!("p = {p} is not a whole number of {}-GPU {} nodes", preset.gpus, preset.id)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Predict {
+        #[command(flatten)]
+        args: crate::predict::PredictArgs,
+    }
+
+    /// Any System (every preset × nodes × release, and random custom
+    /// descriptions) goes to `predict`'s flags and comes back unchanged.
+    #[test]
+    fn any_system_goes_through_its_flags_unchanged() {
+        for s in commlab_api::system::examples(5, 400) {
+            let flags = s.flags();
+            let parsed = Predict::try_parse_from(std::iter::once("predict".to_owned()).chain(flags.clone()))
+                .unwrap_or_else(|e| panic!("{flags:?}: {e}"));
+            assert_eq!(parsed.args.system().unwrap(), s, "{flags:?}");
+        }
+        // A refusal names its flag.
+        let bad = Predict::try_parse_from(["predict", "--system", "custom:gpus=8,nics=3"]).unwrap();
+        assert_eq!(bad.args.system().unwrap_err().0, "--system");
+        let bad = Predict::try_parse_from(["predict", "--system", "p4d", "--nccl-version", "1.0"]).unwrap();
+        assert_eq!(bad.args.system().unwrap_err().0, "--nccl-version");
+    }
+}
