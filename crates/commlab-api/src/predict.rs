@@ -45,6 +45,27 @@ impl std::str::FromStr for Engine {
 }
 
 impl Engine {
+    /// The engine that makes `planned`'s time when `self` is asked: the
+    /// steady engine where it models the run, else the flow engine. The one
+    /// place an engine is chosen for a run (`predict`, the fit, the page).
+    #[must_use]
+    pub fn choose(self, planned: &Planned) -> Engine {
+        if self == Engine::Steady && planned.steady_models() {
+            Engine::Steady
+        } else {
+            Engine::Flow
+        }
+    }
+
+    /// The engine of the page's expected curve at `planned`: the flow
+    /// engine up to [`EXPECTED_FLOW_RANKS`] ranks (a size takes it at most
+    /// about a second there), the steady engine past them wherever it models
+    /// the run.
+    pub fn expected(planned: &Planned) -> Engine {
+        let asked = if planned.p > EXPECTED_FLOW_RANKS { Engine::Steady } else { Engine::Flow };
+        asked.choose(planned)
+    }
+
     /// The nodes of a System it runs.
     pub fn nodes(self) -> IntRange {
         match self {
@@ -63,8 +84,13 @@ impl Engine {
 }
 
 /// What the steady engine's rows are, and how far they are from the flow
-/// engine (`crates/commlab-api/tests/steady.rs`, the whole check).
-pub const STEADY_NOTE: &str = "Rows marked steady come from the steady state, not from every flow: a ring as its tokens in a closed queueing network (mean value analysis), going to its busiest link's work where latency hides under the transfers; NCCL's tree and NVLS tree as one piece's fill, exact alone, and a steady period of their windows and links (NCCL's tree no faster than its chains' start and its first window allow). Smooth in every value, milliseconds at any node count. Not yet as close as they should be: against the flow engine on every preset at 2, 4 and 8 nodes, rings are off by up to 7.7 % at 1 MiB and less, 13 % from 4 to 16 MiB and 13 % at 64 MiB and more (there half of the cases within 0.4 %, 90 % within 4.0 %); NVLS tree by up to 0.9 %, 12 % and 10 %; NCCL's tree by up to 20 %, 19 % and 14 % (at 64 MiB and more half of its cases within 3.5 %, 90 % within 6.4 %). On other node counts the trees are further off (at 3, 5 and 16 nodes up to 15 % at 1 MiB, 25 % at 16 MiB, 26 % at 64 MiB and more; NVLS tree 26 % fast at 3 nodes and up to 17 % from 16 to 128): a tree's 64 pieces fill and drain its NICs while sharing them, which the steady period leaves out. Other schedules (broadcast's chain, all-to-all) run as the flow engine runs them (docs/systems.md, \"Two engines\").";
+/// engine ([`crate::steady::ACCURACY`], the check's figures).
+pub fn steady_note() -> String {
+    format!(
+        "Rows marked steady come from the steady state, not from every flow: a ring as its tokens in a closed queueing network (mean value analysis), going to its busiest link's work where latency hides under the transfers; NCCL's tree and NVLS tree as one piece's fill, exact alone, and a steady period of their windows and links (NCCL's tree no faster than its chains' start and its first window allow). Smooth in every value, milliseconds at any node count. Not yet as close as they should be. {}. On more nodes NVLS tree's steady state is faster than the flow by more: a tree's pieces fill and drain its NICs while sharing them, which the steady period leaves out. Other schedules (broadcast's chain, all-to-all) run as the flow engine runs them (docs/systems.md, \"Two engines\").",
+        crate::steady::accuracy_sentence()
+    )
+}
 
 /// A prediction's request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -496,15 +522,10 @@ impl Planned {
         })
     }
 
-    /// The engine of the page's expected curve at this run: the steady
-    /// engine past [`EXPECTED_FLOW_RANKS`] ranks wherever it models the run,
-    /// else the flow engine.
+    /// The engine of the page's expected curve at this run
+    /// ([`Engine::expected`]).
     pub fn expected_engine(&self) -> Engine {
-        if self.p > EXPECTED_FLOW_RANKS && self.steady_under(Engine::Steady) {
-            Engine::Steady
-        } else {
-            Engine::Flow
-        }
+        Engine::expected(self)
     }
 
     /// The call's time by the flow engine (ns, with NCCL's per-call cost):
@@ -526,13 +547,17 @@ impl Planned {
         Ok(Band { mean: t, min: t, max: t, runs: 1 })
     }
 
-    /// Whether `engine` makes this run's time from its steady state: the
-    /// steady engine's rings, NCCL's trees and NVLS trees (NVLS on one
-    /// node, small, runs as the flow engine runs it).
+    /// Whether asking `engine` makes this run's time from its steady state
+    /// ([`Engine::choose`]).
     pub fn steady_under(&self, engine: Engine) -> bool {
-        engine == Engine::Steady
-            && self.p > 1
-            && (matches!(self.schedule.as_str(), "ring" | "node-tree") || self.steady_tree())
+        engine.choose(self) == Engine::Steady
+    }
+
+    /// Whether the steady engine models this run: rings, NCCL's tree and
+    /// NVLS tree on more than one rank (NVLS on one node, small, runs as
+    /// the flow engine runs it).
+    fn steady_models(&self) -> bool {
+        self.p > 1 && (matches!(self.schedule.as_str(), "ring" | "node-tree") || self.steady_tree())
     }
 
     /// The call's time (ns) under `engine` with the preset's values scaled
@@ -694,10 +719,11 @@ fn flow_only(nodes: u32, schedule: &str, planned: &Planned) -> ApiError {
 /// One size: NCCL's pick, simulated by `engine`.
 fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> Result<PredictRow, ApiError> {
     let (planned, (algorithm, protocol, note, nccl_model_time_us, simulated)) = decide(system, collective, bytes);
-    if !planned.steady_under(engine) && u64::from(system.nodes) > NODES.max {
+    let engine = engine.choose(&planned);
+    if engine == Engine::Flow && u64::from(system.nodes) > NODES.max {
         return Err(flow_only(system.nodes, simulated, &planned));
     }
-    let (sim_ns, bottleneck, band, engine) = if planned.steady_under(engine) {
+    let (sim_ns, bottleneck, band, engine) = if engine == Engine::Steady {
         (planned.steady_ns(Scales::NOMINAL)?, None, None, Engine::Steady)
     } else {
         match planned.prepare()? {
@@ -860,8 +886,8 @@ impl Prediction {
     }
 
     /// What the steady engine is, where a row used it (`None`: no row did).
-    pub fn engine_note(&self) -> Option<&'static str> {
-        self.rows.iter().any(|r| r.engine == Engine::Steady).then_some(STEADY_NOTE)
+    pub fn engine_note(&self) -> Option<String> {
+        self.rows.iter().any(|r| r.engine == Engine::Steady).then(steady_note)
     }
 
     /// What the "NCCL's model" column is, and where it is furthest from the

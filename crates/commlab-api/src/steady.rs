@@ -16,6 +16,76 @@ use commlab_core::choose::{block_bytes, nccl_node_trees, Collective, NodeTree};
 use commlab_core::net::topology::{Dir, LinkClass};
 use commlab_core::net::{Network, Shape};
 use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// How far the steady engine is from the flow engine on one part of its
+/// check: the worst difference in each size region, held by the check's
+/// tests (`tests/steady.rs`, `tests/steady_trees.rs`: a case past its
+/// region's figure fails them). The one place these figures are written:
+/// the CLI's note, the page's note and `docs/systems.md` take them from here.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Accuracy {
+    /// What is checked, in words.
+    pub schedule: &'static str,
+    /// The node counts checked.
+    pub nodes: &'static str,
+    /// The worst difference at 1 MiB and less, 4 to 16 MiB, and 64 MiB and
+    /// more (fractions).
+    pub worst: [f64; 3],
+    /// At 64 MiB and more, the median and the 90th percentile of the
+    /// differences (fractions), where the check holds them.
+    pub spread: Option<(f64, f64)>,
+}
+
+/// The steady engine's check against the flow engine (every preset, 1 KiB
+/// to 4 GiB on 2, 4 and 8 nodes; 1, 16, 64 MiB and 1 GiB on 3, 5 and 16):
+/// rings against the flow band's mean, trees against the flow run.
+pub const ACCURACY: [Accuracy; 3] = [
+    Accuracy {
+        schedule: "rings (allreduce, allgather, reduce-scatter × LL, LL128, Simple)",
+        nodes: "2, 4, 8",
+        worst: [0.077, 0.126, 0.132],
+        spread: Some((0.004, 0.040)),
+    },
+    Accuracy {
+        schedule: "NCCL's tree (LL, LL128, Simple) and NVLS tree",
+        nodes: "2, 4, 8",
+        worst: [0.202, 0.190, 0.138],
+        spread: None,
+    },
+    Accuracy { schedule: "NCCL's tree and NVLS tree", nodes: "3, 5, 16", worst: [0.151, 0.254, 0.258], spread: None },
+];
+
+/// A fraction as a percentage with one decimal (`0.132` → `13.2 %`).
+fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+/// [`ACCURACY`] as the Markdown table of `docs/systems.md` ("Two engines").
+pub fn accuracy_table() -> String {
+    let mut out = String::from(
+        "| schedule | node counts | ≤ 1 MiB | 4–16 MiB | ≥ 64 MiB | ≥ 64 MiB, median / p90 |\n|---|---|---|---|---|---|\n",
+    );
+    for a in ACCURACY {
+        let spread = a.spread.map_or("—".to_owned(), |(m, p)| format!("{} / {}", percent(m), percent(p)));
+        let [w0, w1, w2] = a.worst.map(percent);
+        let _ = writeln!(out, "| {} | {} | {w0} | {w1} | {w2} | {spread} |", a.schedule, a.nodes);
+    }
+    out
+}
+
+/// [`ACCURACY`] in a sentence: the worst difference of each part, by region.
+pub fn accuracy_sentence() -> String {
+    let part = |a: &Accuracy| {
+        let [w0, w1, w2] = a.worst.map(percent);
+        format!(
+            "{} on {} nodes up to {w0} at 1 MiB and less, {w1} from 4 to 16 MiB and {w2} at 64 MiB and more",
+            a.schedule, a.nodes
+        )
+    };
+    let parts: Vec<String> = ACCURACY.iter().map(part).collect();
+    format!("Against the flow engine (every preset), {}", parts.join("; "))
+}
 
 /// One hop of a ring's lap: its latency, the bytes it moves, the bandwidth
 /// and class of the link it waits on, its transfer's time when every flow

@@ -178,13 +178,18 @@ fn the_steady_ring_against_the_flow_band() {
         100.0 * p90,
         large.len()
     );
-    assert!(median <= 0.006 && p90 <= 0.045 && tenth <= 3, "at 64 MiB and more: {median:.4}, {p90:.4}, {tenth}");
+    // The figures every note and doc shows (`steady::ACCURACY`), each the
+    // measured value rounded to 0.1 %: a case past its figure fails here.
+    let shown = commlab_api::steady::ACCURACY[0];
+    let (m, p) = shown.spread.unwrap();
+    assert!(median <= m + 5e-4 && p90 <= p + 5e-4 && tenth <= 3, "at 64 MiB and more: {median:.4}, {p90:.4}, {tenth}");
     assert!(
-        w[0] <= 0.08 && w[1] <= 0.13 && w[2] <= 0.14,
-        "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
+        (0..3).all(|i| w[i] <= shown.worst[i] + 5e-4),
+        "worst ≤ 1 MiB {:.4}, 4–16 MiB {:.4}, ≥ 64 MiB {:.4} against {:?}",
         w[0],
         w[1],
-        w[2]
+        w[2],
+        shown.worst
     );
 }
 
@@ -281,4 +286,14 @@ fn a_steady_fit_predicts_another_node_count() {
             );
         }
     }
+}
+
+/// `docs/systems.md` shows the check's figures as `steady::ACCURACY` holds them.
+#[test]
+fn the_docs_show_the_checks_figures() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/systems.md")).unwrap();
+    let start = doc.find("<!-- accuracy:begin").expect("marked table");
+    let start = start + doc[start..].find('\n').unwrap() + 1;
+    let end = doc.find("<!-- accuracy:end -->").expect("marked table");
+    assert_eq!(doc[start..end], commlab_api::steady::accuracy_table());
 }

@@ -150,13 +150,10 @@ fn worst(
 fn the_steady_trees_against_the_flow() {
     let exps: Vec<u32> = (10..=32).step_by(2).collect();
     let (w, over) = worst(&cases(), &[2, 4, 8], &exps, true);
-    assert!(
-        w[0] <= 0.21 && w[1] <= 0.20 && w[2] <= 0.14,
-        "worst ≤ 1 MiB {:.3}, 4–16 MiB {:.3}, ≥ 64 MiB {:.3}",
-        w[0],
-        w[1],
-        w[2]
-    );
+    // The figures every note and doc shows (`steady::ACCURACY`), each the
+    // measured value rounded to 0.1 %: a case past its figure fails here.
+    let shown = commlab_api::steady::ACCURACY[1];
+    assert!((0..3).all(|i| w[i] <= shown.worst[i] + 5e-4), "worst {w:?} against {:?}", shown.worst);
     assert!(over[0] <= 8 && over[1] <= 40 && over[2] <= 6, "cases over 10 %: {over:?}");
 }
 
@@ -172,7 +169,8 @@ fn the_steady_trees_against_the_flow() {
 #[test]
 fn the_steady_trees_on_node_counts_the_check_leaves_out() {
     let (w, over) = worst(&cases(), &[3, 5, 16], &[20, 24, 26, 30], true);
-    assert!(w[0] <= 0.16 && w[1] <= 0.26 && w[2] <= 0.27, "worst {w:?}");
+    let shown = commlab_api::steady::ACCURACY[2];
+    assert!((0..3).all(|i| w[i] <= shown.worst[i] + 5e-4), "worst {w:?} against {:?}", shown.worst);
     assert!(over[0] <= 7 && over[1] <= 23 && over[2] <= 47, "cases over 10 %: {over:?}");
 }
 

@@ -103,8 +103,9 @@ pub fn ExpectedTable(
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
             {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{format!(
-                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. On the check against the flow simulation (2, 4 and 8 nodes) it is within 12 % for NVLS tree, 13 % for rings and 20 % for NCCL's tree; on more nodes NVLS tree's steady state is faster by more (up to 17 % from 16 to 128 nodes), as it leaves out the NICs' fill and drain under sharing (docs/systems.md, \"Two engines\"). {}",
+                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. {}; on more nodes NVLS tree's steady state is faster by more, as it leaves out the NICs' fill and drain under sharing (docs/systems.md, \"Two engines\"). {}",
                 commlab_api::predict::EXPECTED_FLOW_RANKS,
+                commlab_api::steady::accuracy_sentence(),
                 if far {
                     format!("Past {} nodes nothing runs flow by flow: the flow engine's runs at such sizes take minutes to hours (commlab predict --engine steady gives these rows).", commlab_api::system::NODES.max)
                 } else {
