@@ -554,11 +554,11 @@ impl FitResult {
     /// `(p−1)/p` for allgather, reduce-scatter and all-to-all, 1 for
     /// broadcast and reduce); `None` where the times' unit is not known.
     pub fn busbw(&self) -> Vec<Option<f64>> {
-        let factor =
-            self.collective.parse::<Collective>().map_or(1.0, |c| commlab_core::systems::busbw_factor(c, self.p));
+        let Ok(collective) = self.collective.parse::<Collective>() else { return vec![None; self.points.len()] };
         let known = self.unit == "µs";
-        // bytes / µs = MB/s; / 1000 = GB/s.
-        self.points.iter().map(|&(bytes, t)| (known && t > 0.0).then(|| bytes as f64 / t / 1000.0 * factor)).collect()
+        let busbw =
+            |bytes, t_us: f64| commlab_core::systems::Measure::Busbw.of(collective, self.p, bytes, t_us * 1000.0);
+        self.points.iter().map(|&(bytes, t)| (known && t > 0.0).then(|| busbw(bytes, t))).collect()
     }
 
     /// The points that are outliers (indices, in the file's order): a

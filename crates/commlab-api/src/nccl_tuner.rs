@@ -21,6 +21,9 @@ use std::fmt::Write as _;
 /// Why no NCCL file comes from the α–β model.
 pub const NO_SYSTEM: &str = "α–β alone cannot advise NCCL (it knows neither its channels, its protocols nor the links): give a system (--system ID), whose NCCL algorithms are then simulated; nothing was written";
 
+/// What the page says where no System is picked.
+pub const NO_SYSTEM_PAGE: &str = "α–β alone cannot advise NCCL: it knows neither NCCL's channels, its protocols nor the links. Pick a System above (with p = all its GPUs): NCCL's own algorithms are then simulated on it, and the file keeps NCCL's choice wherever none beats it by 5 %. Nothing was saved.";
+
 /// The smallest simulated gain over NCCL's own pick that is written.
 pub const MIN_GAIN: f64 = 0.05;
 
@@ -127,6 +130,32 @@ impl TunerPlan {
             return Err(ApiError::problem("bytes", "no size to advise on"));
         }
         Ok(TunerPlan { system, collective, sizes: plans })
+    }
+
+    /// The page's plan: NCCL's candidates on the System shown at the
+    /// comparison's `sizes`, where there is a System and `p` is all its GPUs.
+    ///
+    /// # Errors
+    /// What the page says instead: no System ([`NO_SYSTEM_PAGE`]), `p` not
+    /// all its GPUs, or the plan's refusal.
+    pub fn on_page(system: Option<&System>, p: u32, collective: &str, sizes: &[u64]) -> Result<TunerPlan, String> {
+        let system = system.ok_or(NO_SYSTEM_PAGE)?;
+        if !system.covers(p) {
+            return Err(format!(
+                "{}: NCCL's file is written for the system described, with p all its GPUs.",
+                system.not_all(p)
+            ));
+        }
+        TunerPlan::new(system, collective, sizes).map_err(|e| e.to_string())
+    }
+
+    /// Whether the page asks NCCL's gain sentence on `system` (NCCL shown,
+    /// `p` all its GPUs, a collective NCCL has algorithms for, and nodes a
+    /// fit simulates): its candidates simulated in a worker of their own.
+    pub fn gain_asked(system: &System, p: u32, collective: Collective) -> bool {
+        system.covers(p)
+            && tuner::nccl_collective(collective).is_some()
+            && crate::predict::FIT_NODES.contains(u64::from(system.nodes))
     }
 
     /// Every candidate's run, size by size (what [`TunerPlan::file`] takes the times of).
@@ -294,5 +323,30 @@ impl TunerPlan {
             }
         }
         Ok(Advice { text, bands, file_name: format!("commlab-{}-nccl-tuner.conf", self.collective.id()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use commlab_core::libraries::nccl::Version;
+
+    /// The page's tuner file needs a System and p all its GPUs, and is
+    /// made under the System's NCCL release; NCCL's gain is asked where a
+    /// fit's nodes simulate NCCL's own algorithms.
+    #[test]
+    fn the_page_s_plan_needs_a_system_and_all_its_gpus() {
+        let sizes = [1 << 20, 1 << 24];
+        assert_eq!(TunerPlan::on_page(None, 16, "allreduce", &sizes).unwrap_err(), NO_SYSTEM_PAGE);
+        let s = System::parse("dgx-h100", 2, Version::V2_22, crate::system::NODES).unwrap();
+        let e = TunerPlan::on_page(Some(&s), 8, "allreduce", &sizes).unwrap_err();
+        assert!(e.starts_with("p = 8 is not the 16 GPUs of 2 × dgx-h100: "), "{e}");
+        let plan = TunerPlan::on_page(Some(&s), 16, "allreduce", &sizes).unwrap();
+        assert_eq!(plan.system.version, Version::V2_22);
+        assert!(TunerPlan::on_page(Some(&s), 16, "all-to-all", &sizes).unwrap_err().contains("grouped sends"));
+        assert!(TunerPlan::gain_asked(&s, 16, Collective::Allreduce));
+        assert!(!TunerPlan::gain_asked(&s, 8, Collective::Allreduce));
+        assert!(!TunerPlan::gain_asked(&s, 16, Collective::AllToAll));
+        assert!(!TunerPlan::gain_asked(&s.with_nodes(16), 128, Collective::Allreduce), "past a fit's nodes");
     }
 }

@@ -181,6 +181,24 @@ pub fn simulable(collective: Collective, algorithm: &str) -> bool {
 }
 
 impl PredictRequest {
+    /// The page's expected curve of `collective` at `sizes` on the System
+    /// shown: `None` without a System, or where `p` is not all its GPUs
+    /// (unless the System is drawn past the page's network, `far`).
+    pub fn expected(
+        system: Option<System>,
+        far: bool,
+        p: u32,
+        collective: Collective,
+        sizes: &[u64],
+    ) -> Option<PredictRequest> {
+        let system = system.filter(|s| far || s.covers(p))?;
+        (!sizes.is_empty()).then(|| PredictRequest {
+            system,
+            collective: collective.id().to_owned(),
+            sizes: sizes.to_vec(),
+        })
+    }
+
     /// Every size planned for the network ([`Planned`]), nodes within
     /// `engine`'s range ([`NODES`] for the flow engine, [`STEADY_NODES`]
     /// for the steady one), checked as [`PredictRequest::run`] checks.
@@ -738,12 +756,12 @@ fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> R
         }
     };
     let time_us = sim_ns / 1000.0 + planned.base_us;
-    let algbw = if time_us > 0.0 { bytes as f64 / (time_us * 1000.0) } else { 0.0 };
+    let of = |m: systems::Measure| m.of(collective, planned.p, bytes, time_us * 1000.0);
     Ok(PredictRow {
         bytes,
         time_us,
-        algbw,
-        busbw: algbw * systems::busbw_factor(collective, planned.p),
+        algbw: of(systems::Measure::Algbw),
+        busbw: of(systems::Measure::Busbw),
         algorithm,
         protocol,
         channels: planned.channels,

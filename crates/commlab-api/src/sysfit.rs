@@ -345,6 +345,32 @@ impl SystemFitRequest {
         Ok(SystemFitRequest { planned, measured_us: points.iter().map(|p| p.1).collect(), then, engine })
     }
 
+    /// The page's fit of `run` on the System shown: an nccl-tests run
+    /// whose p is all the System's GPUs, fitted with the flow engine.
+    ///
+    /// # Errors
+    /// What the page says instead (empty where the run is no nccl-tests
+    /// run: the page then says nothing of a System): no System, the run's
+    /// p not all its GPUs, or the request's refusal.
+    pub fn on_page(system: Option<&System>, run: &crate::fit::FitResult) -> Result<SystemFitRequest, String> {
+        if run.format != "nccl-tests" {
+            return Err(String::new());
+        }
+        let Some(system) = system else {
+            return Err(
+                "Pick a System above (with p = all its GPUs) to fit its links and NCCL's fixed costs to this run, and to see how far it is from what that system should reach."
+                    .into(),
+            );
+        };
+        if !system.covers(run.p) {
+            return Err(format!(
+                "{} (the run's ranks): pick the System the run was made on to fit it.",
+                system.not_all(run.p)
+            ));
+        }
+        SystemFitRequest::new(system, None, &run.collective, &run.points, Engine::Flow).map_err(|e| e.to_string())
+    }
+
     /// Fits the factors, then predicts [`SystemFitRequest::then`].
     ///
     /// # Errors

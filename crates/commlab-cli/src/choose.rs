@@ -153,7 +153,7 @@ impl ChooseArgs {
         let system = self.net.system_for(self.p, version)?;
         if let Some(s) = system.filter(|s| !s.covers(self.p)) {
             let want = s.ranks();
-            return Err(("--p".to_owned(), format!("{} × {} has {want} GPUs: give --p {want}", s.nodes, s.preset.id)));
+            return Err(("--p".to_owned(), format!("{}: give --p {want}", s.not_all(self.p))));
         }
         if self.nccl_version.is_some() && self.nccl.as_deref().is_some_and(|t| t.contains("version=")) {
             let why = "give the version here or as --nccl's version key, not both";

@@ -251,16 +251,14 @@ impl FitArgs {
             commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit, rccl: result.rccl };
         let mut text = report.sentences().join("\n");
         text.push('\n');
-        let factor = result
-            .collective
-            .parse()
-            .map_or(1.0, |c| commlab_core::systems::busbw_factor(c, preset.ranks(self.predict_nodes.unwrap_or(nodes))));
+        let ranks = preset.ranks(self.predict_nodes.unwrap_or(nodes));
+        let collective = result.collective.parse().unwrap_or(commlab_core::choose::Collective::Allreduce);
         let prediction: Vec<Value> = request
             .then
             .iter()
             .zip(&fit.then_us)
             .map(|(p, &t)| {
-                let busbw = if t > 0.0 { p.bytes as f64 / (t * 1000.0) * factor } else { 0.0 };
+                let busbw = commlab_core::systems::Measure::Busbw.of(collective, ranks, p.bytes, t * 1000.0);
                 serde_json::json!({
                     "bytes": p.bytes, "time_us": t, "busbw": busbw,
                     "algorithm": p.algorithm, "protocol": p.protocol,

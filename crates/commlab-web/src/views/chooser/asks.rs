@@ -39,10 +39,8 @@ fn follow_nccl_gain(ctx: &Ctx) {
     let asked = Memo::new(move |_| {
         let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
         params.with(|c| {
-            let system = c.system().filter(|s| c.libraries[2] && s.covers(c.compare.p))?;
-            commlab_core::libraries::tuner::nccl_collective(c.compare.collective)?;
-            // NCCL's own candidates are simulated on as many nodes as a fit.
-            commlab_api::predict::FIT_NODES.contains(u64::from(system.nodes)).then_some(())?;
+            let system =
+                c.system().filter(|s| c.libraries[2] && TunerPlan::gain_asked(s, c.compare.p, c.compare.collective))?;
             Some((system, c.compare.collective.id(), sizes))
         })
     });

@@ -17,12 +17,7 @@ use leptos::prelude::*;
 /// preset's nodes and p is every rank of them, or the view draws a System
 /// past its network ([`ChooserParams::far`]).
 pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
-    let system = c.system()?;
-    ((c.far().is_some() || system.covers(c.compare.p)) && !sizes.is_empty()).then(|| PredictRequest {
-        system,
-        collective: c.compare.collective.id().to_owned(),
-        sizes: sizes.to_vec(),
-    })
+    PredictRequest::expected(c.system(), c.far().is_some(), c.compare.p, c.compare.collective, sizes)
 }
 
 /// A System's name in a sentence: a preset's id, or "custom system".

@@ -17,9 +17,6 @@ use commlab_plot::Theme;
 use leptos::prelude::*;
 use std::rc::Rc;
 
-/// Why no NCCL tuner file is written from the α–β model.
-const NO_SYSTEM: &str = "α–β alone cannot advise NCCL: it knows neither NCCL's channels, its protocols nor the links. Pick a System above (with p = all its GPUs): NCCL's own algorithms are then simulated on it, and the file keeps NCCL's choice wherever none beats it by 5 %. Nothing was saved.";
-
 /// The picks at every size of the chart, or why there are none.
 pub type Shown = Option<Result<Vec<Picks>, String>>;
 
@@ -136,27 +133,17 @@ fn save_nccl(
         note.set("The comparison is not ready yet.".into());
         return;
     };
-    let Some(system) = params.with_untracked(ChooserParams::system) else {
-        note.set(NO_SYSTEM.into());
-        return;
-    };
-    if !system.covers(r.p) {
-        let (gpus, nodes, id) = (system.ranks(), system.nodes, system.preset.id);
-        note.set(format!(
-            "NCCL's file is written for the system described: set p to its {gpus} GPUs ({nodes} × {id})."
-        ));
-        return;
-    }
     let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
     // Under the NCCL release the page shows (the System carries it).
-    let plan = match commlab_api::nccl_tuner::TunerPlan::new(&system, &r.collective, &sizes) {
+    let system = params.with_untracked(ChooserParams::system);
+    let plan = match commlab_api::nccl_tuner::TunerPlan::on_page(system.as_ref(), r.p, &r.collective, &sizes) {
         Ok(plan) => Rc::new(plan),
         Err(e) => {
-            note.set(e.to_string());
+            note.set(e);
             return;
         }
     };
-    let what = format!("Simulating NCCL's algorithms on {} × {}", system.nodes, system.preset.id);
+    let what = format!("Simulating NCCL's algorithms on {} × {}", plan.system.nodes, plan.system.preset.id);
     note.set(format!("{what}…"));
     let planned = plan.planned();
     let handler: OnResponse = Rc::new(move |response, _| match response {

@@ -16,27 +16,9 @@ use std::rc::Rc;
 
 /// What to fit: the preset, its nodes and the request, or why nothing is.
 fn plan(c: &ChooserParams, f: &FitResult) -> Result<(Preset, u32, SystemFitRequest), String> {
-    if f.format != "nccl-tests" {
-        return Err(String::new());
-    }
-    let Some(system) = c.system() else {
-        return Err(
-            "Pick a System above (with p = all its GPUs) to fit its links and NCCL's fixed costs to this run, and to see how far it is from what that system should reach."
-                .into(),
-        );
-    };
-    if !system.covers(f.p) {
-        return Err(format!(
-            "The run has p = {}; the System above has {} GPUs ({} × {}): set p to the run's ranks to fit that system.",
-            f.p,
-            system.ranks(),
-            system.nodes,
-            system.preset.id
-        ));
-    }
-    SystemFitRequest::new(&system, None, &f.collective, &f.points, commlab_api::predict::Engine::Flow)
-        .map(|request| (system.preset, system.nodes, request))
-        .map_err(|e| e.to_string())
+    let system = c.system();
+    let request = SystemFitRequest::on_page(system.as_ref(), f)?;
+    system.map(|s| (s.preset, s.nodes, request)).ok_or_else(String::new)
 }
 
 /// The panel.

@@ -81,22 +81,22 @@ pub fn SystemSelect(
                 s.id, s.shape(n), s.ranks(n), NODES.max, NODES.max,
             )}</p>
         })}
-        {move || shown.get().filter(|_| params.with(|c| c.far().is_none())).map(|System { preset: s, nodes: n, .. }| view! {
+        {move || shown.get().filter(|_| params.with(|c| c.far().is_none())).map(|system| { let System { preset: s, nodes: n, .. } = system; view! {
             <p class="hint" data-testid="chooser-system-note">
                 {format!(
                     "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Sources: docs/systems.md.",
                     s.id, s.shape(n), s.nvlink, s.nic, s.ranks(n),
                 )}
             </p>
-            {(p() != s.ranks(n)).then(|| view! {
+            {(!system.covers(p())).then(|| view! {
                 <p class="field-error" role="alert" data-testid="chooser-system-p">
-                    {format!("p = {} is not the {} GPUs of {n} × {}: no expected curve, and NCCL's description assumes all of them. ", p(), s.ranks(n), s.id)}
+                    {format!("{}: no expected curve, and NCCL's description assumes all of them. ", system.not_all(p()))}
                     <button type="button" data-testid="chooser-system-use-p" on:click=move |_| params.update(|c| c.compare.p = s.ranks(n))>
                         {format!("Use p = {}", s.ranks(n))}
                     </button>
                 </p>
             })}
-        })}
+        }})}
     }
 }
 
