@@ -130,7 +130,7 @@ fn equal_fits_are_ties_and_points_carry_busbw() {
 fn published_nccl_tests_output_fits_ring() {
     let r = request(fixture("mscclpp-507-allreduce.txt"), "allreduce", 8, Some("ring")).run().unwrap();
     assert_eq!(r.format, "nccl-tests");
-    assert_eq!(r.unit, "µs");
+    assert_eq!(r.unit, commlab_api::fit::TimeUnit::Micros);
     assert!(r.alpha > 0.0 && r.alpha_err < 0.1 * r.alpha, "{} ± {}", r.alpha, r.alpha_err);
     assert!(r.beta > 0.0 && r.beta_err < 0.2 * r.beta, "{} ± {}", r.beta, r.beta_err);
     for ((n, t), q) in r.points.iter().zip(&r.predicted) {

@@ -95,13 +95,40 @@ pub struct Candidate {
     pub rms: f64,
 }
 
+/// The unit of a run's times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TimeUnit {
+    /// Microseconds: nccl-tests and OSU print them.
+    #[serde(rename = "µs")]
+    Micros,
+    /// Whatever unit a CSV file's times are in (not known).
+    #[serde(rename = "the file's unit")]
+    File,
+}
+
+impl TimeUnit {
+    /// Its name in sentences and the JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            TimeUnit::Micros => "µs",
+            TimeUnit::File => "the file's unit",
+        }
+    }
+}
+
+impl std::fmt::Display for TimeUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 /// The fit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FitResult {
     /// The format read.
     pub format: String,
     /// The time unit (µs for nccl-tests and OSU; the file's own for CSV).
-    pub unit: String,
+    pub unit: TimeUnit,
     /// The collective.
     pub collective: String,
     /// Ranks.
@@ -479,7 +506,7 @@ impl FitRequest {
         candidates.sort_by(|a, b| a.rms.total_cmp(&b.rms));
         let mut result = FitResult {
             format: format.id().to_owned(),
-            unit: if format == Format::Csv { "the file's unit".into() } else { "µs".into() },
+            unit: if format == Format::Csv { TimeUnit::File } else { TimeUnit::Micros },
             collective: collective.id().to_owned(),
             p: ranks.p,
             algorithm: chosen.algorithm,
@@ -555,7 +582,7 @@ impl FitResult {
     /// broadcast and reduce); `None` where the times' unit is not known.
     pub fn busbw(&self) -> Vec<Option<f64>> {
         let Ok(collective) = self.collective.parse::<Collective>() else { return vec![None; self.points.len()] };
-        let known = self.unit == "µs";
+        let known = self.unit == TimeUnit::Micros;
         let busbw =
             |bytes, t_us: f64| commlab_core::systems::Measure::Busbw.of(collective, self.p, bytes, t_us * 1000.0);
         self.points.iter().map(|&(bytes, t)| (known && t > 0.0).then(|| busbw(bytes, t))).collect()
@@ -588,7 +615,7 @@ impl FitResult {
     /// The bandwidth β means, 1/β in GB/s (`None` where the times' unit is
     /// not known or β is 0).
     pub fn beta_gbps(&self) -> Option<f64> {
-        (self.unit == "µs" && self.beta > 0.0).then(|| 1.0 / self.beta / 1000.0)
+        (self.unit == TimeUnit::Micros && self.beta > 0.0).then(|| 1.0 / self.beta / 1000.0)
     }
 
     /// The points to list (indices, in the file's order): every point when
@@ -689,7 +716,7 @@ impl FitResult {
     pub fn to_json(&self) -> crate::json::Json {
         json!({
             "format": self.format.as_str(),
-            "unit": self.unit.as_str(),
+            "unit": self.unit.label(),
             "collective": self.collective.as_str(),
             "p": self.p,
             "p_source": self.p_source.as_str(),

@@ -77,9 +77,10 @@ fn chart(fit: &FitResult, (width, dark, measure): (f64, bool, Measure)) -> Optio
     }];
     let theme = Theme::of(dark);
     let caption = format!("{} on p = {}: measured ({}) and the fitted model", fit.collective, fit.p, fit.format);
-    let measure = if fit.unit == "µs" { measure } else { Measure::Time };
+    let micros = fit.unit == commlab_api::fit::TimeUnit::Micros;
+    let measure = if micros { measure } else { Measure::Time };
     let unit = match measure {
-        Measure::Time => format!("time ({})", if fit.unit == "µs" { "µs" } else { "file's unit" }),
+        Measure::Time => format!("time ({})", if micros { "µs" } else { "file's unit" }),
         m => m.axis().to_owned(),
     };
     let mut series = series;
@@ -98,7 +99,7 @@ fn chart(fit: &FitResult, (width, dark, measure): (f64, bool, Measure)) -> Optio
 /// The residuals (the points fitted worst) and every algorithm's fit: drawn
 /// in the task after the values and the chart.
 fn residual_tables(f: &FitResult) -> impl IntoView + use<> {
-    let unit = f.unit.clone();
+    let unit = f.unit;
     view! {
             <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="fit-residuals"
                 style=crate::controls::stack::stack_labels(&["size", "measured", "model", "residual", "relative"])>
