@@ -42,6 +42,12 @@ pub fn node_type(id: &str) -> Result<Preset, ApiError> {
     Preset::find(id).map_err(|e| ApiError::problem("system", e))
 }
 
+/// The preset called `id` (no custom description: what a preset select
+/// picks, without the custom reader).
+pub fn preset(id: &str) -> Option<Preset> {
+    PRESETS.iter().copied().find(|p| p.id == id)
+}
+
 /// The id of a node type: a preset's, or a custom one's whole description
 /// ([`node_type`] reads it back to the same values).
 pub fn type_id(preset: &Preset) -> String {
@@ -163,15 +169,15 @@ impl System {
         net
     }
 
-    /// The System a network is: `named`'s node type (a preset's id, or a
-    /// custom description) when the network is its nodes, else the first
-    /// preset whose nodes it is (`None`: a network of the user's own).
-    pub fn of(net: &NetRequest, named: &str, version: Version) -> Option<System> {
+    /// The System a network is: the node type `named` (a preset, or a
+    /// custom description's values) when the network is its nodes, else the
+    /// first preset whose nodes it is (`None`: a network of the user's own).
+    pub fn of(net: &NetRequest, named: Option<&Preset>, version: Version) -> Option<System> {
         use commlab_core::net::Shape;
         let Shape::Nodes { n, g, r } = net.topology else { return None };
         let is =
             |p: &Preset| p.gpus == g && p.nics == r && net.bandwidth == Some(p.nvlink) && net.bandwidth2 == Some(p.nic);
-        let preset = match node_type(named).ok().filter(is) {
+        let preset = match named.copied().filter(is) {
             Some(p) => p,
             None => *PRESETS.iter().find(|p| is(p))?,
         };

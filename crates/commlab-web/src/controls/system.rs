@@ -73,7 +73,7 @@ pub fn SystemControl(
         let picked = event_target_value(&ev);
         problem.set(None);
         let known =
-            commlab_api::system::node_type(&picked).is_ok() || extra.is_some_and(|(value, _, _)| value == picked);
+            commlab_api::system::preset(&picked).is_some() || extra.is_some_and(|(value, _, _)| value == picked);
         if known {
             pick.run((picked, nodes()));
         }

@@ -38,9 +38,10 @@ pub struct ChooserParams {
     pub libraries: [bool; 3],
     /// NCCL's system, `key=value,…` (`docs/libraries.md`; "" for the defaults).
     pub nccl: String,
-    /// The preset last picked (`sys=`): which of the presets with the same
-    /// network the select shows (`dgx-h100` and `hgx-h200` are one network).
-    pub system: String,
+    /// The node type last picked (`sys=`, read once): which of the presets
+    /// with the same network the select shows (`dgx-h100` and `hgx-h200`
+    /// are one network), or a custom description.
+    pub system: Option<commlab_core::systems::Preset>,
     /// The NCCL release whose model picks on a System (`ncclv=`).
     pub nccl_version: Version,
     /// Bytes per element (MPICH's and Open MPI's rules read counts).
@@ -90,7 +91,7 @@ impl Default for ChooserParams {
             network: <ChooserParams as crate::net_fields::OnNetwork>::default_network(),
             libraries: [false; 3],
             nccl: String::new(),
-            system: String::new(),
+            system: None,
             nccl_version: Version::Current,
             dtype_size: 4,
             fit_format: String::new(),
@@ -264,13 +265,13 @@ impl ViewState for ChooserParams {
         Field {
             name: "sys",
             kind: Kind::Custom {
-                write: |c| (!c.system.is_empty()).then(|| c.system.clone()),
+                write: |c| c.system.as_ref().map(commlab_api::system::type_id),
                 read: |c, text| {
                     if text.len() > NCCL_TEXT {
                         return Err(format!("a preset id or custom:KEY=VALUE,… of at most {NCCL_TEXT} characters"));
                     }
                     let node_type = commlab_api::system::node_type(text).map_err(|e| e.expected)?;
-                    c.system = commlab_api::system::type_id(&node_type);
+                    c.system = Some(node_type);
                     Ok(())
                 },
                 used: "the first preset of that network",
@@ -447,7 +448,9 @@ impl ChooserParams {
 
     /// The System the network is.
     fn network_system(&self) -> Option<System> {
-        Some(&self.network).filter(|_| self.on_network).and_then(|n| System::of(n, &self.system, self.nccl_version))
+        Some(&self.network)
+            .filter(|_| self.on_network)
+            .and_then(|n| System::of(n, self.system.as_ref(), self.nccl_version))
     }
 
     /// Sets the comparison to `system`: its network (one node of it past
@@ -461,7 +464,7 @@ impl ChooserParams {
         self.compare.p = shown.ranks();
         self.libraries[2] = true;
         self.nccl = shown.nccl_text();
-        self.system = system.id();
+        self.system = Some(system.preset);
         self.nccl_version = system.version;
     }
 

@@ -186,7 +186,7 @@ mod tests {
             assert_eq!(c.system().map(|s| (s.preset.id, s.nodes)), Some((id, 2)));
         }
         // A stale id names nothing it does not match.
-        "p4d".clone_into(&mut c.system);
+        c.system = commlab_api::system::preset("p4d");
         assert_eq!(c.system().map(|s| s.preset.id), Some("dgx-h100"));
     }
 

@@ -29,10 +29,13 @@ pub fn SystemSelect(
     params: RwSignal<ScheduleParams>,
 ) -> impl IntoView {
     let current = Signal::derive(move || {
-        params.with(|p| Some(&p.network).filter(|_| p.on_network).and_then(|n| System::of(n, "", Version::Current)))
+        params.with(|p| Some(&p.network).filter(|_| p.on_network).and_then(|n| System::of(n, None, Version::Current)))
     });
     let pick = Callback::new(move |(id, nodes): (String, u32)| {
-        if let Ok(system) = System::parse(&id, nodes, Version::Current, commlab_api::system::NODES) {
+        // Presets only: the Schedule view has no custom systems.
+        let picked = commlab_api::system::preset(&id)
+            .and_then(|t| System::of_type(t, nodes, Version::Current, commlab_api::system::NODES).ok());
+        if let Some(system) = picked {
             params.update(|p| apply(p, &system));
         }
     });
