@@ -1442,3 +1442,23 @@ fn choose_on_a_custom_system_says_nccl_s_sentence() {
     let preset = gains("dgx-h100");
     assert_eq!(said, preset[0].as_str().unwrap().replace("dgx-h100", "custom"));
 }
+
+/// The ranges the help texts write are the api's: a System's nodes by
+/// engine, a fit's, and the Chooser's ranks (a range changed in one place
+/// and not in the help fails here).
+#[test]
+fn the_help_texts_write_the_api_s_ranges() {
+    use commlab_api::predict::{FIT_NODES, NODES, STEADY_NODES};
+    let help = |command: &str| String::from_utf8(run(&[command, "--help"]).stdout).unwrap().replace('\n', " ");
+    let squeeze = |t: String| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let range = |r: commlab_core::limits::IntRange| format!("{}..={}", r.min, r.max);
+    let predict = squeeze(help("predict"));
+    let want = format!("Nodes ({}; {} with --engine steady)", range(NODES), range(STEADY_NODES));
+    assert!(predict.contains(&want), "{want} in {predict}");
+    let fit = squeeze(help("fit"));
+    let want = format!("({}; {} with --engine steady)", range(FIT_NODES), range(STEADY_NODES));
+    assert!(fit.contains(&want), "{want} in {fit}");
+    let choose = squeeze(help("choose"));
+    let want = format!("Ranks ({})", range(commlab_core::limits::chooser::P));
+    assert!(choose.contains(&want), "{want} in {choose}");
+}
