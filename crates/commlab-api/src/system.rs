@@ -58,14 +58,6 @@ pub fn type_id(preset: &Preset) -> String {
     }
 }
 
-/// The presets whose network equals `preset`'s (`dgx-h100` and `hgx-h200`
-/// are one network): one to the model, told apart by name only.
-pub fn alike(preset: &Preset) -> impl Iterator<Item = &'static Preset> + '_ {
-    PRESETS.iter().filter(move |p| {
-        p.gpus == preset.gpus && p.nics == preset.nics && p.nvlink == preset.nvlink && p.nic == preset.nic
-    })
-}
-
 impl System {
     /// `id` × `nodes` under NCCL `version`, checked: a known node type,
     /// nodes within `range` ([`NODES`] or [`STEADY_NODES`]), and where the
@@ -159,14 +151,6 @@ impl System {
     /// The sentence said where `p` is not all its GPUs.
     pub fn not_all(&self, p: u32) -> String {
         format!("p = {p} is not the {} GPUs of {} × {}", self.ranks(), self.nodes, self.preset.id)
-    }
-
-    /// Its network (`nodes:NxGxR` with its `NVLink` and NIC bandwidths,
-    /// the network mode's defaults otherwise).
-    pub fn network(&self) -> NetRequest {
-        let mut net = NetRequest::on(self.preset.shape(self.nodes));
-        net.system(&self.preset, self.nodes);
-        net
     }
 
     /// The System a network is: the node type `named` (a preset, or a

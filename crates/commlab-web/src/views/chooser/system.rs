@@ -11,7 +11,7 @@
 
 use super::params::ChooserParams;
 use crate::controls::system::SystemControl;
-use commlab_api::system::{System, NODES, STEADY_NODES};
+use commlab_api::system::{System, CUSTOM, NODES, STEADY_NODES};
 use commlab_core::libraries::nccl::Version;
 use commlab_core::systems::CUSTOM_KEYS;
 use leptos::prelude::*;
@@ -99,9 +99,6 @@ pub fn SystemSelect(
         }})}
     }
 }
-
-/// The select's value for a custom system.
-const CUSTOM: &str = "custom:";
 
 /// The value of `key` in a custom system's `custom:k=v,…` text.
 fn value_of<'a>(text: &'a str, key: &str) -> &'a str {
