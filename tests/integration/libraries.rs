@@ -132,7 +132,7 @@ fn nccl_reproduces_predictions_nccl_printed() {
     .unwrap();
     for (bytes, printed) in [(8u64, 25.200_924f32), (256, 25.229_528), (512, 25.259_054), (1024, 25.331_232)] {
         let pred = nccl::predict(&system, Collective::Allreduce, bytes).unwrap();
-        assert_eq!(pred.names(), ("tree", "ll"), "{bytes} B");
+        assert_eq!(pred.choice(), (nccl::Algorithm::Tree, nccl::Protocol::Ll), "{bytes} B");
         let rel = ((pred.pick.2 - printed) / printed).abs();
         assert!(rel < 1e-6, "{bytes} B: {} vs NCCL's {printed}", pred.pick.2);
     }
@@ -145,13 +145,18 @@ fn nccl_ring_simple_on_one_node_is_its_closed_form() {
     let s = nccl::parse_system("nodes=1,gpus=8,channels=4,bw-intra=20", 8).unwrap();
     let n = 1u64 << 30;
     let pred = nccl::predict(&s, Collective::Allreduce, n).unwrap();
-    let (_, _, t) = pred.times.iter().copied().find(|&(a, p, _)| a == 1 && p == 2).unwrap();
+    let (_, _, t) = pred
+        .times
+        .iter()
+        .copied()
+        .find(|&(a, p, _)| a == nccl::Algorithm::Ring && p == nccl::Protocol::Simple)
+        .unwrap();
     let lat = 8.4 + 14.0 * 3.4;
     let bw = 4.0 * 20.0 * 8.0 / 14.0;
     #[allow(clippy::cast_precision_loss, reason = "2^30")]
     let want = lat + n as f64 / (1000.0 * bw);
     assert!((f64::from(t) - want).abs() / want < 1e-5, "{t} vs {want}");
-    assert_eq!(pred.names(), ("ring", "simple"));
+    assert_eq!(pred.choice(), (nccl::Algorithm::Ring, nccl::Protocol::Simple));
     assert!(nccl::predict(&s, Collective::AllToAll, n).is_none());
 }
 
@@ -305,9 +310,10 @@ fn nccl_export_protocols_follow_the_model() {
     let s = system(8).unwrap();
     for &n in &sizes {
         let pred = nccl::predict(&s, Collective::Allreduce, n).unwrap();
-        let best = pred.times.iter().filter(|t| t.0 == 1).min_by(|a, b| a.2.total_cmp(&b.2)).unwrap();
+        let best =
+            pred.times.iter().filter(|t| t.0 == nccl::Algorithm::Ring).min_by(|a, b| a.2.total_cmp(&b.2)).unwrap();
         let row = tuner::nccl_lookup(&rows, "allreduce", n, 1, 8).unwrap();
-        assert_eq!(row.protocol, nccl::PROTOCOLS[best.1], "{n} B");
+        assert_eq!(row.protocol, best.1.id(), "{n} B");
     }
     assert!(rows.len() >= 2, "{}", file.text);
 }
@@ -439,9 +445,9 @@ fn the_nccl_tuner_file_keeps_nccls_pick_unless_the_simulation_beats_it() {
             at += size.candidates.len();
             let best = t.iter().copied().fold(f64::INFINITY, f64::min);
             let time_of = |alg: &str, proto: &str| {
-                size.candidates.iter().position(|c| (c.algorithm, c.protocol) == (alg, proto)).map(|i| t[i])
+                size.candidates.iter().position(|c| (c.algorithm.id(), c.protocol.id()) == (alg, proto)).map(|i| t[i])
             };
-            let own = time_of(size.pick.0, size.pick.1);
+            let own = time_of(size.pick.0.id(), size.pick.1.id());
             match tuner::nccl_lookup(&rows, name, size.bytes, nodes, p) {
                 Some(row) => {
                     let forced = time_of(&row.algorithm, &row.protocol).expect("a simulated pair");
@@ -671,4 +677,75 @@ fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
     let picked = commlab_api::libraries::picks("allreduce", 8, &sizes, &libs).unwrap();
     let said = commlab_api::libraries::gains_on(&r, &picked, Some("NCCL on 1 × x: said."));
     assert_eq!(said.iter().filter(|s| s.starts_with("NCCL")).collect::<Vec<_>>(), ["NCCL on 1 × x: said."]);
+}
+
+/// What the page shows of the picks is the picks: the table has a column a
+/// library asked and a ✓ exactly where the library runs the model's
+/// winner; the band has a row a library and a cell a size, coloured where
+/// the pick is one of ours; the notes say every disagreement once, runs of
+/// sizes joined, no size lost or added.
+#[test]
+fn the_page_shows_the_picks_as_they_are() {
+    use commlab_api::libraries::{band, disagreement_notes, disagreements, model_winner, picks, table, LibraryRequest};
+    let r = commlab_api::chooser::Comparison {
+        collective: Collective::Allreduce,
+        p: 16,
+        lo: 8,
+        hi: 1 << 30,
+        ..commlab_api::chooser::Comparison::default()
+    }
+    .choose(false, 0, None)
+    .run()
+    .unwrap();
+    let libs = LibraryRequest::from_list(
+        &["mpich".into(), "ompi".into(), "nccl".into()],
+        Some(commlab_core::systems::PRESETS[0].nccl_text(2)),
+        4,
+    )
+    .unwrap();
+    let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
+    let picked = picks("allreduce", 16, &sizes, &libs).unwrap();
+    let (heads, rows) = table(&r, &picked);
+    assert_eq!(heads, ["size", "model's winner", "MPICH", "Open MPI", "NCCL (predicted)"]);
+    let mut ticks = 0;
+    for (i, (row, p)) in rows.iter().zip(&picked).enumerate() {
+        let winner = &r.algorithms[r.rows[i].winner];
+        assert_eq!((row.len(), row[1].as_str(), model_winner(&r, i)), (5, winner.as_str(), winner.as_str()));
+        let ours = [
+            p.mpich.as_ref().and_then(|x| x.ours.clone()),
+            p.ompi.as_ref().and_then(|x| x.ours.clone()),
+            p.nccl.as_ref().and_then(|x| x.ours.clone()),
+        ];
+        for (cell, ours) in row[2..].iter().zip(ours) {
+            assert_eq!(cell.ends_with(" ✓"), ours.as_deref() == Some(winner.as_str()), "{cell} at {}", r.rows[i].bytes);
+            ticks += usize::from(cell.ends_with(" ✓"));
+        }
+    }
+    assert!(ticks > 0 && ticks < 3 * rows.len(), "some picks agree, some do not: {ticks}");
+    let (caption, band_rows) = band(&r, &picked).unwrap();
+    assert!(caption.contains("p = 16"), "{caption}");
+    assert_eq!(band_rows.iter().map(|b| b.library.as_str()).collect::<Vec<_>>(), ["MPICH", "Open MPI", "NCCL"]);
+    for b in &band_rows {
+        assert_eq!(b.cells.len(), sizes.len());
+        for (colour, legend, _) in &b.cells {
+            assert_eq!(colour.is_some(), legend.contains("= our "), "{legend}");
+        }
+    }
+    // Every (size, sentence) once.
+    let said: usize = (0..picked.len()).map(|i| disagreements(&r, i, &picked[i]).len()).sum();
+    let notes = disagreement_notes(&r, &picked);
+    let short = commlab_plot::chooser::short_bytes;
+    let mut covered = 0;
+    for note in &notes {
+        let (at, sentence) = note.split_once(": ").unwrap();
+        let (a, b) = at.split_once(" to ").unwrap_or((at, at));
+        let (a, b) =
+            (sizes.iter().position(|&n| short(n) == a).unwrap(), sizes.iter().position(|&n| short(n) == b).unwrap());
+        for (i, p) in picked.iter().enumerate().take(b + 1).skip(a) {
+            assert!(disagreements(&r, i, p).iter().any(|s| s == sentence), "{note} at {}", sizes[i]);
+        }
+        covered += b + 1 - a;
+    }
+    assert_eq!(covered, said, "{notes:#?}");
+    assert!(notes.len() < said, "runs of sizes are joined");
 }

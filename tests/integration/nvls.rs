@@ -169,10 +169,10 @@ fn two_p4d_nodes_run_the_tree_at_large_sizes() {
         .unwrap()
     };
     for p in on(2) {
-        assert_eq!(p.algorithm, "tree", "{} B", p.bytes);
+        assert_eq!(p.algorithm, Some(commlab_core::libraries::nccl::Algorithm::Tree), "{} B", p.bytes);
     }
     for p in on(3).iter().filter(|p| p.bytes >= 1 << 30) {
-        assert_eq!(p.algorithm, "ring", "{} B", p.bytes);
+        assert_eq!(p.algorithm, Some(commlab_core::libraries::nccl::Algorithm::Ring), "{} B", p.bytes);
     }
 }
 

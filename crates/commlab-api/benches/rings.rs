@@ -7,6 +7,7 @@
 use commlab_api::predict::{plan_as, Scales};
 use commlab_api::system::System;
 use commlab_core::choose::Collective;
+use commlab_core::libraries::nccl::{Algorithm, Protocol};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -21,7 +22,7 @@ fn rings(c: &mut Criterion) {
             commlab_api::system::NODES,
         )
         .expect("a preset");
-        let (mut planned, _) = plan_as(&system, Collective::Allreduce, 1 << 30, "ring", "simple");
+        let mut planned = plan_as(&system, Collective::Allreduce, 1 << 30, Some(Algorithm::Ring), Protocol::Simple);
         planned.channels = channels;
         group.bench_function(format!("{nodes} nodes, {channels} channels: prepare and run"), |b| {
             b.iter(|| {

@@ -544,7 +544,7 @@ impl FitRequest {
 pub fn library_algorithms(library: &str, collective: Collective) -> Vec<(&'static str, String)> {
     use commlab_core::libraries::{nccl, ompi, tuner};
     match library {
-        "nccl" => ["ring", "tree"]
+        "nccl" => [nccl::Algorithm::Ring, nccl::Algorithm::Tree]
             .into_iter()
             .filter_map(|a| nccl::ours(collective, a).map(|ours| (ours, format!("NCCL's {a}"))))
             .collect(),

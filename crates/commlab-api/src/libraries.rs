@@ -152,16 +152,12 @@ pub fn picks(collective: &str, p: u32, sizes: &[u64], request: &LibraryRequest) 
                 }),
                 nccl: system.as_ref().and_then(|s| {
                     let pred = nccl::predict(s, collective, q.count() * u64::from(q.dtype_size))?;
-                    let (a, pr) = pred.names();
+                    let (a, pr) = pred.choice();
                     Some(NcclPick {
-                        algorithm: a.to_owned(),
-                        protocol: pr.to_owned(),
+                        algorithm: a.id().to_owned(),
+                        protocol: pr.id().to_owned(),
                         time_us: f64::from(pred.pick.2),
-                        nccl_times: pred
-                            .times
-                            .iter()
-                            .map(|&(a, p, t)| (format!("{}/{}", nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]), f64::from(t)))
-                            .collect(),
+                        nccl_times: pred.times.iter().map(|&(a, p, t)| (format!("{a}/{p}"), f64::from(t))).collect(),
                         ours: nccl::ours(collective, a).map(str::to_owned),
                     })
                 }),
@@ -418,4 +414,133 @@ pub fn export(
         text: out.text,
         substitutes: out.substitutes.into_iter().map(|s| (s.ours, s.put)).collect(),
     })
+}
+
+/// The model's winner at row `row` of `result` (the network's where it ran
+/// on one).
+pub fn model_winner(result: &crate::chooser::ChooseResult, row: usize) -> &str {
+    let r = &result.rows[row];
+    &result.algorithms[r.network.as_ref().map_or(r.winner, |n| n.winner)]
+}
+
+/// The band above the chart: its caption and one row per library asked,
+/// each size's cell coloured by the algorithm of ours it runs (`None`: no
+/// library was asked).
+pub fn band(
+    result: &crate::chooser::ChooseResult,
+    picks: &[Picks],
+) -> Option<(String, Vec<commlab_plot::chooser::BandRow>)> {
+    use commlab_plot::chooser::{algorithm_color, short_bytes, BandRow};
+    let collective: Collective = result.collective.parse().ok()?;
+    let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
+    let cell = |name: String, ours: Option<&str>, n: u64, extra: &str| {
+        let legend = match ours {
+            Some(o) => format!("{name} = our {o}"),
+            None => format!("{name} (none of ours)"),
+        };
+        let color =
+            ours.and_then(|id| commlab_core::choose::of(collective).position(|a| a.id == id)).map(algorithm_color);
+        (color, legend.clone(), format!("{}: {legend}{extra}", short_bytes(n)))
+    };
+    let rows: Vec<BandRow> = ["MPICH", "Open MPI", "NCCL"]
+        .into_iter()
+        .filter(|&library| picks.iter().any(|p| band_cell(library, p).is_some()))
+        .map(|library| BandRow {
+            library: library.into(),
+            cells: picks
+                .iter()
+                .zip(&sizes)
+                .map(|(p, &n)| {
+                    let (name, ours, extra) = band_cell(library, p).unwrap_or(("—".into(), None, String::new()));
+                    cell(name, ours, n, &extra)
+                })
+                .collect(),
+        })
+        .collect();
+    let caption =
+        format!("What each library runs by default at p = {} (colour: the algorithm of ours it runs)", result.p);
+    (!rows.is_empty()).then_some((caption, rows))
+}
+
+/// A library's pick in the band: its name, the algorithm of ours it runs,
+/// and what the hover adds (`None`: the library was not asked).
+fn band_cell<'a>(library: &str, p: &'a Picks) -> Option<(String, Option<&'a str>, String)> {
+    match library {
+        "MPICH" => {
+            p.mpich.as_ref().map(|m| (m.name.trim_start_matches("MPIR_").to_owned(), m.ours.as_deref(), String::new()))
+        }
+        "Open MPI" => p.ompi.as_ref().map(|o| {
+            let note = o.note.as_ref().map_or(String::new(), |t| format!("; {t}"));
+            (format!("{} ({})", o.name, o.id), o.ours.as_deref(), note)
+        }),
+        _ => p.nccl.as_ref().map(|x| {
+            let at = format!(", {} µs", commlab_plot::format_quantity(x.time_us));
+            (format!("{}/{}", x.algorithm, x.protocol), x.ours.as_deref(), at)
+        }),
+    }
+}
+
+/// The picks table: its column heads and, per size, its cells (the size,
+/// the model's winner, each library's pick with ✓ where it runs the
+/// winner's schedule); a library's column only where some size has it.
+pub fn table(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let has = |f: fn(&Picks) -> bool| picks.iter().any(f);
+    let (mpich, ompi, with_nccl) = (has(|p| p.mpich.is_some()), has(|p| p.ompi.is_some()), has(|p| p.nccl.is_some()));
+    let heads = ["size", "model's winner"]
+        .into_iter()
+        .chain(mpich.then_some("MPICH"))
+        .chain(ompi.then_some("Open MPI"))
+        .chain(with_nccl.then_some("NCCL (predicted)"))
+        .collect();
+    let rows = picks
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let w = model_winner(result, i);
+            let mark = |ours: Option<&str>| if ours == Some(w) { " ✓" } else { "" };
+            let mut row = vec![commlab_plot::chooser::short_bytes(result.rows[i].bytes), w.to_owned()];
+            if mpich {
+                row.push(p.mpich.as_ref().map_or("—".into(), |x| {
+                    format!("{}{}", x.name.trim_start_matches("MPIR_"), mark(x.ours.as_deref()))
+                }));
+            }
+            if ompi {
+                row.push(
+                    p.ompi
+                        .as_ref()
+                        .map_or("—".into(), |x| format!("{} ({}){}", x.name, x.id, mark(x.ours.as_deref()))),
+                );
+            }
+            if with_nccl {
+                row.push(p.nccl.as_ref().map_or("—".into(), |x| {
+                    let t = commlab_plot::format_quantity(x.time_us);
+                    format!("{}/{} {t} µs{}", x.algorithm, x.protocol, mark(x.ours.as_deref()))
+                }));
+            }
+            row
+        })
+        .collect();
+    (heads, rows)
+}
+
+/// Where a library and the model disagree ([`disagreements`]), the same
+/// sentence at consecutive sizes said once: `64 KiB to 1 MiB: …`.
+pub fn disagreement_notes(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<String> {
+    let mut runs: Vec<(u64, u64, String)> = Vec::new();
+    for (i, p) in picks.iter().enumerate() {
+        let n = result.rows[i].bytes;
+        for s in disagreements(result, i, p) {
+            match runs.iter_mut().rev().find(|x| x.2 == s) {
+                Some(x) if x.1 == result.rows[i.saturating_sub(1)].bytes => x.1 = n,
+                _ => runs.push((n, n, s)),
+            }
+        }
+    }
+    let short = commlab_plot::chooser::short_bytes;
+    runs.into_iter()
+        .map(|(a, b, s)| {
+            let at = if a == b { short(a) } else { format!("{} to {}", short(a), short(b)) };
+            format!("{at}: {s}")
+        })
+        .collect()
 }

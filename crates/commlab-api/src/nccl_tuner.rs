@@ -15,7 +15,8 @@ use crate::predict::{plan_as, Planned};
 use crate::system::System;
 use crate::ApiError;
 use commlab_core::choose::Collective;
-use commlab_core::libraries::{nccl, tuner};
+use commlab_core::libraries::nccl::{self, Algorithm, Protocol};
+use commlab_core::libraries::tuner;
 use std::fmt::Write as _;
 
 /// Why no NCCL file comes from the α–β model.
@@ -30,10 +31,10 @@ pub const MIN_GAIN: f64 = 0.05;
 /// One (algorithm, protocol) of NCCL's at one size.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
-    /// NCCL's algorithm name.
-    pub algorithm: &'static str,
+    /// NCCL's algorithm.
+    pub algorithm: Algorithm,
     /// Its protocol.
-    pub protocol: &'static str,
+    pub protocol: Protocol,
     /// Its run on the network.
     pub planned: Planned,
 }
@@ -44,7 +45,7 @@ pub struct SizePlan {
     /// NCCL's `nBytes` (nccl-tests' size column).
     pub bytes: u64,
     /// NCCL's own pick.
-    pub pick: (&'static str, &'static str),
+    pub pick: (Algorithm, Protocol),
     /// Every simulable (algorithm, protocol) NCCL's model offers at this size.
     pub candidates: Vec<Candidate>,
 }
@@ -69,7 +70,7 @@ pub struct Band {
     /// Last size the file covers with this band.
     pub hi: u64,
     /// The (algorithm, protocol) written, if any.
-    pub write: Option<(&'static str, &'static str)>,
+    pub write: Option<(Algorithm, Protocol)>,
     /// Why, in a sentence.
     pub reason: String,
 }
@@ -110,16 +111,13 @@ impl TunerPlan {
             .map(|bytes| {
                 commlab_core::limits::BYTES.check(bytes)?;
                 let model = nccl::predict(&description, collective, bytes);
-                let pick = model.as_ref().map_or(("ring", "simple"), nccl::Prediction::names);
+                let pick = model.as_ref().map_or((Algorithm::Ring, Protocol::Simple), nccl::Prediction::choice);
                 let candidates = model
                     .iter()
                     .flat_map(|m| m.times.iter())
-                    .filter(|(a, _, t)| {
-                        t.is_finite() && *t >= 0.0 && crate::predict::simulable(collective, nccl::ALGORITHMS[*a])
-                    })
-                    .map(|&(a, p, _)| {
-                        let (algorithm, protocol) = (nccl::ALGORITHMS[a], nccl::PROTOCOLS[p]);
-                        let (planned, _) = plan_as(&system, collective, bytes, algorithm, protocol);
+                    .filter(|(a, _, t)| t.is_finite() && *t >= 0.0 && crate::predict::simulable(collective, *a))
+                    .map(|&(algorithm, protocol, _)| {
+                        let planned = plan_as(&system, collective, bytes, Some(algorithm), protocol);
                         Candidate { algorithm, protocol, planned }
                     })
                     .collect();
@@ -172,7 +170,7 @@ impl TunerPlan {
     }
 
     /// What to do at each size: `None` keeps NCCL's pick; the reason.
-    fn decisions(&self, times_us: &[f64]) -> Vec<(Option<(&'static str, &'static str)>, String)> {
+    fn decisions(&self, times_us: &[f64]) -> Vec<(Option<(Algorithm, Protocol)>, String)> {
         let mut at = 0;
         self.sizes
             .iter()
@@ -181,7 +179,7 @@ impl TunerPlan {
                 at += size.candidates.len();
                 let best = (0..times.len()).min_by(|&a, &b| times[a].total_cmp(&times[b]));
                 let own = size.candidates.iter().position(|c| (c.algorithm, c.protocol) == size.pick);
-                let name = |(a, p): (&str, &str)| format!("{a}/{p}");
+                let name = |(a, p): (Algorithm, Protocol)| format!("{a}/{p}");
                 match (best, own) {
                     (None, _) => (None, format!("NCCL's pick {} kept: nothing else to simulate", name(size.pick))),
                     (Some(_), None) => (
@@ -228,7 +226,7 @@ impl TunerPlan {
     /// is), from the candidates' times (µs, in [`TunerPlan::planned`]'s
     /// order): the page's and `commlab choose`'s sentence on a System.
     pub fn gain_sentence(&self, times_us: &[f64]) -> String {
-        let name = |(a, p): (&str, &str)| format!("{a}/{p}");
+        let name = |(a, p): (Algorithm, Protocol)| format!("{a}/{p}");
         let (mut at, mut compared, mut kept) = (0, 0, 0);
         let mut best: Option<(f64, u64, String, String)> = None;
         for size in &self.sizes {

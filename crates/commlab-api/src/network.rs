@@ -11,24 +11,6 @@ use commlab_core::net::{LinkClass, NetOutcome, NetParams, NetSimulation, Network
 use serde::{Deserialize, Serialize};
 use serde_json::{json as j, Value};
 
-/// A value that crosses the worker boundary (and JSON) as its text: its
-/// `Display` out, its `FromStr` in, so a request holds it parsed and checked
-/// once, where it was read (a link, a flag, a field).
-mod as_text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(value)
-    }
-
-    pub fn deserialize<'de, T: FromStr<Err = String>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(|e| D::Error::custom(format!("{text:?}: {e}")))
-    }
-}
-
 /// A network as users describe it. Absent classes take the topology's
 /// defaults (`Shape::default_classes`). The topology and the placement are
 /// held parsed (their text in JSON): whoever builds a request has checked them.
@@ -36,7 +18,7 @@ mod as_text {
 #[serde(default)]
 pub struct NetRequest {
     /// The topology (`torus:8x8`, `fattree:16,16,4`, … as text).
-    #[serde(with = "as_text")]
+    #[serde(with = "crate::wire::as_text")]
     pub topology: Shape,
     /// First link class: bandwidth (bytes per ns).
     pub bandwidth: Option<f64>,
@@ -53,7 +35,7 @@ pub struct NetRequest {
     /// Seed of the random breaks.
     pub seed: u64,
     /// `identity` or `random:SEED` (as text).
-    #[serde(with = "as_text")]
+    #[serde(with = "crate::wire::as_text")]
     pub placement: Placement,
     /// Messages one (rank, NIC) holds at once, from the send's start until
     /// its flow arrives; 0: no limit (`docs/network.md`, a NIC sends in order).

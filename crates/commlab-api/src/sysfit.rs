@@ -28,9 +28,11 @@
 //! The page keeps NCCL's model and plans ([`crate::predict::PredictRequest::planned`]);
 //! the engine worker runs [`SystemFitRequest::run`] (it carries the simulator, not the model).
 
-use crate::predict::{Engine, Planned, Prepared, Scales};
+use crate::predict::{algorithm_id, Engine, Planned, Prepared, Scales};
 use crate::system::System;
 use crate::ApiError;
+use commlab_core::libraries::nccl::{Algorithm, Protocol, Schedule};
+use commlab_core::net::Shape;
 use serde::{Deserialize, Serialize};
 
 /// The factors' range (each between 1/50 and 50 of the preset's value).
@@ -179,14 +181,11 @@ fn solve(mut a: [[f64; 3]; 3], mut b: [f64; 3], k: usize) -> Option<[f64; 3]> {
 /// the bandwidth shows) runs where `NVLink` can bound it (NVLS, or NCCL's
 /// tree on two nodes): then none.
 fn held_of(planned: &[Planned]) -> Option<usize> {
-    let across = planned.iter().any(|p| {
-        p.shape
-            .parse::<commlab_core::net::Shape>()
-            .is_ok_and(|s| matches!(s, commlab_core::net::Shape::Nodes { n, .. } if n > 1))
-    });
+    let across = planned.iter().any(|p| matches!(p.shape, Shape::Nodes { n, .. } if n > 1));
     // The bandwidth shows at the largest size: what runs there.
     let largest = planned.iter().max_by_key(|p| p.bytes);
-    let nvlink_bound = largest.is_some_and(|p| p.schedule == "nvls" || (p.schedule == "node-tree" && two_nodes(p)));
+    let nvlink_bound =
+        largest.is_some_and(|p| p.schedule == Schedule::Nvls || (p.schedule == Schedule::Tree && two_nodes(p)));
     match (across, nvlink_bound) {
         (false, _) => Some(0),
         (true, false) => Some(1),
@@ -197,7 +196,7 @@ fn held_of(planned: &[Planned]) -> Option<usize> {
 /// Whether `p` runs on two nodes, where NCCL's tree may move at up to twice
 /// the network inside a node, so `NVLink` can bound it.
 fn two_nodes(p: &Planned) -> bool {
-    p.shape.parse::<commlab_core::net::Shape>().is_ok_and(|s| matches!(s, commlab_core::net::Shape::Nodes { n: 2, .. }))
+    matches!(p.shape, Shape::Nodes { n: 2, .. })
 }
 
 /// The fitting problem: the measured points that can be fitted and the runs
@@ -336,7 +335,7 @@ impl SystemFitRequest {
                         "{} where a size runs as {} ({} at {} B): only the flow engine runs it",
                         crate::predict::FIT_NODES,
                         p.schedule,
-                        p.pick,
+                        p.pick(),
                         p.bytes
                     ),
                 ));
@@ -580,10 +579,10 @@ pub struct Expectation {
 /// A run of sizes where NCCL makes one pick.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Regime {
-    /// NCCL's algorithm and protocol.
-    pub algorithm: String,
+    /// NCCL's algorithm (`None`: all-to-all's point-to-point sends).
+    pub algorithm: Option<Algorithm>,
     /// Its protocol.
-    pub protocol: String,
+    pub protocol: Protocol,
     /// First and last size.
     pub sizes: (u64, u64),
     /// Points.
@@ -690,8 +689,8 @@ impl Report<'_> {
                 }
                 _ => {
                     out.push(Regime {
-                        algorithm: p.algorithm.clone(),
-                        protocol: p.protocol.clone(),
+                        algorithm: p.algorithm,
+                        protocol: p.protocol,
                         sizes: (p.bytes, p.bytes),
                         points: 1,
                         measured_over_fitted: 1.0,
@@ -781,7 +780,7 @@ impl Report<'_> {
             .map(|r| {
                 format!(
                     "{}/{} {}–{} (measured / fitted {:.2})",
-                    r.algorithm,
+                    algorithm_id(r.algorithm),
                     r.protocol,
                     b(r.sizes.0),
                     b(r.sizes.1),
@@ -822,7 +821,7 @@ impl Report<'_> {
             .map(|((p, &m), (&f, &e))| {
                 json!({
                     "bytes": p.bytes, "measured_us": m, "fitted_us": f, "expected_us": e,
-                    "algorithm": p.algorithm.as_str(), "protocol": p.protocol.as_str(),
+                    "algorithm": algorithm_id(p.algorithm), "protocol": p.protocol.id(),
                 })
             })
             .collect();
@@ -831,7 +830,7 @@ impl Report<'_> {
             .iter()
             .map(|r| {
                 json!({
-                    "algorithm": r.algorithm.as_str(), "protocol": r.protocol.as_str(),
+                    "algorithm": algorithm_id(r.algorithm), "protocol": r.protocol.id(),
                     "min_bytes": r.sizes.0, "max_bytes": r.sizes.1, "points": r.points,
                     "measured_over_fitted": r.measured_over_fitted,
                 })

@@ -11,12 +11,29 @@ use commlab_core::libraries::nccl::{self, Version};
 use commlab_core::limits::IntRange;
 use commlab_core::systems::{Preset, PRESETS};
 
+// The System wing's node and rank ranges, all here: the api checks them,
+// the CLI's help ([`ranges`]) and the page's notices write them.
+
 /// Nodes of one prediction by the flow engine (and of the page).
 pub const NODES: IntRange = IntRange { name: "nodes", min: 1, max: 128 };
 
 /// Nodes of one prediction by the steady engine, which never builds the
 /// whole network (`docs/systems.md`, "Two engines").
 pub const STEADY_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 1024 };
+
+/// Nodes of a system fit (measured or predicted) and of an NCCL tuner file:
+/// each simulates every size tens of times (a fit) or once per NCCL pair, so
+/// their work is bounded to about a minute on 8 nodes (BENCHMARKS.md).
+pub const FIT_NODES: IntRange = IntRange { name: "nodes", min: 1, max: 8 };
+
+/// Ranks the page compares on a System's network ([`System::for_page`]):
+/// the Chooser's p.
+pub const PAGE_RANKS: IntRange = commlab_core::limits::chooser::P;
+
+/// A range as the help texts write it: `1..=128`.
+pub fn ranges(r: IntRange) -> String {
+    format!("{}..={}", r.min, r.max)
+}
 
 /// The prefix of a custom node type's id.
 pub const CUSTOM: &str = "custom:";
@@ -99,7 +116,7 @@ impl System {
     /// Field `nodes`: more ranks than the page compares, with the nodes
     /// that fit and the ones past [`NODES`] that it draws.
     pub fn for_page(self) -> Result<System, ApiError> {
-        let p = commlab_core::limits::chooser::P;
+        let p = PAGE_RANKS;
         if u64::from(self.nodes) <= NODES.max && u64::from(self.ranks()) > p.max {
             let fit = p.max / u64::from(self.preset.gpus);
             return Err(ApiError::new(
@@ -123,6 +140,15 @@ impl System {
     /// Field `nccl-version`: an unknown release.
     pub fn version(text: Option<&str>) -> Result<Version, ApiError> {
         text.map_or(Ok(Version::Current), |v| Version::parse(v).map_err(|e| ApiError::problem("nccl-version", e)))
+    }
+
+    /// Its name in a sentence: a preset's id, or "custom system".
+    pub fn short_name(&self) -> &'static str {
+        if self.preset.id == "custom" {
+            "custom system"
+        } else {
+            self.preset.id
+        }
     }
 
     /// The node type's id ([`type_id`]).

@@ -204,3 +204,56 @@ mod tests {
         assert!(e.contains("3 bytes: not a whole number of 8-byte values"), "{e}");
     }
 }
+
+/// A value that crosses the worker boundary (and JSON) as its text: its
+/// `Display` out, its `FromStr` in (`#[serde(with =
+/// "crate::wire::as_text")]`), so a request holds it parsed and checked
+/// once, where it was read (a topology, a collective, NCCL's algorithm).
+pub mod as_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    /// Writes the id.
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    /// Reads the id.
+    ///
+    /// # Errors
+    /// Text the type does not read.
+    pub fn deserialize<'de, T: FromStr<Err = String>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(|e| D::Error::custom(format!("{text:?}: {e}")))
+    }
+}
+
+/// A network's shape as its id, read back at any size
+/// (`Shape::parse_any`: a steady-engine run may pass the flow engine's host
+/// limit).
+pub mod any_shape {
+    use commlab_core::net::Shape;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    /// Writes the id.
+    ///
+    /// # Errors
+    /// The serializer's.
+    #[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's `with` signature")]
+    pub fn serialize<S: Serializer>(shape: &Shape, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(shape)
+    }
+
+    /// Reads the id.
+    ///
+    /// # Errors
+    /// Text that is no shape.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Shape, D::Error> {
+        let text = String::deserialize(d)?;
+        Shape::parse_any(&text).map_err(D::Error::custom)
+    }
+}

@@ -799,6 +799,7 @@ fn the_expected_curve_is_the_prediction_split_between_page_and_worker() {
 #[test]
 fn the_expected_curve_marks_the_coupled_rings() {
     use commlab_api::predict::{Expected, PredictRequest};
+    use commlab_core::libraries::nccl::Algorithm;
     let request = PredictRequest {
         system: commlab_api::system::System::parse(
             "dgx-a100",
@@ -812,7 +813,7 @@ fn the_expected_curve_marks_the_coupled_rings() {
     };
     let planned = request.planned(commlab_api::predict::Engine::Flow).unwrap();
     let (tree, ring) = (&planned[0], &planned[1]);
-    assert_eq!((tree.algorithm.as_str(), ring.algorithm.as_str()), ("tree", "ring"));
+    assert_eq!((tree.algorithm, ring.algorithm), (Some(Algorithm::Tree), Some(Algorithm::Ring)));
     assert_eq!((tree.coupled(), ring.coupled()), (false, true), "{tree:?} {ring:?}");
     assert!(Expected::of(ring, 1.0).coupled && !Expected::of(tree, 1.0).coupled);
     let moved = |p: &commlab_api::predict::Planned| {

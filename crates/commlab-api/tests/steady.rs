@@ -14,10 +14,9 @@ fn ring(preset: &str, nodes: u32, collective: Collective, bytes: u64, protocol: 
             .unwrap(),
         collective,
         bytes,
-        "ring",
-        protocol,
+        Some(commlab_core::libraries::nccl::Algorithm::Ring),
+        protocol.parse().unwrap(),
     )
-    .0
 }
 
 /// On one node every hop of a ring is alike: its tokens start together and

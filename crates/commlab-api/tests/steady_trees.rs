@@ -14,10 +14,9 @@ fn tree(preset: &str, nodes: u32, algorithm: &'static str, bytes: u64, protocol:
             .unwrap(),
         Collective::Allreduce,
         bytes,
-        algorithm,
-        protocol,
+        algorithm.parse().ok(),
+        protocol.parse().unwrap(),
     )
-    .0
 }
 
 /// The presets and algorithms the check runs: NCCL's tree on every

@@ -6,14 +6,15 @@
 use commlab_api::predict::{plan_as, Planned};
 use commlab_api::system::System;
 use commlab_core::choose::{goal_channels, nvls, plan, Collective};
+use commlab_core::libraries::nccl::{Algorithm, Protocol, Schedule};
 use commlab_core::net::topology::LinkClass;
 use commlab_core::net::{NetParams, Network, Placement, Shape};
 use commlab_core::systems::PRESETS;
 
 /// The whole ring of `planned`, every rank and message: the last finish (ns).
 fn whole(planned: &Planned) -> f64 {
-    let collective: Collective = planned.collective.parse().unwrap();
-    let shape: Shape = planned.shape.parse().unwrap();
+    let collective: Collective = planned.collective;
+    let shape: Shape = planned.shape;
     let ring = plan(collective, "ring", planned.p, 1).unwrap();
     let orders: Vec<Vec<u32>> = (0..planned.channels).map(|c| shape.channel_order(planned.p, c)).collect();
     let schedule = goal_channels(&ring, planned.wire, &orders);
@@ -38,8 +39,8 @@ fn a_ring_over_n_nodes_runs_as_its_first_two() {
             .unwrap();
             for collective in [Collective::Allreduce, Collective::Allgather, Collective::ReduceScatter] {
                 for (bytes, protocol) in [(1u64 << 16, "ll"), (3 << 20, "ll128"), (1 << 27, "simple")] {
-                    let (planned, note) = plan_as(&system, collective, bytes, "ring", protocol);
-                    assert_eq!((note, planned.schedule.as_str()), (None, "ring"));
+                    let planned = plan_as(&system, collective, bytes, Some(Algorithm::Ring), protocol.parse().unwrap());
+                    assert_eq!((planned.note(), planned.schedule), (None, Schedule::Ring));
                     let quick = planned.simulate().unwrap();
                     let (net, _) = quick.1.as_ref().unwrap();
                     // The run was the two-node ring.
@@ -79,8 +80,8 @@ fn a_ring_over_n_nodes_runs_as_its_first_two() {
 /// `None` where its channels' NICs wrap past GOAL's 256 (two channels then
 /// share a NIC's window, which NCCL's channels do not).
 fn whole_nvls(planned: &Planned) -> Option<f64> {
-    let collective: Collective = planned.collective.parse().unwrap();
-    let shape: Shape = planned.shape.parse().unwrap();
+    let collective: Collective = planned.collective;
+    let shape: Shape = planned.shape;
     let Shape::Nodes { g, .. } = shape else { panic!("NVLS runs on nodes") };
     let plan = nvls(collective, planned.p, g, planned.pieces).unwrap();
     let one = goal_channels(&plan, planned.wire, &[(0..plan.ranks).collect()]);
@@ -109,7 +110,7 @@ fn nvls_channels_run_as_one() {
                 commlab_api::system::NODES,
             )
             .unwrap();
-            let algorithm = if nodes == 1 { "nvls" } else { "nvls_tree" };
+            let algorithm = if nodes == 1 { Algorithm::Nvls } else { Algorithm::NvlsTree };
             let collectives: &[Collective] = if nodes == 1 {
                 &[Collective::Allreduce, Collective::Allgather, Collective::ReduceScatter]
             } else {
@@ -117,8 +118,8 @@ fn nvls_channels_run_as_one() {
             };
             for &collective in collectives {
                 for bytes in [1u64 << 16, 3 << 20, 1 << 28, (1 << 28) + 5] {
-                    let (planned, _) = plan_as(&system, collective, bytes, algorithm, "simple");
-                    assert_eq!(planned.schedule, "nvls");
+                    let planned = plan_as(&system, collective, bytes, Some(algorithm), Protocol::Simple);
+                    assert_eq!(planned.schedule, Schedule::Nvls);
                     assert!(planned.channels > 1, "{}", preset.id);
                     let quick = planned.simulate().unwrap().0;
                     let Some(full) = whole_nvls(&planned) else {
@@ -234,7 +235,8 @@ fn a_ring_with_a_nic_per_gpu_is_g_tokens_on_one_link() {
             )
             .unwrap();
             for exp in [16u32, 26, 28] {
-                let (planned, _) = plan_as(&system, Collective::Allreduce, 1 << exp, "ring", "simple");
+                let planned =
+                    plan_as(&system, Collective::Allreduce, 1 << exp, Some(Algorithm::Ring), Protocol::Simple);
                 let per_channel = planned.wire / u64::from(planned.channels);
                 if planned.wire % u64::from(planned.channels) != 0 || per_channel % u64::from(planned.p) != 0 {
                     continue;

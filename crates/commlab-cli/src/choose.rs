@@ -14,8 +14,7 @@ pub struct ChooseArgs {
     /// broadcast, reduce, allreduce, allgather, reduce-scatter, all-to-all.
     #[arg(long)]
     collective: String,
-    /// Ranks (1..=1024).
-    #[arg(long)]
+    #[arg(long, help = format!("Ranks ({}).", commlab_api::system::ranges(commlab_core::limits::chooser::P)))]
     p: u32,
     /// Message sizes: `MIN..MAX` (every power of two in the range) or exact sizes `N` or `A,B,…` (suffixes K, M, G, T are powers of 1024; 1 to 1T).
     #[arg(long, default_value = "8..1G")]
@@ -255,7 +254,7 @@ impl ChooseArgs {
                 .map(|b| {
                     serde_json::json!({
                         "min_bytes": b.lo, "max_bytes": b.hi,
-                        "algorithm": b.write.map(|w| w.0), "protocol": b.write.map(|w| w.1),
+                        "algorithm": b.write.map(|w| w.0.id()), "protocol": b.write.map(|w| w.1.id()),
                         "reason": b.reason,
                     })
                 })

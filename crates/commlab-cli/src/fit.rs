@@ -47,9 +47,10 @@ pub struct FitArgs {
     /// Nodes of the measured run (default: p over the preset's GPUs per node).
     #[arg(long)]
     nodes: Option<u32>,
-    /// With --system: predict the same sizes on this many nodes from the fit (1..=8; 1..=1024 with
-    /// --engine steady).
-    #[arg(long)]
+    #[arg(long, help = crate::system::nodes_help(
+        "With --system: predict the same sizes on this many nodes from the fit",
+        commlab_api::system::FIT_NODES,
+    ))]
     predict_nodes: Option<u32>,
     /// With --system: the NCCL release whose model picks (as `predict --nccl-version`).
     #[arg(long)]
@@ -261,7 +262,7 @@ impl FitArgs {
                 let busbw = commlab_core::systems::Measure::Busbw.of(collective, ranks, p.bytes, t * 1000.0);
                 serde_json::json!({
                     "bytes": p.bytes, "time_us": t, "busbw": busbw,
-                    "algorithm": p.algorithm, "protocol": p.protocol,
+                    "algorithm": commlab_api::predict::algorithm_id(p.algorithm), "protocol": p.protocol.id(),
                 })
             })
             .collect();

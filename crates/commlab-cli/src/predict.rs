@@ -11,14 +11,9 @@ use std::fmt::Write as _;
 /// `commlab predict`.
 #[derive(clap::Args)]
 pub struct PredictArgs {
-    /// A system preset (dgx-h100, dgx-a100, p4d, p5, gh200-slingshot, hgx-h200, hgx-b200, h800, p5en, p6-b200),
-    /// `list`, or `custom:KEY=VALUE,…` with keys gpus (1..=72), arch (ampere, hopper, blackwell), nvlinks
-    /// (1..=18), link-gbps (usable GB/s a link), nvswitch and nvls (0 or 1), nics (dividing gpus), nic-gbps
-    /// (Gb/s a NIC) and plugin (none, aws-p4d, aws-p5, aws-p5en, aws-p6); docs/systems.md.
-    #[arg(long)]
+    #[arg(long, help = crate::system::system_help())]
     system: String,
-    /// Nodes (1..=128; 1..=1024 with --engine steady).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, help = crate::system::nodes_help("Nodes", commlab_api::system::NODES))]
     nodes: u32,
     /// allreduce, allgather, reduce-scatter, broadcast, reduce or all-to-all.
     #[arg(long, default_value = "allreduce")]

@@ -7,6 +7,47 @@ use commlab_api::ApiError;
 use commlab_core::libraries::nccl::Version;
 use commlab_core::limits::IntRange;
 
+/// `--system`'s help: the presets and the custom keys, as the api reads them.
+pub fn system_help() -> String {
+    let presets: Vec<&str> = commlab_core::systems::PRESETS.iter().map(|p| p.id).collect();
+    let keys: Vec<String> = commlab_core::systems::CUSTOM_KEYS
+        .iter()
+        .map(|(key, what)| format!("{key}: {}", without_asides(what.split("; default").next().unwrap_or(what))))
+        .collect();
+    format!(
+        "A system preset ({}), `list`, or `custom:KEY=VALUE,…` with the keys {} (docs/systems.md).",
+        presets.join(", "),
+        keys.join("; ")
+    )
+}
+
+/// `text` without its parenthesised asides (` (…)`, nested ones too); an
+/// interval such as `(0, 100]` stays.
+fn without_asides(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let open = c == '(' && depth == 0 && rest.find(')').is_some_and(|close| !rest[..close].contains(']'));
+        if open || (c == '(' && depth > 0) {
+            depth += 1;
+        } else if c == ')' && depth > 0 {
+            depth -= 1;
+        } else if depth == 0 {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ").replace(" ,", ",")
+}
+
+/// `--nodes`' help where the flow engine takes `flow` nodes: the steady
+/// engine's beside it.
+pub fn nodes_help(what: &str, flow: IntRange) -> String {
+    use commlab_api::system::{ranges, STEADY_NODES};
+    format!("{what} ({}; {} with --engine steady).", ranges(flow), ranges(STEADY_NODES))
+}
+
 /// The flag of a System's field.
 fn flag(e: &ApiError) -> ArgError {
     let flag = match e.field.as_str() {

@@ -1455,6 +1455,14 @@ fn the_help_texts_write_the_api_s_ranges() {
     let predict = squeeze(help("predict"));
     let want = format!("Nodes ({}; {} with --engine steady)", range(NODES), range(STEADY_NODES));
     assert!(predict.contains(&want), "{want} in {predict}");
+    // Every preset and every custom key, with its range, as the api reads them.
+    let listed = predict.split("A system preset (").nth(1).and_then(|t| t.split(')').next()).unwrap_or_default();
+    let ids: Vec<&str> = commlab_core::systems::PRESETS.iter().map(|p| p.id).collect();
+    assert_eq!(listed, ids.join(", "));
+    for (key, _) in commlab_core::systems::CUSTOM_KEYS {
+        assert!(predict.contains(&format!(" {key}: ")), "{key} in {predict}");
+    }
+    assert!(predict.contains("gpus: GPUs per node, 1..=72;"), "{predict}");
     let fit = squeeze(help("fit"));
     let want = format!("({}; {} with --engine steady)", range(FIT_NODES), range(STEADY_NODES));
     assert!(fit.contains(&want), "{want} in {fit}");

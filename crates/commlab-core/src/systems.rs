@@ -499,11 +499,11 @@ pub const ASSUMPTIONS: [&str; 7] = [
 
 /// Line share of a protocol (NCCL's formats: LL carries 8 data bytes in a
 /// 16-byte line, LL128 120 in 128).
-pub fn protocol_share(protocol: &str) -> f64 {
+pub fn protocol_share(protocol: nccl::Protocol) -> f64 {
     match protocol {
-        "ll" => 0.5,
-        "ll128" => 120.0 / 128.0,
-        _ => 1.0,
+        nccl::Protocol::Ll => 0.5,
+        nccl::Protocol::Ll128 => 120.0 / 128.0,
+        nccl::Protocol::Simple => 1.0,
     }
 }
 
@@ -593,7 +593,7 @@ pub const CHUNK: u64 = 512 * 1024;
 /// (1 + log₂ nodes + ppn / 10) × 64 / ppn chunks (down to 128 KiB), × 16 /
 /// ppn (down to 32 KiB); LL moves slices of half its step (64 KiB of lines,
 /// half of each line payload): 16 KiB.
-pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn: u32, step: u64) -> u64 {
+pub fn tree_chunk(protocol: nccl::Protocol, per_channel: u64, depth: u32, nodes: u32, ppn: u32, step: u64) -> u64 {
     let halve = |mut chunk: u64, rules: &[(f64, u64)]| {
         for &(want, floor) in rules {
             #[allow(clippy::cast_precision_loss, reason = "chunk counts")]
@@ -604,14 +604,14 @@ pub fn tree_chunk(protocol: &str, per_channel: u64, depth: u32, nodes: u32, ppn:
         chunk
     };
     match protocol {
-        "ll" => 16 * 1024,
-        "ll128" => {
+        nccl::Protocol::Ll => 16 * 1024,
+        nccl::Protocol::Ll128 => {
             let steps = 1.0 + f64::from(nodes.max(1).ilog2()) + 0.1 * f64::from(ppn);
             let ppn = f64::from(ppn.max(1));
             let start = 4_800 * 1024 / 8 * 120 / 128;
             halve(start, &[(steps * 64.0 / ppn, 128 * 1024), (steps * 16.0 / ppn, 32 * 1024)])
         }
-        _ => {
+        nccl::Protocol::Simple => {
             let d = f64::from(depth);
             halve(step, &[(d * 8.0, 128 * 1024), (d * 4.0, 64 * 1024), (d, 32 * 1024)])
         }

@@ -189,10 +189,199 @@ impl System {
     }
 }
 
-/// NCCL's algorithms, in its index order.
+/// NCCL's algorithms' names, in its index order.
 pub const ALGORITHMS: [&str; 7] = ["tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"];
-/// NCCL's protocols, in its index order.
+/// NCCL's protocols' names, in its index order.
 pub const PROTOCOLS: [&str; 3] = ["ll", "ll128", "simple"];
+
+/// One of NCCL's algorithms (`NCCL_ALGO_*`), in its index order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// `NCCL_ALGO_TREE`: a double binary tree of nodes, a chain in each.
+    Tree,
+    /// `NCCL_ALGO_RING`.
+    Ring,
+    /// `NCCL_ALGO_COLLNET_DIRECT`.
+    CollnetDirect,
+    /// `NCCL_ALGO_COLLNET_CHAIN`.
+    CollnetChain,
+    /// `NCCL_ALGO_NVLS`: the `NVLink` switch reduces (one node).
+    Nvls,
+    /// `NCCL_ALGO_NVLS_TREE`: NVLS in each node, a tree between nodes.
+    NvlsTree,
+    /// `NCCL_ALGO_PAT`.
+    Pat,
+}
+
+impl Algorithm {
+    /// Every algorithm, in NCCL's index order.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::Tree,
+        Algorithm::Ring,
+        Algorithm::CollnetDirect,
+        Algorithm::CollnetChain,
+        Algorithm::Nvls,
+        Algorithm::NvlsTree,
+        Algorithm::Pat,
+    ];
+
+    /// Its index in NCCL's tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its name (`tree`, `nvls_tree`, …).
+    pub fn id(self) -> &'static str {
+        ALGORITHMS[self.index()]
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Algorithm, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.id() == text)
+            .ok_or_else(|| format!("{text:?} is not one of NCCL's algorithms ({})", ALGORITHMS.join(", ")))
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// One of NCCL's protocols (`NCCL_PROTO_*`), in its index order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Protocol {
+    /// `NCCL_PROTO_LL`: 8-byte lines, half of them flags.
+    Ll,
+    /// `NCCL_PROTO_LL128`: 128-byte lines, 8 bytes of flags each.
+    Ll128,
+    /// `NCCL_PROTO_SIMPLE`.
+    Simple,
+}
+
+impl Protocol {
+    /// Every protocol, in NCCL's index order.
+    pub const ALL: [Protocol; 3] = [Protocol::Ll, Protocol::Ll128, Protocol::Simple];
+
+    /// Its index in NCCL's tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its name (`ll`, `ll128`, `simple`).
+    pub fn id(self) -> &'static str {
+        PROTOCOLS[self.index()]
+    }
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Protocol, String> {
+        Protocol::ALL
+            .into_iter()
+            .find(|p| p.id() == text)
+            .ok_or_else(|| format!("{text:?} is not one of NCCL's protocols ({})", PROTOCOLS.join(", ")))
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// What runs NCCL's algorithm among commlab's schedules: the one map from
+/// NCCL's algorithms to ours. Each has two forms: on a network of nodes it
+/// runs as NCCL runs it ([`Schedule::id`], `commlab predict`'s `simulated`),
+/// and in the Chooser's catalogue, which has no nodes, as the algorithm of
+/// the same structure ([`Schedule::catalogue`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// NCCL's ring (allreduce, allgather, reduce-scatter).
+    Ring,
+    /// NCCL's ring for a rooted collective: a pipelined chain.
+    Chain,
+    /// NCCL's tree: its two trees of nodes, a chain in each node
+    /// (`choose::node_tree`); in the catalogue, the double binary tree.
+    Tree,
+    /// NVLS and NVLS tree: a rank on each node's `NVLink` switch
+    /// (`choose::nvls`); nothing in the catalogue.
+    Nvls,
+    /// All-to-all: NCCL's grouped point-to-point sends, which it runs with
+    /// no algorithm of its model.
+    Pairwise,
+}
+
+impl Schedule {
+    /// What runs NCCL's `algorithm` of `collective` (`None` for
+    /// all-to-all's point-to-point), or `None` where commlab has no
+    /// schedule for it (`CollNet`, PAT, a tree of a rooted collective).
+    pub fn of(collective: Collective, algorithm: Option<Algorithm>) -> Option<Schedule> {
+        use Collective as C;
+        let Some(algorithm) = algorithm else {
+            return (collective == C::AllToAll).then_some(Schedule::Pairwise);
+        };
+        match (collective, algorithm) {
+            (C::AllToAll, _) => None,
+            (C::Allreduce, Algorithm::Tree) => Some(Schedule::Tree),
+            (C::Allreduce | C::Allgather | C::ReduceScatter, Algorithm::Ring) => Some(Schedule::Ring),
+            (C::Allreduce | C::Allgather | C::ReduceScatter, Algorithm::Nvls | Algorithm::NvlsTree) => {
+                Some(Schedule::Nvls)
+            }
+            (C::Broadcast | C::Reduce, Algorithm::Ring) => Some(Schedule::Chain),
+            _ => None,
+        }
+    }
+
+    /// Its id as `commlab predict` names what it simulated.
+    pub fn id(self) -> &'static str {
+        match self {
+            Schedule::Ring => "ring",
+            Schedule::Chain => "chain",
+            Schedule::Tree => "node-tree",
+            Schedule::Nvls => "nvls",
+            Schedule::Pairwise => "pairwise",
+        }
+    }
+
+    /// The Chooser's algorithm of the same structure (`None`: NVLS, which
+    /// needs the switch).
+    pub fn catalogue(self) -> Option<&'static str> {
+        match self {
+            Schedule::Ring => Some("ring"),
+            Schedule::Chain => Some("chain"),
+            Schedule::Tree => Some("double-binary-tree"),
+            Schedule::Nvls => None,
+            Schedule::Pairwise => Some("pairwise"),
+        }
+    }
+
+    /// Whether it moves the data in pieces through a pipeline (trees and
+    /// chains).
+    pub fn pipelined(self) -> bool {
+        matches!(self, Schedule::Chain | Schedule::Tree)
+    }
+}
+
+impl std::str::FromStr for Schedule {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Schedule, String> {
+        [Schedule::Ring, Schedule::Chain, Schedule::Tree, Schedule::Nvls, Schedule::Pairwise]
+            .into_iter()
+            .find(|s| s.id() == text)
+            .ok_or_else(|| format!("{text:?} is not a schedule of NCCL's algorithms"))
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
 
 const TREE: usize = 0;
 const RING: usize = 1;
@@ -648,19 +837,19 @@ fn tune(s: &System, f: Func) -> Tuning {
     Tuning { latency, bandwidth }
 }
 
-/// One call's cost: every pair's time (µs, `None` where disabled) and the pick.
+/// One call's cost: every enabled pair's time (µs) and the pick.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prediction {
-    /// Per (algorithm, protocol), in NCCL's index order.
-    pub times: Vec<(usize, usize, f32)>,
-    /// The pick: (algorithm index, protocol index, µs).
-    pub pick: (usize, usize, f32),
+    /// Per enabled (algorithm, protocol), in NCCL's index order.
+    pub times: Vec<(Algorithm, Protocol, f32)>,
+    /// The pick and its time (µs).
+    pub pick: (Algorithm, Protocol, f32),
 }
 
 impl Prediction {
-    /// The pick's names, e.g. `("tree", "ll")`.
-    pub fn names(&self) -> (&'static str, &'static str) {
-        (ALGORITHMS[self.pick.0], PROTOCOLS[self.pick.1])
+    /// The pick, e.g. (tree, LL).
+    pub fn choice(&self) -> (Algorithm, Protocol) {
+        (self.pick.0, self.pick.1)
     }
 }
 
@@ -670,7 +859,8 @@ impl Prediction {
 pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Prediction> {
     let f = func(collective)?;
     if s.ranks() <= 1 {
-        return Some(Prediction { times: vec![(RING, SIMPLE, 0.0)], pick: (RING, SIMPLE, 0.0) });
+        let one = (Algorithm::Ring, Protocol::Simple, 0.0);
+        return Some(Prediction { times: vec![one], pick: one });
     }
     let t = tune(s, f);
     let log_size = log2i(bytes >> 6);
@@ -696,10 +886,10 @@ pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Predict
             }
             #[allow(clippy::cast_precision_loss, reason = "NCCL divides a size_t by a float")]
             let time = lat + bytes as f32 / (1000.0 * bw);
-            times.push((a, p, time));
+            times.push((Algorithm::ALL[a], Protocol::ALL[p], time));
         }
     }
-    let mut pick = None::<(usize, usize, f32)>;
+    let mut pick = None::<(Algorithm, Protocol, f32)>;
     for &(a, p, time) in &times {
         if time >= 0.0 && pick.is_none_or(|(_, _, best)| time < best) {
             pick = Some((a, p, time));
@@ -713,9 +903,8 @@ pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Predict
 /// over its bus bandwidth for the algorithm with Simple (`tuning.cc`: LL's
 /// half line and `llMaxBw` cap, LL128's 0.92 and per-channel caps, the
 /// tree's 1/3.8 for LL). `None` where NCCL's model has no such pair.
-pub fn protocol_share(s: &System, collective: Collective, algorithm: &str, protocol: &str) -> Option<f64> {
-    let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
-    let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
+pub fn protocol_share(s: &System, collective: Collective, algorithm: Algorithm, protocol: Protocol) -> Option<f64> {
+    let (a, p) = (algorithm.index(), protocol.index());
     let t = tune(s, func(collective)?);
     let (own, simple) = (t.bandwidth[a][p], t.bandwidth[a][SIMPLE]);
     (own > 0.0 && simple > 0.0).then(|| f64::from(own) / f64::from(simple))
@@ -853,15 +1042,10 @@ pub fn parse_system(text: &str, p: u32) -> Result<System, SystemError> {
     Ok(s)
 }
 
-/// Ours for NCCL's algorithm, where one runs the same schedule.
-pub fn ours(collective: Collective, algorithm: &str) -> Option<&'static str> {
-    match (collective, algorithm) {
-        (Collective::Allreduce, "ring") => Some("ring"),
-        (Collective::Allreduce, "tree") => Some("double-binary-tree"),
-        (Collective::Broadcast | Collective::Reduce, "ring") => Some("chain"),
-        (Collective::Allgather | Collective::ReduceScatter, "ring") => Some("ring"),
-        _ => None,
-    }
+/// The Chooser's algorithm for NCCL's, where one has the same structure
+/// ([`Schedule::of`], [`Schedule::catalogue`]).
+pub fn ours(collective: Collective, algorithm: Algorithm) -> Option<&'static str> {
+    Schedule::of(collective, Some(algorithm)).and_then(Schedule::catalogue)
 }
 
 /// NCCL's NVLS efficiency η (`nvlsEfficiency`, `tuning.cc` from 2.28.3):
@@ -889,20 +1073,14 @@ pub fn nvls_channels(arch: Arch, nodes: u32) -> u32 {
 }
 
 /// NCCL's per-step hardware latency in µs (`hwLat` / `hwLatencies` of
-/// `tuning.cc`) for a step over `NVLink` or the network (`network`), by
-/// algorithm and protocol name; `None` for an unknown name.
-pub fn step_latency(v: Version, network: bool, algorithm: &str, protocol: &str) -> Option<f32> {
-    let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
-    let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
-    Some(hw_lat(v)[if network { HW_NET } else { HW_NVLINK }][a][p])
+/// `tuning.cc`) for a step over `NVLink` or the network (`network`).
+pub fn step_latency(v: Version, network: bool, algorithm: Algorithm, protocol: Protocol) -> f32 {
+    hw_lat(v)[if network { HW_NET } else { HW_NVLINK }][algorithm.index()][protocol.index()]
 }
 
-/// NCCL's base latency of a call in µs (`baseLat` / `baseLatencies`), by
-/// algorithm and protocol name; `None` for an unknown name.
-pub fn base_latency(v: Version, algorithm: &str, protocol: &str) -> Option<f32> {
-    let a = ALGORITHMS.iter().position(|x| *x == algorithm)?;
-    let p = PROTOCOLS.iter().position(|x| *x == protocol)?;
-    Some(base_lat(v)[a][p])
+/// NCCL's base latency of a call in µs (`baseLat` / `baseLatencies`).
+pub fn base_latency(v: Version, algorithm: Algorithm, protocol: Protocol) -> f32 {
+    base_lat(v)[algorithm.index()][protocol.index()]
 }
 
 #[cfg(test)]
@@ -934,5 +1112,42 @@ mod version_tests {
         // NVLS tree's network latency: 14 µs up to 2.28.3, 20.9 from 2.28.9 (tuning.cc).
         let net = |v| hw_lat(v)[HW_NET][NVLS_TREE][SIMPLE];
         assert_eq!((net(Version::V2_22), net(Version::V2_28), net(Version::Current)), (14.0, 14.0, 20.9));
+    }
+}
+
+#[cfg(test)]
+mod schedule_tests {
+    use super::{Algorithm, Protocol, Schedule};
+    use crate::choose::Collective;
+
+    /// The one map: what runs each of NCCL's algorithms exists in the
+    /// Chooser's catalogue for that collective (or is NVLS, which needs the
+    /// switch), every id reads back, and NCCL's tree is ours on a network of
+    /// nodes, the double binary tree in the catalogue.
+    #[test]
+    fn every_algorithm_maps_to_one_schedule_of_ours() {
+        for c in Collective::ALL {
+            for a in Algorithm::ALL.map(Some).into_iter().chain([None]) {
+                let Some(s) = Schedule::of(c, a) else { continue };
+                assert_eq!(s.id().parse::<Schedule>(), Ok(s));
+                match s.catalogue() {
+                    Some(id) => assert!(crate::choose::of(c).any(|x| x.id == id), "{c} {a:?}: {id}"),
+                    None => assert_eq!(s, Schedule::Nvls),
+                }
+            }
+        }
+        let tree = Schedule::of(Collective::Allreduce, Some(Algorithm::Tree)).unwrap();
+        assert_eq!((tree.id(), tree.catalogue()), ("node-tree", Some("double-binary-tree")));
+        assert_eq!(Schedule::of(Collective::AllToAll, None), Some(Schedule::Pairwise));
+        assert_eq!(Schedule::of(Collective::AllToAll, Some(Algorithm::Ring)), None);
+        assert_eq!(Schedule::of(Collective::Allreduce, Some(Algorithm::Pat)), None);
+        for a in Algorithm::ALL {
+            assert_eq!(a.id().parse::<Algorithm>(), Ok(a));
+            assert_eq!(super::ALGORITHMS[a.index()], a.id());
+        }
+        for p in Protocol::ALL {
+            assert_eq!(p.id().parse::<Protocol>(), Ok(p));
+        }
+        assert!("nvls-tree".parse::<Algorithm>().is_err());
     }
 }

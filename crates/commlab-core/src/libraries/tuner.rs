@@ -111,13 +111,13 @@ pub fn nccl_collective(c: Collective) -> Option<&'static str> {
     })
 }
 
-/// The NCCL algorithm written for ours (ring where NCCL has no match).
-pub fn nccl_target(collective: Collective, ours: &str) -> (&'static str, bool) {
-    match (collective, ours) {
-        (Collective::Allreduce, "double-binary-tree") => ("tree", true),
-        (_, id) if nccl::ours(collective, "ring") == Some(id) => ("ring", true),
-        _ => ("ring", false),
-    }
+/// The NCCL algorithm written for ours, by the one map between them
+/// ([`nccl::Schedule`]), and whether it is ours' counterpart (else ring).
+pub fn nccl_target(collective: Collective, ours: &str) -> (nccl::Algorithm, bool) {
+    nccl::Algorithm::ALL
+        .into_iter()
+        .find(|&a| nccl::ours(collective, a) == Some(ours))
+        .map_or((nccl::Algorithm::Ring, false), |a| (a, true))
 }
 
 /// The Open MPI algorithm number written for ours, and whether it is ours'
@@ -267,7 +267,7 @@ fn nccl_file(
         let runs = runs(Format::NcclTuner, map, i, |ours, q| {
             let (alg, exact) = nccl_target(map.collective, ours);
             if !exact {
-                note(subs, ours, alg);
+                note(subs, ours, alg.id());
             }
             // The protocol NCCL's model finds fastest for this
             // algorithm at this size.
@@ -276,11 +276,11 @@ fn nccl_file(
                 .and_then(|pred| {
                     pred.times
                         .iter()
-                        .filter(|(a, _, _)| nccl::ALGORITHMS[*a] == alg)
+                        .filter(|(a, _, _)| *a == alg)
                         .min_by(|x, y| x.2.total_cmp(&y.2))
-                        .map(|(_, proto, _)| nccl::PROTOCOLS[*proto])
+                        .map(|(_, proto, _)| *proto)
                 })
-                .unwrap_or("simple");
+                .unwrap_or(nccl::Protocol::Simple);
             (alg, proto)
         });
         for (k, &(lo, _, (alg, proto))) in runs.iter().enumerate() {
@@ -613,7 +613,7 @@ pub fn read_back(format: Format, text: &str, q: &Query) -> Result<Option<String>
 /// What the target names for ours (the read-back's expectation).
 pub fn target_name(format: Format, collective: Collective, ours: &str) -> String {
     match format {
-        Format::NcclTuner => nccl_target(collective, ours).0.to_owned(),
+        Format::NcclTuner => nccl_target(collective, ours).0.id().to_owned(),
         Format::OmpiRules => ompi::name(collective, ompi_target(collective, ours).0).to_owned(),
         Format::MpichJson => mpich_target(collective, ours).0.to_owned(),
     }

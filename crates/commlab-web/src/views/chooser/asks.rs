@@ -234,11 +234,7 @@ fn follow_expected(ctx: &Ctx) {
         if expected.with_untracked(|e| e.as_ref().is_some_and(|(r, _)| *r == request)) {
             return;
         }
-        let what = format!(
-            "Simulating what {} × {} should reach",
-            request.system.nodes,
-            super::expected::short(&request.system)
-        );
+        let what = format!("Simulating what {} × {} should reach", request.system.nodes, request.system.short_name());
         // Another system's curve is never drawn while this one is computed.
         expected.set(None);
         expected_note.set(Some(format!("{what}…")));

@@ -5,8 +5,7 @@
 //! the algorithms' curves, in the chart's measure.
 
 use super::params::ChooserParams;
-use commlab_api::predict::{Band, Engine, Expected, PredictRequest};
-use commlab_api::system::System;
+use commlab_api::predict::{flow_sentence, Engine, Expected, PredictRequest, COUPLED_NOTE};
 use commlab_core::choose::Collective;
 use commlab_core::systems::Measure;
 use commlab_plot::chooser::Series;
@@ -20,15 +19,6 @@ pub fn request(c: &ChooserParams, sizes: &[u64]) -> Option<PredictRequest> {
     PredictRequest::expected(c.system(), c.far().is_some(), c.compare.p, c.compare.collective, sizes)
 }
 
-/// A System's name in a sentence: a preset's id, or "custom system".
-pub fn short(system: &System) -> &'static str {
-    if system.preset.id == "custom" {
-        "custom system"
-    } else {
-        system.preset.id
-    }
-}
-
 /// The expected curve as a chart series in `measure` (dashed, in `color`),
 /// if it was computed at exactly the chart's `sizes`.
 pub fn series(
@@ -39,7 +29,7 @@ pub fn series(
     color: RGBColor,
 ) -> Option<Series> {
     (asked.sizes == sizes && rows.len() == sizes.len()).then(|| Series {
-        name: format!("expected: {} × {} (NCCL's pick, its channels)", asked.system.nodes, short(&asked.system)),
+        name: asked.series_name(),
         color,
         times: rows.iter().map(|e| measure.of(collective, p, e.bytes, e.time_ns)).collect(),
         simulated: vec![None; rows.len()],
@@ -69,14 +59,10 @@ pub fn ExpectedTable(
     let coupled = rows.iter().any(|e| e.coupled);
     let steady = !steady_at.is_empty();
     // Past the flow engine's nodes no size runs flow by flow.
-    let far = u64::from(asked.system.nodes) > commlab_api::system::NODES.max;
+    let far = asked.far();
     view! {
         <details class="expected" data-testid="expected">
-            <summary>{format!(
-                "Dashed: what {} × {} should reach at each size: NCCL's pick {}",
-                asked.system.nodes, short(&asked.system),
-                if far { "from its steady state (commlab predict --engine steady)" } else { "simulated on the network with a channel per rail (commlab predict)" }
-            )}</summary>
+            <summary>{asked.expected_caption()}</summary>
             <div class="table-scroll" tabindex="0"><table class="numbers stack" data-testid="expected-table" style=crate::controls::stack::stack_labels(&heads)>
                 <thead><tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                 <tbody>{rows.into_iter().map(|e| view! { <tr>
@@ -97,49 +83,14 @@ pub fn ExpectedTable(
             {asked.system.not_modelled().map(|left| view! {
                 <p class="field-note" data-testid="expected-not-modelled">{format!("Not modelled: {left}.")}</p>
             })}
-            {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{format!(
-                "Rows marked (steady): on more than {} ranks the flow engine takes seconds to minutes a size, so NCCL's tree, NVLS tree and rings come from their steady state, in milliseconds. {}; on more nodes NVLS tree's steady state is faster by more, as it leaves out the NICs' fill and drain under sharing (docs/systems.md, \"Two engines\"). {}",
-                commlab_api::predict::EXPECTED_FLOW_RANKS,
-                commlab_api::steady::accuracy_sentence(),
-                if far {
-                    format!("Past {} nodes nothing runs flow by flow: the flow engine's runs at such sizes take minutes to hours (commlab predict --engine steady gives these rows).", commlab_api::system::NODES.max)
-                } else {
-                    "\"simulate\" runs one size flow by flow beside it (commlab predict --engine flow).".to_owned()
-                }
-            )}</p> })}
+            {steady.then(|| view! { <p class="field-note" data-testid="expected-steady">{asked.steady_rows_note()}</p> })}
             {move || flowed.get().map(|(_, at, band)| {
                 let steady = steady_at.iter().find(|(b, _)| *b == at).map(|(_, t)| *t);
                 view! { <p class="field-note" data-testid="expected-flow" role="status">{flow_sentence(at, steady, band)}</p> }
             })}
-            {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">"Where a row is simulated as a ring over several channels, its time is one value in a band a few percent wide: the channels' flows share links max–min, and the last digits of any parameter move it (commlab predict --json gives each such row's band; docs/systems.md, \"Two engines\")."</p> })}
+            {coupled.then(|| view! { <p class="field-note" data-testid="expected-coupled">{COUPLED_NOTE}</p> })}
         </details>
     }
-}
-
-/// The flow engine's run of one size beside its steady value, in words.
-fn flow_sentence(at: u64, steady_ns: Option<f64>, band: Option<Result<Band, String>>) -> String {
-    let size = commlab_plot::chooser::short_bytes(at);
-    let band = match band {
-        None => {
-            return format!("Simulating {size} flow by flow in the engine worker (seconds to minutes on many nodes)…")
-        }
-        Some(Err(e)) => return format!("The flow engine at {size}: {e}"),
-        Some(Ok(band)) => band,
-    };
-    let runs = if band.runs > 1 {
-        format!(
-            "the mean of {} runs with the System's values moved ±0.5 %, {}–{} µs",
-            band.runs,
-            q(band.min / 1000.0),
-            q(band.max / 1000.0)
-        )
-    } else {
-        "one run: these flows do not couple, so the time has no band".to_owned()
-    };
-    let against = steady_ns.map_or(String::new(), |s| {
-        format!(" against the steady state's {} µs ({:+.1} %)", q(s / 1000.0), 100.0 * (s / band.mean - 1.0))
-    });
-    format!("The flow engine at {size}: {} µs ({runs}){against}.", q(band.mean / 1000.0))
 }
 
 #[cfg(test)]

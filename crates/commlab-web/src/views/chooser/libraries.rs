@@ -9,10 +9,9 @@ use super::params::{ChooserParams, LIBRARIES, NCCL_TEXT};
 use crate::browser;
 use crate::engine::sim::{OnResponse, SimClient};
 use commlab_api::chooser::ChooseResult;
-use commlab_api::libraries::{disagreements, picks, versions, Picks};
+use commlab_api::libraries::{band, disagreement_notes, picks, table, versions, Picks};
 use commlab_api::sim::{SimQuery, SimResponse};
-use commlab_core::choose::{of, Collective};
-use commlab_plot::chooser::{algorithm_color, library_band_svg, short_bytes, BandRow};
+use commlab_plot::chooser::library_band_svg;
 use commlab_plot::Theme;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -27,98 +26,11 @@ pub fn compute(params: &ChooserParams, result: &ChooseResult) -> Shown {
     Some(picks(&result.collective, result.p, &sizes, &request).map_err(|e| e.to_string()))
 }
 
-/// The model's winner at a row (the network's on a network).
-fn winner(result: &ChooseResult, row: usize) -> &str {
-    let r = &result.rows[row];
-    &result.algorithms[r.network.as_ref().map_or(r.winner, |n| n.winner)]
-}
-
-fn color(collective: Collective, ours: Option<&str>) -> Option<commlab_plot::RGBColor> {
-    let id = ours?;
-    of(collective).position(|a| a.id == id).map(algorithm_color)
-}
-
 /// The band above the chart: one row per library.
 pub fn band_svg(result: &ChooseResult, picks: &[Picks], (width, dark): (f64, bool)) -> Option<String> {
-    let collective: Collective = result.collective.parse().ok()?;
+    let (caption, rows) = band(result, picks)?;
     let sizes: Vec<u64> = result.rows.iter().map(|r| r.bytes).collect();
-    let mut rows = Vec::new();
-    let cell = |name: String, ours: Option<&str>, n: u64, extra: &str| {
-        let legend = match ours {
-            Some(o) => format!("{name} = our {o}"),
-            None => format!("{name} (none of ours)"),
-        };
-        (color(collective, ours), legend.clone(), format!("{}: {legend}{extra}", short_bytes(n)))
-    };
-    if picks.iter().any(|p| p.mpich.is_some()) {
-        rows.push(BandRow {
-            library: "MPICH".into(),
-            cells: picks
-                .iter()
-                .zip(&sizes)
-                .map(|(p, &n)| {
-                    let m = p.mpich.as_ref();
-                    let name = m.map_or("—".into(), |m| m.name.trim_start_matches("MPIR_").to_owned());
-                    cell(name, m.and_then(|m| m.ours.as_deref()), n, "")
-                })
-                .collect(),
-        });
-    }
-    if picks.iter().any(|p| p.ompi.is_some()) {
-        rows.push(BandRow {
-            library: "Open MPI".into(),
-            cells: picks
-                .iter()
-                .zip(&sizes)
-                .map(|(p, &n)| {
-                    let o = p.ompi.as_ref();
-                    let name = o.map_or("—".into(), |o| format!("{} ({})", o.name, o.id));
-                    let note = o.and_then(|o| o.note.clone()).map_or(String::new(), |t| format!("; {t}"));
-                    cell(name, o.and_then(|o| o.ours.as_deref()), n, &note)
-                })
-                .collect(),
-        });
-    }
-    if picks.iter().any(|p| p.nccl.is_some()) {
-        rows.push(BandRow {
-            library: "NCCL".into(),
-            cells: picks
-                .iter()
-                .zip(&sizes)
-                .map(|(p, &n)| match p.nccl.as_ref() {
-                    Some(x) => cell(
-                        format!("{}/{}", x.algorithm, x.protocol),
-                        x.ours.as_deref(),
-                        n,
-                        &format!(", {} µs", commlab_plot::format_quantity(x.time_us)),
-                    ),
-                    None => cell("no all-to-all algorithm".into(), None, n, ""),
-                })
-                .collect(),
-        });
-    }
-    if rows.is_empty() {
-        return None;
-    }
-    let theme = Theme::of(dark);
-    let caption =
-        format!("What each library runs by default at p = {} (colour: the algorithm of ours it runs)", result.p);
-    Some(library_band_svg(&caption, &sizes, &rows, width, &theme))
-}
-
-/// Consecutive sizes with the same sentence, as `(first size, last size, sentence)`.
-fn sentences(result: &ChooseResult, picks: &[Picks]) -> Vec<(u64, u64, String)> {
-    let mut out: Vec<(u64, u64, String)> = Vec::new();
-    for (i, p) in picks.iter().enumerate() {
-        let n = result.rows[i].bytes;
-        for s in disagreements(result, i, p) {
-            match out.iter_mut().rev().find(|x| x.2 == s) {
-                Some(x) if x.1 == result.rows[i.saturating_sub(1)].bytes => x.1 = n,
-                _ => out.push((n, n, s)),
-            }
-        }
-    }
-    out
+    Some(library_band_svg(&caption, &sizes, &rows, width, &Theme::of(dark)))
 }
 
 /// Writes NCCL's tuner file: NCCL's algorithms simulated on the system
@@ -258,35 +170,12 @@ fn PicksTable(result: Signal<Option<Rc<ChooseResult>>, LocalStorage>, shown: Sig
     move || {
         let r = result.get()?;
         let Some(Ok(picks)) = shown.get() else { return None };
-        let has = |f: fn(&Picks) -> bool| picks.iter().any(f);
-        let (with_mpich, with_ompi, with_nccl) =
-            (has(|p| p.mpich.is_some()), has(|p| p.ompi.is_some()), has(|p| p.nccl.is_some()));
-        let rows = picks
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let w = winner(&r, i).to_owned();
-                let mark = |ours: Option<&str>| if ours == Some(w.as_str()) { " ✓" } else { "" };
-                view! { <tr>
-                    <td>{short_bytes(r.rows[i].bytes)}</td>
-                    <td>{w.clone()}</td>
-                    {with_mpich.then(|| view! { <td>{p.mpich.as_ref().map_or("—".into(), |x| format!("{}{}", x.name.trim_start_matches("MPIR_"), mark(x.ours.as_deref())))}</td> })}
-                    {with_ompi.then(|| view! { <td>{p.ompi.as_ref().map_or("—".into(), |x| format!("{} ({}){}", x.name, x.id, mark(x.ours.as_deref())))}</td> })}
-                    {with_nccl.then(|| view! { <td>{p.nccl.as_ref().map_or("—".into(), |x| format!("{}/{} {} µs{}", x.algorithm, x.protocol, commlab_plot::format_quantity(x.time_us), mark(x.ours.as_deref())))}</td> })}
-                </tr> }
-            })
-            .collect_view();
-        let heads: Vec<&str> = ["size", "model's winner"]
-            .into_iter()
-            .chain(with_mpich.then_some("MPICH"))
-            .chain(with_ompi.then_some("Open MPI"))
-            .chain(with_nccl.then_some("NCCL (predicted)"))
-            .collect();
+        let (heads, rows) = table(&r, &picks);
         Some(view! {
             <div class="table-scroll" tabindex="0"><table class="numbers picks stack" data-testid="library-table" style=crate::controls::stack::stack_labels(&heads)>
                 <caption>"The model's winner and what each library runs (✓: the same schedule)"</caption>
                 <thead><tr>{heads.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}</tr></thead>
-                <tbody>{rows}</tbody>
+                <tbody>{rows.into_iter().map(|row| view! { <tr>{row.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}</tbody>
             </table></div>
         })
     }
@@ -298,13 +187,9 @@ fn PickSentences(result: Signal<Option<Rc<ChooseResult>>, LocalStorage>, shown: 
     move || {
         let r = result.get()?;
         let Some(Ok(picks)) = shown.get() else { return None };
-        let items = sentences(&r, &picks);
         Some(view! {
             <ul class="library-notes" data-testid="library-notes">
-                {items.into_iter().map(|(a, b, s)| {
-                    let at = if a == b { short_bytes(a) } else { format!("{} to {}", short_bytes(a), short_bytes(b)) };
-                    view! { <li>{format!("{at}: {s}")}</li> }
-                }).collect_view()}
+                {disagreement_notes(&r, &picks).into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
             </ul>
         })
     }
