@@ -302,9 +302,68 @@ impl<'de> serde::Deserialize<'de> for System {
     }
 }
 
+/// What the page says of a network of the user's own, where no System is.
+pub const NO_SYSTEM_NOTE: &str = "A network of your own: no expected curve. What NCCL would reach needs a System (nodes of a preset, with its NVLink and NIC bandwidths); the curves are our algorithms on this network, one channel each, and NCCL's picks follow the description given to it under \"What the libraries run\".";
+
+impl System {
+    /// What the page's System sets, in words.
+    pub fn page_note(&self) -> String {
+        let (s, n) = (&self.preset, self.nodes);
+        format!(
+            "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Sources: docs/systems.md.",
+            s.id,
+            s.shape(n),
+            s.nvlink,
+            s.nic,
+            s.ranks(n),
+        )
+    }
+
+    /// What the page draws of a System past its network ([`NODES`]).
+    pub fn far_note(&self) -> String {
+        let (s, n) = (&self.preset, self.nodes);
+        format!(
+            "{n} × {}: {}, p = {}. Past {} nodes the page draws the System's expected curve alone, from the steady state (docs/systems.md, \"Two engines\"): the algorithms' curves, the libraries' picks, the winner map and the fit simulate every flow on the network, which the page does up to {} nodes.",
+            s.id,
+            s.shape(n),
+            s.ranks(n),
+            NODES.max,
+            NODES.max,
+        )
+    }
+}
+
+/// The value of `key` in a custom description (`custom:k=v,…`; empty
+/// where it is not set).
+pub fn custom_value<'a>(text: &'a str, key: &str) -> &'a str {
+    let keys = text.strip_prefix(CUSTOM).unwrap_or("");
+    keys.split(',').filter_map(|kv| kv.split_once('=')).find(|(k, _)| k.trim() == key).map_or("", |(_, v)| v.trim())
+}
+
+/// The custom description `text` with `key` set to `value` (left out when
+/// empty), keys in `CUSTOM_KEYS` order.
+pub fn with_custom_value(text: &str, key: &str, value: &str) -> String {
+    let parts: Vec<String> = commlab_core::systems::CUSTOM_KEYS
+        .iter()
+        .map(|(k, _)| (*k, if *k == key { value.trim() } else { custom_value(text, k) }))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    format!("{CUSTOM}{}", parts.join(","))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_field_sets_its_key_and_keeps_the_others_in_order() {
+        let t = with_custom_value("custom:nics=4,gpus=8", "arch", "ampere");
+        assert_eq!(t, "custom:gpus=8,arch=ampere,nics=4");
+        assert_eq!(with_custom_value(&t, "arch", " "), "custom:gpus=8,nics=4");
+        assert_eq!(custom_value(&t, "nics"), "4");
+        assert_eq!(custom_value(&t, "plugin"), "");
+    }
 
     /// A custom node type's id reads back to the same values, per-link
     /// bandwidth and plugin included; a preset's id is its own.

@@ -556,6 +556,24 @@ pub fn loggops_of(ab: AlphaBeta) -> (Params, f64) {
     (params, scale)
 }
 
+/// The Schedule view's LogGOPS for the Chooser's α and β (`o = g = O = 0`,
+/// every message eager): whole ns where `ns` (LogGOPSim's preset) and both
+/// are whole ns in the view's range, else [`loggops_of`]'s ticks with their
+/// count per unit of α; L and G at most the view's range.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "whole values in the view's range")]
+pub fn schedule_loggops(ab: AlphaBeta, ns: bool) -> (crate::schedule::LogGops, Option<f64>) {
+    let cap = crate::schedule::PARAM.max;
+    #[allow(clippy::cast_precision_loss, reason = "the view's range is far below 2^52")]
+    let whole = |x: f64| x.fract() == 0.0 && (0.0..=cap as f64).contains(&x);
+    let ((l, big_g), unit) = if ns && whole(ab.alpha) && whole(ab.beta) {
+        ((ab.alpha as u64, ab.beta as u64), None)
+    } else {
+        let (l, scale) = loggops_of(ab);
+        ((l.l, l.big_g), Some(scale))
+    };
+    (crate::schedule::LogGops { l: l.min(cap), o: 0, g: 0, big_g: big_g.min(cap), big_o: 0, s: cap }, unit)
+}
+
 impl ChooseResult {
     /// On a network, the algorithms simulated at no size because every plan
     /// had more messages than the limit (ring allreduce at p = 1024 has

@@ -6,7 +6,7 @@
 use crate::codec::{Field, Kind, Link, Notice, ViewState};
 use commlab_api::chooser::{ChooseRequest, Comparison, MapRequest, P};
 use commlab_api::network::NetRequest;
-use commlab_api::schedule::{GenerateRequest, LogGops};
+use commlab_api::schedule::GenerateRequest;
 use commlab_api::system::System;
 use commlab_core::choose::{of, Collective};
 use commlab_core::libraries::nccl::Version;
@@ -496,14 +496,7 @@ pub fn timeline_query(
     net: Option<&NetRequest>,
 ) -> String {
     let ab = commlab_core::choose::AlphaBeta { alpha: abg[0], beta: abg[1], gamma: abg[2] };
-    let cap = commlab_api::schedule::PARAM.max;
-    let whole = |x: f64| x.fract() == 0.0 && (0.0..=cap as f64).contains(&x);
-    let (l, unit) = if ns && whole(ab.alpha) && whole(ab.beta) {
-        ((ab.alpha as u64, ab.beta as u64), None)
-    } else {
-        let (l, scale) = commlab_api::chooser::loggops_of(ab);
-        ((l.l, l.big_g), Some(scale))
-    };
+    let (loggops, unit) = commlab_api::chooser::schedule_loggops(ab, ns);
     let pipelined = of(collective).any(|a| a.id == id && a.pipelined);
     crate::links::Timeline {
         generate: GenerateRequest {
@@ -513,7 +506,7 @@ pub fn timeline_query(
             pieces: if pipelined { pieces.into() } else { GenerateRequest::default().pieces },
             ..GenerateRequest::default()
         },
-        loggops: Some(LogGops { l: l.0.min(cap), o: 0, g: 0, big_g: l.1.min(cap), big_o: 0, s: cap }),
+        loggops: Some(loggops),
         unit: if net.is_some() { None } else { unit },
         network: net.cloned(),
     }

@@ -11,7 +11,7 @@
 
 use super::params::ChooserParams;
 use crate::controls::system::SystemControl;
-use commlab_api::system::{System, CUSTOM, NODES, STEADY_NODES};
+use commlab_api::system::{custom_value, with_custom_value, System, CUSTOM, STEADY_NODES};
 use commlab_core::libraries::nccl::Version;
 use commlab_core::systems::CUSTOM_KEYS;
 use leptos::prelude::*;
@@ -63,7 +63,7 @@ pub fn SystemSelect(
             extra=(CUSTOM, "custom system (fields below)", is_custom) refused=refused />
         {move || is_custom.get().then(|| view! { <CustomSystemFields current=shown typed=typed refused=refused pick=pick /> })}
         {move || (params.with(|c| c.on_network) && shown.get().is_none()).then(|| view! {
-            <p class="hint" data-testid="chooser-system-none">"A network of your own: no expected curve. What NCCL would reach needs a System (nodes of a preset, with its NVLink and NIC bandwidths); the curves are our algorithms on this network, one channel each, and NCCL's picks follow the description given to it under \"What the libraries run\"."</p>
+            <p class="hint" data-testid="chooser-system-none">{commlab_api::system::NO_SYSTEM_NOTE}</p>
         })}
         {move || shown.get().map(|_| view! {
             <div class="field">
@@ -75,19 +75,11 @@ pub fn SystemSelect(
                 </select>
             </div>
         })}
-        {move || params.with(ChooserParams::far).map(|System { preset: s, nodes: n, .. }| view! {
-            <p class="hint" data-testid="chooser-system-far">{format!(
-                "{n} × {}: {}, p = {}. Past {} nodes the page draws the System's expected curve alone, from the steady state (docs/systems.md, \"Two engines\"): the algorithms' curves, the libraries' picks, the winner map and the fit simulate every flow on the network, which the page does up to {} nodes.",
-                s.id, s.shape(n), s.ranks(n), NODES.max, NODES.max,
-            )}</p>
+        {move || params.with(ChooserParams::far).map(|system| view! {
+            <p class="hint" data-testid="chooser-system-far">{system.far_note()}</p>
         })}
         {move || shown.get().filter(|_| params.with(|c| c.far().is_none())).map(|system| { let System { preset: s, nodes: n, .. } = system; view! {
-            <p class="hint" data-testid="chooser-system-note">
-                {format!(
-                    "{n} × {}: {} (NVLink {} GB/s a GPU, NICs {} GB/s each), p = {}; every algorithm runs on it with o = g = 0, every message eager, a NIC sending one message at a time, and NCCL's pick is shown for this system. Sources: docs/systems.md.",
-                    s.id, s.shape(n), s.nvlink, s.nic, s.ranks(n),
-                )}
-            </p>
+            <p class="hint" data-testid="chooser-system-note">{system.page_note()}</p>
             {(!system.covers(p())).then(|| view! {
                 <p class="field-error" role="alert" data-testid="chooser-system-p">
                     {format!("{}: no expected curve, and NCCL's description assumes all of them. ", system.not_all(p()))}
@@ -98,24 +90,6 @@ pub fn SystemSelect(
             })}
         }})}
     }
-}
-
-/// The value of `key` in a custom system's `custom:k=v,…` text.
-fn value_of<'a>(text: &'a str, key: &str) -> &'a str {
-    let keys = text.strip_prefix(CUSTOM).unwrap_or("");
-    keys.split(',').filter_map(|kv| kv.split_once('=')).find(|(k, _)| k.trim() == key).map_or("", |(_, v)| v.trim())
-}
-
-/// `text` with `key` set to `value` (left out when empty), keys in
-/// [`CUSTOM_KEYS`] order.
-fn with_value(text: &str, key: &str, value: &str) -> String {
-    let parts: Vec<String> = CUSTOM_KEYS
-        .iter()
-        .map(|(k, _)| (*k, if *k == key { value.trim() } else { value_of(text, k) }))
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    format!("{CUSTOM}{}", parts.join(","))
 }
 
 /// A custom system's fields, one per key of [`CUSTOM_KEYS`] with its range;
@@ -139,7 +113,7 @@ fn CustomSystemFields(
     };
     let on_key = move |key: &'static str| {
         move |ev: leptos::ev::Event| {
-            let text = with_value(&typed.get_untracked(), key, &event_target_value(&ev));
+            let text = with_custom_value(&typed.get_untracked(), key, &event_target_value(&ev));
             typed.set(text.clone());
             match commlab_api::system::node_type(&text) {
                 Ok(_) => pick.run((text, current.with_untracked(|c| c.as_ref().map_or(2, |s| s.nodes)))),
@@ -156,7 +130,7 @@ fn CustomSystemFields(
                     <div class="field">
                         <label for=field_id.clone()>{key}</label>
                         <input id=field_id.clone() data-testid=field_id type="text" title=range placeholder=range
-                            prop:value=move || value_of(&shown_text(), key).to_owned()
+                            prop:value=move || custom_value(&shown_text(), key).to_owned()
                             on:change=on_key(key) />
                     </div>
                 }
@@ -261,14 +235,5 @@ mod tests {
             assert_eq!(e.far, 0);
             assert!(notices.len() == 1 && notices[0].message.contains("129 to 1024"), "{notices:?}");
         }
-    }
-
-    #[test]
-    fn a_field_sets_its_key_and_keeps_the_others_in_order() {
-        let t = with_value("custom:nics=4,gpus=8", "arch", "ampere");
-        assert_eq!(t, "custom:gpus=8,arch=ampere,nics=4");
-        assert_eq!(with_value(&t, "arch", " "), "custom:gpus=8,nics=4");
-        assert_eq!(value_of(&t, "nics"), "4");
-        assert_eq!(value_of(&t, "plugin"), "");
     }
 }
