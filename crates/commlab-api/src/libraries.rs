@@ -264,76 +264,88 @@ pub fn gains(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> Vec<Stri
     gains_on(result, picks, None)
 }
 
+/// One library's gain sentence over `result`'s sizes (`ours`: its pick's
+/// schedule of ours at a size, `None` where it was not asked); `None`
+/// where it was asked at no size.
+fn gain_sentence(
+    result: &crate::chooser::ChooseResult,
+    picks: &[Picks],
+    (label, library): (&str, &str),
+    ours: &dyn Fn(&Picks) -> Option<Option<&str>>,
+) -> Option<String> {
+    // Per size: the share saved by following the model, if compared.
+    let mut saved: Vec<(u64, f64, String, String)> = Vec::new();
+    let (mut sizes, mut uncompared) = (0, 0);
+    for (i, (row, p)) in result.rows.iter().zip(picks).enumerate() {
+        let Some(pick) = ours(p) else { continue };
+        sizes += 1;
+        // The fastest of the library's own algorithms: never one it lacks.
+        let Some(w) = library_winner(result, i, library).and_then(|w| result.algorithms.iter().position(|a| a == w))
+        else {
+            uncompared += 1;
+            continue;
+        };
+        let k = pick.and_then(|o| result.algorithms.iter().position(|a| a == o));
+        match (k.and_then(|k| row_time(row, k)), row_time(row, w)) {
+            (Some(theirs), Some(best)) if theirs > 0.0 => {
+                saved.push((
+                    row.bytes,
+                    1.0 - best / theirs,
+                    pick.unwrap_or("").to_owned(),
+                    result.algorithms[w].clone(),
+                ));
+            }
+            _ => uncompared += 1,
+        }
+    }
+    if sizes == 0 {
+        return None;
+    }
+    let same = saved.iter().filter(|s| s.1 <= 1e-9).count();
+    let best = saved.iter().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+    let mut s = match best {
+        Some((bytes, share, theirs, w)) if *share > 1e-9 => format!(
+            "{label}: following the model among its own algorithms would save up to {:.0} % (at {}: {w} in place of its {theirs}); its pick is the fastest of them at {same} of {} sizes",
+            share * 100.0,
+            commlab_plot::format_bytes(*bytes),
+            saved.len()
+        ),
+        Some(_) => format!("{label}: its pick is the fastest of its own algorithms at every size compared ({}), so following the model gains nothing", saved.len()),
+        None => format!("{label}: none of its picks has a counterpart here, so nothing is compared"),
+    };
+    if uncompared > 0 && !saved.is_empty() {
+        let _ = write!(
+            s,
+            "; {uncompared} {} not compared (no counterpart here)",
+            if uncompared == 1 { "size" } else { "sizes" }
+        );
+    }
+    s.push('.');
+    Some(s)
+}
+
 /// [`gains`], with NCCL's sentence on a System given (`nccl`: from
 /// [`crate::nccl_tuner::TunerPlan::gain_sentence`], NCCL's own algorithms
 /// under its per-step costs) in place of the one from our curves, which
 /// carry none of those costs.
 pub fn gains_on(result: &crate::chooser::ChooseResult, picks: &[Picks], nccl: Option<&str>) -> Vec<String> {
-    let time = row_time;
-    let mut out = Vec::new();
-    let mut say = |label: &str, library: &str, ours: &dyn Fn(&Picks) -> Option<Option<&str>>| {
-        // Per size: the share saved by following the model, if compared.
-        let mut saved: Vec<(u64, f64, String, String)> = Vec::new();
-        let (mut sizes, mut uncompared) = (0, 0);
-        for (i, (row, p)) in result.rows.iter().zip(picks).enumerate() {
-            let Some(pick) = ours(p) else { continue };
-            sizes += 1;
-            // The fastest of the library's own algorithms: never one it lacks.
-            let Some(w) =
-                library_winner(result, i, library).and_then(|w| result.algorithms.iter().position(|a| a == w))
-            else {
-                uncompared += 1;
-                continue;
-            };
-            let k = pick.and_then(|o| result.algorithms.iter().position(|a| a == o));
-            match (k.and_then(|k| time(row, k)), time(row, w)) {
-                (Some(theirs), Some(best)) if theirs > 0.0 => {
-                    saved.push((
-                        row.bytes,
-                        1.0 - best / theirs,
-                        pick.unwrap_or("").to_owned(),
-                        result.algorithms[w].clone(),
-                    ));
-                }
-                _ => uncompared += 1,
-            }
-        }
-        if sizes == 0 {
-            return;
-        }
-        let same = saved.iter().filter(|s| s.1 <= 1e-9).count();
-        let best = saved.iter().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-        let mut s = match best {
-            Some((bytes, share, theirs, w)) if *share > 1e-9 => format!(
-                "{label}: following the model among its own algorithms would save up to {:.0} % (at {}: {w} in place of its {theirs}); its pick is the fastest of them at {same} of {} sizes",
-                share * 100.0,
-                commlab_plot::format_bytes(*bytes),
-                saved.len()
-            ),
-            Some(_) => format!("{label}: its pick is the fastest of its own algorithms at every size compared ({}), so following the model gains nothing", saved.len()),
-            None => format!("{label}: none of its picks has a counterpart here, so nothing is compared"),
-        };
-        if uncompared > 0 && !saved.is_empty() {
-            let _ = write!(
-                s,
-                "; {uncompared} {} not compared (no counterpart here)",
-                if uncompared == 1 { "size" } else { "sizes" }
-            );
-        }
-        s.push('.');
-        out.push(s);
-    };
-    say("MPICH", "mpich", &|p: &Picks| p.mpich.as_ref().map(|m| m.ours.as_deref()));
-    say("Open MPI", "ompi", &|p: &Picks| p.ompi.as_ref().map(|m| m.ours.as_deref()));
+    let say = |names, ours: &dyn Fn(&Picks) -> Option<Option<&str>>| gain_sentence(result, picks, names, ours);
+    let mut out: Vec<String> = [
+        say(("MPICH", "mpich"), &|p: &Picks| p.mpich.as_ref().map(|m| m.ours.as_deref())),
+        say(("Open MPI", "ompi"), &|p: &Picks| p.ompi.as_ref().map(|m| m.ours.as_deref())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if let Some(sentence) = nccl.filter(|_| picks.iter().any(|p| p.nccl.is_some())) {
         out.push(sentence.to_owned());
     } else if result.rows.iter().any(|r| r.network.is_some()) {
-        say("NCCL", "nccl", &|p: &Picks| p.nccl.as_ref().map(|m| m.ours.as_deref()));
-        if let Some(last) = out.last_mut().filter(|s| s.starts_with("NCCL:")) {
-            last.pop();
-            last.push_str(
+        if let Some(mut s) = say(("NCCL", "nccl"), &|p: &Picks| p.nccl.as_ref().map(|m| m.ours.as_deref())) {
+            s.pop();
+            s.push_str(
                 "; our schedules of its ring and tree run here without NCCL's per-step costs (a System's expected curve has them).",
             );
+            out.push(s);
         }
     } else if picks.iter().any(|p| p.nccl.is_some()) {
         out.push("NCCL: α–β alone cannot say what NCCL would gain (it knows neither NCCL's channels, its protocols nor the links); pick a System to compare on its network.".to_owned());

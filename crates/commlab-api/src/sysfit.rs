@@ -199,6 +199,41 @@ fn two_nodes(p: &Planned) -> bool {
     matches!(p.shape, Shape::Nodes { n: 2, .. })
 }
 
+/// Levenberg–Marquardt from the preset, then again from the best of a grid
+/// around its end over the measured bandwidth and the latency (the
+/// simulated times' jitter leaves local minima a gradient step does not
+/// leave): the end, its residuals, the iterations and the factors left free.
+fn fit_with_restart(problem: &Problem<'_>) -> Result<Descent, ApiError> {
+    let (mut at, mut resid, mut iterations, free) = levenberg_marquardt(problem, [0.0; 3])?;
+    // Restart from the best of a grid around the end over the measured
+    // bandwidth and the latency: the simulated times' jitter leaves
+    // local minima a gradient step does not leave.
+    let bandwidth = usize::from(problem.held == 0);
+    let mut best = (sum_sq(&resid), None);
+    for di in GRID {
+        for dj in GRID {
+            if di == 0.0 && dj == 0.0 {
+                continue;
+            }
+            let mut y = at;
+            y[bandwidth] = (at[bandwidth] + di).clamp(-LN_BOUND, LN_BOUND);
+            y[2] = (at[2] + dj).clamp(-LN_BOUND, LN_BOUND);
+            let c = sum_sq(&problem.residuals(y)?);
+            if c < best.0 {
+                best = (c, Some(y));
+            }
+        }
+    }
+    if let Some(start) = best.1 {
+        let (a, r, more, _) = levenberg_marquardt(problem, start)?;
+        if sum_sq(&r) < sum_sq(&resid) {
+            (at, resid) = (a, r);
+        }
+        iterations += more;
+    }
+    Ok((at, resid, iterations, free))
+}
+
 /// The fitting problem: the measured points that can be fitted and the runs
 /// prepared once.
 struct Problem<'a> {
@@ -415,33 +450,7 @@ impl SystemFitRequest {
             ln_measured: keep.iter().map(|&i| self.measured_us[i].ln()).collect(),
             steady,
         };
-        let (mut at, mut resid, mut iterations, free) = levenberg_marquardt(&problem, [0.0; 3])?;
-        // Restart from the best of a grid around the end over the measured
-        // bandwidth and the latency: the simulated times' jitter leaves
-        // local minima a gradient step does not leave.
-        let bandwidth = usize::from(problem.held == 0);
-        let mut best = (sum_sq(&resid), None);
-        for di in GRID {
-            for dj in GRID {
-                if di == 0.0 && dj == 0.0 {
-                    continue;
-                }
-                let mut y = at;
-                y[bandwidth] = (at[bandwidth] + di).clamp(-LN_BOUND, LN_BOUND);
-                y[2] = (at[2] + dj).clamp(-LN_BOUND, LN_BOUND);
-                let c = sum_sq(&problem.residuals(y)?);
-                if c < best.0 {
-                    best = (c, Some(y));
-                }
-            }
-        }
-        if let Some(start) = best.1 {
-            let (a, r, more, _) = levenberg_marquardt(&problem, start)?;
-            if sum_sq(&r) < sum_sq(&resid) {
-                (at, resid) = (a, r);
-            }
-            iterations += more;
-        }
+        let (at, resid, iterations, free) = fit_with_restart(&problem)?;
         let errors = uncertainty(&problem, at, &resid, &free)?;
         let scales = scales_of(at);
         let then_prepared = prepare(&self.then, steady)?;

@@ -598,61 +598,12 @@ impl ChooseResult {
     /// then the `crossovers`; on a network also `network`, `bottleneck`,
     /// `model_winner`, `model_crossovers`, `topology`.
     pub fn to_json(&self, alpha: f64, beta: f64, gamma: f64) -> Json {
-        let by_id = |values: &mut dyn Iterator<Item = (usize, Json)>| {
-            Json::Map(values.map(|(k, v)| (self.algorithms[k].clone(), v)).collect())
-        };
         let crossovers = |list: &[Crossover]| {
             Json::Arr(
                 list.iter().map(|c| json!({"bytes": c.bytes, "from": c.from.as_str(), "to": c.to.as_str()})).collect(),
             )
         };
-        let rows = self.rows.iter().map(|r| {
-            let k = 0..self.algorithms.len();
-            let mut row = vec![
-                ("bytes", json!(r.bytes)),
-                ("times", by_id(&mut k.clone().map(|k| (k, json!(r.costs[k].total()))))),
-                (
-                    "split",
-                    by_id(&mut k.clone().map(|k| {
-                        let c = &r.costs[k];
-                        (k, json!({"latency": c.latency, "bandwidth": c.bandwidth, "compute": c.compute}))
-                    })),
-                ),
-            ];
-            if self.pipelined.iter().any(|&p| p) {
-                row.push((
-                    "pieces",
-                    by_id(&mut k.clone().filter(|&k| self.pipelined[k]).map(|k| (k, json!(r.pieces[k])))),
-                ));
-            }
-            if let Some(simulated) = &r.simulated {
-                row.push(("simulated", by_id(&mut k.clone().filter_map(|k| simulated[k].map(|t| (k, json!(t)))))));
-            }
-            let model_winner = json!(self.algorithms[r.winner].as_str());
-            // On a network: the network's `winner`, times (ns) and
-            // `bottleneck`; the model's winner kept as `model_winner`.
-            match (&self.network, &r.network) {
-                (Some(_), Some(n)) => {
-                    row.push(("winner", json!(self.algorithms[n.winner].as_str())));
-                    row.push(("model_winner", model_winner));
-                    row.push(("network", by_id(&mut k.clone().filter_map(|k| n.times[k].map(|t| (k, json!(t)))))));
-                    // nccl-tests' terms (GB/s) of the network's times.
-                    if let Ok(c) = self.collective.parse::<Collective>() {
-                        for (key, m) in [("network_algbw", Measure::Algbw), ("network_busbw", Measure::Busbw)] {
-                            let values =
-                                k.clone().filter_map(|k| n.times[k].map(|t| (k, json!(m.of(c, self.p, r.bytes, t)))));
-                            row.push((key, by_id(&mut values.collect::<Vec<_>>().into_iter())));
-                        }
-                    }
-                    let bottleneck = n.bottleneck.as_ref().map_or(Json::Null, |(name, busy, bytes, peak)| {
-                        json!({"name": name.as_str(), "busy_ns": *busy, "bytes": *bytes, "peak_flows": *peak})
-                    });
-                    row.push(("bottleneck", bottleneck));
-                }
-                _ => row.push(("winner", model_winner)),
-            }
-            Json::Obj(row)
-        });
+        let rows = self.rows.iter().map(|r| self.row_json(r));
         let mut value = vec![
             ("collective", json!(self.collective.as_str())),
             ("p", json!(self.p)),
@@ -673,5 +624,57 @@ impl ChooseResult {
             None => value.push(("crossovers", crossovers(&self.crossovers))),
         }
         Json::Obj(value)
+    }
+
+    /// A row of [`ChooseResult::to_json`]: the times by algorithm id, their
+    /// split, the pieces and simulated times where there are, and on a
+    /// network its `winner`, times (ns), bandwidths and `bottleneck` (the
+    /// model's winner kept as `model_winner`).
+    fn row_json(&self, r: &Row) -> Json {
+        let by_id = |values: &mut dyn Iterator<Item = (usize, Json)>| {
+            Json::Map(values.map(|(k, v)| (self.algorithms[k].clone(), v)).collect())
+        };
+        let k = 0..self.algorithms.len();
+        let mut row = vec![
+            ("bytes", json!(r.bytes)),
+            ("times", by_id(&mut k.clone().map(|k| (k, json!(r.costs[k].total()))))),
+            (
+                "split",
+                by_id(&mut k.clone().map(|k| {
+                    let c = &r.costs[k];
+                    (k, json!({"latency": c.latency, "bandwidth": c.bandwidth, "compute": c.compute}))
+                })),
+            ),
+        ];
+        if self.pipelined.iter().any(|&p| p) {
+            row.push(("pieces", by_id(&mut k.clone().filter(|&k| self.pipelined[k]).map(|k| (k, json!(r.pieces[k]))))));
+        }
+        if let Some(simulated) = &r.simulated {
+            row.push(("simulated", by_id(&mut k.clone().filter_map(|k| simulated[k].map(|t| (k, json!(t)))))));
+        }
+        let model_winner = json!(self.algorithms[r.winner].as_str());
+        // On a network: the network's `winner`, times (ns) and
+        // `bottleneck`; the model's winner kept as `model_winner`.
+        match (&self.network, &r.network) {
+            (Some(_), Some(n)) => {
+                row.push(("winner", json!(self.algorithms[n.winner].as_str())));
+                row.push(("model_winner", model_winner));
+                row.push(("network", by_id(&mut k.clone().filter_map(|k| n.times[k].map(|t| (k, json!(t)))))));
+                // nccl-tests' terms (GB/s) of the network's times.
+                if let Ok(c) = self.collective.parse::<Collective>() {
+                    for (key, m) in [("network_algbw", Measure::Algbw), ("network_busbw", Measure::Busbw)] {
+                        let values =
+                            k.clone().filter_map(|k| n.times[k].map(|t| (k, json!(m.of(c, self.p, r.bytes, t)))));
+                        row.push((key, by_id(&mut values.collect::<Vec<_>>().into_iter())));
+                    }
+                }
+                let bottleneck = n.bottleneck.as_ref().map_or(Json::Null, |(name, busy, bytes, peak)| {
+                    json!({"name": name.as_str(), "busy_ns": *busy, "bytes": *bytes, "peak_flows": *peak})
+                });
+                row.push(("bottleneck", bottleneck));
+            }
+            _ => row.push(("winner", model_winner)),
+        }
+        Json::Obj(row)
     }
 }
