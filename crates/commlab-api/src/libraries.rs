@@ -22,11 +22,15 @@ pub struct LibraryRequest {
     pub nccl: Option<String>,
     /// Bytes per element (MPICH and Open MPI read element counts).
     pub dtype_size: u32,
+    /// NCCL's settings (`NAME=VALUE` words), read under the description's
+    /// release.
+    #[serde(default)]
+    pub env: String,
 }
 
 impl Default for LibraryRequest {
     fn default() -> LibraryRequest {
-        LibraryRequest { mpich: true, ompi: true, nccl: Some(String::new()), dtype_size: 4 }
+        LibraryRequest { mpich: true, ompi: true, nccl: Some(String::new()), dtype_size: 4, env: String::new() }
     }
 }
 
@@ -39,7 +43,7 @@ impl LibraryRequest {
     /// # Errors
     /// An unknown library name.
     pub fn from_list(list: &[String], nccl: Option<String>, dtype_size: u32) -> Result<LibraryRequest, ApiError> {
-        let mut r = LibraryRequest { mpich: false, ompi: false, nccl: None, dtype_size };
+        let mut r = LibraryRequest { mpich: false, ompi: false, nccl: None, dtype_size, env: String::new() };
         for name in list {
             match name.as_str() {
                 "mpich" => r.mpich = true,
@@ -57,7 +61,10 @@ impl LibraryRequest {
     /// A description that cannot be read (the key and its range named).
     pub fn system(&self, p: u32) -> Result<Option<nccl::System>, ApiError> {
         let Some(text) = &self.nccl else { return Ok(None) };
-        nccl::parse_system(text, p).map(Some).map_err(|e| ApiError::problem("nccl", e.0))
+        let s = nccl::parse_system(text, p).map_err(|e| ApiError::problem("nccl", e.0))?;
+        let settings = commlab_core::libraries::nccl_env::Settings::read(s.version, &self.env)
+            .map_err(|e| ApiError::problem("env", e.to_string()))?;
+        Ok(Some(s.with_settings(settings)))
     }
 
     fn check(&self) -> Result<(), ApiError> {

@@ -8,6 +8,7 @@
 use crate::network::NetRequest;
 use crate::ApiError;
 use commlab_core::libraries::nccl::{self, Version};
+use commlab_core::libraries::nccl_env::Settings;
 use commlab_core::limits::IntRange;
 use commlab_core::systems::{Preset, PRESETS};
 
@@ -48,6 +49,8 @@ pub struct System {
     pub nodes: u32,
     /// NCCL's constants and formulas.
     pub version: Version,
+    /// NCCL's settings (`NCCL_ALGO=Ring`, …), read as that release reads them.
+    pub settings: Settings,
 }
 
 /// The node type called `id`: a preset's id (`commlab_core::systems::PRESETS`)
@@ -96,7 +99,7 @@ impl System {
         if u64::from(nodes) <= NODES.max {
             commlab_core::limits::net::HOSTS.check(u64::from(preset.ranks(nodes)))?;
         }
-        Ok(System { preset, nodes, version })
+        Ok(System { preset, nodes, version, settings: Settings::default() })
     }
 
     /// Itself, with nodes within `range` and, where the range is the flow
@@ -105,7 +108,8 @@ impl System {
     /// # Errors
     /// As [`System::parse`].
     pub fn check(self, range: IntRange) -> Result<System, ApiError> {
-        System::of_type(self.preset, self.nodes, self.version, range)
+        let checked = System::of_type(self.preset, self.nodes, self.version, range)?;
+        Ok(System { settings: self.settings, ..checked })
     }
 
     /// Itself where the Chooser's page shows it: up to [`NODES`] nodes its
@@ -191,12 +195,51 @@ impl System {
             Some(p) => p,
             None => *PRESETS.iter().find(|p| is(p))?,
         };
-        Some(System { preset, nodes: n, version })
+        Some(System { preset, nodes: n, version, settings: Settings::default() })
     }
 
-    /// NCCL's description of it.
+    /// NCCL's description of it, its settings applied (`NCCL_NVLS_ENABLE=0`:
+    /// no NVLS).
     pub fn nccl(&self) -> nccl::System {
-        self.preset.nccl_at(self.nodes, self.version)
+        self.preset.nccl_at(self.nodes, self.version).with_settings(self.settings)
+    }
+
+    /// The same System under NCCL's settings read from `text` (`NAME=VALUE`
+    /// words or lines, `-x` and `export` as a job script has them).
+    ///
+    /// # Errors
+    /// Field `env`: an unknown setting or a value the release refuses,
+    /// named with what is accepted.
+    pub fn with_env(self, text: &str) -> Result<System, ApiError> {
+        let settings = Settings::read(self.version, text).map_err(|e| ApiError::problem("env", e.to_string()))?;
+        Ok(System { settings, ..self })
+    }
+
+    /// NCCL's Simple step, bytes: `NCCL_BUFFSIZE` / 8 where it is set,
+    /// else the node type's ([`Preset::simple_step`]).
+    pub fn simple_step(&self) -> u64 {
+        self.settings.buffsize.map_or(self.preset.simple_step(), |b| b / u64::from(commlab_core::systems::NCCL_STEPS))
+    }
+
+    /// NVLS's chunk, bytes: `NCCL_NVLS_CHUNKSIZE` where it is set, else the
+    /// node type's ([`Preset::nvls_chunk`]).
+    pub fn nvls_chunk(&self) -> u64 {
+        self.settings.nvls_chunksize.unwrap_or(self.preset.nvls_chunk())
+    }
+
+    /// The channels a ring, a tree or a chain runs on: one per rail (NIC),
+    /// at most one per rank, unless `NCCL_MAX_NCHANNELS` lowers or
+    /// `NCCL_MIN_NCHANNELS` raises it (`connect.cc`: the maximum first, then
+    /// the minimum).
+    pub fn channels(&self) -> u32 {
+        let mut c = self.preset.nics.min(self.ranks().max(1));
+        if let Some(max) = self.settings.max_channels {
+            c = c.min(max);
+        }
+        if let Some(min) = self.settings.min_channels {
+            c = c.max(min);
+        }
+        c.max(1)
     }
 
     /// NCCL's description as `--nccl` text.
@@ -216,6 +259,9 @@ impl System {
         if self.version != Version::Current {
             out.extend(["--nccl-version".to_owned(), self.version.id().to_owned()]);
         }
+        for (name, value) in self.settings.pairs() {
+            out.extend(["--env".to_owned(), format!("{name}={value}")]);
+        }
         out
     }
 }
@@ -228,10 +274,21 @@ impl System {
 pub fn examples(seed: u64, customs: usize) -> Vec<System> {
     use commlab_core::systems::CUSTOM_KEYS;
     let mut out = Vec::new();
+    // NCCL's settings: every one read, lists in both forms.
+    let settings = |version: Version, k: u64| {
+        let texts = [
+            "",
+            "NCCL_ALGO=Ring NCCL_PROTO=^LL NCCL_MIN_NCHANNELS=16",
+            "NCCL_ALGO=ring;allreduce:tree,nvlstree NCCL_PROTO=allgather:LL128 NCCL_MAX_NCHANNELS=4",
+            "NCCL_NVLS_ENABLE=0 NCCL_BUFFSIZE=8388608 NCCL_NVLS_CHUNKSIZE=262144 NCCL_NCHANNELS_PER_NET_PEER=4",
+        ];
+        Settings::read(version, texts[(k % 4) as usize]).unwrap_or_default()
+    };
     for preset in PRESETS {
         for nodes in [1, 3, 128, 129, 1024] {
             for version in Version::ALL {
-                out.extend(System::of_type(preset, nodes, version, STEADY_NODES).ok());
+                let system = System::of_type(preset, nodes, version, STEADY_NODES).ok();
+                out.extend(system.map(|s| System { settings: settings(version, u64::from(nodes)), ..s }));
             }
         }
     }
@@ -267,7 +324,7 @@ pub fn examples(seed: u64, customs: usize) -> Vec<System> {
         let nodes = [1, 2, 5, 64, 128, 200, 1024][next(7) as usize] as u32;
         let version = Version::ALL[next(Version::ALL.len() as u64) as usize];
         if let Ok(system) = System::of_type(preset, nodes, version, STEADY_NODES) {
-            out.push(system);
+            out.push(System { settings: settings(version, next(4)), ..system });
             found += 1;
         }
     }
@@ -283,12 +340,15 @@ struct Keys {
     nodes: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     nccl_version: Option<String>,
+    /// NCCL's settings, `NAME=VALUE` separated by spaces.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    env: String,
 }
 
 impl serde::Serialize for System {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let version = (self.version != Version::Current).then(|| self.version.id().to_owned());
-        Keys { system: self.id(), nodes: self.nodes, nccl_version: version }.serialize(s)
+        Keys { system: self.id(), nodes: self.nodes, nccl_version: version, env: self.settings.text() }.serialize(s)
     }
 }
 
@@ -298,7 +358,8 @@ impl<'de> serde::Deserialize<'de> for System {
         let version = System::version(k.nccl_version.as_deref()).map_err(serde::de::Error::custom)?;
         let preset = node_type(&k.system).map_err(serde::de::Error::custom)?;
         let nodes = STEADY_NODES.check(u64::from(k.nodes)).map_err(serde::de::Error::custom)? as u32;
-        Ok(System { preset, nodes, version })
+        let settings = Settings::read(version, &k.env).map_err(serde::de::Error::custom)?;
+        Ok(System { preset, nodes, version, settings })
     }
 }
 
@@ -384,13 +445,18 @@ mod tests {
         assert_eq!(node_type("nope").unwrap_err().field, "system");
     }
 
-    /// Every example reads back from its id, nodes and release.
+    /// Every example reads back from its id, nodes, release and settings,
+    /// and through its JSON; some have settings.
     #[test]
     fn examples_read_back() {
         let all = examples(7, 300);
         assert!(all.len() > 300 && all.iter().filter(|s| s.preset.id == "custom").count() == 300);
+        assert!(all.iter().filter(|s| !s.settings.is_empty()).count() > 200);
         for s in all {
-            assert_eq!(System::parse(&s.id(), s.nodes, s.version, STEADY_NODES).unwrap(), s, "{}", s.id());
+            let back = System::parse(&s.id(), s.nodes, s.version, STEADY_NODES).unwrap().with_env(&s.settings.text());
+            assert_eq!(back.unwrap(), s, "{} {}", s.id(), s.settings.text());
+            let json = serde_json::to_value(s).unwrap();
+            assert_eq!(serde_json::from_value::<System>(json).unwrap(), s);
         }
     }
 

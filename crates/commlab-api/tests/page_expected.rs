@@ -8,7 +8,12 @@ fn request(collective: &str, nodes: u32, sizes: &[u64]) -> PredictRequest {
     let preset = commlab_api::system::node_type("dgx-h100").unwrap();
     let version = commlab_core::libraries::nccl::Version::Current;
     PredictRequest {
-        system: commlab_api::system::System { preset, nodes, version },
+        system: commlab_api::system::System {
+            preset,
+            nodes,
+            version,
+            settings: commlab_core::libraries::nccl_env::Settings::default(),
+        },
         collective: collective.into(),
         sizes: sizes.to_vec(),
     }

@@ -54,6 +54,8 @@ pub struct ChooseArgs {
     /// --system, or beside --nccl in place of its version key.
     #[arg(long)]
     nccl_version: Option<String>,
+    #[arg(long = "env", value_name = "NAME=VALUE", help = crate::system::env_help())]
+    env: Vec<String>,
     /// Bytes per element: MPICH's and Open MPI's rules read element counts (1..=1024).
     #[arg(long, default_value_t = 4)]
     dtype_size: u32,
@@ -149,7 +151,10 @@ impl ChooseArgs {
         let api = |e: commlab_api::ApiError| (format!("--{}", e.field), e.to_string());
         // A system describes NCCL's view of it too, unless --nccl says otherwise.
         let version = crate::system::version(self.nccl_version.as_deref())?;
-        let system = self.net.system_for(self.p, version)?;
+        let system = match self.net.system_for(self.p, version)? {
+            Some(s) => Some(crate::system::with_env(s, &self.env)?),
+            None => None,
+        };
         if let Some(s) = system.filter(|s| !s.covers(self.p)) {
             let want = s.ranks();
             return Err(("--p".to_owned(), format!("{}: give --p {want}", s.not_all(self.p))));
@@ -164,8 +169,9 @@ impl ChooseArgs {
             (None, Some(s), _) => Some(s.nccl_text()),
             (None, None, v) => v.as_ref().map(|v| format!("version={v}")),
         };
-        let libraries =
+        let mut libraries =
             commlab_api::libraries::LibraryRequest::from_list(&self.library, nccl, self.dtype_size).map_err(api)?;
+        libraries.env = self.env.join("\n");
         if self.export.as_deref() == Some("nccl-tuner") {
             return self.nccl_tuner(system, &request);
         }

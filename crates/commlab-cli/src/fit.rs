@@ -55,6 +55,8 @@ pub struct FitArgs {
     /// With --system: the NCCL release whose model picks (as `predict --nccl-version`).
     #[arg(long)]
     nccl_version: Option<String>,
+    #[arg(long = "env", value_name = "NAME=VALUE", requires = "system", help = crate::system::env_help())]
+    env: Vec<String>,
     /// With --system: the engine of the system's times, flow or steady (as `predict --engine`).
     #[arg(long)]
     engine: Option<String>,
@@ -235,7 +237,7 @@ impl FitArgs {
             commlab_api::predict::Engine::Flow => commlab_api::predict::FIT_NODES,
             commlab_api::predict::Engine::Steady => commlab_api::predict::STEADY_NODES,
         };
-        let system = crate::system::parse(system, nodes, self.nccl_version.as_deref(), range)?;
+        let system = crate::system::parse(system, nodes, self.nccl_version.as_deref(), &self.env, range)?;
         let request = commlab_api::sysfit::SystemFitRequest::new(
             &system,
             self.predict_nodes,

@@ -34,6 +34,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "one command, parsed once per run")]
 enum Command {
     /// T(m) of the pipelined reduction: m*, the best integer m, and the binomial reference.
     Model(model::ModelCommand),

@@ -25,6 +25,8 @@ pub struct PredictArgs {
     /// (2.26.2 uses 2.22's tables: the newest transcribed release not newer).
     #[arg(long)]
     nccl_version: Option<String>,
+    #[arg(long = "env", value_name = "NAME=VALUE", help = crate::system::env_help())]
+    env: Vec<String>,
     /// steady (rings, NCCL's tree and NVLS tree from their steady state: smooth, milliseconds at any node
     /// count) or flow (every flow simulated; a ring over several channels also reports its band over 7 runs
     /// with the system's values moved ±0.5 %).
@@ -51,7 +53,13 @@ impl PredictArgs {
     /// # Errors
     /// The flag at fault and what it accepts.
     pub fn system(&self) -> Result<commlab_api::system::System, ArgError> {
-        crate::system::parse(&self.system, self.nodes, self.nccl_version.as_deref(), commlab_api::system::STEADY_NODES)
+        crate::system::parse(
+            &self.system,
+            self.nodes,
+            self.nccl_version.as_deref(),
+            &self.env,
+            commlab_api::system::STEADY_NODES,
+        )
     }
 
     /// Predicts, or lists the presets.
@@ -101,6 +109,14 @@ pub fn table(v: &Value) -> String {
         v["ranks"],
         v["system"]["nccl"]["version"].as_str().unwrap_or("")
     );
+    if let Some(env) = v["system"]["env"].as_str().filter(|e| !e.is_empty()) {
+        let channels = v["rows"][0]["channels"].as_u64().unwrap_or(0);
+        let _ = writeln!(out, "under {env} (a ring, tree or chain runs {channels} channels)");
+        for name in v["system"]["env_not_modelled"].as_array().into_iter().flatten() {
+            let _ =
+                writeln!(out, "{}: read, but nothing in commlab's model depends on it", name.as_str().unwrap_or(""));
+        }
+    }
     let _ = writeln!(
         out,
         "{:>12} {:>12} {:>9} {:>9}  {:<18} {:>12}  bottleneck",

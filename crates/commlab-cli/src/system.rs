@@ -65,12 +65,32 @@ pub fn version(text: Option<&str>) -> Result<Version, ArgError> {
     System::version(text).map_err(|e| flag(&e))
 }
 
-/// `--system ID --nodes N --nccl-version V`, nodes within `range`.
+/// `--system ID --nodes N --nccl-version V --env NAME=VALUE …`, nodes
+/// within `range`.
 ///
 /// # Errors
 /// The flag at fault and what it accepts.
-pub fn parse(id: &str, nodes: u32, version: Option<&str>, range: IntRange) -> Result<System, ArgError> {
-    System::parse(id, nodes, self::version(version)?, range).map_err(|e| flag(&e))
+pub fn parse(id: &str, nodes: u32, version: Option<&str>, env: &[String], range: IntRange) -> Result<System, ArgError> {
+    let system = System::parse(id, nodes, self::version(version)?, range).map_err(|e| flag(&e))?;
+    with_env(system, env)
+}
+
+/// `system` under the settings of `--env` (each `NAME=VALUE`).
+///
+/// # Errors
+/// `--env`: an unknown setting or a value NCCL's release refuses.
+pub fn with_env(system: System, env: &[String]) -> Result<System, ArgError> {
+    system.with_env(&env.join("\n")).map_err(|e| flag(&e))
+}
+
+/// `--env`'s help: the settings read, each with what it accepts.
+pub fn env_help() -> String {
+    let names: Vec<String> =
+        commlab_core::libraries::nccl_env::NAMES.iter().map(|(n, what)| format!("{n} ({what})")).collect();
+    format!(
+        "One of NCCL's settings as NAME=VALUE, repeatable, read as the NCCL release given reads it: {}. NCCL's pick then runs under them (docs/systems.md).",
+        names.join("; ")
+    )
 }
 
 /// The node type of `--system` (for the nodes a run's p gives).

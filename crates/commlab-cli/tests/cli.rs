@@ -1470,3 +1470,71 @@ fn the_help_texts_write_the_api_s_ranges() {
     let want = format!("Ranks ({})", range(commlab_core::limits::chooser::P));
     assert!(choose.contains(&want), "{want} in {choose}");
 }
+
+/// NCCL's settings steer its pick as NCCL's own environment does: the run
+/// of 128 × 8 H100 made with `NCCL_ALGO=Ring NCCL_PROTO=LL128
+/// NCCL_MIN_NCHANNELS=32 NCCL_NVLS_ENABLE=0` is ring/LL128 on 32 channels
+/// at every size; without them NCCL's own pick (NVLS tree, tree) comes
+/// back; a name or value NCCL would refuse exits 2 naming it.
+#[test]
+fn nccl_s_settings_steer_its_pick() {
+    let base =
+        ["predict", "--system", "dgx-h100", "--nodes", "128", "--engine", "steady", "--bytes", "8..1G", "--json"];
+    let env = [
+        "--env",
+        "NCCL_ALGO=Ring",
+        "--env",
+        "NCCL_PROTO=LL128",
+        "--env",
+        "NCCL_MIN_NCHANNELS=32",
+        "--env",
+        "NCCL_NVLS_ENABLE=0",
+    ];
+    let forced = json(&[&base[..], &env[..]].concat());
+    let rows = forced["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 28);
+    for r in rows {
+        assert_eq!(
+            (r["algorithm"].as_str(), r["protocol"].as_str(), r["channels"].as_u64()),
+            (Some("ring"), Some("ll128"), Some(32)),
+            "{r}"
+        );
+    }
+    assert_eq!(forced["system"]["env"], "NCCL_ALGO=Ring NCCL_PROTO=LL128 NCCL_MIN_NCHANNELS=32 NCCL_NVLS_ENABLE=0");
+    let own = json(&base);
+    let picks: std::collections::BTreeSet<&str> =
+        own["rows"].as_array().unwrap().iter().map(|r| r["algorithm"].as_str().unwrap()).collect();
+    assert!(picks.contains("nvls_tree") && !picks.contains("ring"), "{picks:?}");
+    assert_eq!(own["system"]["env"], "");
+    // Per function (from 2.28): allgather is told ring, allreduce keeps NCCL's pick.
+    let per = json(&[
+        "predict",
+        "--system",
+        "dgx-h100",
+        "--nodes",
+        "2",
+        "--bytes",
+        "1G",
+        "--env",
+        "NCCL_ALGO=allgather:ring",
+        "--json",
+    ]);
+    assert_eq!(per["rows"][0]["algorithm"], "nvls_tree");
+    // Refused: an unknown name, a value NCCL refuses, a list NCCL 2.22 reads as nothing.
+    for (args, said) in [
+        (vec!["--env", "NCCL_ALGOS=Ring"], "NCCL_ALGOS: not a setting commlab reads"),
+        (vec!["--env", "NCCL_ALGO=Rnig"], "unrecognized element \"Rnig\""),
+        (vec!["--env", "NCCL_NVLS_ENABLE=yes"], "NCCL_NVLS_ENABLE: \"yes\": expected 0, 1 or 2"),
+        (vec!["--env", "NCCL_ALGO=NVLS"], "leaves NCCL 2.30.7 no algorithm"),
+        (
+            vec!["--nccl-version", "2.22", "--env", "NCCL_ALGO=allreduce:ring"],
+            "NCCL 2.22 ignores a name it does not know",
+        ),
+        (vec!["--env", "ring"], "expected NAME=VALUE"),
+    ] {
+        let out = run(&[&["predict", "--system", "dgx-h100", "--nodes", "2", "--bytes", "1G"][..], &args].concat());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("--env") && err.contains(said), "{args:?}: {err}");
+    }
+}

@@ -823,6 +823,7 @@ impl Preset {
             #[allow(clippy::cast_possible_truncation, reason = "a latency of tens of µs")]
             net_latency: self.plugin.map_or(0.0, |p| p.reported_us as f32),
             same_channels: true,
+            settings: crate::libraries::nccl_env::Settings::default(),
         }
     }
 }

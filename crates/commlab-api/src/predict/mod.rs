@@ -81,6 +81,8 @@ pub struct Prediction {
     pub nodes: u32,
     /// The NCCL release whose model picked.
     pub version: Version,
+    /// NCCL's settings it ran under.
+    pub settings: commlab_core::libraries::nccl_env::Settings,
     /// The collective.
     pub collective: Collective,
     /// One row per size.
@@ -120,7 +122,7 @@ impl PredictRequest {
             .iter()
             .map(|&b| {
                 limits::BYTES.check(b)?;
-                Ok(decide(&system, collective, b).0)
+                Ok(decide(&system, collective, b)?.0)
             })
             .collect()
     }
@@ -172,13 +174,20 @@ impl PredictRequest {
                 row(&system, collective, b, engine)
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        Ok(Prediction { preset: system.preset, nodes: system.nodes, version: system.version, collective, rows })
+        Ok(Prediction {
+            preset: system.preset,
+            nodes: system.nodes,
+            version: system.version,
+            settings: system.settings,
+            collective,
+            rows,
+        })
     }
 }
 
 /// One size: NCCL's pick, simulated by `engine`.
 fn row(system: &System, collective: Collective, bytes: u64, engine: Engine) -> Result<PredictRow, ApiError> {
-    let (planned, nccl_model_time_us) = decide(system, collective, bytes);
+    let (planned, nccl_model_time_us) = decide(system, collective, bytes)?;
     let engine = engine.choose(&planned);
     if engine == Engine::Flow && u64::from(system.nodes) > NODES.max {
         return Err(flow_only(system.nodes, &planned));
@@ -261,6 +270,8 @@ impl Prediction {
                 "sources": sources,
                 "assumptions": systems::ASSUMPTIONS,
                 "not_modelled": s.not_modelled(self.nodes),
+                "env": self.settings.text(),
+                "env_not_modelled": self.settings.not_modelled(),
             },
             "nodes": self.nodes,
             "ranks": p,

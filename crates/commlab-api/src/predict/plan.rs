@@ -9,6 +9,7 @@ use commlab_core::net::Shape;
 use commlab_core::systems::{self, MAX_PIECES};
 
 use crate::system::System;
+use crate::ApiError;
 
 /// One size's run as NCCL's model decides it, ready for the network: what
 /// the Chooser's page decides (the model lives there) and its engine worker
@@ -119,13 +120,33 @@ pub fn simulable(collective: Collective, algorithm: Algorithm) -> bool {
 
 /// What NCCL would run at `bytes` on `system`, planned for the network,
 /// with NCCL's own estimate (µs; none for all-to-all).
-pub(super) fn decide(system: &System, collective: Collective, bytes: u64) -> (Planned, Option<f64>) {
+///
+/// # Errors
+/// Field `env`: NCCL's settings leave NCCL no algorithm and protocol for
+/// the collective on this System (NCCL fails the call).
+pub(super) fn decide(system: &System, collective: Collective, bytes: u64) -> Result<(Planned, Option<f64>), ApiError> {
     let model = nccl::predict(&system.nccl(), collective, bytes);
-    let (algorithm, protocol) = model.as_ref().map_or((None, Protocol::Simple), |m| {
-        let (a, p) = m.choice();
-        (Some(a), p)
-    });
-    (plan_as(system, collective, bytes, algorithm, protocol), model.map(|m| f64::from(m.pick.2)))
+    let (algorithm, protocol) = match &model {
+        Some(m) => {
+            let (a, p) = m.choice();
+            (Some(a), p)
+        }
+        None if collective == Collective::AllToAll => (None, Protocol::Simple),
+        None => {
+            return Err(ApiError::problem(
+                "env",
+                format!(
+                    "{} leaves {} no algorithm and protocol it can run for {collective} on {} × {} (NCCL fails such a call){}",
+                    system.settings.text(),
+                    system.version.label(),
+                    system.nodes,
+                    system.short_name(),
+                    if system.version == nccl::Version::V2_22 { "; NCCL 2.22 ignores a name it does not know" } else { "" }
+                ),
+            ))
+        }
+    };
+    Ok((plan_as(system, collective, bytes, algorithm, protocol), model.map(|m| f64::from(m.pick.2))))
 }
 
 /// NCCL's `algorithm` with `protocol` at `bytes` on `system`, planned for
@@ -157,7 +178,7 @@ pub fn plan_as(
     // network step cost (the ring moves at its slowest hop's pace); its tree
     // charges the chain's hops inside a node the NVLink cost.
     let ring_paced = nodes > 1 && row_of == Algorithm::Ring;
-    let channels = preset.nics.min(p.max(1));
+    let channels = system.channels();
     // The payload rate NCCL's model gives the protocol, as a share of
     // Simple's; the line share where its model has no such pair.
     let shared = if own.is_some() { algorithm.unwrap_or(Algorithm::Ring) } else { Algorithm::Ring };
@@ -169,9 +190,9 @@ pub fn plan_as(
     let chunk = if schedule == Schedule::Tree {
         // NCCL's tree: a chain of the node's GPUs under the tree of nodes.
         let depth = preset.gpus + nodes.next_power_of_two().ilog2();
-        systems::tree_chunk(costs, per_channel, depth, nodes, preset.gpus, preset.simple_step())
+        systems::tree_chunk(costs, per_channel, depth, nodes, preset.gpus, system.simple_step())
     } else {
-        preset.simple_step()
+        system.simple_step()
     };
     let pieces = if schedule.pipelined() { per_channel.div_ceil(chunk).clamp(1, MAX_PIECES) as u32 } else { 1 };
     Planned {
@@ -210,7 +231,7 @@ fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: Alg
     let per_slice = wire.div_ceil(u64::from(channels) * u64::from(preset.gpus));
     let ops = u64::from(channels) * u64::from(preset.gpus);
     let chunk =
-        systems::nvls_call_chunk(nodes > 1, bytes, ops, preset.nvls_chunk(), preset.nvls_tree_max(nodes)).max(1);
+        systems::nvls_call_chunk(nodes > 1, bytes, ops, system.nvls_chunk(), preset.nvls_tree_max(nodes)).max(1);
     let pieces = per_slice.div_ceil(chunk).clamp(1, MAX_PIECES) as u32;
     Planned {
         bytes,

@@ -10,6 +10,7 @@
 
 pub mod mpich;
 pub mod nccl;
+pub mod nccl_env;
 pub mod ompi;
 pub mod tuner;
 

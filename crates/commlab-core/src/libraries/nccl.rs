@@ -155,9 +155,17 @@ pub struct System {
     pub net_latency: f32,
     /// Rings use the same channels for broadcast and reduce (`sameChannels`).
     pub same_channels: bool,
+    /// NCCL's settings (`NCCL_ALGO`, `NCCL_PROTO`, `NCCL_NVLS_ENABLE`, …).
+    pub settings: super::nccl_env::Settings,
 }
 
 impl System {
+    /// The same system under NCCL's `settings` (`NCCL_NVLS_ENABLE=0`: no NVLS).
+    #[must_use]
+    pub fn with_settings(self, settings: super::nccl_env::Settings) -> System {
+        System { settings, nvls: self.nvls && settings.nvls_enable != Some(0), ..self }
+    }
+
     /// The defaults for `p` ranks: the current release, one node of `p`
     /// GPUs up to 8 (else nodes of the largest divisor of `p` up to 8), Hopper, Intel, 16 channels of
     /// 20 GB/s inside a node and 12 GB/s between nodes, balanced tree,
@@ -180,6 +188,7 @@ impl System {
             nic_path: NicPath::Pxb,
             net_latency: 0.0,
             same_channels: true,
+            settings: super::nccl_env::Settings::default(),
         }
     }
 
@@ -790,13 +799,21 @@ impl Model<'_> {
 
     /// Enables: NVLS Tree needs several nodes; without `CollNet`, NVLS runs on
     /// one node only; LL128 only where NCCL tests it.
-    fn enable(&self, bandwidth: &mut Table) {
+    fn enable(&self, bandwidth: &mut Table, collective: Collective) {
         let (s, n_nodes) = (self.s, self.n_nodes);
+        let settings = &s.settings;
         for (a, row) in bandwidth.iter_mut().enumerate() {
-            let algo_off = (a == NVLS_TREE && n_nodes == 1) || (a == NVLS && !s.collnet && n_nodes > 1);
+            let algo_off = (a == NVLS_TREE && n_nodes == 1)
+                || (a == NVLS && !s.collnet && n_nodes > 1)
+                || !settings.algorithm_on(collective, Algorithm::ALL[a]);
             for (p, bw) in row.iter_mut().enumerate() {
                 let mut on = true;
-                if p == LL128 {
+                // NCCL_PROTO: a protocol named is on (LL128 too, where NCCL
+                // would not turn it on by itself), one excluded is off.
+                let set = settings.protocol_set(collective, Protocol::ALL[p]);
+                if let Some(set) = set {
+                    on = set;
+                } else if p == LL128 {
                     on = s.nvlink;
                     if n_nodes > 1 {
                         let limit = if self.cc >= 2 { NicPath::Pxn } else { NicPath::Pxb };
@@ -815,7 +832,7 @@ impl Model<'_> {
 }
 
 /// `ncclTopoTuneModel` for one collective, with the enable rules applied.
-fn tune(s: &System, f: Func) -> Tuning {
+fn tune(s: &System, f: Func, collective: Collective) -> Tuning {
     let mut latency = [[0.0f32; 3]; 7];
     let mut bandwidth = [[0.0f32; 3]; 7];
     if s.ranks() <= 1 {
@@ -833,7 +850,7 @@ fn tune(s: &System, f: Func) -> Tuning {
             latency[a][p] = model.latency(a, p);
         }
     }
-    model.enable(&mut bandwidth);
+    model.enable(&mut bandwidth, collective);
     Tuning { latency, bandwidth }
 }
 
@@ -862,7 +879,7 @@ pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Predict
         let one = (Algorithm::Ring, Protocol::Simple, 0.0);
         return Some(Prediction { times: vec![one], pick: one });
     }
-    let t = tune(s, f);
+    let t = tune(s, f, collective);
     let log_size = log2i(bytes >> 6);
     let mut times = Vec::new();
     #[allow(clippy::needless_range_loop, reason = "a and p index three tables, as in NCCL")]
@@ -905,7 +922,7 @@ pub fn predict(s: &System, collective: Collective, bytes: u64) -> Option<Predict
 /// tree's 1/3.8 for LL). `None` where NCCL's model has no such pair.
 pub fn protocol_share(s: &System, collective: Collective, algorithm: Algorithm, protocol: Protocol) -> Option<f64> {
     let (a, p) = (algorithm.index(), protocol.index());
-    let t = tune(s, func(collective)?);
+    let t = tune(s, func(collective)?, collective);
     let (own, simple) = (t.bandwidth[a][p], t.bandwidth[a][SIMPLE]);
     (own > 0.0 && simple > 0.0).then(|| f64::from(own) / f64::from(simple))
 }

@@ -10,6 +10,7 @@ use commlab_api::schedule::GenerateRequest;
 use commlab_api::system::System;
 use commlab_core::choose::{of, Collective};
 use commlab_core::libraries::nccl::Version;
+use commlab_core::libraries::nccl_env::Settings;
 use commlab_core::limits::{self, IntRange, RealRange};
 use commlab_core::systems::Measure;
 
@@ -44,6 +45,8 @@ pub struct ChooserParams {
     pub system: Option<commlab_core::systems::Preset>,
     /// The NCCL release whose model picks on a System (`ncclv=`).
     pub nccl_version: Version,
+    /// NCCL's settings (`env=`, read under that release).
+    pub settings: Settings,
     /// Bytes per element (MPICH's and Open MPI's rules read counts).
     pub dtype_size: u32,
     /// The fit's format (`""`: detected).
@@ -93,6 +96,7 @@ impl Default for ChooserParams {
             nccl: String::new(),
             system: None,
             nccl_version: Version::Current,
+            settings: Settings::default(),
             dtype_size: 4,
             fit_format: String::new(),
             fit_algorithm: String::new(),
@@ -153,7 +157,7 @@ const COSTS: [&str; 3] = ["a", "b", "g"];
 
 impl ViewState for ChooserParams {
     // The collective first: the algorithm ids depend on it.
-    const FIRST: &'static [&'static str] = &["coll"];
+    const FIRST: &'static [&'static str] = &["coll", "ncclv"];
     const FIELDS: &'static [Field<Self>] = crate::net_fields::with_network_fields![
         Field {
             name: "coll",
@@ -288,6 +292,21 @@ impl ViewState for ChooserParams {
                 used: "the current release",
             },
         },
+        Field {
+            name: "env",
+            kind: Kind::Custom {
+                write: |c| (!c.settings.is_empty()).then(|| c.settings.text()),
+                read: |c, text| {
+                    if text.len() > NCCL_TEXT {
+                        return Err(format!("NCCL's settings in at most {NCCL_TEXT} characters"));
+                    }
+                    // After `ncclv=` (read first): its release reads them.
+                    c.settings = Settings::read(c.nccl_version, text).map_err(|e| e.to_string())?;
+                    Ok(())
+                },
+                used: "NCCL's defaults",
+            },
+        },
         int!(IntRange { name: "dt", ..limits::chooser::DTYPE_SIZE }, |c| c.dtype_size.into(), |c, v| c.dtype_size =
             v as u32),
         Field {
@@ -420,6 +439,7 @@ impl ChooserParams {
             ompi: self.libraries[1],
             nccl: self.libraries[2].then(|| self.nccl_system()),
             dtype_size: self.dtype_size,
+            env: self.settings.text(),
         })
     }
 
@@ -451,6 +471,7 @@ impl ChooserParams {
         Some(&self.network)
             .filter(|_| self.on_network)
             .and_then(|n| System::of(n, self.system.as_ref(), self.nccl_version))
+            .map(|s| System { settings: self.settings, ..s })
     }
 
     /// Sets the comparison to `system`: its network (one node of it past
@@ -466,6 +487,7 @@ impl ChooserParams {
         self.nccl = shown.nccl_text();
         self.system = Some(system.preset);
         self.nccl_version = system.version;
+        self.settings = system.settings;
     }
 
     /// NCCL's system description: the System's when the network is a

@@ -9,10 +9,11 @@
 //! the System and the view draws its expected curve alone
 //! ([`ChooserParams::far`]).
 
-use super::params::ChooserParams;
+use super::params::{ChooserParams, NCCL_TEXT};
 use crate::controls::system::SystemControl;
 use commlab_api::system::{custom_value, with_custom_value, System, CUSTOM, STEADY_NODES};
 use commlab_core::libraries::nccl::Version;
+use commlab_core::libraries::nccl_env::Settings;
 use commlab_core::systems::CUSTOM_KEYS;
 use leptos::prelude::*;
 
@@ -52,9 +53,33 @@ pub fn SystemSelect(
             Err(e) => refused.set(Some(e)),
         }
     });
+    // NCCL's settings: refused ones leave the view as it was, and say why.
+    let env_refused = RwSignal::new(None::<String>);
     let on_version = move |ev: leptos::ev::Event| {
         if let Ok(v) = Version::parse(&event_target_value(&ev)) {
-            params.update(|c| c.nccl_version = v);
+            // The settings as the new release reads them.
+            let text = params.with_untracked(|c| c.settings.text());
+            match Settings::read(v, &text) {
+                Ok(settings) => {
+                    env_refused.set(None);
+                    params.update(|c| {
+                        c.nccl_version = v;
+                        c.settings = settings;
+                    });
+                }
+                Err(e) => env_refused.set(Some(format!("{e} (under {}): the release is kept", v.label()))),
+            }
+        }
+    };
+    let on_env = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let version = params.with_untracked(|c| c.nccl_version);
+        match Settings::read(version, &text) {
+            Ok(settings) => {
+                env_refused.set(None);
+                params.update(|c| c.settings = settings);
+            }
+            Err(e) => env_refused.set(Some(format!("{e}: nothing changed"))),
         }
     };
     let p = move || params.with(|c| c.compare.p);
@@ -74,6 +99,17 @@ pub fn SystemSelect(
                     }).collect_view()}
                 </select>
             </div>
+            <div class="field">
+                <label for="nccl-env">"NCCL settings (NAME=VALUE, as in a job script)"</label>
+                <textarea id="nccl-env" data-testid="nccl-env" rows="2" spellcheck="false" maxlength=NCCL_TEXT
+                    placeholder="NCCL_ALGO=Ring NCCL_PROTO=LL128"
+                    prop:value=move || params.with(|c| c.settings.text().replace(' ', "\n"))
+                    on:change=on_env></textarea>
+            </div>
+            {move || env_refused.get().map(|e| view! { <p class="field-error" role="alert" data-testid="nccl-env-refused">{e}</p> })}
+            {move || params.with(|c| c.settings.not_modelled()).into_iter().map(|name| view! {
+                <p class="hint" data-testid="nccl-env-not-modelled">{format!("{name}: read, but nothing in commlab's model depends on it.")}</p>
+            }).collect_view()}
         })}
         {move || params.with(ChooserParams::far).map(|system| view! {
             <p class="hint" data-testid="chooser-system-far">{system.far_note()}</p>
