@@ -1568,6 +1568,47 @@ test('schedule: NVLS on a System\'s nodes: a rank on each NVSwitch, named in the
   assert.deepEqual(page.problems, []);
 });
 
+test('chooser: NCCL\'s settings steer the expected curve as `predict --env` does; a refused one is named and changes nothing; the link reopens them', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=67108864&y=busbw`);
+  await page.locator('#chooser-system').waitFor();
+  await page.selectOption('#chooser-system', 'dgx-h100');
+  await page.waitForSelector('[data-testid="expected-table"]', { state: 'attached', timeout: 120000 });
+  const picks = () => page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.ok((await picks()).some((r) => r[1].startsWith('nvls_tree/simple')), 'NCCL\'s own pick first');
+  // Pasted as a job script has them: one per line, with -x and export.
+  await page.locator('#nccl-env').fill('-x NCCL_ALGO=Ring\nexport NCCL_PROTO=LL128\nNCCL_MIN_NCHANNELS=32');
+  await page.locator('#nccl-env').dispatchEvent('change');
+  await waitForUrl(page, () => /[?&]env=NCCL_ALGO%3DRing(\+|%20)NCCL_PROTO%3DLL128(\+|%20)NCCL_MIN_NCHANNELS%3D32(&|$)/.test(location.search));
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="expected-table"] tbody tr td:nth-child(2)')].every((td) => td.textContent.startsWith('ring/ll128, 32 channels')), null, { timeout: 120000 });
+  const rows = await picks();
+  const env = ['--env', 'NCCL_ALGO=Ring', '--env', 'NCCL_PROTO=LL128', '--env', 'NCCL_MIN_NCHANNELS=32'];
+  const cli_rows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '2', '--bytes', '1048576..67108864', ...env, '--json'])).rows;
+  assert.equal(rows.length, cli_rows.length);
+  const num = (x) => Number(x.replace(/\s/g, ''));
+  for (const [i, r] of cli_rows.entries()) {
+    assert.equal(r.channels, 32);
+    assert.ok(Math.abs(num(rows[i][2]) - r.time_us) <= 0.006 * r.time_us, `time at ${r.bytes}: ${rows[i][2]} vs ${r.time_us}`);
+  }
+  await shot(page, 'chooser-nccl-env');
+  // Refused: named under the field, the link and the curve unchanged.
+  const before = page.url();
+  await page.locator('#nccl-env').fill('NCCL_ALGO=Rnig');
+  await page.locator('#nccl-env').dispatchEvent('change');
+  await page.locator('[data-testid="nccl-env-refused"]').waitFor();
+  assert.match(await page.locator('[data-testid="nccl-env-refused"]').innerText(), /NCCL_ALGO: unrecognized element "Rnig".*nothing changed/);
+  assert.equal(page.url(), before);
+  // A setting NCCL reads but that leaves it nothing to run on two nodes is said where the curve was.
+  await page.locator('#nccl-env').fill('NCCL_ALGO=NVLS');
+  await page.locator('#nccl-env').dispatchEvent('change');
+  await page.waitForFunction(() => /NCCL_ALGO=NVLS leaves NCCL 2\.30\.7 no algorithm/.test(document.querySelector('[data-testid="expected-note"]')?.innerText ?? ''), null, { timeout: 60000 });
+  // The link reopens the settings.
+  const again = await open(context, base, before);
+  await again.locator('#nccl-env').waitFor();
+  assert.equal(await again.locator('#nccl-env').inputValue(), 'NCCL_ALGO=Ring\nNCCL_PROTO=LL128\nNCCL_MIN_NCHANNELS=32');
+  await again.waitForFunction(() => document.querySelectorAll('[data-testid="expected-table"] tbody tr').length > 0, null, { timeout: 120000 });
+  for (const p of [page, again]) assert.deepEqual(p.problems, []);
+});
+
 test('chooser: a system\'s busbw: the y axis in nccl-tests\' terms, the expected curve and table equal `commlab predict`, the link reopens it', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=67108864`);
   await page.locator('#chooser-system').waitFor();

@@ -85,8 +85,8 @@ pub fn with_env(system: System, env: &[String]) -> Result<System, ArgError> {
 
 /// `--env`'s help: the settings read, each with what it accepts.
 pub fn env_help() -> String {
-    let names: Vec<String> =
-        commlab_core::libraries::nccl_env::NAMES.iter().map(|(n, what)| format!("{n} ({what})")).collect();
+    use commlab_core::libraries::nccl_env::{ACCEPTED, NAMES};
+    let names: Vec<String> = NAMES.iter().zip(ACCEPTED).map(|(n, what)| format!("{n} ({what})")).collect();
     format!(
         "One of NCCL's settings as NAME=VALUE, repeatable, read as the NCCL release given reads it: {}. NCCL's pick then runs under them (docs/systems.md).",
         names.join("; ")

@@ -31,16 +31,28 @@ const ALGO_NAMES: [&str; 7] = ["Tree", "Ring", "CollNetDirect", "CollNetChain", 
 /// NCCL's names of its protocols (`ncclProtoStr`).
 const PROTO_NAMES: [&str; 3] = ["LL", "LL128", "Simple"];
 
-/// The settings commlab reads, each with what it accepts.
-pub const NAMES: [(&str, &str); 8] = [
-    ("NCCL_ALGO", "algorithms, as NCCL lists them (Tree,Ring,CollNetDirect,CollNetChain,NVLS,NVLSTree,PAT; ^ to exclude; from 2.28 per function: ring;allreduce:tree)"),
-    ("NCCL_PROTO", "protocols, as NCCL lists them (LL,LL128,Simple; ^ to exclude; from 2.28 per function)"),
-    ("NCCL_MIN_NCHANNELS", "an integer; at most 32 (2.22) or 64 channels"),
-    ("NCCL_MAX_NCHANNELS", "an integer; at least 1 and at most 32 (2.22) or 64 channels"),
-    ("NCCL_NVLS_ENABLE", "0, 1 or 2 (2: NCCL decides)"),
-    ("NCCL_BUFFSIZE", "bytes of Simple's buffer, 64 KiB to 1 GiB (default 4 MiB)"),
-    ("NCCL_NVLS_CHUNKSIZE", "bytes, 4 KiB to 1 GiB (default 128 KiB)"),
-    ("NCCL_NCHANNELS_PER_NET_PEER", "an integer from 1 to 64 (read, not modelled)"),
+/// The settings commlab reads.
+pub const NAMES: [&str; 8] = [
+    "NCCL_ALGO",
+    "NCCL_PROTO",
+    "NCCL_MIN_NCHANNELS",
+    "NCCL_MAX_NCHANNELS",
+    "NCCL_NVLS_ENABLE",
+    "NCCL_BUFFSIZE",
+    "NCCL_NVLS_CHUNKSIZE",
+    "NCCL_NCHANNELS_PER_NET_PEER",
+];
+
+/// What each of [`NAMES`] accepts, in words (the CLI's help).
+pub const ACCEPTED: [&str; 8] = [
+    "algorithms, as NCCL lists them (Tree,Ring,CollNetDirect,CollNetChain,NVLS,NVLSTree,PAT; ^ to exclude; from 2.28 per function: ring;allreduce:tree)",
+    "protocols, as NCCL lists them (LL,LL128,Simple; ^ to exclude; from 2.28 per function)",
+    "an integer; at most 32 (2.22) or 64 channels",
+    "an integer; at least 1 and at most 32 (2.22) or 64 channels",
+    "0, 1 or 2 (2: NCCL decides)",
+    "bytes of Simple's buffer, 64 KiB to 1 GiB (default 4 MiB)",
+    "bytes, 4 KiB to 1 GiB (default 128 KiB)",
+    "an integer from 1 to 64 (read, not modelled)",
 ];
 
 /// NCCL's settings as values. `Copy`: a System carries them.
@@ -97,35 +109,42 @@ pub fn function(c: Collective) -> Option<usize> {
     })
 }
 
-/// `parseList` of `version` on `text` over `elems` (NCCL's names):
-/// per function, the elements enabled where a list names the function.
+/// `parseList` of `version` on `text` over `elems` (NCCL's names, those the
+/// release has): per function, the elements enabled (bit `e` for element
+/// `e`) where a list names the function.
 ///
 /// # Errors
 /// From 2.28.3: an unknown element or function, a later entry without a
 /// function (NCCL's `ncclInvalidUsage`).
-fn parse_list<const N: usize>(version: Version, text: &str, elems: &[&str]) -> Result<[Option<[bool; N]>; 5], String> {
-    let mut out = [None; 5];
+fn parse_list(version: Version, text: &str, elems: &[&str]) -> Result<[Option<u8>; 5], String> {
+    let all = u8::try_from((1u16 << elems.len()) - 1).unwrap_or(u8::MAX);
+    // One list: `^` first turns off what it names, else on; the bits of
+    // `list`'s names (`None`: a name the release does not know).
+    let read = |list: &str| -> (bool, Vec<Option<u8>>) {
+        let (set, list) = list.strip_prefix('^').map_or((true, list), |rest| (false, rest));
+        let bits = list
+            .split(',')
+            .filter(|t| !t.is_empty())
+            .map(|token| elems.iter().position(|n| token.eq_ignore_ascii_case(n)).map(|e| 1u8 << e))
+            .collect();
+        (set, bits)
+    };
+    let apply = |set: bool, bits: &[Option<u8>]| {
+        let named: u8 = bits.iter().flatten().fold(0, |m, b| m | b);
+        if set {
+            named
+        } else {
+            all & !named
+        }
+    };
     if version == Version::V2_22 {
         // One list for every function; unknown names are ignored.
-        let (set, rest) = match text.strip_prefix('^') {
-            Some(rest) => (false, rest),
-            None => (true, text),
-        };
-        let mut list = [!set; N];
-        for token in rest.split(',').filter(|t| !t.is_empty()) {
-            for (e, name) in elems.iter().enumerate().take(N) {
-                if token.eq_ignore_ascii_case(name) {
-                    list[e] = set;
-                }
-            }
-        }
-        // What the release does not have (2.22's PAT) is never on.
-        for on in list.iter_mut().skip(elems.len()) {
-            *on = false;
-        }
-        return Ok([Some(list); 5]);
+        let (set, bits) = read(text);
+        return Ok([Some(apply(set, &bits)); 5]);
     }
+    let mut out = [None; 5];
     for (k, entry) in text.split(';').filter(|t| !t.is_empty()).enumerate() {
+        // strtok's: empty tokens skipped, a third one ignored.
         let mut parts = entry.split(':').filter(|t| !t.is_empty());
         let first = parts.next().unwrap_or("");
         let (prefix, list) = match parts.next() {
@@ -133,24 +152,17 @@ fn parse_list<const N: usize>(version: Version, text: &str, elems: &[&str]) -> R
             None if k == 0 => (None, first),
             None => return Err(format!("all entries except the first must have a prefix: {text:?}")),
         };
-        let (set, list) = match list.strip_prefix('^') {
-            Some(rest) => (false, rest),
-            None => (true, list),
-        };
+        let (set, bits) = read(list);
+        if let Some(at) = bits.iter().position(Option::is_none) {
+            let token = list.trim_start_matches('^').split(',').filter(|t| !t.is_empty()).nth(at).unwrap_or("");
+            return Err(format!("unrecognized element {token:?} in {text:?}: expected {}", elems.join(", ")));
+        }
         let mut found = false;
         for (f, name) in FUNCTIONS.iter().enumerate() {
-            if prefix.is_some_and(|p| !p.eq_ignore_ascii_case(name)) {
-                continue;
+            if prefix.is_none_or(|p| p.eq_ignore_ascii_case(name)) {
+                found = true;
+                out[f] = Some(apply(set, &bits));
             }
-            found = true;
-            let mut enabled = [!set; N];
-            for token in list.split(',').filter(|t| !t.is_empty()) {
-                let e = elems.iter().take(N).position(|n| token.eq_ignore_ascii_case(n)).ok_or_else(|| {
-                    format!("unrecognized element {token:?} in {text:?}: expected {}", elems.join(", "))
-                })?;
-                enabled[e] = set;
-            }
-            out[f] = Some(enabled);
         }
         if !found {
             return Err(format!(
@@ -202,14 +214,10 @@ impl Settings {
             let value = value.trim();
             match name {
                 "NCCL_ALGO" => {
-                    let lists = parse_list::<7>(version, value, &ALGO_NAMES[..algorithms(version)])
-                        .map_err(|e| refuse(name, e))?;
-                    s.algo = lists.map(|l| l.map(|on| mask(&on)));
+                    s.algo =
+                        parse_list(version, value, &ALGO_NAMES[..algorithms(version)]).map_err(|e| refuse(name, e))?;
                 }
-                "NCCL_PROTO" => {
-                    let lists = parse_list::<3>(version, value, &PROTO_NAMES).map_err(|e| refuse(name, e))?;
-                    s.proto = lists.map(|l| l.map(|on| mask(&on)));
-                }
+                "NCCL_PROTO" => s.proto = parse_list(version, value, &PROTO_NAMES).map_err(|e| refuse(name, e))?,
                 "NCCL_MIN_NCHANNELS" => {
                     let n = integer(name, value)?.clamp(0, i64::from(max_channels(version)));
                     s.min_channels = Some(u32::try_from(n).unwrap_or(0));
@@ -236,10 +244,9 @@ impl Settings {
                         })?);
                 }
                 _ => {
-                    let known: Vec<&str> = NAMES.iter().map(|(n, _)| *n).collect();
                     return Err(refuse(
                         name,
-                        format!("not a setting commlab reads: expected one of {}", known.join(", ")),
+                        format!("not a setting commlab reads: expected one of {}", NAMES.join(", ")),
                     ));
                 }
             }
@@ -308,11 +315,6 @@ impl Settings {
     pub fn not_modelled(&self) -> Vec<&'static str> {
         self.nchannels_per_net_peer.map(|_| "NCCL_NCHANNELS_PER_NET_PEER").into_iter().collect()
     }
-}
-
-/// A list of elements as bits (bit `e`: element `e` on).
-fn mask<const N: usize>(on: &[bool; N]) -> u8 {
-    on.iter().enumerate().filter(|(_, &on)| on).map(|(e, _)| 1u8 << e).sum()
 }
 
 /// The algorithms `version` has (2.22.3: no PAT).
@@ -411,6 +413,9 @@ mod tests {
         assert!(algo(now, "rnig").unwrap_err().contains("unrecognized element \"rnig\""));
         assert!(algo(now, "allreduc:ring").unwrap_err().contains("unrecognized prefix \"allreduc\""));
         assert!(algo(now, "allreduce:ring;tree").unwrap_err().contains("must have a prefix"));
+        // strtok's ways: empty tokens skipped, so "allreduce:" is a list of one unknown name.
+        assert!(algo(now, "allreduce:").unwrap_err().contains("unrecognized element \"allreduce\""));
+        assert_eq!(algo(now, ";;ring;").unwrap()[3], Some([F, T, F, F, F, F, F]));
         // 2.22.3: one list, unknown names ignored (so nothing is enabled).
         let old = Version::V2_22;
         assert_eq!(algo(old, "Ring").unwrap().map(|l| l.map(|l| l[1])), [Some(T); 5]);

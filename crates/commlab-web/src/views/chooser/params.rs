@@ -439,7 +439,8 @@ impl ChooserParams {
             ompi: self.libraries[1],
             nccl: self.libraries[2].then(|| self.nccl_system()),
             dtype_size: self.dtype_size,
-            env: self.settings.text(),
+            // NCCL's settings where the field that holds them shows: on a System.
+            env: self.system().map(|s| s.settings.text()).unwrap_or_default(),
         })
     }
 
