@@ -17,7 +17,7 @@ fn libraries(c: &mut Criterion) {
         ompi: true,
         nccl: Some("version=current,nodes=128,gpus=8".into()),
         dtype_size: 4,
-        env: String::new(),
+        settings: commlab_core::libraries::nccl_env::Settings::default(),
     };
     let mut group = c.benchmark_group("library picks");
     for collective in ["allreduce", "allgather", "all-to-all"] {

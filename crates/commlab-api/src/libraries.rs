@@ -6,6 +6,7 @@
 
 use crate::ApiError;
 use commlab_core::choose::Collective;
+use commlab_core::libraries::nccl_env::Settings;
 use commlab_core::libraries::{mpich, nccl, ompi, tuner, Query};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -22,15 +23,21 @@ pub struct LibraryRequest {
     pub nccl: Option<String>,
     /// Bytes per element (MPICH and Open MPI read element counts).
     pub dtype_size: u32,
-    /// NCCL's settings (`NAME=VALUE` words), read under the description's
-    /// release.
-    #[serde(default)]
-    pub env: String,
+    /// NCCL's settings, read by the caller under the description's release
+    /// (not in the JSON: a request is built where it is used).
+    #[serde(skip)]
+    pub settings: Settings,
 }
 
 impl Default for LibraryRequest {
     fn default() -> LibraryRequest {
-        LibraryRequest { mpich: true, ompi: true, nccl: Some(String::new()), dtype_size: 4, env: String::new() }
+        LibraryRequest {
+            mpich: true,
+            ompi: true,
+            nccl: Some(String::new()),
+            dtype_size: 4,
+            settings: Settings::default(),
+        }
     }
 }
 
@@ -43,7 +50,7 @@ impl LibraryRequest {
     /// # Errors
     /// An unknown library name.
     pub fn from_list(list: &[String], nccl: Option<String>, dtype_size: u32) -> Result<LibraryRequest, ApiError> {
-        let mut r = LibraryRequest { mpich: false, ompi: false, nccl: None, dtype_size, env: String::new() };
+        let mut r = LibraryRequest { mpich: false, ompi: false, nccl: None, dtype_size, settings: Settings::default() };
         for name in list {
             match name.as_str() {
                 "mpich" => r.mpich = true,
@@ -62,9 +69,7 @@ impl LibraryRequest {
     pub fn system(&self, p: u32) -> Result<Option<nccl::System>, ApiError> {
         let Some(text) = &self.nccl else { return Ok(None) };
         let s = nccl::parse_system(text, p).map_err(|e| ApiError::problem("nccl", e.0))?;
-        let settings = commlab_core::libraries::nccl_env::Settings::read(s.version, &self.env)
-            .map_err(|e| ApiError::problem("env", e.to_string()))?;
-        Ok(Some(s.with_settings(settings)))
+        Ok(Some(s.with_settings(self.settings)))
     }
 
     fn check(&self) -> Result<(), ApiError> {

@@ -171,7 +171,12 @@ impl ChooseArgs {
         };
         let mut libraries =
             commlab_api::libraries::LibraryRequest::from_list(&self.library, nccl, self.dtype_size).map_err(api)?;
-        libraries.env = self.env.join("\n");
+        // NCCL's settings, read under the release its description names.
+        if !self.env.is_empty() {
+            let version = libraries.system(self.p).map_err(api)?.map_or(version, |s| s.version);
+            libraries.settings = commlab_core::libraries::nccl_env::Settings::read(version, &self.env.join("\n"))
+                .map_err(|e| ("--env".to_owned(), e.to_string()))?;
+        }
         if self.export.as_deref() == Some("nccl-tuner") {
             return self.nccl_tuner(system, &request);
         }

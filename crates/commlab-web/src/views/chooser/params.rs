@@ -440,7 +440,7 @@ impl ChooserParams {
             nccl: self.libraries[2].then(|| self.nccl_system()),
             dtype_size: self.dtype_size,
             // NCCL's settings where the field that holds them shows: on a System.
-            env: self.system().map(|s| s.settings.text()).unwrap_or_default(),
+            settings: self.system().map(|s| s.settings).unwrap_or_default(),
         })
     }
 

@@ -53,34 +53,28 @@ pub fn SystemSelect(
             Err(e) => refused.set(Some(e)),
         }
     });
-    // NCCL's settings: refused ones leave the view as it was, and say why.
+    // NCCL's settings, read under a release (a new one, or the one shown):
+    // refused ones leave the view as it was, and say why.
     let env_refused = RwSignal::new(None::<String>);
+    let apply = move |version: Version, text: &str, refused: &str| match Settings::read(version, text) {
+        Ok(settings) => {
+            env_refused.set(None);
+            params.update(|c| {
+                c.nccl_version = version;
+                c.settings = settings;
+            });
+        }
+        Err(e) => env_refused.set(Some(format!("{e}{refused}"))),
+    };
     let on_version = move |ev: leptos::ev::Event| {
         if let Ok(v) = Version::parse(&event_target_value(&ev)) {
-            // The settings as the new release reads them.
             let text = params.with_untracked(|c| c.settings.text());
-            match Settings::read(v, &text) {
-                Ok(settings) => {
-                    env_refused.set(None);
-                    params.update(|c| {
-                        c.nccl_version = v;
-                        c.settings = settings;
-                    });
-                }
-                Err(e) => env_refused.set(Some(format!("{e} (under {}): the release is kept", v.label()))),
-            }
+            apply(v, &text, &format!(" (under {}): the release is kept", v.label()));
         }
     };
     let on_env = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
         let version = params.with_untracked(|c| c.nccl_version);
-        match Settings::read(version, &text) {
-            Ok(settings) => {
-                env_refused.set(None);
-                params.update(|c| c.settings = settings);
-            }
-            Err(e) => env_refused.set(Some(format!("{e}: nothing changed"))),
-        }
+        apply(version, &event_target_value(&ev), ": nothing changed");
     };
     let p = move || params.with(|c| c.compare.p);
     view! {
