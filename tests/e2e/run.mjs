@@ -266,6 +266,39 @@ test('first visit: a plain address says what each view answers, with an example 
   await page.evaluate(() => localStorage.removeItem('commlab-welcomed'));
 });
 
+test('Back and Forward walk the views a user went through: a view switched to is an entry, a change inside a view is not', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=tree`);
+  const current = () => page.locator('.view-tab[aria-current="page"]').getAttribute('data-view');
+  await page.locator('.view-tab[data-view="model"]').click();
+  await waitForUrl(page, () => /[?&]view=model(&|$)/.test(location.search));
+  await page.fill('#p', '1000');
+  await page.locator('#p').press('Enter');
+  await waitForUrl(page, () => /[?&]p=1000(&|$)/.test(location.search));
+  await page.fill('#p', '2000');
+  await page.locator('#p').press('Enter');
+  await waitForUrl(page, () => /[?&]p=2000(&|$)/.test(location.search));
+  await page.locator('.view-tab[data-view="chooser"]').click();
+  await waitForUrl(page, () => /[?&]view=chooser(&|$)/.test(location.search));
+  await page.locator('#chooser-system').waitFor();
+  // Back: the model view as it was left (p = 2000, not 1000: a change in a view replaces its entry).
+  await page.goBack();
+  await waitForUrl(page, () => /[?&]view=model(&|$)/.test(location.search) && /[?&]p=2000(&|$)/.test(location.search));
+  await page.waitForFunction(() => document.querySelector('#p')?.value === '2000');
+  assert.equal(await current(), 'model');
+  // Back again: the tree, still inside commlab.
+  await page.goBack();
+  await waitForUrl(page, () => /[?&]view=tree(&|$)/.test(location.search));
+  await page.locator('.view-tab[aria-current="page"][data-view="tree"]').waitFor();
+  // Forward, twice: the model, then the Chooser, each as it was.
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#p')?.value === '2000');
+  assert.equal(await current(), 'model');
+  await page.goForward();
+  await page.locator('#chooser-system').waitFor();
+  assert.equal(await current(), 'chooser');
+  assert.deepEqual(page.problems, []);
+});
+
 test('a malformed URL shows a notice naming each parameter and still works', async ({ context, base }) => {
   const page = await open(context, base, `${base}?p=-3&n=abc&v=999`);
   const notice = await page.locator('[data-testid="notices"]').innerText();
@@ -1290,6 +1323,18 @@ test('schedule: pasted GOAL with a deadlock names what is left; a syntax error n
   await page.click('[data-testid="simulate-pasted"]');
   await page.waitForSelector('[data-testid="schedule-error"]');
   assert.match(await page.locator('[data-testid="schedule-error"]').innerText(), /line 4, column \d+.*unknown label `l9`/);
+});
+
+test('schedule: a GOAL file opened after zooming into another opens whole', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=schedule`);
+  await page.waitForSelector('[data-testid="timeline"]');
+  await page.click('[data-testid="zoom-in"]');
+  await waitForUrl(page, () => /[?&]t0=/.test(location.search) && /[?&]t1=/.test(location.search));
+  await page.fill('[data-testid="goal-text"]', 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n');
+  await page.click('[data-testid="simulate-pasted"]');
+  await waitForUrl(page, () => /[?&]src=file(&|$)/.test(location.search) && !/[?&]t[01]=/.test(location.search));
+  await page.waitForFunction(() => document.querySelector('[data-testid="schedule-summary"]')?.innerText.includes('2 ranks'));
+  assert.deepEqual(page.problems, []);
 });
 
 test('schedule: barrier and swizzle patterns; bad values are named; p = 65536 dissemination runs in the worker with progress', async ({ context, base }) => {

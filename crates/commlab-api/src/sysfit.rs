@@ -787,12 +787,13 @@ impl Report<'_> {
             .regimes()
             .iter()
             .map(|r| {
+                // One size is written once ("tree/ll128 1 MiB", not "1 MiB–1 MiB").
+                let sizes =
+                    if r.sizes.0 == r.sizes.1 { b(r.sizes.0) } else { format!("{}–{}", b(r.sizes.0), b(r.sizes.1)) };
                 format!(
-                    "{}/{} {}–{} (measured / fitted {:.2})",
+                    "{}/{} {sizes} (measured / fitted {:.2})",
                     algorithm_id(r.algorithm),
                     r.protocol,
-                    b(r.sizes.0),
-                    b(r.sizes.1),
                     r.measured_over_fitted
                 )
             })

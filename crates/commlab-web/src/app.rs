@@ -22,7 +22,21 @@ pub fn App() -> impl IntoView {
     let dark = Memo::new(move |_| params.with(|p| p.theme).is_dark(system_dark.get()));
 
     let url = browser::UrlWriter::default();
-    Effect::new(move |_| url.replace(&params.with(crate::state::to_query)));
+    let moved = url.clone();
+    // A view switched to is a new history entry (not in an embed, whose
+    // entries would be its host page's); Back and Forward read the entry's
+    // state back, as a link opens it.
+    Effect::new(move |last: Option<crate::state::View>| {
+        let (query, view, embed) = params.with(|p| (crate::state::to_query(p), p.view, p.embed));
+        url.write(&query, !embed && last.is_some_and(|v| v != view));
+        view
+    });
+    browser::watch_history(move |search: String| {
+        let (state, read) = crate::state::from_query(&search);
+        moved.shown(search.trim_start_matches('?'));
+        params.set(state);
+        notices.set(read);
+    });
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     Effect::new(move |_| browser::set_title(&format!("{} · commlab", params.with(|p| p.view.label()))));
 

@@ -37,29 +37,54 @@ struct WriterState {
     pending: Option<String>,
     written: String,
     timer_running: bool,
+    /// Back or Forward just moved: the next write is that entry's, replaced.
+    moved: bool,
 }
 
-/// Writes the query string with `history.replaceState` (no new history entry,
-/// no scroll), at most once per [`URL_WRITE_INTERVAL`], always ending on the
-/// latest value (leading and trailing throttle).
+/// Writes the query string to the address bar: a change of view is a new
+/// history entry (`history.pushState`, at once), so Back and Forward walk
+/// the views a user went through; any other change replaces the entry
+/// (`replaceState`, no scroll), at most once per [`URL_WRITE_INTERVAL`],
+/// always ending on the latest value (leading and trailing throttle).
 #[derive(Clone, Default)]
 pub struct UrlWriter(Rc<RefCell<WriterState>>);
 
 impl UrlWriter {
-    /// Asks for the address bar to show `?query`.
-    pub fn replace(&self, query: &str) {
+    /// Asks for the address bar to show `?query`; a new history entry where
+    /// `new_entry` (a view switched to, outside an embed: an iframe's
+    /// entries are its host page's).
+    pub fn write(&self, query: &str, new_entry: bool) {
         let mut state = self.0.borrow_mut();
+        let new_entry = new_entry && !std::mem::take(&mut state.moved);
+        if new_entry && !state.written.is_empty() && state.written != query {
+            // The entry being left keeps its latest state, then the new one is pushed.
+            if let Some(pending) = state.pending.take() {
+                write_query(&pending, false);
+            }
+            write_query(query, true);
+            query.clone_into(&mut state.written);
+            return;
+        }
         if state.timer_running {
             state.pending = Some(query.to_owned());
             return;
         }
         if state.written != query {
-            write_query(query);
+            write_query(query, false);
             query.clone_into(&mut state.written);
         }
         state.timer_running = true;
         drop(state);
         self.schedule();
+    }
+
+    /// Takes `query` as written: the address bar already shows it (Back or
+    /// Forward moved to it), and nothing queued for the entry left is written.
+    pub fn shown(&self, query: &str) {
+        let mut state = self.0.borrow_mut();
+        state.pending = None;
+        state.moved = true;
+        query.clone_into(&mut state.written);
     }
 
     fn schedule(&self) {
@@ -69,7 +94,7 @@ impl UrlWriter {
                 let mut state = this.0.borrow_mut();
                 match state.pending.take() {
                     Some(query) if query != state.written => {
-                        write_query(&query);
+                        write_query(&query, false);
                         state.written = query;
                         drop(state);
                         this.schedule();
@@ -82,14 +107,31 @@ impl UrlWriter {
     }
 }
 
-fn write_query(query: &str) {
+fn write_query(query: &str, push: bool) {
     let Some(w) = window() else { return };
     let hash = w.location().hash().unwrap_or_default();
     let url = format!("{}?{query}{hash}", w.location().pathname().unwrap_or_default());
     if let Ok(history) = w.history() {
         // A failure here (e.g. a sandboxed iframe) only means the address bar
         // is stale; the page itself is unaffected.
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        let _ = if push {
+            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
+    }
+}
+
+/// Calls `on_move` with the query (with its `?`) whenever Back or Forward
+/// moves to another of the page's history entries.
+pub fn watch_history(on_move: impl Fn(String) + 'static) {
+    let Some(w) = window() else { return };
+    let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+        on_move(location_search());
+    });
+    if w.add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref()).is_ok() {
+        // The listener lives as long as the page.
+        listener.forget();
     }
 }
 

@@ -42,7 +42,12 @@ impl Notice {
 
     /// `value` of `param` refused: `"value" is not <expected>; using <used>`.
     pub fn refused(param: &str, value: &str, expected: &str, used: &str) -> Notice {
-        Notice::new(param, format!("{} is not {expected}; using {used}", quoted(value)))
+        let shown = quoted(value);
+        // A reader's own sentence that names the value already says what is wrong.
+        if expected.contains(&shown) || expected.contains(&format!("{value:?}")) {
+            return Notice::new(param, format!("{expected}; using {used}"));
+        }
+        Notice::new(param, format!("{shown} is not {expected}; using {used}"))
     }
 }
 

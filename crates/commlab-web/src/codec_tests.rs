@@ -588,3 +588,22 @@ mod soak {
         eprintln!("{count} queries in {:.1} s (seed {seed})", started.elapsed().as_secs_f64());
     }
 }
+
+/// A refusal reads as one sentence: a reader's own message that names the
+/// value is not wrapped in a second "… is not …" (`net`, `ncclv`).
+#[test]
+fn a_refusal_names_the_value_once() {
+    let read = |q: &str| {
+        let pairs = pairs(q);
+        read::<ChooserParams>(&pairs, &Link::default()).1
+    };
+    let net = read("net=nodes%3A2000x8");
+    assert_eq!(net.len(), 1, "{net:?}");
+    assert!(net[0].message.starts_with("\"nodes:2000x8\" has 16000 hosts: expected"), "{}", net[0].message);
+    assert_eq!(net[0].message.matches("nodes:2000x8").count(), 1, "{}", net[0].message);
+    let v = read("ncclv=1.0");
+    assert!(v[0].message.starts_with("version \"1.0\": expected current"), "{}", v[0].message);
+    assert!(v[0].message.ends_with("; using the current release"), "{}", v[0].message);
+    let p = read("p=-3");
+    assert!(p[0].message.starts_with("\"-3\" is not an integer"), "{}", p[0].message);
+}

@@ -156,13 +156,13 @@ pub struct System {
     /// Rings use the same channels for broadcast and reduce (`sameChannels`).
     pub same_channels: bool,
     /// NCCL's settings (`NCCL_ALGO`, `NCCL_PROTO`, `NCCL_NVLS_ENABLE`, …).
-    pub settings: super::nccl_env::Settings,
+    pub settings: Settings,
 }
 
 impl System {
     /// The same system under NCCL's `settings` (`NCCL_NVLS_ENABLE=0`: no NVLS).
     #[must_use]
-    pub fn with_settings(self, settings: super::nccl_env::Settings) -> System {
+    pub fn with_settings(self, settings: Settings) -> System {
         System { settings, nvls: self.nvls && settings.nvls_enable != Some(0), ..self }
     }
 
@@ -188,7 +188,7 @@ impl System {
             nic_path: NicPath::Pxb,
             net_latency: 0.0,
             same_channels: true,
-            settings: super::nccl_env::Settings::default(),
+            settings: Settings::default(),
         }
     }
 
@@ -196,6 +196,30 @@ impl System {
     pub fn ranks(&self) -> u32 {
         self.nodes * self.gpus
     }
+}
+
+/// NCCL's settings as values (`Copy`: a System carries them), read and
+/// written by `nccl_env`, where each release's reading is transcribed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Settings {
+    /// `NCCL_ALGO`: per function (NCCL's order, [`super::nccl_env::FUNCTIONS`]) the
+    /// algorithms enabled, bit `a` for algorithm `a` in NCCL's order;
+    /// `None` where no list names the function.
+    pub algo: [Option<u8>; 5],
+    /// `NCCL_PROTO`, as `algo`.
+    pub proto: [Option<u8>; 5],
+    /// `NCCL_MIN_NCHANNELS`.
+    pub min_channels: Option<u32>,
+    /// `NCCL_MAX_NCHANNELS`.
+    pub max_channels: Option<u32>,
+    /// `NCCL_NVLS_ENABLE` (0, 1, 2).
+    pub nvls_enable: Option<u8>,
+    /// `NCCL_BUFFSIZE`, bytes.
+    pub buffsize: Option<u64>,
+    /// `NCCL_NVLS_CHUNKSIZE`, bytes.
+    pub nvls_chunksize: Option<u64>,
+    /// `NCCL_NCHANNELS_PER_NET_PEER`.
+    pub nchannels_per_net_peer: Option<u32>,
 }
 
 /// NCCL's algorithms' names, in its index order.

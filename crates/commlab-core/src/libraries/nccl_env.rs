@@ -20,6 +20,7 @@
 //! - `NCCL_NCHANNELS_PER_NET_PEER` (`src/init.cc`): read and checked, not
 //!   modelled (commlab's point-to-point runs one channel per rail).
 
+pub use super::nccl::Settings;
 use super::nccl::{Algorithm, Protocol, Version, ALGORITHMS};
 use crate::choose::Collective;
 use std::fmt;
@@ -54,29 +55,6 @@ pub const ACCEPTED: [&str; 8] = [
     "bytes, 4 KiB to 1 GiB (default 128 KiB)",
     "an integer from 1 to 64 (read, not modelled)",
 ];
-
-/// NCCL's settings as values. `Copy`: a System carries them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Settings {
-    /// `NCCL_ALGO`: per function (NCCL's order, [`FUNCTIONS`]) the
-    /// algorithms enabled, bit `a` for algorithm `a` in NCCL's order;
-    /// `None` where no list names the function.
-    pub algo: [Option<u8>; 5],
-    /// `NCCL_PROTO`, as `algo`.
-    pub proto: [Option<u8>; 5],
-    /// `NCCL_MIN_NCHANNELS`.
-    pub min_channels: Option<u32>,
-    /// `NCCL_MAX_NCHANNELS`.
-    pub max_channels: Option<u32>,
-    /// `NCCL_NVLS_ENABLE` (0, 1, 2).
-    pub nvls_enable: Option<u8>,
-    /// `NCCL_BUFFSIZE`, bytes.
-    pub buffsize: Option<u64>,
-    /// `NCCL_NVLS_CHUNKSIZE`, bytes.
-    pub nvls_chunksize: Option<u64>,
-    /// `NCCL_NCHANNELS_PER_NET_PEER`.
-    pub nchannels_per_net_peer: Option<u32>,
-}
 
 /// A setting refused: its name and why.
 #[derive(Debug, Clone, PartialEq, Eq)]

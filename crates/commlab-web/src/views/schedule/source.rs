@@ -75,6 +75,16 @@ impl FileSource {
         let text = Rc::new(text);
         self.run.file.set(Some(OpenedFile { name: name.clone(), text: text.clone() }));
         self.kept.keep(name, text);
+        // A new schedule opens whole: the previous one's zoom, first rank
+        // and scrubber instant mean nothing in it.
+        let shown_before = self.run.params.with_untracked(|p| p.window.is_some() || p.first_rank > 0 || p.at.is_some());
+        if shown_before {
+            self.run.params.update(|p| {
+                p.window = None;
+                p.first_rank = 0;
+                p.at = None;
+            });
+        }
         if self.run.params.with_untracked(|p| p.file) {
             self.run.run_file();
         } else {
