@@ -1624,7 +1624,10 @@ test('chooser: NCCL\'s settings steer the expected curve as `predict --env` does
   await page.locator('#nccl-env').fill('-x NCCL_ALGO=Ring\nexport NCCL_PROTO=LL128\nNCCL_MIN_NCHANNELS=32');
   await page.locator('#nccl-env').dispatchEvent('change');
   await waitForUrl(page, () => /[?&]env=NCCL_ALGO%3DRing(\+|%20)NCCL_PROTO%3DLL128(\+|%20)NCCL_MIN_NCHANNELS%3D32(&|$)/.test(location.search));
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="expected-table"] tbody tr td:nth-child(2)')].every((td) => td.textContent.startsWith('ring/ll128, 32 channels')), null, { timeout: 120000 });
+  await page.waitForFunction(() => {
+    const cells = [...document.querySelectorAll('[data-testid="expected-table"] tbody tr td:nth-child(2)')];
+    return cells.length === 7 && cells.every((td) => td.textContent.startsWith('ring/ll128, 32 channels'));
+  }, null, { timeout: 120000 });
   const rows = await picks();
   const env = ['--env', 'NCCL_ALGO=Ring', '--env', 'NCCL_PROTO=LL128', '--env', 'NCCL_MIN_NCHANNELS=32'];
   const cli_rows = JSON.parse(cli(['predict', '--system', 'dgx-h100', '--nodes', '2', '--bytes', '1048576..67108864', ...env, '--json'])).rows;

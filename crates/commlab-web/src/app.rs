@@ -34,8 +34,16 @@ pub fn App() -> impl IntoView {
     browser::watch_history(move |search: String| {
         let (state, read) = crate::state::from_query(&search);
         moved.shown(search.trim_start_matches('?'));
-        params.set(state);
         notices.set(read);
+        if params.with_untracked(|p| p.view) == state.view {
+            params.set(state);
+            return;
+        }
+        // The view first, as its tab does: the view left is unmounted before
+        // the entry's other values reach any of its effects (which would
+        // otherwise queue work for a view that is gone).
+        params.update(|p| p.view = state.view);
+        set_timeout(move || params.set(state), std::time::Duration::ZERO);
     });
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     Effect::new(move |_| browser::set_title(&format!("{} · commlab", params.with(|p| p.view.label()))));

@@ -17,17 +17,20 @@ impl Debounce {
 
     /// Drops whatever waits (it will not run).
     pub fn cancel(self) {
-        self.0.update_value(|g| *g += 1);
+        // Nothing to do once its view is gone.
+        let _ = self.0.try_update_value(|g| *g += 1);
     }
 
     /// Runs `f` after `pause`, unless [`Debounce::after`] or
     /// [`Debounce::cancel`] is called again before.
     pub fn after(self, pause: Duration, f: impl FnOnce() + 'static) {
         self.cancel();
-        let generation = self.0.get_value();
+        let Some(generation) = self.0.try_get_value() else { return };
         set_timeout(
             move || {
-                if self.0.get_value() == generation {
+                // A view left before the pause ends takes its waiting work
+                // with it (its signals are gone: `f` must not run).
+                if self.0.try_get_value() == Some(generation) {
                     f();
                 }
             },

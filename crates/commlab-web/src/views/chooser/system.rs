@@ -95,7 +95,7 @@ pub fn SystemSelect(
             </div>
             <div class="field">
                 <label for="nccl-env">"NCCL settings (NAME=VALUE, as in a job script)"</label>
-                <textarea id="nccl-env" data-testid="nccl-env" rows="2" spellcheck="false" maxlength=NCCL_TEXT
+                <textarea id="nccl-env" data-testid="nccl-env" rows="3" spellcheck="false" maxlength=NCCL_TEXT
                     placeholder="NCCL_ALGO=Ring NCCL_PROTO=LL128"
                     prop:value=move || params.with(|c| c.settings.text().replace(' ', "\n"))
                     on:change=on_env></textarea>
