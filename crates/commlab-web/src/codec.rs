@@ -44,7 +44,7 @@ impl Notice {
     pub fn refused(param: &str, value: &str, expected: &str, used: &str) -> Notice {
         let shown = quoted(value);
         // A reader's own sentence that names the value already says what is wrong.
-        if expected.contains(&shown) || expected.contains(&format!("{value:?}")) {
+        if expected.contains(&shown) {
             return Notice::new(param, format!("{expected}; using {used}"));
         }
         Notice::new(param, format!("{shown} is not {expected}; using {used}"))

@@ -136,11 +136,9 @@ pub(super) fn decide(system: &System, collective: Collective, bytes: u64) -> Res
             return Err(ApiError::problem(
                 "env",
                 format!(
-                    "{} leaves {} no algorithm and protocol it can run for {collective} on {} × {} (NCCL fails such a call){}",
+                    "{} leaves {} no algorithm and protocol it can run for {collective} on this System (NCCL fails such a call){}",
                     system.settings.text(),
                     system.version.label(),
-                    system.nodes,
-                    system.short_name(),
                     if system.version == nccl::Version::V2_22 { "; NCCL 2.22 ignores a name it does not know" } else { "" }
                 ),
             ))

@@ -69,7 +69,7 @@ pub fn SystemSelect(
     let on_version = move |ev: leptos::ev::Event| {
         if let Ok(v) = Version::parse(&event_target_value(&ev)) {
             let text = params.with_untracked(|c| c.settings.text());
-            apply(v, &text, &format!(" (under {}): the release is kept", v.label()));
+            apply(v, &text, " (under that release): the release is kept");
         }
     };
     let on_env = move |ev: leptos::ev::Event| {
@@ -101,9 +101,9 @@ pub fn SystemSelect(
                     on:change=on_env></textarea>
             </div>
             {move || env_refused.get().map(|e| view! { <p class="field-error" role="alert" data-testid="nccl-env-refused">{e}</p> })}
-            {move || params.with(|c| c.settings.not_modelled()).into_iter().map(|name| view! {
-                <p class="hint" data-testid="nccl-env-not-modelled">{format!("{name}: read, but nothing in commlab's model depends on it.")}</p>
-            }).collect_view()}
+            {move || params.with(|c| !c.settings.not_modelled().is_empty()).then(|| view! {
+                <p class="hint" data-testid="nccl-env-not-modelled">{move || params.with(|c| c.settings.not_modelled().join(", "))}": read, but nothing in commlab's model depends on it."</p>
+            })}
         })}
         {move || params.with(ChooserParams::far).map(|system| view! {
             <p class="hint" data-testid="chooser-system-far">{system.far_note()}</p>
