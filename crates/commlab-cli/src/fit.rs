@@ -40,7 +40,8 @@ pub struct FitArgs {
     /// algorithms only (default: nccl for an nccl-tests file, none otherwise).
     #[arg(long)]
     library: Option<String>,
-    /// A preset (`commlab predict --system list`): also fit its inter-node and
+    /// A preset (`commlab predict --system list`), or `log`: the System the file describes (its rank list,
+    /// NCCL's lines, busbw / algbw, as `predict --from` reads them): also fit its inter-node and
     /// intra-node bandwidths and NCCL's fixed costs to the run (nccl-tests only).
     #[arg(long)]
     system: Option<String>,
@@ -107,11 +108,14 @@ impl FitArgs {
         if let Some(note) = &result.p_note {
             eprintln!("warning: {note}");
         }
-        let system = self.system_fit(&result)?;
+        let system = self.system_fit(&result, &request.text)?;
         if self.json {
             let mut value = serde_json::to_value(result.to_json()).unwrap_or_default();
             if let Some(s) = &system {
                 value["system_fit"] = serde_json::to_value(s.json.clone()).unwrap_or_default();
+                if !s.from.is_null() {
+                    value["system_fit"]["from"] = s.from.clone();
+                }
                 if let Some(m) = self.predict_nodes {
                     value["predict_nodes"] = Value::from(m);
                     value["prediction"] = serde_json::to_value(&s.prediction).unwrap_or_default();
@@ -178,41 +182,20 @@ struct SystemOut {
     json: commlab_api::json::Json,
     text: String,
     prediction: Vec<Value>,
+    /// `--system log`: what the log said and what was assumed.
+    from: Value,
 }
 
 impl FitArgs {
-    /// Without `--system`, the flags that only go with it are refused.
-    fn without_system(&self) -> Result<(), ArgError> {
-        let flag = if self.nodes.is_some() {
-            "--nodes"
-        } else if self.predict_nodes.is_some() {
-            "--predict-nodes"
-        } else if self.engine.is_some() {
-            "--engine"
-        } else if self.nccl_version.is_some() {
-            "--nccl-version"
-        } else {
-            return Ok(());
-        };
-        Err((flag.to_owned(), "needs --system ID: the nodes of which system".to_owned()))
-    }
-
-    /// `--system` (with `--nodes`, `--predict-nodes`): the preset fitted to the run.
-    fn system_fit(&self, result: &commlab_api::fit::FitResult) -> Result<Option<SystemOut>, ArgError> {
-        let Some(system) = &self.system else {
-            return self.without_system().map(|()| None);
-        };
-        let arg = |flag: &str, e: commlab_api::ApiError| (format!("--{flag}"), e.to_string());
-        let preset = crate::system::node_type(system)?;
-        if result.format != "nccl-tests" {
-            return Err((
-                "--system".to_owned(),
-                format!(
-                    "a system is fitted to an nccl-tests run (what NCCL runs on it is simulated); this file is {}",
-                    result.format
-                ),
-            ));
-        }
+    /// `--system ID`'s System for the run: its nodes from `--nodes` or the
+    /// run's p.
+    fn system_named(
+        &self,
+        id: &str,
+        result: &commlab_api::fit::FitResult,
+        range: commlab_core::limits::IntRange,
+    ) -> Result<commlab_api::system::System, ArgError> {
+        let preset = crate::system::node_type(id)?;
         let nodes = match self.nodes {
             Some(n) if preset.ranks(n) != result.p && (self.p.is_some() || result.p % preset.gpus != 0) => {
                 return Err((
@@ -231,13 +214,82 @@ impl FitArgs {
                 ))
             }
         };
+        crate::system::parse(id, nodes, self.nccl_version.as_deref(), &self.env, range)
+    }
+
+    /// `--system log`: the System the run's output describes (as `predict
+    /// --from` reads it), and what it read and assumed, as lines.
+    fn system_of_log(
+        &self,
+        text: &str,
+        range: commlab_core::limits::IntRange,
+    ) -> Result<(commlab_api::system::System, String, Value), ArgError> {
+        let env = self.env.join(" ");
+        let given = commlab_api::predict::Given {
+            nodes: self.nodes,
+            version: self.nccl_version.as_deref(),
+            collective: self.collective.as_deref().and_then(|c| c.parse().ok()),
+            named: collective_in_name(&self.file),
+            env: &env,
+            system: None,
+        };
+        let log = commlab_api::predict::from_log(text, &given, range).map_err(|e| {
+            let flag = if e.field == "file" { "--system".to_owned() } else { format!("--{}", e.field) };
+            (flag, format!("the System of the log: {e}"))
+        })?;
+        let mut lines = String::new();
+        for line in &log.read {
+            let _ = writeln!(lines, "read from the log: {line}");
+        }
+        for line in &log.assumed {
+            let _ = writeln!(lines, "assumed: {line}");
+        }
+        Ok((log.request.system, lines, serde_json::json!({ "read": log.read, "assumed": log.assumed })))
+    }
+
+    /// Without `--system`, the flags that only go with it are refused.
+    fn without_system(&self) -> Result<(), ArgError> {
+        let flag = if self.nodes.is_some() {
+            "--nodes"
+        } else if self.predict_nodes.is_some() {
+            "--predict-nodes"
+        } else if self.engine.is_some() {
+            "--engine"
+        } else if self.nccl_version.is_some() {
+            "--nccl-version"
+        } else {
+            return Ok(());
+        };
+        Err((flag.to_owned(), "needs --system ID: the nodes of which system".to_owned()))
+    }
+
+    /// `--system` (with `--nodes`, `--predict-nodes`): the preset fitted to the run.
+    fn system_fit(&self, result: &commlab_api::fit::FitResult, text: &str) -> Result<Option<SystemOut>, ArgError> {
+        let Some(system) = &self.system else {
+            return self.without_system().map(|()| None);
+        };
+        let arg = |flag: &str, e: commlab_api::ApiError| (format!("--{flag}"), e.to_string());
+        if result.format != "nccl-tests" {
+            return Err((
+                "--system".to_owned(),
+                format!(
+                    "a system is fitted to an nccl-tests run (what NCCL runs on it is simulated); this file is {}",
+                    result.format
+                ),
+            ));
+        }
         let engine: commlab_api::predict::Engine =
             self.engine.as_deref().unwrap_or("flow").parse().map_err(|e| arg("engine", e))?;
         let range = match engine {
             commlab_api::predict::Engine::Flow => commlab_api::predict::FIT_NODES,
             commlab_api::predict::Engine::Steady => commlab_api::predict::STEADY_NODES,
         };
-        let system = crate::system::parse(system, nodes, self.nccl_version.as_deref(), &self.env, range)?;
+        let (system, mut text, from) = if system == "log" {
+            self.system_of_log(text, range)?
+        } else {
+            (self.system_named(system, result, range)?, String::new(), Value::Null)
+        };
+        let (preset, nodes) = (system.preset, system.nodes);
         let request = commlab_api::sysfit::SystemFitRequest::new(
             &system,
             self.predict_nodes,
@@ -252,7 +304,7 @@ impl FitArgs {
         let fit = request.run_by(Some(commlab_api::predict::Planned::steady_ns)).map_err(|e| arg("system", e))?;
         let report =
             commlab_api::sysfit::Report { preset: &preset, nodes, request: &request, fit: &fit, rccl: result.rccl };
-        let mut text = report.sentences().join("\n");
+        text.push_str(&report.sentences().join("\n"));
         text.push('\n');
         let ranks = preset.ranks(self.predict_nodes.unwrap_or(nodes));
         let collective = result.collective.parse().unwrap_or(commlab_core::choose::Collective::Allreduce);
@@ -286,13 +338,13 @@ impl FitArgs {
                 );
             }
         }
-        Ok(Some(SystemOut { json: report.to_json(), text, prediction }))
+        Ok(Some(SystemOut { json: report.to_json(), text, prediction, from }))
     }
 }
 
 /// The collective a benchmark file's name says (`…_all_gather.txt`,
 /// `all_reduce_perf.log`): nccl-tests' names, with `_` or `-`.
-fn collective_in_name(file: &str) -> Option<commlab_core::choose::Collective> {
+pub fn collective_in_name(file: &str) -> Option<commlab_core::choose::Collective> {
     use commlab_core::choose::Collective as C;
     let name = std::path::Path::new(file).file_name()?.to_str()?.to_ascii_lowercase().replace('-', "_");
     [

@@ -1558,3 +1558,83 @@ fn nvls_off_on_one_h100_node_meets_the_published_busbw() {
     assert!((with_nvls / 482.12 - 1.0).abs() < 0.03, "{with_nvls} GB/s against 482.12 published");
     assert!((without / 368.76 - 1.0).abs() < 0.03, "{without} GB/s against 368.76 published");
 }
+
+/// `predict --from FILE` on each published nccl-tests run: the ranks and
+/// nodes its row in `tests/data/published`' source table states (p4de 2 × 8,
+/// p5 one node of 8, Alps 2 × 4, Dell 2 × 8, A3 Ultra 2 × 8), read from
+/// what the file prints (rank list and hosts, or busbw / algbw), every gap
+/// named as an assumption, and each measured size beside its prediction.
+#[test]
+fn predict_from_a_published_log_finds_the_run_it_describes() {
+    let dir = format!("{}/../../tests/data/published", env!("CARGO_MANIFEST_DIR"));
+    for (name, ranks, nodes, node_assumed) in [
+        ("nccl-tests_aws-p4de-a100-2nodes-x8gpu-efa400_all_reduce.txt", 16, 2, true),
+        ("nccl-tests_aws-p5-h100-1node-x8gpu-batch_all_reduce.txt", 8, 1, true),
+        ("nccl-tests_cscs-alps-gh200-2nodes-x4gpu-slingshot_all_reduce.txt", 8, 2, false),
+        ("nccl-tests_dell-xe9680-h100-2nodes-x8gpu-8xcx7-ndr400_all_reduce.txt", 16, 2, true),
+        ("nccl-tests_gcp-a3ultra-h200-2nodes-x8gpu-gke_all_gather.txt", 16, 2, true),
+    ] {
+        let v = json(&["predict", "--from", &format!("{dir}/{name}"), "--engine", "steady", "--json"]);
+        assert_eq!((v["ranks"].as_u64(), v["nodes"].as_u64()), (Some(ranks), Some(nodes)), "{name}");
+        let assumed: Vec<&str> = v["from"]["assumed"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        // A table without a rank list names no GPU: the node is an assumption, said.
+        assert_eq!(assumed.iter().any(|a| a.starts_with("node: ")), node_assumed, "{name}: {assumed:?}");
+        assert!(!assumed.is_empty(), "{name}");
+        let rows = v["rows"].as_array().unwrap();
+        assert!(rows.iter().all(|r| r["measured_us"].as_f64().is_some_and(|t| t > 0.0)), "{name}");
+    }
+    // The Alps run lists its GH200s on two hosts: its node, read, not assumed.
+    let alps = json(&[
+        "predict",
+        "--from",
+        &format!("{dir}/nccl-tests_cscs-alps-gh200-2nodes-x4gpu-slingshot_all_reduce.txt"),
+        "--json",
+    ]);
+    assert_eq!(alps["system"]["id"], "gh200-slingshot");
+    // Flags win over the log, and the table says where each fact came from.
+    let p4de = format!("{dir}/nccl-tests_aws-p4de-a100-2nodes-x8gpu-efa400_all_reduce.txt");
+    let v = json(&["predict", "--from", &p4de, "--system", "p4d", "--nccl-version", "2.20.3", "--json"]);
+    assert_eq!((v["system"]["id"].as_str(), v["ranks"].as_u64()), (Some("p4d"), Some(16)));
+    assert_eq!(v["system"]["nccl"]["version"], "NCCL 2.22.3");
+    let out = run(&["predict", "--from", &p4de, "--system", "p4d", "--bytes", "1M"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("node: p4d (given)") && table.contains("measured") && table.contains("309.4"), "{table}");
+}
+
+/// A log `--from` cannot place: exit 2 naming `--from` and what to give.
+#[test]
+fn predict_from_a_log_it_cannot_place_names_the_flag() {
+    let dir = std::env::temp_dir().join(format!("commlab-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let row = "     1048576        262144     float     sum      -1    100.0   10.49   18.35      0    100.0   10.49   18.35      0";
+    for (text, says) in [
+        (format!("#  Rank  0 Group  0 Pid 1 on a device  0 [0x01] NVIDIA L40S\n{row}\n"), "NVIDIA L40S"),
+        ("# no rows here\n".to_owned(), "no nccl-tests data rows"),
+    ] {
+        let file = dir.join("log.txt");
+        std::fs::write(&file, text).unwrap();
+        let out = run(&["predict", "--from", file.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("--from") && err.contains(says), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `fit --system log`: the System fitted is the one the run prints (the
+/// Alps run's rank list: 2 hosts of 4 GH200), said line by line.
+#[test]
+fn fit_takes_its_system_from_the_log() {
+    let file = format!(
+        "{}/../../tests/data/published/nccl-tests_cscs-alps-gh200-2nodes-x4gpu-slingshot_all_reduce.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v = json(&["fit", &file, "--system", "log", "--engine", "steady", "--json"]);
+    assert_eq!(
+        (v["system_fit"]["system"].as_str(), v["system_fit"]["nodes"].as_u64()),
+        (Some("gh200-slingshot"), Some(2))
+    );
+    let read: Vec<&str> =
+        v["system_fit"]["from"]["read"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(read.iter().any(|r| r.starts_with("2 nodes (the rank list's hosts")), "{read:?}");
+}

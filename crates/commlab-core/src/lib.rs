@@ -22,5 +22,6 @@ pub mod limits;
 pub mod model;
 pub mod net;
 pub mod reduce;
+pub mod runlog;
 pub mod swizzle;
 pub mod systems;

@@ -119,6 +119,41 @@ impl Plugin {
     }
 }
 
+/// The node a GPU's name implies: nccl-tests prints each rank's GPU as the
+/// driver names it (`NVIDIA H100 80GB HBM3`, `NVIDIA A100-SXM4-80GB`); the
+/// first of these words the name holds (upper case) picks the preset whose
+/// node carries that GPU, `None` where commlab describes no node of it
+/// (a `PCIe` card, an NVL72 tray). A name holding none of them: no preset.
+/// The order matters: `GH200` holds `H200`, `GB200` holds `B200`.
+pub const GPU_NAMES: [(&str, Option<&str>); 12] = [
+    ("GB300", None),
+    ("GB200", None),
+    ("GH200", Some("gh200-slingshot")),
+    ("H100 PCIE", None),
+    ("H100 NVL", None),
+    ("A100-PCIE", None),
+    ("H800", Some("h800")),
+    ("H200", Some("hgx-h200")),
+    ("H100", Some("dgx-h100")),
+    ("B200", Some("hgx-b200")),
+    ("A100", Some("dgx-a100")),
+    ("L40", None),
+];
+
+/// The preset [`GPU_NAMES`] gives `gpu` (a driver's name): `Ok(None)` for a
+/// GPU commlab has no node of.
+///
+/// # Errors
+/// A name holding none of [`GPU_NAMES`]' words, said.
+pub fn preset_of_gpu(gpu: &str) -> Result<Option<Preset>, String> {
+    let name = gpu.to_ascii_uppercase();
+    let (_, id) = GPU_NAMES
+        .iter()
+        .find(|(word, _)| name.contains(word))
+        .ok_or_else(|| format!("{gpu}: not a GPU commlab knows the node of"))?;
+    Ok(id.and_then(|id| PRESETS.iter().copied().find(|p| p.id == id)))
+}
+
 /// The presets, in the order `--system list` prints them.
 pub const PRESETS: [Preset; 10] = [
     Preset {
@@ -875,6 +910,35 @@ mod tests {
         for p in PRESETS {
             let text = p.nccl_text(3);
             assert_eq!(nccl::parse_system(&text, p.ranks(3)).unwrap(), p.nccl(3), "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod gpu_tests {
+    use super::{preset_of_gpu, GPU_NAMES, PRESETS};
+
+    /// Drivers' names as nvidia-smi and nccl-tests print them, each to the
+    /// node that carries it; a name holding another's word goes to its own.
+    #[test]
+    fn a_gpu_s_name_finds_its_node() {
+        let id = |name: &str| preset_of_gpu(name).map(|p| p.map(|p| p.id));
+        assert_eq!(id("NVIDIA H100 80GB HBM3"), Ok(Some("dgx-h100")));
+        assert_eq!(id("NVIDIA GH200 120GB"), Ok(Some("gh200-slingshot")));
+        assert_eq!(id("NVIDIA H200"), Ok(Some("hgx-h200")));
+        assert_eq!(id("NVIDIA A100-SXM4-80GB"), Ok(Some("dgx-a100")));
+        assert_eq!(id("NVIDIA H800"), Ok(Some("h800")));
+        assert_eq!(id("NVIDIA B200"), Ok(Some("hgx-b200")));
+        assert_eq!(id("NVIDIA GB200"), Ok(None));
+        assert_eq!(id("NVIDIA H100 PCIe"), Ok(None));
+        assert_eq!(id("NVIDIA A100-PCIE-40GB"), Ok(None));
+        assert_eq!(id("NVIDIA L40S"), Ok(None));
+        assert!(id("AMD Instinct MI300X").is_err());
+        // Every id named is a preset's; no word is shadowed by an earlier one
+        // it holds (the order of the table).
+        for (i, (word, preset)) in GPU_NAMES.iter().enumerate() {
+            assert!(preset.is_none_or(|p| PRESETS.iter().any(|x| x.id == p)), "{word}");
+            assert!(GPU_NAMES[..i].iter().all(|(w, _)| !word.contains(w)), "{word} comes after a word it holds");
         }
     }
 }

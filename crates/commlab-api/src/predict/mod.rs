@@ -6,11 +6,13 @@
 mod engine;
 mod expected;
 mod flow;
+mod from_log;
 mod plan;
 
 pub use engine::{steady_note, Engine, EXPECTED_FLOW_RANKS};
 pub use expected::{flow_sentence, Expected, COUPLED_NOTE};
 pub use flow::{Band, Prepared, BAND_SCALES};
+pub use from_log::{from_log, FromLog, Given};
 pub use plan::{algorithm_id, plan_as, simulable, Planned, Scales};
 
 use crate::ApiError;
