@@ -75,7 +75,8 @@ impl FitArgs {
     pub fn run(&self) -> Result<Value, ArgError> {
         let text = crate::goal::read_at_most(&self.file, commlab_core::limits::FIT_TEXT_BYTES)?;
         let collective = self.collective.clone().unwrap_or_else(|| {
-            let named = commlab_core::fit::collective_named(&text).or_else(|| collective_in_name(&self.file));
+            let named = commlab_core::fit::collective_named(&text)
+                .or_else(|| commlab_api::predict::collective_in_name(&self.file));
             named.unwrap_or(commlab_core::choose::Collective::Allreduce).id().to_owned()
         });
         // The p given: --p, else the System's GPUs; the file's own ranks are
@@ -229,8 +230,9 @@ impl FitArgs {
             nodes: self.nodes,
             version: self.nccl_version.as_deref(),
             collective: self.collective.as_deref().and_then(|c| c.parse().ok()),
-            named: collective_in_name(&self.file),
+            named: commlab_api::predict::collective_in_name(&self.file),
             env: &env,
+            named_from: "",
             system: None,
         };
         let log = commlab_api::predict::from_log(text, &given, range).map_err(|e| {
@@ -340,24 +342,4 @@ impl FitArgs {
         }
         Ok(Some(SystemOut { json: report.to_json(), text, prediction, from }))
     }
-}
-
-/// The collective a benchmark file's name says (`…_all_gather.txt`,
-/// `all_reduce_perf.log`): nccl-tests' names, with `_` or `-`.
-pub fn collective_in_name(file: &str) -> Option<commlab_core::choose::Collective> {
-    use commlab_core::choose::Collective as C;
-    let name = std::path::Path::new(file).file_name()?.to_str()?.to_ascii_lowercase().replace('-', "_");
-    [
-        ("all_reduce", C::Allreduce),
-        ("allreduce", C::Allreduce),
-        ("all_gather", C::Allgather),
-        ("allgather", C::Allgather),
-        ("reduce_scatter", C::ReduceScatter),
-        ("alltoall", C::AllToAll),
-        ("all_to_all", C::AllToAll),
-        ("broadcast", C::Broadcast),
-    ]
-    .into_iter()
-    .find(|(k, _)| name.contains(k))
-    .map(|(_, c)| c)
 }

@@ -131,8 +131,9 @@ impl PredictArgs {
             nodes: self.nodes,
             version: self.nccl_version.as_deref(),
             collective,
-            named: crate::fit::collective_in_name(file),
+            named: commlab_api::predict::collective_in_name(file),
             env: &env,
+            named_from: "",
         };
         let log = commlab_api::predict::from_log(&text, &given, engine.nodes()).map_err(|e| {
             let flag = match e.field.as_str() {

@@ -26,8 +26,11 @@ pub struct Given<'a> {
     pub version: Option<&'a str>,
     /// The collective (`--collective`).
     pub collective: Option<Collective>,
-    /// The collective the file's name holds, used where the log names none.
+    /// The collective to take where the log names none, and where it comes
+    /// from (`the file's name`; default: the file's name).
     pub named: Option<Collective>,
+    /// Where [`Given::named`] comes from, in words (empty: "the file's name").
+    pub named_from: &'a str,
     /// NCCL settings given (`NAME=VALUE` words), over the log's.
     pub env: &'a str,
 }
@@ -43,6 +46,26 @@ pub struct FromLog {
     pub assumed: Vec<String>,
     /// The run's own times: bytes and µs (out of place).
     pub measured: Vec<(u64, f64)>,
+}
+
+/// The collective a benchmark file's name says (`…_all_gather.txt`,
+/// `all_reduce_perf.log`): nccl-tests' names, with `_` or `-`.
+pub fn collective_in_name(file: &str) -> Option<Collective> {
+    use Collective as C;
+    let name = file.rsplit(['/', '\\']).next()?.to_ascii_lowercase().replace('-', "_");
+    [
+        ("all_reduce", C::Allreduce),
+        ("allreduce", C::Allreduce),
+        ("all_gather", C::Allgather),
+        ("allgather", C::Allgather),
+        ("reduce_scatter", C::ReduceScatter),
+        ("alltoall", C::AllToAll),
+        ("all_to_all", C::AllToAll),
+        ("broadcast", C::Broadcast),
+    ]
+    .into_iter()
+    .find(|(k, _)| name.contains(k))
+    .map(|(_, c)| c)
 }
 
 /// The ranks of the run and where they were read.
@@ -200,6 +223,35 @@ fn version(
 /// cannot tell; the flags' fields as [`System::parse`] names them.
 pub fn from_log(text: &str, given: &Given, range: IntRange) -> Result<FromLog, ApiError> {
     let points = fit::parse(text, Format::NcclTests, false).map_err(|e| ApiError::problem("file", e.to_string()))?;
+    let d = describe(text, given, range)?;
+    let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let measured = points.iter().map(|p| (p.bytes, p.time)).collect();
+    let request = PredictRequest { system: d.system, collective: d.collective.id().to_owned(), sizes };
+    Ok(FromLog { request, read: d.read, assumed: d.assumed, measured })
+}
+
+/// The System a run's output describes (without reading its rows).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Described {
+    /// The System.
+    pub system: System,
+    /// The collective measured.
+    pub collective: Collective,
+    /// What the log said, each with where it said it.
+    pub read: Vec<String>,
+    /// What had to be assumed, each with why.
+    pub assumed: Vec<String>,
+}
+
+/// The System `text` (a benchmark's output) describes, with `given` over
+/// it, nodes within `range`: [`from_log`] without the rows (the page reads
+/// them in the fit's worker).
+///
+/// # Errors
+/// As [`from_log`], but for the rows.
+pub fn describe(text: &str, given: &Given, range: IntRange) -> Result<Described, ApiError> {
     let log = runlog::read(text);
     let (mut read, mut assumed) = (Vec::new(), Vec::new());
     let collective = if let Some(c) = given.collective {
@@ -209,7 +261,8 @@ pub fn from_log(text: &str, given: &Given, range: IntRange) -> Result<FromLog, A
         read.push(format!("{} (nccl-tests' name for it in the log)", c.id()));
         c
     } else if let Some(c) = given.named {
-        read.push(format!("{} (the file's name)", c.id()));
+        let from = if given.named_from.is_empty() { "the file's name" } else { given.named_from };
+        read.push(format!("{} ({from})", c.id()));
         c
     } else {
         assumed.push("allreduce: the log names no collective (give --collective)".to_owned());
@@ -247,12 +300,7 @@ pub fn from_log(text: &str, given: &Given, range: IntRange) -> Result<FromLog, A
             system.channels()
         ));
     }
-    let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let measured = points.iter().map(|p| (p.bytes, p.time)).collect();
-    let request = PredictRequest { system, collective: collective.id().to_owned(), sizes };
-    Ok(FromLog { request, read, assumed, measured })
+    Ok(Described { system, collective, read, assumed })
 }
 
 impl FromLog {

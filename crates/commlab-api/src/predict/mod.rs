@@ -12,7 +12,7 @@ mod plan;
 pub use engine::{steady_note, Engine, EXPECTED_FLOW_RANKS};
 pub use expected::{flow_sentence, Expected, COUPLED_NOTE};
 pub use flow::{Band, Prepared, BAND_SCALES};
-pub use from_log::{from_log, FromLog, Given};
+pub use from_log::{collective_in_name, describe, from_log, Described, FromLog, Given};
 pub use plan::{algorithm_id, plan_as, simulable, Planned, Scales};
 
 use crate::ApiError;
