@@ -23,18 +23,26 @@ use commlab_core::net::{NetParams, NetSimulation};
 use serde::{Deserialize, Serialize};
 
 /// What the page asks of the simulation engine.
+///
+/// With the feature `chooser-wire` (the Chooser's bundle, `index.html`) the
+/// Schedule view's queries are not serialised and its answers not
+/// deserialised: the Chooser never sends or receives them, and their serde
+/// code is the largest part of that bundle's wire (`BENCHMARKS.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SimQuery {
     /// Build (or read) and simulate; the run is kept for exports.
+    #[cfg_attr(feature = "chooser-wire", serde(skip_serializing))]
     Run(ScheduleRequest),
     /// Simulate the kept schedule again under other parameters (an opened
     /// file is then not sent and read again): LogGOPS, the ready-list order,
     /// the network.
     Resimulate(#[serde(with = "crate::schedule::ParamsOnWire")] LogGops, bool, Option<NetRequest>),
     /// An export of the kept run.
+    #[cfg_attr(feature = "chooser-wire", serde(skip_serializing))]
     Export(ScheduleExport),
     /// A generated collective as GOAL text, without simulating it (the other
     /// views' "Export GOAL").
+    #[cfg_attr(feature = "chooser-wire", serde(skip_serializing))]
     Goal(GenerateRequest),
     /// The Chooser view's comparison at one p (answered at once).
     Choose(crate::chooser::ChooseRequest),
@@ -86,11 +94,13 @@ pub enum SimResponse {
         total: u64,
     },
     /// The run.
+    #[cfg_attr(feature = "chooser-wire", serde(skip_deserializing))]
     Ready(ScheduleResult),
     /// A network run's result before its ideal switch has run: everything
     /// but [`NetSummary::ideal`](crate::network::NetSummary::ideal) and the
     /// slowdown (`None`). Not final: [`SimResponse::Ready`] follows
     /// with them, so a page shows the network's answer one run earlier.
+    #[cfg_attr(feature = "chooser-wire", serde(skip_deserializing))]
     Partial(ScheduleResult),
     /// An export: file name and text.
     Export(String, String),

@@ -311,7 +311,8 @@ pub fn examples(seed: u64, customs: usize) -> Vec<System> {
             let value = match key {
                 "gpus" => [1, 2, 4, 8, 16, 36, 72][next(7) as usize].to_string(),
                 "arch" => ["ampere", "hopper", "blackwell"][next(3) as usize].to_owned(),
-                "nvlinks" => (1 + next(18)).to_string(),
+                "nvlinks" => next(19).to_string(),
+                "pcie" => ["gen3", "gen4", "gen5", "gen6"][next(4) as usize].to_owned(),
                 "link-gbps" => format!("{}", (1 + next(100_000)) as f64 / 1000.0),
                 "nvswitch" | "nvls" => next(2).to_string(),
                 "nics" => [1, 2, 4, 8][next(4) as usize].to_string(),

@@ -1638,3 +1638,39 @@ fn fit_takes_its_system_from_the_log() {
         v["system_fit"]["from"]["read"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     assert!(read.iter().any(|r| r.starts_with("2 nodes (the rank list's hosts")), "{read:?}");
 }
+
+/// A node without `NVLink` (`nvlinks=0,pcie=gen4`): NCCL turns LL128 off
+/// there (`tuning.cc`: LL128 only over `NVLink`), so no size picks it, where
+/// the same node with `NVLink` does; and one node's large allreduce reaches
+/// the closed form of a ring on a star of x16 gen4 links, NCCL's 24 GB/s
+/// (`topo.cc`: 16 lanes × 120 / 80), as busbw.
+#[test]
+fn pcie_nodes_run_without_ll128_at_their_link_rate() {
+    let picks = |system: &str, nodes: &str| -> std::collections::BTreeSet<String> {
+        let v = json(&[
+            "predict", "--system", system, "--nodes", nodes, "--engine", "steady", "--bytes", "8..16G", "--json",
+        ]);
+        v["rows"].as_array().unwrap().iter().map(|r| r["protocol"].as_str().unwrap().to_owned()).collect()
+    };
+    for nodes in ["1", "2"] {
+        assert!(!picks("custom:gpus=8,nvlinks=0,pcie=gen4", nodes).contains("ll128"), "{nodes}");
+        assert!(picks("custom:gpus=8,nvlinks=18,nvls=0", nodes).contains("ll128"), "{nodes}");
+    }
+    let v = json(&[
+        "predict",
+        "--system",
+        "custom:gpus=8,nvlinks=0,pcie=gen4,nics=4",
+        "--nodes",
+        "1",
+        "--bytes",
+        "1G",
+        "--json",
+    ]);
+    let busbw = v["rows"][0]["busbw"].as_f64().unwrap();
+    assert!((0.9 * 24.0..=24.0).contains(&busbw), "{busbw}");
+    assert!(
+        v["system"]["nccl"]["description"].as_str().is_none_or(|d| d.contains("link=pcie")),
+        "{}",
+        v["system"]["nccl"]
+    );
+}

@@ -45,7 +45,20 @@ pub struct Preset {
     pub arch: Arch,
     /// The network plugin NCCL loads, if one changes its choice or costs.
     pub plugin: Option<Plugin>,
+    /// A node without `NVLink`: its GPUs talk over `PCIe` of this generation
+    /// ([`PCIE_GENS`]), and [`Preset::nvlink`] is NCCL's bandwidth of that
+    /// link. `None`: `NVLink`.
+    pub pcie: Option<u8>,
 }
+
+/// `PCIe` generations as NCCL reads them (`src/graph/topo.cc`:
+/// `kvDictPciGen`, 100 Mb/s per lane, and a link's bandwidth `width ×
+/// speed / 80.0` GB/s, so an x16 link of gen 3, 4, 5, 6 is 12, 24, 48,
+/// 96 GB/s) and the line rate of an x16 link, one direction (PCI-SIG: 8,
+/// 16, 32 GT/s with 128b/130b coding; 64 GT/s with 242/256 FLITs):
+/// (key, generation, NCCL's GB/s, line GB/s).
+pub const PCIE_GENS: [(&str, u8, f64, f64); 4] =
+    [("gen3", 3, 12.0, 15.75), ("gen4", 4, 24.0, 31.5), ("gen5", 5, 48.0, 63.0), ("gen6", 6, 96.0, 121.0)];
 
 /// A network plugin as NCCL's model sees it (`docs/systems.md`, plugins).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -168,6 +181,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Hopper,
         plugin: None,
+        pcie: None,
     },
     Preset {
         id: "dgx-a100",
@@ -181,6 +195,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Ampere,
         plugin: None,
+        pcie: None,
     },
     Preset {
         id: "p4d",
@@ -194,6 +209,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Ampere,
         plugin: Some(AWS_OFI_P4D),
+        pcie: None,
     },
     Preset {
         id: "p5",
@@ -207,6 +223,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5),
+        pcie: None,
     },
     Preset {
         id: "gh200-slingshot",
@@ -220,6 +237,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: false,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_ELSEWHERE),
+        pcie: None,
     },
     Preset {
         id: "hgx-h200",
@@ -233,6 +251,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Hopper,
         plugin: None,
+        pcie: None,
     },
     Preset {
         id: "hgx-b200",
@@ -246,6 +265,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Blackwell,
         plugin: None,
+        pcie: None,
     },
     Preset {
         id: "h800",
@@ -259,6 +279,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Hopper,
         plugin: None,
+        pcie: None,
     },
     Preset {
         id: "p5en",
@@ -272,6 +293,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5EN),
+        pcie: None,
     },
     Preset {
         id: "p6-b200",
@@ -285,6 +307,7 @@ pub const PRESETS: [Preset; 10] = [
         nvswitch: true,
         arch: Arch::Blackwell,
         plugin: Some(AWS_OFI_P6),
+        pcie: None,
     },
 ];
 
@@ -421,13 +444,14 @@ const SOURCES: [(&str, &[Source]); 10] = [
 
 /// The keys of a custom system (`custom:KEY=VALUE,…`), each with its range
 /// and default (`docs/systems.md`, custom systems).
-pub const CUSTOM_KEYS: [(&str, &str); 9] = [
+pub const CUSTOM_KEYS: [(&str, &str); 10] = [
     ("gpus", "GPUs per node, 1..=72; default 8"),
     (
         "arch",
         "ampere, hopper or blackwell (AMD GPUs run RCCL, whose model commlab does not transcribe); default hopper",
     ),
-    ("nvlinks", "NVLink links per GPU (nvswitch=0: to each other GPU), 1..=18; default 18"),
+    ("nvlinks", "NVLink links per GPU (nvswitch=0: to each other GPU), 0..=18 (0: no NVLink, the GPUs meet over PCIe); default 18"),
+    ("pcie", "with nvlinks=0, the PCIe generation of the GPUs' x16 links: gen3, gen4, gen5 or gen6 (NCCL's 12, 24, 48, 96 GB/s); default gen4"),
     ("link-gbps", "usable GB/s per link and direction, (0, 100]; default NCCL's for the arch (20.0, 20.6, 40.1)"),
     ("nvswitch", "0 or 1: the GPUs meet on an NVSwitch; default 1"),
     ("nvls", "0 or 1: the NVSwitch reduces (NVLS; Hopper and later); default nvswitch on Hopper and later"),
@@ -491,13 +515,26 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
         return Err(bad("arch"));
     };
     let gpus = int("gpus", 8, 1, 72)?;
-    let links = int("nvlinks", 18, 1, 18)?;
+    let links = int("nvlinks", 18, 0, 18)?;
+    let pcie = if links == 0 {
+        // No NVLink: a PCIe switch (or the host) joins the GPUs, at NCCL's
+        // bandwidth of an x16 link; no NVSwitch, no NVLS.
+        if let Some(k) = ["nvswitch", "nvls", "link-gbps"].into_iter().find(|k| v.contains_key(k)) {
+            return Err(format!("custom system: {k} describes NVLink, and nvlinks = 0 (PCIe); leave it out"));
+        }
+        let gen = v.get("pcie").copied().unwrap_or("gen4");
+        Some(*PCIE_GENS.iter().find(|g| g.0 == gen).ok_or_else(|| bad("pcie"))?)
+    } else if v.contains_key("pcie") {
+        return Err("custom system: pcie describes a node without NVLink: give nvlinks=0 with it".to_owned());
+    } else {
+        None
+    };
     let nics = int("nics", gpus, 1, gpus)?;
     if gpus % nics != 0 {
         return Err(format!("custom system: nics = {nics} does not divide gpus = {gpus}: GPUs share NICs evenly"));
     }
     let nvswitch = flag("nvswitch", true)?;
-    let nvls = flag("nvls", nvswitch && arch != Arch::Ampere)?;
+    let nvls = flag("nvls", nvswitch && arch != Arch::Ampere && pcie.is_none())?;
     if nvls && (!nvswitch || arch == Arch::Ampere) {
         return Err(bad("nvls"));
     }
@@ -511,13 +548,16 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
         gpus,
         nics,
         // Rounded to 1e-9 GB/s, so that 18 × 20.6 is the presets' 370.8.
-        nvlink: (f64::from(links) * real("link-gbps", per_link, 100.0)? * 1e9).round() / 1e9,
-        nvlink_line: f64::from(links) * line_rate,
+        nvlink: pcie.map_or(Ok((f64::from(links) * real("link-gbps", per_link, 100.0)? * 1e9).round() / 1e9), |g| {
+            Ok::<f64, String>(g.2)
+        })?,
+        nvlink_line: pcie.map_or(f64::from(links) * line_rate, |g| g.3),
         nic: real("nic-gbps", 400.0, 3200.0)? / 8.0,
         nvls,
         nvswitch,
         arch,
         plugin,
+        pcie: pcie.map(|g| g.1),
     })
 }
 
@@ -703,6 +743,16 @@ impl Preset {
         Shape::Nodes { n: nodes, g: self.gpus, r: self.nics }
     }
 
+    /// What a step between GPUs of one node crosses, for NCCL's latency
+    /// tables: `NVLink`, or `PCIe` on a node without it.
+    pub fn intra_hw(&self) -> nccl::Hw {
+        if self.pcie.is_some() {
+            nccl::Hw::Pci
+        } else {
+            nccl::Hw::Nvlink
+        }
+    }
+
     /// The link classes at the project's default latencies.
     pub fn classes(&self) -> [LinkClass; 2] {
         let [intra, inter] = Shape::Nodes { n: 1, g: 1, r: 1 }.default_classes();
@@ -746,6 +796,15 @@ impl Preset {
         // Volta has no key: read as the closest, Ampere.
         let (arch, _, per_link, _) = CUSTOM_ARCHS.iter().find(|a| a.1 == self.arch).copied().unwrap_or(CUSTOM_ARCHS[0]);
         let plugin = CUSTOM_PLUGINS.iter().find(|(_, p)| self.plugin == Some(*p)).map_or("none", |(id, _)| id);
+        if let Some(gen) = PCIE_GENS.iter().find(|g| Some(g.1) == self.pcie) {
+            return format!(
+                "custom:gpus={},arch={arch},nvlinks=0,pcie={},nics={},nic-gbps={},plugin={plugin}",
+                self.gpus,
+                gen.0,
+                self.nics,
+                self.nic * 8.0
+            );
+        }
         let line_rate = CUSTOM_ARCHS.iter().find(|a| a.0 == arch).map_or(25.0, |a| a.3);
         // A custom system's line rate is its links × the arch's; a preset's is its datasheet's.
         let by_line = self.nvlink_line / line_rate;
@@ -827,7 +886,8 @@ impl Preset {
             s.bw_inter,
             u8::from(s.nvls),
             s.net_latency
-        ) + &if version == Version::Current { String::new() } else { format!(",version={}", version.id()) }
+        ) + if s.nvlink { "" } else { ",link=pcie" }
+            + &if version == Version::Current { String::new() } else { format!(",version={}", version.id()) }
     }
 
     /// NCCL's description of `nodes` such nodes (the `--nccl` keys): one
@@ -851,7 +911,7 @@ impl Preset {
             bw_intra: self.channel_nvlink() as f32,
             bw_inter: self.nic as f32,
             pattern: Pattern::Balanced,
-            nvlink: true,
+            nvlink: self.pcie.is_none(),
             nvls: self.nvls,
             collnet: false,
             nic_path: if self.nics < self.gpus { NicPath::Pxb } else { NicPath::Pix },
@@ -910,6 +970,40 @@ mod tests {
         for p in PRESETS {
             let text = p.nccl_text(3);
             assert_eq!(nccl::parse_system(&text, p.ranks(3)).unwrap(), p.nccl(3), "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod pcie_tests {
+    use super::{custom, nccl, Preset, PCIE_GENS};
+
+    /// A node without `NVLink`: its GPUs' link is NCCL's bandwidth of an x16
+    /// link of the generation (`topo.cc`: width × speed / 80, speed 60, 120,
+    /// 240, 480 per lane), NCCL is told `link=pcie`, and the description
+    /// reads back; `NVLink`'s keys beside `nvlinks=0` are refused by name.
+    #[test]
+    fn pcie_nodes_take_nccl_s_link_bandwidth() {
+        for (gen, speed) in [("gen3", 60.0), ("gen4", 120.0), ("gen5", 240.0), ("gen6", 480.0)] {
+            let p = custom(&format!("gpus=8,nvlinks=0,pcie={gen},nics=2,nic-gbps=200")).unwrap();
+            assert_eq!(p.nvlink, 16.0 * speed / 80.0, "{gen}");
+            assert!(!p.nvls && p.pcie.is_some() && p.intra_hw() == nccl::Hw::Pci);
+            assert!(p.nccl_text(2).contains(",link=pcie"), "{}", p.nccl_text(2));
+            assert!(!p.nccl(2).nvlink);
+            let back: Preset = custom(p.custom_text().trim_start_matches("custom:")).unwrap();
+            assert_eq!(back, p, "{}", p.custom_text());
+        }
+        assert_eq!(custom("nvlinks=0").unwrap().pcie, Some(4), "gen4 by default");
+        assert_eq!(PCIE_GENS.len(), 4);
+        for (keys, named) in [
+            ("nvlinks=0,nvswitch=1", "nvswitch"),
+            ("nvlinks=0,nvls=0", "nvls"),
+            ("nvlinks=0,link-gbps=30", "link-gbps"),
+            ("pcie=gen4", "pcie"),
+            ("nvlinks=0,pcie=gen2", "pcie"),
+        ] {
+            let e = custom(keys).unwrap_err();
+            assert!(e.contains(named), "{keys}: {e}");
         }
     }
 }

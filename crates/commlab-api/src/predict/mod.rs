@@ -268,7 +268,9 @@ impl Prediction {
                 "nccl": {
                     "channels": nccl.channels, "bw_intra": nccl.bw_intra, "bw_inter": nccl.bw_inter,
                     "nvls": nccl.nvls, "version": nccl.version.label(),
+                    "link": if nccl.nvlink { "nvlink" } else { "pcie" },
                 },
+                "pcie_gen": s.pcie,
                 "sources": sources,
                 "assumptions": systems::ASSUMPTIONS,
                 "not_modelled": s.not_modelled(self.nodes),

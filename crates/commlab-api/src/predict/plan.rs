@@ -167,7 +167,8 @@ pub fn plan_as(
     // the ring's for rings, chains and point-to-point.
     let row_of = if schedule == Schedule::Tree { Algorithm::Tree } else { Algorithm::Ring };
     let costs = if own.is_none() { Protocol::Simple } else { protocol };
-    let step = |network| f64::from(nccl::step_latency(v, network, row_of, costs)) * 1000.0;
+    let hw = |network| if network { nccl::Hw::Net } else { preset.intra_hw() };
+    let step = |network| f64::from(nccl::step_latency(v, hw(network), row_of, costs)) * 1000.0;
     let net_step =
         systems::Plugin::step(preset.plugin.as_ref(), step(true) / 1000.0, costs == Protocol::Simple) * 1000.0;
     let base = f64::from(nccl::base_latency(v, row_of, costs));
@@ -221,7 +222,10 @@ pub fn plan_as(
 fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: Algorithm) -> Planned {
     let (preset, nodes, v) = (&system.preset, system.nodes, system.version);
     let p = preset.ranks(nodes);
-    let lat = |network| f64::from(nccl::step_latency(v, network, algorithm, Protocol::Simple));
+    let lat = |network| {
+        let hw = if network { nccl::Hw::Net } else { nccl::Hw::Nvlink };
+        f64::from(nccl::step_latency(v, hw, algorithm, Protocol::Simple))
+    };
     let [intra, inter] = preset.classes();
     let channels = nccl::nvls_channels(preset.arch, nodes);
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share near 1")]

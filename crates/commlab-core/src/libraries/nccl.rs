@@ -1113,10 +1113,27 @@ pub fn nvls_channels(arch: Arch, nodes: u32) -> u32 {
     }
 }
 
+/// What a step crosses, as NCCL's latency tables index it (`NCCL_HW_NVLINK`,
+/// `NCCL_HW_PCI`, `NCCL_HW_NET` of `src/include/device.h`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hw {
+    /// `NVLink`.
+    Nvlink,
+    /// `PCIe` (a node without `NVLink`).
+    Pci,
+    /// The network.
+    Net,
+}
+
 /// NCCL's per-step hardware latency in µs (`hwLat` / `hwLatencies` of
-/// `tuning.cc`) for a step over `NVLink` or the network (`network`).
-pub fn step_latency(v: Version, network: bool, algorithm: Algorithm, protocol: Protocol) -> f32 {
-    hw_lat(v)[if network { HW_NET } else { HW_NVLINK }][algorithm.index()][protocol.index()]
+/// `tuning.cc`) for a step over `hw`.
+pub fn step_latency(v: Version, hw: Hw, algorithm: Algorithm, protocol: Protocol) -> f32 {
+    let row = match hw {
+        Hw::Nvlink => HW_NVLINK,
+        Hw::Pci => HW_PCI,
+        Hw::Net => HW_NET,
+    };
+    hw_lat(v)[row][algorithm.index()][protocol.index()]
 }
 
 /// NCCL's base latency of a call in µs (`baseLat` / `baseLatencies`).
