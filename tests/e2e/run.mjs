@@ -1594,6 +1594,42 @@ test('chooser: a custom system, described key by key, sets the network, p and NC
   for (const p of [page, again]) assert.deepEqual(p.problems, []);
 });
 
+test('chooser: an NVL72 rack and a PCIe node: gb200-nvl72 is two nodes of 72 GPUs whose expected rows are `commlab predict`\'s (NVLS tree); a domain that is not whole trays is named under the fields; a PCIe node runs no LL128', async ({ context, base }) => {
+  const page = await open(context, base, `${base}?view=chooser&lo=1048576&hi=16777216&y=busbw`);
+  await page.locator('#chooser-system').waitFor();
+  await page.selectOption('#chooser-system', 'gb200-nvl72');
+  await waitForUrl(page, () => /net=nodes%3A2x72(&|$)/.test(location.search) && /[?&]p=144(&|$)/.test(location.search));
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="expected-table"] tbody tr').length === 5, null, { timeout: 120000 });
+  // Past 128 ranks the page's rows come from the steady engine, as `--engine steady`.
+  const cliRows = JSON.parse(cli(['predict', '--system', 'gb200-nvl72', '--nodes', '2', '--bytes', '1048576..16777216', '--engine', 'steady', '--json'])).rows;
+  const rows = await page.locator('[data-testid="expected-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  for (const [i, r] of cliRows.entries()) {
+    assert.equal(r.algorithm, 'nvls_tree');
+    assert.ok(rows[i][1].startsWith('nvls_tree'), rows[i][1]);
+    assert.ok(Math.abs(Number(rows[i][2].replace(/\s/g, '')) - r.time_us) <= 0.006 * r.time_us, `${rows[i][2]} vs ${r.time_us}`);
+  }
+  await shot(page, 'chooser-nvl72');
+  // Custom, from the rack: its tray and domain; 70 GPUs are not whole trays of 4.
+  await page.selectOption('#chooser-system', 'custom:');
+  await page.locator('[data-testid="chooser-system-custom"]').waitFor();
+  assert.equal(await page.locator('#chooser-system-gpus').inputValue(), '4');
+  assert.equal(await page.locator('#chooser-system-domain').inputValue(), '72');
+  const before = page.url();
+  await page.locator('#chooser-system-domain').fill('70');
+  await page.locator('#chooser-system-domain').press('Enter');
+  assert.match(await page.locator('[data-testid="chooser-system-error"]').innerText(), /domain = 70 is not a multiple of gpus = 4/);
+  assert.equal(page.url(), before);
+  // A PCIe node (a link of its own): LL128 nowhere in its expected rows.
+  const pcie = await open(context, base, `${base}?view=chooser&lo=1048576&hi=16777216&y=busbw&sys=${encodeURIComponent('custom:gpus=8,nvlinks=0,pcie=gen4,nics=4,nic-gbps=200')}&net=nodes%3A2x8x4&p=16&lib=nccl&bw=24&bw2=25`);
+  await pcie.waitForFunction(() => document.querySelectorAll('[data-testid="expected-table"] tbody tr').length === 5, null, { timeout: 120000 });
+  const picks = await pcie.locator('[data-testid="expected-table"] tbody tr td:nth-child(2)').allTextContents();
+  assert.ok(picks.every((p) => !p.includes('ll128')), picks.join(' | '));
+  assert.equal(await pcie.locator('#chooser-system-nvlinks').inputValue(), '0');
+  assert.equal(await pcie.locator('#chooser-system-pcie').inputValue(), 'gen4');
+  await shot(pcie, 'chooser-pcie');
+  for (const p of [page, pcie]) assert.deepEqual(p.problems, []);
+});
+
 test('schedule: NVLS on a System\'s nodes: a rank on each NVSwitch, named in the timeline; without nodes the page says NVLS needs them', async ({ context, base }) => {
   const page = await open(context, base, `${base}?view=schedule&coll=allreduce%2Fnvls&p=16&bytes=1048576`);
   await page.locator('[data-testid="collective"]').waitFor();

@@ -605,7 +605,8 @@ fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
     let names: Vec<String> =
         nccl::ALGORITHMS.iter().flat_map(|a| nccl::PROTOCOLS.iter().map(move |p| format!("{a}/{p}"))).collect();
     let mut advised = 0;
-    for preset in &PRESETS {
+    // Where the page asks it: at most GAIN_RANKS ranks (not the 72-GPU domains).
+    for preset in PRESETS.iter().filter(|p| p.ranks(2) <= commlab_api::nccl_tuner::GAIN_RANKS) {
         for nodes in [1, 2] {
             let plan = TunerPlan::new(
                 &commlab_api::system::System::parse(
@@ -660,6 +661,23 @@ fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
         }
     }
     assert!(advised > 0, "some System gains by following the simulation");
+    // A 72-GPU NVLink domain is past it: its candidates' runs take minutes.
+    let nvl72 = commlab_api::system::System::parse(
+        "gb200-nvl72",
+        1,
+        commlab_core::libraries::nccl::Version::Current,
+        commlab_api::system::NODES,
+    )
+    .unwrap();
+    assert!(!TunerPlan::gain_asked(&nvl72, 72, commlab_core::choose::Collective::Allreduce));
+    let h100 = commlab_api::system::System::parse(
+        "dgx-h100",
+        8,
+        commlab_core::libraries::nccl::Version::Current,
+        commlab_api::system::NODES,
+    )
+    .unwrap();
+    assert!(TunerPlan::gain_asked(&h100, 64, commlab_core::choose::Collective::Allreduce));
     // In place of the curves' sentence.
     let r = commlab_api::chooser::Comparison {
         collective: Collective::Allreduce,

@@ -131,18 +131,20 @@ fn one_h100_node_runs_nvls_at_its_closed_form() {
 }
 
 /// A custom 72-GPU Blackwell node (an `NVLink` domain of GB200 NVL72's
-/// size): NCCL picks NVLS at 16 GiB, its 32 channels run as one, and the
-/// busbw is 2·η·B·(g−1)/(g+1) with NCCL's η for Blackwell and B = 18 ×
-/// 40.1 GB/s, less the pipeline's fill: one piece's time of m + 1 (with
-/// m = 64 pieces, 1.5 %).
+/// size): NCCL picks NVLS at 16 GiB, its channels run as one, and its 32
+/// heads (NCCL's most) each move S·(h+1)/h each way, so the busbw is
+/// 2·η·B·(g−1)/g · h/(h+1) with NCCL's η for Blackwell, B = 18 × 40.1
+/// GB/s, g = 72 and h = 32, less the pipeline's fill: at most one piece's
+/// time of m + 1 (with m = 64 pieces, 1.5 %; the 40 GPUs that head no slice
+/// have room to spare, so the heads' fill is partly hidden: 0.95 % here).
 #[test]
 fn a_72_gpu_node_runs_nvls_at_its_closed_form() {
     use commlab_core::libraries::nccl::{nvls_efficiency, Arch};
     let row = one_node_at_16_gib("custom:gpus=72,arch=blackwell,nics=18");
-    let closed = 2.0 * nvls_efficiency(Arch::Blackwell) * 18.0 * 40.1 * 71.0 / 73.0;
+    let closed = 2.0 * nvls_efficiency(Arch::Blackwell) * 18.0 * 40.1 * (71.0 / 72.0) * (32.0 / 33.0);
     let m = f64::from(row.pieces);
     let filled = closed * m / (m + 1.0);
-    assert!(row.busbw <= closed && (row.busbw / filled - 1.0).abs() < 0.002, "{} GB/s against {filled}", row.busbw);
+    assert!(row.busbw <= closed && row.busbw >= filled, "{} GB/s between {filled} and {closed}", row.busbw);
 }
 
 /// NCCL's two-node rule: on 2 × p4d its tree may move at twice the network

@@ -86,6 +86,12 @@ pub struct Advice {
     pub file_name: String,
 }
 
+/// The most ranks on which the page simulates NCCL's own candidates for
+/// its gain sentence: 8 nodes of 8 GPUs. Their flow runs on a 72-GPU `NVLink`
+/// domain take 44 s natively for 8 sizes (56 runs; NCCL's tree with LL over
+/// 72 GPUs, 10 s at 1 GiB), minutes in a worker, longer on two domains.
+pub const GAIN_RANKS: u32 = 64;
+
 impl TunerPlan {
     /// NCCL's candidates at each of `sizes` on `system`, under its NCCL
     /// release's picks and costs.
@@ -148,12 +154,14 @@ impl TunerPlan {
     }
 
     /// Whether the page asks NCCL's gain sentence on `system` (NCCL shown,
-    /// `p` all its GPUs, a collective NCCL has algorithms for, and nodes a
-    /// fit simulates): its candidates simulated in a worker of their own.
+    /// `p` all its GPUs, a collective NCCL has algorithms for, nodes a fit
+    /// simulates and at most [`GAIN_RANKS`] ranks): its candidates simulated
+    /// in a worker of their own.
     pub fn gain_asked(system: &System, p: u32, collective: Collective) -> bool {
         system.covers(p)
             && tuner::nccl_collective(collective).is_some()
             && crate::predict::FIT_NODES.contains(u64::from(system.nodes))
+            && system.ranks() <= GAIN_RANKS
     }
 
     /// Every candidate's run, size by size (what [`TunerPlan::file`] takes the times of).

@@ -497,14 +497,16 @@ pub fn nvls_tree_ns(t: &Tree) -> Result<f64, ApiError> {
     // The channels are alike and share every link (`Planned::prepare`).
     let nv = Link { bandwidth: s.nv.bandwidth / c, ..s.nv };
     let net = Link { bandwidth: s.net.bandwidth / c, ..s.net };
-    let b = block_bytes(t.wire, t.channels.max(1), 0) as f64 / f64::from(pieces * s.g);
+    // NCCL's heads (at most 32 a node) each head one slice of a piece.
+    let heads = commlab_core::libraries::nccl::nvls_heads(s.g);
+    let b = block_bytes(t.wire, t.channels.max(1), 0) as f64 / f64::from(pieces * heads);
     let (an, ti) = (nv.latency + b / nv.bandwidth, b / net.bandwidth);
     // One piece: each GPU's parts one at a time, the last slice's sum back
-    // at its head after g + 1 NVLink hops; up and down the tree; the `st`
+    // at its head after h + 1 NVLink hops; up and down the tree; the `st`
     // and the switch's copy.
-    let ready = f64::from(s.g + 1) * an;
+    let ready = f64::from(heads + 1) * an;
     let fill = s.fill(pieces, ready, ti, 2.0 * an);
-    let cycle = nvls_period(s.period_trees().as_ref().unwrap_or(&s.trees), s.g, nv, net, b).0;
+    let cycle = nvls_period(s.period_trees().as_ref().unwrap_or(&s.trees), heads, nv, net, b).0;
     Ok(cycle.time(fill, pieces, ready + 2.0 * an + s.hops_after() * (net.latency + ti)))
 }
 
@@ -798,8 +800,8 @@ impl Period {
 const STEPS: u32 = commlab_core::systems::NCCL_STEPS;
 
 /// NVLS tree's steady period (two pieces, one down each tree), ns: per node
-/// one GPU stands for all (each heads one slice): its parts to the switch
-/// (g a piece, one at a time) and its `st` (one at a time) on its `NVLink`
+/// one head stands for all (each heads one slice): its parts to the switch
+/// (`g` here: the heads, one slice each, a piece, one at a time) and its `st` (one at a time) on its `NVLink`
 /// link, the switch port's sums and copies back on it (one at a time), its
 /// hops up and down each tree on the NIC (8 in flight, NCCL's steps).
 fn nvls_period(trees: &[NodeTree; 2], g: u32, nv: Link, net: Link, b: f64) -> (Cycle, f64) {

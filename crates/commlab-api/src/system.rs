@@ -228,11 +228,13 @@ impl System {
     }
 
     /// The channels a ring, a tree or a chain runs on: one per rail (NIC),
-    /// at most one per rank, unless `NCCL_MAX_NCHANNELS` lowers or
+    /// at most one per rank and NCCL's `MAXCHANNELS`, unless `NCCL_MAX_NCHANNELS` lowers or
     /// `NCCL_MIN_NCHANNELS` raises it (`connect.cc`: the maximum first, then
     /// the minimum).
     pub fn channels(&self) -> u32 {
-        let mut c = self.preset.nics.min(self.ranks().max(1));
+        // One a rail, at most NCCL's MAXCHANNELS (a 72-GPU domain has 72 rails).
+        let most = commlab_core::libraries::nccl_env::max_channels(self.version);
+        let mut c = self.preset.nics.min(self.ranks().max(1)).min(most);
         if let Some(max) = self.settings.max_channels {
             c = c.min(max);
         }

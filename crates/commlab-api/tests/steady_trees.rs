@@ -23,7 +23,9 @@ fn tree(preset: &str, nodes: u32, algorithm: &'static str, bytes: u64, protocol:
 /// preset, its NVLS tree where the preset has NVLS.
 fn cases() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
     let mut out = Vec::new();
-    for p in PRESETS {
+    // The presets whose node is one box: the 72-GPU domains are measured on
+    // their own (`docs/systems.md`, "NVLink domains").
+    for p in PRESETS.iter().filter(|p| p.tray == p.gpus) {
         out.push((p.id, "tree", vec!["ll", "ll128", "simple"]));
         if p.nvls {
             out.push((p.id, "nvls_tree", vec!["simple"]));

@@ -890,7 +890,7 @@ fn predict_reports_nccl_tests_terms() {
     assert!(p5_two["system"]["not_modelled"].is_null());
     // Exact sizes, lists and ranges; every preset listed.
     let presets = json(&["predict", "--system", "list", "--json"]);
-    assert_eq!(presets["systems"].as_array().unwrap().len(), 10);
+    assert_eq!(presets["systems"].as_array().unwrap().len(), commlab_core::systems::PRESETS.len());
     let one = json(&["predict", "--system", "dgx-h100", "--bytes", "40000", "--json"]);
     assert_eq!(one["rows"][0]["bytes"], 40000);
     let a2a =
@@ -1673,4 +1673,28 @@ fn pcie_nodes_run_without_ll128_at_their_link_rate() {
         "{}",
         v["system"]["nccl"]
     );
+}
+
+/// NVL72 racks: one `NVLink` domain of 72 GPUs is one NCCL node, whose large
+/// allreduces run NVLS; two domains run NVLS tree or NCCL's other picks
+/// (plain NVLS across nodes needs `CollNet`, `tuning.cc`), never plain NVLS;
+/// rings and trees take at most NCCL's MAXCHANNELS (64), not one a NIC.
+#[test]
+fn nvl72_domains_run_nvls_inside_and_nvls_tree_across() {
+    for id in ["gb200-nvl72", "gb300-nvl72"] {
+        let one = json(&["predict", "--system", id, "--nodes", "1", "--bytes", "64M,1G", "--json"]);
+        assert_eq!(one["ranks"], 72);
+        assert!(one["rows"].as_array().unwrap().iter().all(|r| r["algorithm"] == "nvls"), "{id}: {}", one["rows"]);
+        let two =
+            json(&["predict", "--system", id, "--nodes", "2", "--engine", "steady", "--bytes", "8..16G", "--json"]);
+        for r in two["rows"].as_array().unwrap() {
+            let a = r["algorithm"].as_str().unwrap();
+            assert!(["nvls_tree", "ring", "tree"].contains(&a), "{id}: {r}");
+            assert!(r["channels"].as_u64().unwrap() <= 64, "{id}: {r}");
+        }
+    }
+    // A domain that is not whole trays: refused, naming the key.
+    let out = run(&["predict", "--system", "custom:gpus=4,domain=70", "--nodes", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("domain = 70"));
 }

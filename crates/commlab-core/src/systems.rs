@@ -49,6 +49,11 @@ pub struct Preset {
     /// ([`PCIE_GENS`]), and [`Preset::nvlink`] is NCCL's bandwidth of that
     /// link. `None`: `NVLink`.
     pub pcie: Option<u8>,
+    /// GPUs per tray, the box that holds GPUs and NICs: [`Preset::gpus`]
+    /// for a node that is one box; fewer where `NVLink` switches join trays
+    /// into one domain (GB200 NVL72: 18 trays of 4), which NCCL sees as one
+    /// node (multi-node `NVLink`, `src/graph/topo.cc`, `src/mnnvl.cc`).
+    pub tray: u32,
 }
 
 /// `PCIe` generations as NCCL reads them (`src/graph/topo.cc`:
@@ -136,11 +141,11 @@ impl Plugin {
 /// driver names it (`NVIDIA H100 80GB HBM3`, `NVIDIA A100-SXM4-80GB`); the
 /// first of these words the name holds (upper case) picks the preset whose
 /// node carries that GPU, `None` where commlab describes no node of it
-/// (a `PCIe` card, an NVL72 tray). A name holding none of them: no preset.
+/// (a `PCIe` card). A name holding none of them: no preset.
 /// The order matters: `GH200` holds `H200`, `GB200` holds `B200`.
 pub const GPU_NAMES: [(&str, Option<&str>); 12] = [
-    ("GB300", None),
-    ("GB200", None),
+    ("GB300", Some("gb300-nvl72")),
+    ("GB200", Some("gb200-nvl72")),
     ("GH200", Some("gh200-slingshot")),
     ("H100 PCIE", None),
     ("H100 NVL", None),
@@ -168,7 +173,7 @@ pub fn preset_of_gpu(gpu: &str) -> Result<Option<Preset>, String> {
 }
 
 /// The presets, in the order `--system list` prints them.
-pub const PRESETS: [Preset; 10] = [
+pub const PRESETS: [Preset; 12] = [
     Preset {
         id: "dgx-h100",
         name: "DGX H100: 8 × H100, NVSwitch (NVLS), 8 × 400 Gb/s IB NDR",
@@ -182,6 +187,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Hopper,
         plugin: None,
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "dgx-a100",
@@ -196,6 +202,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Ampere,
         plugin: None,
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "p4d",
@@ -210,6 +217,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Ampere,
         plugin: Some(AWS_OFI_P4D),
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "p5",
@@ -224,6 +232,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5),
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "gh200-slingshot",
@@ -238,6 +247,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_ELSEWHERE),
         pcie: None,
+        tray: 4,
     },
     Preset {
         id: "hgx-h200",
@@ -252,6 +262,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Hopper,
         plugin: None,
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "hgx-b200",
@@ -266,6 +277,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Blackwell,
         plugin: None,
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "h800",
@@ -280,6 +292,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Hopper,
         plugin: None,
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "p5en",
@@ -294,6 +307,7 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Hopper,
         plugin: Some(AWS_OFI_P5EN),
         pcie: None,
+        tray: 8,
     },
     Preset {
         id: "p6-b200",
@@ -308,6 +322,37 @@ pub const PRESETS: [Preset; 10] = [
         arch: Arch::Blackwell,
         plugin: Some(AWS_OFI_P6),
         pcie: None,
+        tray: 8,
+    },
+    Preset {
+        id: "gb200-nvl72",
+        name: "GB200 NVL72: 72 × B200 in one NVLink domain (18 trays of 4), NVLS, 72 × 400 Gb/s",
+        gpus: 72,
+        nics: 72,
+        nvlink: 721.8,
+        nvlink_line: 900.0,
+        nic: 50.0,
+        nvls: true,
+        nvswitch: true,
+        arch: Arch::Blackwell,
+        plugin: None,
+        pcie: None,
+        tray: 4,
+    },
+    Preset {
+        id: "gb300-nvl72",
+        name: "GB300 NVL72: 72 × B300 in one NVLink domain (18 trays of 4), NVLS, 72 × 800 Gb/s",
+        gpus: 72,
+        nics: 72,
+        nvlink: 721.8,
+        nvlink_line: 900.0,
+        nic: 100.0,
+        nvls: true,
+        nvswitch: true,
+        arch: Arch::Blackwell,
+        plugin: None,
+        pcie: None,
+        tray: 4,
     },
 ];
 
@@ -316,7 +361,7 @@ pub type Source = (&'static str, &'static str, &'static str);
 
 /// Where each value of a preset comes from, by preset id ([`Preset::sources`]). Kept apart from
 /// [`PRESETS`] so that code listing the presets does not carry the text.
-const SOURCES: [(&str, &[Source]); 10] = [
+const SOURCES: [(&str, &[Source]); 12] = [
     (
         "dgx-h100",
         &[
@@ -440,12 +485,33 @@ const SOURCES: [(&str, &[Source]); 10] = [
             ),
         ],
     ),
+    (
+        "gb200-nvl72",
+        &[
+            ("gpus", "72 GPUs in one NVLink domain: 18 compute trays of 4", "NVIDIA Multi-Node NVLink Systems tuning guide, \"Understanding your Grace-Blackwell systems\" (GB200 72x1: 18 × 1RU compute trays, 4 GPUs per compute tray, 9 NVLink Switch trays)"),
+            ("nvlink", "18 links × 40.1 GB/s = 721.8 GB/s a direction, usable", "links: NVLink 5, 1.8 TB/s per GPU (NVIDIA GB200 NVL72 specifications); usable per link: NCCL src/graph/topo.h SM100_NVLINK_BW 40.1"),
+            ("nvlink_line", "1.8 TB/s per GPU, both directions", "NVIDIA GB200 NVL72 specifications (NVLink 5: 1.8 TB/s per GPU, 130 TB/s a rack)"),
+            ("nic", "4 × 400 Gb/s a tray: one NIC a GPU", "MLPerf Inference v6.1 system description GB200-NVL72 (Crusoe): 4 × ConnectX-7 for each 4-GPU node; ConnectX-7: 400 Gb/s"),
+            ("nvls", "NVLink Switch with SHARP over the whole domain", "NCCL: NVLS over multi-node NVLink from 2.21.5 (src/transport/nvls.cc, src/mnnvl.cc)"),
+        ],
+    ),
+    (
+        "gb300-nvl72",
+        &[
+            ("gpus", "72 GPUs in one NVLink domain: 18 compute trays of 4", "NVIDIA Enterprise Reference Architecture, NVL72 AI Factory, System Hardware & Components (GB300 NVL compute tray: 4 Blackwell Ultra GPUs and 2 Grace CPUs; 9 NVSwitch trays, 130 TB/s)"),
+            ("nvlink", "18 links × 40.1 GB/s = 721.8 GB/s a direction, usable", "links: NVLink 5, 1.8 TB/s per GPU; usable per link: NCCL src/graph/topo.h SM100_NVLINK_BW 40.1 (SM103 takes the SM100 branches)"),
+            ("nvlink_line", "1.8 TB/s per GPU, both directions", "NVIDIA GB300 NVL72 (NVLink 5: 130 TB/s for 72 GPUs)"),
+            ("nic", "4 × 800 Gb/s a tray: one NIC a GPU", "NVIDIA Enterprise RA, NVL72 AI Factory: each compute tray has 2 mezzanine network boards with 2 ConnectX-8 each, 4 ConnectX-8 HCAs; ConnectX-8 SuperNIC user manual: up to 800 Gb/s"),
+            ("nvls", "NVLink Switch with SHARP over the whole domain", "NCCL: NVLS over multi-node NVLink from 2.21.5 (src/transport/nvls.cc, src/mnnvl.cc)"),
+        ],
+    ),
 ];
 
 /// The keys of a custom system (`custom:KEY=VALUE,…`), each with its range
 /// and default (`docs/systems.md`, custom systems).
-pub const CUSTOM_KEYS: [(&str, &str); 10] = [
-    ("gpus", "GPUs per node, 1..=72; default 8"),
+pub const CUSTOM_KEYS: [(&str, &str); 11] = [
+    ("gpus", "GPUs per node (per tray with domain), 1..=72; default 8"),
+    ("domain", "GPUs of one NVLink domain: trays of gpus joined by NVLink switches, which NCCL sees as one node, a multiple of gpus up to 72; default gpus"),
     (
         "arch",
         "ampere, hopper or blackwell (AMD GPUs run RCCL, whose model commlab does not transcribe); default hopper",
@@ -455,7 +521,7 @@ pub const CUSTOM_KEYS: [(&str, &str); 10] = [
     ("link-gbps", "usable GB/s per link and direction, (0, 100]; default NCCL's for the arch (20.0, 20.6, 40.1)"),
     ("nvswitch", "0 or 1: the GPUs meet on an NVSwitch; default 1"),
     ("nvls", "0 or 1: the NVSwitch reduces (NVLS; Hopper and later); default nvswitch on Hopper and later"),
-    ("nics", "NICs (rails) per node, dividing gpus; default gpus"),
+    ("nics", "NICs (rails) per node (per tray with domain), dividing gpus; default gpus"),
     ("nic-gbps", "Gb/s per NIC, (0, 3200]; default 400"),
     ("plugin", "none, aws-p4d, aws-p5, aws-p5en or aws-p6 (aws-ofi-nccl as on those instances); default none"),
 ];
@@ -514,13 +580,27 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
     let Some(&(_, arch, per_link, line_rate)) = CUSTOM_ARCHS.iter().find(|a| a.0 == arch_id) else {
         return Err(bad("arch"));
     };
-    let gpus = int("gpus", 8, 1, 72)?;
+    let tray = int("gpus", 8, 1, 72)?;
+    let domain = int("domain", tray, 1, 72)?;
+    if domain % tray != 0 {
+        return Err(format!(
+            "custom system: domain = {domain} is not a multiple of gpus = {tray}: an NVLink domain is whole trays"
+        ));
+    }
     let links = int("nvlinks", 18, 0, 18)?;
     let pcie = if links == 0 {
         // No NVLink: a PCIe switch (or the host) joins the GPUs, at NCCL's
         // bandwidth of an x16 link; no NVSwitch, no NVLS.
-        if let Some(k) = ["nvswitch", "nvls", "link-gbps"].into_iter().find(|k| v.contains_key(k)) {
-            return Err(format!("custom system: {k} describes NVLink, and nvlinks = 0 (PCIe); leave it out"));
+        // The GPUs meet at one PCIe switch: nvswitch=1 and nvls=0 say so too.
+        let nvlink_only = [("nvswitch", "0"), ("nvls", "1")];
+        if let Some(k) = ["nvswitch", "nvls", "link-gbps"]
+            .into_iter()
+            .find(|k| v.get(k).is_some_and(|x| *k == "link-gbps" || nvlink_only.contains(&(*k, *x))))
+        {
+            return Err(format!(
+                "custom system: {k} = {} describes NVLink, and nvlinks = 0 (PCIe): leave it out",
+                v.get(k).copied().unwrap_or("")
+            ));
         }
         let gen = v.get("pcie").copied().unwrap_or("gen4");
         Some(*PCIE_GENS.iter().find(|g| g.0 == gen).ok_or_else(|| bad("pcie"))?)
@@ -529,11 +609,16 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
     } else {
         None
     };
-    let nics = int("nics", gpus, 1, gpus)?;
-    if gpus % nics != 0 {
-        return Err(format!("custom system: nics = {nics} does not divide gpus = {gpus}: GPUs share NICs evenly"));
+    let nics = int("nics", tray, 1, tray)?;
+    if tray % nics != 0 {
+        return Err(format!("custom system: nics = {nics} does not divide gpus = {tray}: GPUs share NICs evenly"));
     }
     let nvswitch = flag("nvswitch", true)?;
+    if domain > tray && (!nvswitch || pcie.is_some()) {
+        return Err(format!(
+            "custom system: domain = {domain} joins trays by NVLink switches: it needs nvswitch=1 and NVLink"
+        ));
+    }
     let nvls = flag("nvls", nvswitch && arch != Arch::Ampere && pcie.is_none())?;
     if nvls && (!nvswitch || arch == Arch::Ampere) {
         return Err(bad("nvls"));
@@ -545,8 +630,8 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
     Ok(Preset {
         id: "custom",
         name: "custom system",
-        gpus,
-        nics,
+        gpus: domain,
+        nics: nics * (domain / tray),
         // Rounded to 1e-9 GB/s, so that 18 × 20.6 is the presets' 370.8.
         nvlink: pcie.map_or(Ok((f64::from(links) * real("link-gbps", per_link, 100.0)? * 1e9).round() / 1e9), |g| {
             Ok::<f64, String>(g.2)
@@ -558,6 +643,7 @@ pub fn custom(keys: &str) -> Result<Preset, String> {
         arch,
         plugin,
         pcie: pcie.map(|g| g.1),
+        tray,
     })
 }
 
@@ -805,6 +891,10 @@ impl Preset {
                 self.nic * 8.0
             );
         }
+        // A domain of trays: the tray's GPUs and NICs, and the domain.
+        let trays = (self.gpus / self.tray.max(1)).max(1);
+        let (gpus, domain) =
+            if trays > 1 { (self.tray, format!(",domain={}", self.gpus)) } else { (self.gpus, String::new()) };
         let line_rate = CUSTOM_ARCHS.iter().find(|a| a.0 == arch).map_or(25.0, |a| a.3);
         // A custom system's line rate is its links × the arch's; a preset's is its datasheet's.
         let by_line = self.nvlink_line / line_rate;
@@ -820,11 +910,10 @@ impl Preset {
             format!(",link-gbps={}", self.nvlink / links)
         };
         format!(
-            "custom:gpus={},arch={arch},nvlinks={links}{link_gbps},nvswitch={},nvls={},nics={},nic-gbps={},plugin={plugin}",
-            self.gpus,
+            "custom:gpus={gpus}{domain},arch={arch},nvlinks={links}{link_gbps},nvswitch={},nvls={},nics={},nic-gbps={},plugin={plugin}",
             u8::from(self.nvswitch),
             u8::from(self.nvls),
-            self.nics,
+            self.nics / trays,
             self.nic * 8.0
         )
     }
@@ -852,7 +941,12 @@ impl Preset {
     /// at most one pair's bandwidth (`search.cc` finds channels on distinct
     /// links first).
     pub fn channel_nvlink(&self) -> f64 {
-        let channels = f64::from(self.nics);
+        self.channel_nvlink_on(self.nics)
+    }
+
+    /// [`Preset::channel_nvlink`] over `channels` channels.
+    pub fn channel_nvlink_on(&self, channels: u32) -> f64 {
+        let channels = f64::from(channels.max(1));
         if self.nvswitch {
             self.nvlink / channels
         } else {
@@ -900,7 +994,8 @@ impl Preset {
 
     /// [`Preset::nccl`] with NCCL `version`'s constants and formulas.
     pub fn nccl_at(&self, nodes: u32, version: Version) -> nccl::System {
-        let channels = self.nics;
+        // One a rail, at most NCCL's MAXCHANNELS (a 72-GPU domain's 72 NICs).
+        let channels = self.nics.min(crate::libraries::nccl_env::max_channels(version));
         nccl::System {
             version,
             nodes,
@@ -908,7 +1003,7 @@ impl Preset {
             arch: self.arch,
             amd: false,
             channels,
-            bw_intra: self.channel_nvlink() as f32,
+            bw_intra: self.channel_nvlink_on(channels) as f32,
             bw_inter: self.nic as f32,
             pattern: Pattern::Balanced,
             nvlink: self.pcie.is_none(),
@@ -961,8 +1056,11 @@ mod tests {
             let shape = p.shape(2);
             assert_eq!(shape.hosts(), u64::from(2 * p.gpus));
             assert_eq!(Preset::find(p.id).unwrap(), p);
-            // The Gb/s of the sheet and the bytes per ns agree: 400 Gb/s = 50 B/ns.
-            assert!(p.nic * 8.0 >= 100.0 && p.nic * 8.0 <= 400.0, "{}", p.id);
+            // The Gb/s of the sheet and the bytes per ns agree: 400 Gb/s = 50 B/ns
+            // (100 to 800 Gb/s: EFA's to ConnectX-8's).
+            assert!(p.nic * 8.0 >= 100.0 && p.nic * 8.0 <= 800.0, "{}", p.id);
+            // A domain is whole trays, each with its share of the NICs.
+            assert!(p.gpus % p.tray == 0 && p.nics % (p.gpus / p.tray) == 0, "{}", p.id);
         }
         assert!(Preset::find("dgx-h1000").unwrap_err().contains("dgx-h100"));
         assert_eq!(Preset::find("p4d").unwrap().shape(2).to_string(), "nodes:2x8x4");
@@ -995,15 +1093,68 @@ mod pcie_tests {
         }
         assert_eq!(custom("nvlinks=0").unwrap().pcie, Some(4), "gen4 by default");
         assert_eq!(PCIE_GENS.len(), 4);
+        // The page's fields carry every key: a switch and no NVLS agree with PCIe.
+        assert_eq!(custom("nvlinks=0,nvswitch=1,nvls=0").unwrap(), custom("nvlinks=0").unwrap());
         for (keys, named) in [
-            ("nvlinks=0,nvswitch=1", "nvswitch"),
-            ("nvlinks=0,nvls=0", "nvls"),
+            ("nvlinks=0,nvswitch=0", "nvswitch"),
+            ("nvlinks=0,nvls=1", "nvls"),
             ("nvlinks=0,link-gbps=30", "link-gbps"),
             ("pcie=gen4", "pcie"),
             ("nvlinks=0,pcie=gen2", "pcie"),
         ] {
             let e = custom(keys).unwrap_err();
             assert!(e.contains(named), "{keys}: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod domain_tests {
+    use super::{custom, Preset};
+    use crate::choose::{nvls, Collective};
+
+    /// A domain of trays: NCCL's one node of all its GPUs, the trays' NICs
+    /// as its rails; refused by name where it is not whole trays or has no
+    /// `NVLink` switches; the presets read back from their description.
+    #[test]
+    fn a_domain_is_whole_trays() {
+        let d = custom("gpus=4,domain=72,arch=blackwell,nics=4").unwrap();
+        assert_eq!((d.gpus, d.nics, d.tray), (72, 72, 4));
+        assert_eq!(d.shape(2).to_string(), "nodes:2x72", "a rail a GPU");
+        for (keys, named) in
+            [("gpus=4,domain=70", "domain"), ("gpus=4,domain=8,nvswitch=0,nvls=0", "domain"), ("domain=80", "domain")]
+        {
+            let e = custom(keys).unwrap_err();
+            assert!(e.contains(named), "{keys}: {e}");
+        }
+        for id in ["gb200-nvl72", "gb300-nvl72"] {
+            let p = Preset::find(id).unwrap();
+            assert!(p.custom_text().contains("gpus=4,domain=72"), "{}", p.custom_text());
+            let back = Preset::find(&p.custom_text()).unwrap();
+            assert_eq!(Preset { id: p.id, name: p.name, ..back }, p);
+            // NCCL's channels: its MAXCHANNELS, not one a NIC.
+            assert_eq!(p.nccl_at(2, crate::libraries::nccl::Version::V2_22).channels, 32);
+            assert_eq!(p.nccl(2).channels, 64);
+        }
+    }
+
+    /// NVLS on one 72-GPU domain has 32 heads (`NCCL_MAX_NVLS_ARITY`): a
+    /// piece is 32 slices, each summed back to one of the domain's first 32
+    /// GPUs; on a node of 8 every GPU heads one.
+    #[test]
+    fn nvls_has_at_most_32_heads() {
+        for (g, heads) in [(72, 32), (8, 8), (36, 32)] {
+            let plan = nvls(Collective::Allreduce, g, g, 2).unwrap();
+            assert_eq!(plan.blocks, 2 * heads, "{g}");
+            // The switch (rank g) returns each sum to its head.
+            let mut to: Vec<u32> =
+                plan.rounds.iter().flatten().filter(|t| t.from == g && !t.combine).map(|t| t.to).collect();
+            to.sort_unstable();
+            to.dedup();
+            assert_eq!(to.len() as u32, g, "{g}: the switch copies to every GPU");
+            let returned: std::collections::BTreeSet<u32> =
+                plan.rounds[1].iter().filter(|t| t.from == g).map(|t| t.to).collect();
+            assert_eq!(returned, (0..heads).collect(), "{g}");
         }
     }
 }
@@ -1023,7 +1174,8 @@ mod gpu_tests {
         assert_eq!(id("NVIDIA A100-SXM4-80GB"), Ok(Some("dgx-a100")));
         assert_eq!(id("NVIDIA H800"), Ok(Some("h800")));
         assert_eq!(id("NVIDIA B200"), Ok(Some("hgx-b200")));
-        assert_eq!(id("NVIDIA GB200"), Ok(None));
+        assert_eq!(id("NVIDIA GB200"), Ok(Some("gb200-nvl72")));
+        assert_eq!(id("NVIDIA GB300"), Ok(Some("gb300-nvl72")));
         assert_eq!(id("NVIDIA H100 PCIe"), Ok(None));
         assert_eq!(id("NVIDIA A100-PCIE-40GB"), Ok(None));
         assert_eq!(id("NVIDIA L40S"), Ok(None));
@@ -1063,10 +1215,13 @@ mod custom_tests {
                 "h800" => 8,
                 _ => 18,
             };
+            // A domain of trays is given by its tray and its size.
+            let trays = p.gpus / p.tray;
+            let domain = if trays > 1 { format!(",domain={}", p.gpus) } else { String::new() };
             format!(
-                "gpus={},arch={arch},nvlinks={links},nics={},nic-gbps={},nvls={},plugin={plugin}",
-                p.gpus,
-                p.nics,
+                "gpus={}{domain},arch={arch},nvlinks={links},nics={},nic-gbps={},nvls={},plugin={plugin}",
+                p.tray,
+                p.nics / trays,
                 p.nic * 8.0,
                 u8::from(p.nvls)
             )

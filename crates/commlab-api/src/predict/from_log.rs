@@ -145,8 +145,32 @@ fn nodes(
     } else if hosts > 0 {
         let shown: Vec<&str> = log.hosts.iter().take(3).map(String::as_str).collect();
         let more = if hosts > 3 { ", …" } else { "" };
+        let per_host = p.filter(|p| p % hosts == 0).map(|p| p / hosts);
+        if preset.tray < preset.gpus && per_host == Some(preset.tray) {
+            // The hosts are trays of an NVLink domain: NCCL's nodes are the
+            // domains (whole ones; fewer trays make one smaller domain).
+            let ranks = hosts * preset.tray;
+            read.push(format!(
+                "{hosts} trays of {} GPUs (the rank list's hosts: {}{more})",
+                preset.tray,
+                shown.join(", ")
+            ));
+            if ranks % preset.gpus == 0 {
+                assumed.push(format!(
+                    "{} NVLink domain{} of {} GPUs: the trays fill whole domains (a log without NCCL's nNodes does not say which tray is in which)",
+                    ranks / preset.gpus,
+                    if ranks == preset.gpus { "" } else { "s" },
+                    preset.gpus
+                ));
+                return Ok((ranks / preset.gpus, preset));
+            }
+            let text = preset.custom_text().replace(&format!("domain={}", preset.gpus), &format!("domain={ranks}"));
+            let custom = crate::system::node_type(&text).map_err(|e| ApiError::problem("file", e.to_string()))?;
+            assumed.push(format!("one NVLink domain of its {hosts} trays ({})", custom.custom_text()));
+            return Ok((1, custom));
+        }
         read.push(format!("{hosts} nodes (the rank list's hosts: {}{more})", shown.join(", ")));
-        (hosts, p.filter(|p| p % hosts == 0).map(|p| p / hosts))
+        (hosts, per_host)
     } else if let Some(p) = p {
         let n = p.div_ceil(preset.gpus).max(1);
         assumed.push(format!(
@@ -181,7 +205,8 @@ fn nodes(
             .collect::<Vec<_>>()
             .join(",")
     );
-    let custom = systems::custom(&text).map_err(|e| ApiError::problem("file", format!("{local} ranks a node: {e}")))?;
+    let custom = crate::system::node_type(&format!("{}{text}", crate::system::CUSTOM))
+        .map_err(|e| ApiError::problem("file", format!("{local} ranks a node: {e}")))?;
     assumed.push(format!(
         "{local} ranks a node: a {} node with {local} GPUs and {nics} NIC{} ({}), as every GPU of a node runs one rank in commlab's systems",
         preset.id,
@@ -358,6 +383,32 @@ mod tests {
         // Given a System, the same log runs on it.
         let g = Given { system: Some("dgx-a100"), nodes: Some(1), ..given() };
         assert_eq!(from_log(text, &g, crate::system::NODES).unwrap().request.system.ranks(), 8);
+    }
+
+    /// A GB200 run lists each tray as a host: 36 hosts of 4 GPUs are two
+    /// NVL72 domains; 4 hosts, one domain of 16.
+    #[test]
+    fn trays_listed_as_hosts_make_domains() {
+        let list = |hosts: u32| -> String {
+            use std::fmt::Write as _;
+            let mut text = String::new();
+            for r in 0..hosts * 4 {
+                let (tray, device) = (r / 4, r % 4);
+                let _ = writeln!(
+                    text,
+                    "#  Rank {r:2} Group  0 Pid {r} on tray{tray} device  {device} [0009:01:00] NVIDIA GB200"
+                );
+            }
+            text + "1048576 262144 float sum -1 100.0 10.49 19.66 0 100.0 10.49 19.66 0\n"
+        };
+        let f = from_log(&list(36), &given(), crate::system::NODES).unwrap();
+        assert_eq!(
+            (f.request.system.preset.id, f.request.system.nodes, f.request.system.ranks()),
+            ("gb200-nvl72", 2, 144)
+        );
+        let f = from_log(&list(4), &given(), crate::system::NODES).unwrap();
+        assert_eq!((f.request.system.preset.gpus, f.request.system.nodes, f.request.system.preset.tray), (16, 1, 4));
+        assert!(f.assumed.iter().any(|a| a.starts_with("one NVLink domain of its 4 trays")), "{:?}", f.assumed);
     }
 
     #[test]

@@ -230,8 +230,13 @@ fn plan_nvls(system: &System, collective: Collective, bytes: u64, algorithm: Alg
     let channels = nccl::nvls_channels(preset.arch, nodes);
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size over a share near 1")]
     let wire = (bytes as f64 / nccl::nvls_efficiency(preset.arch)).ceil() as u64;
-    let per_slice = wire.div_ceil(u64::from(channels) * u64::from(preset.gpus));
-    let ops = u64::from(channels) * u64::from(preset.gpus);
+    // Allreduce's slices are NCCL's heads (at most 32 a node); allgather's
+    // and reduce-scatter's one a GPU. NCCL's concurrent operations are its
+    // channels × heads (`enqueue.cc`).
+    let heads = nccl::nvls_heads(preset.gpus);
+    let slices = if collective == Collective::Allreduce { heads } else { preset.gpus };
+    let per_slice = wire.div_ceil(u64::from(channels) * u64::from(slices));
+    let ops = u64::from(channels) * u64::from(heads);
     let chunk =
         systems::nvls_call_chunk(nodes > 1, bytes, ops, system.nvls_chunk(), preset.nvls_tree_max(nodes)).max(1);
     let pieces = per_slice.div_ceil(chunk).clamp(1, MAX_PIECES) as u32;

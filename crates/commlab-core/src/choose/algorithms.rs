@@ -340,12 +340,13 @@ pub fn node_tree(p: u32, g: u32, pieces: u32) -> Result<Plan, String> {
 /// one switch rank per node after them (rank `p + k` is node `k`'s switch,
 /// placed on its switch vertex, `net::Placement::vertices`).
 ///
-/// - **Allreduce**: the vector is cut into `pieces` pieces of `g` slices;
-///   GPU `j` of each node is the head of slice `j`. For each slice, every
+/// - **Allreduce**: the vector is cut into `pieces` pieces of `h` slices,
+///   `h` NCCL's heads (`nccl::nvls_heads`: `g`, at most 32); GPU `j < h` of
+///   each node is the head of slice `j`. For each slice, every
 ///   GPU sends its part to its switch, which reduces it and returns the sum
 ///   to the head (`multimem.ld_reduce`); the head sends it back to the switch
-///   (`multimem.st`), which copies it to every GPU of the node: S·(g+1)/g
-///   bytes each way per GPU for a vector of S. On several nodes (NCCL's
+///   (`multimem.st`), which copies it to every GPU of the node: S·(h+1)/h
+///   bytes each way per head for a vector of S, S per other GPU. On several nodes (NCCL's
 ///   `NVLSTree`) the heads of a slice first reduce and broadcast it over
 ///   NCCL's two trees of nodes (`ncclGetDtree`, the pieces alternating
 ///   between them) before their `st`. A head at height h sends piece i up
@@ -385,6 +386,8 @@ pub fn nvls(collective: Collective, p: u32, g: u32, pieces: u32) -> Result<Plan,
         lanes[round].push(lane);
     };
     let node_gpus = |k: u32| k * g..(k + 1) * g;
+    // Allreduce's slices: one a head, the node's first `heads` GPUs.
+    let heads = crate::libraries::nccl::nvls_heads(g);
     match collective {
         Collective::Allreduce => {
             let trees = nccl_node_trees(n);
@@ -392,8 +395,8 @@ pub fn nvls(collective: Collective, p: u32, g: u32, pieces: u32) -> Result<Plan,
                 let t = if n > 1 { i % 2 } else { 0 };
                 let tree = &trees[t as usize];
                 let top = tree.height[tree.root as usize];
-                for j in 0..g {
-                    let block = i * g + j;
+                for j in 0..heads {
+                    let block = i * heads + j;
                     for k in 0..n {
                         let (switch, head) = (p + k, k * g + j);
                         node_gpus(k).for_each(|x| at(i, x, switch, block, true, 0));
@@ -432,7 +435,8 @@ pub fn nvls(collective: Collective, p: u32, g: u32, pieces: u32) -> Result<Plan,
             ))
         }
     }
-    Ok(Plan { collective, ranks: p + n, switches: n, blocks: pieces * g, rounds, overlap: true, lanes })
+    let blocks = pieces * if collective == Collective::Allreduce { heads } else { g };
+    Ok(Plan { collective, ranks: p + n, switches: n, blocks, rounds, overlap: true, lanes })
 }
 
 fn one(collective: Collective, ranks: u32, blocks: u32, rounds: Vec<Vec<Transfer>>) -> Plan {

@@ -1103,6 +1103,18 @@ pub fn nvls_efficiency(arch: Arch) -> f64 {
     )
 }
 
+/// The most heads an NVLS graph has (`NCCL_MAX_NVLS_ARITY`,
+/// `src/include/device.h`: 32 in 2.22.3, 2.28.3 and 2.30.7).
+pub const MAX_NVLS_ARITY: u32 = 32;
+
+/// The heads of NVLS on a node of `gpus` GPUs: one a GPU, at most
+/// [`MAX_NVLS_ARITY`] (`src/graph/search.cc`: the NVLS graph's channels are
+/// its heads, at most the node's GPUs), so on a 72-GPU `NVLink` domain 40
+/// GPUs head no slice.
+pub fn nvls_heads(gpus: u32) -> u32 {
+    gpus.min(MAX_NVLS_ARITY)
+}
+
 /// The channels NCCL opens for NVLS (`src/transport/nvls.cc`:
 /// `NVLS_NCHANNELS_SM90` 16; on sm100 32 across nodes, 24 on one node).
 pub fn nvls_channels(arch: Arch, nodes: u32) -> u32 {
