@@ -678,6 +678,13 @@ fn nccls_gain_on_a_system_is_among_its_own_pairs_under_its_costs() {
     )
     .unwrap();
     assert!(TunerPlan::gain_asked(&h100, 64, commlab_core::choose::Collective::Allreduce));
+    // Where it is not asked on a System picked, the page says why instead of
+    // asking for a System.
+    let allreduce = commlab_core::choose::Collective::Allreduce;
+    let said = TunerPlan::gain_skipped(&nvl72, 72, allreduce).unwrap();
+    assert!(said.contains("not simulated on 1 × gb200-nvl72 (72 ranks") && !said.contains("pick a System"), "{said}");
+    assert_eq!(TunerPlan::gain_skipped(&h100, 64, allreduce), None);
+    assert_eq!(TunerPlan::gain_skipped(&h100, 32, allreduce), None, "p not the System's: no sentence of it");
     // In place of the curves' sentence.
     let r = commlab_api::chooser::Comparison {
         collective: Collective::Allreduce,

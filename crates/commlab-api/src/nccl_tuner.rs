@@ -164,6 +164,24 @@ impl TunerPlan {
             && system.ranks() <= GAIN_RANKS
     }
 
+    /// What the page says in place of NCCL's gain sentence on `system`
+    /// where it does not ask it for its size ([`TunerPlan::gain_asked`]:
+    /// more than [`crate::predict::FIT_NODES`] nodes or [`GAIN_RANKS`]
+    /// ranks), so that it never asks for a System that is picked.
+    pub fn gain_skipped(system: &System, p: u32, collective: Collective) -> Option<String> {
+        (system.covers(p)
+            && tuner::nccl_collective(collective).is_some()
+            && !TunerPlan::gain_asked(system, p, collective))
+        .then(|| {
+            format!(
+                "NCCL: what its other algorithms and protocols would gain is not simulated on {} × {} ({} ranks: their runs take minutes); the expected curve is its own pick.",
+                system.nodes,
+                system.short_name(),
+                system.ranks()
+            )
+        })
+    }
+
     /// Every candidate's run, size by size (what [`TunerPlan::file`] takes the times of).
     pub fn planned(&self) -> Vec<Planned> {
         self.sizes.iter().flat_map(|s| s.candidates.iter().map(|c| c.planned.clone())).collect()

@@ -39,9 +39,12 @@ fn follow_nccl_gain(ctx: &Ctx) {
     let asked = Memo::new(move |_| {
         let sizes: Vec<u64> = shown.with(|s| s.as_ref().map(|s| s.result.rows.iter().map(|x| x.bytes).collect()))?;
         params.with(|c| {
-            let system =
-                c.system().filter(|s| c.libraries[2] && TunerPlan::gain_asked(s, c.compare.p, c.compare.collective))?;
-            Some((system, c.compare.collective.id(), sizes))
+            let system = c.system().filter(|_| c.libraries[2])?;
+            if !TunerPlan::gain_asked(&system, c.compare.p, c.compare.collective) {
+                // A System too large to compare NCCL's own on: said, not asked.
+                return TunerPlan::gain_skipped(&system, c.compare.p, c.compare.collective).map(Err);
+            }
+            Some(Ok((system, c.compare.collective.id(), sizes)))
         })
     });
     let next_task = Debounce::new();
@@ -49,9 +52,12 @@ fn follow_nccl_gain(ctx: &Ctx) {
         // Whatever the gain's worker still runs was asked for before.
         next_task.cancel();
         gainer.with_value(|g| g.as_ref().map(SimClient::cancel));
-        let Some((system, collective, sizes)) = asked.get() else {
-            nccl_gain.set(None);
-            return;
+        let (system, collective, sizes) = match asked.get() {
+            Some(Ok(asked)) => asked,
+            said => {
+                nccl_gain.set(said.and_then(Result::err));
+                return;
+            }
         };
         let what = format!(
             "NCCL on {} × {}: simulating its own algorithms and protocols with its per-step costs",
