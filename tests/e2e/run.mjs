@@ -1908,7 +1908,7 @@ test('chooser on a network: ring beats Rabenseifner on torus:4x4 where the model
   for (const p of [page, timeline, again, big, bad]) assert.deepEqual(p.problems, []);
 });
 
-test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, the table and the disagreements; NCCL\'s printed prediction; a tuner file the CLI also writes; the link reopens it', async ({ context, base }) => {
+test('chooser libraries: each library\'s pick per size is the CLI\'s; the band, the table and the disagreements; NCCL\'s printed estimate; a tuner file the CLI also writes; the link reopens it', async ({ context, base }) => {
   const nccl = 'version=2.22,nodes=3,gpus=8,pattern=tree';
   const page = await open(context, base, `${base}?view=chooser&sim=0&coll=allreduce&p=24&lo=8&hi=1048576&map=2..24&lib=mpich,ompi,nccl&nccl=${encodeURIComponent(nccl)}`);
   await page.waitForSelector('[data-testid="library-table"] tbody tr');

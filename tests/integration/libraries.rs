@@ -731,7 +731,7 @@ fn the_page_shows_the_picks_as_they_are() {
     let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
     let picked = picks("allreduce", 16, &sizes, &libs).unwrap();
     let (heads, rows) = table(&r, &picked);
-    assert_eq!(heads, ["size", "model's winner", "MPICH", "Open MPI", "NCCL (predicted)"]);
+    assert_eq!(heads, ["size", "α–β winner", "MPICH", "Open MPI", "NCCL's pick (its ranking estimate)"]);
     let mut ticks = 0;
     for (i, (row, p)) in rows.iter().zip(&picked).enumerate() {
         let winner = &r.algorithms[r.rows[i].winner];
@@ -773,4 +773,53 @@ fn the_page_shows_the_picks_as_they_are() {
     }
     assert_eq!(covered, said, "{notes:#?}");
     assert!(notes.len() < said, "runs of sizes are joined");
+}
+
+/// NCCL's time in the libraries' section is its own ranking estimate: no
+/// column head, band cell, note or sentence calls it a prediction, on every
+/// preset at 1 and 2 nodes; its column says what it is.
+#[test]
+fn nccl_s_estimate_is_never_called_a_prediction() {
+    use commlab_api::libraries::{band, disagreement_notes, gains_on, picks, table, LibraryRequest};
+    let calls_it = |t: &str| t.contains("predicted") || (t.contains("prediction") && !t.contains("no prediction"));
+    for preset in &commlab_core::systems::PRESETS {
+        for nodes in [1, 2] {
+            let p = preset.ranks(nodes);
+            let r = commlab_api::chooser::Comparison {
+                collective: Collective::Allreduce,
+                p,
+                lo: 8,
+                hi: 1 << 30,
+                ..commlab_api::chooser::Comparison::default()
+            }
+            .choose(false, 0, None)
+            .run()
+            .unwrap();
+            let libs = LibraryRequest::from_list(
+                &["mpich".into(), "ompi".into(), "nccl".into()],
+                Some(preset.nccl_text(nodes)),
+                4,
+            )
+            .unwrap();
+            let sizes: Vec<u64> = r.rows.iter().map(|x| x.bytes).collect();
+            let picked = picks("allreduce", p, &sizes, &libs).unwrap();
+            let (heads, rows) = table(&r, &picked);
+            assert!(
+                heads.contains(&"NCCL's pick (its ranking estimate)") && heads.contains(&"α–β winner"),
+                "{heads:?}"
+            );
+            let mut said: Vec<String> = heads.iter().map(|h| (*h).to_owned()).collect();
+            said.extend(rows.into_iter().flatten());
+            let (caption, band_rows) = band(&r, &picked).unwrap();
+            said.push(caption);
+            said.extend(band_rows.into_iter().flat_map(|b| b.cells.into_iter().flat_map(|(_, l, h)| [l, h])));
+            said.extend(disagreement_notes(&r, &picked));
+            said.extend(gains_on(&r, &picked, None));
+            let nccl_cells = said.iter().filter(|t| t.contains("NCCL's estimate")).count();
+            assert!(nccl_cells >= sizes.len(), "{} × {}: the band's hover names NCCL's estimate", nodes, preset.id);
+            for t in &said {
+                assert!(!calls_it(t), "{} × {}: {t}", nodes, preset.id);
+            }
+        }
+    }
 }

@@ -498,7 +498,7 @@ fn band_cell<'a>(library: &str, p: &'a Picks) -> Option<(String, Option<&'a str>
             (format!("{} ({})", o.name, o.id), o.ours.as_deref(), note)
         }),
         _ => p.nccl.as_ref().map(|x| {
-            let at = format!(", {} µs", commlab_plot::format_quantity(x.time_us));
+            let at = format!(", NCCL's estimate {} µs", commlab_plot::format_quantity(x.time_us));
             (format!("{}/{}", x.algorithm, x.protocol), x.ours.as_deref(), at)
         }),
     }
@@ -510,11 +510,15 @@ fn band_cell<'a>(library: &str, p: &'a Picks) -> Option<(String, Option<&'a str>
 pub fn table(result: &crate::chooser::ChooseResult, picks: &[Picks]) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let has = |f: fn(&Picks) -> bool| picks.iter().any(f);
     let (mpich, ompi, with_nccl) = (has(|p| p.mpich.is_some()), has(|p| p.ompi.is_some()), has(|p| p.nccl.is_some()));
-    let heads = ["size", "model's winner"]
+    // The winner is the α–β model's, or the network's where it ran on one;
+    // NCCL's time is its own ranking estimate, no prediction.
+    let on_network = result.rows.iter().any(|r| r.network.is_some());
+    let winner = if on_network { "fastest on the network" } else { "α–β winner" };
+    let heads = ["size", winner]
         .into_iter()
         .chain(mpich.then_some("MPICH"))
         .chain(ompi.then_some("Open MPI"))
-        .chain(with_nccl.then_some("NCCL (predicted)"))
+        .chain(with_nccl.then_some("NCCL's pick (its ranking estimate)"))
         .collect();
     let rows = picks
         .iter()

@@ -173,7 +173,7 @@ fn PicksTable(result: Signal<Option<Rc<ChooseResult>>, LocalStorage>, shown: Sig
         let (heads, rows) = table(&r, &picks);
         Some(view! {
             <div class="table-scroll" tabindex="0"><table class="numbers picks stack" data-testid="library-table" style=crate::controls::stack::stack_labels(&heads)>
-                <caption>"The model's winner and what each library runs (✓: the same schedule)"</caption>
+                <caption>"Ours fastest and what each library runs (✓: the same schedule)"</caption>
                 <thead><tr>{heads.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}</tr></thead>
                 <tbody>{rows.into_iter().map(|row| view! { <tr>{row.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}</tbody>
             </table></div>
