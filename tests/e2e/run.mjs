@@ -2641,6 +2641,31 @@ async function steadyRows(page, nodes, suffix) {
   return { rows, cliRows };
 }
 
+test('chooser: a System\'s link at 16 and 64 nodes: from loading until its expected rows are done, no animation frame shows an α-unit axis or asks to pick a System', async ({ context, base }) => {
+  for (const nodes of [16, 64]) {
+    const page = await context.newPage();
+    page.problems = [];
+    page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+    // Every frame: what the chart's axis and the crossovers' sentences say.
+    await page.addInitScript(() => {
+      window.__seen = [];
+      const look = () => {
+        const chart = document.querySelector('[data-testid="times-chart"]')?.innerHTML ?? '';
+        const said = document.querySelector('[data-testid="crossovers"]')?.textContent ?? '';
+        if (chart.includes('units of α')) window.__seen.push('α axis');
+        if (/pick a System/.test(said)) window.__seen.push('pick a System');
+        if (!document.querySelector('[data-testid="expected-table"] tbody tr')) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(`${base}?v=5&view=chooser&p=${nodes * 8}&lib=nccl&sys=dgx-h100&y=busbw&net=nodes%3A${nodes}x8&bw=370.8&bw2=50`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="expected-table"] tbody tr').length > 0, null, { timeout: 180000 });
+    assert.deepEqual([...new Set(await page.evaluate(() => window.__seen))], [], `${nodes} nodes`);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+});
+
 test('chooser: 128 nodes of dgx-h100: the expected curve from the steady state, marked and explained, equal to `commlab predict --engine steady`, with no main-thread task over 200 ms; "simulate" runs a size by the flow engine beside it; the link reopens both', async ({ context, base }) => {
   const page = await openObserved(context, base, `${base}?view=chooser&lo=1048576&hi=1073741824&y=busbw`);
   await page.locator('#chooser-system').waitFor();

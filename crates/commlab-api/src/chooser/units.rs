@@ -33,12 +33,15 @@ pub struct ChartUnits {
 /// The chart's unit at `stage`, when `asked` was chosen for the y axis and
 /// α, β are in ns (`ns`: LogGOPSim's preset) or not. A bandwidth needs times
 /// in ns, and an expected curve (always ns) never shares an axis with times
-/// in units of α: while a network's results are on their way, the expected
-/// curve is drawn alone (`has_expected`) or the α–β curves alone.
-pub fn chart_units(stage: Stage, asked: Measure, ns: bool, has_expected: bool) -> ChartUnits {
+/// in units of α: while a network's results are on their way, a System's
+/// expected curve is drawn alone where one is asked (`expected_asked`: a
+/// System is picked with p all its GPUs; until its curve is in, the chart
+/// waits for it, never showing the α–β curves in its place), else the α–β
+/// curves alone.
+pub fn chart_units(stage: Stage, asked: Measure, ns: bool, expected_asked: bool) -> ChartUnits {
     match stage {
         Stage::Network => ChartUnits { measure: asked, axis: asked.axis(), algorithms: true, expected: true },
-        Stage::Pending if has_expected => {
+        Stage::Pending if expected_asked => {
             ChartUnits { measure: asked, axis: asked.axis(), algorithms: false, expected: true }
         }
         Stage::Pending | Stage::Model if ns => {
@@ -85,6 +88,10 @@ mod tests {
                 for ns in [false, true] {
                     for has_expected in [false, true] {
                         let u = chart_units(stage, asked, ns, has_expected);
+                        // A System asked: never an α axis or the α–β curves before its results.
+                        if has_expected && stage == Stage::Pending {
+                            assert!(!u.algorithms && u.expected && u.measure == asked, "{asked:?} ns={ns}");
+                        }
                         let alpha = u.axis == "time (units of α)";
                         assert!(!(alpha && u.expected), "{stage:?} {asked:?} ns={ns}: expected curve on an α axis");
                         assert!(!(alpha && u.measure != Measure::Time), "{stage:?} {asked:?}: a bandwidth in α");

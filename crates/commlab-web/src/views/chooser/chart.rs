@@ -80,11 +80,12 @@ fn times_svg(ctx: &Ctx) -> Memo<Option<String>> {
             })
         };
         let alone = (stage == Stage::Pending || far.is_some()).then(|| expected_in(asked)).flatten();
-        if far.is_some() && alone.is_none() {
-            return None;
-        }
-        let stage = if far.is_some() { Stage::Pending } else { stage };
-        let units = chart_units(stage, asked, ns, alone.is_some());
+        // A System's expected curve asked: the chart waits for it (its
+        // progress says what is coming) rather than draw the α–β curves.
+        let system = params.with(|c| c.system().is_some_and(|s| far.is_some() || s.covers(c.compare.p)));
+        let units =
+            chart_units(if far.is_some() { Stage::Pending } else { stage }, asked, ns, system || alone.is_some());
+        (units.algorithms || alone.is_some()).then_some(())?;
         let measure = units.measure;
         let in_measure = |t: f64, n: u64| measure.of(collective, r.p, n, t);
         let mut series: Vec<Series> = series
